@@ -1,0 +1,399 @@
+//! The typed ask inputs: what a valid `ask_<kind>` call holds.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The ask kinds, in the order the spec lists them (`ASK_KINDS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AskKind {
+    Choice,
+    Confirm,
+    Markdown,
+    Form,
+    Files,
+}
+
+pub const ASK_KINDS: [AskKind; 5] =
+    [AskKind::Choice, AskKind::Confirm, AskKind::Markdown, AskKind::Form, AskKind::Files];
+/// The kinds a small screen can show (`COMPACT_ASK_KINDS`).
+pub const COMPACT_ASK_KINDS: [AskKind; 2] = [AskKind::Choice, AskKind::Confirm];
+
+impl AskKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AskKind::Choice => "choice",
+            AskKind::Confirm => "confirm",
+            AskKind::Markdown => "markdown",
+            AskKind::Form => "form",
+            AskKind::Files => "files",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<AskKind> {
+        ASK_KINDS.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// The tool the model calls for this kind: `ask_<kind>`.
+    pub fn tool_name(self) -> String {
+        format!("ask_{}", self.as_str())
+    }
+
+    pub fn is_compact(self) -> bool {
+        COMPACT_ASK_KINDS.contains(&self)
+    }
+}
+
+/// Where a turn is shown (`ASK_SURFACES`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AskSurface {
+    #[default]
+    Full,
+    Compact,
+}
+
+impl AskSurface {
+    pub const ALL: [AskSurface; 2] = [AskSurface::Full, AskSurface::Compact];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AskSurface::Full => "full",
+            AskSurface::Compact => "compact",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<AskSurface> {
+        Self::ALL.into_iter().find(|surface| surface.as_str() == name)
+    }
+}
+
+/// The kinds a surface offers from `kinds`, in their given order, each once.
+pub fn ask_kinds_for_surface(kinds: &[AskKind], surface: AskSurface) -> Vec<AskKind> {
+    let mut offered: Vec<AskKind> = Vec::with_capacity(kinds.len());
+    for &kind in kinds {
+        if !offered.contains(&kind) && (surface == AskSurface::Full || kind.is_compact()) {
+            offered.push(kind);
+        }
+    }
+    offered
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SelectMode {
+    One,
+    Many,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChoiceOption {
+    pub id: String,
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChoiceInput {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submit_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_decline: Option<bool>,
+    pub select: SelectMode,
+    pub options: Vec<ChoiceOption>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_selected: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_selected: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_other: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_label: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfirmInput {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_decline: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MarkdownInput {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submit_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_decline: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<i64>,
+}
+
+/// The form field types, in the spec's order (`FORM_FIELD_TYPES`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FormFieldType {
+    Text,
+    Textarea,
+    Email,
+    Url,
+    Phone,
+    Number,
+    Date,
+    Time,
+    Datetime,
+    Boolean,
+    Select,
+    Multiselect,
+}
+
+pub const FORM_FIELD_TYPES: [FormFieldType; 12] = [
+    FormFieldType::Text,
+    FormFieldType::Textarea,
+    FormFieldType::Email,
+    FormFieldType::Url,
+    FormFieldType::Phone,
+    FormFieldType::Number,
+    FormFieldType::Date,
+    FormFieldType::Time,
+    FormFieldType::Datetime,
+    FormFieldType::Boolean,
+    FormFieldType::Select,
+    FormFieldType::Multiselect,
+];
+
+impl FormFieldType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FormFieldType::Text => "text",
+            FormFieldType::Textarea => "textarea",
+            FormFieldType::Email => "email",
+            FormFieldType::Url => "url",
+            FormFieldType::Phone => "phone",
+            FormFieldType::Number => "number",
+            FormFieldType::Date => "date",
+            FormFieldType::Time => "time",
+            FormFieldType::Datetime => "datetime",
+            FormFieldType::Boolean => "boolean",
+            FormFieldType::Select => "select",
+            FormFieldType::Multiselect => "multiselect",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<FormFieldType> {
+        FORM_FIELD_TYPES.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// The keys this type takes beyond the shared ones (`id`, `type`, `label`, …).
+    pub fn extra_keys(self) -> &'static [&'static str] {
+        match self {
+            FormFieldType::Text | FormFieldType::Textarea => &["minLength", "maxLength"],
+            FormFieldType::Number => &["min", "max", "integer"],
+            FormFieldType::Select | FormFieldType::Multiselect => &["options"],
+            _ => &[],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FormOption {
+    pub id: String,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormField {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub field_type: FormFieldType,
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub helper_text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// The starting value; its JSON type matches the field type once validated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub integer: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<FormOption>>,
+}
+
+impl FormField {
+    pub fn is_required(&self) -> bool {
+        self.required == Some(true)
+    }
+
+    pub fn options(&self) -> &[FormOption] {
+        self.options.as_deref().unwrap_or_default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormInput {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submit_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_decline: Option<bool>,
+    pub fields: Vec<FormField>,
+}
+
+impl FormInput {
+    /// The defaults keyed by field id, leaving out fields without one (`formDefaultValues`).
+    pub fn default_values(&self) -> serde_json::Map<String, Value> {
+        self.fields.iter().filter_map(|field| Some((field.id.clone(), field.default.clone()?))).collect()
+    }
+}
+
+/// What a `files` ask accepts (`ASK_FILE_ACCEPT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileAccept {
+    Image,
+    Pdf,
+    Text,
+    Csv,
+    Json,
+}
+
+pub const ASK_FILE_ACCEPT: [FileAccept; 5] =
+    [FileAccept::Image, FileAccept::Pdf, FileAccept::Text, FileAccept::Csv, FileAccept::Json];
+
+impl FileAccept {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileAccept::Image => "image",
+            FileAccept::Pdf => "pdf",
+            FileAccept::Text => "text",
+            FileAccept::Csv => "csv",
+            FileAccept::Json => "json",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<FileAccept> {
+        ASK_FILE_ACCEPT.into_iter().find(|accept| accept.as_str() == name)
+    }
+
+    /// The MIME types this value allows (`ASK_FILE_ACCEPT_MIME_TYPES`).
+    pub fn mime_types(self) -> &'static [&'static str] {
+        match self {
+            FileAccept::Image => &["image/jpeg", "image/png", "image/gif", "image/webp"],
+            FileAccept::Pdf => &["application/pdf"],
+            FileAccept::Text => &["text/plain"],
+            FileAccept::Csv => &["text/csv"],
+            FileAccept::Json => &["application/json"],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FilesInput {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submit_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_decline: Option<bool>,
+    pub accept: Vec<FileAccept>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_files: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_files: Option<i64>,
+}
+
+/// A validated ask: its kind and input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "input", rename_all = "lowercase")]
+pub enum Ask {
+    Choice(ChoiceInput),
+    Confirm(ConfirmInput),
+    Markdown(MarkdownInput),
+    Form(FormInput),
+    Files(FilesInput),
+}
+
+impl Ask {
+    pub fn kind(&self) -> AskKind {
+        match self {
+            Ask::Choice(_) => AskKind::Choice,
+            Ask::Confirm(_) => AskKind::Confirm,
+            Ask::Markdown(_) => AskKind::Markdown,
+            Ask::Form(_) => AskKind::Form,
+            Ask::Files(_) => AskKind::Files,
+        }
+    }
+
+    pub fn prompt(&self) -> &str {
+        match self {
+            Ask::Choice(input) => &input.prompt,
+            Ask::Confirm(input) => &input.prompt,
+            Ask::Markdown(input) => &input.prompt,
+            Ask::Form(input) => &input.prompt,
+            Ask::Files(input) => &input.prompt,
+        }
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        match self {
+            Ask::Choice(input) => input.title.as_deref(),
+            Ask::Confirm(input) => input.title.as_deref(),
+            Ask::Markdown(input) => input.title.as_deref(),
+            Ask::Form(input) => input.title.as_deref(),
+            Ask::Files(input) => input.title.as_deref(),
+        }
+    }
+
+    /// Whether the ask accepts `decline` (`askAllowsDecline`): a confirm only with
+    /// `allowDecline: true`, every other kind unless `allowDecline: false`.
+    pub fn allows_decline(&self) -> bool {
+        let allow_decline = match self {
+            Ask::Choice(input) => input.allow_decline,
+            Ask::Confirm(input) => return input.allow_decline == Some(true),
+            Ask::Markdown(input) => input.allow_decline,
+            Ask::Form(input) => input.allow_decline,
+            Ask::Files(input) => input.allow_decline,
+        };
+        allow_decline != Some(false)
+    }
+}

@@ -1,0 +1,35 @@
+//! The ask contract: what an agent may ask, what a user may answer, and how each ask becomes a
+//! simple card. Pure (no I/O, no Leptos), compiled for the server and the browser alike, so
+//! both run the very same validators.
+
+mod card;
+mod check;
+mod errors;
+mod files;
+mod form_values;
+mod input;
+mod limits;
+mod response;
+mod validate_input;
+
+pub use card::{
+    ButtonStyle, SIMPLE_CARD_BUTTON_STYLES, SimpleCard, SimpleCardButton, check_simple_card, resolve_button_answer,
+    to_simple_card,
+};
+pub use errors::{AskError, AskErrorCode, Path, finalize};
+pub use files::{
+    DataUrl, SniffedFileType, accepted_file_mime_types, check_ask_file_bytes, file_not_owned_error, format_bytes,
+    is_text_file_mime_type, parse_ask_data_url, sniff_file_bytes,
+};
+pub use form_values::is_blank;
+pub use input::{
+    ASK_FILE_ACCEPT, ASK_KINDS, Ask, AskKind, AskSurface, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption, ConfirmInput,
+    FORM_FIELD_TYPES, FileAccept, FilesInput, FormField, FormFieldType, FormInput, FormOption, MarkdownInput,
+    SelectMode, ask_kinds_for_surface,
+};
+pub use limits::{ASK_LIMITS, AskLimits};
+pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
+pub use validate_input::{
+    Bounds, choice_selection_bounds, confirm_button_labels, files_count_bounds, form_text_max_length, kind_offered_on,
+    markdown_length_bounds, parse_ask_input, validate_ask_input,
+};

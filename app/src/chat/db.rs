@@ -1,0 +1,133 @@
+//! Conversation storage in SQLite. Every function takes the pool; none keeps state.
+
+use sqlx::SqlitePool;
+
+use super::model::{HistoryRow, HistorySummary, HistoryView};
+use crate::error::AppResult;
+
+/// A new random id: 32 lowercase hex digits, time-ordered (UUID v7).
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().simple().to_string()
+}
+
+pub async fn create_history(pool: &SqlitePool) -> AppResult<String> {
+    let id = new_id();
+    sqlx::query("INSERT INTO histories (id) VALUES (?1)").bind(&id).execute(pool).await?;
+    Ok(id)
+}
+
+/// Conversations, most recently active first.
+pub async fn list_histories(pool: &SqlitePool) -> AppResult<Vec<HistorySummary>> {
+    let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
+        "SELECT id, title, created_at, updated_at FROM histories
+         WHERE deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
+}
+
+pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<HistoryView>> {
+    let Some((title,)): Option<(Option<String>,)> =
+        sqlx::query_as("SELECT title FROM histories WHERE id = ?1 AND deleted_at IS NULL")
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+    else {
+        return Ok(None);
+    };
+    let payloads: Vec<(String,)> =
+        sqlx::query_as("SELECT payload FROM history_rows WHERE history_id = ?1 ORDER BY seq")
+            .bind(id)
+            .fetch_all(pool)
+            .await?;
+    let rows = payloads
+        .into_iter()
+        .filter_map(|(payload,)| match serde_json::from_str(&payload) {
+            Ok(row) => Some(row),
+            Err(err) => {
+                tracing::error!(%err, history = id, "unreadable history row skipped");
+                None
+            }
+        })
+        .collect();
+    Ok(Some(HistoryView { id: id.to_string(), title, rows }))
+}
+
+/// Appends a turn's rows in one transaction, allocating their sequence numbers inside it, so
+/// two turns on one conversation each keep their rows together.
+pub async fn append_rows(pool: &SqlitePool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
+    let mut tx = pool.begin().await?;
+    let (next_seq,): (i64,) =
+        sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = ?1")
+            .bind(history_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    for (offset, row) in (0_i64..).zip(rows) {
+        let payload = serde_json::to_string(row).map_err(|err| {
+            tracing::error!(%err, "cannot encode a history row");
+            crate::error::AppError::Internal
+        })?;
+        let row_type = match row {
+            HistoryRow::User { .. } => "user",
+            HistoryRow::Assistant { .. } => "assistant",
+        };
+        sqlx::query(
+            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .bind(history_id)
+        .bind(next_seq + offset)
+        .bind(turn_id)
+        .bind(row_type)
+        .bind(payload)
+        .execute(&mut *tx)
+        .await?;
+    }
+    sqlx::query("UPDATE histories SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1")
+        .bind(history_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Sets the title only when the conversation has none yet; returns whether it did.
+pub async fn set_title_if_unset(pool: &SqlitePool, history_id: &str, title: &str) -> AppResult<bool> {
+    let result = sqlx::query("UPDATE histories SET title = ?1 WHERE id = ?2 AND title IS NULL")
+        .bind(title)
+        .bind(history_id)
+        .execute(pool)
+        .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// One model call, as the request log keeps it.
+pub struct AiRequestLog<'a> {
+    pub history_id: &'a str,
+    pub model: &'a str,
+    pub prompt: &'a str,
+    pub response: &'a str,
+    pub error: Option<&'a str>,
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+    pub latency_ms: u64,
+}
+
+pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO ai_requests (id, history_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )
+    .bind(new_id())
+    .bind(entry.history_id)
+    .bind(entry.model)
+    .bind(entry.prompt)
+    .bind(entry.response)
+    .bind(entry.error)
+    .bind(entry.input_tokens)
+    .bind(entry.output_tokens)
+    .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
+    .execute(pool)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,12 @@
+//! Conversations: wire types, storage, server functions and the chat components.
+
+pub mod api;
+mod components;
+#[cfg(feature = "ssr")]
+pub mod db;
+pub mod model;
+pub mod sse;
+#[cfg(feature = "hydrate")]
+mod stream;
+
+pub use components::ChatPage;

@@ -1,0 +1,56 @@
+//! Sends a prompt to `POST /gpt/prompt` and reads the event stream as it arrives (browser only).
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Headers, ReadableStreamDefaultReader, Request, RequestInit, Response, TextDecodeOptions, TextDecoder};
+
+use super::model::TurnEvent;
+use super::sse::SseDecoder;
+
+fn js_error(value: JsValue) -> String {
+    value.as_string().unwrap_or_else(|| format!("{value:?}"))
+}
+
+/// Posts `body` and calls `on_event` for every event of the turn, in order.
+pub async fn send_prompt(body: &serde_json::Value, mut on_event: impl FnMut(TurnEvent)) -> Result<(), String> {
+    let headers = Headers::new().map_err(js_error)?;
+    headers.set("content-type", "application/json").map_err(js_error)?;
+    let init = RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(&body.to_string()));
+    let request = Request::new_with_str_and_init("/gpt/prompt", &init).map_err(js_error)?;
+    let window = web_sys::window().ok_or("No window to send from.")?;
+    let response: Response = JsFuture::from(window.fetch_with_request(&request))
+        .await
+        .map_err(|_| "The server could not be reached.".to_string())?
+        .unchecked_into();
+    if !response.ok() {
+        let text = JsFuture::from(response.text().map_err(js_error)?).await.map_err(js_error)?;
+        let problem: serde_json::Value =
+            serde_json::from_str(&text.as_string().unwrap_or_default()).unwrap_or_default();
+        let title = problem["title"].as_str().unwrap_or("The message could not be sent.");
+        return Err(title.to_string());
+    }
+    let body = response.body().ok_or("The server sent no reply.")?;
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let decoder = TextDecoder::new().map_err(js_error)?;
+    let options = TextDecodeOptions::new();
+    options.set_stream(true);
+    let mut events = SseDecoder::default();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(|_| "The reply was cut off.".to_string())?;
+        if Reflect::get(&chunk, &"done".into()).ok().and_then(|done| done.as_bool()).unwrap_or(true) {
+            return Ok(());
+        }
+        let bytes: Uint8Array = Reflect::get(&chunk, &"value".into()).map_err(js_error)?.unchecked_into();
+        let text = decoder.decode_with_buffer_source_and_options(&bytes, &options).map_err(js_error)?;
+        for data in events.push(&text) {
+            match serde_json::from_str(&data) {
+                Ok(event) => on_event(event),
+                Err(err) => leptos::logging::warn!("skipping an unreadable event: {err}"),
+            }
+        }
+    }
+}

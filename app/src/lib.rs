@@ -1,0 +1,71 @@
+//! Palaver's shared library: the contracts, the chat UI, and (with `ssr`) the turn runner,
+//! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
+
+pub mod asks;
+pub mod chat;
+pub mod error;
+pub mod markdown;
+pub mod text;
+
+#[cfg(feature = "ssr")]
+pub mod db;
+#[cfg(feature = "ssr")]
+pub mod llm;
+#[cfg(feature = "ssr")]
+pub mod state;
+#[cfg(feature = "ssr")]
+pub mod turn;
+
+use leptos::prelude::*;
+use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+
+use chat::ChatPage;
+
+/// The HTML document around the app, rendered on the server.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+                <AutoReload options=options.clone() />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body>
+                <App />
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="leptos" href="/pkg/palaver.css" />
+        <Title text="Palaver" />
+        <Router>
+            <header class="app-header">
+                <a class="app-header__brand" href="/">"Palaver"</a>
+            </header>
+            <Routes fallback=NotFound>
+                <Route path=path!("/") view=ChatPage />
+            </Routes>
+        </Router>
+    }
+}
+
+#[component]
+fn NotFound() -> impl IntoView {
+    view! {
+        <main class="not-found">
+            <h1>"Page not found"</h1>
+            <p><a href="/">"Back to the chat"</a></p>
+        </main>
+    }
+}

@@ -1,0 +1,216 @@
+//! `mock:<path>`: a scripted model for tests.
+//!
+//! The script is JSON: `{"responses": [R1, R2, …]}`; each call consumes the next response.
+//! A response is `{"text"}`, `{"toolCalls": [{"id", "name", "input"}], "text"?}`, `{"error"}` (the
+//! call fails before any output) or `{"text", "error"}` (fails after streaming the text). An
+//! optional `chunkDelayMs` slows the stream down so tests can watch it arrive.
+//!
+//! Browser tests run many conversations against one server, so a script may also hold
+//! `"conversations": {"<first user message>": {"responses": […]}}`: a call whose conversation
+//! starts with that message consumes that list instead, with its own cursor.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use futures::StreamExt;
+use futures::stream::{self, BoxStream};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Script {
+    #[serde(default)]
+    responses: Vec<MockResponse>,
+    #[serde(default)]
+    conversations: HashMap<String, ConversationScript>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConversationScript {
+    responses: Vec<MockResponse>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct MockResponse {
+    text: Option<String>,
+    #[serde(default)]
+    tool_calls: Vec<ToolCall>,
+    error: Option<String>,
+    #[serde(default)]
+    chunk_delay_ms: u64,
+}
+
+pub struct MockModel {
+    script: Script,
+    /// Next response index per script: `None` is the top-level list, `Some(prompt)` a conversation's.
+    cursors: Mutex<HashMap<Option<String>, usize>>,
+    log_path: Option<PathBuf>,
+}
+
+impl MockModel {
+    pub fn from_file(path: &Path, log_path: Option<PathBuf>) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|err| format!("Cannot read the mock model script {}: {err}", path.display()))?;
+        Self::from_json(&text, log_path)
+            .map_err(|err| format!("The mock model script {} is not valid: {err}", path.display()))
+    }
+
+    pub fn from_json(text: &str, log_path: Option<PathBuf>) -> Result<Self, String> {
+        let script: Script = serde_json::from_str(text).map_err(|err| err.to_string())?;
+        Ok(Self { script, cursors: Mutex::new(HashMap::new()), log_path })
+    }
+
+    fn next_response(&self, request: &ModelRequest) -> Result<MockResponse, String> {
+        let first_prompt = request.messages.iter().find_map(|message| match message {
+            ModelMessage::User { text } => Some(text.clone()),
+            _ => None,
+        });
+        let key = first_prompt.filter(|prompt| self.script.conversations.contains_key(prompt));
+        let responses = match &key {
+            Some(prompt) => &self.script.conversations[prompt].responses,
+            None => &self.script.responses,
+        };
+        let mut cursors = self.cursors.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cursor = cursors.entry(key.clone()).or_default();
+        let response = responses.get(*cursor).cloned();
+        *cursor += 1;
+        response.ok_or_else(|| match key {
+            Some(prompt) => {
+                format!("The mock model has no response left for the conversation \"{prompt}\" (call {}).", *cursor)
+            }
+            None => format!("The mock model has no response left (call {}, script has {}).", *cursor, responses.len()),
+        })
+    }
+}
+
+/// Splits text into a few chunks on character boundaries, so tests see a real stream.
+fn chunks(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let size = chars.len().div_ceil(3).max(1);
+    chars.chunks(size).map(|chunk| chunk.iter().collect()).collect()
+}
+
+fn events_for(response: MockResponse) -> Vec<ModelEvent> {
+    let text = response.text.unwrap_or_default();
+    let mut events: Vec<ModelEvent> = chunks(&text).into_iter().map(ModelEvent::TextDelta).collect();
+    if let Some(error) = response.error {
+        events.push(ModelEvent::Error(error));
+        return events;
+    }
+    let reason = if response.tool_calls.is_empty() { FinishReason::Stop } else { FinishReason::ToolCalls };
+    events.extend(response.tool_calls.into_iter().map(ModelEvent::ToolCall));
+    events.push(ModelEvent::Finish { reason, usage: Usage { input_tokens: 0, output_tokens: estimate_tokens(&text) } });
+    events
+}
+
+async fn append_log(path: PathBuf, request: Value) -> std::io::Result<()> {
+    use tokio::io::AsyncWriteExt;
+    let mut line = request.to_string();
+    line.push('\n');
+    let mut file = tokio::fs::OpenOptions::new().create(true).append(true).open(path).await?;
+    file.write_all(line.as_bytes()).await
+}
+
+impl ChatModel for MockModel {
+    fn name(&self) -> &str {
+        "mock"
+    }
+
+    fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent> {
+        let log_entry = self.log_path.clone().map(|path| {
+            (path, json!({"system": request.system, "messages": request.messages, "tools": request.tools}))
+        });
+        let (events, delay) = match self.next_response(&request) {
+            Ok(response) => {
+                let delay = Duration::from_millis(response.chunk_delay_ms);
+                (events_for(response), delay)
+            }
+            Err(message) => (vec![ModelEvent::Error(message)], Duration::ZERO),
+        };
+        let logged = stream::once(async move {
+            if let Some((path, entry)) = log_entry
+                && let Err(err) = append_log(path, entry).await
+            {
+                tracing::warn!(%err, "cannot append to the mock model log");
+            }
+        });
+        let events = stream::iter(events).then(move |event| async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            event
+        });
+        logged.filter_map(|()| async { None }).chain(events).boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(text: &str) -> ModelRequest {
+        ModelRequest { messages: vec![ModelMessage::User { text: text.into() }], ..Default::default() }
+    }
+
+    async fn collect(model: &MockModel, request: ModelRequest) -> Vec<ModelEvent> {
+        model.stream(request).collect().await
+    }
+
+    fn text_of(events: &[ModelEvent]) -> String {
+        events
+            .iter()
+            .filter_map(|event| match event {
+                ModelEvent::TextDelta(delta) => Some(delta.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn consumes_responses_in_order_then_fails_clearly() {
+        let model =
+            MockModel::from_json(r#"{"responses": [{"text": "Hello there"}, {"error": "boom"}]}"#, None).unwrap();
+        let first = collect(&model, user("hi")).await;
+        assert_eq!(text_of(&first), "Hello there");
+        assert!(first.len() > 2, "text arrives in several chunks");
+        assert!(matches!(first.last(), Some(ModelEvent::Finish { reason: FinishReason::Stop, .. })));
+        assert_eq!(collect(&model, user("hi")).await, vec![ModelEvent::Error("boom".into())]);
+        let exhausted = collect(&model, user("hi")).await;
+        assert!(matches!(&exhausted[..], [ModelEvent::Error(message)] if message.contains("no response left")));
+    }
+
+    #[tokio::test]
+    async fn conversations_have_their_own_cursor() {
+        let model = MockModel::from_json(
+            r#"{"responses": [{"text": "global"}],
+                "conversations": {"plan please": {"responses": [{"toolCalls": [{"id": "call_1", "name": "ask_choice", "input": {}}]}]}}}"#,
+            None,
+        )
+        .unwrap();
+        let events = collect(&model, user("plan please")).await;
+        assert!(matches!(&events[0], ModelEvent::ToolCall(call) if call.id == "call_1"));
+        assert!(matches!(events.last(), Some(ModelEvent::Finish { reason: FinishReason::ToolCalls, .. })));
+        let global = collect(&model, user("anything else")).await;
+        assert_eq!(text_of(&global), "global");
+    }
+
+    #[tokio::test]
+    async fn text_then_error_streams_the_text_first() {
+        let model = MockModel::from_json(r#"{"responses": [{"text": "partial", "error": "cut"}]}"#, None).unwrap();
+        let events = collect(&model, user("x")).await;
+        assert!(matches!(&events[0], ModelEvent::TextDelta(_)));
+        assert_eq!(events.last(), Some(&ModelEvent::Error("cut".into())));
+    }
+
+    #[test]
+    fn rejects_unknown_fields() {
+        assert!(MockModel::from_json(r#"{"responses": [{"txt": "typo"}]}"#, None).is_err());
+    }
+}

@@ -1,0 +1,107 @@
+//! The model seam: one trait for a streaming chat model with tools, and its providers.
+//!
+//! The turn runner only ever talks to [`ChatModel`]; which provider stands behind it is a
+//! start-up choice (`PALAVER_MODEL`).
+
+mod demo;
+mod mock;
+
+use std::sync::Arc;
+
+use futures::stream::BoxStream;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use demo::DemoModel;
+pub use mock::MockModel;
+
+/// One message of the conversation as the model sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "camelCase")]
+pub enum ModelMessage {
+    User {
+        text: String,
+    },
+    Assistant {
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        text: String,
+        #[serde(default, rename = "toolCalls", skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<ToolCall>,
+    },
+    Tool {
+        #[serde(rename = "toolCallId")]
+        tool_call_id: String,
+        #[serde(rename = "toolName")]
+        tool_name: String,
+        result: Value,
+    },
+}
+
+/// A tool call the model made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+}
+
+/// A tool the model may call: its input is described by a JSON Schema.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolDefinition {
+    pub name: String,
+    pub description: String,
+    #[serde(rename = "inputSchema")]
+    pub input_schema: Value,
+}
+
+/// Everything one model call receives.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ModelRequest {
+    pub system: String,
+    pub messages: Vec<ModelMessage>,
+    pub tools: Vec<ToolDefinition>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FinishReason {
+    Stop,
+    ToolCalls,
+    Length,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+}
+
+/// What a model call streams back. A call ends with exactly one `Finish` or `Error`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelEvent {
+    TextDelta(String),
+    ToolCall(ToolCall),
+    Finish { reason: FinishReason, usage: Usage },
+    Error(String),
+}
+
+/// A streaming chat model with tools.
+pub trait ChatModel: Send + Sync {
+    /// A short name for logs and the request log (`demo`, `mock`, `openai:gpt-4o`, …).
+    fn name(&self) -> &str;
+    fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent>;
+}
+
+/// Builds the model named by `PALAVER_MODEL`: `demo` or `mock:<path>`.
+pub fn model_from_spec(spec: &str, mock_log: Option<std::path::PathBuf>) -> Result<Arc<dyn ChatModel>, String> {
+    match spec.split_once(':') {
+        None if spec == "demo" => Ok(Arc::new(DemoModel::default())),
+        Some(("mock", path)) => Ok(Arc::new(MockModel::from_file(path.as_ref(), mock_log)?)),
+        _ => Err(format!("Unknown model \"{spec}\". Use \"demo\" or \"mock:<path to a JSON script>\".")),
+    }
+}
+
+/// Rough token count for providers that do not report usage (about four characters a token).
+pub(crate) fn estimate_tokens(text: &str) -> u32 {
+    u32::try_from(text.chars().count().div_ceil(4)).unwrap_or(u32::MAX)
+}

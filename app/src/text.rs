@@ -1,0 +1,82 @@
+//! Text helpers shared by the contracts and the UI. Lengths here are UTF-16 code units, the unit
+//! the spec counts in (a JavaScript string's `length`), so most emoji count as two.
+
+/// The length of `text` in UTF-16 code units.
+pub fn utf16_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
+/// Trims whitespace at both ends as JavaScript's `trim()` does (which also drops U+FEFF).
+pub fn js_trim(text: &str) -> &str {
+    text.trim_matches(|ch: char| ch.is_whitespace() || ch == '\u{feff}')
+}
+
+/// Whether `text` has something other than whitespace in it.
+pub fn is_visible(text: &str) -> bool {
+    !js_trim(text).is_empty()
+}
+
+/// Cuts `text` to at most `max` UTF-16 units, ending in "…" when it had to cut.
+///
+/// The cut never splits a character (so never an emoji's surrogate pair) and falls on the last
+/// word boundary when that boundary lies in the second half of the kept text; a long single
+/// word is cut hard. Text that fits is returned unchanged.
+pub fn shorten(text: &str, max: usize) -> String {
+    if utf16_len(text) <= max {
+        return text.to_string();
+    }
+    let budget = max.saturating_sub(1);
+    // Byte index where the kept text ends: the last whole character within `budget` units.
+    let mut units = 0;
+    let mut end = 0;
+    for (index, ch) in text.char_indices() {
+        if units + ch.len_utf16() > budget {
+            break;
+        }
+        units += ch.len_utf16();
+        end = index + ch.len_utf8();
+    }
+    let mut kept = &text[..end];
+    let cut_mid_word = text[end..].chars().next().is_some_and(|ch| !ch.is_whitespace());
+    if cut_mid_word
+        && let Some(space) = kept.rfind(char::is_whitespace)
+        && utf16_len(&kept[..space]) >= max / 2
+    {
+        kept = &kept[..space];
+    }
+    format!("{}…", kept.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fits_unchanged() {
+        assert_eq!(shorten("Team", 20), "Team");
+        assert_eq!(shorten("  spaced  ", 20), "  spaced  ");
+    }
+
+    #[test]
+    fn cuts_on_a_word_boundary_in_the_second_half() {
+        assert_eq!(shorten("Support basics for small teams", 20), "Support basics for…");
+        assert_eq!(shorten("Support with escalation paths", 20), "Support with…");
+        assert_eq!(
+            shorten("Pick the onboarding checklist for the new support team", 40),
+            "Pick the onboarding checklist for the…"
+        );
+    }
+
+    #[test]
+    fn never_splits_an_emoji() {
+        assert_eq!(shorten("Go team 🎉🎉🎉🎉🎉🎉🎉 now", 20), "Go team 🎉🎉🎉🎉🎉…");
+    }
+
+    #[test]
+    fn cuts_a_long_word_hard() {
+        let long = "t".repeat(80);
+        let cut = shorten(&long, 40);
+        assert_eq!(cut, format!("{}…", "t".repeat(39)));
+        assert_eq!(utf16_len(&cut), 40);
+    }
+}

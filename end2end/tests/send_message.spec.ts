@@ -1,0 +1,30 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./fixtures/chat_page";
+
+test("a sent message shows at once, the reply streams in, and both survive a reload", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+
+  await chat.sendMessage("Tell me about Palaver");
+  await expect(chat.userMessages().last()).toHaveText("Tell me about Palaver");
+
+  // The mock model streams this reply slowly: the composer shows progress and cannot send twice.
+  await expect(chat.send).toHaveText("Replying…");
+  await expect(chat.send).toBeDisabled();
+  const reply = chat.assistantMessages().last();
+  await expect(reply).toContainText("Palaver is a");
+  await expect(reply).not.toContainText("keeps every conversation");
+
+  await chat.waitForReply();
+  await expect(reply.locator("strong")).toHaveText("self-hostable");
+  await expect(reply.getByRole("listitem")).toHaveText(["It streams replies", "It keeps every conversation"]);
+
+  await page.reload();
+  await chat.open(new URL(page.url()).pathname + new URL(page.url()).search);
+  await expect(chat.userMessages()).toHaveText(["Tell me about Palaver"]);
+  await expect(chat.assistantMessages().last().getByRole("listitem")).toHaveCount(2);
+  await expect(chat.conversations.getByRole("link", { name: "Tell me about Palaver" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+});

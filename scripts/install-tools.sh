@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what Palaver's build needs, skipping whatever is already there at the right version.
+#   scripts/install-tools.sh           the build: wasm target, cargo-leptos, wasm-bindgen
+#   scripts/install-tools.sh --test    the build plus the browser tests: chromium, Playwright
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CARGO_LEPTOS_VERSION=0.3.10
+WASM_BINDGEN_VERSION=0.2.130
+
+say() { printf '==> %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32 target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(cargo leptos --version 2>/dev/null | awk '{print $2}')" != "$CARGO_LEPTOS_VERSION" ]; then
+  say "installing cargo-leptos $CARGO_LEPTOS_VERSION (takes a while on a fresh machine)"
+  cargo install cargo-leptos --version "$CARGO_LEPTOS_VERSION" --locked --features no_downloads
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  # Not --locked: its lockfile names a crate version the registry here lacks.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if [ "${1:-}" = "--test" ]; then
+  if [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+  fi
+  if [ ! -f end2end/node_modules/.package-lock.json ] || [ end2end/package-lock.json -nt end2end/node_modules/.package-lock.json ]; then
+    say "installing Playwright (no browser download)"
+    (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  fi
+fi

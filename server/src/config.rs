@@ -1,0 +1,44 @@
+//! Command line and environment configuration. Every flag can also be set by its variable.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "palaver",
+    version,
+    about = "Palaver: a self-hostable AI chat whose agent can ask you typed questions mid-turn."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub serve: ServeConfig,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the chat and the API (the default).
+    Serve,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct ServeConfig {
+    /// SQLite database URL.
+    #[arg(long, global = true, env = "PALAVER_DATABASE_URL", default_value = "sqlite://data/palaver.db?mode=rwc")]
+    pub database_url: String,
+    /// The model: "demo" (keyless demo agent) or "mock:<path>" (a scripted model for tests).
+    #[arg(long, global = true, env = "PALAVER_MODEL", default_value = "demo")]
+    pub model: String,
+    /// With the mock model, append every model request to this file as one JSON line.
+    #[arg(long, global = true, env = "PALAVER_MOCK_LOG")]
+    pub mock_log: Option<PathBuf>,
+    /// Where Palaver keeps its files (uploads, and the default database).
+    #[arg(long, global = true, env = "PALAVER_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+    /// Address to listen on (overrides Leptos's site-addr).
+    #[arg(long, global = true, env = "LEPTOS_SITE_ADDR")]
+    pub site_addr: Option<SocketAddr>,
+}

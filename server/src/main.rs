@@ -1,0 +1,86 @@
+use std::path::Path;
+
+use clap::Parser;
+use leptos::prelude::get_configuration;
+use tracing_subscriber::EnvFilter;
+
+use server::config::{Cli, Command, ServeConfig};
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
+        .init();
+    let result = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(cli.serve).await,
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            tracing::error!("{err}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Creates the parent folder of a `sqlite://` file path, so a fresh checkout just runs.
+fn ensure_database_folder(url: &str) -> std::io::Result<()> {
+    let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+    let path = path.split('?').next().unwrap_or_default();
+    if path.is_empty() || path.starts_with(':') {
+        return Ok(());
+    }
+    match Path::new(path).parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => std::fs::create_dir_all(parent),
+        _ => Ok(()),
+    }
+}
+
+async fn serve(config: ServeConfig) -> Result<(), String> {
+    let mut leptos_options =
+        get_configuration(None).map_err(|err| format!("Leptos configuration: {err}"))?.leptos_options;
+    if let Some(addr) = config.site_addr {
+        leptos_options.site_addr = addr;
+    }
+    std::fs::create_dir_all(&config.data_dir)
+        .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
+    ensure_database_folder(&config.database_url).map_err(|err| format!("Cannot create the database folder: {err}"))?;
+    let pool = app::db::connect(&config.database_url)
+        .await
+        .map_err(|err| format!("Cannot open the database {}: {err}", config.database_url))?;
+    let model = app::llm::model_from_spec(&config.model, config.mock_log.clone())?;
+    tracing::info!(model = model.name(), database = %config.database_url, "starting");
+
+    let addr = leptos_options.site_addr;
+    let router = server::router(server::app_state(leptos_options, pool.clone(), model));
+    let listener =
+        tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
+    tracing::info!("listening on http://{addr}");
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|err| format!("Server error: {err}"))?;
+    pool.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

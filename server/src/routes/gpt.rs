@@ -1,0 +1,80 @@
+//! `/gpt/prompt` (the streamed turn) and `/gpt/histories`.
+
+use std::convert::Infallible;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::Stream;
+use serde_json::{Value, json};
+use sqlx::SqlitePool;
+
+use app::chat::db;
+use app::chat::model::TurnEvent;
+use app::turn::{TurnRequest, TurnRunner};
+
+use crate::problem::Problem;
+
+/// Parses a JSON object body, or answers with the problem a client can act on.
+fn object_body(body: &Bytes) -> Result<serde_json::Map<String, Value>, Problem> {
+    if body.is_empty() {
+        return Ok(serde_json::Map::new());
+    }
+    match serde_json::from_slice(body) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(_) => Err(Problem::bad_request("The body must be a JSON object")),
+        Err(err) => Err(Problem::bad_request("The body is not valid JSON").with_detail(err.to_string())),
+    }
+}
+
+fn optional_string(body: &serde_json::Map<String, Value>, key: &str) -> Result<Option<String>, Problem> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(value)) => Ok(Some(value.clone())),
+        Some(_) => Err(Problem::bad_request(format!("{key} must be a string"))),
+    }
+}
+
+/// The turn's events as SSE, one `data: {json}` each; the stream ends after `{done}`.
+fn event_stream(events: tokio::sync::mpsc::Receiver<TurnEvent>) -> impl Stream<Item = Result<Event, Infallible>> {
+    futures::stream::unfold(events, |mut events| async move {
+        let event = events.recv().await?;
+        let data = serde_json::to_string(&event).unwrap_or_default();
+        Some((Ok(Event::default().data(data)), events))
+    })
+}
+
+/// `POST /gpt/prompt`: runs a turn and streams its events.
+pub async fn prompt(State(turns): State<TurnRunner>, body: Bytes) -> Result<Response, Problem> {
+    let body = object_body(&body)?;
+    let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
+    let Some(prompt) = prompt else {
+        return Err(Problem::bad_request("prompt is required"));
+    };
+    let history_id = optional_string(&body, "historyId")?;
+    let handle = turns.start(TurnRequest { history_id, prompt }).await?;
+    Ok(Sse::new(event_stream(handle.events)).keep_alive(KeepAlive::default()).into_response())
+}
+
+/// `POST /gpt/histories`: starts an empty conversation.
+pub async fn create_history(State(pool): State<SqlitePool>, body: Bytes) -> Result<Response, Problem> {
+    object_body(&body)?;
+    let id = db::create_history(&pool).await?;
+    let history = db::load_history(&pool, &id).await?.ok_or_else(|| Problem::from(app::error::AppError::Internal))?;
+    Ok((StatusCode::CREATED, Json(json!({"data": history}))).into_response())
+}
+
+/// `GET /gpt/histories`: conversations, most recently active first.
+pub async fn list_histories(State(pool): State<SqlitePool>) -> Result<Json<Value>, Problem> {
+    Ok(Json(json!({"data": db::list_histories(&pool).await?})))
+}
+
+/// `GET /gpt/histories/{id}`: one conversation with its rows.
+pub async fn read_history(State(pool): State<SqlitePool>, Path(id): Path<String>) -> Result<Json<Value>, Problem> {
+    let history =
+        db::load_history(&pool, &id).await?.ok_or_else(|| Problem::new(StatusCode::NOT_FOUND, "Document not found"))?;
+    Ok(Json(json!({"data": history})))
+}

@@ -1,0 +1,20 @@
+//! The HTTP API. Each module is a thin adapter over the app's runner and store.
+
+pub mod gpt;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use sqlx::SqlitePool;
+
+/// 200 once the database answers (it is migrated before the server listens).
+pub async fn health(State(pool): State<SqlitePool>) -> (StatusCode, Json<Value>) {
+    match sqlx::query("SELECT 1").execute(&pool).await {
+        Ok(_) => (StatusCode::OK, Json(json!({"status": "ok"}))),
+        Err(err) => {
+            tracing::error!(%err, "health check failed");
+            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"status": "unavailable"})))
+        }
+    }
+}

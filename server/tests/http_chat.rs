@@ -1,0 +1,128 @@
+//! The first chat over HTTP: health, a streamed turn, stored rows, the mock model's request log.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{TestApp, streamed_text};
+use serde_json::json;
+
+#[tokio::test]
+async fn health_answers_once_migrated_with_a_request_id() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let (status, body) = app.json("GET", "/health", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["requestId"].as_str().map(str::len), Some(36));
+}
+
+#[tokio::test]
+async fn a_turn_streams_the_reply_and_saves_the_conversation() {
+    let app = TestApp::with_mock(r#"{"responses": [{"text": "Hello **there**, friend."}]}"#).await;
+    let events = app.prompt(json!({"prompt": "Say hello to me please"})).await;
+
+    assert!(events.len() >= 3, "the reply arrives in several text events: {events:?}");
+    assert_eq!(streamed_text(&events), "Hello **there**, friend.");
+    let done = events.last().unwrap();
+    assert_eq!(done["done"], true);
+    assert_eq!(done["title"], "Say hello to me please");
+    let history_id = done["historyId"].as_str().unwrap();
+
+    let (status, history) = app.json("GET", &format!("/gpt/histories/{history_id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        history["data"]["rows"],
+        json!([
+            {"type": "user", "text": "Say hello to me please"},
+            {"type": "assistant", "text": "Hello **there**, friend."}
+        ])
+    );
+    let (_, list) = app.json("GET", "/gpt/histories", None).await;
+    assert_eq!(list["data"][0]["id"], history_id);
+    assert_eq!(list["data"][0]["title"], "Say hello to me please");
+}
+
+#[tokio::test]
+async fn the_next_turn_replays_the_conversation_to_the_model() {
+    let app = TestApp::with_mock(r#"{"responses": [{"text": "First answer"}, {"text": "Second answer"}]}"#).await;
+    let first = app.prompt(json!({"prompt": "one"})).await;
+    let history_id = first.last().unwrap()["historyId"].clone();
+    let second = app.prompt(json!({"prompt": "two", "historyId": history_id})).await;
+    assert_eq!(streamed_text(&second), "Second answer");
+    assert!(second.last().unwrap().get("title").is_none(), "the title is set once");
+
+    let log = app.mock_log();
+    assert_eq!(log.len(), 2);
+    assert_eq!(
+        log[1]["messages"],
+        json!([
+            {"role": "user", "text": "one"},
+            {"role": "assistant", "text": "First answer"},
+            {"role": "user", "text": "two"}
+        ])
+    );
+    assert!(log[1]["system"].as_str().unwrap().contains("Palaver"));
+    assert_eq!(log[1]["tools"], json!([]));
+
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ai_requests").fetch_one(&app.pool).await.unwrap();
+    assert_eq!(count, 2, "every model call is in the request log");
+}
+
+#[tokio::test]
+async fn a_failing_model_reports_the_error_and_keeps_the_message() {
+    let app = TestApp::with_mock(r#"{"responses": [{"text": "Partial", "error": "the model fell over"}]}"#).await;
+    let events = app.prompt(json!({"prompt": "hello"})).await;
+    assert_eq!(streamed_text(&events), "Partial");
+    assert!(events.iter().any(|event| event["error"] == "the model fell over"));
+    assert_eq!(events.last().unwrap()["done"], true);
+    let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    let (_, history) = app.json("GET", &format!("/gpt/histories/{history_id}"), None).await;
+    assert_eq!(history["data"]["rows"][0], json!({"type": "user", "text": "hello"}));
+    assert_eq!(history["data"]["rows"][1], json!({"type": "assistant", "text": "Partial"}));
+}
+
+#[tokio::test]
+async fn bad_prompt_requests_get_the_spec_problems() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let (status, body) = app.json("POST", "/gpt/prompt", Some(json!({}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["title"], "prompt is required");
+    assert_eq!(body["status"], 400);
+    assert!(body["requestId"].is_string());
+
+    let (status, body) = app.json("POST", "/gpt/prompt", Some(json!({"prompt": "   "}))).await;
+    assert_eq!((status, body["title"].as_str()), (StatusCode::BAD_REQUEST, Some("prompt is required")));
+
+    let (status, body) = app.json("POST", "/gpt/prompt", Some(json!({"prompt": "hi", "historyId": "nope"}))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["title"], "History not found");
+
+    let (status, body) = app.json("GET", "/gpt/histories/nope", None).await;
+    assert_eq!((status, body["title"].as_str()), (StatusCode::NOT_FOUND, Some("Document not found")));
+
+    let (status, text, _) = app.request("POST", "/gpt/prompt", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+}
+
+#[tokio::test]
+async fn create_history_starts_an_empty_conversation() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let (status, body) = app.json("POST", "/gpt/histories", Some(json!({}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(body["data"]["rows"], json!([]));
+    assert_eq!(body["data"]["id"].as_str().map(str::len), Some(32));
+}
+
+#[tokio::test]
+async fn the_chat_page_renders_on_the_server() {
+    let app =
+        TestApp::with_mock(r#"{"responses": [{"text": "<script>alert(1)</script> [x](javascript:alert(1))"}]}"#).await;
+    let events = app.prompt(json!({"prompt": "<img src=x onerror=alert(1)>"})).await;
+    let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    let (status, html, _) = app.request("GET", &format!("/?c={history_id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Conversation"));
+    assert!(!html.contains("<script>alert"), "a reply's script is inert");
+    assert!(!html.contains("<img src=x"), "a user's markup is inert");
+    assert!(!html.contains("href=\"javascript:"), "no javascript: links");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+}
