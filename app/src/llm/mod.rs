@@ -95,7 +95,7 @@ pub trait ChatModel: Send + Sync {
 /// Builds the model named by `PALAVER_MODEL`: `demo` or `mock:<path>`.
 pub fn model_from_spec(spec: &str, mock_log: Option<std::path::PathBuf>) -> Result<Arc<dyn ChatModel>, String> {
     match spec.split_once(':') {
-        None if spec == "demo" => Ok(Arc::new(DemoModel::default())),
+        None if spec == "demo" => Ok(Arc::new(DemoModel)),
         Some(("mock", path)) => Ok(Arc::new(MockModel::from_file(path.as_ref(), mock_log)?)),
         _ => Err(format!("Unknown model \"{spec}\". Use \"demo\" or \"mock:<path to a JSON script>\".")),
     }
