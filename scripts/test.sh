@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-tools.sh --test
 
-# cargo-leptos builds with this flag; using it everywhere lets every step share one build.
-export RUSTFLAGS="--cfg erase_components"
+# cargo-leptos adds this flag to its dev builds; giving cargo the same flag lets every step
+# share one build. (Not exported: cargo-leptos would add it a second time.)
+same_flags() { RUSTFLAGS="--cfg erase_components" "$@"; }
 step() { printf '\n==> %s\n' "$*"; }
 started=$SECONDS
 
@@ -14,17 +15,17 @@ step "format"
 cargo fmt --all --check
 
 step "clippy (server build)"
-cargo clippy -p server -p app --features app/ssr --all-targets -- -D warnings
+same_flags cargo clippy -p server -p app --features app/ssr --all-targets -- -D warnings
 
 step "clippy (browser build)"
-cargo clippy -p frontend -p app --features app/hydrate --target wasm32-unknown-unknown -- -D warnings
+same_flags cargo clippy -p frontend -p app --features app/hydrate --target wasm32-unknown-unknown -- -D warnings
 
 step "build (cargo leptos)"
 cargo leptos build
 
 step "Rust tests"
-cargo test -p app --features ssr
-cargo test -p server
+same_flags cargo test -p app --features ssr
+same_flags cargo test -p server
 
 step "browser tests (Playwright, chromium)"
 (cd end2end && npx playwright test)

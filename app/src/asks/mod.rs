@@ -9,7 +9,9 @@ mod files;
 mod form_values;
 mod input;
 mod limits;
+mod prompt;
 mod response;
+mod tools;
 mod validate_input;
 
 pub use card::{
@@ -28,7 +30,9 @@ pub use input::{
     SelectMode, ask_kinds_for_surface,
 };
 pub use limits::{ASK_LIMITS, AskLimits};
+pub use prompt::{ASKS_SYSTEM_PROMPT, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section};
 pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
+pub use tools::{AskTool, ask_input_schema_for, ask_tools, object_schemas};
 pub use validate_input::{
     Bounds, choice_selection_bounds, confirm_button_labels, files_count_bounds, form_text_max_length, kind_offered_on,
     markdown_length_bounds, parse_ask_input, validate_ask_input,
