@@ -22,6 +22,11 @@ pub struct Cli {
 pub enum Command {
     /// Serve the chat and the API (the default).
     Serve,
+    /// The ask contract on the command line (reads JSON on stdin).
+    Asks {
+        #[command(subcommand)]
+        command: crate::asks_cli::AsksCommand,
+    },
 }
 
 #[derive(Clone, Debug, Args)]

@@ -1,5 +1,6 @@
 //! Palaver's server: the axum router (API, server functions, the Leptos app) and start-up.
 
+pub mod asks_cli;
 pub mod config;
 mod observe;
 mod problem;

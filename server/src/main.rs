@@ -10,10 +10,12 @@ use server::config::{Cli, Command, ServeConfig};
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
         .init();
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.serve).await,
+        Command::Asks { command } => return run_asks(command).await,
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -22,6 +24,19 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Runs one `palaver asks …` command on stdin and exits with its code.
+async fn run_asks(command: server::asks_cli::AsksCommand) -> std::process::ExitCode {
+    let mut stdin = String::new();
+    if let Err(err) = tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut stdin).await {
+        eprintln!("Cannot read stdin: {err}");
+        return std::process::ExitCode::from(2);
+    }
+    let outcome = server::asks_cli::run(command, &stdin);
+    print!("{}", outcome.stdout);
+    eprint!("{}", outcome.stderr);
+    std::process::ExitCode::from(outcome.code)
 }
 
 /// Creates the parent folder of a `sqlite://` file path, so a fresh checkout just runs.
