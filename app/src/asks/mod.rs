@@ -8,6 +8,7 @@ mod errors;
 mod files;
 mod form_values;
 mod input;
+mod json_schemas;
 mod limits;
 mod prompt;
 mod response;
@@ -29,6 +30,7 @@ pub use input::{
     FORM_FIELD_TYPES, FileAccept, FilesInput, FormField, FormFieldType, FormInput, FormOption, MarkdownInput,
     SelectMode, ask_kinds_for_surface,
 };
+pub use json_schemas::ask_json_schemas;
 pub use limits::{ASK_LIMITS, AskLimits};
 pub use prompt::{ASKS_SYSTEM_PROMPT, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section};
 pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
