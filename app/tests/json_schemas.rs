@@ -21,7 +21,10 @@ fn committed_schemas_are_up_to_date() {
             std::fs::write(&path, &text).unwrap();
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(committed == text, "{file} is stale: run PALAVER_UPDATE_SCHEMAS=1 cargo test -p app --test json_schemas");
+        assert!(
+            committed == text,
+            "{file} is stale: run PALAVER_UPDATE_SCHEMAS=1 cargo test -p app --test json_schemas"
+        );
     }
 }
 
@@ -54,7 +57,8 @@ fn cards() -> Vec<Value> {
     let mut cards: Vec<Value> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| {
-            let fixture: Value = serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+            let fixture: Value =
+                serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
             let kind = AskKind::parse(fixture["kind"].as_str().unwrap()).unwrap();
             let ask = parse_ask_input(kind, &fixture["input"], AskSurface::Full).unwrap();
             serde_json::to_value(to_simple_card(&ask, "call_1")).unwrap()
@@ -81,7 +85,15 @@ fn mutations(doc: &Value) -> Vec<Value> {
                     parent.remove(key);
                 }
                 out.push(removed);
-                for replacement in [json!(null), json!(""), json!("x".repeat(141)), json!(7), json!([]), json!("watch"), json!("files")] {
+                for replacement in [
+                    json!(null),
+                    json!(""),
+                    json!("x".repeat(141)),
+                    json!(7),
+                    json!([]),
+                    json!("watch"),
+                    json!("files"),
+                ] {
                     let mut replaced = doc.clone();
                     *pointer_mut(&mut replaced, &child_path) = replacement;
                     out.push(replaced);
@@ -160,7 +172,13 @@ fn pending_asks_schema_matches_the_reference() {
     let card = cards().into_iter().last().unwrap();
     let item = |created: &str| json!({"created": created, "historyId": "h1", "kind": card["kind"], "simple": card, "toolCallId": "call_1", "title": "T"});
     let mut corpus: Vec<Value> = mutations(&json!({"data": [item("2026-11-29T19:34:53.123Z")], "requestId": "r"}));
-    for created in ["2024-02-29T00:00:00Z", "2026-02-29T00:00:00Z", "2026-11-29T19:34:53", "2026-11-29T25:00:00Z", "2026-11-29T19:34Z"] {
+    for created in [
+        "2024-02-29T00:00:00Z",
+        "2026-02-29T00:00:00Z",
+        "2026-11-29T19:34:53",
+        "2026-11-29T25:00:00Z",
+        "2026-11-29T19:34Z",
+    ] {
         corpus.push(json!({"data": [item(created)]}));
     }
     corpus.push(json!({"data": []}));

@@ -9,8 +9,7 @@ use super::input::{ASK_KINDS, AskSurface};
 use super::limits::ASK_LIMITS;
 
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
-const REQUEST_ID: &str =
-    "The request's id. Palaver adds it to every JSON response; quote it when reporting a problem.";
+const REQUEST_ID: &str = "The request's id. Palaver adds it to every JSON response; quote it when reporting a problem.";
 
 fn kinds() -> Value {
     json!(ASK_KINDS.iter().map(|kind| kind.as_str()).collect::<Vec<_>>())

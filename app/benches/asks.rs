@@ -1,0 +1,55 @@
+//! The ask contract's speed over the reference corpus (../shared/fixtures/asks).
+//! Run: `cargo bench -p app --bench asks`. Budgets (issue 3): validate + card ≤ 1 µs per
+//! fixture, an answer check ≤ 0.1 µs.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use app::asks::{AskKind, AskSurface, parse_ask_input, to_simple_card, validate_ask_response};
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+
+fn corpus() -> Vec<(AskKind, Value)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/asks");
+    let mut fixtures = Vec::new();
+    for folder in ["valid", "invalid"] {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+            let fixture: Value =
+                serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+            fixtures.push((AskKind::parse(fixture["kind"].as_str().unwrap()).unwrap(), fixture["input"].clone()));
+        }
+    }
+    fixtures
+}
+
+/// One pass: every input validated, and every valid one turned into its card.
+fn pass(corpus: &[(AskKind, Value)]) -> usize {
+    let mut buttons = 0;
+    for (kind, input) in corpus {
+        if let Ok(ask) = parse_ask_input(*kind, input, AskSurface::Full) {
+            buttons += to_simple_card(&ask, "call_bench").buttons.len();
+        }
+    }
+    buttons
+}
+
+fn benches(c: &mut Criterion) {
+    let corpus = corpus();
+    println!("corpus: {} fixtures", corpus.len());
+    c.bench_function("validate + card, whole corpus (one pass)", |b| b.iter(|| pass(black_box(&corpus))));
+
+    let plan = parse_ask_input(
+        AskKind::Choice,
+        &json!({"prompt": "Which plan?", "select": "one", "default": ["team"], "options": [
+            {"id": "starter", "label": "Starter"}, {"id": "team", "label": "Team"}, {"id": "enterprise", "label": "Enterprise"}]}),
+        AskSurface::Full,
+    )
+    .unwrap();
+    let answer = json!({"action": "accept", "content": {"selected": ["team"]}});
+    c.bench_function("answer check (choice accept)", |b| {
+        b.iter(|| validate_ask_response(black_box(&plan), black_box(&answer), 10 * 1024 * 1024))
+    });
+}
+
+criterion_group!(contract, benches);
+criterion_main!(contract);
