@@ -1,9 +1,37 @@
 import { defineConfig } from "@playwright/test";
 
-// The server under test: the dev build made by `cargo leptos build`, on its own port and a
-// fresh database, with the scripted mock model so every reply is known in advance.
+// The servers under test: the dev build made by `cargo leptos build`, each on its own port with
+// a fresh database and the scripted mock model, so every reply is known in advance. The chat
+// server has open sign-up (each test signs up its own user); the accounts server starts empty,
+// so its test creates the very first (admin) account.
 const port = 3100;
+export const accountsPort = 3101;
 const root = "..";
+
+function palaver(port: number, name: string, openSignup: boolean) {
+  const dir = `target/e2e/${name}`;
+  return {
+    command: `rm -rf ${dir} && mkdir -p ${dir} && exec target/debug/palaver`,
+    cwd: root,
+    url: `http://127.0.0.1:${port}/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      LEPTOS_OUTPUT_NAME: "palaver",
+      LEPTOS_SITE_ROOT: "target/site",
+      LEPTOS_SITE_PKG_DIR: "pkg",
+      LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
+      PALAVER_DATABASE_URL: `sqlite://${dir}/palaver.db?mode=rwc`,
+      PALAVER_DATA_DIR: `${dir}/data`,
+      PALAVER_MODEL: "mock:end2end/mock-model.json",
+      PALAVER_MOCK_LOG: `${dir}/mock-log.jsonl`,
+      PALAVER_OPEN_SIGNUP: openSignup ? "true" : "false",
+      RUST_LOG: "warn",
+    },
+  };
+}
 
 export default defineConfig({
   testDir: "./tests",
@@ -30,24 +58,5 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "rm -rf target/e2e && mkdir -p target/e2e && exec target/debug/palaver",
-    cwd: root,
-    url: `http://127.0.0.1:${port}/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      LEPTOS_OUTPUT_NAME: "palaver",
-      LEPTOS_SITE_ROOT: "target/site",
-      LEPTOS_SITE_PKG_DIR: "pkg",
-      LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
-      PALAVER_DATABASE_URL: "sqlite://target/e2e/palaver.db?mode=rwc",
-      PALAVER_DATA_DIR: "target/e2e/data",
-      PALAVER_MODEL: "mock:end2end/mock-model.json",
-      PALAVER_MOCK_LOG: "target/e2e/mock-log.jsonl",
-      RUST_LOG: "warn",
-    },
-  },
+  webServer: [palaver(port, "chat", true), palaver(accountsPort, "accounts", false)],
 });

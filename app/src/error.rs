@@ -8,8 +8,18 @@ use serde::{Deserialize, Serialize};
 pub enum AppError {
     #[error("{0}")]
     BadRequest(String),
+    /// No session or bearer token, or one that is no longer valid.
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
     #[error("{0}")]
     NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    /// Too many attempts; the client may try again after `retry_after_secs`.
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after_secs: u64 },
     /// Details are logged where the error happens; clients only learn that something failed.
     #[error("Something went wrong on the server. Please try again.")]
     Internal,
@@ -21,7 +31,11 @@ impl AppError {
     pub fn status_code(&self) -> u16 {
         match self {
             AppError::BadRequest(_) => 400,
+            AppError::Unauthorized(_) => 401,
+            AppError::Forbidden(_) => 403,
             AppError::NotFound(_) => 404,
+            AppError::Conflict(_) => 409,
+            AppError::TooManyRequests { .. } => 429,
             AppError::Internal | AppError::ServerFn(_) => 500,
         }
     }

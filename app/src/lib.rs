@@ -1,6 +1,7 @@
 //! Palaver's shared library: the contracts, the chat UI, and (with `ssr`) the turn runner,
 //! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
 
+pub mod accounts;
 pub mod asks;
 pub mod chat;
 pub mod error;
@@ -21,6 +22,7 @@ use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
+use accounts::{AdminPage, LoginPage, SettingsPage, SignupPage, UserMenu};
 use chat::ChatPage;
 
 /// The HTML document around the app, rendered on the server.
@@ -52,9 +54,14 @@ pub fn App() -> impl IntoView {
         <Router>
             <header class="app-header">
                 <a class="app-header__brand" href="/">"Palaver"</a>
+                <UserMenu />
             </header>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=ChatPage />
+                <Route path=path!("/login") view=LoginPage />
+                <Route path=path!("/signup") view=SignupPage />
+                <Route path=path!("/settings") view=SettingsPage />
+                <Route path=path!("/admin") view=AdminPage />
             </Routes>
         </Router>
     }

@@ -4,6 +4,9 @@ use axum::extract::FromRef;
 use leptos::prelude::*;
 use sqlx::SqlitePool;
 
+use std::sync::Arc;
+
+use crate::accounts::auth::{AuthSettings, LoginLimiter};
 use crate::error::{AppError, AppResult};
 use crate::turn::TurnRunner;
 
@@ -12,6 +15,8 @@ pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub pool: SqlitePool,
     pub turns: TurnRunner,
+    pub auth: AuthSettings,
+    pub limiter: Arc<LoginLimiter>,
 }
 
 /// The state inside a server function (provided by `leptos_routes_with_context`).

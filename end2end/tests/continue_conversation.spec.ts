@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
 import { ChatPage } from "./fixtures/chat_page";
 
 test("a conversation continues, and New chat starts another", async ({ page }) => {
+  await signUpFreshUser(page);
   const chat = new ChatPage(page);
   await chat.open();
 

@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
 import { ChatPage } from "./fixtures/chat_page";
 
 const hostile = `<script>window.__pwned = 'user'</script><img src=x onerror="window.__pwned = 'user-img'">`;
 
 test("markup in a user message and in a model reply renders as inert text", async ({ page }) => {
+  await signUpFreshUser(page);
   const chat = new ChatPage(page);
   const dialogs: string[] = [];
   page.on("dialog", (dialog) => {

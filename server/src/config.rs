@@ -27,6 +27,22 @@ pub enum Command {
         #[command(subcommand)]
         command: crate::asks_cli::AsksCommand,
     },
+    /// Manage accounts.
+    Users {
+        #[command(subcommand)]
+        command: UsersCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UsersCommand {
+    /// Create an account; reads the password from stdin. The first account is always an admin.
+    Create {
+        username: String,
+        /// Make the account an admin.
+        #[arg(long)]
+        admin: bool,
+    },
 }
 
 #[derive(Clone, Debug, Args)]
@@ -46,4 +62,23 @@ pub struct ServeConfig {
     /// Address to listen on (overrides Leptos's site-addr).
     #[arg(long, global = true, env = "LEPTOS_SITE_ADDR")]
     pub site_addr: Option<SocketAddr>,
+    /// Let anyone sign up (the first account can always sign up, and becomes admin).
+    #[arg(long, global = true, env = "PALAVER_OPEN_SIGNUP", default_value_t = false)]
+    pub open_signup: bool,
+    /// Minutes without a request after which a browser session ends.
+    #[arg(long, global = true, env = "PALAVER_SESSION_IDLE_MINUTES", default_value_t = 7 * 24 * 60)]
+    pub session_idle_minutes: u64,
+    /// Always mark cookies Secure (set this behind an https proxy that sends no X-Forwarded-Proto).
+    #[arg(long, global = true, env = "PALAVER_SECURE_COOKIES", default_value_t = false)]
+    pub secure_cookies: bool,
+}
+
+impl ServeConfig {
+    pub fn auth_settings(&self) -> app::accounts::auth::AuthSettings {
+        app::accounts::auth::AuthSettings {
+            open_signup: self.open_signup,
+            session_idle: std::time::Duration::from_secs(self.session_idle_minutes.saturating_mul(60)),
+            secure_cookies: self.secure_cookies,
+        }
+    }
 }

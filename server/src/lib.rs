@@ -1,6 +1,7 @@
 //! Palaver's server: the axum router (API, server functions, the Leptos app) and start-up.
 
 pub mod asks_cli;
+mod auth;
 pub mod config;
 mod observe;
 mod problem;
@@ -8,30 +9,98 @@ mod routes;
 
 use std::sync::Arc;
 
+use app::accounts::auth::{AuthSettings, LoginLimiter};
 use app::llm::ChatModel;
 use app::state::AppState;
 use app::turn::TurnRunner;
 use app::{App, shell};
 use axum::Router;
+use axum::http::Method;
 use axum::middleware;
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, delete, get, post};
 use leptos::prelude::*;
 use leptos_axum::{LeptosRoutes, generate_route_list};
 use sqlx::SqlitePool;
 
 /// Builds the state the router serves from.
-pub fn app_state(leptos_options: LeptosOptions, pool: SqlitePool, model: Arc<dyn ChatModel>) -> AppState {
+pub fn app_state(
+    leptos_options: LeptosOptions,
+    pool: SqlitePool,
+    model: Arc<dyn ChatModel>,
+    auth: AuthSettings,
+) -> AppState {
     let turns = TurnRunner::new(pool.clone(), model);
-    AppState { leptos_options, pool, turns }
+    AppState { leptos_options, pool, turns, auth, limiter: Arc::new(LoginLimiter::default()) }
 }
+
+/// Who may call a route. Handlers enforce it through their extractors (`Authenticated`) and
+/// `authorize_history`; this table says which rule each route follows, and the access-matrix
+/// test checks every route against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone.
+    Public,
+    /// Any signed-in caller (session cookie or bearer token).
+    Authenticated,
+    /// Signed-in admins only.
+    Admin,
+    /// The conversation named in the path or body: its owner; an admin may read, never write.
+    HistoryRead,
+    HistoryWrite,
+}
+
+/// One API route and its access rule.
+pub struct ApiRoute {
+    pub method: Method,
+    pub path: &'static str,
+    pub access: Access,
+}
+
+/// Every route of the JSON API. Routes are added here and only here, each with its rule.
+fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
+    use routes::{auth as a, gpt as g};
+    let route = |method: Method, path, access, handler| (ApiRoute { method, path, access }, handler);
+    vec![
+        route(Method::GET, "/health", Access::Public, get(routes::health)),
+        route(Method::POST, "/auth/signup", Access::Public, post(a::signup)),
+        route(Method::POST, "/auth/login", Access::Public, post(a::login)),
+        route(Method::POST, "/auth/logout", Access::Public, post(a::logout)),
+        route(Method::GET, "/auth/me", Access::Authenticated, get(a::me)),
+        route(Method::POST, "/auth/tokens", Access::Authenticated, post(a::create_token)),
+        route(Method::GET, "/auth/tokens", Access::Authenticated, get(a::list_tokens)),
+        route(Method::DELETE, "/auth/tokens/{id}", Access::Authenticated, delete(a::revoke_token)),
+        route(Method::POST, "/gpt/prompt", Access::HistoryWrite, post(g::prompt)),
+        route(Method::GET, "/gpt/histories", Access::Authenticated, get(g::list_histories)),
+        route(Method::POST, "/gpt/histories", Access::Authenticated, post(g::create_history)),
+        route(Method::GET, "/gpt/histories/{id}", Access::HistoryRead, get(g::read_history)),
+    ]
+}
+
+/// The API routes and their rules, for documentation and tests.
+pub fn api_route_table() -> Vec<ApiRoute> {
+    api_routes().into_iter().map(|(route, _)| route).collect()
+}
+
+/// Every server function and who may call it; a server function missing here fails the
+/// access-matrix test.
+pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
+    ("/api/current_user", Access::Public),
+    ("/api/sign_up", Access::Public),
+    ("/api/log_in", Access::Public),
+    ("/api/log_out", Access::Public),
+    ("/api/create_api_token", Access::Authenticated),
+    ("/api/list_api_tokens", Access::Authenticated),
+    ("/api/revoke_api_token", Access::Authenticated),
+    ("/api/admin_list_users", Access::Admin),
+    ("/api/admin_create_user", Access::Admin),
+    ("/api/list_histories", Access::Authenticated),
+    ("/api/get_history", Access::HistoryRead),
+];
 
 /// The whole HTTP surface: the JSON API, the server functions and the server-rendered pages.
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/health", get(routes::health))
-        .route("/gpt/prompt", post(routes::gpt::prompt))
-        .route("/gpt/histories", get(routes::gpt::list_histories).post(routes::gpt::create_history))
-        .route("/gpt/histories/{id}", get(routes::gpt::read_history));
+    let api =
+        api_routes().into_iter().fold(Router::new(), |router, (route, handler)| router.route(route.path, handler));
     let context_state = state.clone();
     let shell_options = state.leptos_options.clone();
     Router::new()
@@ -43,6 +112,8 @@ pub fn router(state: AppState) -> Router {
         )
         .merge(api)
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(middleware::from_fn_with_state(state.clone(), auth::require_account_for_pages))
+        .layer(middleware::from_fn(auth::refuse_cross_site))
         .layer(middleware::from_fn(observe::observe))
         .with_state(state)
 }

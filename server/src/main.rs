@@ -4,7 +4,7 @@ use clap::Parser;
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
 
-use server::config::{Cli, Command, ServeConfig};
+use server::config::{Cli, Command, ServeConfig, UsersCommand};
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -16,6 +16,7 @@ async fn main() -> std::process::ExitCode {
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.serve).await,
         Command::Asks { command } => return run_asks(command).await,
+        Command::Users { command } => run_users(command, &cli.serve).await,
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -39,6 +40,30 @@ async fn run_asks(command: server::asks_cli::AsksCommand) -> std::process::ExitC
     std::process::ExitCode::from(outcome.code)
 }
 
+/// Opens (creating and migrating if needed) the configured database.
+async fn open_database(config: &ServeConfig) -> Result<sqlx::SqlitePool, String> {
+    ensure_database_folder(&config.database_url).map_err(|err| format!("Cannot create the database folder: {err}"))?;
+    app::db::connect(&config.database_url)
+        .await
+        .map_err(|err| format!("Cannot open the database {}: {err}", config.database_url))
+}
+
+async fn run_users(command: UsersCommand, config: &ServeConfig) -> Result<(), String> {
+    let UsersCommand::Create { username, admin } = command;
+    let mut password = String::new();
+    tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut password)
+        .await
+        .map_err(|err| format!("Cannot read the password from stdin: {err}"))?;
+    let password = password.trim_end_matches(['\r', '\n']);
+    let pool = open_database(config).await?;
+    let role = if admin { app::accounts::model::Role::Admin } else { app::accounts::model::Role::User };
+    let user = app::accounts::service::create_account(&pool, &username, password, role)
+        .await
+        .map_err(|err| err.to_string())?;
+    println!("created {} ({})", user.username, user.role.as_str());
+    Ok(())
+}
+
 /// Creates the parent folder of a `sqlite://` file path, so a fresh checkout just runs.
 fn ensure_database_folder(url: &str) -> std::io::Result<()> {
     let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
@@ -60,19 +85,16 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     }
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
-    ensure_database_folder(&config.database_url).map_err(|err| format!("Cannot create the database folder: {err}"))?;
-    let pool = app::db::connect(&config.database_url)
-        .await
-        .map_err(|err| format!("Cannot open the database {}: {err}", config.database_url))?;
+    let pool = open_database(&config).await?;
     let model = app::llm::model_from_spec(&config.model, config.mock_log.clone())?;
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
     let addr = leptos_options.site_addr;
-    let router = server::router(server::app_state(leptos_options, pool.clone(), model));
+    let router = server::router(server::app_state(leptos_options, pool.clone(), model, config.auth_settings()));
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
     tracing::info!("listening on http://{addr}");
-    axum::serve(listener, router)
+    axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|err| format!("Server error: {err}"))?;

@@ -1,7 +1,7 @@
 //! API errors as the spec's JSON: `{status, title, detail}`.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -12,11 +12,13 @@ pub struct Problem {
     pub status: StatusCode,
     pub title: String,
     pub detail: Option<String>,
+    /// Seconds a client should wait before trying again (429).
+    pub retry_after: Option<u64>,
 }
 
 impl Problem {
     pub fn new(status: StatusCode, title: impl Into<String>) -> Self {
-        Self { status, title: title.into(), detail: None }
+        Self { status, title: title.into(), detail: None, retry_after: None }
     }
 
     pub fn bad_request(title: impl Into<String>) -> Self {
@@ -32,7 +34,11 @@ impl Problem {
 impl From<AppError> for Problem {
     fn from(err: AppError) -> Self {
         let status = StatusCode::from_u16(err.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        Problem::new(status, err.to_string())
+        let retry_after = match &err {
+            AppError::TooManyRequests { retry_after_secs, .. } => Some(*retry_after_secs),
+            _ => None,
+        };
+        Problem { retry_after, ..Problem::new(status, err.to_string()) }
     }
 }
 
@@ -42,6 +48,10 @@ impl IntoResponse for Problem {
         if let Some(detail) = self.detail {
             body["detail"] = detail.into();
         }
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

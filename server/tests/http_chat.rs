@@ -2,14 +2,22 @@
 
 mod common;
 
+use app::accounts::model::Role;
 use axum::http::StatusCode;
-use common::{TestApp, streamed_text};
+use common::{TestApp, TestUser, streamed_text};
 use serde_json::json;
+
+async fn app_with_user(script: &str) -> (TestApp, TestUser) {
+    let app = TestApp::with_mock(script).await;
+    let user = app.user("ada", Role::User).await;
+    (app, user)
+}
 
 #[tokio::test]
 async fn health_answers_once_migrated_with_a_request_id() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
-    let (status, body) = app.json("GET", "/health", None).await;
+    let reply = app.call(None, "GET", "/health", None).await;
+    let (status, body) = (reply.status, reply.json());
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["status"], "ok");
     assert_eq!(body["requestId"].as_str().map(str::len), Some(36));
@@ -17,8 +25,8 @@ async fn health_answers_once_migrated_with_a_request_id() {
 
 #[tokio::test]
 async fn a_turn_streams_the_reply_and_saves_the_conversation() {
-    let app = TestApp::with_mock(r#"{"responses": [{"text": "Hello **there**, friend."}]}"#).await;
-    let events = app.prompt(json!({"prompt": "Say hello to me please"})).await;
+    let (app, ada) = app_with_user(r#"{"responses": [{"text": "Hello **there**, friend."}]}"#).await;
+    let events = app.prompt(&ada, json!({"prompt": "Say hello to me please"})).await;
 
     assert!(events.len() >= 3, "the reply arrives in several text events: {events:?}");
     assert_eq!(streamed_text(&events), "Hello **there**, friend.");
@@ -27,7 +35,7 @@ async fn a_turn_streams_the_reply_and_saves_the_conversation() {
     assert_eq!(done["title"], "Say hello to me please");
     let history_id = done["historyId"].as_str().unwrap();
 
-    let (status, history) = app.json("GET", &format!("/gpt/histories/{history_id}"), None).await;
+    let (status, history) = app.json(&ada, "GET", &format!("/gpt/histories/{history_id}"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         history["data"]["rows"],
@@ -36,17 +44,17 @@ async fn a_turn_streams_the_reply_and_saves_the_conversation() {
             {"type": "assistant", "text": "Hello **there**, friend."}
         ])
     );
-    let (_, list) = app.json("GET", "/gpt/histories", None).await;
+    let (_, list) = app.json(&ada, "GET", "/gpt/histories", None).await;
     assert_eq!(list["data"][0]["id"], history_id);
     assert_eq!(list["data"][0]["title"], "Say hello to me please");
 }
 
 #[tokio::test]
 async fn the_next_turn_replays_the_conversation_to_the_model() {
-    let app = TestApp::with_mock(r#"{"responses": [{"text": "First answer"}, {"text": "Second answer"}]}"#).await;
-    let first = app.prompt(json!({"prompt": "one"})).await;
+    let (app, ada) = app_with_user(r#"{"responses": [{"text": "First answer"}, {"text": "Second answer"}]}"#).await;
+    let first = app.prompt(&ada, json!({"prompt": "one"})).await;
     let history_id = first.last().unwrap()["historyId"].clone();
-    let second = app.prompt(json!({"prompt": "two", "historyId": history_id})).await;
+    let second = app.prompt(&ada, json!({"prompt": "two", "historyId": history_id})).await;
     assert_eq!(streamed_text(&second), "Second answer");
     assert!(second.last().unwrap().get("title").is_none(), "the title is set once");
 
@@ -69,44 +77,45 @@ async fn the_next_turn_replays_the_conversation_to_the_model() {
 
 #[tokio::test]
 async fn a_failing_model_reports_the_error_and_keeps_the_message() {
-    let app = TestApp::with_mock(r#"{"responses": [{"text": "Partial", "error": "the model fell over"}]}"#).await;
-    let events = app.prompt(json!({"prompt": "hello"})).await;
+    let (app, ada) = app_with_user(r#"{"responses": [{"text": "Partial", "error": "the model fell over"}]}"#).await;
+    let events = app.prompt(&ada, json!({"prompt": "hello"})).await;
     assert_eq!(streamed_text(&events), "Partial");
     assert!(events.iter().any(|event| event["error"] == "the model fell over"));
     assert_eq!(events.last().unwrap()["done"], true);
     let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
-    let (_, history) = app.json("GET", &format!("/gpt/histories/{history_id}"), None).await;
+    let (_, history) = app.json(&ada, "GET", &format!("/gpt/histories/{history_id}"), None).await;
     assert_eq!(history["data"]["rows"][0], json!({"type": "user", "text": "hello"}));
     assert_eq!(history["data"]["rows"][1], json!({"type": "assistant", "text": "Partial"}));
 }
 
 #[tokio::test]
 async fn bad_prompt_requests_get_the_spec_problems() {
-    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
-    let (status, body) = app.json("POST", "/gpt/prompt", Some(json!({}))).await;
+    let (app, ada) = app_with_user(r#"{"responses": []}"#).await;
+    let (status, body) = app.json(&ada, "POST", "/gpt/prompt", Some(json!({}))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["title"], "prompt is required");
     assert_eq!(body["status"], 400);
     assert!(body["requestId"].is_string());
 
-    let (status, body) = app.json("POST", "/gpt/prompt", Some(json!({"prompt": "   "}))).await;
+    let (status, body) = app.json(&ada, "POST", "/gpt/prompt", Some(json!({"prompt": "   "}))).await;
     assert_eq!((status, body["title"].as_str()), (StatusCode::BAD_REQUEST, Some("prompt is required")));
 
-    let (status, body) = app.json("POST", "/gpt/prompt", Some(json!({"prompt": "hi", "historyId": "nope"}))).await;
+    let (status, body) =
+        app.json(&ada, "POST", "/gpt/prompt", Some(json!({"prompt": "hi", "historyId": "nope"}))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["title"], "History not found");
 
-    let (status, body) = app.json("GET", "/gpt/histories/nope", None).await;
+    let (status, body) = app.json(&ada, "GET", "/gpt/histories/nope", None).await;
     assert_eq!((status, body["title"].as_str()), (StatusCode::NOT_FOUND, Some("Document not found")));
 
-    let (status, text, _) = app.request("POST", "/gpt/prompt", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    let reply = app.call(Some(&ada), "POST", "/gpt/prompt", None).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
 }
 
 #[tokio::test]
 async fn create_history_starts_an_empty_conversation() {
-    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
-    let (status, body) = app.json("POST", "/gpt/histories", Some(json!({}))).await;
+    let (app, ada) = app_with_user(r#"{"responses": []}"#).await;
+    let (status, body) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
     assert_eq!(status, StatusCode::CREATED);
     assert_eq!(body["data"]["rows"], json!([]));
     assert_eq!(body["data"]["id"].as_str().map(str::len), Some(32));
@@ -114,11 +123,12 @@ async fn create_history_starts_an_empty_conversation() {
 
 #[tokio::test]
 async fn the_chat_page_renders_on_the_server() {
-    let app =
-        TestApp::with_mock(r#"{"responses": [{"text": "<script>alert(1)</script> [x](javascript:alert(1))"}]}"#).await;
-    let events = app.prompt(json!({"prompt": "<img src=x onerror=alert(1)>"})).await;
+    let (app, ada) =
+        app_with_user(r#"{"responses": [{"text": "<script>alert(1)</script> [x](javascript:alert(1))"}]}"#).await;
+    let events = app.prompt(&ada, json!({"prompt": "<img src=x onerror=alert(1)>"})).await;
     let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
-    let (status, html, _) = app.request("GET", &format!("/?c={history_id}"), None).await;
+    let reply = app.call(Some(&ada), "GET", &format!("/?c={history_id}"), None).await;
+    let (status, html) = (reply.status, reply.text);
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("Conversation"));
     assert!(!html.contains("<script>alert"), "a reply's script is inert");

@@ -7,12 +7,19 @@ use crate::error::AppError;
 
 #[server(prefix = "/api", endpoint = "list_histories")]
 pub async fn list_histories() -> Result<Vec<HistorySummary>, AppError> {
-    let state = crate::state::app_state()?;
-    super::db::list_histories(&state.pool).await
+    let (state, caller) = crate::accounts::api::server_caller().await?;
+    crate::accounts::api::with_status(super::db::list_histories(&state.pool, &caller.user.id).await)
 }
 
 #[server(prefix = "/api", endpoint = "get_history")]
 pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
-    let state = crate::state::app_state()?;
-    super::db::load_history(&state.pool, &id).await?.ok_or_else(|| AppError::NotFound("History not found".into()))
+    use super::access::{HISTORY_NOT_FOUND, HistoryAccess, authorize_history};
+    let (state, caller) = crate::accounts::api::server_caller().await?;
+    crate::accounts::api::with_status(
+        async {
+            authorize_history(&state.pool, &caller, &id, HistoryAccess::Read).await?;
+            super::db::load_history(&state.pool, &id).await?.ok_or_else(|| AppError::NotFound(HISTORY_NOT_FOUND.into()))
+        }
+        .await,
+    )
 }

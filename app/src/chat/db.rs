@@ -10,18 +10,19 @@ pub fn new_id() -> String {
     uuid::Uuid::now_v7().simple().to_string()
 }
 
-pub async fn create_history(pool: &SqlitePool) -> AppResult<String> {
+pub async fn create_history(pool: &SqlitePool, owner_id: &str) -> AppResult<String> {
     let id = new_id();
-    sqlx::query("INSERT INTO histories (id) VALUES (?1)").bind(&id).execute(pool).await?;
+    sqlx::query("INSERT INTO histories (id, owner_id) VALUES (?1, ?2)").bind(&id).bind(owner_id).execute(pool).await?;
     Ok(id)
 }
 
-/// Conversations, most recently active first.
-pub async fn list_histories(pool: &SqlitePool) -> AppResult<Vec<HistorySummary>> {
+/// The owner's conversations, most recently active first.
+pub async fn list_histories(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<HistorySummary>> {
     let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
         "SELECT id, title, created_at, updated_at FROM histories
-         WHERE deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
+         WHERE owner_id = ?1 AND deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
     )
+    .bind(owner_id)
     .fetch_all(pool)
     .await?;
     Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
@@ -104,6 +105,7 @@ pub async fn set_title_if_unset(pool: &SqlitePool, history_id: &str, title: &str
 /// One model call, as the request log keeps it.
 pub struct AiRequestLog<'a> {
     pub history_id: &'a str,
+    pub user_id: &'a str,
     pub model: &'a str,
     pub prompt: &'a str,
     pub response: &'a str,
@@ -115,11 +117,12 @@ pub struct AiRequestLog<'a> {
 
 pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppResult<()> {
     sqlx::query(
-        "INSERT INTO ai_requests (id, history_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )
     .bind(new_id())
     .bind(entry.history_id)
+    .bind(entry.user_id)
     .bind(entry.model)
     .bind(entry.prompt)
     .bind(entry.response)

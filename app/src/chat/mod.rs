@@ -1,5 +1,7 @@
 //! Conversations: wire types, storage, server functions and the chat components.
 
+#[cfg(feature = "ssr")]
+pub mod access;
 pub mod api;
 mod components;
 #[cfg(feature = "ssr")]

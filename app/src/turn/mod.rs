@@ -10,6 +10,8 @@ use futures::StreamExt;
 use sqlx::SqlitePool;
 use tokio::sync::mpsc;
 
+use crate::accounts::auth::Caller;
+use crate::chat::access::{HISTORY_NOT_FOUND, HistoryAccess, authorize_history};
 use crate::chat::db::{self, AiRequestLog};
 use crate::chat::model::{HistoryRow, TurnEvent};
 use crate::error::{AppError, AppResult};
@@ -26,6 +28,8 @@ const TITLE_MAX_LENGTH: usize = 60;
 /// What a turn is asked to do.
 #[derive(Clone, Debug)]
 pub struct TurnRequest {
+    /// Who sends the turn: a turn always speaks as the conversation's owner.
+    pub caller: Caller,
     /// The conversation to continue; `None` starts a new one.
     pub history_id: Option<String>,
     pub prompt: String,
@@ -56,15 +60,23 @@ impl TurnRunner {
         }
         let (history_id, rows) = match request.history_id {
             Some(id) => {
+                authorize_history(&self.pool, &request.caller, &id, HistoryAccess::Write).await?;
                 let history = db::load_history(&self.pool, &id)
                     .await?
-                    .ok_or_else(|| AppError::NotFound("History not found".into()))?;
+                    .ok_or_else(|| AppError::NotFound(HISTORY_NOT_FOUND.into()))?;
                 (id, history.rows)
             }
-            None => (db::create_history(&self.pool).await?, Vec::new()),
+            None => (db::create_history(&self.pool, &request.caller.user.id).await?, Vec::new()),
         };
         let (sender, events) = mpsc::channel(64);
-        let turn = Turn { runner: self.clone(), history_id: history_id.clone(), earlier_rows: rows, prompt, sender };
+        let turn = Turn {
+            runner: self.clone(),
+            user_id: request.caller.user.id,
+            history_id: history_id.clone(),
+            earlier_rows: rows,
+            prompt,
+            sender,
+        };
         tokio::spawn(turn.run());
         Ok(TurnHandle { history_id, events })
     }
@@ -72,6 +84,7 @@ impl TurnRunner {
 
 struct Turn {
     runner: TurnRunner,
+    user_id: String,
     history_id: String,
     earlier_rows: Vec<HistoryRow>,
     prompt: String,
@@ -155,6 +168,7 @@ impl Turn {
         };
         let log = AiRequestLog {
             history_id: &self.history_id,
+            user_id: &self.user_id,
             model: self.runner.model.name(),
             prompt: &prompt_log,
             response: &outcome.text,

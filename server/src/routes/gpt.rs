@@ -12,10 +12,13 @@ use futures::Stream;
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
 
+use app::chat::access::{HistoryAccess, NOT_AUTHORIZED, authorize_history};
 use app::chat::db;
 use app::chat::model::TurnEvent;
+use app::error::AppError;
 use app::turn::{TurnRequest, TurnRunner};
 
+use crate::auth::Authenticated;
 use crate::problem::Problem;
 
 /// Parses a JSON object body, or answers with the problem a client can act on.
@@ -48,33 +51,58 @@ fn event_stream(events: tokio::sync::mpsc::Receiver<TurnEvent>) -> impl Stream<I
 }
 
 /// `POST /gpt/prompt`: runs a turn and streams its events.
-pub async fn prompt(State(turns): State<TurnRunner>, body: Bytes) -> Result<Response, Problem> {
+pub async fn prompt(
+    State(turns): State<TurnRunner>,
+    Authenticated(caller): Authenticated,
+    body: Bytes,
+) -> Result<Response, Problem> {
     let body = object_body(&body)?;
     let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
     let Some(prompt) = prompt else {
         return Err(Problem::bad_request("prompt is required"));
     };
     let history_id = optional_string(&body, "historyId")?;
-    let handle = turns.start(TurnRequest { history_id, prompt }).await?;
+    let handle = turns.start(TurnRequest { caller, history_id, prompt }).await?;
     Ok(Sse::new(event_stream(handle.events)).keep_alive(KeepAlive::default()).into_response())
 }
 
-/// `POST /gpt/histories`: starts an empty conversation.
-pub async fn create_history(State(pool): State<SqlitePool>, body: Bytes) -> Result<Response, Problem> {
+/// `POST /gpt/histories`: starts an empty conversation owned by the caller.
+pub async fn create_history(
+    State(pool): State<SqlitePool>,
+    Authenticated(caller): Authenticated,
+    body: Bytes,
+) -> Result<Response, Problem> {
     object_body(&body)?;
-    let id = db::create_history(&pool).await?;
-    let history = db::load_history(&pool, &id).await?.ok_or_else(|| Problem::from(app::error::AppError::Internal))?;
+    let id = db::create_history(&pool, &caller.user.id).await?;
+    let history = db::load_history(&pool, &id).await?.ok_or_else(|| Problem::from(AppError::Internal))?;
     Ok((StatusCode::CREATED, Json(json!({"data": history}))).into_response())
 }
 
-/// `GET /gpt/histories`: conversations, most recently active first.
-pub async fn list_histories(State(pool): State<SqlitePool>) -> Result<Json<Value>, Problem> {
-    Ok(Json(json!({"data": db::list_histories(&pool).await?})))
+/// `GET /gpt/histories`: the caller's conversations, most recently active first.
+pub async fn list_histories(
+    State(pool): State<SqlitePool>,
+    Authenticated(caller): Authenticated,
+) -> Result<Json<Value>, Problem> {
+    Ok(Json(json!({"data": db::list_histories(&pool, &caller.user.id).await?})))
 }
 
-/// `GET /gpt/histories/{id}`: one conversation with its rows.
-pub async fn read_history(State(pool): State<SqlitePool>, Path(id): Path<String>) -> Result<Json<Value>, Problem> {
+/// The history router's own titles for a missing document and for someone else's.
+fn history_problem(err: AppError) -> Problem {
+    match err {
+        AppError::NotFound(_) => Problem::new(StatusCode::NOT_FOUND, "Document not found"),
+        AppError::Forbidden(title) if title == NOT_AUTHORIZED => Problem::new(StatusCode::FORBIDDEN, "Access denied"),
+        other => other.into(),
+    }
+}
+
+/// `GET /gpt/histories/{id}`: one conversation with its rows (its owner, or an admin).
+pub async fn read_history(
+    State(pool): State<SqlitePool>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Problem> {
+    authorize_history(&pool, &caller, &id, HistoryAccess::Read).await.map_err(history_problem)?;
     let history =
-        db::load_history(&pool, &id).await?.ok_or_else(|| Problem::new(StatusCode::NOT_FOUND, "Document not found"))?;
+        db::load_history(&pool, &id).await?.ok_or_else(|| history_problem(AppError::NotFound(String::new())))?;
     Ok(Json(json!({"data": history})))
 }

@@ -1,12 +1,16 @@
-//! Shared test harness: a real SQLite database in a temp folder, the mock model, and the router.
+//! Shared test harness: a real SQLite database in a temp folder, the mock model, the router,
+//! and signed-in users with bearer tokens.
 
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
+use app::accounts::auth::AuthSettings;
+use app::accounts::model::Role;
+use app::state::AppState;
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::{HeaderMap, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use leptos::prelude::LeptosOptions;
 use serde_json::Value;
@@ -17,11 +21,36 @@ pub struct TestApp {
     pub router: Router,
     pub dir: TempDir,
     pub pool: sqlx::SqlitePool,
+    pub state: AppState,
+}
+
+/// A user and a bearer token of theirs.
+#[derive(Clone, Debug)]
+pub struct TestUser {
+    pub id: String,
+    pub username: String,
+    pub token: String,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub text: String,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|_| panic!("JSON body, got {}", self.text))
+    }
 }
 
 impl TestApp {
     /// A fresh app whose model follows `script` (the mock model's JSON format).
     pub async fn with_mock(script: &str) -> Self {
+        Self::with_settings(script, AuthSettings::default()).await
+    }
+
+    pub async fn with_settings(script: &str, auth: AuthSettings) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let script_path = dir.path().join("mock.json");
         std::fs::write(&script_path, script).expect("write the mock script");
@@ -33,8 +62,19 @@ impl TestApp {
         )
         .expect("mock model");
         let options = LeptosOptions::builder().output_name("palaver").build();
-        let router = server::router(server::app_state(options, pool.clone(), model));
-        Self { router, dir, pool }
+        let state = server::app_state(options, pool.clone(), model, auth);
+        let router = server::router(state.clone());
+        Self { router, dir, pool, state }
+    }
+
+    /// Creates an account (the first one becomes admin) and a bearer token for it.
+    pub async fn user(&self, username: &str, role: Role) -> TestUser {
+        let user = app::accounts::service::create_account(&self.pool, username, "correct horse battery", role)
+            .await
+            .expect("account");
+        let caller = app::accounts::auth::Caller { user: user.clone(), via: app::accounts::auth::CallerVia::Session };
+        let token = app::accounts::service::create_token(&self.state, &caller, "tests").await.expect("token").token;
+        TestUser { id: user.id, username: user.username, token }
     }
 
     pub fn mock_log(&self) -> Vec<Value> {
@@ -46,8 +86,12 @@ impl TestApp {
             .collect()
     }
 
-    pub async fn request(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, String, Option<String>) {
-        let mut builder = Request::builder().method(method).uri(uri);
+    /// Sends a request with extra headers (e.g. a cookie or an Origin).
+    pub async fn send(&self, method: &str, uri: &str, headers: &[(&str, &str)], body: Option<Value>) -> Reply {
+        let mut builder = Request::builder().method(method).uri(uri).header(header::HOST, "palaver.test");
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
         let body = match body {
             Some(json) => {
                 builder = builder.header(header::CONTENT_TYPE, "application/json");
@@ -57,23 +101,29 @@ impl TestApp {
         };
         let response = self.router.clone().oneshot(builder.body(body).unwrap()).await.expect("response");
         let status = response.status();
-        let content_type =
-            response.headers().get(header::CONTENT_TYPE).map(|value| value.to_str().unwrap().to_string());
+        let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.expect("body").to_bytes();
-        (status, String::from_utf8(bytes.to_vec()).expect("utf-8 body"), content_type)
+        Reply { status, headers, text: String::from_utf8(bytes.to_vec()).expect("utf-8 body") }
     }
 
-    pub async fn json(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let (status, text, _) = self.request(method, uri, body).await;
-        (status, serde_json::from_str(&text).unwrap_or_else(|_| panic!("JSON body, got {text}")))
+    /// Sends a request as `user` (bearer token), or anonymously.
+    pub async fn call(&self, user: Option<&TestUser>, method: &str, uri: &str, body: Option<Value>) -> Reply {
+        let bearer = user.map(|user| format!("Bearer {}", user.token));
+        let headers: Vec<(&str, &str)> = bearer.as_deref().map(|value| ("authorization", value)).into_iter().collect();
+        self.send(method, uri, &headers, body).await
     }
 
-    /// Posts to `/gpt/prompt` and returns the streamed events.
-    pub async fn prompt(&self, body: Value) -> Vec<Value> {
-        let (status, text, content_type) = self.request("POST", "/gpt/prompt", Some(body)).await;
-        assert_eq!(status, StatusCode::OK, "{text}");
-        assert_eq!(content_type.as_deref(), Some("text/event-stream"));
-        sse_events(&text)
+    pub async fn json(&self, user: &TestUser, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let reply = self.call(Some(user), method, uri, body).await;
+        (reply.status, reply.json())
+    }
+
+    /// Posts to `/gpt/prompt` as `user` and returns the streamed events.
+    pub async fn prompt(&self, user: &TestUser, body: Value) -> Vec<Value> {
+        let reply = self.call(Some(user), "POST", "/gpt/prompt", Some(body)).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        assert_eq!(reply.headers.get(header::CONTENT_TYPE).unwrap(), "text/event-stream");
+        sse_events(&reply.text)
     }
 }
 

@@ -1,0 +1,258 @@
+//! Who is calling: session cookies, bearer tokens, password hashing, and the login limiter.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use axum::http::{HeaderMap, header};
+use sha2::{Digest, Sha256};
+
+use super::db;
+use super::model::{Role, UserView};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+
+pub const SESSION_COOKIE: &str = "palaver_session";
+/// API tokens start with this, so a leaked one is easy to recognise.
+pub const TOKEN_PREFIX: &str = "pvr_";
+
+/// How account settings are configured.
+#[derive(Clone, Debug)]
+pub struct AuthSettings {
+    /// Whether anyone may sign up once the first (admin) account exists.
+    pub open_signup: bool,
+    /// A session ends after this long without a request.
+    pub session_idle: Duration,
+    /// Mark cookies `Secure` even when no proxy says the request came over https.
+    pub secure_cookies: bool,
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        Self { open_signup: false, session_idle: Duration::from_secs(7 * 24 * 3600), secure_cookies: false }
+    }
+}
+
+impl AuthSettings {
+    pub fn idle_seconds(&self) -> i64 {
+        i64::try_from(self.session_idle.as_secs()).unwrap_or(i64::MAX)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallerVia {
+    Session,
+    Token,
+}
+
+/// An authenticated caller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Caller {
+    pub user: UserView,
+    pub via: CallerVia,
+}
+
+impl Caller {
+    pub fn is_admin(&self) -> bool {
+        self.user.role == Role::Admin
+    }
+}
+
+fn random_bytes<const N: usize>() -> AppResult<[u8; N]> {
+    let mut bytes = [0_u8; N];
+    getrandom::fill(&mut bytes).map_err(|err| {
+        tracing::error!(%err, "no randomness available");
+        AppError::Internal
+    })?;
+    Ok(bytes)
+}
+
+/// 32 random bytes as hex: session ids and token secrets.
+pub fn new_secret() -> AppResult<String> {
+    Ok(random_bytes::<32>()?.iter().map(|byte| format!("{byte:02x}")).collect())
+}
+
+/// What is stored in place of a secret. Secrets are random, so a fast hash is enough.
+pub fn secret_hash(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Hashes a password with argon2id off the async runtime (it is deliberately slow).
+pub async fn hash_password(password: String) -> AppResult<String> {
+    let salt = random_bytes::<16>()?;
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::encode_b64(&salt)?;
+        Argon2::default().hash_password(password.as_bytes(), &salt).map(|hash| hash.to_string())
+    })
+    .await
+    .map_err(|_| AppError::Internal)?
+    .map_err(|err| {
+        tracing::error!(%err, "password hashing failed");
+        AppError::Internal
+    })
+}
+
+/// Checks a password against a stored hash, off the async runtime.
+pub async fn verify_password(password: String, hash: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+    })
+    .await
+    .unwrap_or(false)
+}
+
+fn cookie_value<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find_map(|(key, value)| (key == name).then_some(value))
+}
+
+/// The session secret the request's cookie carries, if any.
+pub fn session_secret(headers: &HeaderMap) -> Option<&str> {
+    cookie_value(headers, SESSION_COOKIE).filter(|value| !value.is_empty())
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Resolves the caller from a bearer token or, without an `Authorization` header, the session
+/// cookie. A request that sends a bad token is not authenticated, cookie or not.
+pub async fn resolve_caller(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Caller>> {
+    if headers.contains_key(header::AUTHORIZATION) {
+        let Some(token) = bearer(headers) else { return Ok(None) };
+        let user = db::use_token(&state.pool, &secret_hash(token)).await?;
+        return Ok(user.map(|user| Caller { user, via: CallerVia::Token }));
+    }
+    let Some(secret) = session_secret(headers) else { return Ok(None) };
+    let user = db::touch_session(&state.pool, &secret_hash(secret), state.auth.idle_seconds()).await?;
+    Ok(user.map(|user| Caller { user, via: CallerVia::Session }))
+}
+
+pub fn unauthorized() -> AppError {
+    AppError::Unauthorized("Unauthorized".into())
+}
+
+pub async fn require_caller(state: &AppState, headers: &HeaderMap) -> AppResult<Caller> {
+    resolve_caller(state, headers).await?.ok_or_else(unauthorized)
+}
+
+/// Whether cookies for this request get `Secure`: configured, or a proxy says it was https.
+pub fn wants_secure_cookie(state: &AppState, headers: &HeaderMap) -> bool {
+    state.auth.secure_cookies
+        || headers.get("x-forwarded-proto").and_then(|value| value.to_str().ok()).is_some_and(|proto| proto == "https")
+}
+
+/// The `Set-Cookie` value that starts a browser session.
+pub fn session_cookie(secret: &str, max_age: Duration, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{SESSION_COOKIE}={secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}", max_age.as_secs())
+}
+
+/// The `Set-Cookie` value that ends it.
+pub fn clear_session_cookie(secure: bool) -> String {
+    session_cookie("", Duration::ZERO, secure)
+}
+
+/// Failed log-ins allowed per username and per address in one window.
+const MAX_FAILURES_PER_USERNAME: usize = 5;
+const MAX_FAILURES_PER_ADDRESS: usize = 20;
+const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
+
+/// Counts failed log-ins per username and per client address over a sliding window.
+#[derive(Default)]
+pub struct LoginLimiter {
+    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
+}
+
+impl LoginLimiter {
+    fn keys(username: &str, address: &str) -> [(String, usize); 2] {
+        [
+            (format!("user:{}", username.to_lowercase()), MAX_FAILURES_PER_USERNAME),
+            (format!("addr:{address}"), MAX_FAILURES_PER_ADDRESS),
+        ]
+    }
+
+    /// `Err` with the seconds to wait when either limit is reached.
+    pub fn check(&self, username: &str, address: &str, now: Instant) -> Result<(), u64> {
+        let mut failures = self.failures.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut wait = 0;
+        for (key, limit) in Self::keys(username, address) {
+            let Some(times) = failures.get_mut(&key) else { continue };
+            while times.front().is_some_and(|time| now.duration_since(*time) >= FAILURE_WINDOW) {
+                times.pop_front();
+            }
+            if times.len() >= limit
+                && let Some(oldest) = times.front()
+            {
+                let left = FAILURE_WINDOW.saturating_sub(now.duration_since(*oldest));
+                wait = wait.max(left.as_secs().max(1));
+            }
+        }
+        if wait > 0 { Err(wait) } else { Ok(()) }
+    }
+
+    pub fn record_failure(&self, username: &str, address: &str, now: Instant) {
+        let mut failures = self.failures.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (key, _) in Self::keys(username, address) {
+            failures.entry(key).or_default().push_back(now);
+        }
+    }
+
+    pub fn clear_username(&self, username: &str) {
+        let mut failures = self.failures.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        failures.remove(&format!("user:{}", username.to_lowercase()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limiter_blocks_after_five_failures_for_a_username() {
+        let limiter = LoginLimiter::default();
+        let start = Instant::now();
+        for _ in 0..MAX_FAILURES_PER_USERNAME {
+            assert!(limiter.check("Ada", "1.2.3.4", start).is_ok());
+            limiter.record_failure("Ada", "1.2.3.4", start);
+        }
+        let wait = limiter.check("ada", "5.6.7.8", start).unwrap_err();
+        assert!(wait > 800, "about fifteen minutes: {wait}");
+        assert!(limiter.check("grace", "5.6.7.8", start).is_ok());
+        assert!(limiter.check("ada", "5.6.7.8", start + FAILURE_WINDOW).is_ok(), "the window slides");
+    }
+
+    #[test]
+    fn limiter_blocks_an_address_trying_many_usernames() {
+        let limiter = LoginLimiter::default();
+        let now = Instant::now();
+        for index in 0..MAX_FAILURES_PER_ADDRESS {
+            limiter.record_failure(&format!("user{index}"), "9.9.9.9", now);
+        }
+        assert!(limiter.check("someone-new", "9.9.9.9", now).is_err());
+        assert!(limiter.check("someone-new", "8.8.8.8", now).is_ok());
+    }
+
+    #[test]
+    fn cookies_and_bearers() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::COOKIE, "theme=dark; palaver_session=abc123; other=1".parse().unwrap());
+        assert_eq!(session_secret(&headers), Some("abc123"));
+        headers.insert(header::AUTHORIZATION, "Bearer pvr_xyz".parse().unwrap());
+        assert_eq!(bearer(&headers), Some("pvr_xyz"));
+        assert_eq!(
+            session_cookie("s", Duration::from_secs(60), true),
+            "palaver_session=s; Path=/; HttpOnly; SameSite=Lax; Max-Age=60; Secure"
+        );
+    }
+}

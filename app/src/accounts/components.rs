@@ -1,0 +1,218 @@
+//! Account pages: sign up, log in, settings (API tokens), admin; and the header's user menu.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use super::api::{
+    AdminCreateUser, CreateApiToken, LogIn, LogOut, RevokeApiToken, SignUp, admin_list_users, current_user,
+    list_api_tokens,
+};
+use super::model::{PASSWORD_MIN_LENGTH, Role};
+use crate::error::AppError;
+
+/// Where to go after signing in: the `next` query parameter when it is a local path.
+fn next_path() -> Memo<String> {
+    let query = use_query_map();
+    Memo::new(move |_| {
+        query
+            .read()
+            .get("next")
+            .filter(|next| next.starts_with('/') && !next.starts_with("//"))
+            .unwrap_or_else(|| "/".to_string())
+    })
+}
+
+/// A full page load, so every part of the page sees the new session.
+fn go_to(path: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(path);
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = path;
+}
+
+fn error_text(result: Option<Result<impl Sized, AppError>>) -> Option<String> {
+    match result {
+        Some(Err(err)) => Some(err.to_string()),
+        _ => None,
+    }
+}
+
+#[component]
+pub fn LoginPage() -> impl IntoView {
+    let action = ServerAction::<LogIn>::new();
+    let next = next_path();
+    Effect::new(move |_| {
+        if let Some(Ok(_)) = action.value().get() {
+            go_to(&next.get_untracked());
+        }
+    });
+    view! {
+        <main class="auth-page">
+            <h1>"Log in to Palaver"</h1>
+            <ActionForm action attr:class="auth-form" attr:aria-label="Log in">
+                <label>"Username" <input type="text" name="username" autocomplete="username" required /></label>
+                <label>"Password" <input type="password" name="password" autocomplete="current-password" required /></label>
+                <button type="submit" disabled=move || action.pending().get()>"Log in"</button>
+                {move || error_text(action.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
+            </ActionForm>
+            <p>"No account yet? " <a href="/signup">"Sign up"</a></p>
+        </main>
+    }
+}
+
+#[component]
+pub fn SignupPage() -> impl IntoView {
+    let action = ServerAction::<SignUp>::new();
+    let next = next_path();
+    Effect::new(move |_| {
+        if let Some(Ok(_)) = action.value().get() {
+            go_to(&next.get_untracked());
+        }
+    });
+    view! {
+        <main class="auth-page">
+            <h1>"Create your Palaver account"</h1>
+            <p class="auth-page__hint">"The first account becomes the admin."</p>
+            <ActionForm action attr:class="auth-form" attr:aria-label="Sign up">
+                <label>"Username" <input type="text" name="username" autocomplete="username" required minlength="3" maxlength="32" /></label>
+                <label>
+                    "Password"
+                    <input type="password" name="password" autocomplete="new-password" required minlength=PASSWORD_MIN_LENGTH />
+                </label>
+                <button type="submit" disabled=move || action.pending().get()>"Sign up"</button>
+                {move || error_text(action.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
+            </ActionForm>
+            <p>"Already have an account? " <a href="/login">"Log in"</a></p>
+        </main>
+    }
+}
+
+/// The signed-in user and a sign-out control, for the header.
+#[component]
+pub fn UserMenu() -> impl IntoView {
+    let user = Resource::new(|| (), |_| current_user());
+    let log_out = ServerAction::<LogOut>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(())) = log_out.value().get() {
+            go_to("/login");
+        }
+    });
+    view! {
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                user.await.ok().flatten().map(|user| view! {
+                    <nav class="user-menu" aria-label="Account">
+                        <span class="user-menu__name" data-testid="signed-in-user">{user.username.clone()}</span>
+                        <a href="/settings">"Settings"</a>
+                        {(user.role == Role::Admin).then(|| view! { <a href="/admin">"Admin"</a> })}
+                        <ActionForm action=log_out attr:class="user-menu__logout">
+                            <button type="submit">"Sign out"</button>
+                        </ActionForm>
+                    </nav>
+                })
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+pub fn SettingsPage() -> impl IntoView {
+    let create = ServerAction::<CreateApiToken>::new();
+    let revoke = ServerAction::<RevokeApiToken>::new();
+    let tokens = Resource::new(move || (create.version().get(), revoke.version().get()), |_| list_api_tokens());
+    view! {
+        <main class="settings-page">
+            <h1>"Settings"</h1>
+            <section aria-labelledby="tokens-heading">
+                <h2 id="tokens-heading">"API tokens"</h2>
+                <p>"Headless clients (a watch app, a notification action, a bot) send "
+                    <code>"Authorization: Bearer <token>"</code>"."</p>
+                <ActionForm action=create attr:class="token-form" attr:aria-label="Create a token">
+                    <label>"Token name" <input type="text" name="name" required maxlength="60" placeholder="Watch" /></label>
+                    <button type="submit">"Create token"</button>
+                </ActionForm>
+                {move || match create.value().get() {
+                    Some(Ok(created)) => view! {
+                        <div class="token-created" role="status" data-testid="new-token">
+                            <p>"Copy the token “" {created.name} "” now: it is shown only this once."</p>
+                            <code class="token-created__secret">{created.token}</code>
+                        </div>
+                    }.into_any(),
+                    Some(Err(err)) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                    None => ().into_any(),
+                }}
+                <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                    {move || Suspend::new(async move {
+                        match tokens.await {
+                            Ok(list) if list.is_empty() => view! { <p>"No tokens yet."</p> }.into_any(),
+                            Ok(list) => view! {
+                                <table class="token-list">
+                                    <thead><tr><th scope="col">"Name"</th><th scope="col">"Created"</th><th scope="col">"Last used"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th></tr></thead>
+                                    <tbody>
+                                        {list.into_iter().map(|token| {
+                                            let id = token.id.clone();
+                                            view! {
+                                                <tr>
+                                                    <td>{token.name.clone()}</td>
+                                                    <td>{token.created.clone()}</td>
+                                                    <td>{token.last_used.clone().unwrap_or_else(|| "never".into())}</td>
+                                                    <td>
+                                                        <button type="button" on:click=move |_| { revoke.dispatch(RevokeApiToken { id: id.clone() }); }>
+                                                            "Revoke " <span class="visually-hidden">{token.name.clone()}</span>
+                                                        </button>
+                                                    </td>
+                                                </tr>
+                                            }
+                                        }).collect_view()}
+                                    </tbody>
+                                </table>
+                            }.into_any(),
+                            Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                        }
+                    })}
+                </Transition>
+            </section>
+        </main>
+    }
+}
+
+#[component]
+pub fn AdminPage() -> impl IntoView {
+    let create = ServerAction::<AdminCreateUser>::new();
+    let users = Resource::new(move || create.version().get(), |_| admin_list_users());
+    let username = RwSignal::new(String::new());
+    let password = RwSignal::new(String::new());
+    let admin = RwSignal::new(false);
+    view! {
+        <main class="settings-page">
+            <h1>"Admin"</h1>
+            <section aria-labelledby="users-heading">
+                <h2 id="users-heading">"Accounts"</h2>
+                <form class="token-form" aria-label="Create an account" on:submit=move |event| {
+                    event.prevent_default();
+                    create.dispatch(AdminCreateUser { username: username.get_untracked(), password: password.get_untracked(), admin: admin.get_untracked() });
+                }>
+                    <label>"Username" <input type="text" required bind:value=username /></label>
+                    <label>"Password" <input type="password" required minlength=PASSWORD_MIN_LENGTH bind:value=password /></label>
+                    <label class="checkbox"><input type="checkbox" bind:checked=admin /> "Admin"</label>
+                    <button type="submit">"Create account"</button>
+                </form>
+                {move || error_text(create.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
+                <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                    {move || Suspend::new(async move {
+                        match users.await {
+                            Ok(list) => view! {
+                                <ul class="user-list">
+                                    {list.into_iter().map(|user| view! { <li>{user.username} " · " {user.role.as_str()}</li> }).collect_view()}
+                                </ul>
+                            }.into_any(),
+                            Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                        }
+                    })}
+                </Transition>
+            </section>
+        </main>
+    }
+}

@@ -1,0 +1,161 @@
+//! Users, sessions and API tokens in SQLite.
+
+use sqlx::SqlitePool;
+
+use super::model::{Role, TokenSummary, UserView};
+use crate::chat::db::new_id;
+use crate::error::{AppError, AppResult};
+
+type UserRow = (String, String, String, String);
+
+fn user_view((id, username, role, created): UserRow) -> UserView {
+    let role = if role == "admin" { Role::Admin } else { Role::User };
+    UserView { id, username, role, created }
+}
+
+fn is_unique_violation(err: &sqlx::Error) -> bool {
+    err.as_database_error().is_some_and(|db| db.is_unique_violation())
+}
+
+/// Creates a user. The first account ever created is an admin, whatever `role` says: the
+/// check and the insert are one statement, so two first sign-ups cannot both become admin.
+pub async fn create_user(pool: &SqlitePool, username: &str, password_hash: &str, role: Role) -> AppResult<UserView> {
+    let row: Result<UserRow, sqlx::Error> = sqlx::query_as(
+        "INSERT INTO users (id, username, username_key, password_hash, role)
+         VALUES (?1, ?2, ?3, ?4, CASE WHEN EXISTS (SELECT 1 FROM users) THEN ?5 ELSE 'admin' END)
+         RETURNING id, username, role, created_at",
+    )
+    .bind(new_id())
+    .bind(username)
+    .bind(username.to_lowercase())
+    .bind(password_hash)
+    .bind(role.as_str())
+    .fetch_one(pool)
+    .await;
+    match row {
+        Ok(row) => Ok(user_view(row)),
+        Err(err) if is_unique_violation(&err) => Err(AppError::Conflict("That username is taken.".into())),
+        Err(err) => Err(err.into()),
+    }
+}
+
+pub async fn user_by_id(pool: &SqlitePool, id: &str) -> AppResult<Option<UserView>> {
+    let row: Option<UserRow> = sqlx::query_as("SELECT id, username, role, created_at FROM users WHERE id = ?1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    Ok(row.map(user_view))
+}
+
+pub async fn has_users(pool: &SqlitePool) -> AppResult<bool> {
+    let (exists,): (bool,) = sqlx::query_as("SELECT EXISTS (SELECT 1 FROM users)").fetch_one(pool).await?;
+    Ok(exists)
+}
+
+/// A user and their password hash, by username (any case).
+pub async fn find_login(pool: &SqlitePool, username: &str) -> AppResult<Option<(UserView, String)>> {
+    let row: Option<(String, String, String, String, String)> =
+        sqlx::query_as("SELECT id, username, role, created_at, password_hash FROM users WHERE username_key = ?1")
+            .bind(username.to_lowercase())
+            .fetch_optional(pool)
+            .await?;
+    Ok(row.map(|(id, username, role, created, hash)| (user_view((id, username, role, created)), hash)))
+}
+
+pub async fn create_session(pool: &SqlitePool, user_id: &str, secret_hash: &str, idle_seconds: i64) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO sessions (id_hash, user_id, expires_at)
+         VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3 || ' seconds'))",
+    )
+    .bind(secret_hash)
+    .bind(user_id)
+    .bind(idle_seconds)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// The user of a live session, sliding its expiry forward (sessions expire after inactivity).
+pub async fn touch_session(pool: &SqlitePool, secret_hash: &str, idle_seconds: i64) -> AppResult<Option<UserView>> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "UPDATE sessions
+         SET last_seen_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+             expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?2 || ' seconds')
+         WHERE id_hash = ?1 AND revoked_at IS NULL AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         RETURNING user_id",
+    )
+    .bind(secret_hash)
+    .bind(idle_seconds)
+    .fetch_optional(pool)
+    .await?;
+    match row {
+        Some((user_id,)) => user_by_id(pool, &user_id).await,
+        None => Ok(None),
+    }
+}
+
+pub async fn revoke_session(pool: &SqlitePool, secret_hash: &str) -> AppResult<()> {
+    sqlx::query("UPDATE sessions SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id_hash = ?1")
+        .bind(secret_hash)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+pub async fn create_token(pool: &SqlitePool, user_id: &str, name: &str, secret_hash: &str) -> AppResult<String> {
+    let id = new_id();
+    sqlx::query("INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES (?1, ?2, ?3, ?4)")
+        .bind(&id)
+        .bind(user_id)
+        .bind(name)
+        .bind(secret_hash)
+        .execute(pool)
+        .await?;
+    Ok(id)
+}
+
+/// The user of a live token, recording that it was used.
+pub async fn use_token(pool: &SqlitePool, secret_hash: &str) -> AppResult<Option<UserView>> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE token_hash = ?1 AND revoked_at IS NULL
+         RETURNING user_id",
+    )
+    .bind(secret_hash)
+    .fetch_optional(pool)
+    .await?;
+    match row {
+        Some((user_id,)) => user_by_id(pool, &user_id).await,
+        None => Ok(None),
+    }
+}
+
+pub async fn list_tokens(pool: &SqlitePool, user_id: &str) -> AppResult<Vec<TokenSummary>> {
+    let rows: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
+        "SELECT id, name, created_at, last_used_at FROM api_tokens
+         WHERE user_id = ?1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(|(id, name, created, last_used)| TokenSummary { id, name, created, last_used }).collect())
+}
+
+/// Revokes one of the user's tokens; false when they have no live token with that id.
+pub async fn revoke_token(pool: &SqlitePool, user_id: &str, token_id: &str) -> AppResult<bool> {
+    let result = sqlx::query(
+        "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ?1 AND user_id = ?2 AND revoked_at IS NULL",
+    )
+    .bind(token_id)
+    .bind(user_id)
+    .execute(pool)
+    .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+pub async fn list_users(pool: &SqlitePool) -> AppResult<Vec<UserView>> {
+    let rows: Vec<UserRow> =
+        sqlx::query_as("SELECT id, username, role, created_at FROM users ORDER BY created_at").fetch_all(pool).await?;
+    Ok(rows.into_iter().map(user_view).collect())
+}

@@ -1,0 +1,30 @@
+import { expect, test } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
+
+test("a new API token is shown once, then listed by name only, and can be revoked", async ({ page }) => {
+  await signUpFreshUser(page);
+  await page.goto("/settings");
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+
+  await page.getByLabel("Token name").fill("Watch");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const secret = page.getByTestId("new-token").locator("code");
+  await expect(secret).toHaveText(/^pvr_[0-9a-f]{64}$/);
+  const token = (await secret.textContent()) ?? "";
+
+  // The token works for a headless client.
+  const me = await page.request.get("/auth/me", { headers: { Authorization: `Bearer ${token}` } });
+  expect(me.status()).toBe(200);
+
+  await page.reload();
+  await expect(page.getByTestId("new-token")).toHaveCount(0);
+  const row = page.getByRole("row", { name: /Watch/ });
+  await expect(row).toBeVisible();
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await row.getByRole("button", { name: /Revoke/ }).click();
+  await expect(page.getByText("No tokens yet.")).toBeVisible();
+  const after = await page.request.get("/auth/me", { headers: { Authorization: `Bearer ${token}` } });
+  expect(after.status()).toBe(401);
+});

@@ -1,0 +1,34 @@
+import { expect, test } from "@playwright/test";
+import { accountsPort } from "../playwright.config";
+import { AccountPages } from "./fixtures/account_pages";
+
+// This server starts with no accounts, so the sign-up here makes the first one: the admin.
+test.use({ baseURL: `http://127.0.0.1:${accountsPort}` });
+
+test("the first sign-up becomes admin, can sign out and log back in", async ({ page }) => {
+  const accounts = new AccountPages(page);
+
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login\?next=\/$/);
+
+  await accounts.signUp("founder", "correct horse battery");
+  await expect(page).toHaveURL(/\/$/);
+  await expect(accounts.signedInUser).toHaveText("founder");
+  await expect(page.getByRole("link", { name: "Admin" })).toBeVisible();
+
+  await accounts.signOut();
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+
+  await accounts.logIn("founder", "wrong password!!");
+  await expect(page.getByRole("alert")).toHaveText("Incorrect username or password.");
+  await accounts.logIn("founder", "correct horse battery");
+  await expect(page).toHaveURL(/\/$/);
+  await expect(accounts.signedInUser).toHaveText("founder");
+
+  // Sign-up is closed now that an account exists.
+  const closed = await page.request.post("/auth/signup", {
+    data: { username: "latecomer", password: "correct horse battery" },
+  });
+  expect(closed.status()).toBe(403);
+});

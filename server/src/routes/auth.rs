@@ -1,0 +1,103 @@
+//! `/auth/*`: accounts, sessions and API tokens over JSON.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+use app::accounts::auth::{clear_session_cookie, session_cookie, session_secret, wants_secure_cookie};
+use app::accounts::service::{self, NewSession};
+use app::state::AppState;
+
+use crate::auth::{Authenticated, ClientAddress};
+use crate::problem::Problem;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    username: String,
+    password: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRequest {
+    name: String,
+}
+
+/// A JSON body, or a 400 problem that says what is wrong with it.
+fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem> {
+    serde_json::from_slice(body)
+        .map_err(|err| Problem::bad_request("Invalid request body").with_detail(err.to_string()))
+}
+
+fn with_cookie(mut response: Response, cookie: &str) -> Response {
+    if let Ok(value) = HeaderValue::from_str(cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
+}
+
+fn session_response(state: &AppState, headers: &HeaderMap, status: StatusCode, session: NewSession) -> Response {
+    let cookie = session_cookie(&session.secret, state.auth.session_idle, wants_secure_cookie(state, headers));
+    with_cookie((status, Json(json!({"data": session.user}))).into_response(), &cookie)
+}
+
+pub async fn signup(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, Problem> {
+    let credentials: Credentials = parse(&body)?;
+    let session = service::sign_up(&state, &credentials.username, &credentials.password).await?;
+    Ok(session_response(&state, &headers, StatusCode::CREATED, session))
+}
+
+pub async fn login(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, Problem> {
+    let credentials: Credentials = parse(&body)?;
+    let session = service::log_in(&state, &credentials.username, &credentials.password, &address).await?;
+    Ok(session_response(&state, &headers, StatusCode::OK, session))
+}
+
+pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, Problem> {
+    service::log_out(&state, session_secret(&headers)).await?;
+    let cookie = clear_session_cookie(wants_secure_cookie(&state, &headers));
+    Ok(with_cookie(Json(json!({"data": {"loggedOut": true}})).into_response(), &cookie))
+}
+
+pub async fn me(Authenticated(caller): Authenticated) -> Json<serde_json::Value> {
+    Json(json!({"data": caller.user}))
+}
+
+pub async fn create_token(
+    State(state): State<AppState>,
+    Authenticated(caller): Authenticated,
+    body: axum::body::Bytes,
+) -> Result<Response, Problem> {
+    let request: TokenRequest = parse(&body)?;
+    let created = service::create_token(&state, &caller, &request.name).await?;
+    Ok((StatusCode::CREATED, Json(json!(created))).into_response())
+}
+
+pub async fn list_tokens(
+    State(state): State<AppState>,
+    Authenticated(caller): Authenticated,
+) -> Result<Response, Problem> {
+    Ok(Json(json!({"data": service::list_tokens(&state, &caller).await?})).into_response())
+}
+
+pub async fn revoke_token(
+    State(state): State<AppState>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+) -> Result<Response, Problem> {
+    service::revoke_token(&state, &caller, &id).await?;
+    Ok(Json(json!({"data": {"id": id, "revoked": true}})).into_response())
+}

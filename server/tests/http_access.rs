@@ -1,0 +1,196 @@
+//! The access matrix: every API route and every server function, called anonymously, by the
+//! owner, by another user and by an admin. A route or server function without a rule (or
+//! without a probe here) fails this test.
+
+mod common;
+
+use app::accounts::model::Role;
+use axum::http::StatusCode;
+use common::{Reply, TestApp, TestUser};
+use serde_json::{Value, json};
+use server::{Access, SERVER_FN_ACCESS, api_route_table};
+
+struct World {
+    app: TestApp,
+    admin: TestUser,
+    owner: TestUser,
+    other: TestUser,
+    history: String,
+    token_id: String,
+}
+
+async fn world() -> World {
+    let app =
+        TestApp::with_mock(r#"{"responses": [{"text": "hi"}, {"text": "hi"}, {"text": "hi"}, {"text": "hi"}]}"#).await;
+    let admin = app.user("root", Role::User).await; // the first account becomes admin
+    let owner = app.user("owner", Role::User).await;
+    let other = app.user("other", Role::User).await;
+    let (_, created) = app.json(&owner, "POST", "/gpt/histories", Some(json!({}))).await;
+    let history = created["data"]["id"].as_str().unwrap().to_string();
+    let (_, tokens) = app.json(&owner, "GET", "/auth/tokens", None).await;
+    let token_id = tokens["data"][0]["id"].as_str().unwrap().to_string();
+    World { app, admin, owner, other, history, token_id }
+}
+
+/// The request that exercises a route: its concrete path and body.
+fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
+    match (method, path) {
+        ("GET", "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories") => (path.into(), None),
+        ("POST", "/auth/signup") => {
+            (path.into(), Some(json!({"username": "newcomer", "password": "correct horse battery"})))
+        }
+        ("POST", "/auth/login") => {
+            (path.into(), Some(json!({"username": "owner", "password": "correct horse battery"})))
+        }
+        ("POST", "/auth/logout") => (path.into(), None),
+        ("POST", "/auth/tokens") => (path.into(), Some(json!({"name": "probe"}))),
+        ("DELETE", "/auth/tokens/{id}") => (format!("/auth/tokens/{}", world.token_id), None),
+        ("POST", "/gpt/prompt") => (path.into(), Some(json!({"prompt": "hello", "historyId": world.history}))),
+        ("POST", "/gpt/histories") => (path.into(), Some(json!({}))),
+        ("GET", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.history), None),
+        _ => panic!("no probe for {method} {path}: add one here, with the route's access rule"),
+    }
+}
+
+fn is_unauthorized(reply: &Reply) -> bool {
+    reply.status == StatusCode::UNAUTHORIZED && reply.json()["title"] == "Unauthorized"
+}
+
+#[tokio::test]
+async fn every_api_route_follows_its_access_rule() {
+    let world = world().await;
+    let app = &world.app;
+    // The token probe revokes the owner's token, so it runs last.
+    let mut routes = api_route_table();
+    routes.sort_by_key(|route| route.method == axum::http::Method::DELETE);
+    for route in routes {
+        let method = route.method.as_str();
+        let (path, body) = probe(&world, method, route.path);
+        let label = format!("{method} {}", route.path);
+        let anonymous = app.call(None, method, &path, body.clone()).await;
+        if route.access == Access::Public {
+            assert!(!is_unauthorized(&anonymous), "{label} is public: {}", anonymous.text);
+            continue;
+        }
+        assert!(
+            is_unauthorized(&anonymous),
+            "{label} must refuse anonymous callers: {} {}",
+            anonymous.status,
+            anonymous.text
+        );
+        let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
+        assert!(owner.status.is_success(), "{label} as owner: {} {}", owner.status, owner.text);
+        let history_rule = matches!(route.access, Access::HistoryRead | Access::HistoryWrite);
+        if history_rule {
+            let other = app.call(Some(&world.other), method, &path, body.clone()).await;
+            assert_eq!(other.status, StatusCode::FORBIDDEN, "{label} as another user: {}", other.text);
+            let admin = app.call(Some(&world.admin), method, &path, body.clone()).await;
+            let expected_admin =
+                if route.access == Access::HistoryRead { StatusCode::OK } else { StatusCode::FORBIDDEN };
+            assert_eq!(admin.status, expected_admin, "{label} as admin: {}", admin.text);
+        }
+    }
+}
+
+#[tokio::test]
+async fn another_users_history_gets_the_spec_titles() {
+    let world = world().await;
+    let app = &world.app;
+    let prompt = app
+        .call(Some(&world.admin), "POST", "/gpt/prompt", Some(json!({"prompt": "x", "historyId": world.history})))
+        .await;
+    assert_eq!(
+        (prompt.status, prompt.json()["title"].clone()),
+        (StatusCode::FORBIDDEN, json!("Not authorized to access this history"))
+    );
+    let read = app.call(Some(&world.other), "GET", &format!("/gpt/histories/{}", world.history), None).await;
+    assert_eq!(read.json()["title"], "Access denied");
+    let missing =
+        app.call(Some(&world.owner), "POST", "/gpt/prompt", Some(json!({"prompt": "x", "historyId": "nope"}))).await;
+    assert_eq!((missing.status, missing.json()["title"].clone()), (StatusCode::NOT_FOUND, json!("History not found")));
+    let (_, list) = app.json(&world.other, "GET", "/gpt/histories", None).await;
+    assert_eq!(list["data"], json!([]), "the list holds only the caller's conversations");
+}
+
+/// Calls a server function with form-encoded arguments.
+async fn server_fn(app: &TestApp, user: Option<&TestUser>, path: &str, args: &str) -> Reply {
+    let bearer = user.map(|user| format!("Bearer {}", user.token));
+    let mut headers = vec![("content-type", "application/x-www-form-urlencoded")];
+    if let Some(bearer) = bearer.as_deref() {
+        headers.push(("authorization", bearer));
+    }
+    send_form(app, path, &headers, args).await
+}
+
+async fn send_form(app: &TestApp, path: &str, headers: &[(&str, &str)], form: &str) -> Reply {
+    use axum::body::Body;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut builder = axum::http::Request::builder().method("POST").uri(path).header("host", "palaver.test");
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    let response = app.router.clone().oneshot(builder.body(Body::from(form.to_string())).unwrap()).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    Reply { status, headers, text }
+}
+
+fn server_fn_args(world: &World, path: &str) -> String {
+    match path {
+        "/api/get_history" => format!("id={}", world.history),
+        "/api/revoke_api_token" => "id=unknown".into(),
+        "/api/create_api_token" => "name=probe".into(),
+        "/api/log_in" => "username=owner&password=correct+horse+battery".into(),
+        "/api/sign_up" | "/api/admin_create_user" => {
+            "username=probeuser&password=correct+horse+battery&admin=false".into()
+        }
+        _ => String::new(),
+    }
+}
+
+#[tokio::test]
+async fn every_server_function_has_an_access_rule_and_follows_it() {
+    let world = world().await;
+    let registered: Vec<&str> = leptos::server_fn::axum::server_fn_paths().map(|(path, _)| path).collect();
+    for path in &registered {
+        let Some((_, access)) = SERVER_FN_ACCESS.iter().find(|(known, _)| known == path) else {
+            panic!("server function {path} has no access rule in SERVER_FN_ACCESS");
+        };
+        let args = server_fn_args(&world, path);
+        let anonymous = server_fn(&world.app, None, path, &args).await;
+        if *access == Access::Public {
+            assert_ne!(anonymous.status, StatusCode::UNAUTHORIZED, "{path} is public: {}", anonymous.text);
+            continue;
+        }
+        assert_eq!(
+            anonymous.status,
+            StatusCode::UNAUTHORIZED,
+            "{path} must refuse anonymous callers: {}",
+            anonymous.text
+        );
+        let user = server_fn(&world.app, Some(&world.other), path, &args).await;
+        match access {
+            Access::Admin => {
+                assert_eq!(user.status, StatusCode::FORBIDDEN, "{path} is for admins: {}", user.text);
+                let admin = server_fn(&world.app, Some(&world.admin), path, &args).await;
+                assert!(admin.status.is_success(), "{path} as admin: {} {}", admin.status, admin.text);
+            }
+            Access::HistoryRead => {
+                assert_eq!(user.status, StatusCode::FORBIDDEN, "{path} as another user: {}", user.text);
+                let owner = server_fn(&world.app, Some(&world.owner), path, &args).await;
+                assert!(owner.status.is_success(), "{path} as owner: {} {}", owner.status, owner.text);
+            }
+            _ => assert!(
+                user.status.is_success() || user.status == StatusCode::NOT_FOUND,
+                "{path}: {} {}",
+                user.status,
+                user.text
+            ),
+        }
+    }
+    for (path, _) in SERVER_FN_ACCESS {
+        assert!(registered.contains(path), "SERVER_FN_ACCESS names {path}, which is not registered");
+    }
+}

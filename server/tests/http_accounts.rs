@@ -1,0 +1,212 @@
+//! Accounts over HTTP: sign-up rules, sessions (cookie flags, expiry, revocation), API tokens,
+//! the cross-site request check and the log-in rate limit.
+
+mod common;
+
+use std::time::Duration;
+
+use app::accounts::auth::AuthSettings;
+use axum::http::{StatusCode, header};
+use common::{Reply, TestApp};
+use serde_json::json;
+
+const PASSWORD: &str = "correct horse battery";
+const SAME_SITE: (&str, &str) = ("origin", "http://palaver.test");
+
+fn session_cookie(reply: &Reply) -> String {
+    let set_cookie = reply.headers.get(header::SET_COOKIE).expect("a session cookie").to_str().unwrap();
+    set_cookie.split(';').next().unwrap().to_string()
+}
+
+async fn sign_up(app: &TestApp, username: &str) -> Reply {
+    app.send("POST", "/auth/signup", &[SAME_SITE], Some(json!({"username": username, "password": PASSWORD}))).await
+}
+
+async fn log_in(app: &TestApp, username: &str, password: &str) -> Reply {
+    app.send("POST", "/auth/login", &[SAME_SITE], Some(json!({"username": username, "password": password}))).await
+}
+
+#[tokio::test]
+async fn the_first_account_is_admin_then_sign_up_closes() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let first = sign_up(&app, "Ada").await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    assert_eq!(first.json()["data"]["role"], "admin");
+    let cookie = first.headers.get(header::SET_COOKIE).unwrap().to_str().unwrap();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && !cookie.contains("Secure"), "{cookie}");
+
+    let closed = sign_up(&app, "grace").await;
+    assert_eq!(
+        (closed.status, closed.json()["title"].clone()),
+        (StatusCode::FORBIDDEN, json!("Sign-up is closed. Ask an admin for an account."))
+    );
+}
+
+#[tokio::test]
+async fn open_sign_up_makes_plain_users_and_names_are_case_insensitive() {
+    let app =
+        TestApp::with_settings(r#"{"responses": []}"#, AuthSettings { open_signup: true, ..Default::default() }).await;
+    assert_eq!(sign_up(&app, "Ada").await.status, StatusCode::CREATED);
+    let second = sign_up(&app, "grace").await;
+    assert_eq!(second.json()["data"]["role"], "user");
+    let taken = sign_up(&app, "ADA").await;
+    assert_eq!((taken.status, taken.json()["title"].clone()), (StatusCode::CONFLICT, json!("That username is taken.")));
+    let short =
+        app.send("POST", "/auth/signup", &[SAME_SITE], Some(json!({"username": "ok_name", "password": "short"}))).await;
+    assert_eq!(short.status, StatusCode::BAD_REQUEST);
+    let bad = sign_up(&app, "no spaces please").await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert_eq!(log_in(&app, "aDa", PASSWORD).await.status, StatusCode::OK, "log-in ignores case");
+}
+
+#[tokio::test]
+async fn a_session_cookie_signs_requests_until_logout() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    let me = app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await;
+    assert_eq!((me.status, me.json()["data"]["username"].clone()), (StatusCode::OK, json!("ada")));
+    assert!(me.json()["requestId"].is_string());
+
+    let logout = app.send("POST", "/auth/logout", &[("cookie", &cookie), SAME_SITE], None).await;
+    assert_eq!(logout.status, StatusCode::OK);
+    assert!(logout.headers.get(header::SET_COOKIE).unwrap().to_str().unwrap().contains("Max-Age=0"));
+    let after = app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await;
+    assert_eq!((after.status, after.json()["title"].clone()), (StatusCode::UNAUTHORIZED, json!("Unauthorized")));
+}
+
+#[tokio::test]
+async fn sessions_expire_after_inactivity() {
+    let settings = AuthSettings { session_idle: Duration::from_secs(60), ..Default::default() };
+    let app = TestApp::with_settings(r#"{"responses": []}"#, settings).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::OK);
+    // Sixty idle seconds pass: move the session's expiry into the past.
+    sqlx::query("UPDATE sessions SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 seconds')")
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn use_slides_the_session_forward() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    sqlx::query("UPDATE sessions SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+5 seconds')")
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await;
+    let (live,): (bool,) =
+        sqlx::query_as("SELECT expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 days') FROM sessions")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert!(live, "a request pushes the expiry a full idle period ahead");
+}
+
+#[tokio::test]
+async fn tokens_are_shown_once_listed_and_revoked_at_once() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    let created =
+        app.send("POST", "/auth/tokens", &[("cookie", &cookie), SAME_SITE], Some(json!({"name": "Watch"}))).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let created = created.json();
+    let token = created["token"].as_str().unwrap().to_string();
+    assert!(token.starts_with("pvr_") && token.len() > 60);
+
+    let bearer = format!("Bearer {token}");
+    let me = app.send("GET", "/auth/me", &[("authorization", &bearer)], None).await;
+    assert_eq!(me.json()["data"]["username"], "ada");
+
+    let list = app.send("GET", "/auth/tokens", &[("cookie", &cookie)], None).await.json();
+    assert_eq!(list["data"][0]["name"], "Watch");
+    assert!(list["data"][0]["lastUsed"].is_string());
+    assert!(!list.to_string().contains(&token), "the secret is never listed");
+    let (stored,): (String,) = sqlx::query_as("SELECT token_hash FROM api_tokens").fetch_one(&app.pool).await.unwrap();
+    assert_ne!(stored, token, "only a hash is stored");
+
+    let id = created["id"].as_str().unwrap();
+    let revoked = app.send("DELETE", &format!("/auth/tokens/{id}"), &[("authorization", &bearer)], None).await;
+    assert_eq!(revoked.status, StatusCode::OK);
+    assert_eq!(app.send("GET", "/auth/me", &[("authorization", &bearer)], None).await.status, StatusCode::UNAUTHORIZED);
+    let again = app.send("DELETE", &format!("/auth/tokens/{id}"), &[("cookie", &cookie), SAME_SITE], None).await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn cross_site_requests_with_the_session_cookie_are_refused() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    let body = Some(json!({"name": "Stolen"}));
+    let foreign = app
+        .send("POST", "/auth/tokens", &[("cookie", &cookie), ("origin", "https://evil.example")], body.clone())
+        .await;
+    assert_eq!(
+        (foreign.status, foreign.json()["title"].clone()),
+        (StatusCode::FORBIDDEN, json!("Cross-site request refused"))
+    );
+    let unnamed = app.send("POST", "/auth/tokens", &[("cookie", &cookie)], body.clone()).await;
+    assert_eq!(unnamed.status, StatusCode::FORBIDDEN);
+    let foreign_fn = app
+        .send(
+            "POST",
+            "/api/create_api_token",
+            &[
+                ("cookie", &cookie),
+                ("origin", "https://evil.example"),
+                ("content-type", "application/x-www-form-urlencoded"),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(foreign_fn.status, StatusCode::FORBIDDEN, "server functions are covered too");
+    let same_site = app.send("POST", "/auth/tokens", &[("cookie", &cookie), SAME_SITE], body).await;
+    assert_eq!(same_site.status, StatusCode::CREATED);
+    let tokens = app.send("GET", "/auth/tokens", &[("cookie", &cookie)], None).await.json();
+    assert_eq!(tokens["data"].as_array().unwrap().len(), 1, "the refused requests created nothing");
+}
+
+#[tokio::test]
+async fn failed_log_ins_are_rate_limited_without_telling_usernames_apart() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    sign_up(&app, "ada").await;
+    let wrong_password = log_in(&app, "ada", "not the password").await;
+    let unknown_user = log_in(&app, "nobody", "not the password").await;
+    assert_eq!(wrong_password.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(wrong_password.json()["title"], unknown_user.json()["title"]);
+    assert_eq!(wrong_password.json()["title"], "Incorrect username or password.");
+    for _ in 0..4 {
+        log_in(&app, "ada", "still wrong").await;
+    }
+    let limited = log_in(&app, "ada", PASSWORD).await;
+    assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS, "{}", limited.text);
+    let wait: u64 = limited.headers.get(header::RETRY_AFTER).unwrap().to_str().unwrap().parse().unwrap();
+    assert!(wait > 0 && wait <= 900);
+}
+
+#[tokio::test]
+async fn cookies_are_secure_behind_https() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let reply = app
+        .send(
+            "POST",
+            "/auth/signup",
+            &[SAME_SITE, ("x-forwarded-proto", "https")],
+            Some(json!({"username": "ada", "password": PASSWORD})),
+        )
+        .await;
+    assert!(reply.headers.get(header::SET_COOKIE).unwrap().to_str().unwrap().ends_with("; Secure"));
+}
+
+#[tokio::test]
+async fn pages_that_need_an_account_redirect_to_log_in_and_back() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let reply = app.send("GET", "/settings", &[], None).await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers.get(header::LOCATION).unwrap(), "/login?next=/settings");
+    let login = app.send("GET", "/login", &[], None).await;
+    assert_eq!(login.status, StatusCode::OK);
+    assert!(login.text.contains("Log in to Palaver"));
+}
