@@ -17,6 +17,12 @@ pub enum AppError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// An answer names an ask the conversation is not waiting on (409).
+    #[error("This ask is no longer pending")]
+    StaleAsk { tool_call_id: String },
+    /// An answer that fails the ask's validation (400, with the errors).
+    #[error("Invalid askResponse")]
+    InvalidAnswer { fields: Vec<FieldError> },
     /// Too many attempts; the client may try again after `retry_after_secs`.
     #[error("{message}")]
     TooManyRequests { message: String, retry_after_secs: u64 },
@@ -34,7 +40,8 @@ impl AppError {
             AppError::Unauthorized(_) => 401,
             AppError::Forbidden(_) => 403,
             AppError::NotFound(_) => 404,
-            AppError::Conflict(_) => 409,
+            AppError::Conflict(_) | AppError::StaleAsk { .. } => 409,
+            AppError::InvalidAnswer { .. } => 400,
             AppError::TooManyRequests { .. } => 429,
             AppError::Internal | AppError::ServerFn(_) => 500,
         }
@@ -54,6 +61,26 @@ impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
         tracing::error!(%err, "database error");
         AppError::Internal
+    }
+}
+
+/// One validation error as the API sends it in `fields`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    pub code: String,
+    pub fix: String,
+    pub message: String,
+    pub path: String,
+}
+
+impl From<&crate::asks::AskError> for FieldError {
+    fn from(error: &crate::asks::AskError) -> Self {
+        FieldError {
+            code: error.code.to_string(),
+            fix: error.fix.clone(),
+            message: error.message.clone(),
+            path: error.path.to_string(),
+        }
     }
 }
 

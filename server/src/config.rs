@@ -68,12 +68,42 @@ pub struct ServeConfig {
     /// Minutes without a request after which a browser session ends.
     #[arg(long, global = true, env = "PALAVER_SESSION_IDLE_MINUTES", default_value_t = 7 * 24 * 60)]
     pub session_idle_minutes: u64,
+    /// The ask kinds the agent may use, comma-separated ("" turns asks off).
+    #[arg(long, global = true, env = "PALAVER_ASK_KINDS", default_value = "choice,confirm,markdown,form,files")]
+    pub ask_kinds: String,
+    /// Per-file cap of `files` answers and uploads, in bytes.
+    #[arg(long, global = true, env = "PALAVER_MAX_FILE_SIZE_BYTES", default_value_t = 10 * 1024 * 1024)]
+    pub max_file_size_bytes: u64,
+    /// The most model calls one turn makes.
+    #[arg(long, global = true, env = "PALAVER_MAX_STEPS", default_value_t = 5)]
+    pub max_steps: usize,
+    /// Offer the demo todo tools (listTodos, addTodo, completeTodo, deleteCompletedTodos).
+    #[arg(long, global = true, env = "PALAVER_DEMO_TOOLS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub demo_tools: bool,
     /// Always mark cookies Secure (set this behind an https proxy that sends no X-Forwarded-Proto).
     #[arg(long, global = true, env = "PALAVER_SECURE_COOKIES", default_value_t = false)]
     pub secure_cookies: bool,
 }
 
 impl ServeConfig {
+    pub fn turn_settings(&self) -> Result<app::turn::TurnSettings, String> {
+        let mut kinds = Vec::new();
+        for name in self.ask_kinds.split(',').map(str::trim).filter(|name| !name.is_empty()) {
+            let kind = app::asks::AskKind::parse(name)
+                .ok_or_else(|| format!("PALAVER_ASK_KINDS lists \"{name}\", which is not an ask kind."))?;
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        let tools = if self.demo_tools { app::turn::tools::ToolRegistry::demo_todos() } else { Default::default() };
+        Ok(app::turn::TurnSettings {
+            ask_kinds: kinds,
+            max_file_size_bytes: self.max_file_size_bytes,
+            max_steps: self.max_steps.max(1),
+            tools,
+        })
+    }
+
     pub fn auth_settings(&self) -> app::accounts::auth::AuthSettings {
         app::accounts::auth::AuthSettings {
             open_signup: self.open_signup,

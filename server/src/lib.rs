@@ -12,7 +12,7 @@ use std::sync::Arc;
 use app::accounts::auth::{AuthSettings, LoginLimiter};
 use app::llm::ChatModel;
 use app::state::AppState;
-use app::turn::TurnRunner;
+use app::turn::{TurnRunner, TurnSettings};
 use app::{App, shell};
 use axum::Router;
 use axum::http::Method;
@@ -28,8 +28,9 @@ pub fn app_state(
     pool: SqlitePool,
     model: Arc<dyn ChatModel>,
     auth: AuthSettings,
+    turn_settings: TurnSettings,
 ) -> AppState {
-    let turns = TurnRunner::new(pool.clone(), model);
+    let turns = TurnRunner::new(pool.clone(), model, turn_settings);
     AppState { leptos_options, pool, turns, auth, limiter: Arc::new(LoginLimiter::default()) }
 }
 
@@ -58,7 +59,7 @@ pub struct ApiRoute {
 
 /// Every route of the JSON API. Routes are added here and only here, each with its rule.
 fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
-    use routes::{auth as a, gpt as g};
+    use routes::{auth as a, gpt as g, headless as h};
     let route = |method: Method, path, access, handler| (ApiRoute { method, path, access }, handler);
     vec![
         route(Method::GET, "/health", Access::Public, get(routes::health)),
@@ -72,7 +73,9 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::POST, "/gpt/prompt", Access::HistoryWrite, post(g::prompt)),
         route(Method::GET, "/gpt/histories", Access::Authenticated, get(g::list_histories)),
         route(Method::POST, "/gpt/histories", Access::Authenticated, post(g::create_history)),
+        route(Method::GET, "/gpt/histories/pendingAsks", Access::Authenticated, get(h::pending_asks)),
         route(Method::GET, "/gpt/histories/{id}", Access::HistoryRead, get(g::read_history)),
+        route(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
     ]
 }
 

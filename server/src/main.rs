@@ -90,7 +90,13 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
     let addr = leptos_options.site_addr;
-    let router = server::router(server::app_state(leptos_options, pool.clone(), model, config.auth_settings()));
+    let router = server::router(server::app_state(
+        leptos_options,
+        pool.clone(),
+        model,
+        config.auth_settings(),
+        config.turn_settings()?,
+    ));
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
     tracing::info!("listening on http://{addr}");

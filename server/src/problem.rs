@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use app::error::AppError;
 
@@ -14,11 +14,25 @@ pub struct Problem {
     pub detail: Option<String>,
     /// Seconds a client should wait before trying again (429).
     pub retry_after: Option<u64>,
+    /// The field errors of an invalid answer.
+    pub fields: Option<Value>,
+    /// A machine-readable code (the headless routes' `code`).
+    pub code: Option<&'static str>,
+    /// Put `fields` under `meta` (the headless routes) rather than at the top level.
+    pub fields_in_meta: bool,
 }
 
 impl Problem {
     pub fn new(status: StatusCode, title: impl Into<String>) -> Self {
-        Self { status, title: title.into(), detail: None, retry_after: None }
+        Self {
+            status,
+            title: title.into(),
+            detail: None,
+            retry_after: None,
+            fields: None,
+            code: None,
+            fields_in_meta: false,
+        }
     }
 
     pub fn bad_request(title: impl Into<String>) -> Self {
@@ -29,16 +43,40 @@ impl Problem {
         self.detail = Some(detail.into());
         self
     }
+
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
+    }
+
+    pub fn with_fields(mut self, fields: Value) -> Self {
+        self.fields = Some(fields);
+        self
+    }
+
+    /// As the headless routes send it: `fields` under `meta`.
+    pub fn fields_in_meta(mut self) -> Self {
+        self.fields_in_meta = true;
+        self
+    }
 }
 
 impl From<AppError> for Problem {
     fn from(err: AppError) -> Self {
         let status = StatusCode::from_u16(err.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let retry_after = match &err {
-            AppError::TooManyRequests { retry_after_secs, .. } => Some(*retry_after_secs),
-            _ => None,
-        };
-        Problem { retry_after, ..Problem::new(status, err.to_string()) }
+        let problem = Problem::new(status, err.to_string());
+        match err {
+            AppError::TooManyRequests { retry_after_secs, .. } => {
+                Problem { retry_after: Some(retry_after_secs), ..problem }
+            }
+            AppError::StaleAsk { tool_call_id } => {
+                problem.with_detail(format!("Tool call {tool_call_id} is not the ask this conversation is waiting on."))
+            }
+            AppError::InvalidAnswer { fields } => problem
+                .with_detail("The answer does not match the ask. See fields.")
+                .with_fields(serde_json::to_value(fields).unwrap_or_default()),
+            _ => problem,
+        }
     }
 }
 
@@ -47,6 +85,14 @@ impl IntoResponse for Problem {
         let mut body = json!({"status": self.status.as_u16(), "title": self.title});
         if let Some(detail) = self.detail {
             body["detail"] = detail.into();
+        }
+        if let Some(code) = self.code {
+            body["code"] = code.into();
+        }
+        match (self.fields, self.fields_in_meta) {
+            (Some(fields), true) => body["meta"] = json!({"fields": fields}),
+            (Some(fields), false) => body["fields"] = fields,
+            (None, _) => {}
         }
         let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {

@@ -163,6 +163,10 @@ fn SavedRows(view: Result<Option<HistoryView>, AppError>) -> impl IntoView {
             .map(|row| match row {
                 HistoryRow::User { text } => view! { <UserMessage text /> }.into_any(),
                 HistoryRow::Assistant { text } => view! { <AssistantMessage text /> }.into_any(),
+                HistoryRow::ToolCall { tool_name, ask, .. } => {
+                    view! { <ToolLine tool_name asked=ask.is_some() /> }.into_any()
+                }
+                HistoryRow::ToolResult { .. } => ().into_any(),
             })
             .collect_view()
             .into_any(),
@@ -172,6 +176,13 @@ fn SavedRows(view: Result<Option<HistoryView>, AppError>) -> impl IntoView {
         .into_any(),
         Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
     }
+}
+
+/// A compact line for a tool the agent used (asks get their own cards in the chat UI).
+#[component]
+fn ToolLine(tool_name: String, asked: bool) -> impl IntoView {
+    let label = if asked { "Asked you" } else { "Used" };
+    view! { <p class="tool-line" data-testid="tool-line">{label} " " <code>{tool_name}</code></p> }
 }
 
 #[component]

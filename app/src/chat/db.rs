@@ -2,7 +2,7 @@
 
 use sqlx::SqlitePool;
 
-use super::model::{HistoryRow, HistorySummary, HistoryView};
+use super::model::{HistorySummary, HistoryView};
 use crate::error::AppResult;
 
 /// A new random id: 32 lowercase hex digits, time-ordered (UUID v7).
@@ -29,14 +29,16 @@ pub async fn list_histories(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<
 }
 
 pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<HistoryView>> {
-    let Some((title,)): Option<(Option<String>,)> =
-        sqlx::query_as("SELECT title FROM histories WHERE id = ?1 AND deleted_at IS NULL")
+    let Some((title, pending_ask)): Option<(Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT title, pending_ask FROM histories WHERE id = ?1 AND deleted_at IS NULL")
             .bind(id)
             .fetch_optional(pool)
             .await?
     else {
         return Ok(None);
     };
+    // The view leaves out the replay state (promptIndex, responseMessages) stored beside it.
+    let pending_ask = pending_ask.and_then(|json| serde_json::from_str(&json).ok());
     let payloads: Vec<(String,)> =
         sqlx::query_as("SELECT payload FROM history_rows WHERE history_id = ?1 ORDER BY seq")
             .bind(id)
@@ -52,44 +54,7 @@ pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<Histo
             }
         })
         .collect();
-    Ok(Some(HistoryView { id: id.to_string(), title, rows }))
-}
-
-/// Appends a turn's rows in one transaction, allocating their sequence numbers inside it, so
-/// two turns on one conversation each keep their rows together.
-pub async fn append_rows(pool: &SqlitePool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
-    let mut tx = pool.begin().await?;
-    let (next_seq,): (i64,) =
-        sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = ?1")
-            .bind(history_id)
-            .fetch_one(&mut *tx)
-            .await?;
-    for (offset, row) in (0_i64..).zip(rows) {
-        let payload = serde_json::to_string(row).map_err(|err| {
-            tracing::error!(%err, "cannot encode a history row");
-            crate::error::AppError::Internal
-        })?;
-        let row_type = match row {
-            HistoryRow::User { .. } => "user",
-            HistoryRow::Assistant { .. } => "assistant",
-        };
-        sqlx::query(
-            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )
-        .bind(history_id)
-        .bind(next_seq + offset)
-        .bind(turn_id)
-        .bind(row_type)
-        .bind(payload)
-        .execute(&mut *tx)
-        .await?;
-    }
-    sqlx::query("UPDATE histories SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1")
-        .bind(history_id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    Ok(())
+    Ok(Some(HistoryView { id: id.to_string(), title, rows, pending_ask }))
 }
 
 /// Sets the title only when the conversation has none yet; returns whether it did.
@@ -113,12 +78,14 @@ pub struct AiRequestLog<'a> {
     pub input_tokens: u32,
     pub output_tokens: u32,
     pub latency_ms: u64,
+    /// `{ask?, nextAsk?}`: what the turn asked or answered.
+    pub metadata: &'a serde_json::Value,
 }
 
 pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppResult<()> {
     sqlx::query(
-        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )
     .bind(new_id())
     .bind(entry.history_id)
@@ -130,6 +97,7 @@ pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppR
     .bind(entry.input_tokens)
     .bind(entry.output_tokens)
     .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
+    .bind(entry.metadata.to_string())
     .execute(pool)
     .await?;
     Ok(())

@@ -1,6 +1,9 @@
 //! Wire types of conversations, shared by the server and the browser.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::asks::{AskKind, SimpleCard};
 
 /// A conversation in the list (the spec calls conversations histories).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -11,38 +14,188 @@ pub struct HistorySummary {
     pub updated: String,
 }
 
+/// Where an ask came from: the model, or the server guarding a host tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AskOrigin {
+    Approval,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AskStatus {
+    Pending,
+    Answered,
+    Cancelled,
+}
+
+impl AskStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AskStatus::Pending => "pending",
+            AskStatus::Answered => "answered",
+            AskStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// The ask marker of an ask's `tool-call` row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RowAsk {
+    pub kind: AskKind,
+    pub status: AskStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<AskOrigin>,
+}
+
 /// One stored row of a conversation, in the order the conversation happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum HistoryRow {
-    User { text: String },
-    Assistant { text: String },
+    User {
+        text: String,
+    },
+    Assistant {
+        text: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolCall {
+        tool_name: String,
+        tool_call_id: String,
+        args: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ask: Option<RowAsk>,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolResult {
+        tool_name: String,
+        tool_call_id: String,
+        result: Value,
+    },
+}
+
+impl HistoryRow {
+    pub fn row_type(&self) -> &'static str {
+        match self {
+            HistoryRow::User { .. } => "user",
+            HistoryRow::Assistant { .. } => "assistant",
+            HistoryRow::ToolCall { .. } => "tool-call",
+            HistoryRow::ToolResult { .. } => "tool-result",
+        }
+    }
+}
+
+/// The ask a conversation waits on, as clients see it (no replay state).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingAskView {
+    pub tool_call_id: String,
+    pub kind: AskKind,
+    pub input: Value,
+    pub simple: SimpleCard,
+    pub created: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<AskOrigin>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
 }
 
 /// A conversation with its rows, as the chat shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HistoryView {
     pub id: String,
     pub title: Option<String>,
     pub rows: Vec<HistoryRow>,
+    #[serde(default)]
+    pub pending_ask: Option<PendingAskView>,
 }
 
-/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`).
+/// The `{ask}` event's ask.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskEvent {
+    pub tool_call_id: String,
+    pub kind: AskKind,
+    pub input: Value,
+    pub simple: SimpleCard,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<AskOrigin>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskResolvedEvent {
+    pub tool_call_id: String,
+    pub action: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallEvent {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    pub args: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultEvent {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    pub result: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingAskRef {
+    pub tool_call_id: String,
+}
+
+/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`). Order:
+/// `askResolved?` → (`text` | `replace` | `toolCall` | `toolResult` | `error`)* → `ask?` → `done`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum TurnEvent {
+    /// The whole reply text so far, replacing what was streamed (text from a step that ended
+    /// in a tool call is taken back this way).
+    Replace {
+        replace: String,
+        text: String,
+    },
     Text {
         text: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolCall {
+        tool_call: ToolCallEvent,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolResult {
+        tool_result: ToolResultEvent,
+    },
+    #[serde(rename_all = "camelCase")]
+    Ask {
+        ask: AskEvent,
+        history_id: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    AskResolved {
+        ask_resolved: AskResolvedEvent,
     },
     Error {
         error: String,
     },
+    #[serde(rename_all = "camelCase")]
     Done {
         done: bool,
-        #[serde(rename = "historyId")]
         history_id: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         title: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pending_ask: Option<PendingAskRef>,
     },
 }
 
@@ -52,11 +205,26 @@ mod tests {
 
     #[test]
     fn events_have_the_spec_shapes() {
-        let done = TurnEvent::Done { done: true, history_id: "h1".into(), title: None };
+        let done = TurnEvent::Done { done: true, history_id: "h1".into(), title: None, pending_ask: None };
         assert_eq!(serde_json::to_string(&done).unwrap(), r#"{"done":true,"historyId":"h1"}"#);
         let text: TurnEvent = serde_json::from_str(r#"{"text":"hi"}"#).unwrap();
         assert_eq!(text, TurnEvent::Text { text: "hi".into() });
-        let row = serde_json::to_value(HistoryRow::User { text: "x".into() }).unwrap();
-        assert_eq!(row, serde_json::json!({"type": "user", "text": "x"}));
+        let replace: TurnEvent = serde_json::from_str(r#"{"replace":"text","text":""}"#).unwrap();
+        assert!(matches!(replace, TurnEvent::Replace { .. }));
+        let resolved: TurnEvent =
+            serde_json::from_str(r#"{"askResolved":{"action":"accept","toolCallId":"call_1"}}"#).unwrap();
+        assert!(matches!(resolved, TurnEvent::AskResolved { .. }));
+        let row = serde_json::to_value(HistoryRow::ToolCall {
+            tool_name: "ask_choice".into(),
+            tool_call_id: "call_1".into(),
+            args: serde_json::json!({}),
+            ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Pending, origin: None }),
+        })
+        .unwrap();
+        assert_eq!(
+            row,
+            serde_json::json!({"type": "tool-call", "toolName": "ask_choice", "toolCallId": "call_1", "args": {},
+                               "ask": {"kind": "choice", "status": "pending"}})
+        );
     }
 }

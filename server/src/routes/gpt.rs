@@ -12,11 +12,12 @@ use futures::Stream;
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
 
+use app::asks::AskSurface;
 use app::chat::access::{HistoryAccess, NOT_AUTHORIZED, authorize_history};
 use app::chat::db;
 use app::chat::model::TurnEvent;
 use app::error::AppError;
-use app::turn::{TurnRequest, TurnRunner};
+use app::turn::{TurnInput, TurnRequest, TurnRunner};
 
 use crate::auth::Authenticated;
 use crate::problem::Problem;
@@ -50,19 +51,60 @@ fn event_stream(events: tokio::sync::mpsc::Receiver<TurnEvent>) -> impl Stream<I
     })
 }
 
-/// `POST /gpt/prompt`: runs a turn and streams its events.
+/// The request's surface: `full` when absent or null; 400 for anything else.
+fn surface(body: &serde_json::Map<String, Value>) -> Result<AskSurface, Problem> {
+    match body.get("surface") {
+        None | Some(Value::Null) => Ok(AskSurface::Full),
+        Some(Value::String(name)) if AskSurface::parse(name).is_some() => {
+            Ok(AskSurface::parse(name).unwrap_or_default())
+        }
+        Some(_) => {
+            Err(Problem::bad_request("surface is not a known surface").with_detail("Send one of: full, compact."))
+        }
+    }
+}
+
+/// Splits `askResponse` into the pending ask's id and the answer envelope.
+fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
+    let Value::Object(object) = value else {
+        return Err(Problem::bad_request("askResponse must be an object"));
+    };
+    let tool_call_id = match object.get("toolCallId") {
+        Some(Value::String(id)) if !id.is_empty() => id.clone(),
+        _ => return Err(Problem::bad_request("askResponse.toolCallId is required")),
+    };
+    let mut envelope = object.clone();
+    envelope.remove("toolCallId");
+    Ok((tool_call_id, Value::Object(envelope)))
+}
+
+/// `POST /gpt/prompt`: runs a turn (a prompt, or an answer to the pending ask) and streams it.
 pub async fn prompt(
     State(turns): State<TurnRunner>,
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<Response, Problem> {
     let body = object_body(&body)?;
-    let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
-    let Some(prompt) = prompt else {
-        return Err(Problem::bad_request("prompt is required"));
-    };
+    let surface = surface(&body)?;
     let history_id = optional_string(&body, "historyId")?;
-    let handle = turns.start(TurnRequest { caller, history_id, prompt }).await?;
+    let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
+    // With asks off, askResponse is ignored and prompt is required, as before asks existed.
+    let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;
+    let input = match (prompt, answer) {
+        (None, None) => return Err(Problem::bad_request("prompt is required")),
+        (Some(_), Some(_)) => return Err(Problem::bad_request("Send either prompt or askResponse, not both")),
+        (Some(prompt), None) => TurnInput::Prompt(prompt),
+        (None, Some((tool_call_id, response))) => {
+            if body.contains_key("attachments") {
+                return Err(Problem::bad_request("attachments cannot be sent with askResponse"));
+            }
+            if history_id.is_none() {
+                return Err(Problem::bad_request("historyId is required with askResponse"));
+            }
+            TurnInput::Answer { tool_call_id, response }
+        }
+    };
+    let handle = turns.start(TurnRequest { caller, history_id, input, surface }).await?;
     Ok(Sse::new(event_stream(handle.events)).keep_alive(KeepAlive::default()).into_response())
 }
 

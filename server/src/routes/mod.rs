@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod gpt;
+pub mod headless;
 
 use axum::Json;
 use axum::extract::State;

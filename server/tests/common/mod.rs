@@ -62,7 +62,7 @@ impl TestApp {
         )
         .expect("mock model");
         let options = LeptosOptions::builder().output_name("palaver").build();
-        let state = server::app_state(options, pool.clone(), model, auth);
+        let state = server::app_state(options, pool.clone(), model, auth, app::turn::TurnSettings::default());
         let router = server::router(state.clone());
         Self { router, dir, pool, state }
     }

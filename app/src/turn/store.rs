@@ -1,0 +1,283 @@
+//! The turn runner's storage: appending a turn's rows, and the two atomic moves of asks —
+//! pausing on an ask (claim the one pending slot) and resolving it (answer or cancel).
+//!
+//! Each move is one transaction whose first statement is a guarded write, so SQLite takes the
+//! write lock at once and two racing requests serialise: exactly one of them changes the slot.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+use crate::asks::{AskKind, SimpleCard};
+use crate::chat::model::{AskOrigin, AskStatus, HistoryRow, PendingAskView};
+use crate::error::AppResult;
+use crate::llm::ModelMessage;
+
+/// `histories.pending_ask`: the one ask a conversation waits on, with what resuming needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredPendingAsk {
+    pub tool_call_id: String,
+    pub kind: AskKind,
+    pub input: Value,
+    pub simple: SimpleCard,
+    /// How many leading rows replay before `response_messages`: up to and including the
+    /// paused turn's user message.
+    pub prompt_index: usize,
+    /// The paused turn's messages after that history, replayed verbatim on resume.
+    pub response_messages: Vec<ModelMessage>,
+    #[serde(default)]
+    pub created: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<AskOrigin>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+}
+
+impl StoredPendingAsk {
+    pub fn view(&self) -> PendingAskView {
+        PendingAskView {
+            tool_call_id: self.tool_call_id.clone(),
+            kind: self.kind,
+            input: self.input.clone(),
+            simple: self.simple.clone(),
+            created: self.created.clone(),
+            origin: self.origin,
+            tool_name: self.tool_name.clone(),
+        }
+    }
+}
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+pub async fn pending_ask(pool: &SqlitePool, history_id: &str) -> AppResult<Option<StoredPendingAsk>> {
+    let row: Option<(Option<String>,)> =
+        sqlx::query_as("SELECT pending_ask FROM histories WHERE id = ?1").bind(history_id).fetch_optional(pool).await?;
+    Ok(row.and_then(|(json,)| json).and_then(|json| match serde_json::from_str(&json) {
+        Ok(ask) => Some(ask),
+        Err(err) => {
+            tracing::error!(%err, history = history_id, "unreadable pending ask");
+            None
+        }
+    }))
+}
+
+async fn next_seq(tx: &mut Transaction<'_, Sqlite>, history_id: &str) -> AppResult<i64> {
+    let (seq,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = ?1")
+        .bind(history_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(seq)
+}
+
+async fn insert_rows(
+    tx: &mut Transaction<'_, Sqlite>,
+    history_id: &str,
+    turn_id: &str,
+    rows: &[HistoryRow],
+) -> AppResult<()> {
+    let first = next_seq(tx, history_id).await?;
+    for (offset, row) in (0_i64..).zip(rows) {
+        let payload = serde_json::to_string(row).map_err(|err| {
+            tracing::error!(%err, "cannot encode a history row");
+            crate::error::AppError::Internal
+        })?;
+        let ask = match row {
+            HistoryRow::ToolCall { ask: Some(ask), .. } => Some(ask),
+            _ => None,
+        };
+        sqlx::query(
+            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )
+        .bind(history_id)
+        .bind(first + offset)
+        .bind(turn_id)
+        .bind(row.row_type())
+        .bind(payload)
+        .bind(ask.map(|ask| ask.kind.as_str()))
+        .bind(ask.map(|ask| ask.status.as_str()))
+        .bind(ask.and_then(|ask| ask.origin).map(|_| "approval"))
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+async fn touch(tx: &mut Transaction<'_, Sqlite>, history_id: &str) -> AppResult<()> {
+    sqlx::query(&format!("UPDATE histories SET updated_at = {NOW} WHERE id = ?1"))
+        .bind(history_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn set_ask_status(
+    tx: &mut Transaction<'_, Sqlite>,
+    history_id: &str,
+    tool_call_id: &str,
+    status: AskStatus,
+) -> AppResult<()> {
+    sqlx::query(
+        "UPDATE history_rows SET ask_status = ?3, payload = json_set(payload, '$.ask.status', ?3)
+         WHERE history_id = ?1 AND row_type = 'tool-call' AND ask_kind IS NOT NULL
+           AND json_extract(payload, '$.toolCallId') = ?2",
+    )
+    .bind(history_id)
+    .bind(tool_call_id)
+    .bind(status.as_str())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Appends a finished turn's rows at once.
+pub async fn append_rows(pool: &SqlitePool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
+    let mut tx = pool.begin().await?;
+    touch(&mut tx, history_id).await?;
+    insert_rows(&mut tx, history_id, turn_id, rows).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The cancel answer a dropped ask is stored with.
+pub fn one_ask_at_a_time() -> Value {
+    json!({"action": "cancel", "reason": "one_ask_at_a_time"})
+}
+
+/// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once. When
+/// another turn already holds the slot, the ask's row (the last of `rows`) is stored
+/// cancelled with `one_ask_at_a_time` instead, and this returns false.
+pub async fn pause(
+    pool: &SqlitePool,
+    history_id: &str,
+    turn_id: &str,
+    mut rows: Vec<HistoryRow>,
+    ask: &StoredPendingAsk,
+) -> AppResult<bool> {
+    let mut tx = pool.begin().await?;
+    let json = serde_json::to_string(ask).map_err(|_| crate::error::AppError::Internal)?;
+    let claimed = sqlx::query(&format!(
+        "UPDATE histories SET pending_ask = json_set(?1, '$.created', {NOW}), updated_at = {NOW}
+         WHERE id = ?2 AND pending_ask IS NULL"
+    ))
+    .bind(json)
+    .bind(history_id)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !claimed {
+        touch(&mut tx, history_id).await?;
+        if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, .. }) = rows.last_mut() {
+            row_ask.status = AskStatus::Cancelled;
+            let result = HistoryRow::ToolResult {
+                tool_name: tool_name.clone(),
+                tool_call_id: tool_call_id.clone(),
+                result: one_ask_at_a_time(),
+            };
+            rows.push(result);
+        }
+    }
+    insert_rows(&mut tx, history_id, turn_id, &rows).await?;
+    tx.commit().await?;
+    Ok(claimed)
+}
+
+/// What resolving the pending ask stores.
+pub struct Resolution<'a> {
+    pub expected: &'a StoredPendingAsk,
+    pub status: AskStatus,
+    /// The answer row, then any rows that follow from it (a denied tool's result).
+    pub rows: Vec<HistoryRow>,
+}
+
+/// Resolves the pending ask `expected` (answer or cancel) in one transaction: clears the slot
+/// only if it still holds that very ask, stores the rows and marks the ask's row. Returns the
+/// number of rows the conversation had before, or `None` when the ask was no longer pending.
+pub async fn resolve(
+    pool: &SqlitePool,
+    history_id: &str,
+    turn_id: &str,
+    resolution: Resolution<'_>,
+) -> AppResult<Option<i64>> {
+    let mut tx = pool.begin().await?;
+    let cleared = sqlx::query(&format!(
+        "UPDATE histories SET pending_ask = NULL, updated_at = {NOW}
+         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2"
+    ))
+    .bind(history_id)
+    .bind(&resolution.expected.tool_call_id)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if cleared == 0 {
+        return Ok(None);
+    }
+    let before = next_seq(&mut tx, history_id).await?;
+    insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
+    set_ask_status(&mut tx, history_id, &resolution.expected.tool_call_id, resolution.status).await?;
+    tx.commit().await?;
+    Ok(Some(before))
+}
+
+/// Undoes an answer whose continuation failed before any output: the ask is pending again,
+/// its answer rows are gone. Only while the conversation is as the answer left it.
+pub async fn undo_resolution(
+    pool: &SqlitePool,
+    history_id: &str,
+    ask: &StoredPendingAsk,
+    rows_before: i64,
+    rows_added: i64,
+) -> AppResult<bool> {
+    let mut tx = pool.begin().await?;
+    let json = serde_json::to_string(ask).map_err(|_| crate::error::AppError::Internal)?;
+    let restored = sqlx::query(
+        "UPDATE histories SET pending_ask = ?1
+         WHERE id = ?2 AND pending_ask IS NULL
+           AND (SELECT COUNT(*) FROM history_rows WHERE history_id = ?2) = ?3",
+    )
+    .bind(json)
+    .bind(history_id)
+    .bind(rows_before + rows_added)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if restored {
+        sqlx::query("DELETE FROM history_rows WHERE history_id = ?1 AND seq >= ?2")
+            .bind(history_id)
+            .bind(rows_before)
+            .execute(&mut *tx)
+            .await?;
+        set_ask_status(&mut tx, history_id, &ask.tool_call_id, AskStatus::Pending).await?;
+    }
+    tx.commit().await?;
+    Ok(restored)
+}
+
+/// One pending ask of a user, for `GET /gpt/histories/pendingAsks`.
+pub struct PendingAskListItem {
+    pub history_id: String,
+    pub title: Option<String>,
+    pub ask: StoredPendingAsk,
+}
+
+pub async fn pending_asks_of(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<PendingAskListItem>> {
+    let rows: Vec<(String, Option<String>, String)> = sqlx::query_as(
+        "SELECT id, title, pending_ask FROM histories
+         WHERE owner_id = ?1 AND pending_ask IS NOT NULL AND deleted_at IS NULL
+         ORDER BY json_extract(pending_ask, '$.created') DESC, id DESC",
+    )
+    .bind(owner_id)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(history_id, title, json)| {
+            serde_json::from_str(&json).ok().map(|ask| PendingAskListItem { history_id, title, ask })
+        })
+        .collect())
+}

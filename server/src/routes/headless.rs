@@ -1,0 +1,240 @@
+//! The headless endpoints for clients that do not read server-sent events (a watch app, a
+//! notification action, a bot): the pending asks, and a whole turn as one JSON response.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Map, Value, json};
+
+use app::asks::{AskSurface, resolve_button_answer};
+use app::chat::access::{HistoryAccess, authorize_history};
+use app::chat::model::TurnEvent;
+use app::error::{AppError, FieldError};
+use app::turn::store::{pending_ask, pending_asks_of};
+use app::turn::{TurnInput, TurnRequest, TurnRunner};
+
+use crate::auth::Authenticated;
+use crate::problem::Problem;
+
+/// `GET /gpt/histories/pendingAsks`: the caller's pending asks, newest first.
+pub async fn pending_asks(
+    State(turns): State<TurnRunner>,
+    Authenticated(caller): Authenticated,
+) -> Result<Json<Value>, Problem> {
+    let items = pending_asks_of(turns.pool(), &caller.user.id).await?;
+    let data: Vec<Value> = items
+        .into_iter()
+        .map(|item| {
+            let mut entry = json!({
+                "created": item.ask.created,
+                "historyId": item.history_id,
+                "kind": item.ask.kind,
+                "simple": item.ask.simple,
+                "toolCallId": item.ask.tool_call_id,
+            });
+            if let Some(title) = item.title {
+                entry["title"] = title.into();
+            }
+            entry
+        })
+        .collect();
+    Ok(Json(json!({ "data": data })))
+}
+
+fn validation_failed(fields: Map<String, Value>) -> Problem {
+    Problem::bad_request("Validation failed")
+        .with_code("action-body-validation-failed")
+        .with_fields(Value::Object(fields))
+        .fields_in_meta()
+}
+
+/// The turn body: exactly one of `prompt`, `askResponse`, or `toolCallId` with `buttonId`.
+enum TurnBody {
+    Prompt(String),
+    Answer(Value),
+    Button { tool_call_id: String, button_id: String },
+}
+
+const SHAPES: &str = "prompt, askResponse, or toolCallId with buttonId";
+
+fn parse_turn_body(body: &Bytes) -> Result<(TurnBody, AskSurface), Problem> {
+    let object: Map<String, Value> = match serde_json::from_slice(body) {
+        Ok(Value::Object(object)) => object,
+        _ => return Err(validation_failed(Map::from_iter([("body".into(), json!("Send a JSON object."))]))),
+    };
+    let mut fields = Map::new();
+    for key in object.keys() {
+        if !["prompt", "askResponse", "toolCallId", "buttonId", "surface"].contains(&key.as_str()) {
+            fields.insert(key.clone(), json!(format!("\"{key}\" is not a field of the turn body.")));
+        }
+    }
+    let text = |key: &str, fields: &mut Map<String, Value>| match object.get(key) {
+        None => None,
+        Some(Value::String(value)) if !value.is_empty() => Some(value.clone()),
+        Some(_) => {
+            fields.insert(key.into(), json!(format!("{key} must be a non-empty string.")));
+            None
+        }
+    };
+    let prompt = text("prompt", &mut fields);
+    let tool_call_id = text("toolCallId", &mut fields);
+    let button_id = text("buttonId", &mut fields);
+    let surface = match object.get("surface") {
+        None | Some(Value::Null) => AskSurface::Full,
+        Some(Value::String(name)) if AskSurface::parse(name).is_some() => AskSurface::parse(name).unwrap_or_default(),
+        Some(_) => {
+            fields.insert("surface".into(), json!("surface must be one of \"full\", \"compact\"."));
+            AskSurface::Full
+        }
+    };
+    let answer = match object.get("askResponse") {
+        None => None,
+        Some(value @ Value::Object(response))
+            if response.get("toolCallId").is_some_and(|id| id.as_str().is_some_and(|id| !id.is_empty())) =>
+        {
+            Some(value.clone())
+        }
+        Some(_) => {
+            fields.insert("askResponse".into(), json!("askResponse must be an answer envelope with a toolCallId."));
+            None
+        }
+    };
+    let sent: Vec<&str> = [
+        ("prompt", object.contains_key("prompt")),
+        ("askResponse", object.contains_key("askResponse")),
+        ("toolCallId", object.contains_key("toolCallId") || object.contains_key("buttonId")),
+    ]
+    .into_iter()
+    .filter_map(|(key, sent)| sent.then_some(key))
+    .collect();
+    match sent.len() {
+        0 => {
+            fields.insert("prompt".into(), json!(format!("Send one of {SHAPES}.")));
+        }
+        1 => {
+            if object.contains_key("buttonId") && !object.contains_key("toolCallId") {
+                fields.insert("toolCallId".into(), json!("Send toolCallId with buttonId."));
+            }
+            if object.contains_key("toolCallId") && !object.contains_key("buttonId") {
+                fields.insert("buttonId".into(), json!("Send buttonId with toolCallId."));
+            }
+        }
+        _ => {
+            for key in
+                ["prompt", "askResponse", "toolCallId", "buttonId"].into_iter().filter(|key| object.contains_key(*key))
+            {
+                fields.insert(key.into(), json!(format!("Send only one of {SHAPES}.")));
+            }
+        }
+    }
+    if !fields.is_empty() {
+        return Err(validation_failed(fields));
+    }
+    let body = match (prompt, answer, tool_call_id, button_id) {
+        (Some(prompt), None, None, None) => TurnBody::Prompt(prompt),
+        (None, Some(answer), None, None) => TurnBody::Answer(answer),
+        (None, None, Some(tool_call_id), Some(button_id)) => TurnBody::Button { tool_call_id, button_id },
+        _ => {
+            return Err(validation_failed(Map::from_iter([("prompt".into(), json!(format!("Send one of {SHAPES}.")))])));
+        }
+    };
+    Ok((body, surface))
+}
+
+/// The headless routes' own titles for a missing or someone else's conversation.
+fn access_problem(err: AppError, caller_is_admin: bool) -> Problem {
+    match err {
+        AppError::NotFound(_) => {
+            Problem::new(StatusCode::NOT_FOUND, "Document not found").with_code("document-not-found")
+        }
+        AppError::Forbidden(_) if !caller_is_admin => {
+            Problem::new(StatusCode::FORBIDDEN, "Access denied").with_code("action-access-denied")
+        }
+        other => other.into(),
+    }
+}
+
+fn turn_problem(err: AppError) -> Problem {
+    let invalid = matches!(err, AppError::InvalidAnswer { .. });
+    let problem = Problem::from(err);
+    if invalid { problem.fields_in_meta() } else { problem }
+}
+
+/// `POST /gpt/histories/{id}/turn`: runs a whole turn and answers once it has finished.
+pub async fn turn(
+    State(turns): State<TurnRunner>,
+    Authenticated(caller): Authenticated,
+    Path(history_id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, Problem> {
+    let (body, surface) = parse_turn_body(&body)?;
+    let is_admin = caller.is_admin();
+    authorize_history(turns.pool(), &caller, &history_id, HistoryAccess::Write)
+        .await
+        .map_err(|err| access_problem(err, is_admin))?;
+    let input = match body {
+        TurnBody::Prompt(prompt) => TurnInput::Prompt(prompt),
+        TurnBody::Answer(mut answer) => {
+            let tool_call_id = answer.get("toolCallId").and_then(Value::as_str).unwrap_or_default().to_string();
+            if let Some(object) = answer.as_object_mut() {
+                object.remove("toolCallId");
+            }
+            TurnInput::Answer { tool_call_id, response: answer }
+        }
+        TurnBody::Button { tool_call_id, button_id } => {
+            let stale = || Problem::from(AppError::StaleAsk { tool_call_id: tool_call_id.clone() });
+            let pending =
+                pending_ask(turns.pool(), &history_id).await?.filter(|pending| pending.tool_call_id == tool_call_id);
+            let pending = pending.ok_or_else(stale)?;
+            let response = resolve_button_answer(&pending.simple, &button_id).map_err(|error| {
+                Problem::bad_request("Unknown buttonId")
+                    .with_code("UNKNOWN_BUTTON")
+                    .with_detail("The button is not on the pending ask's simple card. See fields.")
+                    .with_fields(json!([FieldError::from(&error)]))
+                    .fields_in_meta()
+            })?;
+            TurnInput::Answer { tool_call_id, response: response.to_value() }
+        }
+    };
+    let request = TurnRequest { caller, history_id: Some(history_id.clone()), input, surface };
+    let mut handle = turns.start(request).await.map_err(turn_problem)?;
+
+    let (mut text, mut errors, mut title, mut asked, mut restored) = (String::new(), Vec::new(), None, None, None);
+    while let Some(event) = handle.events.recv().await {
+        match event {
+            TurnEvent::Text { text: delta } => text.push_str(&delta),
+            TurnEvent::Replace { text: whole, .. } => text = whole,
+            TurnEvent::Error { error } => errors.push(error),
+            TurnEvent::Ask { ask, .. } => {
+                asked = Some(json!({"kind": ask.kind, "simple": ask.simple, "toolCallId": ask.tool_call_id}))
+            }
+            TurnEvent::Done { title: done_title, pending_ask, .. } => {
+                title = done_title;
+                restored = pending_ask.filter(|_| asked.is_none());
+            }
+            TurnEvent::ToolCall { .. } | TurnEvent::ToolResult { .. } | TurnEvent::AskResolved { .. } => {}
+        }
+    }
+    // An answer undone after a failure is pending again: report it as the store has it.
+    if restored.is_some()
+        && let Some(pending) = pending_ask(turns.pool(), &history_id).await?
+    {
+        asked = Some(json!({"kind": pending.kind, "simple": pending.simple, "toolCallId": pending.tool_call_id}));
+    }
+    let mut data = json!({"historyId": history_id, "text": text});
+    if let Some(title) = title.or(current_title(&turns, &history_id).await?) {
+        data["title"] = title.into();
+    }
+    if let Some(asked) = asked {
+        data["pendingAsk"] = asked;
+    }
+    if !errors.is_empty() {
+        data["error"] = errors.join("\n").into();
+    }
+    Ok(Json(json!({ "data": data })))
+}
+
+async fn current_title(turns: &TurnRunner, history_id: &str) -> Result<Option<String>, Problem> {
+    Ok(app::chat::db::load_history(turns.pool(), history_id).await?.and_then(|history| history.title))
+}
