@@ -49,7 +49,9 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/gpt/histories") => (path.into(), Some(json!({}))),
         ("GET", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.history), None),
         ("GET", "/gpt/histories/pendingAsks") => (path.into(), None),
-        ("POST", "/gpt/histories/{id}/turn") => (format!("/gpt/histories/{}/turn", world.history), Some(json!({"prompt": "hello"}))),
+        ("POST", "/gpt/histories/{id}/turn") => {
+            (format!("/gpt/histories/{}/turn", world.history), Some(json!({"prompt": "hello"})))
+        }
         _ => panic!("no probe for {method} {path}: add one here, with the route's access rule"),
     }
 }

@@ -69,10 +69,21 @@ async fn the_next_turn_replays_the_conversation_to_the_model() {
         ])
     );
     assert!(log[1]["system"].as_str().unwrap().contains("Palaver"));
-    let tools: Vec<&str> = log[1]["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    let tools: Vec<&str> =
+        log[1]["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
     assert_eq!(
         tools,
-        ["ask_choice", "ask_confirm", "ask_markdown", "ask_form", "ask_files", "addTodo", "completeTodo", "deleteCompletedTodos", "listTodos"]
+        [
+            "ask_choice",
+            "ask_confirm",
+            "ask_markdown",
+            "ask_form",
+            "ask_files",
+            "addTodo",
+            "completeTodo",
+            "deleteCompletedTodos",
+            "listTodos"
+        ]
     );
 
     let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM ai_requests").fetch_one(&app.pool).await.unwrap();

@@ -136,7 +136,10 @@ fn parse_turn_body(body: &Bytes) -> Result<(TurnBody, AskSurface), Problem> {
         (None, Some(answer), None, None) => TurnBody::Answer(answer),
         (None, None, Some(tool_call_id), Some(button_id)) => TurnBody::Button { tool_call_id, button_id },
         _ => {
-            return Err(validation_failed(Map::from_iter([("prompt".into(), json!(format!("Send one of {SHAPES}.")))])));
+            return Err(validation_failed(Map::from_iter([(
+                "prompt".into(),
+                json!(format!("Send one of {SHAPES}.")),
+            )])));
         }
     };
     Ok((body, surface))
