@@ -450,3 +450,76 @@ async fn an_answer_survives_a_server_restart() {
     assert_eq!(turn[0]["askResolved"]["action"], "accept");
     assert_eq!(streamed_text(&turn), "Welcome back.");
 }
+
+#[tokio::test]
+async fn an_invalid_ask_then_a_corrected_one_sends_only_the_corrected_ask() {
+    let bad = json!({"id": "call_bad", "name": "ask_choice", "input": {"prompt": "Pick", "select": "one", "options": [{"id": "a", "label": "A"}]}});
+    let (app, ada) = setup(json!([{"toolCalls": [bad]}, {"toolCalls": [plan_call("call_good")]}])).await;
+    let turn = app.prompt(&ada, json!({"prompt": "ask"})).await;
+    let asks: Vec<&Value> = turn.iter().filter(|event| event.get("ask").is_some()).collect();
+    assert_eq!(asks.len(), 1);
+    assert_eq!(asks[0]["ask"]["toolCallId"], "call_good");
+}
+
+#[tokio::test]
+async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
+    let app = TestApp::with_mock(&script(json!([{"text": "Plain reply."}]))).await;
+    let settings = app::turn::TurnSettings { ask_kinds: Vec::new(), tools: Default::default(), ..Default::default() };
+    let model = app::llm::model_from_spec(
+        &format!("mock:{}", app.dir.path().join("mock.json").display()),
+        Some(app.dir.path().join("off.jsonl")),
+    )
+    .unwrap();
+    let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();
+    let state = server::app_state(options, app.pool.clone(), model, Default::default(), settings);
+    let off = TestApp { router: server::router(state.clone()), dir: app.dir, pool: app.pool, state };
+    let ada = off.user("ada", Role::User).await;
+    let turn = off.prompt(&ada, json!({"prompt": "hi", "askResponse": {"toolCallId": "x", "action": "decline"}})).await;
+    assert_eq!(streamed_text(&turn), "Plain reply.", "askResponse is ignored with asks off");
+    let log: Value = serde_json::from_str(
+        std::fs::read_to_string(off.dir.path().join("off.jsonl")).unwrap().lines().next().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(log["tools"], json!([]));
+    assert_eq!(log["system"], app::turn::BASE_SYSTEM_PROMPT);
+}
+
+#[tokio::test]
+async fn a_headless_approve_button_runs_the_tool_once() {
+    let delete = json!({"id": "call_del", "name": "deleteCompletedTodos", "input": {}});
+    let (app, ada) = setup(json!([{"toolCalls": [delete]}, {"text": "Deleted."}])).await;
+    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', ?1, 'done', 1)")
+        .bind(&ada.id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let url = format!("/gpt/histories/{}/turn", created["data"]["id"].as_str().unwrap());
+    let (_, first) = app.json(&ada, "POST", &url, Some(json!({"prompt": "clean up"}))).await;
+    let pending = &first["data"]["pendingAsk"];
+    assert_eq!(pending["kind"], "confirm");
+    assert!(pending.get("origin").is_none(), "the headless summary leaves out origin");
+    let (_, second) =
+        app.json(&ada, "POST", &url, Some(json!({"toolCallId": pending["toolCallId"], "buttonId": "approve"}))).await;
+    assert_eq!(second["data"]["text"], "Deleted.");
+    let (left,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM todos").fetch_one(&app.pool).await.unwrap();
+    assert_eq!(left, 0);
+}
+
+#[tokio::test]
+async fn a_client_that_disconnects_mid_turn_still_gets_the_turn_saved() {
+    let (app, ada) = setup(json!([{"text": "A slow reply that keeps going for a while.", "chunkDelayMs": 150}])).await;
+    let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let id = created["data"]["id"].as_str().unwrap().to_string();
+    let url = format!("/gpt/histories/{id}/turn");
+    // The client gives up long before the turn ends: its request future is dropped.
+    let gave_up = tokio::time::timeout(
+        std::time::Duration::from_millis(100),
+        app.call(Some(&ada), "POST", &url, Some(json!({"prompt": "go"}))),
+    )
+    .await;
+    assert!(gave_up.is_err());
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    let data = rows(&app, &ada, &json!(id)).await;
+    assert_eq!(data["rows"][1], json!({"type": "assistant", "text": "A slow reply that keeps going for a while."}));
+}

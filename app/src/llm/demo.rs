@@ -1,12 +1,14 @@
 //! `demo`: the keyless demo agent. It answers in friendly, streamed markdown so Palaver can be
-//! tried without an API key. Its phrases are listed in the README.
+//! tried without an API key, and it knows phrases that make it ask each kind of question and
+//! use the todo tools (listed in the README and by typing "help").
 
 use std::time::Duration;
 
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
+use serde_json::{Value, json};
 
-use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, Usage, estimate_tokens};
+use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens};
 
 /// How long the demo waits between streamed words, so the reply visibly streams.
 const WORD_DELAY: Duration = Duration::from_millis(15);
@@ -16,8 +18,13 @@ pub struct DemoModel;
 
 const HELP: &str = "I'm the **Palaver demo agent**: no API key, no network, just a script.\n\n\
 Try one of these:\n\n\
-- **hello**: a greeting\n\
-- **help**: this list\n\
+- **set up a plan**: I ask you to pick one option\n\
+- **build a pizza**: pick several toppings, or type your own\n\
+- **send the report**: I ask you to confirm\n\
+- **write an announcement**: edit a markdown draft I wrote\n\
+- **invoice details**: fill in a short form\n\
+- **upload a receipt**: send me a file\n\
+- **add todo buy milk**, **list my todos**, **delete my completed todos** (that one asks for approval)\n\
 - **markdown**: a tour of what replies can format\n\n\
 Anything else, I repeat back to you so you can see how messages render.";
 
@@ -31,22 +38,234 @@ Some *emphasis*, some **strong** text and `inline code`.\n\n\
 | Column | Value |\n|---|---|\n| rows | 2 |\n| tables | yes |\n\n\
 [A safe link](https://example.com).";
 
-/// The reply the demo agent gives to the latest user message.
-fn reply_to(message: &str) -> String {
-    let lowered = message.trim().to_lowercase();
-    let words: Vec<&str> = lowered.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let has = |word: &str| words.contains(&word);
+/// What the demo does next: say something, or call a tool.
+enum Move {
+    Say(String),
+    Call(&'static str, Value),
+}
+
+fn words(message: &str) -> Vec<String> {
+    message.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect()
+}
+
+fn offers(request: &ModelRequest, tool: &str) -> bool {
+    request.tools.iter().any(|definition| definition.name == tool)
+}
+
+/// The move for a new user message.
+fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
+    let words = words(message);
+    let has = |word: &str| words.iter().any(|w| w == word);
+    let lowered = message.to_lowercase();
+    let call = |tool: &'static str, input: Value| {
+        if offers(request, tool) {
+            Move::Call(tool, input)
+        } else {
+            Move::Say(format!("I would use `{tool}` for that, but this conversation does not offer it."))
+        }
+    };
     if has("help") {
-        HELP.to_string()
-    } else if has("markdown") {
-        MARKDOWN_TOUR.to_string()
-    } else if has("hello") || has("hi") || has("hey") {
-        format!("Hello! 👋 Nice to meet you.\n\n{HELP}")
-    } else {
-        let quoted: String = message.lines().map(|line| format!("> {line}\n")).collect();
-        format!(
-            "You said:\n\n{quoted}\nI'm only the demo agent, so I can't do much with that yet. Type **help** to see what I can show you."
-        )
+        return Move::Say(HELP.to_string());
+    }
+    if has("markdown") && !has("draft") {
+        return Move::Say(MARKDOWN_TOUR.to_string());
+    }
+    if lowered.contains("delete") && lowered.contains("completed") {
+        return call("deleteCompletedTodos", json!({}));
+    }
+    if let Some(rest) = lowered.strip_prefix("add todo").or_else(|| lowered.strip_prefix("remind me to")) {
+        let title = message[message.len() - rest.len()..].trim().trim_start_matches(':').trim();
+        return call("addTodo", json!({ "title": if title.is_empty() { "Something to do" } else { title } }));
+    }
+    if has("todos") || has("todo") {
+        return call("listTodos", json!({}));
+    }
+    if has("plan") || has("billing") {
+        return call("ask_choice", plan_ask());
+    }
+    if has("pizza") || has("toppings") {
+        return call("ask_choice", toppings_ask());
+    }
+    if has("report") || has("confirm") {
+        return call(
+            "ask_confirm",
+            json!({
+                "title": "Send the report", "prompt": "Send the weekly report to the whole team now?",
+                "confirmLabel": "Send it", "denyLabel": "Not yet"
+            }),
+        );
+    }
+    if has("announcement") || has("draft") {
+        return call(
+            "ask_markdown",
+            json!({
+                "title": "Launch announcement",
+                "prompt": "Here is a draft announcement. Edit anything, then send it back.",
+                "initial": "# We're live\n\nToday we launched **Palaver Asks**: your agent can now ask you a question and wait for the answer.",
+                "maxLength": 2000, "submitLabel": "Send it back"
+            }),
+        );
+    }
+    if has("invoice") || has("form") {
+        return call(
+            "ask_form",
+            json!({
+                "title": "Invoice details", "prompt": "A few details for the invoice.", "submitLabel": "Send details",
+                "fields": [
+                    {"id": "company", "type": "text", "label": "Company name", "required": true, "maxLength": 120},
+                    {"id": "seats", "type": "number", "label": "Seats", "min": 1, "max": 500, "integer": true},
+                    {"id": "start", "type": "date", "label": "Start date"},
+                    {"id": "region", "type": "select", "label": "Region", "options": [{"id": "us", "label": "US"}, {"id": "eu", "label": "EU"}]},
+                    {"id": "notify", "type": "boolean", "label": "Email me the invoice", "default": true}
+                ]
+            }),
+        );
+    }
+    if has("upload") || has("receipt") || has("file") {
+        return call(
+            "ask_files",
+            json!({
+                "title": "Upload a receipt", "prompt": "Upload the receipt for your expense report.",
+                "accept": ["image", "pdf", "text", "csv"], "maxFiles": 3, "submitLabel": "Send receipt"
+            }),
+        );
+    }
+    if has("hello") || has("hi") || has("hey") {
+        return Move::Say(format!("Hello! 👋 Nice to meet you.\n\n{HELP}"));
+    }
+    let quoted: String = message.lines().map(|line| format!("> {line}\n")).collect();
+    Move::Say(format!(
+        "You said:\n\n{quoted}\nI'm only the demo agent, so I can't do much with that yet. Type **help** to see what I can show you."
+    ))
+}
+
+fn plan_ask() -> Value {
+    json!({
+        "title": "Choose a plan", "prompt": "Which plan should I set up?", "select": "one", "default": ["team"],
+        "submitLabel": "Set up plan",
+        "options": [
+            {"id": "starter", "label": "Starter", "description": "$0, one seat"},
+            {"id": "team", "label": "Team", "description": "$20 per seat"},
+            {"id": "enterprise", "label": "Enterprise"}
+        ]
+    })
+}
+
+fn toppings_ask() -> Value {
+    json!({
+        "title": "Build your pizza", "prompt": "Which toppings should I add? Pick up to three.", "select": "many",
+        "options": [
+            {"id": "cheese", "label": "Extra cheese"}, {"id": "mushrooms", "label": "Mushrooms"},
+            {"id": "olives", "label": "Olives"}, {"id": "peppers", "label": "Peppers"}, {"id": "pineapple", "label": "Pineapple"}
+        ],
+        "default": ["cheese", "mushrooms"], "maxSelected": 3, "allowOther": true, "otherLabel": "Another topping",
+        "submitLabel": "Add toppings"
+    })
+}
+
+/// The call a tool result answers, found in the conversation.
+fn call_for<'m>(messages: &'m [ModelMessage], id: &str) -> Option<&'m ToolCall> {
+    messages.iter().rev().find_map(|message| match message {
+        ModelMessage::Assistant { tool_calls, .. } => tool_calls.iter().find(|call| call.id == id),
+        _ => None,
+    })
+}
+
+fn option_labels(input: &Value, ids: &[Value]) -> Vec<String> {
+    ids.iter()
+        .filter_map(Value::as_str)
+        .map(|id| {
+            input["options"]
+                .as_array()
+                .and_then(|options| options.iter().find(|option| option["id"] == id))
+                .and_then(|option| option["label"].as_str())
+                .unwrap_or(id)
+                .to_string()
+        })
+        .collect()
+}
+
+/// What the demo says once a tool answered.
+fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, result: &Value) -> String {
+    let input = call_for(messages, tool_call_id).map(|call| call.input.clone()).unwrap_or_default();
+    match result["action"].as_str() {
+        Some("decline") => return "No problem, we'll skip that question.".to_string(),
+        Some("cancel") => {
+            return match result["reason"].as_str() {
+                Some("user_sent_message") => "Let's go with your new message instead.".to_string(),
+                _ => "That question was dropped.".to_string(),
+            };
+        }
+        _ => {}
+    }
+    let content = &result["content"];
+    match tool_name {
+        "ask_choice" => {
+            let mut picked =
+                option_labels(&input, content["selected"].as_array().map(Vec::as_slice).unwrap_or_default());
+            picked.extend(content["other"].as_str().map(str::to_string));
+            if picked.is_empty() {
+                "You picked nothing, and that's fine.".to_string()
+            } else {
+                format!("You chose **{}**. Done!", picked.join("**, **"))
+            }
+        }
+        "ask_confirm" if content["confirmed"] == true => "Confirmed: I'd go ahead and do it now.".to_string(),
+        "ask_confirm" => "OK, I won't do it.".to_string(),
+        "ask_markdown" if content["changed"] == true => format!(
+            "Thanks for the edits! Here is the final text:\n\n{}",
+            content["markdown"]
+                .as_str()
+                .unwrap_or_default()
+                .lines()
+                .map(|line| format!("> {line}\n"))
+                .collect::<String>()
+        ),
+        "ask_markdown" => "Great, the draft goes out as it is.".to_string(),
+        "ask_form" => {
+            let values = content["values"].as_object().cloned().unwrap_or_default();
+            let lines: String = values.iter().map(|(key, value)| format!("- **{key}**: {value}\n")).collect();
+            format!("Thanks! I have the details:\n\n{lines}")
+        }
+        "ask_files" => {
+            let files = content["files"].as_array().cloned().unwrap_or_default();
+            let lines: String = files
+                .iter()
+                .map(|file| {
+                    format!(
+                        "- {} ({}, {} bytes)\n",
+                        file["filename"].as_str().unwrap_or("file"),
+                        file["mimeType"].as_str().unwrap_or("?"),
+                        file["size"]
+                    )
+                })
+                .collect();
+            format!("Thanks, I received {} file{}:\n\n{lines}", files.len(), if files.len() == 1 { "" } else { "s" })
+        }
+        "listTodos" => {
+            let todos = result["todos"].as_array().cloned().unwrap_or_default();
+            if todos.is_empty() {
+                return "Your todo list is empty. Try **add todo buy milk**.".to_string();
+            }
+            let lines: String = todos
+                .iter()
+                .map(|todo| {
+                    format!(
+                        "- [{}] {}\n",
+                        if todo["completed"] == true { "x" } else { " " },
+                        todo["title"].as_str().unwrap_or_default()
+                    )
+                })
+                .collect();
+            format!("Your todos:\n\n{lines}")
+        }
+        "addTodo" => format!("Added **{}** to your todos.", result["todo"]["title"].as_str().unwrap_or("it")),
+        "deleteCompletedTodos" if result["type"] == "execution-denied" => {
+            "OK, I kept your completed todos.".to_string()
+        }
+        "deleteCompletedTodos" => format!("Deleted {} completed todo(s).", result["deleted"]),
+        _ if result.get("error").is_some() => format!("That did not work: {}", result["error"]),
+        _ => "Done.".to_string(),
     }
 }
 
@@ -55,44 +274,130 @@ fn word_chunks(text: &str) -> Vec<String> {
     text.split_inclusive(' ').map(str::to_string).collect()
 }
 
+fn next_move(request: &ModelRequest) -> Move {
+    match request.messages.last() {
+        Some(ModelMessage::Tool { tool_name, tool_call_id, result, .. }) => {
+            Move::Say(after_tool(&request.messages, tool_name, tool_call_id, result))
+        }
+        Some(ModelMessage::User { text }) => answer_prompt(request, text),
+        _ => Move::Say("Is there anything else I can do?".to_string()),
+    }
+}
+
 impl ChatModel for DemoModel {
     fn name(&self) -> &str {
         "demo"
     }
 
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent> {
-        let last_prompt = request.messages.iter().rev().find_map(|message| match message {
-            ModelMessage::User { text } => Some(text.as_str()),
-            _ => None,
-        });
-        let reply = reply_to(last_prompt.unwrap_or(""));
-        let usage = Usage {
-            input_tokens: estimate_tokens(&request.system) + estimate_tokens(last_prompt.unwrap_or("")),
-            output_tokens: estimate_tokens(&reply),
-        };
-        let words = stream::iter(word_chunks(&reply)).then(|chunk| async move {
-            tokio::time::sleep(WORD_DELAY).await;
-            ModelEvent::TextDelta(chunk)
-        });
-        words.chain(stream::once(async move { ModelEvent::Finish { reason: FinishReason::Stop, usage } })).boxed()
+        let input_tokens = estimate_tokens(&request.system);
+        match next_move(&request) {
+            Move::Call(name, input) => {
+                let id = format!("call_{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+                let usage = Usage { input_tokens, output_tokens: 20 };
+                let events = vec![
+                    ModelEvent::ToolCall(ToolCall { id, name: name.to_string(), input }),
+                    ModelEvent::Finish { reason: FinishReason::ToolCalls, usage },
+                ];
+                stream::iter(events).boxed()
+            }
+            Move::Say(reply) => {
+                let usage = Usage { input_tokens, output_tokens: estimate_tokens(&reply) };
+                let words = stream::iter(word_chunks(&reply)).then(|chunk| async move {
+                    tokio::time::sleep(WORD_DELAY).await;
+                    ModelEvent::TextDelta(chunk)
+                });
+                words
+                    .chain(stream::once(async move { ModelEvent::Finish { reason: FinishReason::Stop, usage } }))
+                    .boxed()
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::ToolDefinition;
+
+    fn request(messages: Vec<ModelMessage>, tools: &[&str]) -> ModelRequest {
+        let tools = tools
+            .iter()
+            .map(|name| ToolDefinition { name: name.to_string(), description: String::new(), input_schema: json!({}) })
+            .collect();
+        ModelRequest { system: String::new(), messages, tools }
+    }
+
+    fn user(text: &str) -> ModelMessage {
+        ModelMessage::User { text: text.into() }
+    }
 
     #[test]
-    fn phrases_pick_their_replies() {
-        assert!(reply_to("help me").contains("demo agent"));
-        assert!(reply_to("Show me MARKDOWN please").contains("## A heading"));
-        assert!(reply_to("hi!").starts_with("Hello!"));
-        assert!(reply_to("this is a thing").contains("> this is a thing"));
+    fn phrases_pick_their_moves() {
+        let all = [
+            "ask_choice",
+            "ask_confirm",
+            "ask_markdown",
+            "ask_form",
+            "ask_files",
+            "addTodo",
+            "listTodos",
+            "deleteCompletedTodos",
+        ];
+        let called = |text: &str| match next_move(&request(vec![user(text)], &all)) {
+            Move::Call(name, input) => Some((name, input)),
+            Move::Say(_) => None,
+        };
+        assert_eq!(called("Set up billing for my team").unwrap().0, "ask_choice");
+        assert_eq!(called("build a pizza").unwrap().1["select"], "many");
+        assert_eq!(called("send the report").unwrap().0, "ask_confirm");
+        assert_eq!(called("write an announcement").unwrap().0, "ask_markdown");
+        assert_eq!(called("invoice details").unwrap().0, "ask_form");
+        assert_eq!(called("upload a receipt").unwrap().0, "ask_files");
+        assert_eq!(called("delete my completed todos").unwrap().0, "deleteCompletedTodos");
+        assert_eq!(called("Add todo: Buy Milk").unwrap().1["title"], "Buy Milk");
+        assert_eq!(called("list my todos").unwrap().0, "listTodos");
+        assert!(called("hello").is_none());
+        assert!(
+            matches!(next_move(&request(vec![user("plan")], &[])), Move::Say(text) if text.contains("does not offer"))
+        );
+    }
+
+    #[test]
+    fn every_scripted_ask_is_valid() {
+        use crate::asks::{AskKind, AskSurface, parse_ask_input};
+        for (kind, text) in [
+            (AskKind::Choice, "plan"),
+            (AskKind::Choice, "pizza"),
+            (AskKind::Confirm, "report"),
+            (AskKind::Markdown, "draft"),
+            (AskKind::Form, "invoice"),
+            (AskKind::Files, "upload"),
+        ] {
+            let Move::Call(_, input) = answer_prompt(&request(vec![], &[&kind.tool_name()]), text) else {
+                panic!("{text}")
+            };
+            assert!(parse_ask_input(kind, &input, AskSurface::Full).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn answers_are_summarised() {
+        let call = ToolCall { id: "c1".into(), name: "ask_choice".into(), input: plan_ask() };
+        let messages = vec![
+            user("plan"),
+            ModelMessage::Assistant { text: String::new(), tool_calls: vec![call] },
+            ModelMessage::Tool {
+                tool_call_id: "c1".into(),
+                tool_name: "ask_choice".into(),
+                result: json!({"action": "accept", "content": {"selected": ["team"]}}),
+            },
+        ];
+        assert!(matches!(next_move(&request(messages, &[])), Move::Say(text) if text == "You chose **Team**. Done!"));
     }
 
     #[test]
     fn chunks_rebuild_the_text() {
-        let reply = reply_to("hello");
-        assert_eq!(word_chunks(&reply).concat(), reply);
+        assert_eq!(word_chunks(HELP).concat(), HELP);
     }
 }

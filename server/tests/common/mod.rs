@@ -51,16 +51,27 @@ impl TestApp {
     }
 
     pub async fn with_settings(script: &str, auth: AuthSettings) -> Self {
+        Self::build(Some(script), auth).await
+    }
+
+    /// A fresh app with the keyless demo agent.
+    pub async fn with_demo() -> Self {
+        Self::build(None, AuthSettings::default()).await
+    }
+
+    async fn build(script: Option<&str>, auth: AuthSettings) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let script_path = dir.path().join("mock.json");
-        std::fs::write(&script_path, script).expect("write the mock script");
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
         let pool = app::db::connect(&url).await.expect("database");
-        let model = app::llm::model_from_spec(
-            &format!("mock:{}", script_path.display()),
-            Some(dir.path().join("mock-log.jsonl")),
-        )
-        .expect("mock model");
+        let spec = match script {
+            Some(script) => {
+                let script_path = dir.path().join("mock.json");
+                std::fs::write(&script_path, script).expect("write the mock script");
+                format!("mock:{}", script_path.display())
+            }
+            None => "demo".to_string(),
+        };
+        let model = app::llm::model_from_spec(&spec, Some(dir.path().join("mock-log.jsonl"))).expect("model");
         let options = LeptosOptions::builder().output_name("palaver").build();
         let state = server::app_state(options, pool.clone(), model, auth, app::turn::TurnSettings::default());
         let router = server::router(state.clone());
