@@ -16,6 +16,8 @@ pub mod llm;
 pub mod state;
 #[cfg(feature = "ssr")]
 pub mod turn;
+#[cfg(feature = "ssr")]
+pub mod uploads;
 
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};

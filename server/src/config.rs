@@ -101,6 +101,7 @@ impl ServeConfig {
             max_file_size_bytes: self.max_file_size_bytes,
             max_steps: self.max_steps.max(1),
             tools,
+            files: Some(app::uploads::FileStore::new(&self.data_dir)),
         })
     }
 

@@ -15,6 +15,7 @@ use app::state::AppState;
 use app::turn::{TurnRunner, TurnSettings};
 use app::{App, shell};
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
 use axum::middleware;
 use axum::routing::{MethodRouter, delete, get, post};
@@ -70,6 +71,13 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::POST, "/auth/tokens", Access::Authenticated, post(a::create_token)),
         route(Method::GET, "/auth/tokens", Access::Authenticated, get(a::list_tokens)),
         route(Method::DELETE, "/auth/tokens/{id}", Access::Authenticated, delete(a::revoke_token)),
+        // Uploads stream to disk under their own cap, not axum's default body limit.
+        route(
+            Method::POST,
+            "/files/upload",
+            Access::Authenticated,
+            post(routes::files::upload).layer(DefaultBodyLimit::disable()),
+        ),
         route(Method::POST, "/gpt/prompt", Access::HistoryWrite, post(g::prompt)),
         route(Method::GET, "/gpt/histories", Access::Authenticated, get(g::list_histories)),
         route(Method::POST, "/gpt/histories", Access::Authenticated, post(g::create_history)),

@@ -387,11 +387,7 @@ mod tests {
         let messages = vec![
             user("plan"),
             ModelMessage::Assistant { text: String::new(), tool_calls: vec![call] },
-            ModelMessage::Tool {
-                tool_call_id: "c1".into(),
-                tool_name: "ask_choice".into(),
-                result: json!({"action": "accept", "content": {"selected": ["team"]}}),
-            },
+            ModelMessage::tool("c1", "ask_choice", json!({"action": "accept", "content": {"selected": ["team"]}})),
         ];
         assert!(matches!(next_move(&request(messages, &[])), Move::Say(text) if text == "You chose **Team**. Done!"));
     }

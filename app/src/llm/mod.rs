@@ -34,6 +34,36 @@ pub enum ModelMessage {
         #[serde(rename = "toolName")]
         tool_name: String,
         result: Value,
+        /// Files the result carries (an answered `files` ask), after the JSON result.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<ContentPart>,
+    },
+}
+
+impl ModelMessage {
+    /// A tool result with no file parts.
+    pub fn tool(tool_call_id: impl Into<String>, tool_name: impl Into<String>, result: Value) -> Self {
+        ModelMessage::Tool { tool_call_id: tool_call_id.into(), tool_name: tool_name.into(), result, parts: Vec::new() }
+    }
+}
+
+/// A piece of a tool result beyond its JSON: text, or a file's bytes (base64).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum ContentPart {
+    Text {
+        text: String,
+    },
+    ImageData {
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+        data: String,
+    },
+    FileData {
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+        filename: String,
+        data: String,
     },
 }
 

@@ -21,7 +21,8 @@ use tokio::sync::mpsc;
 use crate::accounts::auth::Caller;
 use crate::asks::{
     ASK_KINDS, ASKS_SYSTEM_PROMPT, Ask, AskError, AskKind, AskResponse, AskSurface, COMPACT_SURFACE_SYSTEM_PROMPT,
-    ask_prompt_section, ask_tools, parse_ask_input, to_simple_card, validate_ask_response,
+    ask_prompt_section, ask_tools, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
+    parse_ask_data_url, parse_ask_input, to_simple_card, validate_ask_response,
 };
 use crate::chat::access::{HISTORY_NOT_FOUND, HistoryAccess, authorize_history};
 use crate::chat::db::{self, AiRequestLog, new_id};
@@ -30,7 +31,10 @@ use crate::chat::model::{
     ToolResultEvent, TurnEvent,
 };
 use crate::error::{AppError, AppResult, FieldError};
-use crate::llm::{ChatModel, ModelEvent, ModelMessage, ModelRequest, ToolCall, ToolDefinition, Usage};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+
+use crate::llm::{ChatModel, ContentPart, ModelEvent, ModelMessage, ModelRequest, ToolCall, ToolDefinition, Usage};
 use crate::text::shorten;
 use store::{Resolution, StoredPendingAsk};
 use tools::{HostTool, ToolContext, ToolRegistry};
@@ -55,6 +59,8 @@ pub struct TurnSettings {
     /// The most model calls one turn makes.
     pub max_steps: usize,
     pub tools: ToolRegistry,
+    /// Where uploads live; without it, `files` answers must carry data URLs.
+    pub files: Option<crate::uploads::FileStore>,
 }
 
 impl Default for TurnSettings {
@@ -64,6 +70,7 @@ impl Default for TurnSettings {
             max_file_size_bytes: crate::asks::ASK_LIMITS.files.default_max_file_size_bytes,
             max_steps: 5,
             tools: ToolRegistry::demo_todos(),
+            files: None,
         }
     }
 }
@@ -104,6 +111,8 @@ pub struct TurnRunner {
 struct Resolved {
     pending: StoredPendingAsk,
     response: AskResponse,
+    /// The files of a `files` answer, for the model only (never stored).
+    parts: Vec<ContentPart>,
     rows_before: i64,
     rows_added: i64,
 }
@@ -115,6 +124,14 @@ impl TurnRunner {
 
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    pub fn files(&self) -> Option<&crate::uploads::FileStore> {
+        self.settings.files.as_ref()
+    }
+
+    pub fn max_file_size_bytes(&self) -> u64 {
+        self.settings.max_file_size_bytes
     }
 
     pub fn asks_on(&self) -> bool {
@@ -217,14 +234,93 @@ impl TurnRunner {
         if !errors.is_empty() {
             return Err(AppError::InvalidAnswer { fields: errors.iter().map(FieldError::from).collect() });
         }
-        let response: AskResponse = serde_json::from_value(response.clone()).map_err(|_| AppError::Internal)?;
+        let (response, parts) = match (&ask, response.get("content")) {
+            (Ask::Files(_), Some(content)) => self.load_answer_files(history_id, content).await?,
+            _ => (response.clone(), Vec::new()),
+        };
+        let response: AskResponse = serde_json::from_value(response).map_err(|_| AppError::Internal)?;
         let status =
             if matches!(response, AskResponse::Cancel { .. }) { AskStatus::Cancelled } else { AskStatus::Answered };
         let rows = answer_rows(&pending, &response);
         let rows_added = i64::try_from(rows.len()).unwrap_or(i64::MAX);
         let resolution = Resolution { expected: &pending, status, rows };
         let rows_before = store::resolve(&self.pool, history_id, turn_id, resolution).await?.ok_or_else(stale)?;
-        Ok(Resolved { pending, response, rows_before, rows_added })
+        Ok(Resolved { pending, response, parts, rows_before, rows_added })
+    }
+
+    /// Loads and checks the bytes of a `files` answer. Returns the answer as it is stored
+    /// (names, types and real sizes: no bytes, no data URLs) and the files as model parts.
+    async fn load_answer_files(&self, history_id: &str, content: &Value) -> AppResult<(Value, Vec<ContentPart>)> {
+        let owner: Option<(String,)> = sqlx::query_as("SELECT owner_id FROM histories WHERE id = ?1")
+            .bind(history_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let owner = owner.map(|(owner,)| owner).unwrap_or_default();
+        let files = content["files"].as_array().cloned().unwrap_or_default();
+        let cap = self.settings.max_file_size_bytes;
+        let mut errors = Vec::new();
+        let mut loaded = Vec::new();
+        for (index, file) in files.iter().enumerate() {
+            let mime_type = file["mimeType"].as_str().unwrap_or_default();
+            let bytes = match (file["fileId"].as_str(), &self.settings.files) {
+                (Some(id), Some(store)) => store.load_owned(&self.pool, &owner, id).await?,
+                (Some(_), None) => None,
+                (None, _) => {
+                    file["url"].as_str().and_then(parse_ask_data_url).and_then(|url| BASE64.decode(url.base64).ok())
+                }
+            };
+            match bytes {
+                Some(bytes) => {
+                    errors.extend(check_ask_file_bytes(&bytes, index, mime_type, cap));
+                    loaded.push((file, bytes));
+                }
+                None => errors.push(file_not_owned_error(index)),
+            }
+        }
+        if !errors.is_empty() {
+            let errors = crate::asks::finalize(errors);
+            return Err(AppError::InvalidAnswer { fields: errors.iter().map(FieldError::from).collect() });
+        }
+        let count = loaded.len();
+        let mut stored = Vec::new();
+        let mut parts = Vec::new();
+        for (index, (file, bytes)) in loaded.into_iter().enumerate() {
+            let filename = file["filename"].as_str().unwrap_or_default().to_string();
+            let mime_type = file["mimeType"].as_str().unwrap_or_default().to_string();
+            let mut entry = json!({"filename": filename, "mimeType": mime_type, "size": bytes.len()});
+            if let Some(id) = file.get("fileId") {
+                entry["fileId"] = id.clone();
+            }
+            stored.push(entry);
+            parts.push(ContentPart::Text {
+                text: format!("File {} of {count}: {filename} ({mime_type}, {} bytes)", index + 1, bytes.len()),
+            });
+            parts.push(file_part(&filename, &mime_type, &bytes));
+        }
+        Ok((json!({"action": "accept", "content": {"files": stored}}), parts))
+    }
+}
+
+/// A file as the model sees it: images and PDFs as they are, text cut to its first 100 KB.
+fn file_part(filename: &str, mime_type: &str, bytes: &[u8]) -> ContentPart {
+    if is_text_file_mime_type(mime_type) {
+        let limit = crate::asks::ASK_LIMITS.files.text_max_bytes;
+        let text = String::from_utf8_lossy(bytes);
+        if bytes.len() <= limit {
+            return ContentPart::Text { text: text.into_owned() };
+        }
+        let mut end = limit;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let note = format!("[The file is cut to its first {end} of {} bytes.]", bytes.len());
+        return ContentPart::Text { text: format!("{}\n{note}", &text[..end]) };
+    }
+    let data = BASE64.encode(bytes);
+    if mime_type.starts_with("image/") {
+        ContentPart::ImageData { mime_type: mime_type.to_string(), data }
+    } else {
+        ContentPart::FileData { mime_type: mime_type.to_string(), filename: filename.to_string(), data }
     }
 }
 
@@ -383,6 +479,7 @@ impl Turn {
                 let resolved = self.resolved.as_ref()?;
                 let pending = resolved.pending.clone();
                 let response = resolved.response.clone();
+                let parts = resolved.parts.clone();
                 self.prompt_index = pending.prompt_index.min(self.rows.len());
                 self.messages = replay::replay(&self.rows[..self.prompt_index]);
                 self.replayed_len = self.messages.len();
@@ -398,6 +495,7 @@ impl Turn {
                         tool_call_id: pending.tool_call_id.clone(),
                         tool_name: pending.kind.tool_name(),
                         result: response.to_value(),
+                        parts,
                     }),
                 }
                 Some(serde_json::to_string(&response).unwrap_or_default())
@@ -428,7 +526,7 @@ impl Turn {
             }
             (None, None) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}),
         };
-        self.messages.push(ModelMessage::Tool { tool_call_id: call_id.to_string(), tool_name, result: model_result });
+        self.messages.push(ModelMessage::tool(call_id, tool_name, model_result));
     }
 
     async fn emit_tool_result(&mut self, call_id: &str, tool_name: &str, result: Value) {
@@ -646,7 +744,17 @@ impl Turn {
     /// Saves the paused turn and claims the pending slot; emits `{ask}` when it did.
     async fn pause(&mut self, pause: Pause) -> Option<PendingAskRef> {
         let Pause { event, mut stored, row } = pause;
-        stored.response_messages = self.messages[self.replayed_len..].to_vec();
+        // Files reach the model only on the turn that answers: stored messages keep no bytes.
+        stored.response_messages = self.messages[self.replayed_len..]
+            .iter()
+            .cloned()
+            .map(|mut message| {
+                if let ModelMessage::Tool { parts, .. } = &mut message {
+                    parts.clear();
+                }
+                message
+            })
+            .collect();
         let mut rows = std::mem::take(&mut self.new_rows);
         rows.extend(self.assistant_row());
         rows.push(row);
@@ -735,7 +843,7 @@ fn result_row(call: &ToolCall, result: Value) -> HistoryRow {
 }
 
 fn tool_message(call: &ToolCall, result: Value) -> ModelMessage {
-    ModelMessage::Tool { tool_call_id: call.id.clone(), tool_name: call.name.clone(), result }
+    ModelMessage::tool(call.id.clone(), call.name.clone(), result)
 }
 
 /// An invalid ask goes back to the model as a tool error, with the contract's errors.

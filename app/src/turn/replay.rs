@@ -26,11 +26,7 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
                 })
             }
             HistoryRow::ToolResult { tool_name, tool_call_id, result } if is_ask_tool(tool_name) => {
-                Some(ModelMessage::Tool {
-                    tool_call_id: tool_call_id.clone(),
-                    tool_name: tool_name.clone(),
-                    result: result.clone(),
-                })
+                Some(ModelMessage::tool(tool_call_id.clone(), tool_name.clone(), result.clone()))
             }
             HistoryRow::ToolCall { .. } | HistoryRow::ToolResult { .. } => None,
         })

@@ -1,6 +1,7 @@
 //! The HTTP API. Each module is a thin adapter over the app's runner and store.
 
 pub mod auth;
+pub mod files;
 pub mod gpt;
 pub mod headless;
 

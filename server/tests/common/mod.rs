@@ -73,7 +73,9 @@ impl TestApp {
         };
         let model = app::llm::model_from_spec(&spec, Some(dir.path().join("mock-log.jsonl"))).expect("model");
         let options = LeptosOptions::builder().output_name("palaver").build();
-        let state = server::app_state(options, pool.clone(), model, auth, app::turn::TurnSettings::default());
+        let turn_settings =
+            app::turn::TurnSettings { files: Some(app::uploads::FileStore::new(dir.path())), ..Default::default() };
+        let state = server::app_state(options, pool.clone(), model, auth, turn_settings);
         let router = server::router(state.clone());
         Self { router, dir, pool, state }
     }
@@ -95,6 +97,30 @@ impl TestApp {
             .lines()
             .map(|line| serde_json::from_str(line).expect("log line is JSON"))
             .collect()
+    }
+
+    /// Uploads a file through `POST /files/upload` as `user`.
+    pub async fn upload(&self, user: &TestUser, filename: &str, mime_type: &str, bytes: &[u8]) -> Reply {
+        let boundary = "palaver-test-boundary";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\nContent-Type: {mime_type}\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let request = Request::builder()
+            .method("POST")
+            .uri("/files/upload")
+            .header(header::HOST, "palaver.test")
+            .header(header::AUTHORIZATION, format!("Bearer {}", user.token))
+            .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
+            .body(Body::from(body))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.expect("response");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.expect("body").to_bytes();
+        Reply { status, headers, text: String::from_utf8_lossy(&bytes).into_owned() }
     }
 
     /// Sends a request with extra headers (e.g. a cookie or an Origin).

@@ -1,0 +1,160 @@
+//! Uploaded files: bytes on disk under the data folder, an index row in SQLite, and loading
+//! them back for a `files` answer (only the owner's, never a deleted one).
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use sqlx::SqlitePool;
+use tokio::io::AsyncWriteExt;
+
+use crate::chat::db::new_id;
+use crate::error::{AppError, AppResult};
+
+/// Where uploads are kept.
+#[derive(Clone, Debug)]
+pub struct FileStore {
+    dir: PathBuf,
+}
+
+/// An upload as the API returns it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadedFile {
+    pub id: String,
+    pub filename: String,
+    pub mime_type: String,
+    pub size: u64,
+}
+
+/// An upload being written: bytes go to a temporary file until `finish`.
+pub struct UploadWriter {
+    id: String,
+    path: PathBuf,
+    file: tokio::fs::File,
+    hasher: Sha256,
+    size: u64,
+    cap: u64,
+}
+
+fn io_error(err: std::io::Error) -> AppError {
+    tracing::error!(%err, "file storage failed");
+    AppError::Internal
+}
+
+impl FileStore {
+    pub fn new(data_dir: &Path) -> Self {
+        Self { dir: data_dir.join("uploads") }
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.dir.join(id)
+    }
+
+    /// Starts an upload capped at `cap` bytes.
+    pub async fn begin(&self, cap: u64) -> AppResult<UploadWriter> {
+        tokio::fs::create_dir_all(&self.dir).await.map_err(io_error)?;
+        let id = new_id();
+        let path = self.dir.join(format!("{id}.part"));
+        let file = tokio::fs::File::create(&path).await.map_err(io_error)?;
+        Ok(UploadWriter { id, path, file, hasher: Sha256::new(), size: 0, cap })
+    }
+
+    /// The bytes of `file_id` if it is an upload of `owner_id` that is not deleted.
+    pub async fn load_owned(&self, pool: &SqlitePool, owner_id: &str, file_id: &str) -> AppResult<Option<Vec<u8>>> {
+        let owned: Option<(String,)> =
+            sqlx::query_as("SELECT id FROM files WHERE id = ?1 AND owner_id = ?2 AND deleted_at IS NULL")
+                .bind(file_id)
+                .bind(owner_id)
+                .fetch_optional(pool)
+                .await?;
+        let Some((id,)) = owned else { return Ok(None) };
+        match tokio::fs::read(self.path(&id)).await {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(err) => {
+                tracing::warn!(%err, file = id, "an upload's bytes could not be read");
+                Ok(None)
+            }
+        }
+    }
+}
+
+impl UploadWriter {
+    /// Appends a chunk; fails once the cap is passed (then abandon the upload).
+    pub async fn write(&mut self, chunk: &[u8]) -> Result<(), UploadError> {
+        self.size += chunk.len() as u64;
+        if self.size > self.cap {
+            return Err(UploadError::TooLarge { size: self.size, cap: self.cap });
+        }
+        self.hasher.update(chunk);
+        self.file.write_all(chunk).await.map_err(|err| UploadError::Storage(io_error(err)))
+    }
+
+    /// Stores the finished upload and its index row.
+    pub async fn finish(
+        mut self,
+        store: &FileStore,
+        pool: &SqlitePool,
+        owner_id: &str,
+        filename: &str,
+        mime_type: &str,
+    ) -> AppResult<UploadedFile> {
+        self.file.flush().await.map_err(io_error)?;
+        drop(self.file);
+        let sha256: String = self.hasher.finalize().iter().map(|byte| format!("{byte:02x}")).collect();
+        tokio::fs::rename(&self.path, store.path(&self.id)).await.map_err(io_error)?;
+        sqlx::query(
+            "INSERT INTO files (id, owner_id, filename, mime_type, size, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .bind(&self.id)
+        .bind(owner_id)
+        .bind(filename)
+        .bind(mime_type)
+        .bind(i64::try_from(self.size).unwrap_or(i64::MAX))
+        .bind(sha256)
+        .execute(pool)
+        .await?;
+        Ok(UploadedFile {
+            id: self.id,
+            filename: filename.to_string(),
+            mime_type: mime_type.to_string(),
+            size: self.size,
+        })
+    }
+
+    /// Removes the partial file of an abandoned upload.
+    pub async fn abandon(self) {
+        drop(self.file);
+        let _ = tokio::fs::remove_file(&self.path).await;
+    }
+}
+
+#[derive(Debug)]
+pub enum UploadError {
+    /// The upload passed the cap after `size` bytes.
+    TooLarge {
+        size: u64,
+        cap: u64,
+    },
+    Storage(AppError),
+}
+
+/// A MIME type without parameters, lower-cased; a generic one is guessed from the extension.
+pub fn upload_mime_type(declared: Option<&str>, filename: &str) -> String {
+    let declared = declared.unwrap_or_default().split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    if !declared.is_empty() && declared != "application/octet-stream" {
+        return declared;
+    }
+    let extension = filename.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    match extension.as_str() {
+        "jpg" | "jpeg" => "image/jpeg",
+        "png" => "image/png",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "pdf" => "application/pdf",
+        "txt" | "md" => "text/plain",
+        "csv" => "text/csv",
+        "json" => "application/json",
+        _ => "application/octet-stream",
+    }
+    .to_string()
+}

@@ -1,0 +1,85 @@
+//! `POST /files/upload`: stores one file (multipart field `file`) for the caller, streaming it
+//! to disk and refusing it with 413 as soon as it passes the cap.
+
+use axum::Json;
+use axum::extract::{Multipart, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use app::asks::{ASK_LIMITS, format_bytes};
+use app::turn::TurnRunner;
+use app::uploads::{UploadError, upload_mime_type};
+
+use crate::auth::Authenticated;
+use crate::problem::Problem;
+
+/// Room for the multipart framing around the file itself.
+const MULTIPART_OVERHEAD: u64 = 64 * 1024;
+
+fn too_large(size: u64, cap: u64) -> Problem {
+    Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "File too large").with_detail(format!(
+        "The file is over {}, but the limit is {}.",
+        format_bytes(size.min(cap + 1)),
+        format_bytes(cap)
+    ))
+}
+
+fn bad_upload(err: impl std::fmt::Display) -> Problem {
+    Problem::bad_request("Invalid upload").with_detail(err.to_string())
+}
+
+pub async fn upload(
+    State(turns): State<TurnRunner>,
+    Authenticated(caller): Authenticated,
+    headers: HeaderMap,
+    mut multipart: Multipart,
+) -> Result<Response, Problem> {
+    let Some(store) = turns.files() else {
+        return Err(
+            Problem::new(StatusCode::NOT_FOUND, "File storage is off").with_detail("Send files as data: URLs instead.")
+        );
+    };
+    let cap = turns.max_file_size_bytes();
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if let Some(length) = declared.filter(|length| *length > cap + MULTIPART_OVERHEAD) {
+        return Err(too_large(length, cap));
+    }
+    while let Some(mut field) = multipart.next_field().await.map_err(bad_upload)? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        let filename = field.file_name().unwrap_or("upload").trim().to_string();
+        if filename.is_empty() || filename.chars().count() > ASK_LIMITS.files.filename_max_length {
+            return Err(Problem::bad_request("Invalid upload").with_detail("A file name has 1 to 255 characters."));
+        }
+        let mime_type = upload_mime_type(field.content_type(), &filename);
+        let mut writer = store.begin(cap).await?;
+        loop {
+            let chunk = match field.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(err) => {
+                    writer.abandon().await;
+                    return Err(bad_upload(err));
+                }
+            };
+            match writer.write(&chunk).await {
+                Ok(()) => {}
+                Err(UploadError::TooLarge { size, cap }) => {
+                    writer.abandon().await;
+                    return Err(too_large(size, cap));
+                }
+                Err(UploadError::Storage(err)) => {
+                    writer.abandon().await;
+                    return Err(err.into());
+                }
+            }
+        }
+        let uploaded = writer.finish(store, turns.pool(), &caller.user.id, &filename, &mime_type).await?;
+        return Ok((StatusCode::CREATED, Json(uploaded)).into_response());
+    }
+    Err(Problem::bad_request("Invalid upload").with_detail("Send the file in a multipart field named \"file\"."))
+}
