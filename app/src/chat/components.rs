@@ -3,16 +3,22 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
+use serde_json::{Value, json};
+
 use super::api::{get_history, list_histories};
-use super::model::{HistoryRow, HistorySummary, HistoryView};
-use crate::error::AppError;
+use super::ask_card::{AnswerChannel, AskCard};
+use super::model::{HistorySummary, HistoryView};
+use super::transcript::{TranscriptItem, transcript};
+use crate::error::{AppError, FieldError};
 use crate::markdown;
 
-/// A message of the running turn, shown until the reloaded conversation replaces it.
-#[derive(Clone, Debug, PartialEq)]
+/// The running turn, shown until the reloaded conversation replaces it.
+#[derive(Clone, Debug, Default, PartialEq)]
 struct LiveTurn {
-    prompt: String,
+    /// The user's message; `None` when the turn answers an ask.
+    prompt: Option<String>,
     reply: String,
+    tools: Vec<String>,
     error: Option<String>,
 }
 
@@ -35,6 +41,7 @@ pub fn ChatPage() -> impl IntoView {
     );
     let live = RwSignal::new(None::<LiveTurn>);
     let busy = RwSignal::new(false);
+    let server_errors = RwSignal::new(Vec::<FieldError>::new());
 
     // Once the conversation has reloaded after a finished turn, the saved rows replace the live turn.
     Effect::new(move |_| {
@@ -46,12 +53,28 @@ pub fn ChatPage() -> impl IntoView {
         }
     });
 
-    let send = move |prompt: String| {
+    let start_turn = move |body: Value, prompt: Option<String>| {
         busy.set(true);
-        live.set(Some(LiveTurn { prompt: prompt.clone(), reply: String::new(), error: None }));
+        server_errors.set(Vec::new());
+        live.set(Some(LiveTurn { prompt, ..Default::default() }));
         #[cfg(feature = "hydrate")]
-        leptos::task::spawn_local(run_turn(history_id.get_untracked(), prompt, live, busy, version));
+        leptos::task::spawn_local(run_turn(body, history_id.get_untracked(), live, busy, version, server_errors));
+        #[cfg(not(feature = "hydrate"))]
+        let _ = body;
     };
+    let send = move |prompt: String| {
+        let mut body = json!({ "prompt": prompt });
+        if let Some(id) = history_id.get_untracked() {
+            body["historyId"] = id.into();
+        }
+        start_turn(body, Some(prompt));
+    };
+    let answer = Callback::new(move |(tool_call_id, response): (String, Value)| {
+        let mut ask_response = response;
+        ask_response["toolCallId"] = tool_call_id.into();
+        start_turn(json!({"historyId": history_id.get_untracked(), "askResponse": ask_response}), None);
+    });
+    let channel = AnswerChannel { send: answer, server_errors, busy };
 
     view! {
         <div class="chat">
@@ -61,7 +84,7 @@ pub fn ChatPage() -> impl IntoView {
                     <Transition fallback=|| view! { <p class="transcript__empty">"Loading…"</p> }>
                         {move || Suspend::new(async move {
                             let (_, view) = history.await;
-                            view! { <SavedRows view /> }
+                            view! { <SavedRows view channel /> }
                         })}
                     </Transition>
                     {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
@@ -74,39 +97,39 @@ pub fn ChatPage() -> impl IntoView {
 
 #[cfg(feature = "hydrate")]
 async fn run_turn(
+    body: Value,
     history_id: Option<String>,
-    prompt: String,
     live: RwSignal<Option<LiveTurn>>,
     busy: RwSignal<bool>,
     version: RwSignal<u32>,
+    server_errors: RwSignal<Vec<FieldError>>,
 ) {
     use super::model::TurnEvent;
     let new_conversation = history_id.is_none();
-    let mut body = serde_json::json!({ "prompt": prompt });
-    if let Some(id) = history_id {
-        body["historyId"] = id.into();
-    }
+    let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
     let mut finished_in = None;
     let result = super::stream::send_prompt(&body, |event| match event {
-        TurnEvent::Text { text } => live.update(|turn| {
-            if let Some(turn) = turn {
-                turn.reply.push_str(&text);
-            }
-        }),
-        TurnEvent::Error { error } => live.update(|turn| {
-            if let Some(turn) = turn {
-                turn.error = Some(error);
-            }
-        }),
+        TurnEvent::Text { text } => update(&|turn| turn.reply.push_str(&text)),
+        TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
+        TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
+        TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
         TurnEvent::Done { history_id, .. } => finished_in = Some(history_id),
+        TurnEvent::ToolResult { .. } | TurnEvent::Ask { .. } | TurnEvent::AskResolved { .. } => {}
     })
     .await;
     if let Err(error) = result {
-        live.update(|turn| {
-            if let Some(turn) = turn {
-                turn.error = Some(error);
-            }
-        });
+        if error.status == 400 && !error.fields.is_empty() {
+            // An invalid answer: the card shows the errors and the ask stays pending.
+            server_errors.set(error.fields);
+            live.set(None);
+        } else if error.status == 409 {
+            live.set(Some(LiveTurn {
+                error: Some(format!("{}. Here is how it ended.", error.title)),
+                ..Default::default()
+            }));
+        } else {
+            update(&|turn| turn.error = Some(error.title.clone()));
+        }
     }
     busy.set(false);
     if let Some(id) = finished_in.filter(|_| new_conversation) {
@@ -155,18 +178,17 @@ fn ConversationList(
 }
 
 #[component]
-fn SavedRows(view: Result<Option<HistoryView>, AppError>) -> impl IntoView {
+fn SavedRows(view: Result<Option<HistoryView>, AppError>, channel: AnswerChannel) -> impl IntoView {
     match view {
-        Ok(Some(history)) => history
-            .rows
+        Ok(Some(history)) => transcript(&history)
             .into_iter()
-            .map(|row| match row {
-                HistoryRow::User { text } => view! { <UserMessage text /> }.into_any(),
-                HistoryRow::Assistant { text } => view! { <AssistantMessage text /> }.into_any(),
-                HistoryRow::ToolCall { tool_name, ask, .. } => {
-                    view! { <ToolLine tool_name asked=ask.is_some() /> }.into_any()
+            .map(|item| match item {
+                TranscriptItem::User(text) => view! { <UserMessage text /> }.into_any(),
+                TranscriptItem::Assistant(text) => view! { <AssistantMessage text /> }.into_any(),
+                TranscriptItem::Tool { tool_name, args, result, .. } => {
+                    view! { <ToolLine tool_name args result /> }.into_any()
                 }
-                HistoryRow::ToolResult { .. } => ().into_any(),
+                TranscriptItem::Ask(item) => view! { <AskCard item=*item channel /> }.into_any(),
             })
             .collect_view()
             .into_any(),
@@ -178,11 +200,17 @@ fn SavedRows(view: Result<Option<HistoryView>, AppError>) -> impl IntoView {
     }
 }
 
-/// A compact line for a tool the agent used (asks get their own cards in the chat UI).
+/// A compact, expandable line for a host tool the agent used, with its input and result.
 #[component]
-fn ToolLine(tool_name: String, asked: bool) -> impl IntoView {
-    let label = if asked { "Asked you" } else { "Used" };
-    view! { <p class="tool-line" data-testid="tool-line">{label} " " <code>{tool_name}</code></p> }
+fn ToolLine(tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+    let pretty = |value: &Value| serde_json::to_string_pretty(value).unwrap_or_default();
+    view! {
+        <details class="tool-line" data-testid="tool-line">
+            <summary>"Used " <code>{tool_name}</code></summary>
+            <pre>{pretty(&args)}</pre>
+            {result.map(|result| view! { <pre>{pretty(&result)}</pre> })}
+        </details>
+    }
 }
 
 #[component]
@@ -206,7 +234,8 @@ fn AssistantMessage(text: String) -> impl IntoView {
 #[component]
 fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
     view! {
-        <UserMessage text=turn.prompt />
+        {turn.prompt.map(|text| view! { <UserMessage text /> })}
+        {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">"Using " <code>{tool}</code></p> }).collect_view()}
         <article
             class="message message--assistant"
             class:message--streaming=move || busy.get()

@@ -7,13 +7,34 @@ use web_sys::{Headers, ReadableStreamDefaultReader, Request, RequestInit, Respon
 
 use super::model::TurnEvent;
 use super::sse::SseDecoder;
+use crate::error::FieldError;
 
 fn js_error(value: JsValue) -> String {
     value.as_string().unwrap_or_else(|| format!("{value:?}"))
 }
 
+/// Why a turn could not start (or was cut off).
+pub struct SendError {
+    pub status: u16,
+    pub title: String,
+    /// The field errors of an invalid answer (400).
+    pub fields: Vec<FieldError>,
+}
+
+impl From<String> for SendError {
+    fn from(title: String) -> Self {
+        SendError { status: 0, title, fields: Vec::new() }
+    }
+}
+
+impl From<&str> for SendError {
+    fn from(title: &str) -> Self {
+        title.to_string().into()
+    }
+}
+
 /// Posts `body` and calls `on_event` for every event of the turn, in order.
-pub async fn send_prompt(body: &serde_json::Value, mut on_event: impl FnMut(TurnEvent)) -> Result<(), String> {
+pub async fn send_prompt(body: &serde_json::Value, mut on_event: impl FnMut(TurnEvent)) -> Result<(), SendError> {
     let headers = Headers::new().map_err(js_error)?;
     headers.set("content-type", "application/json").map_err(js_error)?;
     let init = RequestInit::new();
@@ -30,8 +51,9 @@ pub async fn send_prompt(body: &serde_json::Value, mut on_event: impl FnMut(Turn
         let text = JsFuture::from(response.text().map_err(js_error)?).await.map_err(js_error)?;
         let problem: serde_json::Value =
             serde_json::from_str(&text.as_string().unwrap_or_default()).unwrap_or_default();
-        let title = problem["title"].as_str().unwrap_or("The message could not be sent.");
-        return Err(title.to_string());
+        let title = problem["title"].as_str().unwrap_or("The message could not be sent.").to_string();
+        let fields = serde_json::from_value(problem["fields"].clone()).unwrap_or_default();
+        return Err(SendError { status: response.status(), title, fields });
     }
     let body = response.body().ok_or("The server sent no reply.")?;
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();

@@ -1,0 +1,118 @@
+//! A conversation's rows as the transcript shows them: messages, tool lines, and asks with
+//! their answers joined to them.
+
+use serde_json::Value;
+
+use super::model::{AskOrigin, AskStatus, HistoryRow, HistoryView};
+use crate::asks::AskKind;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AskItem {
+    pub tool_call_id: String,
+    pub kind: AskKind,
+    pub input: Value,
+    pub status: AskStatus,
+    pub response: Option<Value>,
+    pub origin: Option<AskOrigin>,
+    /// The ask tool, or for an approval the host tool it guards.
+    pub tool_name: String,
+    /// Whether this is the ask the conversation waits on (then it can be answered).
+    pub waiting: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TranscriptItem {
+    User(String),
+    Assistant(String),
+    Tool { tool_call_id: String, tool_name: String, args: Value, result: Option<Value> },
+    Ask(Box<AskItem>),
+}
+
+pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
+    let waiting = view.pending_ask.as_ref().map(|pending| pending.tool_call_id.as_str());
+    let mut items: Vec<TranscriptItem> = Vec::new();
+    for row in &view.rows {
+        match row {
+            HistoryRow::User { text } => items.push(TranscriptItem::User(text.clone())),
+            HistoryRow::Assistant { text } => items.push(TranscriptItem::Assistant(text.clone())),
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask) } => {
+                items.push(TranscriptItem::Ask(Box::new(AskItem {
+                    tool_call_id: tool_call_id.clone(),
+                    kind: ask.kind,
+                    input: args.clone(),
+                    status: ask.status,
+                    response: None,
+                    origin: ask.origin,
+                    tool_name: tool_name.clone(),
+                    waiting: ask.status == AskStatus::Pending && waiting == Some(tool_call_id.as_str()),
+                })))
+            }
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None } => items.push(TranscriptItem::Tool {
+                tool_call_id: tool_call_id.clone(),
+                tool_name: tool_name.clone(),
+                args: args.clone(),
+                result: None,
+            }),
+            HistoryRow::ToolResult { tool_call_id, result, .. } => {
+                for item in items.iter_mut().rev() {
+                    match item {
+                        TranscriptItem::Ask(ask) if &ask.tool_call_id == tool_call_id => {
+                            ask.response = Some(result.clone());
+                            break;
+                        }
+                        TranscriptItem::Tool { tool_call_id: id, result: slot, .. } if id == tool_call_id => {
+                            *slot = Some(result.clone());
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::chat::model::RowAsk;
+
+    #[test]
+    fn joins_answers_to_their_asks_and_results_to_their_tools() {
+        let rows = vec![
+            HistoryRow::User { text: "hi".into() },
+            HistoryRow::ToolCall {
+                tool_name: "listTodos".into(),
+                tool_call_id: "t1".into(),
+                args: json!({}),
+                ask: None,
+            },
+            HistoryRow::ToolResult {
+                tool_name: "listTodos".into(),
+                tool_call_id: "t1".into(),
+                result: json!({"todos": []}),
+            },
+            HistoryRow::ToolCall {
+                tool_name: "ask_choice".into(),
+                tool_call_id: "c1".into(),
+                args: json!({"prompt": "p"}),
+                ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Answered, origin: None }),
+            },
+            HistoryRow::ToolResult {
+                tool_name: "ask_choice".into(),
+                tool_call_id: "c1".into(),
+                result: json!({"action": "decline"}),
+            },
+        ];
+        let view = HistoryView { id: "h".into(), title: None, rows, pending_ask: None };
+        let items = transcript(&view);
+        assert_eq!(items.len(), 3);
+        assert!(matches!(&items[1], TranscriptItem::Tool { result: Some(_), .. }));
+        assert!(
+            matches!(&items[2], TranscriptItem::Ask(ask) if ask.response == Some(json!({"action": "decline"})) && !ask.waiting)
+        );
+    }
+}

@@ -1,0 +1,35 @@
+import { expect, test } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { AskCard } from "./fixtures/ask_card";
+import { ChatPage } from "./fixtures/chat_page";
+
+test("approving a guarded tool runs it", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Clean up my todos");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for deleteCompletedTodos");
+  await expect(ask.button("approve")).toHaveText("Delete");
+  await expect(ask.button("approve")).toHaveClass(/ask-button--destructive/);
+
+  await ask.button("approve").click();
+  await expect(chat.assistantMessages().last()).toHaveText("All clean.");
+  await expect(ask.summaries()).toHaveText(["✓ You confirmed: Delete"]);
+  await page.getByTestId("tool-line").getByText("deleteCompletedTodos").click();
+  await expect(page.getByTestId("tool-line")).toContainText('"deleted": 0');
+});
+
+test("denying a guarded tool never runs it", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Clean up, but no");
+  await ask.button("deny").click();
+  await expect(chat.assistantMessages().last()).toHaveText("Kept them.");
+  await expect(ask.summaries()).toHaveText(["✓ You declined: Keep them"]);
+  await page.getByTestId("tool-line").getByText("deleteCompletedTodos").click();
+  await expect(page.getByTestId("tool-line")).toContainText('"approved": false');
+  await expect(page.getByTestId("tool-line")).not.toContainText("deleted");
+});
