@@ -13,10 +13,11 @@ test("a markdown draft is edited with a live preview and sent back", async ({ pa
   await expect(editor).toHaveValue("# We're live");
   await expect(ask.card.getByLabel("Preview").getByRole("heading")).toHaveText("We're live");
 
-  await editor.fill("# We're live\n\nToday we **launched**.");
+  const edited = "# We're live\n\nToday we **launched**.";
+  await editor.fill(edited);
   await expect(ask.card.getByLabel("Preview").locator("strong")).toHaveText("launched");
-  await expect(ask.card.getByText("37 / 200 characters")).toBeVisible();
+  await expect(ask.card.getByText(`${edited.length} / 200 characters`)).toBeVisible();
   await ask.submit.click();
   await expect(chat.assistantMessages().last()).toHaveText("Announcement ready.");
-  await expect(ask.summaries().first()).toContainText("You edited the draft (37 characters)");
+  await expect(ask.summaries().first()).toContainText(`You edited the draft (${edited.length} characters)`);
 });

@@ -400,9 +400,11 @@ fn FormBody(ask: Ask, input: FormInput, answer: Callback<Value>, channel: Answer
                         touched.set(true);
                     }
                 };
-                let current = {
-                    let id = id.clone();
-                    move || values.with(|v| match v.get(&id) { Some(Value::String(s)) => s.clone(), Some(Value::Number(n)) => n.to_string(), _ => String::new() })
+                let initial = match &field.default {
+                    Some(Value::String(text)) if field.field_type == FormFieldType::Datetime => text.get(..16).unwrap_or(text).to_string(),
+                    Some(Value::String(text)) => text.clone(),
+                    Some(Value::Number(number)) => number.to_string(),
+                    _ => String::new(),
                 };
                 let required = field.is_required();
                 let label = view! { {field.label.clone()} {required.then(|| view! { <span class="ask-field__required" aria-hidden="true">" *"</span> })} };
@@ -411,11 +413,11 @@ fn FormBody(ask: Ask, input: FormInput, answer: Callback<Value>, channel: Answer
                         let id2 = id.clone();
                         view! { <input id=input_id.clone() type="checkbox" role="switch" prop:checked=move || values.with(|v| v.get(&id2) == Some(&json!(true))) on:change=move |e| set(String::new(), event_target_checked(&e)) /> }.into_any()
                     }
-                    FormFieldType::Textarea => view! { <textarea id=input_id.clone() rows="4" required=required prop:value=current on:input=move |e| set(event_target_value(&e), false)></textarea> }.into_any(),
+                    FormFieldType::Textarea => view! { <textarea id=input_id.clone() rows="4" required=required on:input=move |e| set(event_target_value(&e), false)>{initial}</textarea> }.into_any(),
                     FormFieldType::Select => {
                         let options = field.options().to_vec();
                         view! {
-                            <select id=input_id.clone() required=required prop:value=current on:change=move |e| set(event_target_value(&e), false)>
+                            <select id=input_id.clone() required=required prop:value=initial on:change=move |e| set(event_target_value(&e), false)>
                                 <option value="">"Choose…"</option>
                                 {options.into_iter().map(|o| view! { <option value=o.id.clone()>{o.label.clone()}</option> }).collect_view()}
                             </select>
@@ -457,14 +459,8 @@ fn FormBody(ask: Ask, input: FormInput, answer: Callback<Value>, channel: Answer
                             FormFieldType::Datetime => "datetime-local",
                             _ => "text",
                         };
-                        let current = if other == FormFieldType::Datetime {
-                            // The control shows local time without the offset the answer carries.
-                            let id = id.clone();
-                            Box::new(move || values.with(|v| v.get(&id).and_then(Value::as_str).map(|s| s.get(..16).unwrap_or(s).to_string()).unwrap_or_default())) as Box<dyn Fn() -> String + Send + Sync>
-                        } else {
-                            Box::new(current) as Box<dyn Fn() -> String + Send + Sync>
-                        };
-                        view! { <input id=input_id.clone() type=kind required=required prop:value=current on:input=move |e| set(event_target_value(&e), false) /> }.into_any()
+                        // Uncontrolled: writing a parsed value back would fight the typing ("12" → "1.02").
+                        view! { <input id=input_id.clone() type=kind required=required value=initial on:input=move |e| set(event_target_value(&e), false) /> }.into_any()
                     }
                 };
                 view! {
