@@ -155,10 +155,14 @@ fn ErrorList(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
     }
 }
 
-/// The errors of a draft answer, client-side and from the server, for one path prefix.
-fn errors_at(ask: &Ask, draft: &Value, server: &[FieldError], prefix: &str) -> Vec<String> {
-    let client: Vec<AskError> =
-        validate_ask_response(ask, draft, crate::asks::ASK_LIMITS.files.default_max_file_size_bytes);
+/// The errors under one path prefix: the draft's own (once the user has touched it) and the
+/// server's for the last answer sent.
+fn errors_at(ask: &Ask, draft: &Value, touched: bool, server: &[FieldError], prefix: &str) -> Vec<String> {
+    let client: Vec<AskError> = if touched {
+        validate_ask_response(ask, draft, crate::asks::ASK_LIMITS.files.default_max_file_size_bytes)
+    } else {
+        Vec::new()
+    };
     let mut messages: Vec<String> =
         client.iter().filter(|e| e.path.to_string().starts_with(prefix)).map(|e| e.message.clone()).collect();
     messages.extend(server.iter().filter(|e| e.path.starts_with(prefix)).map(|e| e.message.clone()));
@@ -187,10 +191,8 @@ fn SubmitRow(
     let checked = ask.clone();
     let valid = Memo::new(move |_| validate_ask_response(&checked, &draft.get(), u64::MAX).is_empty());
     let shown = ask.clone();
-    let errors = Signal::derive(move || {
-        let server = channel.server_errors.get();
-        if touched.get() || !server.is_empty() { errors_at(&shown, &draft.get(), &server, "") } else { Vec::new() }
-    });
+    let errors =
+        Signal::derive(move || errors_at(&shown, &draft.get(), touched.get(), &channel.server_errors.get(), ""));
     view! {
         <div class="ask-card__actions">
             <button type="button" class="ask-button ask-button--primary" data-testid="ask-submit"
@@ -388,7 +390,7 @@ fn FormBody(ask: Ask, input: FormInput, answer: Callback<Value>, channel: Answer
                 let input_id = format!("field-{id}");
                 let prefix = format!("content.values.{id}");
                 let ask = checked_ask.clone();
-                let errors = Signal::derive(move || if touched.get() { errors_at(&ask, &draft.get(), &channel.server_errors.get(), &prefix) } else { Vec::new() });
+                let errors = Signal::derive(move || errors_at(&ask, &draft.get(), touched.get(), &channel.server_errors.get(), &prefix));
                 let set = {
                     let field = field.clone();
                     move |raw: String, checked: bool| {

@@ -119,9 +119,11 @@ async fn run_turn(
     .await;
     if let Err(error) = result {
         if error.status == 400 && !error.fields.is_empty() {
-            // An invalid answer: the card shows the errors and the ask stays pending.
+            // An invalid answer changed nothing: the card keeps its input and shows the errors.
             server_errors.set(error.fields);
             live.set(None);
+            busy.set(false);
+            return;
         } else if error.status == 409 {
             live.set(Some(LiveTurn {
                 error: Some(format!("{}. Here is how it ended.", error.title)),
