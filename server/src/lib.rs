@@ -1,5 +1,8 @@
 //! Palaver's server: the axum router (API, server functions, the Leptos app) and start-up.
 
+// Without type erasure (release builds), the page types nest deeper than the default limit.
+#![recursion_limit = "256"]
+
 pub mod asks_cli;
 mod auth;
 pub mod config;
