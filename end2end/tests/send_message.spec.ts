@@ -29,4 +29,5 @@ test("a sent message shows at once, the reply streams in, and both survive a rel
     "aria-current",
     "page",
   );
+  expect(chat.consoleErrors).toEqual([]);
 });

@@ -39,21 +39,38 @@ fn error_text(result: Option<Result<impl Sized, AppError>>) -> Option<String> {
     }
 }
 
-#[component]
-pub fn LoginPage() -> impl IntoView {
-    let action = ServerAction::<LogIn>::new();
+/// Goes to the `next` page once `value` holds a success.
+fn continue_after<T: 'static>(value: impl Get<Value = Option<Result<T, AppError>>> + Send + Sync + 'static) {
     let next = next_path();
     Effect::new(move |_| {
-        if let Some(Ok(_)) = action.value().get() {
+        if let Some(Ok(_)) = value.get() {
             go_to(&next.get_untracked());
         }
     });
+}
+
+/// The username and password inputs (named as the server functions' arguments).
+#[component]
+fn CredentialFields(new_account: bool) -> impl IntoView {
+    let password_autocomplete = if new_account { "new-password" } else { "current-password" };
+    view! {
+        <label>"Username" <input type="text" name="username" autocomplete="username" required minlength="3" maxlength="32" /></label>
+        <label>
+            "Password"
+            <input type="password" name="password" autocomplete=password_autocomplete required minlength=PASSWORD_MIN_LENGTH />
+        </label>
+    }
+}
+
+#[component]
+pub fn LoginPage() -> impl IntoView {
+    let action = ServerAction::<LogIn>::new();
+    continue_after(action.value());
     view! {
         <main class="auth-page">
             <h1>"Log in to Palaver"</h1>
             <ActionForm action attr:class="auth-form" attr:aria-label="Log in">
-                <label>"Username" <input type="text" name="username" autocomplete="username" required /></label>
-                <label>"Password" <input type="password" name="password" autocomplete="current-password" required /></label>
+                <CredentialFields new_account=false />
                 <button type="submit" disabled=move || action.pending().get()>"Log in"</button>
                 {move || error_text(action.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
             </ActionForm>
@@ -65,22 +82,13 @@ pub fn LoginPage() -> impl IntoView {
 #[component]
 pub fn SignupPage() -> impl IntoView {
     let action = ServerAction::<SignUp>::new();
-    let next = next_path();
-    Effect::new(move |_| {
-        if let Some(Ok(_)) = action.value().get() {
-            go_to(&next.get_untracked());
-        }
-    });
+    continue_after(action.value());
     view! {
         <main class="auth-page">
             <h1>"Create your Palaver account"</h1>
             <p class="auth-page__hint">"The first account becomes the admin."</p>
             <ActionForm action attr:class="auth-form" attr:aria-label="Sign up">
-                <label>"Username" <input type="text" name="username" autocomplete="username" required minlength="3" maxlength="32" /></label>
-                <label>
-                    "Password"
-                    <input type="password" name="password" autocomplete="new-password" required minlength=PASSWORD_MIN_LENGTH />
-                </label>
+                <CredentialFields new_account=true />
                 <button type="submit" disabled=move || action.pending().get()>"Sign up"</button>
                 {move || error_text(action.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
             </ActionForm>

@@ -90,8 +90,15 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
         Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() answer channel /> }.into_any(),
         Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() answer channel /> }.into_any(),
     };
+    // A newly shown ask takes the focus, so keyboard and screen-reader users land on it.
+    let card = NodeRef::<leptos::html::Section>::new();
+    Effect::new(move |_| {
+        if let Some(section) = card.get() {
+            let _ = section.focus();
+        }
+    });
     view! {
-        <section class="ask-card ask-card--pending" data-testid="ask-card" aria-label=label tabindex="-1">
+        <section node_ref=card class="ask-card ask-card--pending" data-testid="ask-card" aria-label=label tabindex="-1">
             {guard.map(|tool| view! { <p class="ask-card__guard" data-testid="approval-tool">"Approval needed for " <code>{tool}</code></p> })}
             {title.map(|title| view! { <h3 class="ask-card__title">{title}</h3> })}
             <p class="ask-card__prompt">{prompt}</p>

@@ -87,17 +87,10 @@ impl HistoryRow {
 
 /// The ask a conversation waits on, as clients see it (no replay state).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub struct PendingAskView {
-    pub tool_call_id: String,
-    pub kind: AskKind,
-    pub input: Value,
-    pub simple: SimpleCard,
+    #[serde(flatten)]
+    pub ask: AskEvent,
     pub created: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<AskOrigin>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_name: Option<String>,
 }
 
 /// A conversation with its rows, as the chat shows it.

@@ -23,27 +23,24 @@ fn plural(count: usize, one: &str, many: &str) -> String {
     format!("{} {}", format_count(count), if count == 1 { one } else { many })
 }
 
+/// The labels of the options a choice answer selected, each falling back to its id.
+pub fn option_labels(input: &Value, ids: &[Value]) -> Vec<String> {
+    let options = input["options"].as_array().map(Vec::as_slice).unwrap_or_default();
+    ids.iter()
+        .filter_map(Value::as_str)
+        .map(|id| {
+            let option = options.iter().find(|option| option["id"] == id);
+            option.and_then(|option| option["label"].as_str()).unwrap_or(id).to_string()
+        })
+        .collect()
+}
+
 const ANSWERED: &str = "You answered this question.";
 
 fn accepted(kind: AskKind, input: &Value, content: &Value) -> String {
     match kind {
         AskKind::Choice => {
-            let labels: Vec<String> = content["selected"]
-                .as_array()
-                .map(|ids| {
-                    ids.iter()
-                        .filter_map(Value::as_str)
-                        .map(|id| {
-                            input["options"]
-                                .as_array()
-                                .and_then(|options| options.iter().find(|option| option["id"] == id))
-                                .and_then(|option| option["label"].as_str())
-                                .unwrap_or(id)
-                                .to_string()
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let labels = option_labels(input, content["selected"].as_array().map(Vec::as_slice).unwrap_or_default());
             let mut parts = Vec::new();
             if !labels.is_empty() {
                 parts.push(format!("You chose: {}", labels.join(", ")));

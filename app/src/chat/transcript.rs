@@ -29,7 +29,7 @@ pub enum TranscriptItem {
 }
 
 pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
-    let waiting = view.pending_ask.as_ref().map(|pending| pending.tool_call_id.as_str());
+    let waiting = view.pending_ask.as_ref().map(|pending| pending.ask.tool_call_id.as_str());
     let mut items: Vec<TranscriptItem> = Vec::new();
     for row in &view.rows {
         match row {

@@ -8,6 +8,8 @@ use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 use serde_json::{Value, json};
 
+use crate::chat::summary::option_labels;
+
 use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens};
 
 /// How long the demo waits between streamed words, so the reply visibly streams.
@@ -169,20 +171,6 @@ fn call_for<'m>(messages: &'m [ModelMessage], id: &str) -> Option<&'m ToolCall> 
         ModelMessage::Assistant { tool_calls, .. } => tool_calls.iter().find(|call| call.id == id),
         _ => None,
     })
-}
-
-fn option_labels(input: &Value, ids: &[Value]) -> Vec<String> {
-    ids.iter()
-        .filter_map(Value::as_str)
-        .map(|id| {
-            input["options"]
-                .as_array()
-                .and_then(|options| options.iter().find(|option| option["id"] == id))
-                .and_then(|option| option["label"].as_str())
-                .unwrap_or(id)
-                .to_string()
-        })
-        .collect()
 }
 
 /// What the demo says once a tool answered.

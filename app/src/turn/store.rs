@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use crate::asks::{AskKind, SimpleCard};
-use crate::chat::model::{AskOrigin, AskStatus, HistoryRow, PendingAskView};
+use crate::chat::model::{AskOrigin, AskStatus, HistoryRow};
 use crate::error::AppResult;
 use crate::llm::ModelMessage;
 
@@ -34,20 +34,6 @@ pub struct StoredPendingAsk {
     pub approval_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
-}
-
-impl StoredPendingAsk {
-    pub fn view(&self) -> PendingAskView {
-        PendingAskView {
-            tool_call_id: self.tool_call_id.clone(),
-            kind: self.kind,
-            input: self.input.clone(),
-            simple: self.simple.clone(),
-            created: self.created.clone(),
-            origin: self.origin,
-            tool_name: self.tool_name.clone(),
-        }
-    }
 }
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
