@@ -109,6 +109,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/admin_create_user", Access::Admin),
     ("/api/list_histories", Access::Authenticated),
     ("/api/get_history", Access::HistoryRead),
+    ("/api/create_conversation", Access::Authenticated),
+    ("/api/stop_turn", Access::HistoryWrite),
 ];
 
 /// The whole HTTP surface: the JSON API, the server functions and the server-rendered pages.

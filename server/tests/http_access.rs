@@ -147,7 +147,7 @@ async fn send_form(app: &TestApp, path: &str, headers: &[(&str, &str)], form: &s
 
 fn server_fn_args(world: &World, path: &str) -> String {
     match path {
-        "/api/get_history" => format!("id={}", world.history),
+        "/api/get_history" | "/api/stop_turn" => format!("id={}", world.history),
         "/api/revoke_api_token" => "id=unknown".into(),
         "/api/create_api_token" => "name=probe".into(),
         "/api/log_in" => "username=owner&password=correct+horse+battery".into(),
@@ -185,7 +185,7 @@ async fn every_server_function_has_an_access_rule_and_follows_it() {
                 let admin = server_fn(&world.app, Some(&world.admin), path, &args).await;
                 assert!(admin.status.is_success(), "{path} as admin: {} {}", admin.status, admin.text);
             }
-            Access::HistoryRead => {
+            Access::HistoryRead | Access::HistoryWrite => {
                 assert_eq!(user.status, StatusCode::FORBIDDEN, "{path} as another user: {}", user.text);
                 let owner = server_fn(&world.app, Some(&world.owner), path, &args).await;
                 assert!(owner.status.is_success(), "{path} as owner: {} {}", owner.status, owner.text);

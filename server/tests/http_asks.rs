@@ -523,3 +523,37 @@ async fn a_client_that_disconnects_mid_turn_still_gets_the_turn_saved() {
     let data = rows(&app, &ada, &json!(id)).await;
     assert_eq!(data["rows"][1], json!({"type": "assistant", "text": "A slow reply that keeps going for a while."}));
 }
+
+#[tokio::test]
+async fn stop_ends_a_running_turn_and_keeps_what_was_said() {
+    let (app, ada) = setup(json!([{"text": "First part. Second part. Third part.", "chunkDelayMs": 300}])).await;
+    let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let id = created["data"]["id"].as_str().unwrap().to_string();
+    let body = json!({"prompt": "talk slowly", "historyId": id});
+    let streaming = {
+        let (router, token) = (app.router.clone(), ada.token.clone());
+        tokio::spawn(async move {
+            use http_body_util::BodyExt;
+            use tower::ServiceExt;
+            let request = axum::http::Request::post("/gpt/prompt")
+                .header("host", "palaver.test")
+                .header("authorization", format!("Bearer {token}"))
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from(body.to_string()))
+                .unwrap();
+            let response = router.oneshot(request).await.unwrap();
+            String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap()
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(450)).await;
+    let stopped = app.call_form(&ada, "/api/stop_turn", &format!("id={id}")).await;
+    assert_eq!((stopped.status, stopped.text.as_str()), (StatusCode::OK, "true"));
+    let events = common::sse_events(&streaming.await.unwrap());
+    assert_eq!(events.last().unwrap()["done"], true);
+    let said = streamed_text(&events);
+    assert!(!said.is_empty() && said.len() < "First part. Second part. Third part.".len(), "{said}");
+    let data = rows(&app, &ada, &json!(id)).await;
+    assert_eq!(data["rows"][1], json!({"type": "assistant", "text": said}), "what was said is kept");
+    let again = app.call_form(&ada, "/api/stop_turn", &format!("id={id}")).await;
+    assert_eq!(again.text, "false", "nothing runs any more");
+}

@@ -23,3 +23,21 @@ pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
         .await,
     )
 }
+
+/// Starts an empty conversation for the caller (the chat creates one before its first message,
+/// so it always knows which conversation a running turn belongs to).
+#[server(prefix = "/api", endpoint = "create_conversation")]
+pub async fn create_conversation() -> Result<String, AppError> {
+    let (state, caller) = crate::accounts::api::server_caller().await?;
+    crate::accounts::api::with_status(super::db::create_history(&state.pool, &caller.user.id).await)
+}
+
+/// Stops the turn running on a conversation: the model is not called again, what it produced
+/// is kept. Returns whether a turn was running.
+#[server(prefix = "/api", endpoint = "stop_turn")]
+pub async fn stop_turn(id: String) -> Result<bool, AppError> {
+    use super::access::{HistoryAccess, authorize_history};
+    let (state, caller) = crate::accounts::api::server_caller().await?;
+    crate::accounts::api::with_status(authorize_history(&state.pool, &caller, &id, HistoryAccess::Write).await)?;
+    Ok(state.turns.stop(&id))
+}

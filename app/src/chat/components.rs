@@ -5,7 +5,7 @@ use leptos_router::hooks::use_query_map;
 
 use serde_json::{Value, json};
 
-use super::api::{get_history, list_histories};
+use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::{AnswerChannel, AskCard};
 use super::model::{HistorySummary, HistoryView};
 use super::transcript::{TranscriptItem, transcript};
@@ -58,16 +58,43 @@ pub fn ChatPage() -> impl IntoView {
         server_errors.set(Vec::new());
         live.set(Some(LiveTurn { prompt, ..Default::default() }));
         #[cfg(feature = "hydrate")]
-        leptos::task::spawn_local(run_turn(body, history_id.get_untracked(), live, busy, version, server_errors));
+        leptos::task::spawn_local(run_turn(body, live, busy, version, server_errors));
         #[cfg(not(feature = "hydrate"))]
         let _ = body;
     };
+    let navigate = leptos_router::hooks::use_navigate();
     let send = move |prompt: String| {
-        let mut body = json!({ "prompt": prompt });
+        let Some(id) = history_id.get_untracked() else {
+            // A new chat: create the conversation first, so a running turn always has one.
+            busy.set(true);
+            live.set(Some(LiveTurn { prompt: Some(prompt.clone()), ..Default::default() }));
+            let navigate = navigate.clone();
+            leptos::task::spawn_local(async move {
+                match create_conversation().await {
+                    Ok(id) => {
+                        navigate(&format!("/?c={id}"), Default::default());
+                        start_turn(json!({"prompt": prompt, "historyId": id}), Some(prompt.clone()));
+                    }
+                    Err(err) => {
+                        live.set(Some(LiveTurn {
+                            prompt: Some(prompt),
+                            error: Some(err.to_string()),
+                            ..Default::default()
+                        }));
+                        busy.set(false);
+                    }
+                }
+            });
+            return;
+        };
+        start_turn(json!({"prompt": prompt, "historyId": id}), Some(prompt));
+    };
+    let stop = move || {
         if let Some(id) = history_id.get_untracked() {
-            body["historyId"] = id.into();
+            leptos::task::spawn_local(async move {
+                let _ = stop_turn(id).await;
+            });
         }
-        start_turn(body, Some(prompt));
     };
     let answer = Callback::new(move |(tool_call_id, response): (String, Value)| {
         let mut ask_response = response;
@@ -89,7 +116,7 @@ pub fn ChatPage() -> impl IntoView {
                     </Transition>
                     {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
                 </section>
-                <Composer busy on_send=send />
+                <Composer busy on_send=send on_stop=stop />
             </main>
         </div>
     }
@@ -98,23 +125,22 @@ pub fn ChatPage() -> impl IntoView {
 #[cfg(feature = "hydrate")]
 async fn run_turn(
     body: Value,
-    history_id: Option<String>,
     live: RwSignal<Option<LiveTurn>>,
     busy: RwSignal<bool>,
     version: RwSignal<u32>,
     server_errors: RwSignal<Vec<FieldError>>,
 ) {
     use super::model::TurnEvent;
-    let new_conversation = history_id.is_none();
     let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
-    let mut finished_in = None;
     let result = super::stream::send_prompt(&body, |event| match event {
         TurnEvent::Text { text } => update(&|turn| turn.reply.push_str(&text)),
         TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
         TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
         TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
-        TurnEvent::Done { history_id, .. } => finished_in = Some(history_id),
-        TurnEvent::ToolResult { .. } | TurnEvent::Ask { .. } | TurnEvent::AskResolved { .. } => {}
+        TurnEvent::ToolResult { .. }
+        | TurnEvent::Ask { .. }
+        | TurnEvent::AskResolved { .. }
+        | TurnEvent::Done { .. } => {}
     })
     .await;
     if let Err(error) = result {
@@ -134,10 +160,6 @@ async fn run_turn(
         }
     }
     busy.set(false);
-    if let Some(id) = finished_in.filter(|_| new_conversation) {
-        let navigate = leptos_router::hooks::use_navigate();
-        navigate(&format!("/?c={id}"), Default::default());
-    }
     version.update(|version| *version += 1);
 }
 
@@ -252,7 +274,11 @@ fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
 }
 
 #[component]
-fn Composer(busy: RwSignal<bool>, on_send: impl Fn(String) + Copy + Send + Sync + 'static) -> impl IntoView {
+fn Composer(
+    busy: RwSignal<bool>,
+    on_send: impl Fn(String) + Clone + Send + Sync + 'static,
+    on_stop: impl Fn() + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     let draft = RwSignal::new(String::new());
     let submit = move || {
         let prompt = draft.get_untracked().trim().to_string();
@@ -262,6 +288,7 @@ fn Composer(busy: RwSignal<bool>, on_send: impl Fn(String) + Copy + Send + Sync 
         draft.set(String::new());
         on_send(prompt);
     };
+    let submit_on_enter = submit.clone();
     view! {
         <form
             class="composer"
@@ -281,7 +308,7 @@ fn Composer(busy: RwSignal<bool>, on_send: impl Fn(String) + Copy + Send + Sync 
                 on:keydown=move |event| {
                     if event.key() == "Enter" && !event.shift_key() {
                         event.prevent_default();
-                        submit();
+                        submit_on_enter();
                     }
                 }
             ></textarea>
@@ -292,6 +319,9 @@ fn Composer(busy: RwSignal<bool>, on_send: impl Fn(String) + Copy + Send + Sync 
             >
                 {move || if busy.get() { "Replying…" } else { "Send" }}
             </button>
+            <Show when=move || busy.get()>
+                <button type="button" class="composer__stop" data-testid="stop" on:click=move |_| on_stop()>"Stop"</button>
+            </Show>
         </form>
     }
 }

@@ -115,7 +115,9 @@ async fn append_log(path: PathBuf, request: Value) -> std::io::Result<()> {
     let mut line = request.to_string();
     line.push('\n');
     let mut file = tokio::fs::OpenOptions::new().create(true).append(true).open(path).await?;
-    file.write_all(line.as_bytes()).await
+    file.write_all(line.as_bytes()).await?;
+    // tokio writes in the background: flush so the line is on disk before the call streams.
+    file.flush().await
 }
 
 impl ChatModel for MockModel {

@@ -16,7 +16,9 @@ use std::time::Instant;
 use futures::StreamExt;
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
-use tokio::sync::mpsc;
+use std::collections::HashMap;
+
+use tokio::sync::{mpsc, watch};
 
 use crate::accounts::auth::Caller;
 use crate::asks::{
@@ -105,6 +107,8 @@ pub struct TurnRunner {
     pool: SqlitePool,
     model: Arc<dyn ChatModel>,
     settings: Arc<TurnSettings>,
+    /// The stop switch of each running turn, by conversation.
+    running: Arc<std::sync::Mutex<HashMap<String, watch::Sender<bool>>>>,
 }
 
 /// The answer of a resolved ask, ready for the model.
@@ -119,7 +123,27 @@ struct Resolved {
 
 impl TurnRunner {
     pub fn new(pool: SqlitePool, model: Arc<dyn ChatModel>, settings: TurnSettings) -> Self {
-        Self { pool, model, settings: Arc::new(settings) }
+        Self { pool, model, settings: Arc::new(settings), running: Arc::default() }
+    }
+
+    /// Asks the turn running on a conversation to stop; false when none is running.
+    pub fn stop(&self, history_id: &str) -> bool {
+        let running = self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        running.get(history_id).is_some_and(|stop| stop.send(true).is_ok())
+    }
+
+    fn register(&self, history_id: &str) -> (watch::Sender<bool>, watch::Receiver<bool>) {
+        let (sender, receiver) = watch::channel(false);
+        let mut running = self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        running.insert(history_id.to_string(), sender.clone());
+        (sender, receiver)
+    }
+
+    fn unregister(&self, history_id: &str, switch: &watch::Sender<bool>) {
+        let mut running = self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if running.get(history_id).is_some_and(|current| current.same_channel(switch)) {
+            running.remove(history_id);
+        }
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -169,8 +193,11 @@ impl TurnRunner {
             }
         };
         let (sender, events) = mpsc::channel(64);
+        let (stop_switch, stop) = self.register(&history_id);
         let turn = Turn {
             runner: self.clone(),
+            stop_switch,
+            stop,
             turn_id,
             user_id: owner_id,
             history_id: history_id.clone(),
@@ -375,6 +402,8 @@ fn approval_input(tool: &dyn HostTool, input: &Value, surface: AskSurface) -> Op
 /// Where a step left the turn.
 enum StepsEnd {
     Finished,
+    /// The user stopped the turn: what was produced is kept.
+    Stopped,
     Paused(Box<Pause>),
     Failed(String),
 }
@@ -388,6 +417,9 @@ struct Pause {
 
 struct Turn {
     runner: TurnRunner,
+    stop_switch: watch::Sender<bool>,
+    /// Flips to true when the user asks the turn to stop.
+    stop: watch::Receiver<bool>,
     turn_id: String,
     user_id: String,
     history_id: String,
@@ -547,7 +579,8 @@ impl Turn {
         result
     }
 
-    async fn call_model(&mut self) -> (String, Vec<ToolCall>, Option<String>) {
+    /// One model call: its text, its tool calls, and an error; `None` when the user stopped it.
+    async fn call_model(&mut self) -> Option<(String, Vec<ToolCall>, Option<String>)> {
         let request = ModelRequest {
             system: self.system_prompt(),
             messages: self.messages.clone(),
@@ -555,7 +588,16 @@ impl Turn {
         };
         let mut stream = self.runner.model.stream(request);
         let (mut text, mut calls, mut error) = (String::new(), Vec::new(), None);
-        while let Some(event) = stream.next().await {
+        let mut stop = self.stop.clone();
+        loop {
+            let event = tokio::select! {
+                event = stream.next() => event,
+                _ = stop.wait_for(|stopped| *stopped) => {
+                    self.reply.push_str(&text);
+                    return None;
+                }
+            };
+            let Some(event) = event else { break };
             match event {
                 ModelEvent::TextDelta(delta) => {
                     text.push_str(&delta);
@@ -573,12 +615,14 @@ impl Turn {
                 }
             }
         }
-        (text, calls, error)
+        Some((text, calls, error))
     }
 
     async fn steps(&mut self) -> StepsEnd {
         for _ in 0..self.runner.settings.max_steps {
-            let (text, calls, error) = self.call_model().await;
+            let Some((text, calls, error)) = self.call_model().await else {
+                return StepsEnd::Stopped;
+            };
             if let Some(error) = error {
                 self.reply.push_str(&text);
                 return StepsEnd::Failed(error);
@@ -715,6 +759,10 @@ impl Turn {
         let mut error = None;
         match end {
             StepsEnd::Finished => self.save_reply().await,
+            StepsEnd::Stopped => {
+                self.metadata["stopped"] = json!(true);
+                self.save_reply().await;
+            }
             StepsEnd::Paused(pause) => pending_ref = self.pause(*pause).await,
             StepsEnd::Failed(message) => {
                 self.emit(TurnEvent::Error { error: message.clone() }).await;
@@ -724,6 +772,7 @@ impl Turn {
         }
         let title = self.title().await;
         self.log(prompt_log, error.as_deref(), started).await;
+        self.runner.unregister(&self.history_id, &self.stop_switch);
         let done = TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask: pending_ref };
         self.emit(done).await;
     }

@@ -123,6 +123,23 @@ impl TestApp {
         Reply { status, headers, text: String::from_utf8_lossy(&bytes).into_owned() }
     }
 
+    /// Calls a server function with form-encoded arguments as `user`.
+    pub async fn call_form(&self, user: &TestUser, path: &str, form: &str) -> Reply {
+        let request = Request::builder()
+            .method("POST")
+            .uri(path)
+            .header(header::HOST, "palaver.test")
+            .header(header::AUTHORIZATION, format!("Bearer {}", user.token))
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(form.to_string()))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.expect("response");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.expect("body").to_bytes();
+        Reply { status, headers, text: String::from_utf8_lossy(&bytes).into_owned() }
+    }
+
     /// Sends a request with extra headers (e.g. a cookie or an Origin).
     pub async fn send(&self, method: &str, uri: &str, headers: &[(&str, &str)], body: Option<Value>) -> Reply {
         let mut builder = Request::builder().method(method).uri(uri).header(header::HOST, "palaver.test");
