@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod asks;
 pub mod chat;
+mod components;
 pub mod error;
 pub mod markdown;
 pub mod text;
@@ -36,6 +37,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+                <script inner_html=components::THEME_SCRIPT></script>
                 <AutoReload options=options.clone() />
                 <HydrationScripts options />
                 <MetaTags />
@@ -57,6 +59,7 @@ pub fn App() -> impl IntoView {
             <header class="app-header">
                 <a class="app-header__brand" href="/">"Palaver"</a>
                 <UserMenu />
+                <components::ThemeToggle />
             </header>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=ChatPage />
