@@ -278,16 +278,32 @@ fn ChoiceBody(
                 }).collect_view()}
             </fieldset>
         }.into_any(),
-        SelectMode::One => view! {
-            <label class="ask-field">
-                "Choose one"
-                <select on:change=move |event| { selected.set(vec![event_target_value(&event)]); touched.set(true); }
-                    prop:value=move || selected.with(|s| s.first().cloned().unwrap_or_default())>
-                    <option value="">"Choose an option"</option>
-                    {options.into_iter().map(|option| view! { <option value=option.id.clone()>{option.label.clone()}</option> }).collect_view()}
-                </select>
-            </label>
-        }.into_any(),
+        SelectMode::One => {
+            // Many options: a search box narrows the list, the list box picks one.
+            let search = RwSignal::new(String::new());
+            let options = StoredValue::new(options);
+            let shown = move || {
+                let needle = search.get().to_lowercase();
+                options.with_value(|options| {
+                    options.iter().filter(|option| needle.is_empty() || option.label.to_lowercase().contains(&needle)).cloned().collect::<Vec<_>>()
+                })
+            };
+            view! {
+                <div class="ask-card__options">
+                    <label class="ask-field">
+                        "Search the options"
+                        <input type="search" prop:value=move || search.get() on:input=move |event| search.set(event_target_value(&event)) />
+                    </label>
+                    <label class="ask-field">
+                        "Choose one"
+                        <select size="6" on:change=move |event| { selected.set(vec![event_target_value(&event)]); touched.set(true); }
+                            prop:value=move || selected.with(|s| s.first().cloned().unwrap_or_default())>
+                            {move || shown().into_iter().map(|option| view! { <option value=option.id.clone()>{option.label.clone()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                </div>
+            }.into_any()
+        }
         SelectMode::Many => {
             let bounds = choice_selection_bounds(&input);
     let hint = if bounds.min == bounds.max { format!("Choose {}", bounds.max) } else { format!("Choose {} to {}", bounds.min, bounds.max) };
