@@ -24,6 +24,8 @@ test("a PNG and a CSV reach the model", async ({ page }) => {
   expect(answer.parts[1]).toEqual({ type: "image-data", mimeType: "image/png", data: PNG.toString("base64") });
   expect(answer.parts[3]).toEqual({ type: "text", text: "item,total\nlunch,12\n" });
   expect(JSON.stringify(answer.result)).not.toContain("base64");
+  // Both went through POST /files/upload: the answer names uploads, not bytes.
+  expect(answer.result.content.files.map((file: any) => typeof file.fileId)).toEqual(["string", "string"]);
 });
 
 test("a spoofed PNG is refused with MIME_MISMATCH under the picker", async ({ page }) => {

@@ -515,20 +515,40 @@ fn FilesBody(ask: Ask, input: FilesInput, answer: Callback<Value>, channel: Answ
     } else {
         format!("Pick {} to {} files", bounds.min, bounds.max)
     };
+    // Uploads in flight: (file name, progress from 0 to 1).
+    let uploading: RwSignal<Vec<(String, f64)>> = RwSignal::new(Vec::new());
+    let upload_errors: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
     let on_change = move |event: leptos::ev::Event| {
         touched.set(true);
         #[cfg(feature = "hydrate")]
         {
+            use super::files::{Uploaded, data_url_ref, upload};
             use wasm_bindgen::JsCast;
             let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
                 return;
             };
             let Some(list) = element.files() else { return };
             let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+            element.set_value("");
             leptos::task::spawn_local(async move {
                 for file in files {
-                    if let Some(reference) = super::files::data_url_ref(&file).await {
-                        picked.update(|p| p.push(reference));
+                    let name = file.name();
+                    uploading.update(|u| u.push((name.clone(), 0.0)));
+                    let progress_name = name.clone();
+                    let result = upload(&file, move |done| {
+                        uploading
+                            .update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
+                    })
+                    .await;
+                    uploading.update(|u| u.retain(|(n, _)| *n != name));
+                    match result {
+                        Uploaded::Stored(reference) => picked.update(|p| p.push(reference)),
+                        Uploaded::StorageOff => {
+                            if let Some(reference) = data_url_ref(&file).await {
+                                picked.update(|p| p.push(reference));
+                            }
+                        }
+                        Uploaded::Failed(error) => upload_errors.update(|e| e.push(format!("{name}: {error}"))),
                     }
                 }
             });
@@ -542,6 +562,13 @@ fn FilesBody(ask: Ask, input: FilesInput, answer: Callback<Value>, channel: Answ
                 {hint}
                 <input type="file" multiple=many accept=accept data-testid="ask-file-input" on:change=on_change />
             </label>
+            {move || uploading.get().into_iter().map(|(name, done)| view! {
+                <label class="ask-files__progress">
+                    {format!("Uploading {name}")}
+                    <progress max="1" value=done.to_string()></progress>
+                </label>
+            }).collect_view()}
+            <ErrorList errors=Signal::derive(move || upload_errors.get()) />
             <ul class="ask-files__list">
                 {move || picked.get().into_iter().enumerate().map(|(index, file)| view! {
                     <li>

@@ -36,3 +36,59 @@ pub async fn data_url_ref(file: &web_sys::File) -> Option<Value> {
     let url = format!("data:{mime_type};base64,{}", BASE64.encode(&bytes));
     Some(json!({"url": url, "filename": file.name(), "mimeType": mime_type, "size": bytes.len()}))
 }
+
+/// How an upload ended.
+pub enum Uploaded {
+    /// Stored: the answer ref with its `fileId`.
+    Stored(Value),
+    /// The server keeps no files: send the bytes as a data URL instead.
+    StorageOff,
+    Failed(String),
+}
+
+/// Uploads a picked file to `POST /files/upload`, reporting progress from 0 to 1.
+pub async fn upload(file: &web_sys::File, on_progress: impl Fn(f64) + 'static) -> Uploaded {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+
+    let Ok(request) = web_sys::XmlHttpRequest::new() else {
+        return Uploaded::Failed("Uploads are not available.".into());
+    };
+    let Ok(form) = web_sys::FormData::new() else { return Uploaded::Failed("Uploads are not available.".into()) };
+    if form.append_with_blob_and_filename("file", file, &file.name()).is_err()
+        || request.open_with_async("POST", "/files/upload", true).is_err()
+    {
+        return Uploaded::Failed("The file could not be prepared.".into());
+    }
+    let progress = Closure::<dyn FnMut(web_sys::ProgressEvent)>::new(move |event: web_sys::ProgressEvent| {
+        if event.length_computable() && event.total() > 0.0 {
+            on_progress(event.loaded() / event.total());
+        }
+    });
+    if let Ok(upload) = request.upload() {
+        upload.set_onprogress(Some(progress.as_ref().unchecked_ref()));
+    }
+    let finished = js_sys::Promise::new(&mut |resolve, _reject| {
+        let done = Closure::once_into_js(move || {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+        });
+        request.set_onloadend(Some(done.unchecked_ref()));
+    });
+    if request.send_with_opt_form_data(Some(&form)).is_err() {
+        return Uploaded::Failed("The file could not be sent.".into());
+    }
+    let _ = JsFuture::from(finished).await;
+    drop(progress);
+    let body: Value =
+        request.response_text().ok().flatten().and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default();
+    match request.status().unwrap_or(0) {
+        201 => Uploaded::Stored(json!({
+            "fileId": body["id"], "filename": body["filename"], "mimeType": body["mimeType"], "size": body["size"]
+        })),
+        404 => Uploaded::StorageOff,
+        0 => Uploaded::Failed("The server could not be reached.".into()),
+        _ => Uploaded::Failed(
+            body["detail"].as_str().or(body["title"].as_str()).unwrap_or("The upload failed.").to_string(),
+        ),
+    }
+}
