@@ -131,18 +131,11 @@ async fn server_fn(app: &TestApp, user: Option<&TestUser>, path: &str, args: &st
 }
 
 async fn send_form(app: &TestApp, path: &str, headers: &[(&str, &str)], form: &str) -> Reply {
-    use axum::body::Body;
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
     let mut builder = axum::http::Request::builder().method("POST").uri(path).header("host", "palaver.test");
     for (name, value) in headers {
         builder = builder.header(*name, *value);
     }
-    let response = app.router.clone().oneshot(builder.body(Body::from(form.to_string())).unwrap()).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
-    Reply { status, headers, text }
+    app.dispatch(builder.body(axum::body::Body::from(form.to_string())).unwrap()).await
 }
 
 fn server_fn_args(world: &World, path: &str) -> String {

@@ -116,6 +116,11 @@ impl TestApp {
             .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
             .body(Body::from(body))
             .unwrap();
+        self.dispatch(request).await
+    }
+
+    /// Sends a built request through the router and reads the whole reply.
+    pub async fn dispatch(&self, request: Request<Body>) -> Reply {
         let response = self.router.clone().oneshot(request).await.expect("response");
         let status = response.status();
         let headers = response.headers().clone();
@@ -133,11 +138,7 @@ impl TestApp {
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
             .body(Body::from(form.to_string()))
             .unwrap();
-        let response = self.router.clone().oneshot(request).await.expect("response");
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = response.into_body().collect().await.expect("body").to_bytes();
-        Reply { status, headers, text: String::from_utf8_lossy(&bytes).into_owned() }
+        self.dispatch(request).await
     }
 
     /// Sends a request with extra headers (e.g. a cookie or an Origin).
@@ -153,11 +154,7 @@ impl TestApp {
             }
             None => Body::empty(),
         };
-        let response = self.router.clone().oneshot(builder.body(body).unwrap()).await.expect("response");
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = response.into_body().collect().await.expect("body").to_bytes();
-        Reply { status, headers, text: String::from_utf8(bytes.to_vec()).expect("utf-8 body") }
+        self.dispatch(builder.body(body).unwrap()).await
     }
 
     /// Sends a request as `user` (bearer token), or anonymously.
