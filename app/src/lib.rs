@@ -7,6 +7,7 @@ pub mod chat;
 mod components;
 pub mod error;
 pub mod markdown;
+mod pages;
 pub mod text;
 
 #[cfg(feature = "ssr")]
@@ -58,6 +59,7 @@ pub fn App() -> impl IntoView {
         <Router>
             <header class="app-header">
                 <a class="app-header__brand" href="/">"Palaver"</a>
+                <a class="app-header__link" href="/watch">"Watch"</a>
                 <UserMenu />
                 <components::ThemeToggle />
             </header>
@@ -67,6 +69,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/signup") view=SignupPage />
                 <Route path=path!("/settings") view=SettingsPage />
                 <Route path=path!("/admin") view=AdminPage />
+                <Route path=path!("/watch") view=pages::WatchPage />
             </Routes>
         </Router>
     }

@@ -68,7 +68,7 @@ pub async fn refuse_cross_site(request: Request, next: Next) -> Response {
 }
 
 /// Pages that need an account.
-const ACCOUNT_PAGES: &[&str] = &["/", "/settings", "/admin"];
+const ACCOUNT_PAGES: &[&str] = &["/", "/settings", "/admin", "/watch"];
 
 /// Sends signed-out visitors of an account page to the log-in page, and back afterwards.
 pub async fn require_account_for_pages(State(state): State<AppState>, request: Request, next: Next) -> Response {

@@ -1,0 +1,194 @@
+//! `/watch`: a watch-sized frame that answers pending asks through the headless API only
+//! (`GET /gpt/histories/pendingAsks`, `POST /gpt/histories/:id/turn`), as a native watch
+//! client would: no server functions, no event stream.
+
+use leptos::prelude::*;
+use serde::Deserialize;
+
+use crate::asks::{AskKind, ButtonStyle, SimpleCard};
+
+/// One entry of `GET /gpt/histories/pendingAsks`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PendingAskItem {
+    history_id: String,
+    #[serde(default)]
+    title: Option<String>,
+    tool_call_id: String,
+    simple: SimpleCard,
+}
+
+/// The line a card that hands off shows, by kind.
+fn handoff_line(kind: AskKind) -> &'static str {
+    match kind {
+        AskKind::Markdown => "Edit on your phone",
+        AskKind::Form => "Fill it in on your phone",
+        AskKind::Files => "Upload on your phone",
+        AskKind::Choice | AskKind::Confirm => "Continue on your phone",
+    }
+}
+
+fn button_class(style: ButtonStyle) -> &'static str {
+    match style {
+        ButtonStyle::Primary => "watch__button watch__button--primary",
+        ButtonStyle::Destructive => "watch__button watch__button--destructive",
+        ButtonStyle::Cancel => "watch__button watch__button--cancel",
+        ButtonStyle::Default => "watch__button",
+    }
+}
+
+#[cfg(feature = "hydrate")]
+mod client {
+    use serde_json::Value;
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::{Headers, Request, RequestInit, Response};
+
+    /// A JSON request to the headless API (the browser's session cookie authenticates it).
+    pub async fn call(method: &str, url: &str, body: Option<Value>) -> Result<Value, String> {
+        let failed = |_| "The server could not be reached.".to_string();
+        let headers = Headers::new().map_err(failed)?;
+        let init = RequestInit::new();
+        init.set_method(method);
+        if let Some(body) = body {
+            headers.set("content-type", "application/json").map_err(failed)?;
+            init.set_body(&JsValue::from_str(&body.to_string()));
+        }
+        init.set_headers(&headers);
+        let request = Request::new_with_str_and_init(url, &init).map_err(failed)?;
+        let window = web_sys::window().ok_or("No window.")?;
+        let response: Response =
+            JsFuture::from(window.fetch_with_request(&request)).await.map_err(failed)?.unchecked_into();
+        let text = JsFuture::from(response.text().map_err(failed)?).await.map_err(failed)?;
+        let json: Value = serde_json::from_str(&text.as_string().unwrap_or_default()).unwrap_or_default();
+        if response.ok() { Ok(json) } else { Err(json["title"].as_str().unwrap_or("The request failed.").to_string()) }
+    }
+}
+
+#[component]
+pub fn WatchPage() -> impl IntoView {
+    let asks = RwSignal::new(Vec::<PendingAskItem>::new());
+    let reply = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let loaded = RwSignal::new(false);
+    // The conversation the watch's own prompts go to, made on the first one.
+    let conversation = RwSignal::new(None::<String>);
+
+    #[cfg(feature = "hydrate")]
+    let refresh = move || {
+        leptos::task::spawn_local(async move {
+            match client::call("GET", "/gpt/histories/pendingAsks", None).await {
+                Ok(body) => {
+                    asks.set(serde_json::from_value(body["data"].clone()).unwrap_or_default());
+                    loaded.set(true);
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        });
+    };
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        refresh();
+        // New asks appear without a reload; the polling ends with the page.
+        if let Ok(handle) = set_interval_with_handle(refresh, std::time::Duration::from_secs(3)) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+
+    let run_turn = move |history_id: String, body: serde_json::Value| {
+        busy.set(true);
+        error.set(None);
+        #[cfg(feature = "hydrate")]
+        leptos::task::spawn_local(async move {
+            match client::call("POST", &format!("/gpt/histories/{history_id}/turn"), Some(body)).await {
+                Ok(result) => {
+                    let data = &result["data"];
+                    reply.set(data["text"].as_str().filter(|text| !text.is_empty()).map(str::to_string));
+                    if let Some(message) = data["error"].as_str() {
+                        error.set(Some(message.to_string()));
+                    }
+                }
+                Err(message) => error.set(Some(message)),
+            }
+            busy.set(false);
+            refresh();
+        });
+        #[cfg(not(feature = "hydrate"))]
+        let _ = (history_id, body);
+    };
+
+    let draft = RwSignal::new(String::new());
+    let send_prompt = move || {
+        let prompt = draft.get_untracked().trim().to_string();
+        if prompt.is_empty() || busy.get_untracked() {
+            return;
+        }
+        draft.set(String::new());
+        let body = serde_json::json!({"prompt": prompt, "surface": "compact"});
+        match conversation.get_untracked() {
+            Some(id) => run_turn(id, body),
+            None => {
+                #[cfg(feature = "hydrate")]
+                leptos::task::spawn_local(async move {
+                    match client::call("POST", "/gpt/histories", Some(serde_json::json!({}))).await {
+                        Ok(created) => {
+                            let id = created["data"]["id"].as_str().unwrap_or_default().to_string();
+                            conversation.set(Some(id.clone()));
+                            run_turn(id, body);
+                        }
+                        Err(message) => error.set(Some(message)),
+                    }
+                });
+                #[cfg(not(feature = "hydrate"))]
+                let _ = body;
+            }
+        }
+    };
+
+    view! {
+        <main class="watch-page">
+            <h1 class="visually-hidden">"Watch preview"</h1>
+            <div class="watch" data-testid="watch">
+                {move || error.get().map(|message| view! { <p class="watch__error" role="alert">{message}</p> })}
+                {move || reply.get().map(|text| view! { <p class="watch__reply" data-testid="watch-reply" aria-live="polite">{text}</p> })}
+                {move || match asks.get().into_iter().next() {
+                    Some(item) => {
+                        let card = item.simple.clone();
+                        view! {
+                            <section class="watch__card" data-testid="watch-card" aria-label="Question">
+                                {card.title.clone().or(item.title.clone()).map(|title| view! { <h2 class="watch__title">{title}</h2> })}
+                                <p class="watch__text">{card.text.clone()}</p>
+                                <div class="watch__buttons">
+                                    {card.buttons.iter().map(|button| {
+                                        let (history_id, tool_call_id, button_id) = (item.history_id.clone(), item.tool_call_id.clone(), button.id.clone());
+                                        view! {
+                                            <button type="button" class=button_class(button.style) disabled=move || busy.get()
+                                                data-testid=format!("watch-button-{}", button.id)
+                                                on:click=move |_| run_turn(history_id.clone(), serde_json::json!({
+                                                    "toolCallId": tool_call_id, "buttonId": button_id, "surface": "compact"
+                                                }))>
+                                                {button.label.clone()}
+                                            </button>
+                                        }
+                                    }).collect_view()}
+                                </div>
+                                {card.handoff.then(|| view! { <p class="watch__handoff" data-testid="watch-handoff">{handoff_line(card.kind)}</p> })}
+                            </section>
+                        }.into_any()
+                    }
+                    None => view! {
+                        <p class="watch__empty">{move || if loaded.get() { "Nothing to answer." } else { "Loading…" }}</p>
+                    }.into_any(),
+                }}
+                <form class="watch__composer" on:submit=move |event| { event.prevent_default(); send_prompt(); }>
+                    <label class="visually-hidden" for="watch-input">"Message"</label>
+                    <input id="watch-input" type="text" placeholder="Ask…" prop:value=move || draft.get()
+                        on:input=move |event| draft.set(event_target_value(&event)) />
+                    <button type="submit" disabled=move || busy.get()>"Send"</button>
+                </form>
+            </div>
+            <p><a href="/">"Back to the chat"</a></p>
+        </main>
+    }
+}
