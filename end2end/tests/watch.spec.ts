@@ -17,6 +17,8 @@ test("an ask from the chat is answered on the watch, and the chat shows it answe
   await expect(card).toContainText("Which plan should I set up?");
   await expect(card.getByRole("button")).toHaveText(["Team", "Starter", "Enterprise"]);
   await expect(watch.getByTestId("watch-handoff")).toHaveCount(0);
+  // The README shows this frame.
+  await watch.getByTestId("watch").screenshot({ path: "../docs/watch.png" });
 
   await watch.getByTestId("watch-button-option:team").click();
   await expect(watch.getByTestId("watch-reply")).toHaveText("Done. Your team is on the Team plan.");
