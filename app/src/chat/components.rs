@@ -42,6 +42,8 @@ pub fn ChatPage() -> impl IntoView {
     let live = RwSignal::new(None::<LiveTurn>);
     let busy = RwSignal::new(false);
     let server_errors = RwSignal::new(Vec::<FieldError>::new());
+    // What the chat has to say about the last turn that could not run (kept across reloads).
+    let notice = RwSignal::new(None::<String>);
 
     // Once the conversation has reloaded after a finished turn, the saved rows replace the live turn.
     Effect::new(move |_| {
@@ -56,9 +58,10 @@ pub fn ChatPage() -> impl IntoView {
     let start_turn = move |body: Value, prompt: Option<String>| {
         busy.set(true);
         server_errors.set(Vec::new());
+        notice.set(None);
         live.set(Some(LiveTurn { prompt, ..Default::default() }));
         #[cfg(feature = "hydrate")]
-        leptos::task::spawn_local(run_turn(body, live, busy, version, server_errors));
+        leptos::task::spawn_local(run_turn(body, live, busy, version, server_errors, notice));
         #[cfg(not(feature = "hydrate"))]
         let _ = body;
     };
@@ -115,6 +118,7 @@ pub fn ChatPage() -> impl IntoView {
                         })}
                     </Transition>
                     {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
+                    {move || notice.get().map(|text| view! { <p class="error" role="status" data-testid="turn-error">{text}</p> })}
                 </section>
                 <Composer busy on_send=send on_stop=stop />
             </main>
@@ -129,6 +133,7 @@ async fn run_turn(
     busy: RwSignal<bool>,
     version: RwSignal<u32>,
     server_errors: RwSignal<Vec<FieldError>>,
+    notice: RwSignal<Option<String>>,
 ) {
     use super::model::TurnEvent;
     let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
@@ -151,10 +156,9 @@ async fn run_turn(
             busy.set(false);
             return;
         } else if error.status == 409 {
-            live.set(Some(LiveTurn {
-                error: Some(format!("{}. Here is how it ended.", error.title)),
-                ..Default::default()
-            }));
+            // Answered or cancelled elsewhere: reload to show how it ended.
+            notice.set(Some(format!("{}. Here is how it ended.", error.title)));
+            live.set(None);
         } else {
             update(&|turn| turn.error = Some(error.title.clone()));
         }
