@@ -4,8 +4,9 @@ against a release build of Palaver with the mock model, on 127.0.0.1 only.
 
     python3 scripts/load.py [--cycles 40] [--users 1,8,64]
 
-Prints, per concurrency level: cycles per second, p50/p99 cycle latency, and the server's peak
-RSS. A cycle is two requests: POST /gpt/histories/{id}/turn {prompt} (the agent asks a choice)
+Prints, per concurrency level: cycles per second, p50/p99 cycle latency, the server's CPU time
+per cycle (its overhead, apart from queueing on a machine the load generator shares), and the
+server's peak RSS. A cycle is two requests: POST /gpt/histories/{id}/turn {prompt} (the agent asks a choice)
 and POST .../turn {toolCallId, buttonId} (the answer resumes the turn to its reply).
 Bounded in count and time; it stops the server it started.
 """
@@ -117,6 +118,13 @@ def peak_rss_kib(pid):
     return 0
 
 
+def cpu_seconds(pid):
+    """User + system CPU time the process has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
@@ -158,7 +166,7 @@ def main():
                 break
             except Exception:  # noqa: BLE001 - not up yet
                 time.sleep(0.1)
-        print(f"{'users':>5} {'cycles':>7} {'cycles/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'peak RSS MiB':>13}")
+        print(f"{'users':>5} {'cycles':>7} {'cycles/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU ms/cycle':>20} {'peak RSS MiB':>13}")
         for level in levels:
             clients = [signed_in_client(f"load{level}x{user}") for user in range(level)]
             latencies, errors = [], []
@@ -167,17 +175,19 @@ def main():
                 for client, prompts in zip(clients, plan[level])
             ]
             started = time.perf_counter()
+            cpu_before = cpu_seconds(server.pid)
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join(timeout=300)
             elapsed = time.perf_counter() - started
+            server_cpu_ms = (cpu_seconds(server.pid) - cpu_before) * 1000 / max(len(latencies), 1)
             if errors:
                 print(f"{len(errors)} errors, first: {errors[0]}", file=sys.stderr)
             print(
                 f"{level:>5} {len(latencies):>7} {len(latencies) / elapsed:>9.1f} "
                 f"{statistics.median(latencies) * 1000:>8.2f} {percentile(latencies, 0.99) * 1000:>8.2f} "
-                f"{peak_rss_kib(server.pid) / 1024:>13.1f}",
+                f"{server_cpu_ms:>20.2f} {peak_rss_kib(server.pid) / 1024:>13.1f}",
                 flush=True,
             )
     finally:
