@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod asks;
+pub mod blocks;
 pub mod chat;
 mod components;
 pub mod error;

@@ -27,11 +27,22 @@ pub enum Command {
         #[command(subcommand)]
         command: crate::asks_cli::AsksCommand,
     },
+    /// Display blocks on the command line.
+    Blocks {
+        #[command(subcommand)]
+        command: BlocksCommand,
+    },
     /// Manage accounts.
     Users {
         #[command(subcommand)]
         command: UsersCommand,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BlocksCommand {
+    /// Sanitize an HTML block: reads HTML on stdin, prints what the frame would show.
+    Sanitize,
 }
 
 #[derive(Debug, Subcommand)]

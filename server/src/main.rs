@@ -4,7 +4,7 @@ use clap::Parser;
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
 
-use server::config::{Cli, Command, ServeConfig, UsersCommand};
+use server::config::{BlocksCommand, Cli, Command, ServeConfig, UsersCommand};
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -17,6 +17,7 @@ async fn main() -> std::process::ExitCode {
         Command::Serve => serve(cli.serve).await,
         Command::Asks { command } => return run_asks(command).await,
         Command::Users { command } => run_users(command, &cli.serve).await,
+        Command::Blocks { command: BlocksCommand::Sanitize } => sanitize_stdin().await,
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -38,6 +39,15 @@ async fn run_asks(command: server::asks_cli::AsksCommand) -> std::process::ExitC
     print!("{}", outcome.stdout);
     eprint!("{}", outcome.stderr);
     std::process::ExitCode::from(outcome.code)
+}
+
+async fn sanitize_stdin() -> Result<(), String> {
+    let mut html = String::new();
+    tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut html)
+        .await
+        .map_err(|err| format!("Cannot read HTML from stdin: {err}"))?;
+    println!("{}", app::blocks::sanitize_html_fragment(&html));
+    Ok(())
 }
 
 /// Opens (creating and migrating if needed) the configured database.
