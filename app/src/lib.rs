@@ -5,7 +5,7 @@ pub mod accounts;
 pub mod asks;
 pub mod blocks;
 pub mod chat;
-mod components;
+pub mod components;
 pub mod error;
 pub mod markdown;
 mod pages;
@@ -71,6 +71,9 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/settings") view=SettingsPage />
                 <Route path=path!("/admin") view=AdminPage />
                 <Route path=path!("/watch") view=pages::WatchPage />
+                <Route path=path!("/storybook") view=pages::StorybookIndex />
+                <Route path=path!("/storybook/asks/:name") view=pages::StorybookAskPage />
+                <Route path=path!("/storybook/cards/:name") view=pages::StorybookCardPage />
             </Routes>
         </Router>
     }

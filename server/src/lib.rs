@@ -111,6 +111,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/get_history", Access::HistoryRead),
     ("/api/create_conversation", Access::Authenticated),
     ("/api/stop_turn", Access::HistoryWrite),
+    ("/api/storybook_fixtures", Access::Public),
+    ("/api/storybook_fixture", Access::Public),
 ];
 
 /// The whole HTTP surface: the JSON API, the server functions and the server-rendered pages.

@@ -16,4 +16,6 @@ mod stream;
 pub mod summary;
 pub mod transcript;
 
+pub use ask_card::{AnswerChannel, AskCard};
 pub use components::ChatPage;
+pub use transcript::AskItem;

@@ -5,7 +5,8 @@
 use leptos::prelude::*;
 use serde::Deserialize;
 
-use crate::asks::{AskKind, ButtonStyle, SimpleCard};
+use crate::asks::{SimpleCard, SimpleCardButton};
+use crate::components::SimpleCardView;
 
 /// One entry of `GET /gpt/histories/pendingAsks`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -16,25 +17,6 @@ struct PendingAskItem {
     title: Option<String>,
     tool_call_id: String,
     simple: SimpleCard,
-}
-
-/// The line a card that hands off shows, by kind.
-fn handoff_line(kind: AskKind) -> &'static str {
-    match kind {
-        AskKind::Markdown => "Edit on your phone",
-        AskKind::Form => "Fill it in on your phone",
-        AskKind::Files => "Upload on your phone",
-        AskKind::Choice | AskKind::Confirm => "Continue on your phone",
-    }
-}
-
-fn button_class(style: ButtonStyle) -> &'static str {
-    match style {
-        ButtonStyle::Primary => "watch__button watch__button--primary",
-        ButtonStyle::Destructive => "watch__button watch__button--destructive",
-        ButtonStyle::Cancel => "watch__button watch__button--cancel",
-        ButtonStyle::Default => "watch__button",
-    }
 }
 
 #[cfg(feature = "hydrate")]
@@ -154,28 +136,11 @@ pub fn WatchPage() -> impl IntoView {
                 {move || reply.get().map(|text| view! { <p class="watch__reply" data-testid="watch-reply" aria-live="polite">{text}</p> })}
                 {move || match asks.get().into_iter().next() {
                     Some(item) => {
-                        let card = item.simple.clone();
-                        view! {
-                            <section class="watch__card" data-testid="watch-card" aria-label="Question">
-                                {card.title.clone().or(item.title.clone()).map(|title| view! { <h2 class="watch__title">{title}</h2> })}
-                                <p class="watch__text">{card.text.clone()}</p>
-                                <div class="watch__buttons">
-                                    {card.buttons.iter().map(|button| {
-                                        let (history_id, tool_call_id, button_id) = (item.history_id.clone(), item.tool_call_id.clone(), button.id.clone());
-                                        view! {
-                                            <button type="button" class=button_class(button.style) disabled=move || busy.get()
-                                                data-testid=format!("watch-button-{}", button.id)
-                                                on:click=move |_| run_turn(history_id.clone(), serde_json::json!({
-                                                    "toolCallId": tool_call_id, "buttonId": button_id, "surface": "compact"
-                                                }))>
-                                                {button.label.clone()}
-                                            </button>
-                                        }
-                                    }).collect_view()}
-                                </div>
-                                {card.handoff.then(|| view! { <p class="watch__handoff" data-testid="watch-handoff">{handoff_line(card.kind)}</p> })}
-                            </section>
-                        }.into_any()
+                        let (history_id, tool_call_id) = (item.history_id.clone(), item.tool_call_id.clone());
+                        let press = Callback::new(move |button: SimpleCardButton| run_turn(history_id.clone(), serde_json::json!({
+                            "toolCallId": tool_call_id, "buttonId": button.id, "surface": "compact"
+                        })));
+                        view! { <SimpleCardView card=item.simple fallback_title=item.title on_press=press disabled=busy /> }.into_any()
                     }
                     None => view! {
                         <p class="watch__empty">{move || if loaded.get() { "Nothing to answer." } else { "Loading…" }}</p>
