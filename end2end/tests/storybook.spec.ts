@@ -48,3 +48,21 @@ test("a story shows the answer its card sends, in light and dark", async ({ page
   await expect(light.getByTestId("ask-summary").first()).toHaveText("✓ You chose: Team");
   await page.screenshot({ path: "../docs/storybook.png" });
 });
+
+test("each kind's card shows its handoff line", async ({ page }) => {
+  const expected: Record<string, string> = {
+    "markdown-announcement-draft": "Edit on your phone",
+    "form-invoice-details": "Fill it in on your phone",
+    "files-receipt-photos": "Upload on your phone",
+    "choice-many-options-with-default": "Continue on your phone",
+  };
+  for (const [story, line] of Object.entries(expected)) {
+    await page.goto(`/storybook/cards/${story}`);
+    await expect(page.getByTestId("watch-handoff").first()).toHaveText(line);
+  }
+  await page.goto("/storybook/cards/confirm-destructive-delete");
+  await expect(page.getByTestId("watch-handoff")).toHaveCount(0);
+  const buttons = page.getByTestId("watch-card").first().getByRole("button");
+  await expect(buttons.first()).toHaveClass(/watch__button--destructive/);
+  await expect(buttons.last()).toHaveClass(/watch__button--cancel/);
+});
