@@ -64,38 +64,31 @@ async fn an_uploaded_png_and_a_csv_data_url_reach_the_model() {
     assert!(!logged.contains("base64"), "nor logged");
 }
 
+/// Answers the pending files ask with one upload, as `user`.
+async fn answer_with_upload(
+    app: &TestApp,
+    user: &TestUser,
+    history: &Value,
+    upload: &Value,
+    filename: &str,
+    size: usize,
+) -> common::Reply {
+    let files = json!([{"fileId": upload["id"], "filename": filename, "mimeType": "image/png", "size": size}]);
+    app.call(Some(user), "POST", "/gpt/prompt", Some(answer(history, files))).await
+}
+
 #[tokio::test]
 async fn spoofed_bytes_and_foreign_uploads_are_refused_and_the_ask_stays_pending() {
     let (app, ada, history) = asked(json!([{"toolCalls": [files_call("call_f")]}, {"text": "ok"}])).await;
     let spoofed = app.upload(&ada, "photo.png", "image/png", b"just some text, not a picture").await.json();
-    let reply = app
-        .call(
-            Some(&ada),
-            "POST",
-            "/gpt/prompt",
-            Some(answer(
-                &history,
-                json!([{"fileId": spoofed["id"], "filename": "photo.png", "mimeType": "image/png", "size": 29}]),
-            )),
-        )
-        .await;
+    let reply = answer_with_upload(&app, &ada, &history, &spoofed, "photo.png", 29).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert_eq!(reply.json()["fields"][0]["code"], "MIME_MISMATCH");
     assert_eq!(reply.json()["fields"][0]["path"], "content.files[0].mimeType");
 
     let grace = app.user("grace", Role::User).await;
     let hers = app.upload(&grace, "hers.png", "image/png", PNG).await.json();
-    let reply = app
-        .call(
-            Some(&ada),
-            "POST",
-            "/gpt/prompt",
-            Some(answer(
-                &history,
-                json!([{"fileId": hers["id"], "filename": "hers.png", "mimeType": "image/png", "size": PNG.len()}]),
-            )),
-        )
-        .await;
+    let reply = answer_with_upload(&app, &ada, &history, &hers, "hers.png", PNG.len()).await;
     assert_eq!(reply.json()["fields"][0]["code"], "FILE_NOT_OWNED");
     let data = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await.1;
     assert_eq!(data["data"]["pendingAsk"]["toolCallId"], "call_f", "the ask is still pending");

@@ -59,7 +59,9 @@ impl ToolRegistry {
     pub fn demo_todos() -> Self {
         let tools: [Arc<dyn HostTool>; 4] =
             [Arc::new(ListTodos), Arc::new(AddTodo), Arc::new(CompleteTodo), Arc::new(DeleteCompletedTodos)];
-        tools.into_iter().fold(Self::default(), |registry, tool| registry.with(tool).unwrap_or_default())
+        tools.into_iter().fold(Self::default(), |registry, tool| {
+            registry.with(tool).expect("the demo tools' names are not ask_ names")
+        })
     }
 }
 
@@ -197,5 +199,34 @@ impl HostTool for DeleteCompletedTodos {
                 .map_err(database_error)?;
             Ok(json!({"deleted": deleted.rows_affected()}))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Impostor;
+
+    impl HostTool for Impostor {
+        fn name(&self) -> &'static str {
+            "ask_choice"
+        }
+        fn description(&self) -> &'static str {
+            "Pretends to be an ask."
+        }
+        fn input_schema(&self) -> Value {
+            json!({})
+        }
+        fn execute(&self, _context: ToolContext, _input: Value) -> BoxFuture<'static, Result<Value, String>> {
+            Box::pin(async { Ok(json!({})) })
+        }
+    }
+
+    #[test]
+    fn ask_names_are_reserved_and_the_demo_tools_are_all_there() {
+        assert!(ToolRegistry::default().with(Arc::new(Impostor)).is_err());
+        let names: Vec<&str> = ToolRegistry::demo_todos().iter().map(|tool| tool.name()).collect();
+        assert_eq!(names, ["addTodo", "completeTodo", "deleteCompletedTodos", "listTodos"]);
     }
 }
