@@ -15,7 +15,10 @@ function watchForProblems(page: Page) {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page: ${error.message}`));
-  page.on("requestfailed", (request) => problems.push(`request: ${request.url()}`));
+  page.on("requestfailed", (request) => {
+    // Going to the next story aborts what the last one still had open (net::ERR_ABORTED).
+    if (request.failure()?.errorText !== "net::ERR_ABORTED") problems.push(`request: ${request.url()} ${request.failure()?.errorText}`);
+  });
   page.on("response", (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
