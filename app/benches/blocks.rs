@@ -1,15 +1,43 @@
-//! The HTML block sanitizer on ../shared/bench/html_100k.html.
-//! Run: `cargo bench -p app --features ssr --bench blocks`. Budget (issue 7): ≤ 2 ms.
+//! Reply documents: parse + validate ../shared/bench/blocks_50.yaml and the golden fixture, and
+//! the HTML block sanitizer on ../shared/bench/html_100k.html.
+//! Run: `cargo bench -p app --features ssr --bench blocks`.
+//! Budgets (issue 7): blocks_50 ≤ 0.5 ms, golden ≤ 0.1 ms, sanitize ≤ 2 ms.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use app::blocks::sanitize_html_fragment;
+use app::blocks::{BlockOptions, check_blocks_text, sanitize_html_fragment};
 use criterion::{Criterion, criterion_group, criterion_main};
 
+fn shared(path: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared").join(path);
+    std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
 fn benches(c: &mut Criterion) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/bench/html_100k.html");
-    let html = std::fs::read_to_string(&path).expect("the 100 KB HTML sample");
+    let blocks_50 = shared("bench/blocks_50.yaml");
+    let options = BlockOptions::default();
+    assert!(check_blocks_text(&blocks_50, &options).ok, "blocks_50.yaml validates");
+    c.bench_function("events blocks_50.yaml", |b| {
+        b.iter(|| saphyr_parser::Parser::new_from_str(black_box(&blocks_50)).count())
+    });
+    c.bench_function("parse blocks_50.yaml", |b| b.iter(|| app::blocks::parse_blocks(black_box(&blocks_50))));
+    c.bench_function("parse+validate blocks_50.yaml", |b| {
+        b.iter(|| check_blocks_text(black_box(&blocks_50), &options))
+    });
+
+    let golden = shared("fixtures/blocks/golden/sunday-roast.yaml");
+    let golden_options = BlockOptions {
+        checklist_actions: Some(vec!["toggleChecklist".into()]),
+        host_actions: Some(vec!["scaleStepper".into(), "toggleChecklist".into()]),
+        image_hosts: vec!["images.example.com".into()],
+        stepper_actions: Some(vec!["scaleStepper".into()]),
+        ..BlockOptions::default()
+    };
+    assert!(check_blocks_text(&golden, &golden_options).ok, "the golden document validates");
+    c.bench_function("parse+validate golden", |b| b.iter(|| check_blocks_text(black_box(&golden), &golden_options)));
+
+    let html = shared("bench/html_100k.html");
     c.bench_function("sanitize html_100k.html", |b| b.iter(|| sanitize_html_fragment(black_box(&html))));
 }
 

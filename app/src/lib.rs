@@ -9,6 +9,7 @@ pub mod components;
 pub mod error;
 pub mod markdown;
 mod pages;
+pub mod path;
 pub mod text;
 
 #[cfg(feature = "ssr")]

@@ -11,6 +11,31 @@ pub fn js_trim(text: &str) -> &str {
     text.trim_matches(|ch: char| ch.is_whitespace() || ch == '\u{feff}')
 }
 
+/// JavaScript's `String(n)` for a number: whole numbers print without ".0".
+pub fn js_number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e21 { format!("{}", value as i64) } else { format!("{value}") }
+}
+
+/// JavaScript's `x.toFixed(digits)`: ties round away from zero, on the exact binary value.
+pub fn js_to_fixed(value: f64, digits: usize) -> String {
+    if !value.is_finite() || value.abs() >= 1e21 {
+        return js_number(value);
+    }
+    // Enough digits to hold the exact expansion of any tie at `digits` places.
+    let exact = format!("{:.*}", digits + 60, value.abs());
+    let cut = exact.len() - 60;
+    let is_tie = exact[cut..].starts_with('5') && exact[cut + 1..].bytes().all(|byte| byte == b'0');
+    let rounded = if is_tie {
+        let scale = 10f64.powi(digits as i32);
+        let kept: f64 = exact[..cut].trim_end_matches('.').parse().unwrap_or(0.0);
+        format!("{:.*}", digits, (kept * scale + 1.0).round() / scale)
+    } else {
+        format!("{:.*}", digits, value.abs())
+    };
+    let is_zero = rounded.bytes().all(|byte| byte == b'0' || byte == b'.');
+    if value < 0.0 && !is_zero { format!("-{rounded}") } else { rounded }
+}
+
 /// Whether `text` has something other than whitespace in it.
 pub fn is_visible(text: &str) -> bool {
     !js_trim(text).is_empty()
@@ -50,6 +75,17 @@ pub fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn to_fixed_rounds_ties_away_from_zero() {
+        assert_eq!(js_to_fixed(2.5, 0), "3");
+        assert_eq!(js_to_fixed(-2.5, 0), "-3");
+        assert_eq!(js_to_fixed(0.125, 2), "0.13");
+        assert_eq!(js_to_fixed(1.005, 2), "1.00");
+        assert_eq!(js_to_fixed(2.0, 1), "2.0");
+        assert_eq!(js_to_fixed(1500.0, 0), "1500");
+        assert_eq!(js_to_fixed(-0.0001, 2), "0.00");
+    }
 
     #[test]
     fn fits_unchanged() {

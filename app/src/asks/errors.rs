@@ -1,9 +1,13 @@
 //! Ask errors: `{path, code, message, fix}`, their codes, and the order lists are returned in.
 
+#[cfg(test)]
 use std::cmp::Ordering;
-use std::fmt::{self, Write};
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::path::{Loc, Path, Segment};
+pub use crate::text::js_number;
 
 macro_rules! error_codes {
     ($($code:ident => $meaning:literal,)*) => {
@@ -70,163 +74,6 @@ impl fmt::Display for AskErrorCode {
     }
 }
 
-/// One step of a path: an object key or a list index.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Segment {
-    Key(&'static str),
-    /// A key chosen at run time (a form value's field id, an unknown key).
-    Name(String),
-    Index(usize),
-}
-
-impl Segment {
-    fn text(&self) -> Option<&str> {
-        match self {
-            Segment::Key(key) => Some(key),
-            Segment::Name(name) => Some(name),
-            Segment::Index(_) => None,
-        }
-    }
-}
-
-/// Where an error is: `options[2].id`, `content.selected[0]`, or the root `""`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Path(Vec<Segment>);
-
-impl Path {
-    pub fn root() -> Self {
-        Path(Vec::new())
-    }
-
-    pub fn key(&self, key: &'static str) -> Path {
-        self.with(Segment::Key(key))
-    }
-
-    pub fn name(&self, name: &str) -> Path {
-        self.with(Segment::Name(name.to_string()))
-    }
-
-    pub fn index(&self, index: usize) -> Path {
-        self.with(Segment::Index(index))
-    }
-
-    fn with(&self, segment: Segment) -> Path {
-        let mut segments = Vec::with_capacity(self.0.len() + 1);
-        segments.extend_from_slice(&self.0);
-        segments.push(segment);
-        Path(segments)
-    }
-
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    pub fn parent(&self) -> Path {
-        Path(self.0[..self.0.len().saturating_sub(1)].to_vec())
-    }
-
-    pub fn last(&self) -> Option<&Segment> {
-        self.0.last()
-    }
-
-    /// The sentence subject: the path, or "The value" at the root.
-    pub fn subject(&self) -> String {
-        if self.is_root() { "The value".to_string() } else { self.to_string() }
-    }
-
-    /// The subject inside a sentence: the path, or "the value" at the root.
-    pub fn inline(&self) -> String {
-        if self.is_root() { "the value".to_string() } else { self.to_string() }
-    }
-
-    fn compare(&self, other: &Path) -> Ordering {
-        for (a, b) in self.0.iter().zip(&other.0) {
-            let order = match (a, b) {
-                (Segment::Index(x), Segment::Index(y)) => x.cmp(y),
-                (Segment::Index(_), _) => Ordering::Less,
-                (_, Segment::Index(_)) => Ordering::Greater,
-                // Plain code-unit order, as JavaScript's `<` on strings.
-                _ => a.text().unwrap_or_default().encode_utf16().cmp(b.text().unwrap_or_default().encode_utf16()),
-            };
-            if order != Ordering::Equal {
-                return order;
-            }
-        }
-        self.0.len().cmp(&other.0.len())
-    }
-}
-
-impl fmt::Display for Path {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (position, segment) in self.0.iter().enumerate() {
-            match segment {
-                Segment::Index(index) => write!(f, "[{index}]")?,
-                Segment::Key(_) | Segment::Name(_) => {
-                    if position > 0 {
-                        f.write_char('.')?;
-                    }
-                    f.write_str(segment.text().unwrap_or_default())?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Serialize for Path {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-/// A path under construction while a value is walked: a chain of stack frames, so walking
-/// a valid value allocates nothing. It becomes a [`Path`] only when an error is reported.
-#[derive(Clone, Copy, Debug)]
-pub enum Loc<'a> {
-    Root,
-    Key(&'a Loc<'a>, &'static str),
-    Name(&'a Loc<'a>, &'a str),
-    Index(&'a Loc<'a>, usize),
-}
-
-impl<'a> Loc<'a> {
-    pub fn key(&'a self, key: &'static str) -> Loc<'a> {
-        Loc::Key(self, key)
-    }
-
-    pub fn name(&'a self, name: &'a str) -> Loc<'a> {
-        Loc::Name(self, name)
-    }
-
-    pub fn index(&'a self, index: usize) -> Loc<'a> {
-        Loc::Index(self, index)
-    }
-
-    pub fn path(&self) -> Path {
-        let mut segments = Vec::new();
-        let mut node = self;
-        loop {
-            match node {
-                Loc::Root => break,
-                Loc::Key(parent, key) => {
-                    segments.push(Segment::Key(key));
-                    node = parent;
-                }
-                Loc::Name(parent, name) => {
-                    segments.push(Segment::Name(name.to_string()));
-                    node = parent;
-                }
-                Loc::Index(parent, index) => {
-                    segments.push(Segment::Index(*index));
-                    node = parent;
-                }
-            }
-        }
-        segments.reverse();
-        Path(segments)
-    }
-}
-
 /// One problem with an ask or an answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AskError {
@@ -244,7 +91,7 @@ impl AskError {
 
 /// Sorts errors by path (segment by segment), then code, and drops repeats of a (path, code).
 pub fn finalize(mut errors: Vec<AskError>) -> Vec<AskError> {
-    errors.sort_by(|a, b| a.path.compare(&b.path).then_with(|| a.code.as_str().cmp(b.code.as_str())));
+    errors.sort_by(|a, b| a.path.ask_order(&b.path).then_with(|| a.code.as_str().cmp(b.code.as_str())));
     errors.dedup_by(|later, earlier| later.path == earlier.path && later.code == earlier.code);
     errors
 }
@@ -288,11 +135,6 @@ fn js_string(value: &serde_json::Value) -> String {
         serde_json::Value::Object(_) => "[object Object]".to_string(),
         other => other.to_string(),
     }
-}
-
-/// JavaScript's `String(n)` for a number: whole numbers print without ".0".
-pub fn js_number(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e21 { format!("{}", value as i64) } else { format!("{value}") }
 }
 
 #[cfg(test)]
@@ -346,7 +188,7 @@ mod tests {
     fn numbers_before_strings_at_one_position() {
         let a = Path::root().key("x").index(0);
         let b = Path::root().key("x").key("a");
-        assert_eq!(a.compare(&b), Ordering::Less);
+        assert_eq!(a.ask_order(&b), Ordering::Less);
     }
 
     #[test]

@@ -1,10 +1,34 @@
-//! Display blocks: the reply documents agents can answer with. So far: the HTML block's
-//! sanitizer (server side) and the sandboxed frame it is shown in.
+//! Display blocks: the reply documents agents can answer with (`v`, `datasets`, `blocks`).
+//! Pure and I/O-free like the ask contract, compiled for the server and the browser: parsing
+//! (YAML or JSON, streaming too), the schema, the lint, the prompt section, and the helpers
+//! the renderer and the host share. The HTML block's sanitizer runs on the server only.
 
+pub mod errors;
 mod frame;
+mod interactive;
+pub mod limits;
+mod lint;
+pub mod model;
+mod parse;
+mod plain_text;
+mod prompt;
 #[cfg(feature = "ssr")]
 mod sanitize;
+mod schema;
+mod validate;
+mod yaml;
 
+pub use errors::{BlockError, BlockErrorCode, BlockWarning, BlockWarningCode, sort_block_errors};
 pub use frame::{HTML_FRAME_CSP, HtmlHeight, frame_srcdoc};
+pub use interactive::{
+    apply_checklist_state, is_stepper_value_allowed, scale_stepper_block, unknown_checklist_item_ids,
+};
+pub use lint::{BlockOptions, checklist_element_id, image_source_allowed, stepper_element_ids};
+pub use model::BlocksDocument;
+pub use parse::{ParsedBlocks, PartialBlocks, parse_blocks, parse_blocks_partial, strip_blocks_fence};
+pub use plain_text::{block_plain_text, cell_text};
+pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt_section};
 #[cfg(feature = "ssr")]
 pub use sanitize::sanitize_html_fragment;
+pub use schema::block_type_names;
+pub use validate::{BlocksCheck, check_blocks_text, validate_blocks};

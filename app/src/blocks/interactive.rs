@@ -1,0 +1,62 @@
+//! What a stepper's −/+ and a checklist's ticks do: the host side of their callbacks and the
+//! checks the device makes before calling (`blocks/src/interactive.ts`).
+
+use std::collections::BTreeMap;
+
+use super::model::{Checklist, Stepper};
+use crate::text::js_to_fixed;
+
+/// Whether `value` is a step the stepper can reach: within `min..=max`, on the grid of `step`
+/// anchored on the value the agent wrote.
+pub fn is_stepper_value_allowed(stepper: &Stepper, value: f64) -> bool {
+    let steps = (value - stepper.value) / stepper.step.unwrap_or(1.0);
+    value.is_finite() && stepper.min <= value && value <= stepper.max && (steps - steps.round()).abs() < 1e-9
+}
+
+/// The stepper at `value`: every item amount scaled from the block as the agent wrote it
+/// (never from a previous result, so rounding does not drift), rounded to its decimals.
+pub fn scale_stepper_block(original: &Stepper, value: f64) -> Stepper {
+    let ratio = if original.value == 0.0 { 1.0 } else { value / original.value };
+    let mut scaled = original.clone();
+    scaled.value = value;
+    for item in &mut scaled.items {
+        let decimals = item.decimals.unwrap_or(0);
+        let factor = 10f64.powi(i32::from(decimals));
+        let amount = item.amount * ratio * factor;
+        let rounded = if item.round.as_deref() == Some("up") { (amount - 1e-9).ceil() } else { js_round(amount) };
+        item.amount = js_to_fixed(rounded / factor, usize::from(decimals)).parse().unwrap_or(rounded / factor);
+    }
+    scaled
+}
+
+/// JavaScript's `Math.round`: halves round up, towards positive infinity.
+fn js_round(value: f64) -> f64 {
+    (value + 0.5).floor()
+}
+
+/// The checklist after a tick: the ticked item takes `checked`, every other item the state the
+/// device sent (a missing entry means unchecked).
+pub fn apply_checklist_state(
+    checklist: &Checklist,
+    item_id: &str,
+    checked: bool,
+    state: &BTreeMap<String, bool>,
+) -> Checklist {
+    let mut next = checklist.clone();
+    for item in &mut next.items {
+        let ticked = if item.id == item_id { checked } else { state.get(&item.id) == Some(&true) };
+        item.checked = Some(ticked);
+    }
+    next
+}
+
+/// The ids in a tick (`item_id` and the state's keys) that the checklist does not have, each once.
+pub fn unknown_checklist_item_ids(checklist: &Checklist, item_id: &str, state: &BTreeMap<String, bool>) -> Vec<String> {
+    let mut unknown: Vec<String> = Vec::new();
+    for id in std::iter::once(item_id).chain(state.keys().map(String::as_str)) {
+        if !checklist.items.iter().any(|item| item.id == id) && !unknown.iter().any(|seen| seen == id) {
+            unknown.push(id.to_string());
+        }
+    }
+    unknown
+}

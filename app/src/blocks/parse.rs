@@ -1,0 +1,179 @@
+//! Reading a reply's text as a document (`parseBlocks`), and reading a reply that is still
+//! streaming (`parseBlocksPartial`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::errors::{BlockError, BlockErrorCode};
+use super::lint::BlockOptions;
+use super::validate::validate_blocks;
+use super::yaml::{YamlProblem, parse_yaml};
+use crate::path::Path;
+use crate::text::js_trim;
+
+/// A parsed, not yet validated document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParsedBlocks {
+    pub value: Value,
+    /// The top-level keys in the order the text wrote them; `None` when that order is
+    /// unknown (a value that did not come from text), which skips the key-order check.
+    pub top_level_keys: Option<Vec<String>>,
+}
+
+impl ParsedBlocks {
+    pub fn from_value(value: Value) -> Self {
+        ParsedBlocks { value, top_level_keys: None }
+    }
+}
+
+/// The body of a reply that is exactly one markdown fence (```` ```yaml ````, ```` ```json ````,
+/// any info string), or `None`.
+pub fn strip_blocks_fence(text: &str) -> Option<&str> {
+    let text = js_trim(text);
+    let rest = text.strip_prefix("```")?;
+    let body_start = rest.find('\n')? + 1;
+    let body = rest.get(body_start..)?.strip_suffix("```")?;
+    Some(body.strip_suffix('\n').unwrap_or(body))
+}
+
+fn unfenced(text: &str) -> &str {
+    strip_blocks_fence(text).unwrap_or_else(|| js_trim(text))
+}
+
+pub fn parse_blocks(text: &str) -> Result<ParsedBlocks, BlockError> {
+    let body = unfenced(text);
+    let not_a_document = || {
+        let fix = "Reply with one document: v, then optional datasets, then blocks.";
+        BlockError::described(&Path::root(), BlockErrorCode::NOT_A_DOCUMENT, fix)
+    };
+    if js_trim(body).is_empty() {
+        return Err(not_a_document());
+    }
+    let document = parse_yaml(body).map_err(|problem| match problem {
+        YamlProblem::FeatureDisallowed => BlockError::described(
+            &Path::root(),
+            BlockErrorCode::YAML_FEATURE_DISALLOWED,
+            "Remove YAML anchors, aliases, and custom tags. Use plain mappings and sequences.",
+        ),
+        YamlProblem::NotADocument => not_a_document(),
+    })?;
+    if !document.value.get("v").is_some_and(|_| document.value.is_object()) {
+        return Err(not_a_document());
+    }
+    Ok(ParsedBlocks { value: document.value, top_level_keys: Some(document.top_level_keys) })
+}
+
+/// What a reply being streamed shows so far.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PartialBlocks {
+    /// Complete top-level blocks, not validated.
+    pub blocks: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datasets: Option<Value>,
+    /// More text may still change the document.
+    pub pending: bool,
+}
+
+/// The blocks a reply being streamed already holds. A finished, valid document is returned
+/// whole; otherwise every complete top-level item is, leaving out the last one (it may still
+/// be streaming). Never fails.
+pub fn parse_blocks_partial(text: &str) -> PartialBlocks {
+    let pending = PartialBlocks { pending: true, ..PartialBlocks::default() };
+    let body = unfenced(text);
+    if body.is_empty() {
+        return pending;
+    }
+    if let Ok(parsed) = parse_blocks(body)
+        && let Some(document) = validate_blocks(&parsed, &BlockOptions::default()).doc
+    {
+        let mut value = parsed.value;
+        return PartialBlocks {
+            blocks: serde_json::to_value(document.blocks).ok().and_then(into_array).unwrap_or_default(),
+            datasets: value.get_mut("datasets").map(Value::take),
+            pending: false,
+        };
+    }
+    let lines: Vec<&str> = body.lines().collect();
+    let Some(blocks_line) = lines.iter().position(|line| *line == "blocks:" || line.starts_with("blocks: ")) else {
+        return pending;
+    };
+    let prefix = lines[..blocks_line].join("\n");
+    let datasets = if prefix.contains("datasets:") {
+        parse_blocks(&format!("{prefix}\nblocks:\n  - type: divider\n"))
+            .ok()
+            .and_then(|mut parsed| parsed.value.get_mut("datasets").map(Value::take))
+    } else {
+        None
+    };
+    let mut items: Vec<Vec<&str>> = Vec::new();
+    for line in &lines[blocks_line + 1..] {
+        if line.starts_with("  - ") {
+            items.push(vec![line]);
+        } else if let Some(item) = items.last_mut() {
+            item.push(line);
+        }
+    }
+    items.pop();
+    let blocks = items
+        .iter()
+        .filter_map(|item| {
+            let mut parsed = parse_blocks(&format!("v: 1\nblocks:\n{}\n", item.join("\n"))).ok()?;
+            parsed.value.get_mut("blocks")?.as_array_mut()?.first_mut().map(Value::take)
+        })
+        .collect();
+    PartialBlocks { blocks, datasets, pending: true }
+}
+
+fn into_array(value: Value) -> Option<Vec<Value>> {
+    match value {
+        Value::Array(items) => Some(items),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fences_are_stripped_only_when_they_wrap_everything() {
+        for fence in ["```yaml", "```yml", "```json", "```YAML", "```"] {
+            let text = format!("{fence}\nv: 1\nblocks:\n  - type: divider\n```");
+            assert_eq!(strip_blocks_fence(&text), Some("v: 1\nblocks:\n  - type: divider"), "{fence}");
+        }
+        assert_eq!(strip_blocks_fence("Here:\n```yaml\nv: 1\n```"), None);
+        assert_eq!(strip_blocks_fence("```yaml v: 1```"), None);
+    }
+
+    #[test]
+    fn not_documents() {
+        for text in ["", "   ", "v: 1\n---\nv: 1\n", "blocks: []\n", "Just a sentence, not a document.", "[1, 2]"] {
+            let error = parse_blocks(text).unwrap_err();
+            assert_eq!((error.path.as_str(), error.code), ("", BlockErrorCode::NOT_A_DOCUMENT), "{text:?}");
+        }
+        let error = parse_blocks("v: 1\nblocks: !foo []\n").unwrap_err();
+        assert_eq!(error.code, BlockErrorCode::YAML_FEATURE_DISALLOWED);
+    }
+
+    #[test]
+    fn partial_documents() {
+        let done = parse_blocks_partial("v: 1\nblocks:\n  - type: divider\n  - type: heading\n    text: Done\n");
+        assert_eq!(done.blocks, [json!({"type": "divider"}), json!({"type": "heading", "text": "Done"})]);
+        assert_eq!((done.datasets, done.pending), (None, false));
+
+        let inside_datasets = parse_blocks_partial("v: 1\ndatasets:\n  signups:\n    source: ref\n");
+        assert_eq!(inside_datasets, PartialBlocks { blocks: vec![], datasets: None, pending: true });
+
+        let cut = parse_blocks_partial(
+            "v: 1\ndatasets:\n  signups:\n    source: ref\n    id: ds_1\nblocks:\n  - type: divider\n  - type: text\n    markdown: \"Half",
+        );
+        assert_eq!(cut.blocks, [json!({"type": "divider"})]);
+        assert_eq!(cut.datasets, Some(json!({"signups": {"id": "ds_1", "source": "ref"}})));
+        assert!(cut.pending);
+
+        for text in ["::: not yaml", ""] {
+            assert_eq!(parse_blocks_partial(text), PartialBlocks { blocks: vec![], datasets: None, pending: true });
+        }
+    }
+}
