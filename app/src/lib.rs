@@ -7,6 +7,8 @@ pub mod blocks;
 pub mod chat;
 pub mod components;
 pub mod error;
+#[cfg(feature = "hydrate")]
+pub mod http;
 pub mod markdown;
 mod pages;
 pub mod path;

@@ -29,12 +29,12 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn printed(valid: bool, value: &Value) -> Self {
+    pub(crate) fn printed(valid: bool, value: &Value) -> Self {
         let stdout = serde_json::to_string_pretty(value).unwrap_or_default() + "\n";
         Outcome { code: if valid { 0 } else { 1 }, stdout, stderr: String::new() }
     }
 
-    fn unreadable(reason: impl Into<String>) -> Self {
+    pub(crate) fn unreadable(reason: impl Into<String>) -> Self {
         Outcome { code: 2, stdout: String::new(), stderr: reason.into() + "\n" }
     }
 }
@@ -68,6 +68,14 @@ fn parse_request(command: AsksCommand, text: &str) -> Result<(Request, AskKind, 
         return Err(format!("The request needs \"{field}\"."));
     }
     Ok((request, kind, surface))
+}
+
+/// [`run`] on raw stdin bytes, which must be UTF-8.
+pub fn run_bytes(command: AsksCommand, stdin: &[u8]) -> Outcome {
+    match std::str::from_utf8(stdin) {
+        Ok(text) => run(command, text),
+        Err(_) => Outcome::unreadable("The request is not UTF-8 text."),
+    }
 }
 
 pub fn run(command: AsksCommand, stdin: &str) -> Outcome {

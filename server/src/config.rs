@@ -43,6 +43,19 @@ pub enum Command {
 pub enum BlocksCommand {
     /// Sanitize an HTML block: reads HTML on stdin, prints what the frame would show.
     Sanitize,
+    /// Check a reply document: reads YAML or JSON on stdin, prints {"errors": [...], "warnings": [...]}
+    /// (exit 0 valid, 1 invalid, 2 unreadable input).
+    Check {
+        /// Allow html blocks.
+        #[arg(long)]
+        html: bool,
+        /// Allow https images from this host (repeatable).
+        #[arg(long = "image-host", value_name = "HOST")]
+        image_hosts: Vec<String>,
+        /// Check callbacks against this host action (repeatable); without it callbacks are not checked.
+        #[arg(long = "host-action", value_name = "NAME")]
+        host_actions: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -91,6 +104,18 @@ pub struct ServeConfig {
     /// Offer the demo todo tools (listTodos, addTodo, completeTodo, deleteCompletedTodos).
     #[arg(long, global = true, env = "PALAVER_DEMO_TOOLS", default_value_t = true, action = clap::ArgAction::Set)]
     pub demo_tools: bool,
+    /// Replies are block documents (headings, metrics, charts, tables, actions…); off keeps them markdown.
+    #[arg(long, global = true, env = "PALAVER_UI_BLOCKS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub ui_blocks: bool,
+    /// Allow html blocks (sanitized, shown in a sandboxed frame without scripts or network).
+    #[arg(long, global = true, env = "PALAVER_UI_BLOCKS_HTML", default_value_t = false, action = clap::ArgAction::Set)]
+    pub ui_blocks_html: bool,
+    /// Give the model one chance to fix a document that did not validate.
+    #[arg(long, global = true, env = "PALAVER_UI_BLOCKS_REPAIR", default_value_t = false, action = clap::ArgAction::Set)]
+    pub ui_blocks_repair: bool,
+    /// Hosts https images in replies may load from, comma-separated.
+    #[arg(long, global = true, env = "PALAVER_IMAGE_HOSTS", default_value = "")]
+    pub image_hosts: String,
     /// Always mark cookies Secure (set this behind an https proxy that sends no X-Forwarded-Proto).
     #[arg(long, global = true, env = "PALAVER_SECURE_COOKIES", default_value_t = false)]
     pub secure_cookies: bool,
@@ -113,6 +138,17 @@ impl ServeConfig {
             max_steps: self.max_steps.max(1),
             tools,
             files: Some(app::uploads::FileStore::new(&self.data_dir)),
+            blocks: self.ui_blocks.then(|| app::turn::BlocksSettings {
+                html: self.ui_blocks_html,
+                image_hosts: self
+                    .image_hosts
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|host| !host.is_empty())
+                    .map(str::to_ascii_lowercase)
+                    .collect(),
+                repair: self.ui_blocks_repair,
+            }),
         })
     }
 

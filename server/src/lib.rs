@@ -5,6 +5,7 @@
 
 pub mod asks_cli;
 mod auth;
+pub mod blocks_cli;
 pub mod config;
 mod observe;
 mod problem;
@@ -87,6 +88,7 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::GET, "/gpt/histories/pendingAsks", Access::Authenticated, get(h::pending_asks)),
         route(Method::GET, "/gpt/histories/{id}", Access::HistoryRead, get(g::read_history)),
         route(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
+        route(Method::POST, "/gpt/actions", Access::HistoryWrite, post(g::host_action)),
     ]
 }
 

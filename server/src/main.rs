@@ -15,9 +15,18 @@ async fn main() -> std::process::ExitCode {
         .init();
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.serve).await,
-        Command::Asks { command } => return run_asks(command).await,
+        Command::Asks { command } => return run_on_stdin(|stdin| server::asks_cli::run_bytes(command, stdin)).await,
         Command::Users { command } => run_users(command, &cli.serve).await,
         Command::Blocks { command: BlocksCommand::Sanitize } => sanitize_stdin().await,
+        Command::Blocks { command: BlocksCommand::Check { html, image_hosts, host_actions } } => {
+            let options = app::blocks::BlockOptions {
+                allow_html: html,
+                image_hosts,
+                host_actions: (!host_actions.is_empty()).then_some(host_actions),
+                ..Default::default()
+            };
+            return run_on_stdin(|stdin| server::blocks_cli::check(stdin, &options)).await;
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -28,14 +37,15 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-/// Runs one `palaver asks …` command on stdin and exits with its code.
-async fn run_asks(command: server::asks_cli::AsksCommand) -> std::process::ExitCode {
-    let mut stdin = String::new();
-    if let Err(err) = tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut stdin).await {
+/// Runs a contract command on stdin, prints its outcome and exits with its code (2 when stdin
+/// cannot be read).
+async fn run_on_stdin(command: impl FnOnce(&[u8]) -> server::asks_cli::Outcome) -> std::process::ExitCode {
+    let mut stdin = Vec::new();
+    if let Err(err) = tokio::io::AsyncReadExt::read_to_end(&mut tokio::io::stdin(), &mut stdin).await {
         eprintln!("Cannot read stdin: {err}");
         return std::process::ExitCode::from(2);
     }
-    let outcome = server::asks_cli::run(command, &stdin);
+    let outcome = command(&stdin);
     print!("{}", outcome.stdout);
     eprint!("{}", outcome.stderr);
     std::process::ExitCode::from(outcome.code)

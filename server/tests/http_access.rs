@@ -53,6 +53,12 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/gpt/histories/{id}/turn") => {
             (format!("/gpt/histories/{}/turn", world.history), Some(json!({"prompt": "hello"})))
         }
+        ("POST", "/gpt/actions") => (
+            path.into(),
+            Some(
+                json!({"historyId": world.history, "name": "scaleStepper", "payload": {"value": 2}, "blockId": "guests"}),
+            ),
+        ),
         _ => panic!("no probe for {method} {path}: add one here, with the route's access rule"),
     }
 }
@@ -84,9 +90,11 @@ async fn every_api_route_follows_its_access_rule() {
             anonymous.text
         );
         let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
-        // The upload probe sends no multipart body: past the access check it is a 400.
-        let owner_passed =
-            owner.status.is_success() || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST);
+        // The upload probe sends no multipart body: past the access check it is a 400. The
+        // action probe names a stepper the empty conversation lacks: past the check it is a 404.
+        let owner_passed = owner.status.is_success()
+            || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
+            || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND);
         assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
         let history_rule = matches!(route.access, Access::HistoryRead | Access::HistoryWrite);
         if history_rule {

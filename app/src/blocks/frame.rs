@@ -15,6 +15,15 @@ pub enum HtmlHeight {
 }
 
 impl HtmlHeight {
+    /// A block's `height` (sm, md, lg); md when absent.
+    pub fn parse(height: Option<&str>) -> Self {
+        match height {
+            Some("sm") => HtmlHeight::Sm,
+            Some("lg") => HtmlHeight::Lg,
+            _ => HtmlHeight::Md,
+        }
+    }
+
     pub fn pixels(self) -> u32 {
         match self {
             HtmlHeight::Sm => 240,

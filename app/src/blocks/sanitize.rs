@@ -5,6 +5,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
+use serde_json::Value;
+
+use super::lint::BlockOptions;
+use super::parse::parse_blocks;
+use super::validate::validate_blocks;
+
 /// The tags an HTML block keeps.
 const ALLOWED_TAGS: &[&str] = &[
     "address",
@@ -110,9 +116,61 @@ pub fn sanitize_html_fragment(html: &str) -> String {
     SANITIZER.clean(html).to_string()
 }
 
+/// A reply document with every html block sanitized (`sanitizeBlocksText`). A text that does
+/// not parse and validate (with HTML allowed) is returned as it is: it is never rendered as
+/// blocks. When nothing changed the original text is kept; otherwise the document comes back as
+/// JSON, keys in the order v, datasets, blocks.
+pub fn sanitize_blocks_text(text: &str, options: &BlockOptions) -> Option<String> {
+    let options = BlockOptions { allow_html: true, ..options.clone() };
+    let mut parsed = parse_blocks(text).ok()?;
+    validate_blocks(&parsed, &options).doc?;
+    let blocks = parsed.value.get_mut("blocks")?;
+    if !sanitize_html_blocks(blocks) {
+        return None;
+    }
+    let part = |key: &str| parsed.value.get(key).map(Value::to_string);
+    let mut json = format!("{{\"v\":{}", part("v")?);
+    if let Some(datasets) = part("datasets") {
+        json.push_str(&format!(",\"datasets\":{datasets}"));
+    }
+    json.push_str(&format!(",\"blocks\":{}}}", part("blocks")?));
+    Some(json)
+}
+
+/// Sanitizes the html of every html block, through columns and cards; true when any changed.
+fn sanitize_html_blocks(blocks: &mut Value) -> bool {
+    let mut changed = false;
+    for block in blocks.as_array_mut().into_iter().flatten() {
+        if block.get("type").and_then(Value::as_str) == Some("html")
+            && let Some(Value::String(html)) = block.get_mut("html")
+        {
+            let clean = sanitize_html_fragment(html);
+            if clean != *html {
+                *html = clean;
+                changed = true;
+            }
+        }
+        if let Some(children) = block.get_mut("children") {
+            changed |= sanitize_html_blocks(children);
+        }
+    }
+    changed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_get_their_html_blocks_sanitized() {
+        let text = r#"{"v": 1, "blocks": [{"type": "columns", "children": [{"type": "divider"}, {"type": "html", "html": "<p>Hi</p><script>alert(1)</script>"}]}]}"#;
+        let clean = sanitize_blocks_text(text, &BlockOptions::default()).expect("it changed");
+        assert!(!clean.contains("<script") && clean.starts_with("{\"v\":1,\"blocks\":"), "{clean}");
+        let options = BlockOptions { allow_html: true, ..BlockOptions::default() };
+        assert!(crate::blocks::check_blocks_text(&clean, &options).ok);
+        assert_eq!(sanitize_blocks_text("v: 1\nblocks:\n  - type: text\n    markdown: Hi\n", &options), None);
+        assert_eq!(sanitize_blocks_text("not a document", &options), None);
+    }
 
     fn clean(html: &str) -> String {
         sanitize_html_fragment(html)

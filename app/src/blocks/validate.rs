@@ -29,6 +29,11 @@ impl BlocksCheck {
         BlocksCheck { ok: false, doc: None, errors, warnings }
     }
 
+    /// The reply is prose, not a document: it is shown as text (the text-block fallback).
+    pub fn is_prose(&self) -> bool {
+        !self.ok && self.errors.iter().all(|error| error.code == Code::NOT_A_DOCUMENT)
+    }
+
     pub fn error_codes(&self) -> Vec<Code> {
         self.errors.iter().map(|error| error.code).collect()
     }

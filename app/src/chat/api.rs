@@ -18,7 +18,7 @@ pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
     crate::accounts::api::with_status(
         async {
             authorize_history(&state.pool, &caller, &id, HistoryAccess::Read).await?;
-            super::db::load_history(&state.pool, &id).await?.ok_or_else(|| AppError::NotFound(HISTORY_NOT_FOUND.into()))
+            state.turns.history_view(&id).await?.ok_or_else(|| AppError::NotFound(HISTORY_NOT_FOUND.into()))
         }
         .await,
     )

@@ -9,6 +9,8 @@ use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::{AnswerChannel, AskCard};
 use super::model::{HistorySummary, HistoryView};
 use super::transcript::{TranscriptItem, transcript};
+use crate::blocks::BlocksCheck;
+use crate::components::{BlockActions, BlocksReply};
 use crate::error::{AppError, FieldError};
 use crate::markdown;
 
@@ -20,6 +22,8 @@ struct LiveTurn {
     reply: String,
     tools: Vec<String>,
     error: Option<String>,
+    /// How the finished reply checked as a block document.
+    blocks: Option<Box<BlocksCheck>>,
 }
 
 #[component]
@@ -105,6 +109,15 @@ pub fn ChatPage() -> impl IntoView {
         start_turn(json!({"historyId": history_id.get_untracked(), "askResponse": ask_response}), None);
     });
     let channel = AnswerChannel { send: answer, server_errors, busy };
+    let reply_send = send.clone();
+    provide_context(BlockActions {
+        reply: Callback::new(move |text: String| {
+            if !busy.get_untracked() {
+                reply_send(text);
+            }
+        }),
+        history_id: history_id.into(),
+    });
 
     view! {
         <div class="chat">
@@ -142,6 +155,7 @@ async fn run_turn(
         TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
         TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
         TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
+        TurnEvent::Blocks { blocks } => update(&|turn| turn.blocks = Some(blocks.clone())),
         TurnEvent::ToolResult { .. }
         | TurnEvent::Ask { .. }
         | TurnEvent::AskResolved { .. }
@@ -212,7 +226,7 @@ fn SavedRows(view: Result<Option<HistoryView>, AppError>, channel: AnswerChannel
             .into_iter()
             .map(|item| match item {
                 TranscriptItem::User(text) => view! { <UserMessage text /> }.into_any(),
-                TranscriptItem::Assistant(text) => view! { <AssistantMessage text /> }.into_any(),
+                TranscriptItem::Assistant { text, blocks } => view! { <AssistantMessage text blocks /> }.into_any(),
                 TranscriptItem::Tool { tool_name, args, result, .. } => {
                     view! { <ToolLine tool_name args result /> }.into_any()
                 }
@@ -251,12 +265,28 @@ fn UserMessage(text: String) -> impl IntoView {
 }
 
 #[component]
-fn AssistantMessage(text: String) -> impl IntoView {
+fn AssistantMessage(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
     view! {
         <article class="message message--assistant" data-testid="assistant-message">
-            <div class="markdown" inner_html=markdown::to_html(&text)></div>
+            <ReplyBody text blocks />
         </article>
     }
+}
+
+/// A reply's text as markdown, or as blocks once it checked as a document.
+#[component]
+fn ReplyBody(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
+    match blocks {
+        Some(check) => view! { <BlocksReply check=*check raw=text /> }.into_any(),
+        None => view! { <div class="markdown" inner_html=markdown::to_html(&text)></div> }.into_any(),
+    }
+}
+
+/// Whether a reply being streamed looks like a block document (then it shows a placeholder
+/// until it is checked, rather than half a document as text).
+fn looks_like_document(reply: &str) -> bool {
+    let start = reply.trim_start();
+    start.starts_with("v:") || start.starts_with("```") || start.starts_with("{\"v\"") || start.starts_with("{ \"v\"")
 }
 
 #[component]
@@ -271,7 +301,11 @@ fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
             aria-live="polite"
             aria-busy=move || busy.get().to_string()
         >
-            <div class="markdown" inner_html=markdown::to_html(&turn.reply)></div>
+            {if turn.blocks.is_none() && looks_like_document(&turn.reply) {
+                view! { <p class="blocks-pending" data-testid="blocks-pending">"Preparing the reply…"</p> }.into_any()
+            } else {
+                view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()
+            }}
             {turn.error.map(|error| view! { <p class="error" role="alert" data-testid="turn-error">{error}</p> })}
         </article>
     }

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::asks::{AskKind, SimpleCard};
+use crate::blocks::BlocksCheck;
 
 /// A conversation in the list (the spec calls conversations histories).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,6 +58,12 @@ pub enum HistoryRow {
     },
     Assistant {
         text: String,
+        /// The text is a block document (stored rows say so; views add its check).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        document: bool,
+        /// How the document checked, in views only (never stored).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        blocks: Option<Box<BlocksCheck>>,
     },
     #[serde(rename_all = "camelCase")]
     ToolCall {
@@ -148,7 +155,7 @@ pub struct PendingAskRef {
 }
 
 /// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`). Order:
-/// `askResolved?` → (`text` | `replace` | `toolCall` | `toolResult` | `error`)* → `ask?` → `done`.
+/// `askResolved?` → (`text` | `replace` | `toolCall` | `toolResult` | `error`)* → `ask?` | `blocks?` → `done`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum TurnEvent {
@@ -180,6 +187,10 @@ pub enum TurnEvent {
     },
     Error {
         error: String,
+    },
+    /// How the finished reply checked as a block document (before `done`).
+    Blocks {
+        blocks: Box<BlocksCheck>,
     },
     #[serde(rename_all = "camelCase")]
     Done {

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::model::{AskOrigin, AskStatus, HistoryRow, HistoryView};
 use crate::asks::AskKind;
+use crate::blocks::BlocksCheck;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AskItem {
@@ -23,8 +24,17 @@ pub struct AskItem {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TranscriptItem {
     User(String),
-    Assistant(String),
-    Tool { tool_call_id: String, tool_name: String, args: Value, result: Option<Value> },
+    /// A reply: markdown, or a block document with its check.
+    Assistant {
+        text: String,
+        blocks: Option<Box<BlocksCheck>>,
+    },
+    Tool {
+        tool_call_id: String,
+        tool_name: String,
+        args: Value,
+        result: Option<Value>,
+    },
     Ask(Box<AskItem>),
 }
 
@@ -34,7 +44,9 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     for row in &view.rows {
         match row {
             HistoryRow::User { text } => items.push(TranscriptItem::User(text.clone())),
-            HistoryRow::Assistant { text } => items.push(TranscriptItem::Assistant(text.clone())),
+            HistoryRow::Assistant { text, blocks, .. } => {
+                items.push(TranscriptItem::Assistant { text: text.clone(), blocks: blocks.clone() })
+            }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask) } => {
                 items.push(TranscriptItem::Ask(Box::new(AskItem {
                     tool_call_id: tool_call_id.clone(),

@@ -1,7 +1,10 @@
 //! Widgets shared across pages.
 
+mod blocks;
+mod chart;
 mod simple_card;
 mod theme;
 
+pub use blocks::{BlockActions, BlocksDocumentView, BlocksReply};
 pub use simple_card::{SimpleCardView, handoff_line};
 pub use theme::{THEME_SCRIPT, ThemeToggle};

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::chat::summary::option_labels;
 
+use super::demo_documents;
 use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens};
 
 /// How long the demo waits between streamed words, so the reply visibly streams.
@@ -27,7 +28,8 @@ Try one of these:\n\n\
 - **invoice details**: fill in a short form\n\
 - **upload a receipt**: send me a file\n\
 - **add todo buy milk**, **list my todos**, **delete my completed todos** (that one asks for approval)\n\
-- **markdown**: a tour of what replies can format\n\n\
+- **markdown**: a tour of what replies can format\n\
+- **dashboard**, **checklist**, **invoice preview**: replies built from display blocks\n\n\
 Anything else, I repeat back to you so you can see how messages render.";
 
 const MARKDOWN_TOUR: &str = "Here is what a reply can hold:\n\n\
@@ -39,6 +41,11 @@ Some *emphasis*, some **strong** text and `inline code`.\n\n\
 ```rust\nfn main() {\n    println!(\"Hello from Palaver\");\n}\n```\n\n\
 | Column | Value |\n|---|---|\n| rows | 2 |\n| tables | yes |\n\n\
 [A safe link](https://example.com).";
+
+/// The system prompt says this when replies are block documents, and the second when html
+/// blocks are allowed.
+const BLOCKS_PROMPT_MARK: &str = "Reply with exactly one block document";
+const HTML_PROMPT_MARK: &str = "html requires html";
 
 /// What the demo does next: say something, or call a tool.
 enum Move {
@@ -71,6 +78,30 @@ fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
     }
     if has("markdown") && !has("draft") {
         return Move::Say(MARKDOWN_TOUR.to_string());
+    }
+    let blocks_on = request.system.contains(BLOCKS_PROMPT_MARK);
+    let document = |document: &str| {
+        if blocks_on {
+            Move::Say(document.to_string())
+        } else {
+            Move::Say(
+                "Display blocks are off on this server (PALAVER_UI_BLOCKS=false), so I can only answer in text.".into(),
+            )
+        }
+    };
+    if has("dashboard") {
+        return document(demo_documents::DASHBOARD);
+    }
+    if has("checklist") || has("roast") {
+        return document(demo_documents::CHECKLIST);
+    }
+    if has("invoice") && has("preview") {
+        if blocks_on && !request.system.contains(HTML_PROMPT_MARK) {
+            return Move::Say(
+                "HTML previews are off on this server; start it with PALAVER_UI_BLOCKS_HTML=true to see one.".into(),
+            );
+        }
+        return document(demo_documents::INVOICE_PREVIEW);
     }
     if lowered.contains("delete") && lowered.contains("completed") {
         return call("deleteCompletedTodos", json!({}));
@@ -314,6 +345,29 @@ mod tests {
             .map(|name| ToolDefinition { name: name.to_string(), description: String::new(), input_schema: json!({}) })
             .collect();
         ModelRequest { system: String::new(), messages, tools }
+    }
+
+    #[test]
+    fn block_documents_are_valid_and_need_blocks_on() {
+        let settings = crate::turn::BlocksSettings { html: true, ..Default::default() };
+        for document in [demo_documents::DASHBOARD, demo_documents::CHECKLIST, demo_documents::INVOICE_PREVIEW] {
+            let check = crate::blocks::check_blocks_text(document, &settings.options());
+            assert!(check.ok && check.warnings.is_empty(), "{:?}", check.errors);
+        }
+        let section = settings.prompt_section();
+        assert!(section.contains(BLOCKS_PROMPT_MARK) && section.contains(HTML_PROMPT_MARK));
+        let say = |system: String, prompt: &str| match next_move(&ModelRequest {
+            system,
+            messages: vec![user(prompt)],
+            tools: Vec::new(),
+        }) {
+            Move::Say(text) => text,
+            Move::Call(name, _) => panic!("called {name}"),
+        };
+        assert_eq!(say(section.clone(), "show me a dashboard"), demo_documents::DASHBOARD);
+        assert!(say(String::new(), "show me a dashboard").contains("Display blocks are off"));
+        let without_html = crate::turn::BlocksSettings::default().prompt_section();
+        assert!(say(without_html, "invoice preview please").contains("HTML previews are off"));
     }
 
     fn user(text: &str) -> ModelMessage {

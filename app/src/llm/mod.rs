@@ -4,6 +4,7 @@
 //! start-up choice (`PALAVER_MODEL`).
 
 mod demo;
+mod demo_documents;
 mod mock;
 
 use std::sync::Arc;

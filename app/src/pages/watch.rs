@@ -19,34 +19,6 @@ struct PendingAskItem {
     simple: SimpleCard,
 }
 
-#[cfg(feature = "hydrate")]
-mod client {
-    use serde_json::Value;
-    use wasm_bindgen::{JsCast, JsValue};
-    use wasm_bindgen_futures::JsFuture;
-    use web_sys::{Headers, Request, RequestInit, Response};
-
-    /// A JSON request to the headless API (the browser's session cookie authenticates it).
-    pub async fn call(method: &str, url: &str, body: Option<Value>) -> Result<Value, String> {
-        let failed = |_| "The server could not be reached.".to_string();
-        let headers = Headers::new().map_err(failed)?;
-        let init = RequestInit::new();
-        init.set_method(method);
-        if let Some(body) = body {
-            headers.set("content-type", "application/json").map_err(failed)?;
-            init.set_body(&JsValue::from_str(&body.to_string()));
-        }
-        init.set_headers(&headers);
-        let request = Request::new_with_str_and_init(url, &init).map_err(failed)?;
-        let window = web_sys::window().ok_or("No window.")?;
-        let response: Response =
-            JsFuture::from(window.fetch_with_request(&request)).await.map_err(failed)?.unchecked_into();
-        let text = JsFuture::from(response.text().map_err(failed)?).await.map_err(failed)?;
-        let json: Value = serde_json::from_str(&text.as_string().unwrap_or_default()).unwrap_or_default();
-        if response.ok() { Ok(json) } else { Err(json["title"].as_str().unwrap_or("The request failed.").to_string()) }
-    }
-}
-
 #[component]
 pub fn WatchPage() -> impl IntoView {
     let asks = RwSignal::new(Vec::<PendingAskItem>::new());
@@ -60,7 +32,7 @@ pub fn WatchPage() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     let refresh = move || {
         leptos::task::spawn_local(async move {
-            match client::call("GET", "/gpt/histories/pendingAsks", None).await {
+            match crate::http::call("GET", "/gpt/histories/pendingAsks", None).await {
                 Ok(body) => {
                     asks.set(serde_json::from_value(body["data"].clone()).unwrap_or_default());
                     loaded.set(true);
@@ -83,7 +55,7 @@ pub fn WatchPage() -> impl IntoView {
         error.set(None);
         #[cfg(feature = "hydrate")]
         leptos::task::spawn_local(async move {
-            match client::call("POST", &format!("/gpt/histories/{history_id}/turn"), Some(body)).await {
+            match crate::http::call("POST", &format!("/gpt/histories/{history_id}/turn"), Some(body)).await {
                 Ok(result) => {
                     let data = &result["data"];
                     reply.set(data["text"].as_str().filter(|text| !text.is_empty()).map(str::to_string));
@@ -113,7 +85,7 @@ pub fn WatchPage() -> impl IntoView {
             None => {
                 #[cfg(feature = "hydrate")]
                 leptos::task::spawn_local(async move {
-                    match client::call("POST", "/gpt/histories", Some(serde_json::json!({}))).await {
+                    match crate::http::call("POST", "/gpt/histories", Some(serde_json::json!({}))).await {
                         Ok(created) => {
                             let id = created["data"]["id"].as_str().unwrap_or_default().to_string();
                             conversation.set(Some(id.clone()));

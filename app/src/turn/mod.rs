@@ -6,9 +6,13 @@
 //! just stops reading. The model runs in steps; a step that calls tools continues with their
 //! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
 
+pub mod actions;
 mod replay;
+mod reply_document;
 pub mod store;
 pub mod tools;
+
+pub use reply_document::{BlocksSettings, SCALE_STEPPER, TOGGLE_CHECKLIST};
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,6 +30,7 @@ use crate::asks::{
     ask_prompt_section, ask_tools, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
     parse_ask_data_url, parse_ask_input, to_simple_card, validate_ask_response,
 };
+use crate::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_blocks_text};
 use crate::chat::access::{HISTORY_NOT_FOUND, HistoryAccess, authorize_history};
 use crate::chat::db::{self, AiRequestLog, new_id};
 use crate::chat::model::{
@@ -63,6 +68,8 @@ pub struct TurnSettings {
     pub tools: ToolRegistry,
     /// Where uploads live; without it, `files` answers must carry data URLs.
     pub files: Option<crate::uploads::FileStore>,
+    /// Replies are block documents (`uiBlocks`); `None` keeps them markdown.
+    pub blocks: Option<BlocksSettings>,
 }
 
 impl Default for TurnSettings {
@@ -73,6 +80,7 @@ impl Default for TurnSettings {
             max_steps: 5,
             tools: ToolRegistry::demo_todos(),
             files: None,
+            blocks: None,
         }
     }
 }
@@ -158,6 +166,24 @@ impl TurnRunner {
         self.settings.max_file_size_bytes
     }
 
+    /// The block settings, when replies are documents.
+    pub fn blocks(&self) -> Option<&BlocksSettings> {
+        self.settings.blocks.as_ref()
+    }
+
+    /// A conversation as clients see it: each document reply carries its check, made with
+    /// this server's block settings as they are now.
+    pub async fn history_view(&self, id: &str) -> AppResult<Option<crate::chat::model::HistoryView>> {
+        let Some(mut view) = db::load_history(&self.pool, id).await? else { return Ok(None) };
+        let settings = self.settings.blocks.clone().unwrap_or_default();
+        for row in &mut view.rows {
+            if let HistoryRow::Assistant { text, document: true, blocks } = row {
+                *blocks = Some(Box::new(settings.check_stored(text)));
+            }
+        }
+        Ok(Some(view))
+    }
+
     pub fn asks_on(&self) -> bool {
         !self.settings.ask_kinds.is_empty()
     }
@@ -215,6 +241,7 @@ impl TurnRunner {
             replayed_len: 0,
             usage: Usage::default(),
             metadata: json!({}),
+            document: false,
         };
         tokio::spawn(turn.run());
         Ok(TurnHandle { history_id, events })
@@ -443,6 +470,8 @@ struct Turn {
     replayed_len: usize,
     usage: Usage,
     metadata: Value,
+    /// The reply is a block document.
+    document: bool,
 }
 
 impl Turn {
@@ -465,6 +494,11 @@ impl Turn {
         }
     }
 
+    /// Block documents are for full screens: a compact turn replies in short text.
+    fn blocks(&self) -> Option<&BlocksSettings> {
+        self.runner.settings.blocks.as_ref().filter(|_| self.surface == AskSurface::Full)
+    }
+
     fn offered_kinds(&self) -> Vec<AskKind> {
         crate::asks::ask_kinds_for_surface(&self.runner.settings.ask_kinds, self.surface)
     }
@@ -474,6 +508,9 @@ impl Turn {
         let kinds = self.offered_kinds();
         if !kinds.is_empty() {
             sections.push(format!("{ASKS_SYSTEM_PROMPT}\n\n{}", ask_prompt_section(&kinds, self.surface)));
+        }
+        if let Some(blocks) = self.blocks() {
+            sections.push(blocks.prompt_section());
         }
         if self.surface == AskSurface::Compact {
             sections.push(COMPACT_SURFACE_SYSTEM_PROMPT.to_string());
@@ -758,7 +795,10 @@ impl Turn {
         let mut pending_ref = None;
         let mut error = None;
         match end {
-            StepsEnd::Finished => self.save_reply().await,
+            StepsEnd::Finished => {
+                self.finish_document().await;
+                self.save_reply().await;
+            }
             StepsEnd::Stopped => {
                 self.metadata["stopped"] = json!(true);
                 self.save_reply().await;
@@ -778,7 +818,75 @@ impl Turn {
     }
 
     fn assistant_row(&self) -> Option<HistoryRow> {
-        (!self.reply.is_empty()).then(|| HistoryRow::Assistant { text: self.reply.clone() })
+        (!self.reply.is_empty()).then(|| HistoryRow::Assistant {
+            text: self.reply.clone(),
+            document: self.document,
+            blocks: None,
+        })
+    }
+
+    /// With blocks on, the finished reply is a document: checked (and repaired once when the
+    /// host allows), its html sanitized, then `{blocks}` tells the client how to show it.
+    async fn finish_document(&mut self) {
+        let Some(settings) = self.blocks().cloned() else { return };
+        if self.reply.trim().is_empty() {
+            return;
+        }
+        let options = settings.options();
+        let streamed = self.reply.clone();
+        let mut check = check_blocks_text(&self.reply, &options);
+        let mut repaired = false;
+        if !check.ok
+            && settings.repair
+            && let Some(text) = self.repair(&settings, &check).await
+        {
+            check = check_blocks_text(&text, &options);
+            self.reply = text;
+            repaired = true;
+        }
+        if check.ok
+            && settings.html
+            && let Some(clean) = crate::blocks::sanitize_blocks_text(&self.reply, &options)
+        {
+            check = check_blocks_text(&clean, &options);
+            self.reply = clean;
+        }
+        if self.reply != streamed {
+            self.emit(TurnEvent::Replace { replace: "text".into(), text: self.reply.clone() }).await;
+        }
+        self.metadata["uiBlocks"] = json!({
+            "ok": check.ok,
+            "errorCodes": check.errors.iter().map(|error| error.code).collect::<Vec<_>>(),
+            "warningCodes": check.warnings.iter().map(|warning| warning.code).collect::<Vec<_>>(),
+            "repaired": repaired,
+        });
+        self.reply = crate::blocks::stored_text(&self.reply, &check);
+        self.document = true;
+        self.emit(TurnEvent::Blocks { blocks: Box::new(check) }).await;
+    }
+
+    /// One more model call to fix an invalid document; `None` when it gave nothing usable.
+    async fn repair(&mut self, settings: &BlocksSettings, check: &BlocksCheck) -> Option<String> {
+        let request = ModelRequest {
+            system: format!("{BLOCKS_REPAIR_SYSTEM_PROMPT}\n\n{}", settings.prompt_section()),
+            messages: vec![ModelMessage::User { text: reply_document::repair_prompt(&self.reply, check) }],
+            tools: Vec::new(),
+        };
+        let mut stream = self.runner.model.stream(request);
+        let mut text = String::new();
+        while let Some(event) = stream.next().await {
+            match event {
+                ModelEvent::TextDelta(delta) => text.push_str(&delta),
+                ModelEvent::Finish { usage, .. } => {
+                    self.usage.input_tokens += usage.input_tokens;
+                    self.usage.output_tokens += usage.output_tokens;
+                    break;
+                }
+                ModelEvent::Error(_) => return None,
+                ModelEvent::ToolCall(_) => {}
+            }
+        }
+        (!text.trim().is_empty()).then_some(text)
     }
 
     async fn save_reply(&mut self) {

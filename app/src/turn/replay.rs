@@ -12,7 +12,7 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
     rows.iter()
         .filter_map(|row| match row {
             HistoryRow::User { text } => Some(ModelMessage::User { text: text.clone() }),
-            HistoryRow::Assistant { text } => {
+            HistoryRow::Assistant { text, .. } => {
                 Some(ModelMessage::Assistant { text: text.clone(), tool_calls: Vec::new() })
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, .. } if is_ask_tool(tool_name) => {
@@ -67,7 +67,7 @@ mod tests {
             result("listTodos", "t1"),
             call("deleteCompletedTodos", "approval_t2", Some(AskOrigin::Approval)),
             result("deleteCompletedTodos", "approval_t2"),
-            HistoryRow::Assistant { text: "done".into() },
+            HistoryRow::Assistant { text: "done".into(), document: false, blocks: None },
         ];
         let messages = replay(&rows);
         assert_eq!(messages.len(), 4);

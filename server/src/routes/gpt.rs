@@ -140,11 +140,64 @@ fn history_problem(err: AppError) -> Problem {
 /// `GET /gpt/histories/{id}`: one conversation with its rows (its owner, or an admin).
 pub async fn read_history(
     State(pool): State<SqlitePool>,
+    State(turns): State<TurnRunner>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Problem> {
     authorize_history(&pool, &caller, &id, HistoryAccess::Read).await.map_err(history_problem)?;
-    let history =
-        db::load_history(&pool, &id).await?.ok_or_else(|| history_problem(AppError::NotFound(String::new())))?;
+    let history = turns.history_view(&id).await?.ok_or_else(|| history_problem(AppError::NotFound(String::new())))?;
     Ok(Json(json!({"data": history})))
+}
+
+/// The body of `POST /gpt/actions`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ActionBody {
+    history_id: String,
+    name: String,
+    #[serde(default)]
+    payload: Value,
+    #[serde(default)]
+    block_id: Option<String>,
+}
+
+/// How long a host action may run.
+const HOST_ACTION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `POST /gpt/actions`: runs a host action a document's callback named, for the conversation's
+/// owner; answers `{data: {blocks}}` with the blocks that replace their namesakes.
+pub async fn host_action(
+    State(turns): State<TurnRunner>,
+    Authenticated(caller): Authenticated,
+    body: Bytes,
+) -> Result<Json<Value>, Problem> {
+    use app::turn::actions::{HostActionError, HostActionRequest};
+    let body: ActionBody = serde_json::from_slice(&body).map_err(|err| {
+        Problem::bad_request("Invalid action request")
+            .with_detail(format!("Send {{historyId, name, payload?, blockId?}}: {err}."))
+    })?;
+    let request = HostActionRequest {
+        history_id: body.history_id,
+        name: body.name,
+        payload: body.payload,
+        block_id: body.block_id,
+    };
+    let outcome = tokio::time::timeout(HOST_ACTION_TIMEOUT, turns.run_host_action(&caller, request))
+        .await
+        .map_err(|_| Problem::new(StatusCode::GATEWAY_TIMEOUT, "The host action took too long"))?;
+    match outcome {
+        Ok(blocks) => Ok(Json(json!({"data": {"blocks": blocks}}))),
+        Err(HostActionError::App(err)) => Err(history_problem(err)),
+        Err(error @ HostActionError::Unknown(_)) => Err(Problem::bad_request("Unknown host action")
+            .with_code("UNKNOWN_HOST_ACTION")
+            .with_detail(error.to_string())),
+        Err(error @ HostActionError::BlockNotFound { .. }) => {
+            Err(Problem::new(StatusCode::NOT_FOUND, "Block not found")
+                .with_code("BLOCK_NOT_FOUND")
+                .with_detail(error.to_string()))
+        }
+        Err(error @ HostActionError::Invalid(_)) => Err(Problem::bad_request("Invalid action payload")
+            .with_code("INVALID_PAYLOAD")
+            .with_detail(error.to_string())),
+    }
 }

@@ -216,7 +216,10 @@ pub async fn turn(
                 title = done_title;
                 restored = pending_ask.filter(|_| asked.is_none());
             }
-            TurnEvent::ToolCall { .. } | TurnEvent::ToolResult { .. } | TurnEvent::AskResolved { .. } => {}
+            TurnEvent::ToolCall { .. }
+            | TurnEvent::ToolResult { .. }
+            | TurnEvent::AskResolved { .. }
+            | TurnEvent::Blocks { .. } => {}
         }
     }
     // An answer undone after a failure is pending again: report it as the store has it.

@@ -51,15 +51,20 @@ impl TestApp {
     }
 
     pub async fn with_settings(script: &str, auth: AuthSettings) -> Self {
-        Self::build(Some(script), auth).await
+        Self::build(Some(script), auth, None).await
+    }
+
+    /// A fresh app whose replies are block documents.
+    pub async fn with_blocks(script: &str, blocks: app::turn::BlocksSettings) -> Self {
+        Self::build(Some(script), AuthSettings::default(), Some(blocks)).await
     }
 
     /// A fresh app with the keyless demo agent.
     pub async fn with_demo() -> Self {
-        Self::build(None, AuthSettings::default()).await
+        Self::build(None, AuthSettings::default(), None).await
     }
 
-    async fn build(script: Option<&str>, auth: AuthSettings) -> Self {
+    async fn build(script: Option<&str>, auth: AuthSettings, blocks: Option<app::turn::BlocksSettings>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
         let pool = app::db::connect(&url).await.expect("database");
@@ -73,8 +78,11 @@ impl TestApp {
         };
         let model = app::llm::model_from_spec(&spec, Some(dir.path().join("mock-log.jsonl"))).expect("model");
         let options = LeptosOptions::builder().output_name("palaver").build();
-        let turn_settings =
-            app::turn::TurnSettings { files: Some(app::uploads::FileStore::new(dir.path())), ..Default::default() };
+        let turn_settings = app::turn::TurnSettings {
+            files: Some(app::uploads::FileStore::new(dir.path())),
+            blocks,
+            ..Default::default()
+        };
         let state = server::app_state(options, pool.clone(), model, auth, turn_settings);
         let router = server::router(state.clone());
         Self { router, dir, pool, state }
