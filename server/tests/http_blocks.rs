@@ -74,8 +74,8 @@ async fn an_invalid_document_is_stored_with_its_errors_and_prose_stays_prose() {
 
     let prose = app.prompt(&ada, json!({"prompt": "prose", "historyId": events.last().unwrap()["historyId"]})).await;
     assert_eq!(event(&prose, "blocks").unwrap()["blocks"]["errors"][0]["code"], "NOT_A_DOCUMENT");
-    let history = history(&app, &ada, &prose).await;
-    assert_eq!(history["rows"][3]["text"], "Just prose.", "prose is stored as it was");
+    let after = history(&app, &ada, &prose).await;
+    assert_eq!(after["rows"][3]["text"], "Just prose.", "prose is stored as it was");
 }
 
 #[tokio::test]
