@@ -25,7 +25,7 @@ fn event<'e>(events: &'e [Value], key: &str) -> Option<&'e Value> {
     events.iter().find(|event| event.get(key).is_some())
 }
 
-async fn history(app: &TestApp, user: &TestUser, events: &[Value]) -> Value {
+async fn load_history(app: &TestApp, user: &TestUser, events: &[Value]) -> Value {
     let id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
     let (status, body) = app.json(user, "GET", &format!("/gpt/histories/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
@@ -46,7 +46,7 @@ async fn a_document_reply_is_checked_before_done_and_stored_raw() {
     let system = app.mock_log()[0]["system"].as_str().unwrap().to_string();
     assert!(system.contains("Reply with exactly one block document") && system.contains("Do not emit type html"));
 
-    let history = history(&app, &ada, &events).await;
+    let history = load_history(&app, &ada, &events).await;
     let reply = history["rows"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(reply["type"], "assistant");
     assert_eq!(reply["text"], STEPPER_DOC, "stored as the raw string");
@@ -62,7 +62,7 @@ async fn an_invalid_document_is_stored_with_its_errors_and_prose_stays_prose() {
     assert_eq!(check["ok"], false);
     assert_eq!(check["errors"][0]["code"], "MISSING_REQUIRED");
     assert_eq!(check["errors"][0]["path"], "blocks[0].text");
-    let history = history(&app, &ada, &events).await;
+    let history = load_history(&app, &ada, &events).await;
     let stored = history["rows"][1]["text"].as_str().unwrap();
     assert!(
         stored.ends_with("Block validation errors:\n- blocks[0].text MISSING_REQUIRED A required field is missing.")
@@ -74,7 +74,7 @@ async fn an_invalid_document_is_stored_with_its_errors_and_prose_stays_prose() {
 
     let prose = app.prompt(&ada, json!({"prompt": "prose", "historyId": events.last().unwrap()["historyId"]})).await;
     assert_eq!(event(&prose, "blocks").unwrap()["blocks"]["errors"][0]["code"], "NOT_A_DOCUMENT");
-    let after = history(&app, &ada, &prose).await;
+    let after = load_history(&app, &ada, &prose).await;
     assert_eq!(after["rows"][3]["text"], "Just prose.", "prose is stored as it was");
 }
 
@@ -94,7 +94,7 @@ async fn one_repair_call_fixes_an_invalid_document() {
         repair_prompt.starts_with("Document:\nv: 1\n") && repair_prompt.contains("- blocks[0].text MISSING_REQUIRED")
     );
     assert!(log[1]["tools"].as_array().unwrap().is_empty());
-    let history = history(&app, &ada, &events).await;
+    let history = load_history(&app, &ada, &events).await;
     assert_eq!(history["rows"][1]["text"], fixed);
 }
 
@@ -110,7 +110,7 @@ async fn html_blocks_are_sanitized_before_anyone_sees_them() {
         assert!(!text.contains("<script") && !text.contains("onclick") && !text.contains("evil.test"), "{text}");
     }
     assert!(html.contains("<h1>Invoice</h1>"));
-    let history = history(&app, &ada, &events).await;
+    let history = load_history(&app, &ada, &events).await;
     assert!(!history["rows"][1]["text"].as_str().unwrap().contains("<script"));
 
     let (off_app, off_user) = app_with(&[hostile], BlocksSettings::default()).await;
