@@ -28,6 +28,7 @@ function palaver(port: number, name: string, openSignup: boolean) {
       PALAVER_MODEL: "mock:end2end/mock-model.json",
       PALAVER_MOCK_LOG: `${dir}/mock-log.jsonl`,
       PALAVER_OPEN_SIGNUP: openSignup ? "true" : "false",
+      PALAVER_UI_BLOCKS_HTML: "true",
       RUST_LOG: "warn",
     },
   };
