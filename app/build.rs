@@ -1,34 +1,48 @@
-//! Embeds the ask fixtures the storybook shows (app/fixtures/asks/valid), so the running
-//! product never reads ../shared. Only server builds include the generated list.
+//! Embeds the fixtures the storybook shows (app/fixtures/asks/valid and app/fixtures/blocks), so
+//! the running product never reads ../shared. Only server builds include the generated lists.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/asks/valid");
+/// The files of `dir` with one of `extensions`, as (name without extension, path), by name.
+fn files(dir: &Path, extensions: &[&str]) -> Vec<(String, PathBuf)> {
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
+    let mut files: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .filter_map(Result::ok)
                 .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-                .filter_map(|path| path.file_stem().map(|stem| stem.to_string_lossy().into_owned()))
+                .filter(|path| path.extension().is_some_and(|ext| extensions.iter().any(|wanted| ext == *wanted)))
+                .filter_map(|path| Some((path.file_stem()?.to_string_lossy().into_owned(), path)))
                 .collect()
         })
         .unwrap_or_default();
-    names.sort();
-    let entries: String = names
+    files.sort();
+    files
+}
+
+fn main() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let asks: String = files(&fixtures.join("asks/valid"), &["json"])
         .iter()
-        .map(|name| {
-            format!("    ({name:?}, include_str!({:?})),\n", dir.join(format!("{name}.json")).display().to_string())
+        .map(|(name, path)| format!("    ({name:?}, include_str!({:?})),\n", path.display().to_string()))
+        .collect();
+    let blocks: String = ["valid", "golden", "partial", "invalid"]
+        .iter()
+        .flat_map(|group| {
+            files(&fixtures.join("blocks").join(group), &["yaml", "txt"]).into_iter().map(move |(name, path)| {
+                format!("    ({group:?}, {name:?}, include_str!({:?})),\n", path.display().to_string())
+            })
         })
         .collect();
-    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("ask_fixtures.rs");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("fixtures.rs");
     std::fs::write(
         out,
         format!(
-            "/// (name, JSON) of every valid ask fixture.\npub const ASK_FIXTURES: &[(&str, &str)] = &[\n{entries}];\n"
+            "/// (name, JSON) of every valid ask fixture.\n\
+             pub const ASK_FIXTURES: &[(&str, &str)] = &[\n{asks}];\n\
+             /// (group, name, text) of every block fixture: valid, golden, partial, invalid.\n\
+             pub const BLOCK_FIXTURES: &[(&str, &str, &str)] = &[\n{blocks}];\n"
         ),
     )
-    .expect("write the fixture list");
+    .expect("write the fixture lists");
 }

@@ -77,6 +77,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/storybook") view=pages::StorybookIndex />
                 <Route path=path!("/storybook/asks/:name") view=pages::StorybookAskPage />
                 <Route path=path!("/storybook/cards/:name") view=pages::StorybookCardPage />
+                <Route path=path!("/storybook/blocks/:name") view=pages::StorybookBlockPage />
             </Routes>
         </Router>
     }

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { isSandboxRefusal } from "./fixtures/chat_page";
 
 async function storyLinks(page: Page, kind: "asks" | "cards") {
   await page.goto("/storybook");
@@ -12,7 +13,7 @@ async function storyLinks(page: Page, kind: "asks" | "cards") {
 function watchForProblems(page: Page) {
   const problems: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !isSandboxRefusal(message.text())) problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page: ${error.message}`));
   page.on("requestfailed", (request) => {
@@ -68,4 +69,73 @@ test("each kind's card shows its handoff line", async ({ page }) => {
   const buttons = page.getByTestId("watch-card").first().getByRole("button");
   await expect(buttons.first()).toHaveClass(/watch__button--destructive/);
   await expect(buttons.last()).toHaveClass(/watch__button--cancel/);
+});
+
+test("every block story renders: valid as blocks, invalid with its errors", async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watchForProblems(page);
+  await page.goto("/storybook");
+  const links = page.locator('a[href^="/storybook/blocks/"]');
+  await expect(links.first()).toBeVisible();
+  const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href") ?? ""));
+  // 10 valid, 1 golden, 1 partial, 33 invalid, and the hostile frame.
+  expect(hrefs.length).toBe(46);
+  for (const href of hrefs) {
+    const name = href.split("/").pop()!;
+    // The hostile frame's refusals are its point (its own test checks them).
+    if (name === "html-hostile-frame") continue;
+    await page.goto(href);
+    await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+    await expect(page.getByRole("heading", { level: 1, name, exact: true })).toBeVisible();
+    const note = (await page.getByTestId("story-note").textContent()) ?? "";
+    const panels = page.locator("[data-theme-panel]");
+    await expect(panels).toHaveCount(2);
+    if (note.startsWith("An invalid document") && name !== "not-a-document") {
+      await expect(page.getByTestId("blocks-error")).toHaveCount(2);
+    } else if (name !== "not-a-document") {
+      await expect(page.getByTestId("blocks")).toHaveCount(2);
+    }
+  }
+  // The golden document's images live on images.example.com, which does not resolve here.
+  const unreachableExample = (problem: string) =>
+    problem.includes("images.example.com/") || problem === "console: Failed to load resource: net::ERR_NAME_NOT_RESOLVED";
+  expect(problems.filter((problem) => !unreachableExample(problem))).toEqual([]);
+});
+
+test("the golden document's stepper scales on the device and its copy button copies the list", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/storybook/blocks/sunday-roast");
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  const light = page.locator('[data-theme-panel="light"]');
+  await light.getByRole("button", { name: "Increase Number of people" }).click();
+  await expect(light.getByTestId("stepper-value")).toHaveText("6 People");
+  await light.getByRole("button", { name: "Copy shopping list" }).click();
+  await expect(light.getByRole("button", { name: "Copied" })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.split("\n").slice(0, 3)).toEqual(["Number of people: 6 People", "Bone-in leg of lamb: 2.4 kg", "Potatoes: 1800 g"]);
+  await page.screenshot({ path: "../docs/storybook-blocks.png" });
+});
+
+test("a hostile document in the html frame stays inert and makes no request", async ({ page }) => {
+  // What reached the network: a request the frame's CSP refused ("csp") never left the page.
+  const outside: string[] = [];
+  const blocked: string[] = [];
+  page.on("requestfinished", (request) => {
+    if (!request.url().startsWith("http://127.0.0.1")) outside.push(request.url());
+  });
+  page.on("requestfailed", (request) => {
+    const reason = request.failure()?.errorText;
+    if (reason === "csp") blocked.push(request.url());
+    else if (!request.url().startsWith("http://127.0.0.1")) outside.push(`${request.url()} ${reason}`);
+  });
+  await page.goto("/storybook/blocks/html-hostile-frame");
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  const frame = page.locator('[data-theme-panel="light"] iframe');
+  await expect(frame).toHaveAttribute("sandbox", "");
+  expect(await frame.getAttribute("srcdoc")).toContain("<script>");
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+  expect(outside).toEqual([]);
+  expect(blocked.every((url) => url.startsWith("https://tracker.example.com/"))).toBe(true);
 });

@@ -115,6 +115,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/stop_turn", Access::HistoryWrite),
     ("/api/storybook_fixtures", Access::Public),
     ("/api/storybook_fixture", Access::Public),
+    ("/api/storybook_block_stories", Access::Public),
+    ("/api/storybook_block_story", Access::Public),
 ];
 
 /// The whole HTTP surface: the JSON API, the server functions and the server-rendered pages.

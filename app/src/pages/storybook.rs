@@ -1,4 +1,5 @@
-//! `/storybook`: every valid ask fixture as its interactive card (with the answer it sends and
+//! `/storybook`: the index of every story (the block stories live in `storybook_blocks`), and
+//! every valid ask fixture as its interactive card (with the answer it sends and
 //! the validator's verdict), its simple card in the watch frame, and its answered, skipped and
 //! cancelled states — in light and dark side by side.
 
@@ -23,8 +24,10 @@ pub struct StoryFixture {
 
 #[cfg(feature = "ssr")]
 mod fixtures {
-    include!(concat!(env!("OUT_DIR"), "/ask_fixtures.rs"));
+    include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
 }
+#[cfg(feature = "ssr")]
+pub(super) use fixtures::BLOCK_FIXTURES;
 
 #[cfg(feature = "ssr")]
 fn all_fixtures() -> Vec<StoryFixture> {
@@ -54,9 +57,25 @@ pub async fn storybook_fixture(name: String) -> Result<Option<StoryFixture>, App
 #[component]
 pub fn StorybookIndex() -> impl IntoView {
     let fixtures = Resource::new(|| (), |_| storybook_fixtures());
+    let block_stories = Resource::new(|| (), |_| super::storybook_blocks::storybook_block_stories());
     view! {
         <main class="storybook">
             <h1>"Storybook"</h1>
+            <h2>"Blocks"</h2>
+            <p>"Every block fixture rendered: valid documents, invalid ones with their errors, a reply cut off mid-stream, and a hostile HTML frame."</p>
+            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    let list = block_stories.await.unwrap_or_default();
+                    view! {
+                        <ul class="storybook__index">
+                            {list.into_iter().map(|(group, name)| view! {
+                                <li><a href=format!("/storybook/blocks/{name}")>{name.clone()}</a>" · "{group}</li>
+                            }).collect_view()}
+                        </ul>
+                    }
+                })}
+            </Suspense>
+            <h2>"Asks"</h2>
             <p>"Every valid ask fixture: the interactive card, its simple card, and how it reads once answered."</p>
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
