@@ -74,9 +74,22 @@ pub struct ServeConfig {
     /// SQLite database URL.
     #[arg(long, global = true, env = "PALAVER_DATABASE_URL", default_value = "sqlite://data/palaver.db?mode=rwc")]
     pub database_url: String,
-    /// The model: "demo" (keyless demo agent) or "mock:<path>" (a scripted model for tests).
+    /// The model: "demo" (keyless demo agent), "mock:<path>" (a scripted model for tests),
+    /// "openai:<model>" (any OpenAI-compatible server) or "anthropic:<model>".
     #[arg(long, global = true, env = "PALAVER_MODEL", default_value = "demo")]
     pub model: String,
+    /// The OpenAI-compatible server's base URL (Ollama: http://127.0.0.1:11434/v1).
+    #[arg(long, global = true, env = "PALAVER_OPENAI_BASE_URL", default_value = "https://api.openai.com/v1")]
+    pub openai_base_url: String,
+    /// The OpenAI-compatible server's API key (sent as a bearer token; optional for local servers).
+    #[arg(long, global = true, env = "PALAVER_OPENAI_API_KEY", hide_env_values = true)]
+    pub openai_api_key: Option<Secret>,
+    /// Anthropic's base URL.
+    #[arg(long, global = true, env = "PALAVER_ANTHROPIC_BASE_URL", default_value = "https://api.anthropic.com")]
+    pub anthropic_base_url: String,
+    /// Anthropic's API key.
+    #[arg(long, global = true, env = "PALAVER_ANTHROPIC_API_KEY", hide_env_values = true)]
+    pub anthropic_api_key: Option<Secret>,
     /// With the mock model, append every model request to this file as one JSON line.
     #[arg(long, global = true, env = "PALAVER_MOCK_LOG")]
     pub mock_log: Option<PathBuf>,
@@ -152,11 +165,39 @@ impl ServeConfig {
         })
     }
 
+    pub fn provider_settings(&self) -> app::llm::ProviderSettings {
+        app::llm::ProviderSettings {
+            openai_base_url: self.openai_base_url.clone(),
+            openai_api_key: self.openai_api_key.as_ref().map(|key| key.0.clone()),
+            anthropic_base_url: self.anthropic_base_url.clone(),
+            anthropic_api_key: self.anthropic_api_key.as_ref().map(|key| key.0.clone()),
+            ..Default::default()
+        }
+    }
+
     pub fn auth_settings(&self) -> app::accounts::auth::AuthSettings {
         app::accounts::auth::AuthSettings {
             open_signup: self.open_signup,
             session_idle: std::time::Duration::from_secs(self.session_idle_minutes.saturating_mul(60)),
             secure_cookies: self.secure_cookies,
         }
+    }
+}
+
+/// A secret setting (an API key): it never prints, so no debug output or log can leak it.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(value.to_string()))
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
     }
 }

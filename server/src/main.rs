@@ -106,7 +106,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
     let pool = open_database(&config).await?;
-    let model = app::llm::model_from_spec(&config.model, config.mock_log.clone())?;
+    let model = app::llm::model_from_spec(&config.model, config.mock_log.clone(), &config.provider_settings())?;
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
     let addr = leptos_options.site_addr;

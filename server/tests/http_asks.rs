@@ -437,8 +437,12 @@ async fn an_answer_survives_a_server_restart() {
     let history = dir_app.prompt(&ada, json!({"prompt": "plan"})).await[0]["historyId"].clone();
     // A new router and runner over the same database: nothing of the turn lives in memory.
     let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();
-    let model =
-        app::llm::model_from_spec(&format!("mock:{}", dir_app.dir.path().join("mock.json").display()), None).unwrap();
+    let model = app::llm::model_from_spec(
+        &format!("mock:{}", dir_app.dir.path().join("mock.json").display()),
+        None,
+        &Default::default(),
+    )
+    .unwrap();
     let state =
         server::app_state(options, dir_app.pool.clone(), model, Default::default(), app::turn::TurnSettings::default());
     let restarted = TestApp { router: server::router(state.clone()), dir: dir_app.dir, pool: dir_app.pool, state };
@@ -468,6 +472,7 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
     let model = app::llm::model_from_spec(
         &format!("mock:{}", app.dir.path().join("mock.json").display()),
         Some(app.dir.path().join("off.jsonl")),
+        &Default::default(),
     )
     .unwrap();
     let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();

@@ -3,9 +3,12 @@
 //! The turn runner only ever talks to [`ChatModel`]; which provider stands behind it is a
 //! start-up choice (`PALAVER_MODEL`).
 
+mod anthropic;
 mod demo;
 mod demo_documents;
+pub mod http;
 mod mock;
+mod openai;
 
 use std::sync::Arc;
 
@@ -13,8 +16,11 @@ use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use anthropic::AnthropicModel;
 pub use demo::DemoModel;
+pub use http::RetryPolicy;
 pub use mock::MockModel;
+pub use openai::OpenAiModel;
 
 /// One message of the conversation as the model sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,12 +129,55 @@ pub trait ChatModel: Send + Sync {
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent>;
 }
 
-/// Builds the model named by `PALAVER_MODEL`: `demo` or `mock:<path>`.
-pub fn model_from_spec(spec: &str, mock_log: Option<std::path::PathBuf>) -> Result<Arc<dyn ChatModel>, String> {
+/// Where the hosted providers are and how to sign in to them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProviderSettings {
+    pub openai_base_url: String,
+    pub openai_api_key: Option<String>,
+    pub anthropic_base_url: String,
+    pub anthropic_api_key: Option<String>,
+    pub retry: RetryPolicy,
+}
+
+impl Default for ProviderSettings {
+    fn default() -> Self {
+        ProviderSettings {
+            openai_base_url: "https://api.openai.com/v1".into(),
+            openai_api_key: None,
+            anthropic_base_url: "https://api.anthropic.com".into(),
+            anthropic_api_key: None,
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// Builds the model named by `PALAVER_MODEL`: `demo`, `mock:<path>`, `openai:<model>` or
+/// `anthropic:<model>`.
+pub fn model_from_spec(
+    spec: &str,
+    mock_log: Option<std::path::PathBuf>,
+    providers: &ProviderSettings,
+) -> Result<Arc<dyn ChatModel>, String> {
     match spec.split_once(':') {
         None if spec == "demo" => Ok(Arc::new(DemoModel)),
         Some(("mock", path)) => Ok(Arc::new(MockModel::from_file(path.as_ref(), mock_log)?)),
-        _ => Err(format!("Unknown model \"{spec}\". Use \"demo\" or \"mock:<path to a JSON script>\".")),
+        Some(("openai", model)) if !model.is_empty() => Ok(Arc::new(OpenAiModel::new(
+            model,
+            &providers.openai_base_url,
+            providers.openai_api_key.clone(),
+            providers.retry,
+        ))),
+        Some(("anthropic", model)) if !model.is_empty() => {
+            let key = providers
+                .anthropic_api_key
+                .clone()
+                .filter(|key| !key.is_empty())
+                .ok_or("anthropic:<model> needs PALAVER_ANTHROPIC_API_KEY.")?;
+            Ok(Arc::new(AnthropicModel::new(model, &providers.anthropic_base_url, key, providers.retry)))
+        }
+        _ => Err(format!(
+            "Unknown model \"{spec}\". Use \"demo\", \"mock:<path to a JSON script>\", \"openai:<model>\" or \"anthropic:<model>\"."
+        )),
     }
 }
 

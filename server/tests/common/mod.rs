@@ -64,10 +64,14 @@ impl TestApp {
         Self::build(None, AuthSettings::default(), None).await
     }
 
+    /// A fresh app on the given model (a provider pointed at a fake server).
+    pub async fn with_model(model: std::sync::Arc<dyn app::llm::ChatModel>) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        Self::assemble(dir, model, AuthSettings::default(), None).await
+    }
+
     async fn build(script: Option<&str>, auth: AuthSettings, blocks: Option<app::turn::BlocksSettings>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
-        let pool = app::db::connect(&url).await.expect("database");
         let spec = match script {
             Some(script) => {
                 let script_path = dir.path().join("mock.json");
@@ -76,7 +80,19 @@ impl TestApp {
             }
             None => "demo".to_string(),
         };
-        let model = app::llm::model_from_spec(&spec, Some(dir.path().join("mock-log.jsonl"))).expect("model");
+        let model = app::llm::model_from_spec(&spec, Some(dir.path().join("mock-log.jsonl")), &Default::default())
+            .expect("model");
+        Self::assemble(dir, model, auth, blocks).await
+    }
+
+    async fn assemble(
+        dir: tempfile::TempDir,
+        model: std::sync::Arc<dyn app::llm::ChatModel>,
+        auth: AuthSettings,
+        blocks: Option<app::turn::BlocksSettings>,
+    ) -> Self {
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
+        let pool = app::db::connect(&url).await.expect("database");
         let options = LeptosOptions::builder().output_name("palaver").build();
         let turn_settings = app::turn::TurnSettings {
             files: Some(app::uploads::FileStore::new(dir.path())),
