@@ -60,22 +60,23 @@ base = f"http://127.0.0.1:{port}"
 def call(method, path, body=None, token=None):
     request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body is not None else None)
     request.add_header("content-type", "application/json")
+    request.add_header("origin", base)  # a same-origin request, as a browser would send it
     if token:
         request.add_header("authorization", f"Bearer {token}")
     with urllib.request.urlopen(request, timeout=600) as response:
         return json.loads(response.read() or b"{}")
 
 call("POST", "/auth/signup", {"username": "smoke", "password": "correct horse battery"})
-token = None
 opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
 login = urllib.request.Request(base + "/auth/login", method="POST", data=json.dumps({"username": "smoke", "password": "correct horse battery"}).encode())
 login.add_header("content-type", "application/json")
+login.add_header("origin", base)
 opener.open(login)
 urllib.request.install_opener(opener)
-token = call("POST", "/auth/tokens", {"name": "smoke"})["data"]["token"]
+token = call("POST", "/auth/tokens", {"name": "smoke"})["token"]
 history = call("POST", "/gpt/histories", {}, token)["data"]["id"]
 
-for prompt in ["Add a todo: buy milk", "List my todos"]:
+for prompt in ["Add a todo: buy milk", "Use the addTodo tool to add the todo \"call the bank\".", "List my todos"]:
     turn = call("POST", f"/gpt/histories/{history}/turn", {"prompt": prompt}, token)["data"]
     print(f"\n> {prompt}\n{turn.get('text', '').strip()}")
     if turn.get("error"):

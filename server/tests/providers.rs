@@ -141,6 +141,15 @@ async fn openai_text_then_a_tool_call_whose_arguments_arrive_in_pieces() {
 }
 
 #[tokio::test]
+async fn openai_usage_is_estimated_when_the_server_reports_none() {
+    let (_, base) = fake_provider(vec![stream_of(&[delta(json!({"content": "Twelve chars"})), finish("stop")])]).await;
+    let got = events(&openai(&base), hello()).await;
+    let ModelEvent::Finish { usage, .. } = got.last().unwrap() else { panic!("{got:?}") };
+    assert_eq!(usage.output_tokens, 3, "about four characters a token");
+    assert!(usage.input_tokens > 0);
+}
+
+#[tokio::test]
 async fn openai_two_tool_calls_in_one_step_and_malformed_arguments() {
     let (_, base) = fake_provider(vec![stream_of(&[
         delta(json!({"tool_calls": [{"index": 0, "id": "a", "function": {"name": "addTodo", "arguments": "{\"title\":"}}]})),

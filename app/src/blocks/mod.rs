@@ -31,6 +31,5 @@ pub use plain_text::{block_plain_text, cell_text};
 pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt_section};
 #[cfg(feature = "ssr")]
 pub use sanitize::{sanitize_blocks_text, sanitize_html_fragment};
-pub use schema::block_type_names;
 pub use stored::{document_of, error_lines, stored_text};
 pub use validate::{BlocksCheck, check_blocks_text, validate_blocks};

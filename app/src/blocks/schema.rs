@@ -626,11 +626,6 @@ fn is_dataset_ref_id(id: &str) -> bool {
     (1..=80).contains(&id.len()) && id.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
 }
 
-/// The block types, in catalog order.
-pub fn block_type_names() -> impl Iterator<Item = &'static str> {
-    BLOCK_TYPES.iter().map(|(name, _)| *name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::http::{self, ReplyFolder, RetryPolicy};
-use super::{ChatModel, ContentPart, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage};
+use super::{
+    ChatModel, ContentPart, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens,
+};
 
 pub struct OpenAiModel {
     name: String,
@@ -151,7 +153,17 @@ impl PartialCall {
 pub struct ChunkReader {
     calls: BTreeMap<u64, PartialCall>,
     finish: Option<FinishReason>,
-    usage: Usage,
+    usage: Option<Usage>,
+    /// For servers that report no usage (llama.cpp's, some gateways): the request's size in
+    /// estimated tokens, and the reply's text, estimated at the end.
+    estimated_input: u32,
+    text: String,
+}
+
+impl ChunkReader {
+    pub fn new(estimated_input: u32) -> Self {
+        ChunkReader { estimated_input, ..ChunkReader::default() }
+    }
 }
 
 impl ReplyFolder for ChunkReader {
@@ -165,8 +177,10 @@ impl ReplyFolder for ChunkReader {
             return Err(format!("The model server reported an error: {message}"));
         }
         if let Some(usage) = chunk.get("usage").filter(|usage| usage.is_object()) {
-            self.usage.input_tokens = count(&usage["prompt_tokens"]);
-            self.usage.output_tokens = count(&usage["completion_tokens"]);
+            self.usage = Some(Usage {
+                input_tokens: count(&usage["prompt_tokens"]),
+                output_tokens: count(&usage["completion_tokens"]),
+            });
         }
         let Some(choice) = chunk["choices"].get(0) else { return Ok(None) };
         for delta in choice["delta"]["tool_calls"].as_array().into_iter().flatten() {
@@ -188,14 +202,23 @@ impl ReplyFolder for ChunkReader {
             Some(_) => self.finish = Some(FinishReason::Stop),
             None => {}
         }
-        Ok(choice["delta"]["content"].as_str().filter(|text| !text.is_empty()).map(str::to_string))
+        let text = choice["delta"]["content"].as_str().filter(|text| !text.is_empty()).map(str::to_string);
+        if let Some(text) = &text {
+            self.text.push_str(text);
+        }
+        Ok(text)
     }
 
     fn end(self) -> Result<(Vec<ToolCall>, FinishReason, Usage), String> {
         let finish = self.finish.ok_or("The model server's reply ended before it finished.")?;
+        let arguments: String = self.calls.values().map(|call| call.arguments.as_str()).collect();
+        let usage = self.usage.unwrap_or_else(|| Usage {
+            input_tokens: self.estimated_input,
+            output_tokens: estimate_tokens(&self.text) + estimate_tokens(&arguments),
+        });
         let calls: Vec<ToolCall> = self.calls.into_values().map(PartialCall::finish).collect();
         let finish = if calls.is_empty() { finish } else { FinishReason::ToolCalls };
-        Ok((calls, finish, self.usage))
+        Ok((calls, finish, usage))
     }
 }
 
@@ -211,6 +234,7 @@ impl ChatModel for OpenAiModel {
     fn stream(&self, request: ModelRequest) -> futures::stream::BoxStream<'static, ModelEvent> {
         let body = request_body(&self.model, &request);
         let url = format!("{}/chat/completions", self.base_url);
+        let reader = ChunkReader::new(estimate_tokens(&body.to_string()));
         let (client, api_key, retry) = (self.client.clone(), self.api_key.clone(), self.retry);
         let build = move || {
             let request = client.post(&url).json(&body);
@@ -219,6 +243,6 @@ impl ChatModel for OpenAiModel {
                 None => request,
             }
         };
-        http::stream_call(build, retry, "The model server", ChunkReader::default())
+        http::stream_call(build, retry, "The model server", reader)
     }
 }
