@@ -18,7 +18,8 @@ const HOSTILE_HTML_STORY: &str = r#"{"v": 1, "blocks": [
 ]}"#;
 
 /// The name of the hostile-frame story.
-pub const HOSTILE_STORY: &str = "html-hostile-frame";
+#[cfg(feature = "ssr")]
+const HOSTILE_STORY: &str = "html-hostile-frame";
 
 /// A block story as the page renders it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
