@@ -306,7 +306,7 @@ const INLINE_DATASET: &[Field] = &[
 pub fn check_document(document: &Value, blocks_counted: bool, errors: &mut Vec<BlockError>) {
     let mut checker = Checker { errors, blocks_counted };
     let root = Loc::Root;
-    let Some(object) = checker.object(document, root, &["v", "datasets", "blocks"]) else {
+    let Some(object) = checker.object(document, root, |key| matches!(key, "v" | "datasets" | "blocks")) else {
         return;
     };
     // A v other than 1 is UNSUPPORTED_VERSION, reported by the structural check.
@@ -348,12 +348,17 @@ impl Checker<'_> {
         );
     }
 
-    fn object<'v>(&mut self, value: &'v Value, at: Loc<'_>, keys: &[&str]) -> Option<&'v Map<String, Value>> {
+    fn object<'v>(
+        &mut self,
+        value: &'v Value,
+        at: Loc<'_>,
+        known: impl Fn(&str) -> bool,
+    ) -> Option<&'v Map<String, Value>> {
         let Value::Object(object) = value else {
             self.wrong_type(at, "an object");
             return None;
         };
-        for key in object.keys().filter(|key| !keys.contains(&key.as_str())) {
+        for key in object.keys().filter(|key| !known(key)) {
             let path = at.path();
             let owner = if path.is_root() { "this object".to_string() } else { path.to_string() };
             self.push(
@@ -366,9 +371,10 @@ impl Checker<'_> {
         Some(object)
     }
 
-    fn fields(&mut self, value: &Value, at: Loc<'_>, fields: &[Field], implied: &'static str) {
-        let keys: Vec<&str> = std::iter::once(implied).chain(fields.iter().map(|field| field.key)).collect();
-        let Some(object) = self.object(value, at, &keys) else {
+    /// An object with `fields`, plus the `implied` tag key of a union member.
+    fn fields(&mut self, value: &Value, at: Loc<'_>, fields: &[Field], implied: Option<&'static str>) {
+        let known = |key: &str| implied == Some(key) || fields.iter().any(|field| field.key == key);
+        let Some(object) = self.object(value, at, known) else {
             return;
         };
         for field in fields {
@@ -512,7 +518,7 @@ impl Checker<'_> {
                     self.wrong_type(at, "an object");
                 }
             }
-            Shape::Object(fields) => self.fields(value, at, fields, ""),
+            Shape::Object(fields) => self.fields(value, at, fields, None),
             Shape::List { item, min, max } => {
                 let Value::Array(items) = value else {
                     self.wrong_type(at, "an array");
@@ -528,7 +534,7 @@ impl Checker<'_> {
             Shape::Action => self.variant(value, at, "kind", ACTION_KINDS, "action"),
             Shape::Dataset => {
                 let is_ref = value.get("source").and_then(Value::as_str) == Some("ref");
-                self.fields(value, at, if is_ref { REF_DATASET } else { INLINE_DATASET }, "");
+                self.fields(value, at, if is_ref { REF_DATASET } else { INLINE_DATASET }, None);
             }
             Shape::Cell => {
                 if !(value.is_string() || value.is_number() || value.is_null()) {
@@ -568,7 +574,7 @@ impl Checker<'_> {
     fn variant(&mut self, value: &Value, at: Loc<'_>, tag: &'static str, variants: &[(&str, &[Field])], noun: &str) {
         let chosen = value.get(tag).and_then(Value::as_str);
         match variants.iter().find(|(name, _)| Some(*name) == chosen) {
-            Some((_, fields)) => self.fields(value, at, fields, tag),
+            Some((_, fields)) => self.fields(value, at, fields, Some(tag)),
             None => {
                 let names: Vec<&str> = variants.iter().map(|(name, _)| *name).collect();
                 let message = format!("{} is not a supported {noun}.", at.path().subject());

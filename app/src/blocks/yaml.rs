@@ -31,7 +31,12 @@ const MAX_NESTING: usize = 64;
 
 enum Frame {
     List(Vec<Value>),
-    Map { entries: Map<String, Value>, order: Vec<String>, key: Option<String> },
+    /// `order` is kept for the root mapping only: no other key order matters.
+    Map {
+        entries: Map<String, Value>,
+        order: Option<Vec<String>>,
+        key: Option<String>,
+    },
 }
 
 pub fn parse_yaml(text: &str) -> Result<YamlDocument, YamlProblem> {
@@ -74,7 +79,7 @@ pub fn parse_yaml(text: &str) -> Result<YamlDocument, YamlProblem> {
                     break;
                 }
                 stack.push(if matches!(event, Event::MappingStart(..)) {
-                    Frame::Map { entries: Map::new(), order: Vec::new(), key: None }
+                    Frame::Map { entries: Map::new(), order: stack.is_empty().then(Vec::new), key: None }
                 } else {
                     Frame::List(Vec::new())
                 });
@@ -82,7 +87,7 @@ pub fn parse_yaml(text: &str) -> Result<YamlDocument, YamlProblem> {
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
                 Some(Frame::List(items)) => Built(Value::Array(items), Vec::new()),
-                Some(Frame::Map { entries, order, .. }) => Built(Value::Object(entries), order),
+                Some(Frame::Map { entries, order, .. }) => Built(Value::Object(entries), order.unwrap_or_default()),
                 None => {
                     broken = true;
                     break;
@@ -113,7 +118,9 @@ pub fn parse_yaml(text: &str) -> Result<YamlDocument, YamlProblem> {
                     broken = true;
                     break;
                 };
-                order.push(key.clone());
+                if let Some(order) = order {
+                    order.push(key.clone());
+                }
                 entries.insert(key, value);
             }
         }
