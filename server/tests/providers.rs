@@ -42,6 +42,19 @@ fn status(code: u16, body: &str, headers: Vec<(&'static str, &'static str)>) -> 
 struct Fake {
     replies: Arc<Mutex<VecDeque<Reply>>>,
     requests: Arc<Mutex<Vec<(HeaderMap, Value)>>>,
+    /// Bodies the client stopped reading before they ended (the connection was dropped).
+    abandoned: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Counts a body as abandoned when it is dropped before its last piece was sent.
+struct Unfinished(Arc<std::sync::atomic::AtomicUsize>, bool);
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        if !self.1 {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
 }
 
 impl Fake {
@@ -53,9 +66,17 @@ impl Fake {
 async fn answer(State(fake): State<Fake>, headers: HeaderMap, body: Bytes) -> Response {
     fake.requests.lock().unwrap().push((headers, serde_json::from_slice(&body).unwrap_or(Value::Null)));
     let reply = fake.replies.lock().unwrap().pop_front().expect("the fake provider ran out of replies");
-    let pieces = futures::stream::iter(reply.chunks).then(|chunk| async move {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-        chunk.map(Bytes::from).ok_or_else(|| std::io::Error::other("cut"))
+    let count = reply.chunks.len();
+    let guard = Arc::new(Mutex::new(Unfinished(fake.abandoned.clone(), false)));
+    let pieces = futures::stream::iter(reply.chunks.into_iter().enumerate()).then(move |(index, chunk)| {
+        let guard = guard.clone();
+        async move {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            if index + 1 == count {
+                guard.lock().unwrap().1 = true;
+            }
+            chunk.map(Bytes::from).ok_or_else(|| std::io::Error::other("cut"))
+        }
     });
     let mut response = Response::builder().status(reply.status);
     for (name, value) in reply.headers {
@@ -138,6 +159,24 @@ async fn openai_text_then_a_tool_call_whose_arguments_arrive_in_pieces() {
     assert_eq!(headers["authorization"], "Bearer sk-test");
     assert_eq!(body["stream"], true);
     assert_eq!(body["stream_options"], json!({"include_usage": true}));
+}
+
+#[tokio::test]
+async fn dropping_the_stream_closes_the_connection() {
+    let mut slow: Vec<Value> = (0..200).map(|n| delta(json!({"content": format!("w{n} ")}))).collect();
+    slow.push(finish("stop"));
+    let (fake, base) = fake_provider(vec![stream_of(&slow)]).await;
+    let model = openai(&base);
+    let mut stream = model.stream(hello());
+    assert_eq!(stream.next().await, Some(ModelEvent::TextDelta("w0 ".into())));
+    drop(stream); // what the turn runner does when the user stops a turn
+    for _ in 0..100 {
+        if fake.abandoned.load(std::sync::atomic::Ordering::SeqCst) == 1 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the provider kept streaming to nobody");
 }
 
 #[tokio::test]
