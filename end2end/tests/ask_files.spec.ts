@@ -41,3 +41,31 @@ test("a spoofed PNG is refused with MIME_MISMATCH under the picker", async ({ pa
   await expect(ask.errors).toHaveText("The file is declared as image/png, but its bytes are text.");
   await expect(ask.card).toBeVisible();
 });
+
+test("an upload shows its progress while it is sent", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Upload a big receipt");
+  // A slow uplink (200 KB/s) makes a 600 KB upload take long enough to watch.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 200 * 1024,
+  });
+  const big = Buffer.concat([PNG, Buffer.alloc(600 * 1024)]);
+  await ask.card.getByTestId("ask-file-input").setInputFiles([{ name: "big.png", mimeType: "image/png", buffer: big }]);
+  const progress = ask.card.getByRole("progressbar", { name: "Uploading big.png" });
+  await expect(progress).toBeVisible();
+  await expect
+    .poll(async () => Number(await progress.getAttribute("value")), { timeout: 10_000 })
+    .toBeGreaterThan(0);
+  await expect(ask.card.getByRole("listitem")).toHaveText(/big\.png \(image\/png, \d+ bytes\)/, { timeout: 15_000 });
+  await expect(progress).toHaveCount(0);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await ask.submit.click();
+  await expect(chat.assistantMessages().last()).toHaveText("Big receipt received.");
+});
