@@ -3,10 +3,10 @@
 //! (YAML or JSON, streaming too), the schema, the lint, the prompt section, and the helpers
 //! the renderer and the host share. The HTML block's sanitizer runs on the server only.
 
-pub mod errors;
+mod errors;
 mod frame;
 mod interactive;
-pub mod limits;
+mod limits;
 mod lint;
 pub mod model;
 mod parse;

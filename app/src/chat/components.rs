@@ -10,7 +10,7 @@ use super::ask_card::{AnswerChannel, AskCard};
 use super::model::{HistorySummary, HistoryView};
 use super::transcript::{TranscriptItem, transcript};
 use crate::blocks::BlocksCheck;
-use crate::components::{BlockActions, BlocksReply};
+use crate::components::{BlockActionsContext, BlocksReply};
 use crate::error::{AppError, FieldError};
 use crate::markdown;
 
@@ -110,7 +110,7 @@ pub fn ChatPage() -> impl IntoView {
     });
     let channel = AnswerChannel { send: answer, server_errors, busy };
     let reply_send = send.clone();
-    provide_context(BlockActions {
+    provide_context(BlockActionsContext {
         reply: Callback::new(move |text: String| {
             if !busy.get_untracked() {
                 reply_send(text);

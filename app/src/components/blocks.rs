@@ -19,7 +19,7 @@ use crate::markdown;
 
 /// What a document's buttons can do beyond the document, provided by the page that shows it.
 #[derive(Clone, Copy)]
-pub struct BlockActions {
+pub struct BlockActionsContext {
     /// Sends a `reply` action's text as the user's next message.
     pub reply: Callback<String>,
     /// The conversation the document belongs to (host callbacks are checked against it).
@@ -36,7 +36,7 @@ struct DocState {
     live: StoredValue<HashMap<String, RwSignal<Block>>>,
     /// Every block with an id as written, for copy targets.
     written: StoredValue<HashMap<String, Block>>,
-    actions: Option<BlockActions>,
+    actions: Option<BlockActionsContext>,
 }
 
 impl DocState {
@@ -64,7 +64,7 @@ impl DocState {
             selected: RwSignal::new(HashMap::new()),
             live: StoredValue::new(live),
             written: StoredValue::new(written),
-            actions: use_context::<BlockActions>(),
+            actions: use_context::<BlockActionsContext>(),
         }
     }
 

@@ -5,6 +5,6 @@ mod chart;
 mod simple_card;
 mod theme;
 
-pub use blocks::{BlockActions, BlocksDocumentView, BlocksReply};
+pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply};
 pub use simple_card::{SimpleCardView, handoff_line};
 pub use theme::{THEME_SCRIPT, ThemeToggle};

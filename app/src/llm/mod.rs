@@ -6,7 +6,7 @@
 mod anthropic;
 mod demo;
 mod demo_documents;
-pub mod http;
+mod http;
 mod mock;
 mod openai;
 
