@@ -6,22 +6,22 @@ use std::path::{Path, PathBuf};
 /// The files of `dir` with one of `extensions`, as (name without extension, path), by name.
 fn files(dir: &Path, extensions: &[&str]) -> Vec<(String, PathBuf)> {
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut files: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|ext| extensions.iter().any(|wanted| ext == *wanted)))
-                .filter_map(|path| Some((path.file_stem()?.to_string_lossy().into_owned(), path)))
-                .collect()
-        })
-        .unwrap_or_default();
+    // A missing folder fails the build: an empty storybook must never ship silently.
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|err| panic!("cannot read {}: {err}", dir.display()));
+    let mut files: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| extensions.iter().any(|wanted| ext == *wanted)))
+        .filter_map(|path| Some((path.file_stem()?.to_string_lossy().into_owned(), path)))
+        .collect();
     files.sort();
     files
 }
 
 fn main() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    // Read at run time: a build script binary reused from another checkout must look here.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let fixtures = Path::new(&manifest_dir).join("fixtures");
     let asks: String = files(&fixtures.join("asks/valid"), &["json"])
         .iter()
         .map(|(name, path)| format!("    ({name:?}, include_str!({:?})),\n", path.display().to_string()))

@@ -81,7 +81,11 @@ test("a block document renders every block type, and its actions work", async ({
   // After a reload the document renders again from the stored reply.
   await page.reload();
   await chat.open(new URL(page.url()).pathname + new URL(page.url()).search);
-  await expect(chat.assistantMessages().first().getByRole("heading", { name: "Every block at once" })).toBeVisible();
+  const reloaded = chat.assistantMessages().first();
+  await expect(reloaded.getByRole("heading", { name: "Every block at once" })).toBeVisible();
+  // The stepper and the checklist come back as the user left them.
+  await expect(reloaded.getByTestId("stepper-value")).toHaveText("5 people");
+  await expect(reloaded.getByTestId("checklist-count")).toHaveText("2 of 3");
 
   expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
   expect(outside).toEqual([]);

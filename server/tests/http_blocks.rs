@@ -172,6 +172,17 @@ async fn host_actions_scale_a_stepper_and_tick_a_checklist() {
     let checked: Vec<&Value> =
         ticked["data"]["blocks"][0]["items"].as_array().unwrap().iter().map(|item| &item["checked"]).collect();
     assert_eq!(checked, [&json!(true), &json!(true)]);
+
+    // The conversation shows the blocks as the user left them; the stored reply is unchanged.
+    let (_, history) = app.json(&ada, "GET", &format!("/gpt/histories/{id}"), None).await;
+    let reply = &history["data"]["rows"][1];
+    assert_eq!(reply["text"], STEPPER_DOC);
+    assert_eq!(reply["blocks"]["doc"]["blocks"][0]["value"], 6.0);
+    assert_eq!(reply["blocks"]["doc"]["blocks"][1]["items"][1]["checked"], true);
+    // Scaling again starts from the block as written, not from the saved state.
+    let body = action(json!({"name": "scaleStepper", "payload": {"value": 2}, "blockId": "guests"}));
+    let (_, again) = app.json(&ada, "POST", "/gpt/actions", Some(body)).await;
+    assert_eq!(again["data"]["blocks"][0]["items"][0]["amount"], 0.8);
 }
 
 #[tokio::test]

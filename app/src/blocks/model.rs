@@ -158,6 +158,13 @@ impl Block {
         }
     }
 
+    pub fn children_mut(&mut self) -> &mut [Block] {
+        match self {
+            Block::Columns(Columns { children, .. }) | Block::Card(Card { children, .. }) => children,
+            _ => &mut [],
+        }
+    }
+
     pub fn type_name(&self) -> &'static str {
         match self {
             Block::Heading(_) => "heading",

@@ -181,6 +181,7 @@ impl TurnRunner {
                 *blocks = Some(Box::new(settings.check_stored(text)));
             }
         }
+        self.apply_block_states(id, &mut view.rows).await?;
         Ok(Some(view))
     }
 
