@@ -11,7 +11,9 @@ const root = "..";
 function palaver(port: number, name: string, openSignup: boolean) {
   const dir = `target/e2e/${name}`;
   return {
-    command: `rm -rf ${dir} && mkdir -p ${dir} && exec target/debug/palaver`,
+    // PALAVER_E2E_BIN runs the suite against another build (target/release/palaver after
+    // `cargo leptos build --release`, whose site files replace the dev ones in target/site).
+    command: `rm -rf ${dir} && mkdir -p ${dir} && exec ${process.env.PALAVER_E2E_BIN ?? "target/debug/palaver"}`,
     cwd: root,
     url: `http://127.0.0.1:${port}/health`,
     reuseExistingServer: false,
