@@ -1,6 +1,7 @@
 // Time from navigation to an interactive ask card on a conversation with 200 rows.
 //
-//   node scripts/ask-card-timing.mjs            (after `cargo leptos build [--release]`)
+//   node scripts/ask-card-timing.mjs            (after `cargo leptos build`)
+//   PALAVER_BIN=target/release/palaver node scripts/ask-card-timing.mjs   (after `cargo leptos build --release`)
 //
 // Starts the built server on 127.0.0.1:3400 with a fresh database and the mock model, seeds a
 // conversation of 198 rows plus a turn that asks (200 rows), then loads it in Debian's chromium
@@ -36,7 +37,7 @@ writeFileSync(
   JSON.stringify({ responses: [...filler, { toolCalls: [{ id: "call_timing", name: "ask_choice", input: plan }] }] }),
 );
 
-const server = spawn(join(root, "target/debug/palaver"), [], {
+const server = spawn(join(root, process.env.PALAVER_BIN ?? "target/debug/palaver"), [], {
   cwd: root,
   env: {
     ...process.env,
