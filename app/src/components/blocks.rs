@@ -346,20 +346,23 @@ fn table_view(table: Table, state: DocState) -> impl IntoView {
 fn element_view(element: Element, state: DocState) -> AnyView {
     match element {
         Element::Segmented(segmented) => {
-            let target = segmented.target.clone();
-            let current = move || {
-                let target = target.clone();
-                state.selected.with(|selected| selected.get(&target).cloned())
-            };
+            let target = StoredValue::new(segmented.target);
+            // Until one is picked, the first option is the one shown.
+            let shown =
+                move || target.with_value(|target| state.selected.with(|selected| selected.get(target).cloned()));
             view! {
                 <div class="segmented" role="group" aria-label="Show" data-testid=format!("segmented-{}", segmented.id)>
                     {segmented.options.into_iter().enumerate().map(|(index, option)| {
-                        let (data, target, current) = (option.data.clone(), segmented.target.clone(), current.clone());
-                        let pressed = move || current().map_or(index == 0, |current| current == data);
-                        let data = option.data.clone();
+                        let data = StoredValue::new(option.data);
+                        let pressed = move || shown().map_or(index == 0, |shown| data.with_value(|data| shown == *data));
+                        let pick = move |_| {
+                            state.selected.update(|selected| {
+                                selected.insert(target.get_value(), data.get_value());
+                            })
+                        };
                         view! {
                             <button type="button" class="segmented__option" aria-pressed=move || pressed().to_string()
-                                on:click=move |_| state.selected.update(|selected| { selected.insert(target.clone(), data.clone()); })>
+                                on:click=pick>
                                 {option.label}
                             </button>
                         }
