@@ -115,7 +115,7 @@ impl ReplyFolder for EventFolder {
         let event: Value = serde_json::from_str(data).map_err(|_| "Anthropic sent an unreadable event.".to_string())?;
         let index = event["index"].as_u64().unwrap_or(0);
         match event["type"].as_str().unwrap_or_default() {
-            "message_start" => self.usage.input_tokens = count(&event["message"]["usage"]["input_tokens"]),
+            "message_start" => self.usage.input_tokens = http::token_count(&event["message"]["usage"]["input_tokens"]),
             "content_block_start" => {
                 let block = &event["content_block"];
                 let started = match block["type"].as_str() {
@@ -154,7 +154,7 @@ impl ReplyFolder for EventFolder {
                     Some("max_tokens") => FinishReason::Length,
                     _ => FinishReason::Stop,
                 });
-                self.usage.output_tokens = count(&event["usage"]["output_tokens"]);
+                self.usage.output_tokens = http::token_count(&event["usage"]["output_tokens"]);
             }
             "message_stop" => self.stopped = true,
             "error" => {
@@ -172,10 +172,6 @@ impl ReplyFolder for EventFolder {
             _ => Err("The Anthropic reply ended before it finished.".into()),
         }
     }
-}
-
-fn count(value: &Value) -> u32 {
-    value.as_u64().and_then(|count| u32::try_from(count).ok()).unwrap_or(0)
 }
 
 impl ChatModel for AnthropicModel {

@@ -170,6 +170,11 @@ impl EventReader {
     }
 }
 
+/// A token count from a provider's usage report (0 when absent or not a count).
+pub fn token_count(value: &Value) -> u32 {
+    value.as_u64().and_then(|count| u32::try_from(count).ok()).unwrap_or(0)
+}
+
 /// How a provider's stream becomes model events: one `data` payload at a time, then the end.
 pub trait ReplyFolder: Send + 'static {
     /// Reads one payload; returns the text delta it carried, if any.

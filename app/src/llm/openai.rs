@@ -178,8 +178,8 @@ impl ReplyFolder for ChunkReader {
         }
         if let Some(usage) = chunk.get("usage").filter(|usage| usage.is_object()) {
             self.usage = Some(Usage {
-                input_tokens: count(&usage["prompt_tokens"]),
-                output_tokens: count(&usage["completion_tokens"]),
+                input_tokens: http::token_count(&usage["prompt_tokens"]),
+                output_tokens: http::token_count(&usage["completion_tokens"]),
             });
         }
         let Some(choice) = chunk["choices"].get(0) else { return Ok(None) };
@@ -220,10 +220,6 @@ impl ReplyFolder for ChunkReader {
         let finish = if calls.is_empty() { finish } else { FinishReason::ToolCalls };
         Ok((calls, finish, usage))
     }
-}
-
-fn count(value: &Value) -> u32 {
-    value.as_u64().and_then(|count| u32::try_from(count).ok()).unwrap_or(0)
 }
 
 impl ChatModel for OpenAiModel {

@@ -182,42 +182,26 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
     .into_any()
 }
 
-/// A story page: the fixture named in the path, in light and dark.
+/// What every story page shares: the way back, the story's name as its heading, and the story
+/// loaded from the server (`content` renders it once it arrived).
 #[component]
-fn StoryPage(cards_only: bool) -> impl IntoView {
+pub(super) fn StoryFrame<T, Fut, V>(load: fn(String) -> Fut, content: fn(T) -> V) -> impl IntoView
+where
+    T: Clone + Send + Sync + Serialize + for<'de> Deserialize<'de> + 'static,
+    Fut: std::future::Future<Output = Result<Option<T>, AppError>> + Send + 'static,
+    V: IntoView + 'static,
+{
     let params = use_params_map();
     let name = move || params.read().get("name").unwrap_or_default();
-    let fixture = Resource::new(name, storybook_fixture);
+    let story = Resource::new(name, load);
     view! {
         <main class="storybook">
             <p><a href="/storybook">"All stories"</a></p>
             <h1>{name}</h1>
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
-                    match fixture.await {
-                        Ok(Some(fixture)) => view! {
-                            <div class="storybook__themes">
-                                {["light", "dark"].into_iter().map(|theme| {
-                                    let fixture = fixture.clone();
-                                    let body = if cards_only {
-                                        match parse_ask_input(fixture.kind, &fixture.input, AskSurface::Full) {
-                                            Ok(ask) => {
-                                                let card = to_simple_card(&ask, "call_fixture");
-                                                let json = serde_json::to_string_pretty(&card).unwrap_or_default();
-                                                view! {
-                                                    <div class="watch"><SimpleCardView card on_press=Callback::new(|_| {}) disabled=Signal::stored(false) /></div>
-                                                    <pre>{json}</pre>
-                                                }.into_any()
-                                            }
-                                            Err(_) => view! { <p class="error">"This fixture does not validate."</p> }.into_any(),
-                                        }
-                                    } else {
-                                        view! { <Story fixture /> }.into_any()
-                                    };
-                                    view! { <div class=format!("storybook__theme storybook__theme--{theme}") data-theme-panel=theme>{body}</div> }
-                                }).collect_view()}
-                            </div>
-                        }.into_any(),
+                    match story.await {
+                        Ok(Some(story)) => content(story).into_any(),
                         _ => view! { <p class="error">"There is no such story."</p> }.into_any(),
                     }
                 })}
@@ -226,12 +210,42 @@ fn StoryPage(cards_only: bool) -> impl IntoView {
     }
 }
 
+/// The same story in the light and the dark theme, side by side.
+pub(super) fn in_both_themes(body: impl Fn() -> AnyView) -> impl IntoView {
+    view! {
+        <div class="storybook__themes">
+            {["light", "dark"].into_iter().map(|theme| view! {
+                <div class=format!("storybook__theme storybook__theme--{theme}") data-theme-panel=theme>{body()}</div>
+            }).collect_view()}
+        </div>
+    }
+}
+
+fn ask_story(fixture: StoryFixture) -> impl IntoView {
+    in_both_themes(move || view! { <Story fixture=fixture.clone() /> }.into_any())
+}
+
+fn card_story(fixture: StoryFixture) -> impl IntoView {
+    in_both_themes(move || match parse_ask_input(fixture.kind, &fixture.input, AskSurface::Full) {
+        Ok(ask) => {
+            let card = to_simple_card(&ask, "call_fixture");
+            let json = serde_json::to_string_pretty(&card).unwrap_or_default();
+            view! {
+                <div class="watch"><SimpleCardView card on_press=Callback::new(|_| {}) disabled=Signal::stored(false) /></div>
+                <pre>{json}</pre>
+            }
+            .into_any()
+        }
+        Err(_) => view! { <p class="error">"This fixture does not validate."</p> }.into_any(),
+    })
+}
+
 #[component]
 pub fn StorybookAskPage() -> impl IntoView {
-    view! { <StoryPage cards_only=false /> }
+    view! { <StoryFrame load=storybook_fixture content=ask_story /> }
 }
 
 #[component]
 pub fn StorybookCardPage() -> impl IntoView {
-    view! { <StoryPage cards_only=true /> }
+    view! { <StoryFrame load=storybook_fixture content=card_story /> }
 }

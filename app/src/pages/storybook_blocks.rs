@@ -3,9 +3,9 @@
 //! hostile document the sandbox keeps inert. Light and dark side by side.
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 
+use super::storybook::{StoryFrame, in_both_themes};
 use crate::blocks::BlocksCheck;
 use crate::components::{BlocksDocumentView, BlocksReply};
 use crate::error::AppError;
@@ -79,27 +79,10 @@ pub async fn storybook_block_story(name: String) -> Result<Option<BlockStory>, A
 
 #[component]
 pub fn StorybookBlockPage() -> impl IntoView {
-    let params = use_params_map();
-    let name = move || params.read().get("name").unwrap_or_default();
-    let story = Resource::new(name, storybook_block_story);
-    view! {
-        <main class="storybook">
-            <p><a href="/storybook">"All stories"</a></p>
-            <h1>{name}</h1>
-            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match story.await {
-                        Ok(Some(story)) => view! { <BlockStoryView story /> }.into_any(),
-                        _ => view! { <p class="error">"There is no such story."</p> }.into_any(),
-                    }
-                })}
-            </Suspense>
-        </main>
-    }
+    view! { <StoryFrame load=storybook_block_story content=block_story_view /> }
 }
 
-#[component]
-fn BlockStoryView(story: BlockStory) -> impl IntoView {
+fn block_story_view(story: BlockStory) -> impl IntoView {
     let note = match story.group.as_str() {
         "invalid" => "An invalid document: the reply shows its errors and the text as sent.",
         "partial" => "A reply cut off while streaming: the blocks finished so far.",
@@ -109,23 +92,20 @@ fn BlockStoryView(story: BlockStory) -> impl IntoView {
         }
         _ => "A valid document.",
     };
+    let source = story.text.clone();
     view! {
         <p data-testid="story-note">{note}</p>
-        <div class="storybook__themes">
-            {["light", "dark"].into_iter().map(|theme| {
-                let body = match story.partial.clone() {
-                    Some(document) => view! {
-                        <BlocksDocumentView document />
-                        <p class="blocks-pending">"Still streaming…"</p>
-                    }.into_any(),
-                    None => view! { <BlocksReply check=story.check.clone() raw=story.text.clone() /> }.into_any(),
-                };
-                view! { <div class=format!("storybook__theme storybook__theme--{theme}") data-theme-panel=theme>{body}</div> }
-            }).collect_view()}
-        </div>
+        {in_both_themes(move || match story.partial.clone() {
+            Some(document) => view! {
+                <BlocksDocumentView document />
+                <p class="blocks-pending">"Still streaming…"</p>
+            }
+            .into_any(),
+            None => view! { <BlocksReply check=story.check.clone() raw=story.text.clone() /> }.into_any(),
+        })}
         <details class="storybook__source">
             <summary>"The document"</summary>
-            <pre>{story.text}</pre>
+            <pre>{source}</pre>
         </details>
     }
 }
