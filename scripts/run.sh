@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 scripts/install-tools.sh
 # The demo shows an html block ("invoice preview"); the product's own default keeps html off.
 export PALAVER_UI_BLOCKS_HTML="${PALAVER_UI_BLOCKS_HTML:-true}"
-exec cargo leptos serve "$@"
+exec cargo leptos serve --split "$@"

@@ -21,7 +21,7 @@ step "clippy (browser build)"
 same_flags cargo clippy -p frontend -p app --features app/hydrate --target wasm32-unknown-unknown -- -D warnings
 
 step "build (cargo leptos)"
-cargo leptos build
+cargo leptos build --split
 
 step "Rust tests"
 same_flags cargo test -p app --features ssr

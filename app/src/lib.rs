@@ -28,9 +28,9 @@ pub mod uploads;
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::path;
+use leptos_router::{Lazy, path};
 
-use accounts::{AdminPage, LoginPage, SettingsPage, SignupPage, UserMenu};
+use accounts::UserMenu;
 use chat::ChatPage;
 
 /// The HTML document around the app, rendered on the server.
@@ -69,15 +69,15 @@ pub fn App() -> impl IntoView {
             </header>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=ChatPage />
-                <Route path=path!("/login") view=LoginPage />
-                <Route path=path!("/signup") view=SignupPage />
-                <Route path=path!("/settings") view=SettingsPage />
-                <Route path=path!("/admin") view=AdminPage />
-                <Route path=path!("/watch") view=pages::WatchPage />
-                <Route path=path!("/storybook") view=pages::StorybookIndex />
-                <Route path=path!("/storybook/asks/:name") view=pages::StorybookAskPage />
-                <Route path=path!("/storybook/cards/:name") view=pages::StorybookCardPage />
-                <Route path=path!("/storybook/blocks/:name") view=pages::StorybookBlockPage />
+                <Route path=path!("/login") view={Lazy::<pages::LoginRoute>::new()} />
+                <Route path=path!("/signup") view={Lazy::<pages::SignupRoute>::new()} />
+                <Route path=path!("/settings") view={Lazy::<pages::SettingsRoute>::new()} />
+                <Route path=path!("/admin") view={Lazy::<pages::AdminRoute>::new()} />
+                <Route path=path!("/watch") view={Lazy::<pages::WatchRoute>::new()} />
+                <Route path=path!("/storybook") view={Lazy::<pages::StorybookIndexRoute>::new()} />
+                <Route path=path!("/storybook/asks/:name") view={Lazy::<pages::StorybookAskRoute>::new()} />
+                <Route path=path!("/storybook/cards/:name") view={Lazy::<pages::StorybookCardRoute>::new()} />
+                <Route path=path!("/storybook/blocks/:name") view={Lazy::<pages::StorybookBlockRoute>::new()} />
             </Routes>
         </Router>
     }

@@ -1,9 +1,16 @@
 //! The browser entry point: hydrates the server-rendered page.
 
+use any_spawner::Executor;
+
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(app::App);
-    // Lets browser tests wait until the page reacts to input.
-    let _ = js_sys::Reflect::set(&js_sys::global(), &"__PALAVER_HYDRATED__".into(), &true.into());
+    // Hydration is asynchronous: a lazy route's page is hydrated once its wasm chunk has loaded.
+    _ = Executor::init_wasm_bindgen();
+    Executor::spawn_local(async {
+        let body = leptos::prelude::document().body().expect("the page has a body");
+        leptos::mount::hydrate_from_async(body, app::App).await.forget();
+        // Lets browser tests wait until the page reacts to input.
+        let _ = js_sys::Reflect::set(&js_sys::global(), &"__PALAVER_HYDRATED__".into(), &true.into());
+    });
 }
