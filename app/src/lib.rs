@@ -9,6 +9,8 @@ pub mod components;
 pub mod error;
 #[cfg(feature = "hydrate")]
 pub mod http;
+#[cfg(feature = "hydrate")]
+pub mod hydration;
 pub mod markdown;
 mod pages;
 pub mod path;

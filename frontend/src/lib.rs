@@ -10,7 +10,6 @@ pub fn hydrate() {
     Executor::spawn_local(async {
         let body = leptos::prelude::document().body().expect("the page has a body");
         leptos::mount::hydrate_from_async(body, app::App).await.forget();
-        // Lets browser tests wait until the page reacts to input.
-        let _ = js_sys::Reflect::set(&js_sys::global(), &"__PALAVER_HYDRATED__".into(), &true.into());
+        app::hydration::finish();
     });
 }
