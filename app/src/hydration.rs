@@ -1,4 +1,4 @@
-//! Whether the browser has finished hydrating the page it first loaded.
+//! Hydrating the page the browser first loaded: what it needs first, and whether it is done.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -13,4 +13,16 @@ pub fn finish() {
 
 pub fn finished() -> bool {
     FINISHED.load(Ordering::Relaxed)
+}
+
+/// Fetches what the server-rendered page needs before it can be hydrated: the block renderer's
+/// chunk when the page shows a block document (its blocks are hydrated at once). Tries twice;
+/// false when the code could not be fetched.
+pub async fn prepare() -> bool {
+    let shows_blocks = leptos::prelude::document().query_selector("[data-testid=blocks]").ok().flatten().is_some();
+    if !shows_blocks {
+        return true;
+    }
+    let load = crate::components::block_renderer::load;
+    load().await || load().await
 }

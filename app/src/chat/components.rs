@@ -302,6 +302,8 @@ fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
             aria-busy=move || busy.get().to_string()
         >
             {if turn.blocks.is_none() && looks_like_document(&turn.reply) {
+                #[cfg(feature = "hydrate")]
+                crate::components::block_renderer::preload();
                 view! { <p class="blocks-pending" data-testid="blocks-pending">"Preparing the reply…"</p> }.into_any()
             } else {
                 view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()

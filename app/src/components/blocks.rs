@@ -135,13 +135,99 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
     .into_any()
 }
 
+/// A document's blocks. In the browser the renderer (with its charts) is a wasm chunk of its own:
+/// a page that shows a document fetches it before it is hydrated (`crate::hydration::prepare`),
+/// a document that arrives later fetches it when it first shows, and a chat without documents
+/// never downloads it.
 #[component]
 pub fn BlocksDocumentView(document: BlocksDocument) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    return renderer::view_when_loaded(document);
+    #[cfg(not(feature = "hydrate"))]
+    document_view(document)
+}
+
+fn document_view(document: BlocksDocument) -> AnyView {
     let state = DocState::new(&document);
     view! {
         <div class="blocks" data-testid="blocks">
             {document.blocks.into_iter().map(|block| render(block, state)).collect_view()}
         </div>
+    }
+    .into_any()
+}
+
+/// The renderer's chunk, fetched on demand in the browser.
+#[cfg(feature = "hydrate")]
+pub(crate) mod renderer {
+    use std::pin::pin;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::task::{Context, Poll, Waker};
+
+    use leptos::prelude::*;
+    use leptos::wasm_split::{SplitLoaderError, wasm_split};
+
+    use crate::blocks::model::BlocksDocument;
+
+    static LOADED: AtomicBool = AtomicBool::new(false);
+    static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+    #[wasm_split(palaver_blocks, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
+    fn split_document_view(document: BlocksDocument) -> Result<AnyView, SplitLoaderError> {
+        Ok(super::document_view(document))
+    }
+
+    /// Fetches the chunk (once it has loaded, at once); whether it is loaded.
+    pub(crate) async fn load() -> bool {
+        if !LOADED.load(Ordering::Relaxed) && load_chunk().await.is_ok() {
+            LOADED.store(true, Ordering::Relaxed);
+        }
+        LOADED.load(Ordering::Relaxed)
+    }
+
+    /// Starts fetching the chunk, without waiting (a document is on its way).
+    pub(crate) fn preload() {
+        if !REQUESTED.swap(true, Ordering::Relaxed) {
+            leptos::task::spawn_local(async {
+                if !load().await {
+                    REQUESTED.store(false, Ordering::Relaxed);
+                }
+            });
+        }
+    }
+
+    /// The document, rendered at once when the chunk is loaded (which hydration relies on), or
+    /// a placeholder until it is.
+    pub(super) fn view_when_loaded(document: BlocksDocument) -> AnyView {
+        if let Some(view) = view_now(document.clone()) {
+            return view;
+        }
+        let loaded = RwSignal::new(None::<bool>);
+        leptos::task::spawn_local(async move { loaded.set(Some(load().await)) });
+        (move || match loaded.get() {
+            None => view! { <p class="blocks-pending">"Preparing the reply…"</p> }.into_any(),
+            Some(true) => view_now(document.clone()).unwrap_or_else(unavailable),
+            Some(false) => unavailable(),
+        })
+        .into_any()
+    }
+
+    /// Calls into the chunk when it is loaded: the call then completes on its first poll.
+    fn view_now(document: BlocksDocument) -> Option<AnyView> {
+        if !LOADED.load(Ordering::Relaxed) {
+            return None;
+        }
+        match pin!(split_document_view(document)).poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(Ok(view)) => Some(view),
+            _ => None,
+        }
+    }
+
+    fn unavailable() -> AnyView {
+        view! {
+            <p class="blocks-error" role="alert">"This reply's blocks could not be loaded. Reload the page to try again."</p>
+        }
+        .into_any()
     }
 }
 

@@ -5,6 +5,8 @@ mod chart;
 mod simple_card;
 mod theme;
 
+#[cfg(feature = "hydrate")]
+pub(crate) use blocks::renderer as block_renderer;
 pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply};
 pub use simple_card::{SimpleCardView, handoff_line};
 pub use theme::{THEME_SCRIPT, ThemeToggle};
