@@ -2,6 +2,9 @@
 //! Every answer is checked with the same contract the server runs, so Submit is enabled
 //! exactly when the server would accept the answer.
 
+use std::any::Any;
+use std::collections::HashMap;
+
 use leptos::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -26,6 +29,42 @@ pub struct AnswerChannel {
     pub server_errors: RwSignal<Vec<FieldError>>,
     /// A turn is running: answers wait.
     pub busy: RwSignal<bool>,
+}
+
+/// The answers being prepared in a page's pending ask cards, kept by the page. The transcript
+/// is rebuilt when a turn ends (or another device answers), and its cards with it: a rebuilt
+/// card carries on with what was picked, typed or uploaded, and an upload that finishes in
+/// between lands in it.
+#[derive(Clone)]
+struct AskDrafts {
+    owner: Owner,
+    /// The conversation shown (tool call ids are only unique within one).
+    conversation: Signal<Option<String>>,
+    signals: StoredValue<HashMap<String, Box<dyn Any + Send + Sync>>>,
+}
+
+/// Lets the ask cards under the current owner (a page showing `conversation`) keep their
+/// drafts in it.
+pub fn provide_ask_drafts(conversation: Signal<Option<String>>) {
+    if let Some(owner) = Owner::current() {
+        provide_context(AskDrafts { owner, conversation, signals: StoredValue::new(HashMap::new()) });
+    }
+}
+
+/// The signal `name` of the draft answer to `tool_call_id`: the page's when it keeps drafts
+/// (created on first use), else the card's own.
+fn draft_signal<T: Send + Sync + 'static>(tool_call_id: &str, name: &str, initial: impl FnOnce() -> T) -> RwSignal<T> {
+    let Some(drafts) = use_context::<AskDrafts>() else { return RwSignal::new(initial()) };
+    let conversation = drafts.conversation.get_untracked().unwrap_or_default();
+    let key = format!("{conversation}/{tool_call_id}/{name}");
+    let kept = drafts.signals.with_value(|signals| signals.get(&key)?.downcast_ref::<RwSignal<T>>().copied());
+    kept.unwrap_or_else(|| {
+        let signal = drafts.owner.with(|| RwSignal::new(initial()));
+        drafts.signals.update_value(|signals| {
+            signals.insert(key, Box::new(signal));
+        });
+        signal
+    })
 }
 
 fn style_class(style: ButtonStyle) -> &'static str {
@@ -86,9 +125,9 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
     let body = match &ask {
         Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
         Ask::Confirm(_) => view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
-        Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() answer channel /> }.into_any(),
-        Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() answer channel /> }.into_any(),
-        Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() answer channel /> }.into_any(),
+        Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
     };
     // A newly shown ask takes the focus, so keyboard and screen-reader users land on it.
     let card = NodeRef::<leptos::html::Section>::new();
@@ -246,9 +285,9 @@ fn ChoiceBody(
         .into_any();
     }
     let defaults = input.default.clone().unwrap_or_default();
-    let selected = RwSignal::new(defaults);
-    let other = RwSignal::new(String::new());
-    let touched = RwSignal::new(false);
+    let selected = draft_signal(&tool_call_id, "selected", || defaults);
+    let other = draft_signal(&tool_call_id, "other", String::new);
+    let touched = draft_signal(&tool_call_id, "touched", || false);
     let allow_other = input.allow_other == Some(true);
     let draft = Memo::new(move |_| {
         let mut content = json!({"selected": selected.get()});
@@ -345,10 +384,16 @@ fn ChoiceBody(
 }
 
 #[component]
-fn MarkdownBody(ask: Ask, input: MarkdownInput, answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
+fn MarkdownBody(
+    ask: Ask,
+    input: MarkdownInput,
+    tool_call_id: String,
+    answer: Callback<Value>,
+    channel: AnswerChannel,
+) -> impl IntoView {
     let initial = input.initial.clone().unwrap_or_default();
-    let text = RwSignal::new(initial.clone());
-    let touched = RwSignal::new(false);
+    let text = draft_signal(&tool_call_id, "text", || initial.clone());
+    let touched = draft_signal(&tool_call_id, "touched", || false);
     let draft = Memo::new(move |_| {
         let markdown = text.get();
         let changed = markdown != initial;
@@ -394,15 +439,21 @@ fn browser_offset() -> String {
 }
 
 #[component]
-fn FormBody(ask: Ask, input: FormInput, answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
-    let values: RwSignal<Map<String, Value>> = RwSignal::new(input.default_values());
+fn FormBody(
+    ask: Ask,
+    input: FormInput,
+    tool_call_id: String,
+    answer: Callback<Value>,
+    channel: AnswerChannel,
+) -> impl IntoView {
+    let values: RwSignal<Map<String, Value>> = draft_signal(&tool_call_id, "values", || input.default_values());
     // Booleans are always sent: off is an answer.
     values.update(|v| {
         for field in input.fields.iter().filter(|f| f.field_type == FormFieldType::Boolean) {
             v.entry(field.id.clone()).or_insert(json!(false));
         }
     });
-    let touched = RwSignal::new(false);
+    let touched = draft_signal(&tool_call_id, "touched", || false);
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"values": values.get()}}));
     let fields = input.fields.clone();
     let checked_ask = ask.clone();
@@ -503,9 +554,15 @@ fn FormBody(ask: Ask, input: FormInput, answer: Callback<Value>, channel: Answer
 }
 
 #[component]
-fn FilesBody(ask: Ask, input: FilesInput, answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
-    let picked: RwSignal<Vec<Value>> = RwSignal::new(Vec::new());
-    let touched = RwSignal::new(false);
+fn FilesBody(
+    ask: Ask,
+    input: FilesInput,
+    tool_call_id: String,
+    answer: Callback<Value>,
+    channel: AnswerChannel,
+) -> impl IntoView {
+    let picked: RwSignal<Vec<Value>> = draft_signal(&tool_call_id, "picked", Vec::new);
+    let touched = draft_signal(&tool_call_id, "touched", || false);
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"files": picked.get()}}));
     let accept = accepted_file_mime_types(&input.accept).join(",");
     let bounds = crate::asks::files_count_bounds(&input);
@@ -516,8 +573,8 @@ fn FilesBody(ask: Ask, input: FilesInput, answer: Callback<Value>, channel: Answ
         format!("Pick {} to {} files", bounds.min, bounds.max)
     };
     // Uploads in flight: (file name, progress from 0 to 1).
-    let uploading: RwSignal<Vec<(String, f64)>> = RwSignal::new(Vec::new());
-    let upload_errors: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
+    let uploading: RwSignal<Vec<(String, f64)>> = draft_signal(&tool_call_id, "uploading", Vec::new);
+    let upload_errors: RwSignal<Vec<String>> = draft_signal(&tool_call_id, "upload_errors", Vec::new);
     let on_change = move |event: leptos::ev::Event| {
         touched.set(true);
         #[cfg(feature = "hydrate")]

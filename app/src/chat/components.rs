@@ -45,6 +45,7 @@ pub fn ChatPage() -> impl IntoView {
     );
     let live = RwSignal::new(None::<LiveTurn>);
     let busy = RwSignal::new(false);
+    super::ask_card::provide_ask_drafts(history_id.into());
     let server_errors = RwSignal::new(Vec::<FieldError>::new());
     // What the chat has to say about the last turn that could not run (kept across reloads).
     let notice = RwSignal::new(None::<String>);
