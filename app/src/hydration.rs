@@ -15,6 +15,17 @@ pub fn finished() -> bool {
     FINISHED.load(Ordering::Relaxed)
 }
 
+/// Says on the page that code it needs could not be fetched: it stays as the server rendered
+/// it and does not respond.
+pub fn show_load_error() {
+    if let Some(body) = leptos::prelude::document().body() {
+        let _ = body.insert_adjacent_html(
+            "afterbegin",
+            r#"<p class="load-error" role="alert">Part of Palaver could not be loaded. Reload the page to try again.</p>"#,
+        );
+    }
+}
+
 /// Fetches what the server-rendered page needs before it can be hydrated: the block renderer's
 /// chunk when the page shows a block document (its blocks are hydrated at once). Tries twice;
 /// false when the code could not be fetched.

@@ -10,11 +10,7 @@ pub fn hydrate() {
     Executor::spawn_local(async {
         let body = leptos::prelude::document().body().expect("the page has a body");
         if !app::hydration::prepare().await {
-            // The page stays as the server rendered it; say why it does not respond.
-            let _ = body.insert_adjacent_html(
-                "afterbegin",
-                r#"<p class="load-error" role="alert">Part of Palaver could not be loaded. Reload the page to try again.</p>"#,
-            );
+            app::hydration::show_load_error();
             return;
         }
         leptos::mount::hydrate_from_async(body, app::App).await.forget();

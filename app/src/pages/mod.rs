@@ -65,16 +65,14 @@ lazy_page!(StorybookAskRoute, palaver_storybook_asks, super::storybook::Storyboo
 lazy_page!(StorybookCardRoute, palaver_storybook_cards, super::storybook::StorybookCardPage);
 lazy_page!(StorybookBlockRoute, palaver_storybook_blocks, super::storybook_blocks::StorybookBlockPage);
 
-/// A lazy page whose chunk could not be fetched. After a link was followed, the browser loads
-/// the page in full, which fetches the current code from the server. While the page itself is
-/// being hydrated, loading it again could loop, so the server-rendered page stays as it is.
-/// Either way the route never resolves, so the router keeps the page it shows.
+/// A lazy page whose chunk could not be fetched after a link was followed: the browser loads
+/// the page in full, which fetches the current code from the server; meanwhile the route never
+/// resolves, so the router keeps the page it shows. (While the first page is being hydrated,
+/// the router cannot wait for a chunk that failed: that page stays as the server rendered it.)
 #[cfg(feature = "hydrate")]
 async fn unloaded_page() -> AnyView {
     if crate::hydration::finished() {
         let _ = window().location().assign(&routed_url());
-    } else {
-        leptos::logging::error!("This page's code could not be loaded; reload the page to try again.");
     }
     std::future::pending().await
 }
