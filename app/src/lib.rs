@@ -1,6 +1,30 @@
 //! Palaver's shared library: the contracts, the chat UI, and (with `ssr`) the turn runner,
 //! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
 
+/// Serializes an error-code enum as its name, and reads it back from one, through its `as_str`
+/// and `ALL` (in the browser's wasm this is far smaller than serde's derive, which matches every
+/// name twice for every deserializer).
+macro_rules! code_as_string {
+    ($name:ident) => {
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let code = String::deserialize(deserializer)?;
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|known| known.as_str() == code)
+                    .ok_or_else(|| serde::de::Error::custom(format!("unknown code {code}")))
+            }
+        }
+    };
+}
+
 pub mod accounts;
 pub mod asks;
 pub mod blocks;
@@ -92,5 +116,36 @@ fn NotFound() -> impl IntoView {
             <h1>"Page not found"</h1>
             <p><a href="/">"Back to the chat"</a></p>
         </main>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Debug;
+
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+
+    use crate::asks::AskErrorCode;
+    use crate::blocks::{BlockErrorCode, BlockWarningCode};
+
+    fn codes_are_their_names<T: Copy + PartialEq + Debug + Serialize + DeserializeOwned>(
+        all: &[T],
+        name: impl Fn(T) -> &'static str,
+    ) {
+        for &code in all {
+            let wire = serde_json::to_value(code).unwrap();
+            assert_eq!(wire, name(code));
+            assert_eq!(serde_json::from_value::<T>(wire).unwrap(), code);
+        }
+        let unknown = serde_json::from_str::<T>(r#""NOT_A_CODE""#).unwrap_err();
+        assert!(unknown.to_string().contains("unknown code NOT_A_CODE"), "{unknown}");
+    }
+
+    #[test]
+    fn error_codes_travel_as_their_names() {
+        codes_are_their_names(AskErrorCode::ALL, AskErrorCode::as_str);
+        codes_are_their_names(BlockErrorCode::ALL, BlockErrorCode::as_str);
+        codes_are_their_names(BlockWarningCode::ALL, BlockWarningCode::as_str);
     }
 }

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use crate::path::{Loc, Path, Segment};
 pub use crate::text::js_number;
@@ -12,11 +12,13 @@ pub use crate::text::js_number;
 macro_rules! error_codes {
     ($($code:ident => $meaning:literal,)*) => {
         /// Every code an ask error can carry (`ASK_ERROR_CODES`).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         pub enum AskErrorCode {
             $($code,)*
         }
+
+        code_as_string!(AskErrorCode);
 
         impl AskErrorCode {
             pub const ALL: &'static [AskErrorCode] = &[$(AskErrorCode::$code,)*];

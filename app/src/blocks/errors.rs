@@ -10,11 +10,13 @@ use crate::path::{Path, Segment};
 macro_rules! codes {
     ($(#[$attr:meta])* $name:ident { $($code:ident => $meaning:literal,)* }) => {
         $(#[$attr])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         pub enum $name {
             $($code,)*
         }
+
+        code_as_string!($name);
 
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$code,)*];

@@ -3,7 +3,6 @@
 //! exactly when the server would accept the answer.
 
 use std::any::Any;
-use std::collections::HashMap;
 
 use leptos::prelude::*;
 use serde_json::{Map, Value, json};
@@ -40,30 +39,30 @@ struct AskDrafts {
     owner: Owner,
     /// The conversation shown (tool call ids are only unique within one).
     conversation: Signal<Option<String>>,
-    signals: StoredValue<HashMap<String, Box<dyn Any + Send + Sync>>>,
+    /// By conversation and tool call id (a page shows a handful).
+    signals: StoredValue<Vec<(String, Box<dyn Any + Send + Sync>)>>,
 }
 
 /// Lets the ask cards under the current owner (a page showing `conversation`) keep their
 /// drafts in it.
 pub fn provide_ask_drafts(conversation: Signal<Option<String>>) {
     if let Some(owner) = Owner::current() {
-        provide_context(AskDrafts { owner, conversation, signals: StoredValue::new(HashMap::new()) });
+        provide_context(AskDrafts { owner, conversation, signals: StoredValue::new(Vec::new()) });
     }
 }
 
-/// The signal `name` of the draft answer to `tool_call_id`: the page's when it keeps drafts
-/// (created on first use), else the card's own.
-fn draft_signal<T: Send + Sync + 'static>(tool_call_id: &str, name: &str, initial: impl FnOnce() -> T) -> RwSignal<T> {
-    let Some(drafts) = use_context::<AskDrafts>() else { return RwSignal::new(initial()) };
-    let conversation = drafts.conversation.get_untracked().unwrap_or_default();
-    let key = format!("{conversation}/{tool_call_id}/{name}");
-    let kept = drafts.signals.with_value(|signals| signals.get(&key)?.downcast_ref::<RwSignal<T>>().copied());
+/// The signals of the draft answer to `tool_call_id`, made by `make`: the page's when it keeps
+/// drafts (made on first use, under the page), else the card's own.
+fn draft_signals<T: Copy + Send + Sync + 'static>(tool_call_id: &str, make: impl FnOnce() -> T) -> T {
+    let Some(drafts) = use_context::<AskDrafts>() else { return make() };
+    let key = format!("{}/{tool_call_id}", drafts.conversation.get_untracked().unwrap_or_default());
+    let kept = drafts.signals.with_value(|kept| {
+        kept.iter().find(|(kept_key, _)| *kept_key == key).and_then(|(_, signals)| signals.downcast_ref::<T>().copied())
+    });
     kept.unwrap_or_else(|| {
-        let signal = drafts.owner.with(|| RwSignal::new(initial()));
-        drafts.signals.update_value(|signals| {
-            signals.insert(key, Box::new(signal));
-        });
-        signal
+        let signals = drafts.owner.with(make);
+        drafts.signals.update_value(|kept| kept.push((key, Box::new(signals))));
+        signals
     })
 }
 
@@ -285,9 +284,8 @@ fn ChoiceBody(
         .into_any();
     }
     let defaults = input.default.clone().unwrap_or_default();
-    let selected = draft_signal(&tool_call_id, "selected", || defaults);
-    let other = draft_signal(&tool_call_id, "other", String::new);
-    let touched = draft_signal(&tool_call_id, "touched", || false);
+    let (selected, other, touched) =
+        draft_signals(&tool_call_id, || (RwSignal::new(defaults), RwSignal::new(String::new()), RwSignal::new(false)));
     let allow_other = input.allow_other == Some(true);
     let draft = Memo::new(move |_| {
         let mut content = json!({"selected": selected.get()});
@@ -392,8 +390,7 @@ fn MarkdownBody(
     channel: AnswerChannel,
 ) -> impl IntoView {
     let initial = input.initial.clone().unwrap_or_default();
-    let text = draft_signal(&tool_call_id, "text", || initial.clone());
-    let touched = draft_signal(&tool_call_id, "touched", || false);
+    let (text, touched) = draft_signals(&tool_call_id, || (RwSignal::new(initial.clone()), RwSignal::new(false)));
     let draft = Memo::new(move |_| {
         let markdown = text.get();
         let changed = markdown != initial;
@@ -446,14 +443,15 @@ fn FormBody(
     answer: Callback<Value>,
     channel: AnswerChannel,
 ) -> impl IntoView {
-    let values: RwSignal<Map<String, Value>> = draft_signal(&tool_call_id, "values", || input.default_values());
+    let (values, touched) = draft_signals(&tool_call_id, || {
+        (RwSignal::<Map<String, Value>>::new(input.default_values()), RwSignal::new(false))
+    });
     // Booleans are always sent: off is an answer.
     values.update(|v| {
         for field in input.fields.iter().filter(|f| f.field_type == FormFieldType::Boolean) {
             v.entry(field.id.clone()).or_insert(json!(false));
         }
     });
-    let touched = draft_signal(&tool_call_id, "touched", || false);
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"values": values.get()}}));
     let fields = input.fields.clone();
     let checked_ask = ask.clone();
@@ -561,8 +559,15 @@ fn FilesBody(
     answer: Callback<Value>,
     channel: AnswerChannel,
 ) -> impl IntoView {
-    let picked: RwSignal<Vec<Value>> = draft_signal(&tool_call_id, "picked", Vec::new);
-    let touched = draft_signal(&tool_call_id, "touched", || false);
+    // Uploads in flight are part of the draft: (file name, progress from 0 to 1).
+    let (picked, touched, uploading, upload_errors) = draft_signals(&tool_call_id, || {
+        (
+            RwSignal::<Vec<Value>>::new(Vec::new()),
+            RwSignal::new(false),
+            RwSignal::<Vec<(String, f64)>>::new(Vec::new()),
+            RwSignal::<Vec<String>>::new(Vec::new()),
+        )
+    });
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"files": picked.get()}}));
     let accept = accepted_file_mime_types(&input.accept).join(",");
     let bounds = crate::asks::files_count_bounds(&input);
@@ -572,9 +577,6 @@ fn FilesBody(
     } else {
         format!("Pick {} to {} files", bounds.min, bounds.max)
     };
-    // Uploads in flight: (file name, progress from 0 to 1).
-    let uploading: RwSignal<Vec<(String, f64)>> = draft_signal(&tool_call_id, "uploading", Vec::new);
-    let upload_errors: RwSignal<Vec<String>> = draft_signal(&tool_call_id, "upload_errors", Vec::new);
     let on_change = move |event: leptos::ev::Event| {
         touched.set(true);
         #[cfg(feature = "hydrate")]
