@@ -1,11 +1,41 @@
 //! Palaver's shared library: the contracts, the chat UI, and (with `ssr`) the turn runner,
 //! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
 
-/// Serializes an error-code enum as its name, and reads it back from one, through its `as_str`
-/// and `ALL` (in the browser's wasm this is far smaller than serde's derive, which matches every
-/// name twice for every deserializer).
-macro_rules! code_as_string {
-    ($name:ident) => {
+/// An error-code enum: its codes with their meanings (`ALL`, `as_str`, `meaning`, `Display`).
+/// A code travels as its name (serialized by hand: in the browser's wasm this is far smaller
+/// than serde's derive, which matches every name twice for every deserializer).
+macro_rules! code_enum {
+    ($(#[$attr:meta])* $name:ident { $($code:ident => $meaning:literal,)* }) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        pub enum $name {
+            $($code,)*
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$code,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$code => stringify!($code),)*
+                }
+            }
+
+            /// The code's description (the reference's code table).
+            pub fn meaning(self) -> &'static str {
+                match self {
+                    $($name::$code => $meaning,)*
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())

@@ -2,77 +2,43 @@
 
 #[cfg(test)]
 use std::cmp::Ordering;
-use std::fmt;
 
 use serde::Serialize;
 
 pub use crate::path::{Loc, Path, Segment};
 pub use crate::text::js_number;
 
-macro_rules! error_codes {
-    ($($code:ident => $meaning:literal,)*) => {
-        /// Every code an ask error can carry (`ASK_ERROR_CODES`).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-        pub enum AskErrorCode {
-            $($code,)*
-        }
-
-        code_as_string!(AskErrorCode);
-
-        impl AskErrorCode {
-            pub const ALL: &'static [AskErrorCode] = &[$(AskErrorCode::$code,)*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(AskErrorCode::$code => stringify!($code),)*
-                }
-            }
-
-            /// What the code means, as the reference's error-code table says it.
-            pub fn meaning(self) -> &'static str {
-                match self {
-                    $(AskErrorCode::$code => $meaning,)*
-                }
-            }
-        }
-    };
-}
-
-error_codes! {
-    CHANGED_MISMATCH => "A markdown answer's changed flag does not match whether its text differs from the draft.",
-    DECLINE_NOT_ALLOWED => "The answer skips an ask that does not allow skipping.",
-    DEFAULT_NOT_IN_OPTIONS => "A default names an option id that the ask does not offer.",
-    DUPLICATE_ID => "An id appears twice where ids must be unique: options, default, accept, or an answer.",
-    DUPLICATE_LABEL => "Two buttons would share a label: options of a compact ask, or a confirm's approve and deny.",
-    FIELD_TYPE_MISMATCH => "A form value or default does not fit its field's type: the wrong JSON type, not a whole number, or not a valid email, URL, or phone number.",
-    FILE_COUNT => "A files answer has fewer files than minFiles or more than maxFiles.",
-    FILE_NOT_OWNED => "A files answer names a fileId that is not an upload of the caller, or the host has no file storage.",
-    FILE_TOO_LARGE => "A file is larger than the host's per-file upload cap.",
-    FILE_TYPE_NOT_ACCEPTED => "A file's declared type is not one the ask's accept list allows.",
-    INVALID_DATE => "A form date, time, or datetime value or default is not a real ISO 8601 value in the field's format.",
-    INVALID_ENUM => "A value is not one of the allowed values.",
-    INVALID_FORMAT => "A string does not match its required format.",
-    INVALID_TYPE => "A value has the wrong type.",
-    MIME_MISMATCH => "A file's bytes, or its data URL's media type, do not match the type the answer declares.",
-    MISSING_REQUIRED => "A required field is missing.",
-    OPTION_NOT_OFFERED => "The answer selects an option id that the ask did not offer.",
-    OTHER_NOT_ALLOWED => "An ask or an answer uses Other where the ask does not allow it.",
-    OUT_OF_RANGE => "A form number value or default is below the field's min or above its max.",
-    RANGE_INVALID => "A count or length bound is out of range: below its minimum, above what the ask offers, or a minimum above its maximum.",
-    REQUIRED_FIELD => "A form answer leaves a required field missing or blank.",
-    SELECTION_COUNT => "A default or an answer selects the wrong number of options.",
-    TOO_FEW => "A list has fewer items than allowed.",
-    TOO_LONG => "A string is longer than allowed.",
-    TOO_MANY => "A list has more items than allowed.",
-    TOO_SHORT => "A string is empty, only whitespace, or shorter than its minimum.",
-    UNKNOWN_BUTTON => "The pressed button is not on the pending ask's simple card.",
-    UNKNOWN_KEY => "An object has a field that its schema does not define.",
-}
-
-impl fmt::Display for AskErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+code_enum! {
+    /// Every code an ask error can carry (`ASK_ERROR_CODES`).
+    AskErrorCode {
+        CHANGED_MISMATCH => "A markdown answer's changed flag does not match whether its text differs from the draft.",
+        DECLINE_NOT_ALLOWED => "The answer skips an ask that does not allow skipping.",
+        DEFAULT_NOT_IN_OPTIONS => "A default names an option id that the ask does not offer.",
+        DUPLICATE_ID => "An id appears twice where ids must be unique: options, default, accept, or an answer.",
+        DUPLICATE_LABEL => "Two buttons would share a label: options of a compact ask, or a confirm's approve and deny.",
+        FIELD_TYPE_MISMATCH => "A form value or default does not fit its field's type: the wrong JSON type, not a whole number, or not a valid email, URL, or phone number.",
+        FILE_COUNT => "A files answer has fewer files than minFiles or more than maxFiles.",
+        FILE_NOT_OWNED => "A files answer names a fileId that is not an upload of the caller, or the host has no file storage.",
+        FILE_TOO_LARGE => "A file is larger than the host's per-file upload cap.",
+        FILE_TYPE_NOT_ACCEPTED => "A file's declared type is not one the ask's accept list allows.",
+        INVALID_DATE => "A form date, time, or datetime value or default is not a real ISO 8601 value in the field's format.",
+        INVALID_ENUM => "A value is not one of the allowed values.",
+        INVALID_FORMAT => "A string does not match its required format.",
+        INVALID_TYPE => "A value has the wrong type.",
+        MIME_MISMATCH => "A file's bytes, or its data URL's media type, do not match the type the answer declares.",
+        MISSING_REQUIRED => "A required field is missing.",
+        OPTION_NOT_OFFERED => "The answer selects an option id that the ask did not offer.",
+        OTHER_NOT_ALLOWED => "An ask or an answer uses Other where the ask does not allow it.",
+        OUT_OF_RANGE => "A form number value or default is below the field's min or above its max.",
+        RANGE_INVALID => "A count or length bound is out of range: below its minimum, above what the ask offers, or a minimum above its maximum.",
+        REQUIRED_FIELD => "A form answer leaves a required field missing or blank.",
+        SELECTION_COUNT => "A default or an answer selects the wrong number of options.",
+        TOO_FEW => "A list has fewer items than allowed.",
+        TOO_LONG => "A string is longer than allowed.",
+        TOO_MANY => "A list has more items than allowed.",
+        TOO_SHORT => "A string is empty, only whitespace, or shorter than its minimum.",
+        UNKNOWN_BUTTON => "The pressed button is not on the pending ask's simple card.",
+        UNKNOWN_KEY => "An object has a field that its schema does not define.",
     }
 }
 

@@ -1,49 +1,12 @@
 //! Block errors and warnings: `{path, code, message, fix}`, their codes, and their order.
 
 use std::cmp::Ordering;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::path::{Path, Segment};
 
-macro_rules! codes {
-    ($(#[$attr:meta])* $name:ident { $($code:ident => $meaning:literal,)* }) => {
-        $(#[$attr])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-        pub enum $name {
-            $($code,)*
-        }
-
-        code_as_string!($name);
-
-        impl $name {
-            pub const ALL: &'static [$name] = &[$($name::$code,)*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$code => stringify!($code),)*
-                }
-            }
-
-            /// The code's description (the reference's code table).
-            pub fn meaning(self) -> &'static str {
-                match self {
-                    $($name::$code => $meaning,)*
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-codes! {
+code_enum! {
     /// Every code a block error can carry (`BLOCK_ERROR_CODES`).
     BlockErrorCode {
         COLUMN_NOT_FOUND => "A chart or table names a column the dataset does not have.",
@@ -79,7 +42,7 @@ codes! {
     }
 }
 
-codes! {
+code_enum! {
     /// Every code a block warning can carry (`BLOCK_WARNING_CODES`).
     BlockWarningCode {
         BAR_TOO_MANY_CATEGORIES => "A bar chart has more categories than fit comfortably.",
