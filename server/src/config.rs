@@ -79,13 +79,13 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_MODEL", default_value = "demo")]
     pub model: String,
     /// The OpenAI-compatible server's base URL (Ollama: http://127.0.0.1:11434/v1).
-    #[arg(long, global = true, env = "PALAVER_OPENAI_BASE_URL", default_value = "https://api.openai.com/v1")]
+    #[arg(long, global = true, env = "PALAVER_OPENAI_BASE_URL", default_value = app::llm::OPENAI_BASE_URL)]
     pub openai_base_url: String,
     /// The OpenAI-compatible server's API key (sent as a bearer token; optional for local servers).
     #[arg(long, global = true, env = "PALAVER_OPENAI_API_KEY", hide_env_values = true)]
     pub openai_api_key: Option<Secret>,
     /// Anthropic's base URL.
-    #[arg(long, global = true, env = "PALAVER_ANTHROPIC_BASE_URL", default_value = "https://api.anthropic.com")]
+    #[arg(long, global = true, env = "PALAVER_ANTHROPIC_BASE_URL", default_value = app::llm::ANTHROPIC_BASE_URL)]
     pub anthropic_base_url: String,
     /// Anthropic's API key.
     #[arg(long, global = true, env = "PALAVER_ANTHROPIC_API_KEY", hide_env_values = true)]

@@ -170,7 +170,6 @@ pub(crate) mod renderer {
     use crate::blocks::model::BlocksDocument;
 
     static LOADED: AtomicBool = AtomicBool::new(false);
-    static REQUESTED: AtomicBool = AtomicBool::new(false);
 
     #[wasm_split(palaver_blocks, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
     fn split_document_view(document: BlocksDocument) -> Result<AnyView, SplitLoaderError> {
@@ -185,13 +184,12 @@ pub(crate) mod renderer {
         LOADED.load(Ordering::Relaxed)
     }
 
-    /// Starts fetching the chunk, without waiting (a document is on its way).
+    /// Starts fetching the chunk, without waiting (a document is on its way). Calls made while
+    /// it is in flight share its one fetch.
     pub(crate) fn preload() {
-        if !REQUESTED.swap(true, Ordering::Relaxed) {
+        if !LOADED.load(Ordering::Relaxed) {
             leptos::task::spawn_local(async {
-                if !load().await {
-                    REQUESTED.store(false, Ordering::Relaxed);
-                }
+                load().await;
             });
         }
     }

@@ -129,6 +129,11 @@ pub trait ChatModel: Send + Sync {
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent>;
 }
 
+/// OpenAI's own endpoint, the default for `openai:<model>`.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// Anthropic's endpoint, the default for `anthropic:<model>`.
+pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+
 /// Where the hosted providers are and how to sign in to them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProviderSettings {
@@ -142,9 +147,9 @@ pub struct ProviderSettings {
 impl Default for ProviderSettings {
     fn default() -> Self {
         ProviderSettings {
-            openai_base_url: "https://api.openai.com/v1".into(),
+            openai_base_url: OPENAI_BASE_URL.into(),
             openai_api_key: None,
-            anthropic_base_url: "https://api.anthropic.com".into(),
+            anthropic_base_url: ANTHROPIC_BASE_URL.into(),
             anthropic_api_key: None,
             retry: RetryPolicy::default(),
         }
