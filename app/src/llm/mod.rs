@@ -5,7 +5,7 @@
 
 mod anthropic;
 mod demo;
-mod demo_documents;
+pub(crate) mod demo_documents;
 mod http;
 mod mock;
 mod openai;
