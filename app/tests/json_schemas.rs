@@ -1,9 +1,11 @@
 //! The published JSON Schemas: the committed files are what the contract generates, and they
-//! accept and reject the same documents as the reference's (with `files` added to the kinds).
+//! accept and reject the same documents as the reference's (with `files` added to the kinds),
+//! and the reply document's schema the same documents as the block contract's own structure check.
 
 use std::path::PathBuf;
 
 use app::asks::{AskKind, AskSurface, ask_json_schemas, parse_ask_input, to_simple_card};
+use app::blocks::{ParsedBlocks, blocks_json_schema, check_structure, parse_blocks};
 use serde_json::{Value, json};
 
 fn manifest_dir() -> PathBuf {
@@ -14,7 +16,8 @@ fn manifest_dir() -> PathBuf {
 #[test]
 fn committed_schemas_are_up_to_date() {
     let update = std::env::var("PALAVER_UPDATE_SCHEMAS").is_ok_and(|value| value == "1");
-    for (file, schema) in ask_json_schemas() {
+    let published = ask_json_schemas().into_iter().chain([("blocksDocument.schema.json", blocks_json_schema())]);
+    for (file, schema) in published {
         let path = manifest_dir().join("schemas").join(file);
         let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
         if update {
@@ -183,4 +186,38 @@ fn pending_asks_schema_matches_the_reference() {
     }
     corpus.push(json!({"data": []}));
     assert_same_verdicts("pendingAsksResponse.schema.json", &corpus);
+}
+
+/// Every block fixture's document (the not-a-document one aside).
+fn block_documents() -> Vec<Value> {
+    let root = manifest_dir().join("../../shared/fixtures/blocks");
+    let mut documents = Vec::new();
+    for folder in ["valid", "invalid", "golden", "partial"] {
+        let mut paths: Vec<PathBuf> =
+            std::fs::read_dir(root.join(folder)).unwrap().map(|entry| entry.unwrap().path()).collect();
+        paths.sort();
+        for path in paths {
+            if let Ok(parsed) = parse_blocks(&std::fs::read_to_string(&path).unwrap()) {
+                documents.push(parsed.value);
+            }
+        }
+    }
+    documents
+}
+
+#[test]
+fn blocks_schema_matches_the_structure_check() {
+    let schema = jsonschema::draft7::new(&blocks_json_schema()).unwrap();
+    let mut corpus: Vec<Value> = block_documents().iter().flat_map(mutations).collect();
+    corpus.push(json!({"v": 1, "blocks": [{"type": "heading", "text": " \u{3000} "}]}));
+    corpus.push(json!({"v": 1.0, "blocks": [{"type": "divider"}]}));
+    corpus.push(json!({"v": 2, "blocks": [{"type": "divider"}]}));
+    let (mut accepted, mut rejected) = (0, 0);
+    for document in &corpus {
+        let errors = check_structure(&ParsedBlocks::from_value(document.clone()));
+        let verdict = schema.is_valid(document);
+        assert_eq!(verdict, errors.is_empty(), "the schema says {verdict} on {document}, the check {errors:?}");
+        if verdict { accepted += 1 } else { rejected += 1 }
+    }
+    assert!(accepted > 100 && rejected > 100, "{accepted} accepted, {rejected} rejected");
 }

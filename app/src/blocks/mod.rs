@@ -1,11 +1,12 @@
 //! Display blocks: the reply documents agents can answer with (`v`, `datasets`, `blocks`).
 //! Pure and I/O-free like the ask contract, compiled for the server and the browser: parsing
-//! (YAML or JSON, streaming too), the schema, the lint, the prompt section, and the helpers
+//! (YAML or JSON, streaming too), the schema (and its JSON Schema), the lint, the prompt section, and the helpers
 //! the renderer and the host share. The HTML block's sanitizer runs on the server only.
 
 mod errors;
 mod frame;
 mod interactive;
+mod json_schema;
 mod limits;
 mod lint;
 pub mod model;
@@ -24,6 +25,7 @@ pub use frame::{HTML_FRAME_CSP, HtmlHeight, frame_srcdoc};
 pub use interactive::{
     apply_checklist_state, is_stepper_value_allowed, scale_stepper_block, unknown_checklist_item_ids,
 };
+pub use json_schema::blocks_json_schema;
 pub use lint::{BlockOptions, checklist_element_id, image_source_allowed, stepper_element_ids};
 pub use model::BlocksDocument;
 pub use parse::{ParsedBlocks, PartialBlocks, parse_blocks, parse_blocks_partial, strip_blocks_fence};
@@ -32,4 +34,4 @@ pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt
 #[cfg(feature = "ssr")]
 pub use sanitize::{sanitize_blocks_text, sanitize_html_fragment};
 pub use stored::{document_of, error_lines, stored_text};
-pub use validate::{BlocksCheck, check_blocks_text, validate_blocks};
+pub use validate::{BlocksCheck, check_blocks_text, check_structure, validate_blocks};

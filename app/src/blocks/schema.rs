@@ -242,7 +242,7 @@ pub const BLOCK_TYPES: &[(&str, &[Field])] = &[
     ),
 ];
 
-const ELEMENT_TYPES: &[(&str, &[Field])] = &[
+pub(super) const ELEMENT_TYPES: &[(&str, &[Field])] = &[
     (
         "button",
         &[
@@ -270,7 +270,7 @@ const ELEMENT_TYPES: &[(&str, &[Field])] = &[
     ),
 ];
 
-const ACTION_KINDS: &[(&str, &[Field])] = &[
+pub(super) const ACTION_KINDS: &[(&str, &[Field])] = &[
     ("reply", &[req("text", Shape::Text(COPY_TEXT_MAX))]),
     ("open", &[opt("route", Shape::Str(200)), opt("url", Shape::Str(2000))]),
     ("select", &[req("target", NAME), req("data", NAME)]),
@@ -278,14 +278,14 @@ const ACTION_KINDS: &[(&str, &[Field])] = &[
     ("copy", &[opt("text", Shape::Text(COPY_TEXT_MAX)), opt("target", NAME)]),
 ];
 
-const REF_DATASET: &[Field] = &[
+pub(super) const REF_DATASET: &[Field] = &[
     req("source", Shape::Enum(&["ref"])),
     req("id", Shape::DatasetRefId),
     opt("grain", Shape::Enum(DATASET_GRAINS)),
     opt("limit", Shape::Int { min: 1, max: i64::MAX }),
 ];
 
-const INLINE_DATASET: &[Field] = &[
+pub(super) const INLINE_DATASET: &[Field] = &[
     opt("source", Shape::Enum(&["inline"])),
     req(
         "columns",

@@ -48,6 +48,33 @@ pub fn check_blocks_text(text: &str, options: &BlockOptions) -> BlocksCheck {
 }
 
 pub fn validate_blocks(parsed: &ParsedBlocks, options: &BlockOptions) -> BlocksCheck {
+    let errors = check_structure(parsed);
+    if !errors.is_empty() {
+        return BlocksCheck::failed(errors, Vec::new());
+    }
+    let document = match BlocksDocument::deserialize(&parsed.value) {
+        Ok(document) => document,
+        Err(error) => {
+            // The schema accepts exactly what these types read; this is a safety net.
+            let message = format!("The document could not be read: {error}.");
+            let fix = "Check the document against the block catalog.";
+            return BlocksCheck::failed(vec![BlockError::new(&Path::root(), Code::INVALID_TYPE, message, fix)], vec![]);
+        }
+    };
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    lint_document(&document, options, &mut errors, &mut warnings);
+    if errors.is_empty() {
+        BlocksCheck { ok: true, doc: Some(document), errors, warnings }
+    } else {
+        BlocksCheck::failed(errors, warnings)
+    }
+}
+
+/// The key order (when the text's order is known), version, depth and block-count checks,
+/// then the schema: everything before the lint, and with the key order aside, what the
+/// published JSON Schema expresses. Unsorted.
+pub fn check_structure(parsed: &ParsedBlocks) -> Vec<BlockError> {
     let mut errors = Vec::new();
     let value = &parsed.value;
     let mut blocks_counted = false;
@@ -72,25 +99,7 @@ pub fn validate_blocks(parsed: &ParsedBlocks, options: &BlockOptions) -> BlocksC
         }
     }
     check_document(value, blocks_counted, &mut errors);
-    if !errors.is_empty() {
-        return BlocksCheck::failed(errors, Vec::new());
-    }
-    let document = match BlocksDocument::deserialize(value) {
-        Ok(document) => document,
-        Err(error) => {
-            // The schema above accepts exactly what these types read; this is a safety net.
-            let message = format!("The document could not be read: {error}.");
-            let fix = "Check the document against the block catalog.";
-            return BlocksCheck::failed(vec![BlockError::new(&Path::root(), Code::INVALID_TYPE, message, fix)], vec![]);
-        }
-    };
-    let mut warnings = Vec::new();
-    lint_document(&document, options, &mut errors, &mut warnings);
-    if errors.is_empty() {
-        BlocksCheck { ok: true, doc: Some(document), errors, warnings }
-    } else {
-        BlocksCheck::failed(errors, warnings)
-    }
+    errors
 }
 
 /// The first of v, datasets, blocks that is not where the order v, datasets, blocks puts it.
