@@ -1,11 +1,14 @@
 //! Reading a reply's text as a document (`parseBlocks`), and reading a reply that is still
 //! streaming (`parseBlocksPartial`).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::errors::{BlockError, BlockErrorCode};
 use super::lint::BlockOptions;
+use super::model::BlocksDocument;
 use super::validate::validate_blocks;
 use super::yaml::{YamlProblem, parse_yaml};
 use crate::path::Path;
@@ -72,6 +75,22 @@ pub struct PartialBlocks {
     pub datasets: Option<Value>,
     /// More text may still change the document.
     pub pending: bool,
+}
+
+impl PartialBlocks {
+    /// What can be shown of it: every block and dataset that reads as the catalog's types.
+    /// Nothing here is validated; the checked document replaces it when the reply ends.
+    pub fn into_document(self) -> BlocksDocument {
+        let datasets = match self.datasets {
+            Some(Value::Object(datasets)) => datasets
+                .into_iter()
+                .filter_map(|(name, dataset)| Some((name, serde_json::from_value(dataset).ok()?)))
+                .collect(),
+            _ => BTreeMap::new(),
+        };
+        let blocks = self.blocks.into_iter().filter_map(|block| serde_json::from_value(block).ok()).collect();
+        BlocksDocument { v: 1, datasets, blocks }
+    }
 }
 
 /// The blocks a reply being streamed already holds. A finished, valid document is returned

@@ -10,7 +10,7 @@ use super::ask_card::{AnswerChannel, AskCard};
 use super::model::{HistorySummary, HistoryView};
 use super::transcript::{TranscriptItem, transcript};
 use crate::blocks::BlocksCheck;
-use crate::components::{BlockActionsContext, BlocksReply};
+use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks};
 use crate::error::{AppError, FieldError};
 use crate::markdown;
 
@@ -283,8 +283,8 @@ fn ReplyBody(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
     }
 }
 
-/// Whether a reply being streamed looks like a block document (then it shows a placeholder
-/// until it is checked, rather than half a document as text).
+/// Whether a reply being streamed looks like a block document (then it shows the blocks
+/// complete so far until it is checked, rather than half a document as text).
 fn looks_like_document(reply: &str) -> bool {
     let start = reply.trim_start();
     start.starts_with("v:") || start.starts_with("```") || start.starts_with("{\"v\"") || start.starts_with("{ \"v\"")
@@ -303,9 +303,7 @@ fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
             aria-busy=move || busy.get().to_string()
         >
             {if turn.blocks.is_none() && looks_like_document(&turn.reply) {
-                #[cfg(feature = "hydrate")]
-                crate::components::block_renderer::preload();
-                view! { <p class="blocks-pending" data-testid="blocks-pending">"Preparing the reply…"</p> }.into_any()
+                view! { <StreamingBlocks text=turn.reply /> }.into_any()
             } else {
                 view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()
             }}

@@ -13,7 +13,7 @@ use crate::blocks::model::{
 };
 use crate::blocks::{
     BlocksCheck, HtmlHeight, block_plain_text, cell_text, checklist_element_id, document_of, frame_srcdoc,
-    is_stepper_value_allowed, scale_stepper_block, stepper_element_ids,
+    is_stepper_value_allowed, parse_blocks_partial, scale_stepper_block, stepper_element_ids,
 };
 use crate::markdown;
 
@@ -142,9 +142,49 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
 #[component]
 pub fn BlocksDocumentView(document: BlocksDocument) -> impl IntoView {
     #[cfg(feature = "hydrate")]
-    return renderer::view_when_loaded(document);
+    return renderer::view_when_loaded(Rendered::Document(document));
     #[cfg(not(feature = "hydrate"))]
     document_view(document)
+}
+
+/// A reply document still streaming: its complete top-level blocks as they arrive, then a
+/// pending tail. They are shown inert (nothing to click) until the checked document
+/// replaces them when the reply ends.
+#[component]
+pub fn StreamingBlocks(text: String) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    return renderer::view_when_loaded(Rendered::Streaming(text));
+    #[cfg(not(feature = "hydrate"))]
+    streaming_view(&text)
+}
+
+/// What the renderer's chunk is asked to render.
+#[cfg(feature = "hydrate")]
+#[derive(Clone)]
+enum Rendered {
+    Document(BlocksDocument),
+    Streaming(String),
+}
+
+#[cfg(feature = "hydrate")]
+impl Rendered {
+    fn view(self) -> AnyView {
+        match self {
+            Rendered::Document(document) => document_view(document),
+            Rendered::Streaming(text) => streaming_view(&text),
+        }
+    }
+}
+
+fn streaming_view(text: &str) -> AnyView {
+    let document = parse_blocks_partial(text).into_document();
+    view! {
+        {(!document.blocks.is_empty()).then(|| view! {
+            <div class="blocks-streaming" inert=true data-testid="blocks-streaming">{document_view(document)}</div>
+        })}
+        <p class="blocks-pending" role="status" data-testid="blocks-pending">"Preparing the reply…"</p>
+    }
+    .into_any()
 }
 
 fn document_view(document: BlocksDocument) -> AnyView {
@@ -167,13 +207,13 @@ pub(crate) mod renderer {
     use leptos::prelude::*;
     use leptos::wasm_split::{SplitLoaderError, wasm_split};
 
-    use crate::blocks::model::BlocksDocument;
+    use super::Rendered;
 
     static LOADED: AtomicBool = AtomicBool::new(false);
 
     #[wasm_split(palaver_blocks, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
-    fn split_document_view(document: BlocksDocument) -> Result<AnyView, SplitLoaderError> {
-        Ok(super::document_view(document))
+    fn split_view(rendered: Rendered) -> Result<AnyView, SplitLoaderError> {
+        Ok(rendered.view())
     }
 
     /// Fetches the chunk (once it has loaded, at once); whether it is loaded.
@@ -184,38 +224,28 @@ pub(crate) mod renderer {
         LOADED.load(Ordering::Relaxed)
     }
 
-    /// Starts fetching the chunk, without waiting (a document is on its way). Calls made while
-    /// it is in flight share its one fetch.
-    pub(crate) fn preload() {
-        if !LOADED.load(Ordering::Relaxed) {
-            leptos::task::spawn_local(async {
-                load().await;
-            });
-        }
-    }
-
-    /// The document, rendered at once when the chunk is loaded (which hydration relies on), or
-    /// a placeholder until it is.
-    pub(super) fn view_when_loaded(document: BlocksDocument) -> AnyView {
-        if let Some(view) = view_now(document.clone()) {
+    /// Rendered at once when the chunk is loaded (which hydration relies on), or a placeholder
+    /// until it is. Calls made while it is in flight share its one fetch.
+    pub(super) fn view_when_loaded(rendered: Rendered) -> AnyView {
+        if let Some(view) = view_now(rendered.clone()) {
             return view;
         }
         let loaded = RwSignal::new(None::<bool>);
         leptos::task::spawn_local(async move { loaded.set(Some(load().await)) });
         (move || match loaded.get() {
             None => view! { <p class="blocks-pending">"Preparing the reply…"</p> }.into_any(),
-            Some(true) => view_now(document.clone()).unwrap_or_else(unavailable),
+            Some(true) => view_now(rendered.clone()).unwrap_or_else(unavailable),
             Some(false) => unavailable(),
         })
         .into_any()
     }
 
     /// Calls into the chunk when it is loaded: the call then completes on its first poll.
-    fn view_now(document: BlocksDocument) -> Option<AnyView> {
+    fn view_now(rendered: Rendered) -> Option<AnyView> {
         if !LOADED.load(Ordering::Relaxed) {
             return None;
         }
-        match pin!(split_document_view(document)).poll(&mut Context::from_waker(Waker::noop())) {
+        match pin!(split_view(rendered)).poll(&mut Context::from_waker(Waker::noop())) {
             Poll::Ready(Ok(view)) => Some(view),
             _ => None,
         }

@@ -7,6 +7,6 @@ mod theme;
 
 #[cfg(feature = "hydrate")]
 pub(crate) use blocks::renderer as block_renderer;
-pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply};
+pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply, StreamingBlocks};
 pub use simple_card::{SimpleCardView, handoff_line};
 pub use theme::{THEME_SCRIPT, ThemeToggle};

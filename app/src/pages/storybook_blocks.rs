@@ -45,11 +45,7 @@ fn block_story(group: &str, name: &str, text: &str) -> BlockStory {
         "frame" => BlockOptions { allow_html: true, ..BlockOptions::default() },
         _ => BlockOptions::default(),
     };
-    let partial = (group == "partial").then(|| {
-        let blocks =
-            parse_blocks_partial(text).blocks.into_iter().filter_map(|block| serde_json::from_value(block).ok());
-        crate::blocks::BlocksDocument { v: 1, datasets: Default::default(), blocks: blocks.collect() }
-    });
+    let partial = (group == "partial").then(|| parse_blocks_partial(text).into_document());
     BlockStory {
         name: name.to_string(),
         group: group.to_string(),
