@@ -102,13 +102,12 @@ pub fn parse_blocks_partial(text: &str) -> PartialBlocks {
     if body.is_empty() {
         return pending;
     }
-    if let Ok(parsed) = parse_blocks(body)
-        && let Some(document) = validate_blocks(&parsed, &BlockOptions::default()).doc
+    if let Ok(mut parsed) = parse_blocks(body)
+        && validate_blocks(&parsed, &BlockOptions::default()).ok
     {
-        let mut value = parsed.value;
         return PartialBlocks {
-            blocks: serde_json::to_value(document.blocks).ok().and_then(into_array).unwrap_or_default(),
-            datasets: value.get_mut("datasets").map(Value::take),
+            blocks: parsed.value.get_mut("blocks").map(Value::take).and_then(into_array).unwrap_or_default(),
+            datasets: parsed.value.get_mut("datasets").map(Value::take),
             pending: false,
         };
     }
