@@ -3,7 +3,8 @@
 //! The script is JSON: `{"responses": [R1, R2, …]}`; each call consumes the next response.
 //! A response is `{"text"}`, `{"toolCalls": [{"id", "name", "input"}], "text"?}`, `{"error"}` (the
 //! call fails before any output) or `{"text", "error"}` (fails after streaming the text). An
-//! optional `chunkDelayMs` slows the stream down so tests can watch it arrive.
+//! optional `chunkDelayMs` slows the stream down so tests can watch it arrive. Text streams in
+//! three parts, or in the `parts` a response gives instead of `text` (to cut it where a test needs).
 //!
 //! Browser tests run many conversations against one server, so a script may also hold
 //! `"conversations": {"<first user message>": {"responses": […]}}`: a call whose conversation
@@ -40,6 +41,7 @@ struct ConversationScript {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct MockResponse {
     text: Option<String>,
+    parts: Option<Vec<String>>,
     #[serde(default)]
     tool_calls: Vec<ToolCall>,
     error: Option<String>,
@@ -98,8 +100,9 @@ fn chunks(text: &str) -> Vec<String> {
 }
 
 fn events_for(response: MockResponse) -> Vec<ModelEvent> {
-    let text = response.text.unwrap_or_default();
-    let mut events: Vec<ModelEvent> = chunks(&text).into_iter().map(ModelEvent::TextDelta).collect();
+    let parts = response.parts.unwrap_or_else(|| chunks(response.text.as_deref().unwrap_or_default()));
+    let text = parts.concat();
+    let mut events: Vec<ModelEvent> = parts.into_iter().map(ModelEvent::TextDelta).collect();
     if let Some(error) = response.error {
         events.push(ModelEvent::Error(error));
         return events;
@@ -201,6 +204,22 @@ mod tests {
         assert!(matches!(events.last(), Some(ModelEvent::Finish { reason: FinishReason::ToolCalls, .. })));
         let global = collect(&model, user("anything else")).await;
         assert_eq!(text_of(&global), "global");
+    }
+
+    #[tokio::test]
+    async fn parts_stream_as_given() {
+        let model = MockModel::from_json(r#"{"responses": [{"parts": ["v: 1\n", "blocks:", "\n"]}]}"#, None).unwrap();
+        let events = collect(&model, user("x")).await;
+        let deltas: Vec<&ModelEvent> =
+            events.iter().filter(|event| matches!(event, ModelEvent::TextDelta(_))).collect();
+        assert_eq!(
+            deltas,
+            [
+                &ModelEvent::TextDelta("v: 1\n".into()),
+                &ModelEvent::TextDelta("blocks:".into()),
+                &ModelEvent::TextDelta("\n".into())
+            ]
+        );
     }
 
     #[tokio::test]
