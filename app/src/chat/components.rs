@@ -44,8 +44,6 @@ pub fn ChatPage() -> impl IntoView {
         },
     );
     let live = RwSignal::new(None::<LiveTurn>);
-    // The live turn's view updates its parts as the turn changes; only this rebuilds it.
-    let live_shown = Memo::new(move |_| live.with(Option::is_some));
     let busy = RwSignal::new(false);
     super::ask_card::provide_ask_drafts(history_id.into());
     let server_errors = RwSignal::new(Vec::<FieldError>::new());
@@ -133,7 +131,7 @@ pub fn ChatPage() -> impl IntoView {
                             view! { <SavedRows view channel /> }
                         })}
                     </Transition>
-                    {move || live_shown.get().then(|| view! { <LiveTurnView live busy /> })}
+                    {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
                     {move || notice.get().map(|text| view! { <p class="error" role="status" data-testid="turn-error">{text}</p> })}
                 </section>
                 <Composer busy on_send=send on_stop=stop />
@@ -293,25 +291,10 @@ fn looks_like_document(reply: &str) -> bool {
 }
 
 #[component]
-fn LiveTurnView(live: RwSignal<Option<LiveTurn>>, busy: RwSignal<bool>) -> impl IntoView {
-    fn part<T: PartialEq + Send + Sync + 'static>(
-        live: RwSignal<Option<LiveTurn>>,
-        read: fn(&LiveTurn) -> T,
-    ) -> Memo<Option<T>> {
-        Memo::new(move |_| live.with(|turn| turn.as_ref().map(read)))
-    }
-    let prompt = part(live, |turn| turn.prompt.clone());
-    let tools = part(live, |turn| turn.tools.clone());
-    let reply = part(live, |turn| turn.reply.clone());
-    let blocks = part(live, |turn| turn.blocks.clone());
-    let error = part(live, |turn| turn.error.clone());
-    let reply_text = Signal::derive(move || reply.get().unwrap_or_default());
-    // Read from the turn itself, not through `reply`: the view below reads `reply` too, and an
-    // effect reading a memo both directly and through another memo missed its updates.
-    let streaming_document = part(live, |turn| turn.blocks.is_none() && looks_like_document(&turn.reply));
+fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
     view! {
-        {move || prompt.get().flatten().map(|text| view! { <UserMessage text /> })}
-        {move || tools.get().unwrap_or_default().into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">"Using " <code>{tool}</code></p> }).collect_view()}
+        {turn.prompt.map(|text| view! { <UserMessage text /> })}
+        {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">"Using " <code>{tool}</code></p> }).collect_view()}
         <article
             class="message message--assistant"
             class:message--streaming=move || busy.get()
@@ -319,12 +302,12 @@ fn LiveTurnView(live: RwSignal<Option<LiveTurn>>, busy: RwSignal<bool>) -> impl 
             aria-live="polite"
             aria-busy=move || busy.get().to_string()
         >
-            {move || if streaming_document.get().unwrap_or_default() {
-                view! { <StreamingBlocks text=reply_text /> }.into_any()
+            {if turn.blocks.is_none() && looks_like_document(&turn.reply) {
+                view! { <StreamingBlocks text=turn.reply /> }.into_any()
             } else {
-                view! { <ReplyBody text=reply_text.get() blocks=blocks.get().flatten() /> }.into_any()
+                view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()
             }}
-            {move || error.get().flatten().map(|error| view! { <p class="error" role="alert" data-testid="turn-error">{error}</p> })}
+            {turn.error.map(|error| view! { <p class="error" role="alert" data-testid="turn-error">{error}</p> })}
         </article>
     }
 }

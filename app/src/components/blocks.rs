@@ -142,52 +142,49 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
 #[component]
 pub fn BlocksDocumentView(document: BlocksDocument) -> impl IntoView {
     #[cfg(feature = "hydrate")]
-    return renderer::view_when_loaded(document);
+    return renderer::view_when_loaded(Rendered::Document(document));
     #[cfg(not(feature = "hydrate"))]
     document_view(document)
 }
 
 /// A reply document still streaming: its complete top-level blocks as they arrive, then a
-/// pending tail. They are shown inert (nothing to click) until the checked document replaces
-/// them when the reply ends, and drawn again only when a text delta completes a block.
+/// pending tail. They are shown inert (nothing to click) until the checked document
+/// replaces them when the reply ends.
 #[component]
-pub fn StreamingBlocks(#[prop(into)] text: Signal<String>) -> impl IntoView {
+pub fn StreamingBlocks(text: String) -> impl IntoView {
     #[cfg(feature = "hydrate")]
-    let so_far = renderer::streamed_so_far(text);
+    return renderer::view_when_loaded(Rendered::Streaming(text));
     #[cfg(not(feature = "hydrate"))]
-    let so_far = Memo::new(move |_| Some(parse_blocks_partial(&text.read()).into_document()));
+    streaming_view(&text)
+}
+
+/// What the renderer's chunk is asked to render.
+#[cfg(feature = "hydrate")]
+#[derive(Clone)]
+enum Rendered {
+    Document(BlocksDocument),
+    Streaming(String),
+}
+
+#[cfg(feature = "hydrate")]
+impl Rendered {
+    fn view(self) -> AnyView {
+        match self {
+            Rendered::Document(document) => document_view(document),
+            Rendered::Streaming(text) => streaming_view(&text),
+        }
+    }
+}
+
+fn streaming_view(text: &str) -> AnyView {
+    let document = parse_blocks_partial(text).into_document();
     view! {
-        {move || so_far.get().filter(|document| !document.blocks.is_empty()).map(|document| view! {
-            <div class="blocks-streaming" inert=true data-testid="blocks-streaming">
-                <BlocksDocumentView document />
-            </div>
+        {(!document.blocks.is_empty()).then(|| view! {
+            <div class="blocks-streaming" inert=true data-testid="blocks-streaming">{document_view(document)}</div>
         })}
         <p class="blocks-pending" role="status" data-testid="blocks-pending">"Preparing the reply…"</p>
     }
-}
-
-/// What the renderer's chunk is asked for, and what it answers. (One split function: each
-/// has a loader of its own, and only the first call of a loaded one completes at once.)
-#[cfg(feature = "hydrate")]
-enum Call {
-    View(BlocksDocument),
-    StreamedSoFar(String),
-}
-
-#[cfg(feature = "hydrate")]
-enum Answer {
-    View(AnyView),
-    StreamedSoFar(BlocksDocument),
-}
-
-#[cfg(feature = "hydrate")]
-impl Call {
-    fn answer(self) -> Answer {
-        match self {
-            Call::View(document) => Answer::View(document_view(document)),
-            Call::StreamedSoFar(text) => Answer::StreamedSoFar(parse_blocks_partial(&text).into_document()),
-        }
-    }
+    .into_any()
 }
 
 fn document_view(document: BlocksDocument) -> AnyView {
@@ -210,18 +207,16 @@ pub(crate) mod renderer {
     use leptos::prelude::*;
     use leptos::wasm_split::{SplitLoaderError, wasm_split};
 
-    use super::{Answer, Call};
-    use crate::blocks::model::BlocksDocument;
+    use super::Rendered;
 
     static LOADED: AtomicBool = AtomicBool::new(false);
 
     #[wasm_split(palaver_blocks, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
-    fn split_call(call: Call) -> Result<Answer, SplitLoaderError> {
-        Ok(call.answer())
+    fn split_view(rendered: Rendered) -> Result<AnyView, SplitLoaderError> {
+        Ok(rendered.view())
     }
 
-    /// Fetches the chunk (once it has loaded, at once); whether it is loaded. Calls made while
-    /// it is in flight share its one fetch.
+    /// Fetches the chunk (once it has loaded, at once); whether it is loaded.
     pub(crate) async fn load() -> bool {
         if !LOADED.load(Ordering::Relaxed) && load_chunk().await.is_ok() {
             LOADED.store(true, Ordering::Relaxed);
@@ -229,56 +224,29 @@ pub(crate) mod renderer {
         LOADED.load(Ordering::Relaxed)
     }
 
-    /// Whether the chunk is loaded, as a signal that turns true when it is (never, if it
-    /// cannot be fetched).
-    fn loaded() -> RwSignal<Option<bool>> {
-        if LOADED.load(Ordering::Relaxed) {
-            return RwSignal::new(Some(true));
-        }
-        let loaded = RwSignal::new(None);
-        leptos::task::spawn_local(async move { loaded.set(Some(load().await)) });
-        loaded
-    }
-
-    /// The document, rendered at once when the chunk is loaded (which hydration relies on), or
-    /// a placeholder until it is.
-    pub(super) fn view_when_loaded(document: BlocksDocument) -> AnyView {
-        let view_now = move |document| match call_now(Call::View(document)) {
-            Some(Answer::View(view)) => Some(view),
-            _ => None,
-        };
-        if let Some(view) = view_now(document.clone()) {
+    /// Rendered at once when the chunk is loaded (which hydration relies on), or a placeholder
+    /// until it is. Calls made while it is in flight share its one fetch.
+    pub(super) fn view_when_loaded(rendered: Rendered) -> AnyView {
+        if let Some(view) = view_now(rendered.clone()) {
             return view;
         }
-        let loaded = loaded();
+        let loaded = RwSignal::new(None::<bool>);
+        leptos::task::spawn_local(async move { loaded.set(Some(load().await)) });
         (move || match loaded.get() {
             None => view! { <p class="blocks-pending">"Preparing the reply…"</p> }.into_any(),
-            Some(true) => view_now(document.clone()).unwrap_or_else(unavailable),
+            Some(true) => view_now(rendered.clone()).unwrap_or_else(unavailable),
             Some(false) => unavailable(),
         })
         .into_any()
     }
 
-    /// The blocks a streaming text holds so far (`None` until the chunk is loaded), changing
-    /// only when they do.
-    pub(super) fn streamed_so_far(text: Signal<String>) -> Memo<Option<BlocksDocument>> {
-        let loaded = loaded();
-        Memo::new(move |_| match loaded.get() {
-            Some(true) => match call_now(Call::StreamedSoFar(text.get())) {
-                Some(Answer::StreamedSoFar(document)) => Some(document),
-                _ => None,
-            },
-            _ => None,
-        })
-    }
-
     /// Calls into the chunk when it is loaded: the call then completes on its first poll.
-    fn call_now(call: Call) -> Option<Answer> {
+    fn view_now(rendered: Rendered) -> Option<AnyView> {
         if !LOADED.load(Ordering::Relaxed) {
             return None;
         }
-        match pin!(split_call(call)).poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(Ok(answer)) => Some(answer),
+        match pin!(split_view(rendered)).poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(Ok(view)) => Some(view),
             _ => None,
         }
     }
