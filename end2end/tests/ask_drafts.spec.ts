@@ -22,3 +22,24 @@ test("an answer being prepared survives the transcript being rebuilt", async ({ 
   await expect(chat.assistantMessages().last()).toHaveText("Note saved.");
   expect(chat.consoleErrors).toEqual([]);
 });
+
+test("a long list's search survives the card being rebuilt", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Which country next?");
+  await chat.waitForReply();
+  await ask.card.getByLabel("Search the options").fill("nor");
+
+  await page.getByRole("link", { name: "New chat" }).click();
+  await expect(ask.card).toHaveCount(0);
+  await chat.conversations.getByRole("link", { name: "Which country next?" }).click();
+  await expect(ask.card.getByLabel("Search the options")).toHaveValue("nor");
+  const list = ask.card.getByLabel("Choose one");
+  await expect(list.getByRole("option")).toHaveText(["Norway"]);
+  await list.selectOption("norway");
+  await ask.submit.click();
+  await expect(chat.assistantMessages().last()).toHaveText("Noted.");
+  expect(chat.consoleErrors).toEqual([]);
+});

@@ -284,8 +284,10 @@ fn ChoiceBody(
         .into_any();
     }
     let defaults = input.default.clone().unwrap_or_default();
-    let (selected, other, touched) =
-        draft_signals(&tool_call_id, || (RwSignal::new(defaults), RwSignal::new(String::new()), RwSignal::new(false)));
+    // The search text of a long list is part of the draft: a rebuilt card keeps its filter.
+    let (selected, other, search, touched) = draft_signals(&tool_call_id, || {
+        (RwSignal::new(defaults), RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(false))
+    });
     let allow_other = input.allow_other == Some(true);
     let draft = Memo::new(move |_| {
         let mut content = json!({"selected": selected.get()});
@@ -317,7 +319,6 @@ fn ChoiceBody(
         }.into_any(),
         SelectMode::One => {
             // Many options: a search box narrows the list, the list box picks one.
-            let search = RwSignal::new(String::new());
             let options = StoredValue::new(options);
             let shown = move || {
                 let needle = search.get().to_lowercase();
