@@ -158,7 +158,8 @@ pub fn StreamingBlocks(text: String) -> impl IntoView {
     streaming_view(&text)
 }
 
-/// What the renderer's chunk is asked to render.
+/// What the renderer's chunk is asked to render. One split function serves both: each has a
+/// loader of its own, and only one whose chunk is loaded answers on its first poll.
 #[cfg(feature = "hydrate")]
 #[derive(Clone)]
 enum Rendered {
