@@ -104,32 +104,31 @@ impl<'t> Reader<'t> {
         value
     }
 
-    /// The block mapping whose entries sit at `indent`. `first` is its first entry when that
-    /// shares a line with a sequence entry's dash (already consumed); `order` collects the
-    /// keys in the order written.
+    /// The block mapping whose entries sit at `indent`. `first` is its first entry's key and
+    /// what follows it, when the caller has read that line already; `order` collects the keys
+    /// in the order written.
     fn block_mapping(
         &mut self,
         indent: usize,
-        first: Option<&'t str>,
+        first: Option<(String, &'t str)>,
         mut order: Option<&mut Vec<String>>,
     ) -> Option<Value> {
         self.nested(|reader| {
             let mut entries = Map::new();
             let mut pending = first;
             loop {
-                let content = match pending.take() {
-                    Some(content) => content,
+                let (key, rest) = match pending.take() {
+                    Some(entry) => entry,
                     None => match reader.next_content() {
                         Some((line_indent, _)) if line_indent < indent => break,
                         Some((line_indent, content)) if line_indent == indent && !is_sequence_entry(content) => {
                             reader.at += 1;
-                            content
+                            mapping_key(content)?
                         }
                         Some(_) => return None,
                         None => break,
                     },
                 };
-                let (key, rest) = mapping_key(content)?;
                 if entries.contains_key(&key) {
                     return None;
                 }
@@ -168,7 +167,8 @@ impl<'t> Reader<'t> {
             self.block_sequence(indent)
         } else {
             self.at += 1;
-            self.block_mapping(indent, Some(content), None)
+            let first = mapping_key(content)?;
+            self.block_mapping(indent, Some(first), None)
         }
     }
 
@@ -197,8 +197,8 @@ impl<'t> Reader<'t> {
                     reader.literal_scalar(indent, header)?
                 } else if is_sequence_entry(item) || item.starts_with('>') {
                     return None;
-                } else if mapping_key(item).is_some() {
-                    reader.block_mapping(item_indent, Some(item), None)?
+                } else if let Some(first) = mapping_key(item) {
+                    reader.block_mapping(item_indent, Some(first), None)?
                 } else {
                     inline_value(item, reader.depth)?
                 };
