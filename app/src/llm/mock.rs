@@ -66,6 +66,11 @@ impl MockModel {
 
     pub fn from_json(text: &str, log_path: Option<PathBuf>) -> Result<Self, String> {
         let script: Script = serde_json::from_str(text).map_err(|err| err.to_string())?;
+        let responses = script.conversations.values().flat_map(|conversation| &conversation.responses);
+        if script.responses.iter().chain(responses).any(|response| response.text.is_some() && response.parts.is_some())
+        {
+            return Err("a response gives its text as `text` or as `parts`, not both".to_string());
+        }
         Ok(Self { script, cursors: Mutex::new(HashMap::new()), log_path })
     }
 
@@ -220,6 +225,12 @@ mod tests {
                 &ModelEvent::TextDelta("\n".into())
             ]
         );
+    }
+
+    #[test]
+    fn text_and_parts_together_are_refused() {
+        let refused = MockModel::from_json(r#"{"responses": [{"text": "a", "parts": ["a"]}]}"#, None);
+        assert!(refused.is_err_and(|err| err.contains("not both")));
     }
 
     #[tokio::test]
