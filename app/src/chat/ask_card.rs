@@ -15,6 +15,7 @@ use crate::asks::{
     markdown_length_bounds, parse_ask_input, to_simple_card, validate_ask_response,
 };
 use crate::chat::model::{AskOrigin, AskStatus};
+use crate::components::TextArea;
 use crate::error::FieldError;
 use crate::markdown;
 use crate::text::utf16_len;
@@ -403,8 +404,8 @@ fn MarkdownBody(
         <div class="ask-markdown">
             <label class="ask-field">
                 "Draft"
-                <textarea rows="8" placeholder=placeholder prop:value=move || text.get()
-                    on:input=move |event| { text.set(event_target_value(&event)); touched.set(true); }></textarea>
+                <TextArea value=text attr:rows="8" attr:placeholder=placeholder
+                    on:input=move |event| { text.set(event_target_value(&event)); touched.set(true); } />
             </label>
             <p class="ask-markdown__count" aria-live="polite">{move || format!("{} / {max} characters", text.with(|t| utf16_len(t)))}</p>
             <div class="ask-markdown__preview" aria-label="Preview">
@@ -488,7 +489,11 @@ fn FormBody(
                         let id2 = id.clone();
                         view! { <input id=input_id.clone() type="checkbox" role="switch" prop:checked=move || values.with(|v| v.get(&id2) == Some(&json!(true))) on:change=move |e| set(String::new(), event_target_checked(&e)) /> }.into_any()
                     }
-                    FormFieldType::Textarea => view! { <textarea id=input_id.clone() rows="4" required=required on:input=move |e| set(event_target_value(&e), false)>{initial}</textarea> }.into_any(),
+                    FormFieldType::Textarea => {
+                        let id = id.clone();
+                        let text = Signal::derive(move || values.with(|v| v.get(&id).and_then(Value::as_str).unwrap_or_default().to_string()));
+                        view! { <TextArea value=text attr:id=input_id.clone() attr:rows="4" attr:required=required on:input=move |e| set(event_target_value(&e), false) /> }.into_any()
+                    }
                     FormFieldType::Select => {
                         let options = field.options().to_vec();
                         view! {

@@ -3,10 +3,12 @@
 mod blocks;
 mod chart;
 mod simple_card;
+mod text_area;
 mod theme;
 
 #[cfg(feature = "hydrate")]
 pub(crate) use blocks::renderer as block_renderer;
 pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply, StreamingBlocks};
 pub use simple_card::{SimpleCardView, handoff_line};
+pub use text_area::TextArea;
 pub use theme::{THEME_SCRIPT, ThemeToggle};
