@@ -360,3 +360,15 @@ fn stepper_scaling_and_checklist_ticks() {
     assert_eq!(ticked, ["prep_ahead", "dinner"]);
     assert_eq!(unknown_checklist_item_ids(&checklist, "nope", &state), ["nope", "ghost"]);
 }
+
+/// Palaver's own fixture (app/fixtures/blocks): open routes that would leave the site are
+/// refused where they are written, each with its code and fix; a path of the site passes.
+#[test]
+fn open_routes_that_leave_the_site_are_invalid() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/blocks/invalid/open-route-leaves-site.yaml");
+    let check = check_blocks_text(&std::fs::read_to_string(path).unwrap(), &BlockOptions::default());
+    let want: Vec<(String, String)> =
+        (0..7).map(|index| ("INVALID_FORMAT".into(), format!("blocks[0].elements[{index}].action.route"))).collect();
+    assert_eq!(codes_and_paths(&check), want);
+    assert!(check.errors.iter().all(|error| error.fix.contains("path of this site")));
+}

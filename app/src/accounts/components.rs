@@ -9,24 +9,21 @@ use super::api::{
 };
 use super::model::{PASSWORD_MIN_LENGTH, Role};
 use crate::error::AppError;
+use crate::site_path::is_site_path;
 
-/// Where to go after signing in: the `next` query parameter when it is a local path.
+/// Where to go after signing in: the `next` query parameter when it is a path of this site.
 fn next_path() -> Memo<String> {
     let query = use_query_map();
-    Memo::new(move |_| {
-        query
-            .read()
-            .get("next")
-            .filter(|next| next.starts_with('/') && !next.starts_with("//"))
-            .unwrap_or_else(|| "/".to_string())
-    })
+    Memo::new(move |_| query.read().get("next").filter(|next| is_site_path(next)).unwrap_or_else(|| "/".to_string()))
 }
 
-/// A full page load, so every part of the page sees the new session.
+/// A full page load, so every part of the page sees the new session; anywhere but this site
+/// is the home page instead.
 fn go_to(path: &str) {
     #[cfg(feature = "hydrate")]
     if let Some(window) = web_sys::window() {
-        let _ = window.location().assign(path);
+        let path = crate::site_path::resolve_on_this_site(path).unwrap_or_else(|| "/".to_string());
+        let _ = window.location().assign(&path);
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = path;

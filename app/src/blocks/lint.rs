@@ -7,6 +7,7 @@ use super::errors::{BlockError, BlockErrorCode as Code, BlockWarning, BlockWarni
 use super::limits::*;
 use super::model::*;
 use crate::path::Path;
+use crate::site_path::is_site_path;
 use crate::text::js_number;
 
 /// What the host allows in a document.
@@ -297,6 +298,10 @@ impl Lint<'_> {
             }
             Action::Open { route, url } if route.is_some() == url.is_some() => {
                 self.error(at, Code::MISSING_REQUIRED, "Set either url or route on an open action.");
+            }
+            Action::Open { route: Some(route), .. } if !is_site_path(route) => {
+                let fix = "Use a path of this site: one leading /, such as /reports, with no // or \\ at the start and no spaces, tabs or control characters.";
+                self.error(&at.key("route"), Code::INVALID_FORMAT, fix);
             }
             Action::Copy { text, target } => {
                 if text.is_some() == target.is_some() {

@@ -16,6 +16,7 @@ use crate::blocks::{
     is_stepper_value_allowed, parse_blocks_partial, scale_stepper_block, stepper_element_ids,
 };
 use crate::markdown;
+use crate::site_path::is_site_path;
 
 /// What a document's buttons can do beyond the document, provided by the page that shows it.
 #[derive(Clone, Copy)]
@@ -495,13 +496,18 @@ fn button_view(button: Button, state: DocState) -> AnyView {
     let testid = format!("block-button-{}", button.id);
     match button.action {
         Action::Open { url, route } => {
-            let href = url.filter(|url| is_web_link(url)).or_else(|| route.filter(|route| is_route(route)));
+            let href = url.filter(|url| is_web_link(url)).or_else(|| route.filter(|route| is_site_path(route)));
             match href {
                 Some(href) => {
                     let external = is_web_link(&href);
+                    // A route is checked again where it is followed, by the browser's own URL parser.
+                    let route = (!external).then(|| href.clone());
                     view! {
                         <a class=class href=href data-testid=testid target=external.then_some("_blank")
-                            rel=external.then_some("noopener noreferrer")>{button.text}</a>
+                            rel=external.then_some("noopener noreferrer")
+                            on:click=move |event| if route.as_deref().is_some_and(|route| !stays_on_this_site(route)) {
+                                event.prevent_default();
+                            }>{button.text}</a>
                     }
                     .into_any()
                 }
@@ -567,9 +573,16 @@ fn is_web_link(url: &str) -> bool {
     lower.starts_with("https://") || lower.starts_with("http://")
 }
 
-/// A path inside Palaver (not `//host`, which would leave it).
-fn is_route(route: &str) -> bool {
-    route.starts_with('/') && !route.starts_with("//") && !route.contains('\\')
+/// Whether following `route` keeps the browser on this site.
+fn stays_on_this_site(route: &str) -> bool {
+    #[cfg(feature = "hydrate")]
+    {
+        crate::site_path::resolve_on_this_site(route).is_some()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        is_site_path(route)
+    }
 }
 
 #[component]
