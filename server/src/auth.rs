@@ -9,6 +9,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 
+use app::accounts::PublicOrigins;
 use app::accounts::auth::{Caller, require_caller, resolve_caller, session_secret};
 use app::state::AppState;
 
@@ -37,32 +38,37 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
     }
 }
 
-/// `scheme://host[:port]` → `host[:port]`.
-fn authority(origin: &str) -> Option<&str> {
-    let rest = origin.split_once("://")?.1;
-    Some(rest.split('/').next().unwrap_or(rest))
-}
-
-/// A state-changing request a browser may have been tricked into sending: its Origin (or
-/// Referer) names another site, or it carries the session cookie but names no origin at all.
-fn is_cross_site(headers: &HeaderMap) -> bool {
-    let host = headers.get(header::HOST).and_then(|value| value.to_str().ok());
-    let named = headers
-        .get(header::ORIGIN)
-        .or_else(|| headers.get(header::REFERER))
-        .map(|value| value.to_str().ok().and_then(authority));
-    match named {
-        Some(origin) => origin.is_none() || origin != host,
-        None => session_secret(headers).is_some() && !headers.contains_key(header::AUTHORIZATION),
+/// Why a state-changing request is refused, if it is: it names a host that is not one of
+/// the public origins (a page on another name that resolves here), its Origin (or Referer)
+/// names another site, or it carries the session cookie but names no origin at all.
+fn refusal(headers: &HeaderMap, authority: Option<&str>, origins: &PublicOrigins) -> Option<String> {
+    let host = headers.get(header::HOST).and_then(|value| value.to_str().ok()).or(authority);
+    if !host.is_some_and(|host| origins.allows_host(host)) {
+        let named = host.map_or("no host".to_string(), |host| format!("the host \"{host}\""));
+        return Some(format!(
+            "This request named {named}, and Palaver is reached at {}. Send it there, or set PALAVER_PUBLIC_URL to the origin users reach Palaver at.",
+            origins.listed()
+        ));
     }
+    let named = headers.get(header::ORIGIN).or_else(|| headers.get(header::REFERER));
+    let cross_site = match named {
+        Some(origin) => !origin.to_str().is_ok_and(|origin| origins.allows_origin(origin)),
+        None => session_secret(headers).is_some() && !headers.contains_key(header::AUTHORIZATION),
+    };
+    cross_site.then(|| {
+        "This request came from another site. Send it from Palaver itself, or with a bearer token.".to_string()
+    })
 }
 
-pub async fn refuse_cross_site(request: Request, next: Next) -> Response {
+pub async fn refuse_cross_site(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let unsafe_method = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if unsafe_method && is_cross_site(request.headers()) {
-        return Problem::new(StatusCode::FORBIDDEN, "Cross-site request refused")
-            .with_detail("This request came from another site. Send it from Palaver itself, or with a bearer token.")
-            .into_response();
+    if unsafe_method {
+        let authority = request.uri().authority().map(|authority| authority.as_str());
+        if let Some(detail) = refusal(request.headers(), authority, &state.auth.public_origins) {
+            return Problem::new(StatusCode::FORBIDDEN, "Cross-site request refused")
+                .with_detail(detail)
+                .into_response();
+        }
     }
     next.run(request).await
 }
@@ -105,22 +111,36 @@ mod tests {
         pairs.iter().map(|(key, value)| (key.parse().unwrap(), value.parse().unwrap())).collect()
     }
 
+    fn refused(pairs: &[(&str, &str)]) -> bool {
+        let origins = PublicOrigins::local("127.0.0.1:3000".parse().unwrap());
+        refusal(&headers(pairs), None, &origins).is_some()
+    }
+
     #[test]
     fn cross_site_rules() {
-        assert!(!is_cross_site(&headers(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1:3000")])));
-        assert!(is_cross_site(&headers(&[("host", "127.0.0.1:3000"), ("origin", "https://evil.example")])));
-        assert!(is_cross_site(&headers(&[("host", "a"), ("origin", "null")])));
-        assert!(!is_cross_site(&headers(&[("host", "a"), ("referer", "http://a/settings")])));
-        assert!(is_cross_site(&headers(&[("host", "a"), ("cookie", "palaver_session=x")])));
-        assert!(!is_cross_site(&headers(&[
-            ("host", "a"),
+        assert!(!refused(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1:3000")]));
+        assert!(!refused(&[("host", "localhost:3000"), ("origin", "http://localhost:3000")]));
+        assert!(refused(&[("host", "127.0.0.1:3000"), ("origin", "https://evil.example")]));
+        assert!(refused(&[("host", "127.0.0.1:3000"), ("origin", "null")]));
+        assert!(!refused(&[("host", "127.0.0.1:3000"), ("referer", "http://127.0.0.1:3000/settings")]));
+        assert!(refused(&[("host", "127.0.0.1:3000"), ("cookie", "palaver_session=x")]));
+        assert!(!refused(&[
+            ("host", "127.0.0.1:3000"),
             ("cookie", "palaver_session=x"),
             ("authorization", "Bearer t")
-        ])));
+        ]));
         assert!(
-            !is_cross_site(&headers(&[("host", "a")])),
+            !refused(&[("host", "127.0.0.1:3000")]),
             "a client with no cookie and no origin is not a browser victim"
         );
+    }
+
+    /// DNS rebinding: the attacker's name, in both Host and Origin, is not this server's.
+    #[test]
+    fn a_foreign_host_is_refused_even_when_origin_matches_it() {
+        assert!(refused(&[("host", "evil.example:3000"), ("origin", "http://evil.example:3000")]));
+        assert!(refused(&[("host", "evil.example:3000")]));
+        assert!(refused(&[("origin", "http://127.0.0.1:3000")]), "no host at all");
     }
 
     #[test]

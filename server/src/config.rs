@@ -129,6 +129,11 @@ pub struct ServeConfig {
     /// Hosts https images in replies may load from, comma-separated.
     #[arg(long, global = true, env = "PALAVER_IMAGE_HOSTS", default_value = "")]
     pub image_hosts: String,
+    /// The origin users reach Palaver at, such as https://chat.example.com (several: comma-separated).
+    /// State-changing requests naming any other host or origin are refused. Default: http on the
+    /// listen port at localhost, 127.0.0.1 and the listen address.
+    #[arg(long, global = true, env = "PALAVER_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// Always mark cookies Secure (set this behind an https proxy that sends no X-Forwarded-Proto).
     #[arg(long, global = true, env = "PALAVER_SECURE_COOKIES", default_value_t = false)]
     pub secure_cookies: bool,
@@ -175,12 +180,18 @@ impl ServeConfig {
         }
     }
 
-    pub fn auth_settings(&self) -> app::accounts::auth::AuthSettings {
-        app::accounts::auth::AuthSettings {
+    /// The account settings for a server listening on `listen`.
+    pub fn auth_settings(&self, listen: SocketAddr) -> Result<app::accounts::auth::AuthSettings, String> {
+        let public_origins = match &self.public_url {
+            Some(list) => app::accounts::PublicOrigins::parse(list)?,
+            None => app::accounts::PublicOrigins::local(listen),
+        };
+        Ok(app::accounts::auth::AuthSettings {
             open_signup: self.open_signup,
             session_idle: std::time::Duration::from_secs(self.session_idle_minutes.saturating_mul(60)),
             secure_cookies: self.secure_cookies,
-        }
+            public_origins,
+        })
     }
 }
 

@@ -114,7 +114,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         leptos_options,
         pool.clone(),
         model,
-        config.auth_settings(),
+        config.auth_settings(addr)?,
         config.turn_settings()?,
     ));
     let listener =

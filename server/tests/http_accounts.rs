@@ -45,7 +45,7 @@ async fn the_first_account_is_admin_then_sign_up_closes() {
 #[tokio::test]
 async fn open_sign_up_makes_plain_users_and_names_are_case_insensitive() {
     let app =
-        TestApp::with_settings(r#"{"responses": []}"#, AuthSettings { open_signup: true, ..Default::default() }).await;
+        TestApp::with_settings(r#"{"responses": []}"#, AuthSettings { open_signup: true, ..common::test_auth() }).await;
     assert_eq!(sign_up(&app, "Ada").await.status, StatusCode::CREATED);
     let second = sign_up(&app, "grace").await;
     assert_eq!(second.json()["data"]["role"], "user");
@@ -76,7 +76,7 @@ async fn a_session_cookie_signs_requests_until_logout() {
 
 #[tokio::test]
 async fn sessions_expire_after_inactivity() {
-    let settings = AuthSettings { session_idle: Duration::from_secs(60), ..Default::default() };
+    let settings = AuthSettings { session_idle: Duration::from_secs(60), ..common::test_auth() };
     let app = TestApp::with_settings(r#"{"responses": []}"#, settings).await;
     let cookie = session_cookie(&sign_up(&app, "ada").await);
     assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::OK);
@@ -166,6 +166,44 @@ async fn cross_site_requests_with_the_session_cookie_are_refused() {
     assert_eq!(same_site.status, StatusCode::CREATED);
     let tokens = app.send("GET", "/auth/tokens", &[("cookie", &cookie)], None).await.json();
     assert_eq!(tokens["data"].as_array().unwrap().len(), 1, "the refused requests created nothing");
+}
+
+/// DNS rebinding on a fresh instance: a page at the attacker's name, resolving to this server,
+/// signs up with Host and Origin both its own. It must not become the first admin.
+#[tokio::test]
+async fn a_sign_up_through_a_foreign_host_cannot_take_the_first_admin() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let body = json!({"username": "mallory", "password": PASSWORD});
+    for (host, origin) in [
+        ("evil.example", "http://evil.example"),
+        ("evil.example:80", "http://evil.example"),
+        ("palaver.test.evil.example", "http://palaver.test.evil.example"),
+    ] {
+        let reply = app.send("POST", "/auth/signup", &[("host", host), ("origin", origin)], Some(body.clone())).await;
+        assert_eq!(reply.status, StatusCode::FORBIDDEN, "{host}: {}", reply.text);
+        assert_eq!(reply.json()["title"], "Cross-site request refused");
+        assert!(reply.json()["detail"].as_str().unwrap().contains("PALAVER_PUBLIC_URL"), "{}", reply.text);
+    }
+    let without_origin = app.send("POST", "/auth/signup", &[("host", "evil.example")], Some(body.clone())).await;
+    assert_eq!(without_origin.status, StatusCode::FORBIDDEN, "a script client naming another host is refused too");
+    let server_fn = app
+        .send(
+            "POST",
+            "/api/sign_up",
+            &[
+                ("host", "evil.example"),
+                ("origin", "http://evil.example"),
+                ("content-type", "application/x-www-form-urlencoded"),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(server_fn.status, StatusCode::FORBIDDEN, "the sign-up server function too");
+    let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&app.pool).await.unwrap();
+    assert_eq!(users, 0, "no account was made");
+
+    let operator = sign_up(&app, "ada").await;
+    assert_eq!((operator.status, operator.json()["data"]["role"].clone()), (StatusCode::CREATED, json!("admin")));
 }
 
 #[tokio::test]

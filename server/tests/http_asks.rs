@@ -443,8 +443,13 @@ async fn an_answer_survives_a_server_restart() {
         &Default::default(),
     )
     .unwrap();
-    let state =
-        server::app_state(options, dir_app.pool.clone(), model, Default::default(), app::turn::TurnSettings::default());
+    let state = server::app_state(
+        options,
+        dir_app.pool.clone(),
+        model,
+        common::test_auth(),
+        app::turn::TurnSettings::default(),
+    );
     let restarted = TestApp { router: server::router(state.clone()), dir: dir_app.dir, pool: dir_app.pool, state };
     // The fresh mock starts at its first response again; skip it with a throwaway turn.
     restarted.prompt(&ada, json!({"prompt": "warm up"})).await;
@@ -476,7 +481,7 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
     )
     .unwrap();
     let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();
-    let state = server::app_state(options, app.pool.clone(), model, Default::default(), settings);
+    let state = server::app_state(options, app.pool.clone(), model, common::test_auth(), settings);
     let off = TestApp { router: server::router(state.clone()), dir: app.dir, pool: app.pool, state };
     let ada = off.user("ada", Role::User).await;
     let turn = off.prompt(&ada, json!({"prompt": "hi", "askResponse": {"toolCallId": "x", "action": "decline"}})).await;

@@ -1,6 +1,7 @@
 //! Who is calling: session cookies, bearer tokens, password hashing, and the login limiter.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -9,6 +10,7 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use axum::http::{HeaderMap, header};
 use sha2::{Digest, Sha256};
 
+use super::PublicOrigins;
 use super::db;
 use super::model::{Role, UserView};
 use crate::error::{AppError, AppResult};
@@ -27,11 +29,18 @@ pub struct AuthSettings {
     pub session_idle: Duration,
     /// Mark cookies `Secure` even when no proxy says the request came over https.
     pub secure_cookies: bool,
+    /// Where users reach Palaver; state-changing requests from anywhere else are refused.
+    pub public_origins: PublicOrigins,
 }
 
 impl Default for AuthSettings {
     fn default() -> Self {
-        Self { open_signup: false, session_idle: Duration::from_secs(7 * 24 * 3600), secure_cookies: false }
+        Self {
+            open_signup: false,
+            session_idle: Duration::from_secs(7 * 24 * 3600),
+            secure_cookies: false,
+            public_origins: PublicOrigins::local(SocketAddr::from(([127, 0, 0, 1], 3000))),
+        }
     }
 }
 

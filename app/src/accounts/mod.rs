@@ -8,6 +8,10 @@ mod components;
 pub mod db;
 pub mod model;
 #[cfg(feature = "ssr")]
+mod public_origins;
+#[cfg(feature = "ssr")]
 pub mod service;
 
 pub use components::{AdminPage, LoginPage, SettingsPage, SignupPage, UserMenu};
+#[cfg(feature = "ssr")]
+pub use public_origins::PublicOrigins;

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use app::accounts::PublicOrigins;
 use app::accounts::auth::AuthSettings;
 use app::accounts::model::Role;
 use app::state::AppState;
@@ -47,7 +48,7 @@ impl Reply {
 impl TestApp {
     /// A fresh app whose model follows `script` (the mock model's JSON format).
     pub async fn with_mock(script: &str) -> Self {
-        Self::with_settings(script, AuthSettings::default()).await
+        Self::with_settings(script, test_auth()).await
     }
 
     pub async fn with_settings(script: &str, auth: AuthSettings) -> Self {
@@ -56,18 +57,18 @@ impl TestApp {
 
     /// A fresh app whose replies are block documents.
     pub async fn with_blocks(script: &str, blocks: app::turn::BlocksSettings) -> Self {
-        Self::build(Some(script), AuthSettings::default(), Some(blocks)).await
+        Self::build(Some(script), test_auth(), Some(blocks)).await
     }
 
     /// A fresh app with the keyless demo agent.
     pub async fn with_demo() -> Self {
-        Self::build(None, AuthSettings::default(), None).await
+        Self::build(None, test_auth(), None).await
     }
 
     /// A fresh app on the given model (a provider pointed at a fake server).
     pub async fn with_model(model: std::sync::Arc<dyn app::llm::ChatModel>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        Self::assemble(dir, model, AuthSettings::default(), None).await
+        Self::assemble(dir, model, test_auth(), None).await
     }
 
     async fn build(script: Option<&str>, auth: AuthSettings, blocks: Option<app::turn::BlocksSettings>) -> Self {
@@ -165,9 +166,13 @@ impl TestApp {
         self.dispatch(request).await
     }
 
-    /// Sends a request with extra headers (e.g. a cookie or an Origin).
+    /// Sends a request with extra headers (e.g. a cookie or an Origin); its host is
+    /// palaver.test unless the headers name another.
     pub async fn send(&self, method: &str, uri: &str, headers: &[(&str, &str)], body: Option<Value>) -> Reply {
-        let mut builder = Request::builder().method(method).uri(uri).header(header::HOST, "palaver.test");
+        let mut builder = Request::builder().method(method).uri(uri);
+        if !headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("host")) {
+            builder = builder.header(header::HOST, "palaver.test");
+        }
         for (name, value) in headers {
             builder = builder.header(*name, *value);
         }
@@ -200,6 +205,12 @@ impl TestApp {
         assert_eq!(reply.headers.get(header::CONTENT_TYPE).unwrap(), "text/event-stream");
         sse_events(&reply.text)
     }
+}
+
+/// The account settings tests run with: users reach the server at http://palaver.test, the
+/// host every test request names.
+pub fn test_auth() -> AuthSettings {
+    AuthSettings { public_origins: PublicOrigins::parse("http://palaver.test").expect("origin"), ..Default::default() }
 }
 
 pub fn sse_events(text: &str) -> Vec<Value> {
