@@ -60,6 +60,8 @@ pub mod asks;
 pub mod blocks;
 pub mod chat;
 pub mod components;
+#[cfg(feature = "ssr")]
+pub mod content_policy;
 pub mod error;
 #[cfg(feature = "hydrate")]
 pub mod http;
@@ -68,6 +70,7 @@ pub mod hydration;
 pub mod markdown;
 mod pages;
 pub mod path;
+pub mod site_path;
 pub mod text;
 
 #[cfg(feature = "ssr")]
@@ -91,6 +94,8 @@ use chat::ChatPage;
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    send_page_policy();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -98,7 +103,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-                <script inner_html=components::THEME_SCRIPT></script>
+                <script nonce=use_nonce() inner_html=components::THEME_SCRIPT></script>
                 <AutoReload options=options.clone() />
                 <HydrationScripts options />
                 <MetaTags />
@@ -107,6 +112,17 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <App />
             </body>
         </html>
+    }
+}
+
+/// The page's Content-Security-Policy, naming the nonce its inline scripts carry (set here,
+/// before the first byte is sent; other responses get the policy without a nonce).
+#[cfg(feature = "ssr")]
+fn send_page_policy() {
+    use axum::http::{HeaderValue, header};
+    let (Some(nonce), Some(response)) = (use_nonce(), use_context::<leptos_axum::ResponseOptions>()) else { return };
+    if let Ok(policy) = HeaderValue::from_str(&content_policy::content_security_policy(Some(&nonce))) {
+        response.insert_header(header::CONTENT_SECURITY_POLICY, policy);
     }
 }
 

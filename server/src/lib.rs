@@ -7,6 +7,7 @@ pub mod asks_cli;
 mod auth;
 pub mod blocks_cli;
 pub mod config;
+mod headers;
 mod observe;
 mod problem;
 mod routes;
@@ -135,7 +136,8 @@ pub fn router(state: AppState) -> Router {
         .merge(api)
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(middleware::from_fn_with_state(state.clone(), auth::require_account_for_pages))
-        .layer(middleware::from_fn(auth::refuse_cross_site))
+        .layer(middleware::from_fn_with_state(state.clone(), auth::refuse_cross_site))
+        .layer(middleware::from_fn_with_state(state.clone(), headers::security_headers))
         .layer(middleware::from_fn(observe::observe))
         .with_state(state)
 }

@@ -1,0 +1,69 @@
+//! The security headers on pages and API responses: a Content-Security-Policy that allows no
+//! inline script but the page's own (by its nonce) and no framing, plus nosniff, the referrer
+//! and permissions policies, and HSTS when users reach Palaver over https.
+
+mod common;
+
+use app::accounts::PublicOrigins;
+use app::accounts::auth::AuthSettings;
+use axum::http::{StatusCode, header};
+use common::{Reply, TestApp};
+
+fn policy(reply: &Reply) -> String {
+    reply.headers.get(header::CONTENT_SECURITY_POLICY).expect("a Content-Security-Policy").to_str().unwrap().to_string()
+}
+
+fn assert_common_headers(reply: &Reply) {
+    let value = |name: &str| reply.headers.get(name).map(|value| value.to_str().unwrap().to_string());
+    assert_eq!(value("x-frame-options").as_deref(), Some("DENY"));
+    assert_eq!(value("x-content-type-options").as_deref(), Some("nosniff"));
+    assert_eq!(value("referrer-policy").as_deref(), Some("same-origin"));
+    let permissions = value("permissions-policy").expect("a Permissions-Policy");
+    assert!(permissions.contains("camera=()") && permissions.contains("microphone=()"), "{permissions}");
+    let csp = policy(reply);
+    assert!(csp.contains("frame-ancestors 'none'") && csp.contains("object-src 'none'"), "{csp}");
+    let scripts = csp.split("; ").find(|directive| directive.starts_with("script-src")).unwrap();
+    assert!(scripts.starts_with("script-src 'self' 'wasm-unsafe-eval'"), "{scripts}");
+    assert!(!scripts.contains("'unsafe-inline'") && !scripts.contains(" 'unsafe-eval'"), "{scripts}");
+}
+
+#[tokio::test]
+async fn a_page_allows_exactly_its_own_inline_scripts_by_nonce() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let page = app.send("GET", "/login", &[], None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert_common_headers(&page);
+    let csp = policy(&page);
+    let nonce = csp.split("'nonce-").nth(1).and_then(|rest| rest.split('\'').next()).expect("a nonce in the policy");
+    assert!(nonce.len() >= 16, "{nonce}");
+    let scripts: Vec<&str> = page.text.split("<script").skip(1).map(|tag| tag.split('>').next().unwrap()).collect();
+    assert!(!scripts.is_empty(), "the page has its hydration and theme scripts");
+    for tag in scripts {
+        assert!(tag.contains(&format!("nonce=\"{nonce}\"")), "a script without the page's nonce: <script{tag}>");
+    }
+    let again = app.send("GET", "/login", &[], None).await;
+    assert!(!policy(&again).contains(nonce), "every page gets a nonce of its own");
+}
+
+#[tokio::test]
+async fn api_responses_redirects_and_errors_carry_the_headers_without_a_nonce() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    for (uri, status) in
+        [("/health", StatusCode::OK), ("/auth/me", StatusCode::UNAUTHORIZED), ("/", StatusCode::SEE_OTHER)]
+    {
+        let reply = app.send("GET", uri, &[], None).await;
+        assert_eq!(reply.status, status, "{uri}: {}", reply.text);
+        assert_common_headers(&reply);
+        assert!(!policy(&reply).contains("'nonce-"), "{uri}");
+        assert!(reply.headers.get(header::STRICT_TRANSPORT_SECURITY).is_none(), "no HSTS over plain http");
+    }
+}
+
+#[tokio::test]
+async fn hsts_is_sent_when_users_reach_palaver_over_https() {
+    let auth =
+        AuthSettings { public_origins: PublicOrigins::parse("https://palaver.test").unwrap(), ..Default::default() };
+    let app = TestApp::with_settings(r#"{"responses": []}"#, auth).await;
+    let reply = app.send("GET", "/health", &[], None).await;
+    assert_eq!(reply.headers.get(header::STRICT_TRANSPORT_SECURITY).unwrap(), "max-age=31536000");
+}
