@@ -40,6 +40,18 @@ mod tests {
         assert!(html.contains("</textarea><img src=x"), "{html}");
     }
 
+    /// The other elements whose text the server render writes from model- or user-written
+    /// strings: a select's options and a chart's SVG titles are escaped (a `<title>` of the
+    /// page, `<script>` and `<style>` only ever carry Palaver's own constants).
+    #[test]
+    fn option_and_svg_title_children_are_escaped() {
+        let option = view! { <option>{HOSTILE}</option> }.to_html();
+        let title = view! { <svg><title>{HOSTILE}</title></svg> }.to_html();
+        for html in [option, title] {
+            assert!(!html.contains("<img") && html.contains("&lt;/textarea&gt;"), "{html}");
+        }
+    }
+
     #[test]
     fn the_value_stays_inside_the_element() {
         let owner = Owner::new();
