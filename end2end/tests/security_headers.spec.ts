@@ -12,8 +12,9 @@ test("the chat is served under its policy, hydrates under it, and refuses to be 
   expect(headers["x-frame-options"]).toBe("DENY");
   expect(headers["x-content-type-options"]).toBe("nosniff");
   await chat.open();
-  await chat.sendMessage("Tell me about Palaver");
+  await chat.sendMessage("A reply under the page policy");
   await chat.waitForReply();
+  await expect(chat.assistantMessages().last()).toHaveText("Served under its policy.");
   expect(chat.consoleErrors).toEqual([]);
 
   // A decoy page framing the chat (to overlay an Approve button) gets nothing.
