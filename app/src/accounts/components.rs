@@ -7,7 +7,7 @@ use super::api::{
     AdminCreateUser, CreateApiToken, LogIn, LogOut, RevokeApiToken, SignUp, admin_list_users, current_user,
     list_api_tokens,
 };
-use super::model::{PASSWORD_MIN_LENGTH, Role};
+use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH};
 use crate::error::AppError;
 use crate::site_path::is_site_path;
 
@@ -51,10 +51,13 @@ fn continue_after<T: 'static>(value: impl Get<Value = Option<Result<T, AppError>
 fn CredentialFields(new_account: bool) -> impl IntoView {
     let password_autocomplete = if new_account { "new-password" } else { "current-password" };
     view! {
-        <label>"Username" <input type="text" name="username" autocomplete="username" required minlength="3" maxlength="32" /></label>
+        <label>
+            "Username"
+            <input type="text" name="username" autocomplete="username" required minlength=USERNAME_MIN_LENGTH maxlength=USERNAME_MAX_LENGTH />
+        </label>
         <label>
             "Password"
-            <input type="password" name="password" autocomplete=password_autocomplete required minlength=PASSWORD_MIN_LENGTH />
+            <input type="password" name="password" autocomplete=password_autocomplete required minlength=PASSWORD_MIN_LENGTH maxlength=PASSWORD_MAX_LENGTH />
         </label>
     }
 }

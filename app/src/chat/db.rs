@@ -38,7 +38,13 @@ pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<Histo
         return Ok(None);
     };
     // The view leaves out the replay state (promptIndex, responseMessages) stored beside it.
-    let pending_ask = pending_ask.and_then(|json| serde_json::from_str(&json).ok());
+    let pending_ask = pending_ask.and_then(|json| match serde_json::from_str(&json) {
+        Ok(pending) => Some(pending),
+        Err(err) => {
+            tracing::error!(%err, history = id, "unreadable pending ask left out of the view");
+            None
+        }
+    });
     let payloads: Vec<(String,)> =
         sqlx::query_as("SELECT payload FROM history_rows WHERE history_id = ?1 ORDER BY seq")
             .bind(id)
