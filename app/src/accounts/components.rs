@@ -9,21 +9,22 @@ use super::api::{
 };
 use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH};
 use crate::error::AppError;
-use crate::site_path::is_site_path;
+use crate::site_path::stays_on_this_site;
 
-/// Where to go after signing in: the `next` query parameter when it is a path of this site.
+/// Where to go after signing in: the `next` query parameter when it is a path of this site
+/// (in the browser, also as its own URL parser resolves it).
 fn next_path() -> Memo<String> {
     let query = use_query_map();
-    Memo::new(move |_| query.read().get("next").filter(|next| is_site_path(next)).unwrap_or_else(|| "/".to_string()))
+    Memo::new(move |_| {
+        query.read().get("next").filter(|next| stays_on_this_site(next)).unwrap_or_else(|| "/".to_string())
+    })
 }
 
-/// A full page load, so every part of the page sees the new session; anywhere but this site
-/// is the home page instead.
+/// A full page load, so every part of the page sees the new session.
 fn go_to(path: &str) {
     #[cfg(feature = "hydrate")]
     if let Some(window) = web_sys::window() {
-        let path = crate::site_path::resolve_on_this_site(path).unwrap_or_else(|| "/".to_string());
-        let _ = window.location().assign(&path);
+        let _ = window.location().assign(path);
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = path;

@@ -15,7 +15,7 @@ use crate::asks::{
     markdown_length_bounds, parse_ask_input, to_simple_card, validate_ask_response,
 };
 use crate::chat::model::{AskOrigin, AskStatus};
-use crate::components::TextArea;
+use crate::components::textarea_text;
 use crate::error::FieldError;
 use crate::markdown;
 use crate::text::utf16_len;
@@ -404,8 +404,10 @@ fn MarkdownBody(
         <div class="ask-markdown">
             <label class="ask-field">
                 "Draft"
-                <TextArea value=text attr:rows="8" attr:placeholder=placeholder
-                    on:input=move |event| { text.set(event_target_value(&event)); touched.set(true); } />
+                <textarea rows="8" placeholder=placeholder prop:value=move || text.get()
+                    on:input=move |event| { text.set(event_target_value(&event)); touched.set(true); }>
+                    {textarea_text(&text.get_untracked())}
+                </textarea>
             </label>
             <p class="ask-markdown__count" aria-live="polite">{move || format!("{} / {max} characters", text.with(|t| utf16_len(t)))}</p>
             <div class="ask-markdown__preview" aria-label="Preview">
@@ -491,8 +493,13 @@ fn FormBody(
                     }
                     FormFieldType::Textarea => {
                         let id = id.clone();
-                        let text = Signal::derive(move || values.with(|v| v.get(&id).and_then(Value::as_str).unwrap_or_default().to_string()));
-                        view! { <TextArea value=text attr:id=input_id.clone() attr:rows="4" attr:required=required on:input=move |e| set(event_target_value(&e), false) /> }.into_any()
+                        let text = move || values.with(|v| v.get(&id).and_then(Value::as_str).unwrap_or_default().to_string());
+                        let shown = text();
+                        view! {
+                            <textarea id=input_id.clone() rows="4" required=required prop:value=text on:input=move |e| set(event_target_value(&e), false)>
+                                {textarea_text(&shown)}
+                            </textarea>
+                        }.into_any()
                     }
                     FormFieldType::Select => {
                         let options = field.options().to_vec();

@@ -10,7 +10,7 @@ use super::ask_card::{AnswerChannel, AskCard};
 use super::model::{HistorySummary, HistoryView};
 use super::transcript::{TranscriptItem, transcript};
 use crate::blocks::BlocksCheck;
-use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, TextArea};
+use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::{AppError, FieldError};
 use crate::markdown;
 
@@ -337,12 +337,12 @@ fn Composer(
             }
         >
             <label class="visually-hidden" for="composer-input">"Message"</label>
-            <TextArea
-                value=draft
-                attr:id="composer-input"
-                attr:class="composer__input"
-                attr:rows="2"
-                attr:placeholder="Message Palaver…"
+            <textarea
+                id="composer-input"
+                class="composer__input"
+                rows="2"
+                placeholder="Message Palaver…"
+                prop:value=move || draft.get()
                 on:input=move |event| draft.set(event_target_value(&event))
                 on:keydown=move |event| {
                     if event.key() == "Enter" && !event.shift_key() {
@@ -350,7 +350,9 @@ fn Composer(
                         submit_on_enter();
                     }
                 }
-             />
+            >
+                {textarea_text(&draft.get_untracked())}
+            </textarea>
             <button
                 type="submit"
                 class="composer__send"

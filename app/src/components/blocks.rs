@@ -16,7 +16,7 @@ use crate::blocks::{
     is_stepper_value_allowed, parse_blocks_partial, scale_stepper_block, stepper_element_ids,
 };
 use crate::markdown;
-use crate::site_path::is_site_path;
+use crate::site_path::{is_site_path, stays_on_this_site};
 
 /// What a document's buttons can do beyond the document, provided by the page that shows it.
 #[derive(Clone, Copy)]
@@ -571,18 +571,6 @@ fn button_view(button: Button, state: DocState) -> AnyView {
 fn is_web_link(url: &str) -> bool {
     let lower = url.to_ascii_lowercase();
     lower.starts_with("https://") || lower.starts_with("http://")
-}
-
-/// Whether following `route` keeps the browser on this site.
-fn stays_on_this_site(route: &str) -> bool {
-    #[cfg(feature = "hydrate")]
-    {
-        crate::site_path::resolve_on_this_site(route).is_some()
-    }
-    #[cfg(not(feature = "hydrate"))]
-    {
-        is_site_path(route)
-    }
 }
 
 #[component]

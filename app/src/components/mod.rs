@@ -10,5 +10,5 @@ mod theme;
 pub(crate) use blocks::renderer as block_renderer;
 pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply, StreamingBlocks};
 pub use simple_card::{SimpleCardView, handoff_line};
-pub use text_area::TextArea;
+pub use text_area::textarea_text;
 pub use theme::{THEME_SCRIPT, ThemeToggle};

@@ -3,36 +3,31 @@
 //! Leptos writes a textarea's children into the server's HTML without escaping them (tachys
 //! declares `textarea`, like `script` and `style`, as an element whose children are not
 //! escaped), so `<textarea>{text}</textarea>` lets `</textarea><img onerror=…>` out of the
-//! element. Here the text is never a child the framework writes: the browser sets it as the
-//! `value` property, and the server writes it escaped itself.
+//! element. So text never goes in as a child the framework writes: every textarea sets it as
+//! the `value` property and takes `textarea_text` as its child, which the server writes escaped.
 
-use leptos::prelude::*;
-
-/// A textarea showing `value`; other attributes and handlers go on the element as written
-/// at the call site (`<TextArea value … attr:rows="4" on:input=… />`).
-#[component]
-pub fn TextArea(#[prop(into)] value: Signal<String>) -> impl IntoView {
-    view! { <textarea prop:value=move || value.get()>{server_text(&value.get_untracked())}</textarea> }
-}
-
-/// The textarea's content as the server must write it: escaped, and with a leading newline,
-/// since the HTML parser drops one newline right after `<textarea>` (a value that starts with
-/// one would lose it). The browser sets the property instead; its children are never hydrated.
+/// What goes between `<textarea>` and `</textarea>` for `text`, set as the element's value
+/// (`prop:value`) beside it: on the server, the text escaped and after a newline (the HTML
+/// parser drops one newline right after `<textarea>`, so a value that starts with one keeps
+/// it); in the browser nothing, since the property holds the value and Leptos never hydrates
+/// a textarea's children.
 #[cfg(feature = "ssr")]
-fn server_text(text: &str) -> String {
+pub fn textarea_text(text: &str) -> String {
     format!("\n{}", html_escape::encode_text(text))
 }
 
 #[cfg(not(feature = "ssr"))]
-fn server_text(_text: &str) {}
+pub fn textarea_text(_text: &str) {}
 
 #[cfg(all(test, feature = "ssr"))]
 mod tests {
+    use leptos::prelude::*;
+
     use super::*;
 
     const HOSTILE: &str = "</textarea><img src=x onerror=\"alert(1)\">&amp;";
 
-    /// The framework's own behaviour, which this component exists for: a textarea's child
+    /// The framework's own behaviour, which `textarea_text` exists for: a textarea's child
     /// string reaches the HTML unescaped. If this starts failing, Leptos escapes textareas.
     #[test]
     fn leptos_leaves_textarea_children_unescaped() {
@@ -54,13 +49,11 @@ mod tests {
 
     #[test]
     fn the_value_stays_inside_the_element() {
-        let owner = Owner::new();
-        owner.with(|| {
-            let html = view! { <TextArea value=Signal::stored(format!("\n{HOSTILE}")) /> }.to_html();
-            assert_eq!(html.matches("<textarea").count(), 1, "{html}");
-            assert_eq!(html.matches("</textarea>").count(), 1, "{html}");
-            assert!(!html.contains("<img"), "{html}");
-            assert!(html.contains("\n\n&lt;/textarea&gt;&lt;img src=x onerror=\"alert(1)\"&gt;&amp;amp;"), "{html}");
-        });
+        let text = format!("\n{HOSTILE}");
+        let html = view! { <textarea prop:value=text.clone()>{textarea_text(&text)}</textarea> }.to_html();
+        assert_eq!(html.matches("<textarea").count(), 1, "{html}");
+        assert_eq!(html.matches("</textarea>").count(), 1, "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(html.contains("\n\n&lt;/textarea&gt;&lt;img src=x onerror=\"alert(1)\"&gt;&amp;amp;"), "{html}");
     }
 }
