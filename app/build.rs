@@ -1,4 +1,4 @@
-//! Embeds the fixtures the storybook shows (app/fixtures/asks/valid and app/fixtures/blocks), so
+//! Embeds the fixtures the storybook shows (contract/fixtures/asks/valid and contract/fixtures/blocks), so
 //! the running product never reads ../shared. Only server builds include the generated lists.
 
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ fn files(dir: &Path, extensions: &[&str]) -> Vec<(String, PathBuf)> {
 fn main() {
     // Read at run time: a build script binary reused from another checkout must look here.
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
-    let fixtures = Path::new(&manifest_dir).join("fixtures");
+    let fixtures = Path::new(&manifest_dir).join("../contract/fixtures");
     let asks: String = files(&fixtures.join("asks/valid"), &["json"])
         .iter()
         .map(|(name, path)| format!("    ({name:?}, include_str!({:?})),\n", path.display().to_string()))

@@ -15,7 +15,7 @@ step "format"
 cargo fmt --all --check
 
 step "clippy (server build)"
-same_flags cargo clippy -p server -p app --features app/ssr --all-targets -- -D warnings
+same_flags cargo clippy -p server -p app -p palaver-contract --features app/ssr,palaver-contract/sanitize --all-targets -- -D warnings
 
 step "clippy (browser build)"
 same_flags cargo clippy -p frontend -p app --features app/hydrate --target wasm32-unknown-unknown -- -D warnings
@@ -24,6 +24,7 @@ step "build (cargo leptos)"
 cargo leptos build --split
 
 step "Rust tests"
+same_flags cargo test -p palaver-contract --features sanitize
 same_flags cargo test -p app --features ssr
 same_flags cargo test -p server
 

@@ -73,8 +73,8 @@ pub struct FieldError {
     pub path: String,
 }
 
-impl From<&crate::asks::AskError> for FieldError {
-    fn from(error: &crate::asks::AskError) -> Self {
+impl From<&palaver_contract::asks::AskError> for FieldError {
+    fn from(error: &palaver_contract::asks::AskError) -> Self {
         FieldError {
             code: error.code.to_string(),
             fix: error.fix.clone(),

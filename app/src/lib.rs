@@ -1,63 +1,7 @@
-//! Palaver's shared library: the contracts, the chat UI, and (with `ssr`) the turn runner,
+//! Palaver's shared library: the chat UI, and (with `ssr`) the turn runner,
 //! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
 
-/// An error-code enum: its codes with their meanings (`ALL`, `as_str`, `meaning`, `Display`).
-/// A code travels as its name (serialized by hand: in the browser's wasm this is far smaller
-/// than serde's derive, which matches every name twice for every deserializer).
-macro_rules! code_enum {
-    ($(#[$attr:meta])* $name:ident { $($code:ident => $meaning:literal,)* }) => {
-        $(#[$attr])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-        pub enum $name {
-            $($code,)*
-        }
-
-        impl $name {
-            pub const ALL: &'static [$name] = &[$($name::$code,)*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$code => stringify!($code),)*
-                }
-            }
-
-            /// The code's description (the reference's code table).
-            pub fn meaning(self) -> &'static str {
-                match self {
-                    $($name::$code => $meaning,)*
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let code = String::deserialize(deserializer)?;
-                Self::ALL
-                    .iter()
-                    .copied()
-                    .find(|known| known.as_str() == code)
-                    .ok_or_else(|| serde::de::Error::custom(format!("unknown code {code}")))
-            }
-        }
-    };
-}
-
 pub mod accounts;
-pub mod asks;
-pub mod blocks;
 pub mod chat;
 pub mod components;
 #[cfg(feature = "ssr")]
@@ -68,10 +12,8 @@ pub mod http;
 #[cfg(feature = "hydrate")]
 pub mod hydration;
 pub mod markdown;
+pub mod navigation;
 mod pages;
-pub mod path;
-pub mod site_path;
-pub mod text;
 
 #[cfg(feature = "ssr")]
 pub mod db;
@@ -172,8 +114,8 @@ mod tests {
     use serde::Serialize;
     use serde::de::DeserializeOwned;
 
-    use crate::asks::AskErrorCode;
-    use crate::blocks::{BlockErrorCode, BlockWarningCode};
+    use palaver_contract::asks::AskErrorCode;
+    use palaver_contract::blocks::{BlockErrorCode, BlockWarningCode};
 
     fn codes_are_their_names<T: Copy + PartialEq + Debug + Serialize + DeserializeOwned>(
         all: &[T],

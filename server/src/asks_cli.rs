@@ -5,7 +5,7 @@ use clap::Subcommand;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use app::asks::{
+use palaver_contract::asks::{
     ASK_LIMITS, AskKind, AskSurface, kind_offered_on, parse_ask_input, to_simple_card, validate_ask_input,
     validate_ask_response,
 };

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use app::blocks::{BlockOptions, check_blocks_text};
+use palaver_contract::blocks::{BlockOptions, check_blocks_text};
 
 use crate::asks_cli::Outcome;
 

@@ -143,7 +143,7 @@ impl ServeConfig {
     pub fn turn_settings(&self) -> Result<app::turn::TurnSettings, String> {
         let mut kinds = Vec::new();
         for name in self.ask_kinds.split(',').map(str::trim).filter(|name| !name.is_empty()) {
-            let kind = app::asks::AskKind::parse(name)
+            let kind = palaver_contract::asks::AskKind::parse(name)
                 .ok_or_else(|| format!("PALAVER_ASK_KINDS lists \"{name}\", which is not an ask kind."))?;
             if !kinds.contains(&kind) {
                 kinds.push(kind);

@@ -19,7 +19,7 @@ async fn main() -> std::process::ExitCode {
         Command::Users { command } => run_users(command, &cli.serve).await,
         Command::Blocks { command: BlocksCommand::Sanitize } => sanitize_stdin().await,
         Command::Blocks { command: BlocksCommand::Check { html, image_hosts, host_actions } } => {
-            let options = app::blocks::BlockOptions {
+            let options = palaver_contract::blocks::BlockOptions {
                 allow_html: html,
                 image_hosts,
                 host_actions: (!host_actions.is_empty()).then_some(host_actions),
@@ -56,7 +56,7 @@ async fn sanitize_stdin() -> Result<(), String> {
     tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut html)
         .await
         .map_err(|err| format!("Cannot read HTML from stdin: {err}"))?;
-    println!("{}", app::blocks::sanitize_html_fragment(&html));
+    println!("{}", palaver_contract::blocks::sanitize_html_fragment(&html));
     Ok(())
 }
 

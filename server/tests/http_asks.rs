@@ -281,7 +281,7 @@ async fn the_compact_surface_offers_narrow_tools_and_the_small_screen_line() {
     assert_eq!(&tools[..2], ["ask_choice", "ask_confirm"]);
     assert!(!tools.contains(&"ask_markdown"));
     assert_eq!(request["tools"][0]["inputSchema"]["properties"]["options"]["maxItems"], 3);
-    assert!(request["system"].as_str().unwrap().ends_with(app::asks::COMPACT_SURFACE_SYSTEM_PROMPT));
+    assert!(request["system"].as_str().unwrap().ends_with(palaver_contract::asks::COMPACT_SURFACE_SYSTEM_PROMPT));
 }
 
 #[tokio::test]

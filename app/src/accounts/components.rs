@@ -9,7 +9,7 @@ use super::api::{
 };
 use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH};
 use crate::error::AppError;
-use crate::site_path::stays_on_this_site;
+use crate::navigation::stays_on_this_site;
 
 /// Where to go after signing in: the `next` query parameter when it is a path of this site
 /// (in the browser, also as its own URL parser resolves it).

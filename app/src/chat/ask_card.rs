@@ -9,16 +9,16 @@ use serde_json::{Map, Value, json};
 
 use super::summary::ask_summary;
 use super::transcript::AskItem;
-use crate::asks::{
-    Ask, AskError, AskSurface, ButtonStyle, ChoiceInput, FilesInput, FormField, FormFieldType, FormInput,
-    MarkdownInput, SelectMode, SimpleCardButton, accepted_file_mime_types, choice_selection_bounds,
-    markdown_length_bounds, parse_ask_input, to_simple_card, validate_ask_response,
-};
 use crate::chat::model::{AskOrigin, AskStatus};
 use crate::components::textarea_text;
 use crate::error::FieldError;
 use crate::markdown;
-use crate::text::utf16_len;
+use palaver_contract::asks::{
+    Ask, AskError, AskSurface, ButtonStyle, ChoiceInput, FilesInput, FormField, FormFieldType, FormInput,
+    MarkdownInput, SelectMode, SimpleCardButton, accepted_file_mime_types, choice_selection_bounds,
+    markdown_length_bounds, parse_ask_input, to_simple_card, validate_ask_response,
+};
+use palaver_contract::text::utf16_len;
 
 /// Where an ask card sends its answer, and what the server said about the last one.
 #[derive(Clone, Copy)]
@@ -82,7 +82,7 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
         let summary = ask_summary(item.kind, &item.input, item.status, item.response.as_ref());
         let answered = matches!(item.response.as_ref().and_then(|r| r["action"].as_str()), Some("accept"))
             || (item.response.is_none() && item.status == AskStatus::Answered);
-        let markdown_answer = (item.kind == crate::asks::AskKind::Markdown && answered)
+        let markdown_answer = (item.kind == palaver_contract::asks::AskKind::Markdown && answered)
             .then(|| item.response.as_ref().and_then(|r| r["content"]["markdown"].as_str()).map(str::to_string))
             .flatten()
             .filter(|_| item.response.as_ref().is_some_and(|r| r["content"]["changed"] == true));
@@ -205,7 +205,7 @@ fn ErrorList(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
 /// server's for the last answer sent.
 fn errors_at(ask: &Ask, draft: &Value, touched: bool, server: &[FieldError], prefix: &str) -> Vec<String> {
     let client: Vec<AskError> = if touched {
-        validate_ask_response(ask, draft, crate::asks::ASK_LIMITS.files.default_max_file_size_bytes)
+        validate_ask_response(ask, draft, palaver_contract::asks::ASK_LIMITS.files.default_max_file_size_bytes)
     } else {
         Vec::new()
     };
@@ -274,7 +274,7 @@ fn ChoiceBody(
                 id: "skip".into(),
                 label: "Skip".into(),
                 style: ButtonStyle::Cancel,
-                response: crate::asks::AskResponse::Decline,
+                response: palaver_contract::asks::AskResponse::Decline,
             });
         }
         return view! {
@@ -583,7 +583,7 @@ fn FilesBody(
     });
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"files": picked.get()}}));
     let accept = accepted_file_mime_types(&input.accept).join(",");
-    let bounds = crate::asks::files_count_bounds(&input);
+    let bounds = palaver_contract::asks::files_count_bounds(&input);
     let many = bounds.max > 1;
     let hint = if bounds.min == bounds.max {
         format!("Pick {} file(s)", bounds.max)

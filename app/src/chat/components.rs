@@ -9,10 +9,10 @@ use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::{AnswerChannel, AskCard};
 use super::model::{HistorySummary, HistoryView};
 use super::transcript::{TranscriptItem, transcript};
-use crate::blocks::BlocksCheck;
 use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::{AppError, FieldError};
 use crate::markdown;
+use palaver_contract::blocks::BlocksCheck;
 
 /// The running turn, shown until the reloaded conversation replaces it.
 #[derive(Clone, Debug, Default, PartialEq)]

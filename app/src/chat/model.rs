@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::asks::{AskKind, SimpleCard};
-use crate::blocks::BlocksCheck;
+use palaver_contract::asks::{AskKind, SimpleCard};
+use palaver_contract::blocks::BlocksCheck;
 
 /// A conversation in the list (the spec calls conversations histories).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

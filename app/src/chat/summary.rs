@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use crate::asks::AskKind;
 use crate::chat::model::AskStatus;
-use crate::text::utf16_len;
+use palaver_contract::asks::AskKind;
+use palaver_contract::text::utf16_len;
 
 /// `1240` → `1,240`.
 fn format_count(count: usize) -> String {

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::model::{AskOrigin, AskStatus, HistoryRow, HistoryView};
-use crate::asks::AskKind;
-use crate::blocks::BlocksCheck;
+use palaver_contract::asks::AskKind;
+use palaver_contract::blocks::BlocksCheck;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AskItem {

@@ -8,15 +8,16 @@ use leptos::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::chart::{ChartPoint, ChartView};
-use crate::blocks::model::{
+use crate::markdown;
+use crate::navigation::stays_on_this_site;
+use palaver_contract::blocks::model::{
     Action, Block, BlocksDocument, Button, Chart, ColumnType, Dataset, Element, Html, Metric, Stepper, Table,
 };
-use crate::blocks::{
+use palaver_contract::blocks::{
     BlocksCheck, HtmlHeight, block_plain_text, cell_text, checklist_element_id, document_of, frame_srcdoc,
     is_stepper_value_allowed, parse_blocks_partial, scale_stepper_block, stepper_element_ids,
 };
-use crate::markdown;
-use crate::site_path::{is_site_path, stays_on_this_site};
+use palaver_contract::site_path::is_site_path;
 
 /// What a document's buttons can do beyond the document, provided by the page that shows it.
 #[derive(Clone, Copy)]
@@ -620,7 +621,7 @@ fn StepperView(original: Stepper, live: RwSignal<Block>, state: DocState) -> imp
                 <output class="stepper__value" aria-live="polite" data-testid="stepper-value">
                     {move || {
                         let stepper = current();
-                        let value = crate::text::js_number(stepper.value);
+                        let value = palaver_contract::text::js_number(stepper.value);
                         stepper.unit.map_or(value.clone(), |unit| format!("{value} {unit}"))
                     }}
                 </output>
@@ -634,7 +635,7 @@ fn StepperView(original: Stepper, live: RwSignal<Block>, state: DocState) -> imp
                         {stepper.items_title.clone().map(|title| view! { <p class="stepper__items-title">{title}</p> })}
                         <ul>
                             {stepper.items.iter().map(|item| {
-                                let amount = crate::text::js_to_fixed(item.amount, usize::from(item.decimals.unwrap_or(0)));
+                                let amount = palaver_contract::text::js_to_fixed(item.amount, usize::from(item.decimals.unwrap_or(0)));
                                 let amount = item.unit.as_ref().map_or(amount.clone(), |unit| format!("{amount} {unit}"));
                                 view! { <li><span>{item.label.clone()}</span> <strong>{amount}</strong></li> }
                             }).collect_view()}

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use crate::blocks::model::ChartKind;
-use crate::text::js_number;
+use palaver_contract::blocks::model::ChartKind;
+use palaver_contract::text::js_number;
 
 const WIDTH: f64 = 600.0;
 /// Room for axis labels.

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::asks::{AskKind, ButtonStyle, SimpleCard, SimpleCardButton};
+use palaver_contract::asks::{AskKind, ButtonStyle, SimpleCard, SimpleCardButton};
 
 /// The line a card that hands off shows, by kind.
 pub fn handoff_line(kind: AskKind) -> &'static str {

@@ -351,7 +351,7 @@ mod tests {
     fn block_documents_are_valid_and_need_blocks_on() {
         let settings = crate::turn::BlocksSettings { html: true, ..Default::default() };
         for document in [demo_documents::DASHBOARD, demo_documents::CHECKLIST, demo_documents::INVOICE_PREVIEW] {
-            let check = crate::blocks::check_blocks_text(document, &settings.options());
+            let check = palaver_contract::blocks::check_blocks_text(document, &settings.options());
             assert!(check.ok && check.warnings.is_empty(), "{:?}", check.errors);
         }
         let section = settings.prompt_section();
@@ -407,7 +407,7 @@ mod tests {
 
     #[test]
     fn every_scripted_ask_is_valid() {
-        use crate::asks::{AskKind, AskSurface, parse_ask_input};
+        use palaver_contract::asks::{AskKind, AskSurface, parse_ask_input};
         for (kind, text) in [
             (AskKind::Choice, "plan"),
             (AskKind::Choice, "pizza"),

@@ -8,11 +8,13 @@ use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::asks::{AskKind, AskSurface, SimpleCardButton, parse_ask_input, to_simple_card, validate_ask_response};
 use crate::chat::model::AskStatus;
 use crate::chat::{AnswerChannel, AskCard, AskItem};
 use crate::components::SimpleCardView;
 use crate::error::AppError;
+use palaver_contract::asks::{
+    AskKind, AskSurface, SimpleCardButton, parse_ask_input, to_simple_card, validate_ask_response,
+};
 
 /// One ask fixture as the storybook shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::storybook::{StoryFrame, in_both_themes};
-use crate::blocks::BlocksCheck;
 use crate::components::{BlocksDocumentView, BlocksReply};
 use crate::error::AppError;
+use palaver_contract::blocks::BlocksCheck;
 
 /// Not sanitized on purpose: the story shows that the frame alone keeps it inert.
 #[cfg(feature = "ssr")]
@@ -30,12 +30,12 @@ pub struct BlockStory {
     pub text: String,
     pub check: BlocksCheck,
     /// For the streaming story: the blocks a partial parse recovers.
-    pub partial: Option<crate::blocks::BlocksDocument>,
+    pub partial: Option<palaver_contract::blocks::BlocksDocument>,
 }
 
 #[cfg(feature = "ssr")]
 fn block_story(group: &str, name: &str, text: &str) -> BlockStory {
-    use crate::blocks::{BlockOptions, check_blocks_text, parse_blocks_partial};
+    use palaver_contract::blocks::{BlockOptions, check_blocks_text, parse_blocks_partial};
     let options = match group {
         "golden" => BlockOptions {
             image_hosts: vec!["images.example.com".into()],

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use serde::Deserialize;
 
-use crate::asks::{SimpleCard, SimpleCardButton};
 use crate::components::SimpleCardView;
+use palaver_contract::asks::{SimpleCard, SimpleCardButton};
 
 /// One entry of `GET /gpt/histories/pendingAsks`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -9,12 +9,14 @@ use serde_json::Value;
 
 use super::{SCALE_STEPPER, TOGGLE_CHECKLIST, TurnRunner};
 use crate::accounts::auth::Caller;
-use crate::blocks::model::Block;
-use crate::blocks::{apply_checklist_state, is_stepper_value_allowed, scale_stepper_block, unknown_checklist_item_ids};
 use crate::chat::access::{HistoryAccess, authorize_history};
 use crate::chat::db;
 use crate::chat::model::HistoryRow;
 use crate::error::{AppError, AppResult};
+use palaver_contract::blocks::model::Block;
+use palaver_contract::blocks::{
+    apply_checklist_state, is_stepper_value_allowed, scale_stepper_block, unknown_checklist_item_ids,
+};
 
 /// A callback a document's block or button made.
 #[derive(Clone, Debug)]
@@ -81,9 +83,9 @@ impl TurnRunner {
                 if !is_stepper_value_allowed(&stepper, value) {
                     return Err(HostActionError::Invalid(format!(
                         "payload.value must be a step of {} between {} and {}.",
-                        crate::text::js_number(stepper.step.unwrap_or(1.0)),
-                        crate::text::js_number(stepper.min),
-                        crate::text::js_number(stepper.max)
+                        palaver_contract::text::js_number(stepper.step.unwrap_or(1.0)),
+                        palaver_contract::text::js_number(stepper.min),
+                        palaver_contract::text::js_number(stepper.max)
                     )));
                 }
                 Ok(vec![Block::Stepper(scale_stepper_block(&stepper, value))])

@@ -25,12 +25,6 @@ use std::collections::HashMap;
 use tokio::sync::{mpsc, watch};
 
 use crate::accounts::auth::Caller;
-use crate::asks::{
-    ASK_KINDS, ASKS_SYSTEM_PROMPT, Ask, AskError, AskKind, AskResponse, AskSurface, COMPACT_SURFACE_SYSTEM_PROMPT,
-    ask_prompt_section, ask_tools, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
-    parse_ask_data_url, parse_ask_input, to_simple_card, validate_ask_response,
-};
-use crate::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_blocks_text};
 use crate::chat::access::{HISTORY_NOT_FOUND, HistoryAccess, authorize_history};
 use crate::chat::db::{self, AiRequestLog, new_id};
 use crate::chat::model::{
@@ -40,9 +34,15 @@ use crate::chat::model::{
 use crate::error::{AppError, AppResult, FieldError};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use palaver_contract::asks::{
+    ASK_KINDS, ASKS_SYSTEM_PROMPT, Ask, AskError, AskKind, AskResponse, AskSurface, COMPACT_SURFACE_SYSTEM_PROMPT,
+    ask_prompt_section, ask_tools, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
+    parse_ask_data_url, parse_ask_input, to_simple_card, validate_ask_response,
+};
+use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_blocks_text};
 
 use crate::llm::{ChatModel, ContentPart, ModelEvent, ModelMessage, ModelRequest, ToolCall, ToolDefinition, Usage};
-use crate::text::shorten;
+use palaver_contract::text::shorten;
 use store::{Resolution, StoredPendingAsk};
 use tools::{HostTool, ToolContext, ToolRegistry};
 
@@ -76,7 +76,7 @@ impl Default for TurnSettings {
     fn default() -> Self {
         Self {
             ask_kinds: ASK_KINDS.to_vec(),
-            max_file_size_bytes: crate::asks::ASK_LIMITS.files.default_max_file_size_bytes,
+            max_file_size_bytes: palaver_contract::asks::ASK_LIMITS.files.default_max_file_size_bytes,
             max_steps: 5,
             tools: ToolRegistry::demo_todos(),
             files: None,
@@ -333,7 +333,7 @@ impl TurnRunner {
             }
         }
         if !errors.is_empty() {
-            let errors = crate::asks::finalize(errors);
+            let errors = palaver_contract::asks::finalize(errors);
             return Err(AppError::InvalidAnswer { fields: errors.iter().map(FieldError::from).collect() });
         }
         let count = loaded.len();
@@ -359,7 +359,7 @@ impl TurnRunner {
 /// A file as the model sees it: images and PDFs as they are, text cut to its first 100 KB.
 fn file_part(filename: &str, mime_type: &str, bytes: &[u8]) -> ContentPart {
     if is_text_file_mime_type(mime_type) {
-        let limit = crate::asks::ASK_LIMITS.files.text_max_bytes;
+        let limit = palaver_contract::asks::ASK_LIMITS.files.text_max_bytes;
         let text = String::from_utf8_lossy(bytes);
         if bytes.len() <= limit {
             return ContentPart::Text { text: text.into_owned() };
@@ -501,7 +501,7 @@ impl Turn {
     }
 
     fn offered_kinds(&self) -> Vec<AskKind> {
-        crate::asks::ask_kinds_for_surface(&self.runner.settings.ask_kinds, self.surface)
+        palaver_contract::asks::ask_kinds_for_surface(&self.runner.settings.ask_kinds, self.surface)
     }
 
     fn system_prompt(&self) -> String {
@@ -847,7 +847,7 @@ impl Turn {
         }
         if check.ok
             && settings.html
-            && let Some(clean) = crate::blocks::sanitize_blocks_text(&self.reply, &options)
+            && let Some(clean) = palaver_contract::blocks::sanitize_blocks_text(&self.reply, &options)
         {
             check = check_blocks_text(&clean, &options);
             self.reply = clean;
@@ -861,7 +861,7 @@ impl Turn {
             "warningCodes": check.warnings.iter().map(|warning| warning.code).collect::<Vec<_>>(),
             "repaired": repaired,
         });
-        self.reply = crate::blocks::stored_text(&self.reply, &check);
+        self.reply = palaver_contract::blocks::stored_text(&self.reply, &check);
         self.document = true;
         self.emit(TurnEvent::Blocks { blocks: Box::new(check) }).await;
     }

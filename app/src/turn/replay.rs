@@ -38,8 +38,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::asks::AskKind;
     use crate::chat::model::{AskOrigin, AskStatus, RowAsk};
+    use palaver_contract::asks::AskKind;
 
     #[test]
     fn replays_ask_pairs_and_skips_host_and_approval_rows() {

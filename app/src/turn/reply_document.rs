@@ -1,7 +1,7 @@
 //! Block replies in a turn (`uiBlocks`): what the host allows, the prompt section that asks the
 //! model for a document, the repair request, and how a checked reply is stored and read back.
 
-use crate::blocks::{
+use palaver_contract::blocks::{
     BlockOptions, BlocksCheck, BlocksPromptOptions, blocks_prompt_section, check_blocks_text, document_of, error_lines,
 };
 
@@ -57,7 +57,7 @@ pub fn repair_prompt(text: &str, check: &BlocksCheck) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blocks::stored_text;
+    use palaver_contract::blocks::stored_text;
 
     #[test]
     fn stored_errors_come_off_again() {

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
-use crate::asks::{AskKind, SimpleCard};
 use crate::chat::model::{AskOrigin, AskStatus, HistoryRow};
 use crate::error::AppResult;
 use crate::llm::ModelMessage;
+use palaver_contract::asks::{AskKind, SimpleCard};
 
 /// `histories.pending_ask`: the one ask a conversation waits on, with what resuming needs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

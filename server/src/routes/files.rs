@@ -6,9 +6,9 @@ use axum::extract::{Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use app::asks::{ASK_LIMITS, format_bytes};
 use app::turn::TurnRunner;
 use app::uploads::{UploadError, upload_mime_type};
+use palaver_contract::asks::{ASK_LIMITS, format_bytes};
 
 use crate::auth::Authenticated;
 use crate::problem::Problem;

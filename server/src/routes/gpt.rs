@@ -12,12 +12,12 @@ use futures::Stream;
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
 
-use app::asks::AskSurface;
 use app::chat::access::{HistoryAccess, NOT_AUTHORIZED, authorize_history};
 use app::chat::db;
 use app::chat::model::TurnEvent;
 use app::error::AppError;
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
+use palaver_contract::asks::AskSurface;
 
 use crate::auth::Authenticated;
 use crate::problem::Problem;

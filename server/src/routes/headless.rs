@@ -7,12 +7,12 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use app::asks::{AskSurface, resolve_button_answer};
 use app::chat::access::{HistoryAccess, authorize_history};
 use app::chat::model::TurnEvent;
 use app::error::{AppError, FieldError};
 use app::turn::store::{pending_ask, pending_asks_of};
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
+use palaver_contract::asks::{AskSurface, resolve_button_answer};
 
 use crate::auth::Authenticated;
 use crate::problem::Problem;

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-use app::blocks::model::{Block, Stepper};
-use app::blocks::{
+use palaver_contract::blocks::model::{Block, Stepper};
+use palaver_contract::blocks::{
     BlockErrorCode as Code, BlockOptions, BlockWarningCode, BlocksCheck, BlocksDocument, ParsedBlocks,
     apply_checklist_state, block_plain_text, check_blocks_text, is_stepper_value_allowed, parse_blocks,
     parse_blocks_partial, scale_stepper_block, unknown_checklist_item_ids, validate_blocks,

@@ -6,8 +6,8 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use app::blocks::{BlockOptions, check_blocks_text, sanitize_html_fragment};
 use criterion::{Criterion, criterion_group, criterion_main};
+use palaver_contract::blocks::{BlockOptions, check_blocks_text, sanitize_html_fragment};
 
 fn shared(path: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared").join(path);
@@ -23,7 +23,9 @@ fn benches(c: &mut Criterion) {
     c.bench_function("saphyr events blocks_50.yaml", |b| {
         b.iter(|| saphyr_parser::Parser::new_from_str(black_box(&blocks_50)).count())
     });
-    c.bench_function("parse blocks_50.yaml", |b| b.iter(|| app::blocks::parse_blocks(black_box(&blocks_50))));
+    c.bench_function("parse blocks_50.yaml", |b| {
+        b.iter(|| palaver_contract::blocks::parse_blocks(black_box(&blocks_50)))
+    });
     c.bench_function("parse+validate blocks_50.yaml", |b| {
         b.iter(|| check_blocks_text(black_box(&blocks_50), &options))
     });
@@ -37,7 +39,7 @@ fn benches(c: &mut Criterion) {
         ..BlockOptions::default()
     };
     assert!(check_blocks_text(&golden, &golden_options).ok, "the golden document validates");
-    c.bench_function("parse golden", |b| b.iter(|| app::blocks::parse_blocks(black_box(&golden))));
+    c.bench_function("parse golden", |b| b.iter(|| palaver_contract::blocks::parse_blocks(black_box(&golden))));
     c.bench_function("parse+validate golden", |b| b.iter(|| check_blocks_text(black_box(&golden), &golden_options)));
 
     let html = shared("bench/html_100k.html");

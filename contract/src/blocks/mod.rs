@@ -1,7 +1,7 @@
 //! Display blocks: the reply documents agents can answer with (`v`, `datasets`, `blocks`).
 //! Pure and I/O-free like the ask contract, compiled for the server and the browser: parsing
 //! (YAML or JSON, streaming too), the schema (and its JSON Schema), the lint, the prompt section, and the helpers
-//! the renderer and the host share. The HTML block's sanitizer runs on the server only.
+//! the renderer and the host share. The HTML block's sanitizer (the `sanitize` feature) runs on the server only.
 
 mod errors;
 mod frame;
@@ -13,7 +13,7 @@ pub mod model;
 mod parse;
 mod plain_text;
 mod prompt;
-#[cfg(feature = "ssr")]
+#[cfg(feature = "sanitize")]
 mod sanitize;
 mod schema;
 mod stored;
@@ -31,7 +31,7 @@ pub use model::BlocksDocument;
 pub use parse::{ParsedBlocks, PartialBlocks, parse_blocks, parse_blocks_partial, strip_blocks_fence};
 pub use plain_text::{block_plain_text, cell_text};
 pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt_section};
-#[cfg(feature = "ssr")]
+#[cfg(feature = "sanitize")]
 pub use sanitize::{sanitize_blocks_text, sanitize_html_fragment};
 pub use stored::{document_of, error_lines, stored_text};
 pub use validate::{BlocksCheck, check_blocks_text, check_structure, validate_blocks};

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use app::asks::{
+use palaver_contract::asks::{
     ASK_KINDS, AskKind, AskSurface, check_simple_card, parse_ask_input, to_simple_card, validate_ask_input,
     validate_ask_response,
 };

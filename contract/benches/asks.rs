@@ -5,8 +5,8 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use app::asks::{AskKind, AskSurface, parse_ask_input, to_simple_card, validate_ask_response};
 use criterion::{Criterion, criterion_group, criterion_main};
+use palaver_contract::asks::{AskKind, AskSurface, parse_ask_input, to_simple_card, validate_ask_response};
 use serde_json::{Value, json};
 
 fn corpus() -> Vec<(AskKind, Value)> {

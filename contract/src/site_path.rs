@@ -11,25 +11,6 @@ pub fn is_site_path(path: &str) -> bool {
         && !path.chars().any(|ch| ch == '\\' || ch.is_whitespace() || ch.is_control())
 }
 
-/// Whether following `path` keeps the browser on this site: the rule above, and then, in the
-/// browser, its own URL parser (the second check, where a click or a redirect is carried out).
-pub fn stays_on_this_site(path: &str) -> bool {
-    is_site_path(path) && resolves_to_this_origin(path)
-}
-
-#[cfg(feature = "hydrate")]
-fn resolves_to_this_origin(path: &str) -> bool {
-    let Some(origin) = web_sys::window().and_then(|window| window.location().origin().ok()) else { return false };
-    web_sys::Url::new_with_base(path, &origin).is_ok_and(|url| url.origin() == origin)
-}
-
-/// On the server the rule alone decides: what it accepts resolves to the same origin (the
-/// proptest below checks that against a WHATWG parser).
-#[cfg(not(feature = "hydrate"))]
-fn resolves_to_this_origin(_path: &str) -> bool {
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use app::asks::{AskKind, AskSurface, ask_json_schemas, parse_ask_input, to_simple_card};
-use app::blocks::{ParsedBlocks, blocks_json_schema, check_structure, parse_blocks};
+use palaver_contract::asks::{AskKind, AskSurface, ask_json_schemas, parse_ask_input, to_simple_card};
+use palaver_contract::blocks::{ParsedBlocks, blocks_json_schema, check_structure, parse_blocks};
 use serde_json::{Value, json};
 
 fn manifest_dir() -> PathBuf {

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use app::asks::{ASK_LIMITS, AskErrorCode};
+use palaver_contract::asks::{ASK_LIMITS, AskErrorCode};
 
 fn reference() -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/agent-ui-asks-reference.md");

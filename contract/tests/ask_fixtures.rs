@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use app::asks::{
+use palaver_contract::asks::{
     AskKind, AskSurface, check_simple_card, parse_ask_input, to_simple_card, validate_ask_input, validate_ask_response,
 };
 use serde_json::Value;

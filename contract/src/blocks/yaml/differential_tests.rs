@@ -31,8 +31,8 @@ fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every block fixture (shared and the storybook's copies), the benchmark document and the
-/// demo agent's documents.
+/// Every block fixture (shared, the storybook's copies and the demo agent's documents) and the
+/// benchmark document.
 fn corpus() -> Vec<(String, String)> {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
@@ -45,26 +45,11 @@ fn corpus() -> Vec<(String, String)> {
         .collect();
     texts
         .into_iter()
-        .chain(demo_documents())
         .map(|(name, text)| {
             let body = crate::blocks::strip_blocks_fence(&text).unwrap_or(&text).to_string();
             (name, body)
         })
         .collect()
-}
-
-#[cfg(feature = "ssr")]
-fn demo_documents() -> Vec<(String, String)> {
-    use crate::llm::demo_documents::{CHECKLIST, DASHBOARD, INVOICE_PREVIEW};
-    [("dashboard", DASHBOARD), ("checklist", CHECKLIST), ("invoice", INVOICE_PREVIEW)]
-        .map(|(name, text)| (name.to_string(), text.to_string()))
-        .into()
-}
-
-/// The demo agent is server-side.
-#[cfg(not(feature = "ssr"))]
-fn demo_documents() -> Vec<(String, String)> {
-    Vec::new()
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! validate_ask_response: one test per answer error code (reference AC2), with the reference's
 //! exact messages where its test suite pins them.
 
-use app::asks::{
+use palaver_contract::asks::{
     Ask, AskErrorCode, AskKind, AskSurface, check_ask_file_bytes, file_not_owned_error, parse_ask_input,
     validate_ask_response,
 };

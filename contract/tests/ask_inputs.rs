@@ -1,7 +1,7 @@
 //! validate_ask_input beyond the fixtures: the reference's pinned messages, the compact
 //! surface, and the helpers of the Exports table.
 
-use app::asks::{
+use palaver_contract::asks::{
     ASK_KINDS, Ask, AskErrorCode, AskKind, AskSurface, COMPACT_ASK_KINDS, ChoiceInput, FileAccept,
     accepted_file_mime_types, ask_kinds_for_surface, choice_selection_bounds, confirm_button_labels,
     files_count_bounds, form_text_max_length, is_text_file_mime_type, kind_offered_on, markdown_length_bounds,
