@@ -39,7 +39,10 @@ fn block_story(group: &str, name: &str, text: &str) -> BlockStory {
     let options = match group {
         "golden" => BlockOptions {
             image_hosts: vec!["images.example.com".into()],
-            host_actions: Some(vec![crate::turn::SCALE_STEPPER.into(), crate::turn::TOGGLE_CHECKLIST.into()]),
+            host_actions: Some(vec![
+                palaver_contract::blocks::SCALE_STEPPER.into(),
+                palaver_contract::blocks::TOGGLE_CHECKLIST.into(),
+            ]),
             ..BlockOptions::default()
         },
         "frame" => BlockOptions { allow_html: true, ..BlockOptions::default() },

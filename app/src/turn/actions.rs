@@ -5,9 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use palaver_contract::blocks::{SCALE_STEPPER, TOGGLE_CHECKLIST};
 use serde_json::Value;
 
-use super::{SCALE_STEPPER, TOGGLE_CHECKLIST, TurnRunner};
+use super::TurnRunner;
 use crate::accounts::auth::Caller;
 use crate::chat::access::{HistoryAccess, authorize_history};
 use crate::chat::db;

@@ -12,7 +12,7 @@ mod reply_document;
 pub mod store;
 pub mod tools;
 
-pub use reply_document::{BlocksSettings, SCALE_STEPPER, TOGGLE_CHECKLIST};
+pub use reply_document::BlocksSettings;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -2,12 +2,9 @@
 //! model for a document, the repair request, and how a checked reply is stored and read back.
 
 use palaver_contract::blocks::{
-    BlockOptions, BlocksCheck, BlocksPromptOptions, blocks_prompt_section, check_blocks_text, document_of, error_lines,
+    BlockOptions, BlocksCheck, BlocksPromptOptions, SCALE_STEPPER, TOGGLE_CHECKLIST, blocks_prompt_section,
+    check_blocks_text, document_of, error_lines,
 };
-
-/// The host actions every block reply may call (see [`super::actions`]).
-pub const SCALE_STEPPER: &str = "scaleStepper";
-pub const TOGGLE_CHECKLIST: &str = "toggleChecklist";
 
 /// How this server takes block replies.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -6,6 +6,11 @@ use std::collections::BTreeMap;
 use super::model::{Checklist, Stepper};
 use crate::text::js_to_fixed;
 
+/// The host action a stepper's −/+ call (`scaleStepper`).
+pub const SCALE_STEPPER: &str = "scaleStepper";
+/// The host action a checklist's ticks call (`toggleChecklist`).
+pub const TOGGLE_CHECKLIST: &str = "toggleChecklist";
+
 /// Whether `value` is a step the stepper can reach: within `min..=max`, on the grid of `step`
 /// anchored on the value the agent wrote.
 pub fn is_stepper_value_allowed(stepper: &Stepper, value: f64) -> bool {

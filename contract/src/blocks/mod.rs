@@ -23,7 +23,8 @@ mod yaml;
 pub use errors::{BlockError, BlockErrorCode, BlockWarning, BlockWarningCode, sort_block_errors};
 pub use frame::{HTML_FRAME_CSP, HtmlHeight, frame_srcdoc};
 pub use interactive::{
-    apply_checklist_state, is_stepper_value_allowed, scale_stepper_block, unknown_checklist_item_ids,
+    SCALE_STEPPER, TOGGLE_CHECKLIST, apply_checklist_state, is_stepper_value_allowed, scale_stepper_block,
+    unknown_checklist_item_ids,
 };
 pub use json_schema::blocks_json_schema;
 pub use lint::{BlockOptions, checklist_element_id, image_source_allowed, stepper_element_ids};
