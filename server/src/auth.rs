@@ -42,7 +42,11 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
 /// the public origins (a page on another name that resolves here), its Origin (or Referer)
 /// names another site, or it carries the session cookie but names no origin at all.
 fn refusal(headers: &HeaderMap, authority: Option<&str>, origins: &PublicOrigins) -> Option<String> {
-    let host = headers.get(header::HOST).and_then(|value| value.to_str().ok()).or(authority);
+    // A Host header that is not text names no host (never the URI's authority instead).
+    let host = match headers.get(header::HOST) {
+        Some(value) => value.to_str().ok(),
+        None => authority,
+    };
     if !host.is_some_and(|host| origins.allows_host(host)) {
         let named = host.map_or("no host".to_string(), |host| format!("the host \"{host}\""));
         return Some(format!(

@@ -186,18 +186,15 @@ async fn a_sign_up_through_a_foreign_host_cannot_take_the_first_admin() {
     }
     let without_origin = app.send("POST", "/auth/signup", &[("host", "evil.example")], Some(body.clone())).await;
     assert_eq!(without_origin.status, StatusCode::FORBIDDEN, "a script client naming another host is refused too");
-    let server_fn = app
-        .send(
-            "POST",
-            "/api/sign_up",
-            &[
-                ("host", "evil.example"),
-                ("origin", "http://evil.example"),
-                ("content-type", "application/x-www-form-urlencoded"),
-            ],
-            None,
-        )
-        .await;
+    let form = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/sign_up")
+        .header(header::HOST, "evil.example")
+        .header(header::ORIGIN, "http://evil.example")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(axum::body::Body::from(format!("username=mallory&password={}", PASSWORD.replace(' ', "+"))))
+        .unwrap();
+    let server_fn = app.dispatch(form).await;
     assert_eq!(server_fn.status, StatusCode::FORBIDDEN, "the sign-up server function too");
     let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&app.pool).await.unwrap();
     assert_eq!(users, 0, "no account was made");

@@ -6,8 +6,10 @@ mod common;
 
 use app::accounts::PublicOrigins;
 use app::accounts::auth::AuthSettings;
+use app::accounts::model::Role;
 use axum::http::{StatusCode, header};
 use common::{Reply, TestApp};
+use serde_json::json;
 
 fn policy(reply: &Reply) -> String {
     reply.headers.get(header::CONTENT_SECURITY_POLICY).expect("a Content-Security-Policy").to_str().unwrap().to_string()
@@ -43,6 +45,30 @@ async fn a_page_allows_exactly_its_own_inline_scripts_by_nonce() {
     }
     let again = app.send("GET", "/login", &[], None).await;
     assert!(!policy(&again).contains(nonce), "every page gets a nonce of its own");
+}
+
+/// A conversation page streams its transcript in parts after the shell; the scripts that put
+/// them in place carry the nonce too.
+#[tokio::test]
+async fn a_streamed_conversation_page_runs_only_scripts_with_its_nonce() {
+    let ask = json!({"id": "call_plan", "name": "ask_choice", "input": {
+        "prompt": "Which plan?", "select": "one",
+        "options": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}]}});
+    let app = TestApp::with_mock(&json!({"responses": [{"toolCalls": [ask]}]}).to_string()).await;
+    let user = app.user("ada", Role::User).await;
+    let events = app.prompt(&user, json!({"prompt": "Pick a plan"})).await;
+    let history = events.iter().find_map(|event| event["historyId"].as_str()).expect("a historyId").to_string();
+    let bearer = format!("Bearer {}", user.token);
+    let page = app.send("GET", &format!("/?c={history}"), &[("authorization", &bearer)], None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(page.text.contains("Which plan?"), "the pending ask is on the page");
+    let csp = policy(&page);
+    let nonce = csp.split("'nonce-").nth(1).and_then(|rest| rest.split('\'').next()).expect("a nonce");
+    let scripts: Vec<&str> = page.text.split("<script").skip(1).map(|tag| tag.split('>').next().unwrap()).collect();
+    assert!(scripts.len() > 2, "the shell's scripts and the streamed parts' ({} found)", scripts.len());
+    for tag in scripts {
+        assert!(tag.contains(&format!("nonce=\"{nonce}\"")), "a script without the page's nonce: <script{tag}>");
+    }
 }
 
 #[tokio::test]

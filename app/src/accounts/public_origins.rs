@@ -67,15 +67,16 @@ impl PublicOrigins {
         Url::parse(origin_or_referer).is_ok_and(|url| self.contains(&url.origin().ascii_serialization()))
     }
 
-    /// Whether a `Host` header names one of these (in any case, with or without the default port).
+    /// Whether a `Host` header names one of these: the origin's own `host[:port]` in any case,
+    /// or with the scheme's default port spelled out. Compared as text, so no other spelling
+    /// (`127.1`, percent-escapes, a dropped tab, a trailing dot) matches.
     pub fn allows_host(&self, host: &str) -> bool {
-        let valid = !host.is_empty() && !host.contains(['/', '\\', '@', '?', '#']);
-        valid
-            && self.origins.iter().any(|origin| {
-                let scheme = origin.split_once("://").map_or("http", |(scheme, _)| scheme);
-                Url::parse(&format!("{scheme}://{host}/"))
-                    .is_ok_and(|url| url.origin().ascii_serialization() == *origin)
-            })
+        let host = host.to_ascii_lowercase();
+        self.origins.iter().any(|origin| {
+            let (scheme, authority) = origin.split_once("://").unwrap_or(("http", origin));
+            let default_port = if scheme == "https" { ":443" } else { ":80" };
+            host == authority || host.strip_suffix(default_port) == Some(authority)
+        })
     }
 
     /// Whether users reach Palaver over https (then browsers are told to keep to it).
@@ -119,6 +120,10 @@ mod tests {
         assert!(!public.allows_origin("http://chat.example.com") && !public.allows_origin("null"));
         assert!(!public.allows_host("localhost:3000") && !public.allows_host("evil.example"));
         assert!(!public.allows_host("chat.example.com@evil.example") && !public.allows_host(""));
+        let local = PublicOrigins::local("127.0.0.1:3000".parse().unwrap());
+        for spelling in ["127.1:3000", "%6cocalhost:3000", "local\thost:3000", "localhost.:3000/"] {
+            assert!(!local.allows_host(spelling), "{spelling}");
+        }
         assert!(public.uses_https() && !PublicOrigins::local("127.0.0.1:3000".parse().unwrap()).uses_https());
     }
 

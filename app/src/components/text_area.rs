@@ -47,6 +47,35 @@ mod tests {
         }
     }
 
+    /// Every textarea in the app's views takes `textarea_text` as its child: one written as
+    /// `<textarea>{text}</textarea>` would bring the hole back.
+    #[test]
+    fn every_textarea_in_the_views_takes_textarea_text() {
+        fn rust_files(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+                let path = entry.path();
+                if path.is_dir() {
+                    rust_files(&path, found);
+                } else if path.extension().is_some_and(|ext| ext == "rs") && !path.ends_with("text_area.rs") {
+                    found.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        rust_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+        let mut seen = 0;
+        for path in files {
+            let source = std::fs::read_to_string(&path).unwrap();
+            for (start, _) in source.match_indices("<textarea") {
+                let element =
+                    &source[start..source[start..].find("</textarea>").map_or(source.len(), |end| start + end)];
+                assert!(element.contains("textarea_text("), "{}: {element}", path.display());
+                seen += 1;
+            }
+        }
+        assert!(seen >= 3, "the form's, the markdown draft's and the composer's textareas");
+    }
+
     #[test]
     fn the_value_stays_inside_the_element() {
         let text = format!("\n{HOSTILE}");
