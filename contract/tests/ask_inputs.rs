@@ -3,9 +3,8 @@
 
 use palaver_contract::asks::{
     ASK_KINDS, Ask, AskErrorCode, AskKind, AskSurface, COMPACT_ASK_KINDS, ChoiceInput, FileAccept,
-    accepted_file_mime_types, ask_kinds_for_surface, choice_selection_bounds, confirm_button_labels,
-    files_count_bounds, form_text_max_length, is_text_file_mime_type, kind_offered_on, markdown_length_bounds,
-    parse_ask_input, resolve_button_answer, to_simple_card, validate_ask_input,
+    accepted_file_mime_types, ask_kinds_for_surface, is_text_file_mime_type, kind_offered_on, parse_ask_input,
+    resolve_button_answer, to_simple_card, validate_ask_input,
 };
 use serde_json::{Value, json};
 
@@ -205,25 +204,25 @@ fn helpers() {
     else {
         panic!()
     };
-    assert_eq!((choice_selection_bounds(&one).min, choice_selection_bounds(&one).max), (1, 1));
+    assert_eq!((one.selection_bounds().min, one.selection_bounds().max), (1, 1));
     let many: ChoiceInput = serde_json::from_value(json!({"prompt": "p", "select": "many", "allowOther": true,
         "options": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}]}))
     .unwrap();
-    assert_eq!((choice_selection_bounds(&many).min, choice_selection_bounds(&many).max), (1, 3));
+    assert_eq!((many.selection_bounds().min, many.selection_bounds().max), (1, 3));
 
     let confirm = parse(AskKind::Confirm, json!({"prompt": "Go?"}));
     let Ask::Confirm(input) = &confirm else { panic!() };
-    assert_eq!(confirm_button_labels(input), ("Confirm", "Cancel"));
+    assert_eq!(input.button_labels(), ("Confirm", "Cancel"));
     assert!(!confirm.allows_decline());
     assert!(parse(AskKind::Confirm, json!({"prompt": "Go?", "allowDecline": true})).allows_decline());
     assert!(Ask::Choice(one).allows_decline());
 
     let Ask::Markdown(md) = parse(AskKind::Markdown, json!({"prompt": "p", "minLength": 3})) else { panic!() };
-    assert_eq!((markdown_length_bounds(&md).min, markdown_length_bounds(&md).max), (3, 20000));
+    assert_eq!((md.length_bounds().min, md.length_bounds().max), (3, 20000));
     let Ask::Files(files) = parse(AskKind::Files, json!({"prompt": "p", "accept": ["csv"], "maxFiles": 2})) else {
         panic!()
     };
-    assert_eq!((files_count_bounds(&files).min, files_count_bounds(&files).max), (1, 2));
+    assert_eq!((files.count_bounds().min, files.count_bounds().max), (1, 2));
     let Ask::Form(form) = parse(
         AskKind::Form,
         json!({"prompt": "p", "fields": [
@@ -232,7 +231,10 @@ fn helpers() {
     ) else {
         panic!()
     };
-    assert_eq!(form.fields.iter().map(form_text_max_length).collect::<Vec<_>>(), [10000, 5, 2000]);
+    assert_eq!(
+        form.fields.iter().map(palaver_contract::asks::FormField::text_max_length).collect::<Vec<_>>(),
+        [10000, 5, 2000]
+    );
     assert_eq!(Value::Object(form.default_values()), json!({"b": "hey"}));
     assert_eq!(accepted_file_mime_types(&[FileAccept::Json, FileAccept::Pdf]), ["application/json", "application/pdf"]);
     assert!(is_text_file_mime_type("text/csv") && !is_text_file_mime_type("image/png"));

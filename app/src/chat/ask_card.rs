@@ -15,8 +15,8 @@ use crate::error::FieldError;
 use crate::markdown;
 use palaver_contract::asks::{
     Ask, AskError, AskSurface, ButtonStyle, ChoiceInput, FilesInput, FormField, FormFieldType, FormInput,
-    MarkdownInput, SelectMode, SimpleCardButton, accepted_file_mime_types, choice_selection_bounds,
-    markdown_length_bounds, parse_ask_input, to_simple_card, validate_ask_response,
+    MarkdownInput, SelectMode, SimpleCardButton, accepted_file_mime_types, parse_ask_input, to_simple_card,
+    validate_ask_response,
 };
 use palaver_contract::text::utf16_len;
 
@@ -344,7 +344,7 @@ fn ChoiceBody(
             }.into_any()
         }
         SelectMode::Many => {
-            let bounds = choice_selection_bounds(&input);
+            let bounds = input.selection_bounds();
     let hint = if bounds.min == bounds.max { format!("Choose {}", bounds.max) } else { format!("Choose {} to {}", bounds.min, bounds.max) };
             let other_label = input.other_label.clone().unwrap_or_else(|| "Other".into());
             view! {
@@ -398,7 +398,7 @@ fn MarkdownBody(
         let changed = markdown != initial;
         json!({"action": "accept", "content": {"markdown": markdown, "changed": changed}})
     });
-    let max = markdown_length_bounds(&input).max;
+    let max = input.length_bounds().max;
     let placeholder = input.placeholder.clone().unwrap_or_default();
     view! {
         <div class="ask-markdown">
@@ -583,7 +583,7 @@ fn FilesBody(
     });
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"files": picked.get()}}));
     let accept = accepted_file_mime_types(&input.accept).join(",");
-    let bounds = palaver_contract::asks::files_count_bounds(&input);
+    let bounds = input.count_bounds();
     let many = bounds.max > 1;
     let hint = if bounds.min == bounds.max {
         format!("Pick {} file(s)", bounds.max)

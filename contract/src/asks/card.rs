@@ -9,7 +9,6 @@ use super::errors::{AskError, AskErrorCode, Loc, finalize};
 use super::input::{Ask, AskKind, ChoiceInput, SelectMode};
 use super::limits::ASK_LIMITS;
 use super::response::{AskResponse, validate_ask_response};
-use super::validate_input::confirm_button_labels;
 use crate::text::{js_trim, shorten};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,7 +82,7 @@ pub fn to_simple_card(ask: &Ask, tool_call_id: &str) -> SimpleCard {
     let (buttons, handoff) = match ask {
         Ask::Choice(input) => choice_buttons(ask, input, decline),
         Ask::Confirm(input) => {
-            let (approve, deny) = confirm_button_labels(input);
+            let (approve, deny) = input.button_labels();
             let style = if input.destructive == Some(true) { ButtonStyle::Destructive } else { ButtonStyle::Primary };
             let max = limits.button_label_max_length;
             let buttons = vec![

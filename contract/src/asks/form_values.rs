@@ -6,7 +6,6 @@ use super::check::Checker;
 use super::errors::{AskErrorCode, Loc, js_number, quote_str};
 use super::input::{FormField, FormFieldType};
 use super::limits::ASK_LIMITS;
-use super::validate_input::form_text_max_length;
 use crate::text::{js_trim, utf16_len};
 
 /// Whether a value counts as unanswered: a blank string or an empty list.
@@ -176,7 +175,7 @@ fn check_number(ck: &mut Checker, field: &FormField, value: &Value, at: Loc<'_>)
 
 fn check_text(ck: &mut Checker, field: &FormField, text: &str, at: Loc<'_>, is_default: bool) {
     let path = at.path();
-    let max = form_text_max_length(field);
+    let max = field.text_max_length();
     let length = utf16_len(text);
     let trimmed = utf16_len(js_trim(text));
     let before = ck.errors.len();

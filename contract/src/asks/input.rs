@@ -3,6 +3,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::limits::ASK_LIMITS;
+
+/// The `{min, max}` an answer must meet: choices picked, characters written, files sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub min: i64,
+    pub max: i64,
+}
+
 /// The ask kinds, in the order the spec lists them (`ASK_KINDS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -255,6 +264,23 @@ pub struct FormField {
 }
 
 impl FormField {
+    /// The most characters a text or textarea value may have; the field type's cap for the
+    /// other types (`formTextMaxLength`).
+    pub fn text_max_length(&self) -> usize {
+        let limits = &ASK_LIMITS.form;
+        let cap = if self.field_type == FormFieldType::Textarea {
+            limits.textarea_max_length
+        } else {
+            limits.text_max_length
+        };
+        match self.field_type {
+            FormFieldType::Text | FormFieldType::Textarea => {
+                self.max_length.and_then(|max| usize::try_from(max).ok()).unwrap_or(cap)
+            }
+            _ => cap,
+        }
+    }
+
     pub fn is_required(&self) -> bool {
         self.required == Some(true)
     }
@@ -340,6 +366,48 @@ pub struct FilesInput {
     pub min_files: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_files: Option<i64>,
+}
+
+impl ChoiceInput {
+    /// The choices an answer must hold (`choiceSelectionBounds`); Other counts as one.
+    pub fn selection_bounds(&self) -> Bounds {
+        match self.select {
+            SelectMode::One => Bounds { min: 1, max: 1 },
+            SelectMode::Many => {
+                let choices = self.options.len() + usize::from(self.allow_other == Some(true));
+                Bounds {
+                    min: self.min_selected.unwrap_or(1),
+                    max: self.max_selected.unwrap_or_else(|| i64::try_from(choices).unwrap_or(i64::MAX)),
+                }
+            }
+        }
+    }
+}
+
+impl ConfirmInput {
+    /// The approve and deny labels, defaults filled in (`confirmButtonLabels`).
+    pub fn button_labels(&self) -> (&str, &str) {
+        (self.confirm_label.as_deref().unwrap_or("Confirm"), self.deny_label.as_deref().unwrap_or("Cancel"))
+    }
+}
+
+impl MarkdownInput {
+    /// The length a markdown answer must meet (`markdownLengthBounds`).
+    pub fn length_bounds(&self) -> Bounds {
+        let cap = i64::try_from(ASK_LIMITS.markdown.max_length).unwrap_or(i64::MAX);
+        Bounds { min: self.min_length.unwrap_or(0), max: self.max_length.unwrap_or(cap) }
+    }
+}
+
+impl FilesInput {
+    /// The files an answer must hold (`filesCountBounds`).
+    pub fn count_bounds(&self) -> Bounds {
+        let limits = &ASK_LIMITS.files;
+        Bounds {
+            min: self.min_files.unwrap_or(limits.min_files as i64),
+            max: self.max_files.unwrap_or(limits.max_files as i64),
+        }
+    }
 }
 
 /// A validated ask: its kind and input.

@@ -26,16 +26,13 @@ pub use files::{
 };
 pub use form_values::is_blank;
 pub use input::{
-    ASK_FILE_ACCEPT, ASK_KINDS, Ask, AskKind, AskSurface, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption, ConfirmInput,
-    FORM_FIELD_TYPES, FileAccept, FilesInput, FormField, FormFieldType, FormInput, FormOption, MarkdownInput,
-    SelectMode, ask_kinds_for_surface,
+    ASK_FILE_ACCEPT, ASK_KINDS, Ask, AskKind, AskSurface, Bounds, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption,
+    ConfirmInput, FORM_FIELD_TYPES, FileAccept, FilesInput, FormField, FormFieldType, FormInput, FormOption,
+    MarkdownInput, SelectMode, ask_kinds_for_surface,
 };
 pub use json_schemas::ask_json_schemas;
 pub use limits::{ASK_LIMITS, AskLimits};
 pub use prompt::{ASKS_SYSTEM_PROMPT, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section};
 pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
 pub use tools::{AskTool, ask_input_schema_for, ask_tools, object_schemas};
-pub use validate_input::{
-    Bounds, choice_selection_bounds, confirm_button_labels, files_count_bounds, form_text_max_length, kind_offered_on,
-    markdown_length_bounds, parse_ask_input, validate_ask_input,
-};
+pub use validate_input::{kind_offered_on, parse_ask_input, validate_ask_input};

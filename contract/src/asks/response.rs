@@ -7,9 +7,8 @@ use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc, finalize};
 use super::files::{accepted_file_mime_types, parse_ask_data_url, too_large};
 use super::form_values::{check_form_value, is_blank};
-use super::input::{Ask, ChoiceInput, FilesInput, FormInput, MarkdownInput, SelectMode};
+use super::input::{Ask, Bounds, ChoiceInput, FilesInput, FormInput, MarkdownInput, SelectMode};
 use super::limits::ASK_LIMITS;
-use super::validate_input::{Bounds, choice_selection_bounds, files_count_bounds, markdown_length_bounds};
 use crate::text::{js_trim, utf16_len};
 
 /// An answer to an ask (the MCP elicitation shape).
@@ -161,7 +160,7 @@ fn choice_answer(ck: &mut Checker, input: &ChoiceInput, content: &Value, at: Loc
     }
     let counted_other = other.is_some() && allows_other;
     let count = i64::try_from(selected.len()).unwrap_or(i64::MAX) + i64::from(counted_other);
-    let bounds = choice_selection_bounds(input);
+    let bounds = input.selection_bounds();
     if count < bounds.min || count > bounds.max {
         let (message, fix) = match input.select {
             SelectMode::One => (
@@ -201,7 +200,7 @@ fn choice_answer(ck: &mut Checker, input: &ChoiceInput, content: &Value, at: Loc
 }
 
 fn markdown_answer(ck: &mut Checker, input: &MarkdownInput, content: &Value, at: Loc<'_>) {
-    let bounds = markdown_length_bounds(input);
+    let bounds = input.length_bounds();
     let markdown_at = at.key("markdown");
     let too_long = |ck: &mut Checker, length: usize| {
         ck.push(
@@ -303,7 +302,7 @@ fn files_answer(ck: &mut Checker, input: &FilesInput, content: &Value, at: Loc<'
     if !ck.errors.is_empty() {
         return;
     }
-    let bounds = files_count_bounds(input);
+    let bounds = input.count_bounds();
     let count = i64::try_from(files.len()).unwrap_or(i64::MAX);
     if count < bounds.min || count > bounds.max {
         let range = bounds_text(bounds, "file", "files", false);

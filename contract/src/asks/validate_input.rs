@@ -214,7 +214,7 @@ fn check_choice(ck: &mut Checker, input: &ChoiceInput, compact: bool) {
                     format!("Set maxSelected to {choices} or fewer, or add options."),
                 );
             }
-            let bounds = choice_selection_bounds(input);
+            let bounds = input.selection_bounds();
             let min = input.min_selected.unwrap_or(1);
             if min > bounds.max.min(choices_i64) {
                 let limit = match input.max_selected {
@@ -287,46 +287,6 @@ fn check_choice(ck: &mut Checker, input: &ChoiceInput, compact: bool) {
     }
 }
 
-/// The `{min, max}` choices an answer must hold (`choiceSelectionBounds`); Other counts as one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
-    pub min: i64,
-    pub max: i64,
-}
-
-pub fn choice_selection_bounds(input: &ChoiceInput) -> Bounds {
-    match input.select {
-        SelectMode::One => Bounds { min: 1, max: 1 },
-        SelectMode::Many => {
-            let choices = input.options.len() + usize::from(input.allow_other == Some(true));
-            Bounds {
-                min: input.min_selected.unwrap_or(1),
-                max: input.max_selected.unwrap_or_else(|| i64::try_from(choices).unwrap_or(i64::MAX)),
-            }
-        }
-    }
-}
-
-/// The `{min, max}` length a markdown answer must meet (`markdownLengthBounds`).
-pub fn markdown_length_bounds(input: &MarkdownInput) -> Bounds {
-    let cap = i64::try_from(ASK_LIMITS.markdown.max_length).unwrap_or(i64::MAX);
-    Bounds { min: input.min_length.unwrap_or(0), max: input.max_length.unwrap_or(cap) }
-}
-
-/// The `{min, max}` files an answer must hold (`filesCountBounds`).
-pub fn files_count_bounds(input: &FilesInput) -> Bounds {
-    let limits = &ASK_LIMITS.files;
-    Bounds {
-        min: input.min_files.unwrap_or(limits.min_files as i64),
-        max: input.max_files.unwrap_or(limits.max_files as i64),
-    }
-}
-
-/// The approve and deny labels of a confirm, defaults filled in (`confirmButtonLabels`).
-pub fn confirm_button_labels(input: &ConfirmInput) -> (&str, &str) {
-    (input.confirm_label.as_deref().unwrap_or("Confirm"), input.deny_label.as_deref().unwrap_or("Cancel"))
-}
-
 fn confirm(ck: &mut Checker, value: &Value) -> Option<ConfirmInput> {
     let root = Loc::Root;
     let object =
@@ -353,7 +313,7 @@ fn confirm(ck: &mut Checker, value: &Value) -> Option<ConfirmInput> {
             ck.too_long_for_button(at, max);
         }
     }
-    let (approve, deny) = confirm_button_labels(&input);
+    let (approve, deny) = input.button_labels();
     if visible_label(approve) == visible_label(deny) {
         let note = if approve != deny { ", ignoring spaces at either end" } else { "" };
         if input.deny_label.is_none() {
@@ -407,7 +367,7 @@ fn markdown(ck: &mut Checker, value: &Value) -> Option<MarkdownInput> {
         min_length,
         max_length,
     };
-    let bounds = markdown_length_bounds(&input);
+    let bounds = input.length_bounds();
     if bounds.min > bounds.max {
         let limit = match input.max_length {
             Some(max) => format!("maxLength ({max})"),
@@ -426,18 +386,6 @@ fn markdown(ck: &mut Checker, value: &Value) -> Option<MarkdownInput> {
 const FIELD_KEYS: &[&str] = &["id", "type", "label", "helperText", "required", "default"];
 
 /// The longest string value a field accepts (`formTextMaxLength`).
-pub fn form_text_max_length(field: &FormField) -> usize {
-    let limits = &ASK_LIMITS.form;
-    let cap =
-        if field.field_type == FormFieldType::Textarea { limits.textarea_max_length } else { limits.text_max_length };
-    match field.field_type {
-        FormFieldType::Text | FormFieldType::Textarea => {
-            field.max_length.and_then(|max| usize::try_from(max).ok()).unwrap_or(cap)
-        }
-        _ => cap,
-    }
-}
-
 fn form_option(ck: &mut Checker, value: &Value, at: Loc<'_>) -> Option<FormOption> {
     let object = ck.object(value, at, &["id", "label"])?;
     let id = ck.required(object, at, "id").and_then(|value| ck.id(value, at.key("id"), "option id"));
@@ -567,7 +515,7 @@ fn form(ck: &mut Checker, value: &Value) -> Option<FormInput> {
     for (index, field) in input.fields.iter().enumerate() {
         let at = fields_at.index(index);
         if let Some(min) = field.min_length {
-            let max = form_text_max_length(field) as i64;
+            let max = field.text_max_length() as i64;
             if min > max {
                 ck.push(
                     at.key("minLength"),
@@ -652,7 +600,7 @@ fn files(ck: &mut Checker, value: &Value) -> Option<FilesInput> {
             "List each accept value once.",
         );
     }
-    let bounds = files_count_bounds(&input);
+    let bounds = input.count_bounds();
     if bounds.min > bounds.max {
         let limit = match input.max_files {
             Some(max) => format!("maxFiles ({max})"),

@@ -11,6 +11,7 @@ mod limits;
 mod lint;
 pub mod model;
 mod parse;
+mod partial;
 mod plain_text;
 mod prompt;
 #[cfg(feature = "sanitize")]
@@ -29,7 +30,8 @@ pub use interactive::{
 pub use json_schema::blocks_json_schema;
 pub use lint::{BlockOptions, checklist_element_id, image_source_allowed, stepper_element_ids};
 pub use model::BlocksDocument;
-pub use parse::{ParsedBlocks, PartialBlocks, parse_blocks, parse_blocks_partial, strip_blocks_fence};
+pub use parse::{ParsedBlocks, parse_blocks, strip_blocks_fence};
+pub use partial::{PartialBlocks, parse_blocks_partial};
 pub use plain_text::{block_plain_text, cell_text};
 pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt_section};
 #[cfg(feature = "sanitize")]
