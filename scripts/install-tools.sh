@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Palaver's build needs, skipping whatever is already there at the right version.
 #   scripts/install-tools.sh           the build: wasm target, cargo-leptos, wasm-bindgen
-#   scripts/install-tools.sh --test    the build plus the browser tests: chromium, Playwright
+#   scripts/install-tools.sh --test    the build plus the checks and browser tests: leptosfmt,
+#                                      chromium, Playwright
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CARGO_LEPTOS_VERSION=0.3.10
 WASM_BINDGEN_VERSION=0.2.130
+LEPTOSFMT_VERSION=0.1.33
 
 say() { printf '==> %s\n' "$*"; }
 
@@ -27,6 +29,10 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
 fi
 
 if [ "${1:-}" = "--test" ]; then
+  if [ "$(leptosfmt --version 2>/dev/null | awk '{print $2}')" != "$LEPTOSFMT_VERSION" ]; then
+    say "installing leptosfmt $LEPTOSFMT_VERSION (formats the view! macros)"
+    cargo install leptosfmt --version "$LEPTOSFMT_VERSION" --locked
+  fi
   if [ ! -x /usr/bin/chromium ]; then
     say "installing Debian's chromium"
     apt-get update

@@ -13,6 +13,7 @@ started=$SECONDS
 
 step "format"
 cargo fmt --all --check
+leptosfmt --quiet --check app/src server/src frontend/src
 
 step "clippy (server build)"
 same_flags cargo clippy -p server -p app -p palaver-contract --features app/ssr,palaver-contract/sanitize --all-targets -- -D warnings

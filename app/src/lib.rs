@@ -76,8 +76,12 @@ pub fn App() -> impl IntoView {
         <Title text="Palaver" />
         <Router>
             <header class="app-header">
-                <a class="app-header__brand" href="/">"Palaver"</a>
-                <a class="app-header__link" href="/watch">"Watch"</a>
+                <a class="app-header__brand" href="/">
+                    "Palaver"
+                </a>
+                <a class="app-header__link" href="/watch">
+                    "Watch"
+                </a>
                 <UserMenu />
                 <components::ThemeToggle />
             </header>
@@ -102,7 +106,9 @@ fn NotFound() -> impl IntoView {
     view! {
         <main class="not-found">
             <h1>"Page not found"</h1>
-            <p><a href="/">"Back to the chat"</a></p>
+            <p>
+                <a href="/">"Back to the chat"</a>
+            </p>
         </main>
     }
 }

@@ -54,11 +54,25 @@ fn CredentialFields(new_account: bool) -> impl IntoView {
     view! {
         <label>
             "Username"
-            <input type="text" name="username" autocomplete="username" required minlength=USERNAME_MIN_LENGTH maxlength=USERNAME_MAX_LENGTH />
+            <input
+                type="text"
+                name="username"
+                autocomplete="username"
+                required
+                minlength=USERNAME_MIN_LENGTH
+                maxlength=USERNAME_MAX_LENGTH
+            />
         </label>
         <label>
             "Password"
-            <input type="password" name="password" autocomplete=password_autocomplete required minlength=PASSWORD_MIN_LENGTH maxlength=PASSWORD_MAX_LENGTH />
+            <input
+                type="password"
+                name="password"
+                autocomplete=password_autocomplete
+                required
+                minlength=PASSWORD_MIN_LENGTH
+                maxlength=PASSWORD_MAX_LENGTH
+            />
         </label>
     }
 }
@@ -72,8 +86,19 @@ pub fn LoginPage() -> impl IntoView {
             <h1>"Log in to Palaver"</h1>
             <ActionForm action attr:class="auth-form" attr:aria-label="Log in">
                 <CredentialFields new_account=false />
-                <button type="submit" disabled=move || action.pending().get()>"Log in"</button>
-                {move || error_text(action.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
+                <button type="submit" disabled=move || action.pending().get()>
+                    "Log in"
+                </button>
+                {move || {
+                    error_text(action.value().get())
+                        .map(|error| {
+                            view! {
+                                <p class="error" role="alert">
+                                    {error}
+                                </p>
+                            }
+                        })
+                }}
             </ActionForm>
             <p>"No account yet? " <a href="/signup">"Sign up"</a></p>
         </main>
@@ -90,8 +115,19 @@ pub fn SignupPage() -> impl IntoView {
             <p class="auth-page__hint">"The first account becomes the admin."</p>
             <ActionForm action attr:class="auth-form" attr:aria-label="Sign up">
                 <CredentialFields new_account=true />
-                <button type="submit" disabled=move || action.pending().get()>"Sign up"</button>
-                {move || error_text(action.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
+                <button type="submit" disabled=move || action.pending().get()>
+                    "Sign up"
+                </button>
+                {move || {
+                    error_text(action.value().get())
+                        .map(|error| {
+                            view! {
+                                <p class="error" role="alert">
+                                    {error}
+                                </p>
+                            }
+                        })
+                }}
             </ActionForm>
             <p>"Already have an account? " <a href="/login">"Log in"</a></p>
         </main>
@@ -111,16 +147,23 @@ pub fn UserMenu() -> impl IntoView {
     view! {
         <Transition fallback=|| ()>
             {move || Suspend::new(async move {
-                user.await.ok().flatten().map(|user| view! {
-                    <nav class="user-menu" aria-label="Account">
-                        <span class="user-menu__name" data-testid="signed-in-user">{user.username.clone()}</span>
-                        <a href="/settings">"Settings"</a>
-                        {(user.role == Role::Admin).then(|| view! { <a href="/admin">"Admin"</a> })}
-                        <ActionForm action=log_out attr:class="user-menu__logout">
-                            <button type="submit">"Sign out"</button>
-                        </ActionForm>
-                    </nav>
-                })
+                user.await
+                    .ok()
+                    .flatten()
+                    .map(|user| {
+                        view! {
+                            <nav class="user-menu" aria-label="Account">
+                                <span class="user-menu__name" data-testid="signed-in-user">
+                                    {user.username.clone()}
+                                </span>
+                                <a href="/settings">"Settings"</a>
+                                {(user.role == Role::Admin).then(|| view! { <a href="/admin">"Admin"</a> })}
+                                <ActionForm action=log_out attr:class="user-menu__logout">
+                                    <button type="submit">"Sign out"</button>
+                                </ActionForm>
+                            </nav>
+                        }
+                    })
             })}
         </Transition>
     }
@@ -136,49 +179,95 @@ pub fn SettingsPage() -> impl IntoView {
             <h1>"Settings"</h1>
             <section aria-labelledby="tokens-heading">
                 <h2 id="tokens-heading">"API tokens"</h2>
-                <p>"Headless clients (a watch app, a notification action, a bot) send "
-                    <code>"Authorization: Bearer <token>"</code>"."</p>
+                <p>
+                    "Headless clients (a watch app, a notification action, a bot) send "
+                    <code>"Authorization: Bearer <token>"</code>"."
+                </p>
                 <ActionForm action=create attr:class="token-form" attr:aria-label="Create a token">
-                    <label>"Token name" <input type="text" name="name" required maxlength="60" placeholder="Watch" /></label>
+                    <label>
+                        "Token name" <input type="text" name="name" required maxlength="60" placeholder="Watch" />
+                    </label>
                     <button type="submit">"Create token"</button>
                 </ActionForm>
                 {move || match create.value().get() {
-                    Some(Ok(created)) => view! {
-                        <div class="token-created" role="status" data-testid="new-token">
-                            <p>"Copy the token “" {created.name} "” now: it is shown only this once."</p>
-                            <code class="token-created__secret">{created.token}</code>
-                        </div>
-                    }.into_any(),
-                    Some(Err(err)) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                    Some(Ok(created)) => {
+                        view! {
+                            <div class="token-created" role="status" data-testid="new-token">
+                                <p>"Copy the token “" {created.name} "” now: it is shown only this once."</p>
+                                <code class="token-created__secret">{created.token}</code>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                    Some(Err(err)) => {
+                        view! {
+                            <p class="error" role="alert">
+                                {err.to_string()}
+                            </p>
+                        }
+                            .into_any()
+                    }
                     None => ().into_any(),
                 }}
-                <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                <Transition fallback=|| {
+                    view! { <p>"Loading…"</p> }
+                }>
                     {move || Suspend::new(async move {
                         match tokens.await {
                             Ok(list) if list.is_empty() => view! { <p>"No tokens yet."</p> }.into_any(),
-                            Ok(list) => view! {
-                                <table class="token-list">
-                                    <thead><tr><th scope="col">"Name"</th><th scope="col">"Created"</th><th scope="col">"Last used"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th></tr></thead>
-                                    <tbody>
-                                        {list.into_iter().map(|token| {
-                                            let id = token.id.clone();
-                                            view! {
-                                                <tr>
-                                                    <td>{token.name.clone()}</td>
-                                                    <td>{token.created.clone()}</td>
-                                                    <td>{token.last_used.clone().unwrap_or_else(|| "never".into())}</td>
-                                                    <td>
-                                                        <button type="button" on:click=move |_| { revoke.dispatch(RevokeApiToken { id: id.clone() }); }>
-                                                            "Revoke " <span class="visually-hidden">{token.name.clone()}</span>
-                                                        </button>
-                                                    </td>
-                                                </tr>
-                                            }
-                                        }).collect_view()}
-                                    </tbody>
-                                </table>
-                            }.into_any(),
-                            Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                            Ok(list) => {
+                                view! {
+                                    <table class="token-list">
+                                        <thead>
+                                            <tr>
+                                                <th scope="col">"Name"</th>
+                                                <th scope="col">"Created"</th>
+                                                <th scope="col">"Last used"</th>
+                                                <th scope="col">
+                                                    <span class="visually-hidden">"Actions"</span>
+                                                </th>
+                                            </tr>
+                                        </thead>
+                                        <tbody>
+                                            {list
+                                                .into_iter()
+                                                .map(|token| {
+                                                    let id = token.id.clone();
+                                                    view! {
+                                                        <tr>
+                                                            <td>{token.name.clone()}</td>
+                                                            <td>{token.created.clone()}</td>
+                                                            <td>
+                                                                {token.last_used.clone().unwrap_or_else(|| "never".into())}
+                                                            </td>
+                                                            <td>
+                                                                <button
+                                                                    type="button"
+                                                                    on:click=move |_| {
+                                                                        revoke.dispatch(RevokeApiToken { id: id.clone() });
+                                                                    }
+                                                                >
+                                                                    "Revoke "
+                                                                    <span class="visually-hidden">{token.name.clone()}</span>
+                                                                </button>
+                                                            </td>
+                                                        </tr>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </tbody>
+                                    </table>
+                                }
+                                    .into_any()
+                            }
+                            Err(err) => {
+                                view! {
+                                    <p class="error" role="alert">
+                                        {err.to_string()}
+                                    </p>
+                                }
+                                    .into_any()
+                            }
                         }
                     })}
                 </Transition>
@@ -199,25 +288,63 @@ pub fn AdminPage() -> impl IntoView {
             <h1>"Admin"</h1>
             <section aria-labelledby="users-heading">
                 <h2 id="users-heading">"Accounts"</h2>
-                <form class="token-form" aria-label="Create an account" on:submit=move |event| {
-                    event.prevent_default();
-                    create.dispatch(AdminCreateUser { username: username.get_untracked(), password: password.get_untracked(), admin: admin.get_untracked() });
-                }>
+                <form
+                    class="token-form"
+                    aria-label="Create an account"
+                    on:submit=move |event| {
+                        event.prevent_default();
+                        create
+                            .dispatch(AdminCreateUser {
+                                username: username.get_untracked(),
+                                password: password.get_untracked(),
+                                admin: admin.get_untracked(),
+                            });
+                    }
+                >
                     <label>"Username" <input type="text" required bind:value=username /></label>
-                    <label>"Password" <input type="password" required minlength=PASSWORD_MIN_LENGTH bind:value=password /></label>
-                    <label class="checkbox"><input type="checkbox" bind:checked=admin /> "Admin"</label>
+                    <label>
+                        "Password" <input type="password" required minlength=PASSWORD_MIN_LENGTH bind:value=password />
+                    </label>
+                    <label class="checkbox">
+                        <input type="checkbox" bind:checked=admin />
+                        "Admin"
+                    </label>
                     <button type="submit">"Create account"</button>
                 </form>
-                {move || error_text(create.value().get()).map(|error| view! { <p class="error" role="alert">{error}</p> })}
-                <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || {
+                    error_text(create.value().get())
+                        .map(|error| {
+                            view! {
+                                <p class="error" role="alert">
+                                    {error}
+                                </p>
+                            }
+                        })
+                }}
+                <Transition fallback=|| {
+                    view! { <p>"Loading…"</p> }
+                }>
                     {move || Suspend::new(async move {
                         match users.await {
-                            Ok(list) => view! {
-                                <ul class="user-list">
-                                    {list.into_iter().map(|user| view! { <li>{user.username} " · " {user.role.as_str()}</li> }).collect_view()}
-                                </ul>
-                            }.into_any(),
-                            Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                            Ok(list) => {
+                                view! {
+                                    <ul class="user-list">
+                                        {list
+                                            .into_iter()
+                                            .map(|user| view! { <li>{user.username} " · " {user.role.as_str()}</li> })
+                                            .collect_view()}
+                                    </ul>
+                                }
+                                    .into_any()
+                            }
+                            Err(err) => {
+                                view! {
+                                    <p class="error" role="alert">
+                                        {err.to_string()}
+                                    </p>
+                                }
+                                    .into_any()
+                            }
                         }
                     })}
                 </Transition>

@@ -92,12 +92,15 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
                     <span aria-hidden="true">{if answered { "✓ " } else { "– " }}</span>
                     {summary}
                 </p>
-                {markdown_answer.map(|text| view! {
-                    <details class="ask-card__answer">
-                        <summary>"Show the text you sent"</summary>
-                        <div class="markdown" inner_html=markdown::to_html(&text)></div>
-                    </details>
-                })}
+                {markdown_answer
+                    .map(|text| {
+                        view! {
+                            <details class="ask-card__answer">
+                                <summary>"Show the text you sent"</summary>
+                                <div class="markdown" inner_html=markdown::to_html(&text)></div>
+                            </details>
+                        }
+                    })}
             </div>
         }
         .into_any();
@@ -138,7 +141,15 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
     });
     view! {
         <section node_ref=card class="ask-card ask-card--pending" data-testid="ask-card" aria-label=label tabindex="-1">
-            {guard.map(|tool| view! { <p class="ask-card__guard" data-testid="approval-tool">"Approval needed for " <code>{tool}</code></p> })}
+            {guard
+                .map(|tool| {
+                    view! {
+                        <p class="ask-card__guard" data-testid="approval-tool">
+                            "Approval needed for "
+                            <code>{tool}</code>
+                        </p>
+                    }
+                })}
             {title.map(|title| view! { <h3 class="ask-card__title">{title}</h3> })}
             <p class="ask-card__prompt">{prompt}</p>
             {body}
@@ -151,20 +162,23 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
 fn card_buttons(buttons: Vec<SimpleCardButton>, answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
     view! {
         <div class="ask-card__buttons" role="group" aria-label="Answers">
-            {buttons.into_iter().map(|button| {
-                let response = button.response.to_value();
-                view! {
-                    <button
-                        type="button"
-                        class=style_class(button.style)
-                        data-testid=format!("ask-button-{}", button.id)
-                        disabled=move || channel.busy.get()
-                        on:click=move |_| answer.run(response.clone())
-                    >
-                        {button.label}
-                    </button>
-                }
-            }).collect_view()}
+            {buttons
+                .into_iter()
+                .map(|button| {
+                    let response = button.response.to_value();
+                    view! {
+                        <button
+                            type="button"
+                            class=style_class(button.style)
+                            data-testid=format!("ask-button-{}", button.id)
+                            disabled=move || channel.busy.get()
+                            on:click=move |_| answer.run(response.clone())
+                        >
+                            {button.label}
+                        </button>
+                    }
+                })
+                .collect_view()}
         </div>
     }
 }
@@ -176,15 +190,22 @@ fn ButtonsBody(ask: Ask, tool_call_id: String, answer: Callback<Value>, channel:
     view! {
         {card_buttons(card.buttons, answer, channel)}
         {skip.then(|| view! { <SkipButton answer channel /> })}
-        <ErrorList errors=Signal::derive(move || channel.server_errors.get().into_iter().map(|e| e.message).collect()) />
+        <ErrorList errors=Signal::derive(move || {
+            channel.server_errors.get().into_iter().map(|e| e.message).collect()
+        }) />
     }
 }
 
 #[component]
 fn SkipButton(answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
     view! {
-        <button type="button" class="ask-button ask-button--cancel" data-testid="ask-skip" disabled=move || channel.busy.get()
-            on:click=move |_| answer.run(json!({"action": "decline"}))>
+        <button
+            type="button"
+            class="ask-button ask-button--cancel"
+            data-testid="ask-skip"
+            disabled=move || channel.busy.get()
+            on:click=move |_| answer.run(json!({"action": "decline"}))
+        >
             "Skip"
         </button>
     }
@@ -241,9 +262,13 @@ fn SubmitRow(
         Signal::derive(move || errors_at(&shown, &draft.get(), touched.get(), &channel.server_errors.get(), ""));
     view! {
         <div class="ask-card__actions">
-            <button type="button" class="ask-button ask-button--primary" data-testid="ask-submit"
+            <button
+                type="button"
+                class="ask-button ask-button--primary"
+                data-testid="ask-submit"
                 disabled=move || !valid.get() || channel.busy.get()
-                on:click=move |_| answer.run(draft.get_untracked())>
+                on:click=move |_| answer.run(draft.get_untracked())
+            >
                 {label}
             </button>
             {skip.then(|| view! { <SkipButton answer channel /> })}
@@ -278,9 +303,18 @@ fn ChoiceBody(
             });
         }
         return view! {
-            {(!described.is_empty()).then(|| view! { <ul class="ask-card__descriptions">{described.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}</ul> })}
+            {(!described.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="ask-card__descriptions">
+                            {described.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}
+                        </ul>
+                    }
+                })}
             {card_buttons(buttons, answer, channel)}
-            <ErrorList errors=Signal::derive(move || channel.server_errors.get().into_iter().map(|e| e.message).collect()) />
+            <ErrorList errors=Signal::derive(move || {
+                channel.server_errors.get().into_iter().map(|e| e.message).collect()
+            }) />
         }
         .into_any();
     }
@@ -303,77 +337,140 @@ fn ChoiceBody(
         SelectMode::One if options.len() <= 8 => view! {
             <fieldset class="ask-card__options">
                 <legend>"Choose one"</legend>
-                {options.into_iter().map(|option| {
-                    let id = option.id.clone();
-                    let checked_id = id.clone();
-                    let label = match &option.description { Some(d) => format!("{} — {d}", option.label), None => option.label.clone() };
-                    view! {
-                        <label class="ask-option">
-                            <input type="radio" name=name.clone() value=id.clone()
-                                prop:checked=move || selected.with(|s| s.first() == Some(&checked_id))
-                                on:change=move |_| { selected.set(vec![id.clone()]); touched.set(true); } />
-                            {label}
-                        </label>
-                    }
-                }).collect_view()}
+                {options
+                    .into_iter()
+                    .map(|option| {
+                        let id = option.id.clone();
+                        let checked_id = id.clone();
+                        let label = match &option.description {
+                            Some(d) => format!("{} — {d}", option.label),
+                            None => option.label.clone(),
+                        };
+                        view! {
+                            <label class="ask-option">
+                                <input
+                                    type="radio"
+                                    name=name.clone()
+                                    value=id.clone()
+                                    prop:checked=move || selected.with(|s| s.first() == Some(&checked_id))
+                                    on:change=move |_| {
+                                        selected.set(vec![id.clone()]);
+                                        touched.set(true);
+                                    }
+                                />
+                                {label}
+                            </label>
+                        }
+                    })
+                    .collect_view()}
             </fieldset>
-        }.into_any(),
+        }
+        .into_any(),
         SelectMode::One => {
             // Many options: a search box narrows the list, the list box picks one.
             let options = StoredValue::new(options);
             let shown = move || {
                 let needle = search.get().to_lowercase();
                 options.with_value(|options| {
-                    options.iter().filter(|option| needle.is_empty() || option.label.to_lowercase().contains(&needle)).cloned().collect::<Vec<_>>()
+                    options
+                        .iter()
+                        .filter(|option| needle.is_empty() || option.label.to_lowercase().contains(&needle))
+                        .cloned()
+                        .collect::<Vec<_>>()
                 })
             };
             view! {
                 <div class="ask-card__options">
                     <label class="ask-field">
                         "Search the options"
-                        <input type="search" prop:value=move || search.get() on:input=move |event| search.set(event_target_value(&event)) />
+                        <input
+                            type="search"
+                            prop:value=move || search.get()
+                            on:input=move |event| search.set(event_target_value(&event))
+                        />
                     </label>
                     <label class="ask-field">
                         "Choose one"
-                        <select size="6" on:change=move |event| { selected.set(vec![event_target_value(&event)]); touched.set(true); }
-                            prop:value=move || selected.with(|s| s.first().cloned().unwrap_or_default())>
-                            {move || shown().into_iter().map(|option| view! { <option value=option.id.clone()>{option.label.clone()}</option> }).collect_view()}
+                        <select
+                            size="6"
+                            on:change=move |event| {
+                                selected.set(vec![event_target_value(&event)]);
+                                touched.set(true);
+                            }
+                            prop:value=move || selected.with(|s| s.first().cloned().unwrap_or_default())
+                        >
+                            {move || {
+                                shown()
+                                    .into_iter()
+                                    .map(|option| {
+                                        view! { <option value=option.id.clone()>{option.label.clone()}</option> }
+                                    })
+                                    .collect_view()
+                            }}
                         </select>
                     </label>
                 </div>
-            }.into_any()
+            }
+            .into_any()
         }
         SelectMode::Many => {
             let bounds = input.selection_bounds();
-    let hint = if bounds.min == bounds.max { format!("Choose {}", bounds.max) } else { format!("Choose {} to {}", bounds.min, bounds.max) };
+            let hint = if bounds.min == bounds.max {
+                format!("Choose {}", bounds.max)
+            } else {
+                format!("Choose {} to {}", bounds.min, bounds.max)
+            };
             let other_label = input.other_label.clone().unwrap_or_else(|| "Other".into());
             view! {
                 <fieldset class="ask-card__options">
                     <legend>{hint}</legend>
-                    {options.into_iter().map(|option| {
-                        let id = option.id.clone();
-                        let checked_id = id.clone();
-                        view! {
-                            <label class="ask-option">
-                                <input type="checkbox" value=id.clone()
-                                    prop:checked=move || selected.with(|s| s.contains(&checked_id))
-                                    on:change=move |event| {
-                                        let on = event_target_checked(&event);
-                                        selected.update(|s| { s.retain(|x| x != &id); if on { s.push(id.clone()); } });
-                                        touched.set(true);
-                                    } />
-                                {option.label.clone()}
-                            </label>
-                        }
-                    }).collect_view()}
-                    {allow_other.then(|| view! {
-                        <label class="ask-field">
-                            {other_label}
-                            <input type="text" prop:value=move || other.get() on:input=move |event| { other.set(event_target_value(&event)); touched.set(true); } />
-                        </label>
-                    })}
+                    {options
+                        .into_iter()
+                        .map(|option| {
+                            let id = option.id.clone();
+                            let checked_id = id.clone();
+                            view! {
+                                <label class="ask-option">
+                                    <input
+                                        type="checkbox"
+                                        value=id.clone()
+                                        prop:checked=move || selected.with(|s| s.contains(&checked_id))
+                                        on:change=move |event| {
+                                            let on = event_target_checked(&event);
+                                            selected
+                                                .update(|s| {
+                                                    s.retain(|x| x != &id);
+                                                    if on {
+                                                        s.push(id.clone());
+                                                    }
+                                                });
+                                            touched.set(true);
+                                        }
+                                    />
+                                    {option.label.clone()}
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                    {allow_other
+                        .then(|| {
+                            view! {
+                                <label class="ask-field">
+                                    {other_label}
+                                    <input
+                                        type="text"
+                                        prop:value=move || other.get()
+                                        on:input=move |event| {
+                                            other.set(event_target_value(&event));
+                                            touched.set(true);
+                                        }
+                                    />
+                                </label>
+                            }
+                        })}
                 </fieldset>
-            }.into_any()
+            }
+            .into_any()
         }
     };
     view! {
@@ -404,12 +501,21 @@ fn MarkdownBody(
         <div class="ask-markdown">
             <label class="ask-field">
                 "Draft"
-                <textarea rows="8" placeholder=placeholder prop:value=move || text.get()
-                    on:input=move |event| { text.set(event_target_value(&event)); touched.set(true); }>
+                <textarea
+                    rows="8"
+                    placeholder=placeholder
+                    prop:value=move || text.get()
+                    on:input=move |event| {
+                        text.set(event_target_value(&event));
+                        touched.set(true);
+                    }
+                >
                     {textarea_text(&text.get_untracked())}
                 </textarea>
             </label>
-            <p class="ask-markdown__count" aria-live="polite">{move || format!("{} / {max} characters", text.with(|t| utf16_len(t)))}</p>
+            <p class="ask-markdown__count" aria-live="polite">
+                {move || format!("{} / {max} characters", text.with(|t| utf16_len(t)))}
+            </p>
             <div class="ask-markdown__preview" aria-label="Preview">
                 <div class="markdown" inner_html=move || markdown::to_html(&text.get())></div>
             </div>
@@ -461,104 +567,199 @@ fn FormBody(
     let checked_ask = ask.clone();
     view! {
         <div class="ask-form">
-            {fields.into_iter().map(|field| {
-                let id = field.id.clone();
-                let input_id = format!("field-{id}");
-                let prefix = format!("content.values.{id}");
-                let ask = checked_ask.clone();
-                let errors = Signal::derive(move || errors_at(&ask, &draft.get(), touched.get(), &channel.server_errors.get(), &prefix));
-                let set = {
-                    let field = field.clone();
-                    move |raw: String, checked: bool| {
-                        let id = field.id.clone();
-                        match field_value(&field, &raw, checked) {
-                            Some(value) => values.update(|v| { v.insert(id, value); }),
-                            None => values.update(|v| { v.remove(&id); }),
+            {fields
+                .into_iter()
+                .map(|field| {
+                    let id = field.id.clone();
+                    let input_id = format!("field-{id}");
+                    let prefix = format!("content.values.{id}");
+                    let ask = checked_ask.clone();
+                    let errors = Signal::derive(move || errors_at(
+                        &ask,
+                        &draft.get(),
+                        touched.get(),
+                        &channel.server_errors.get(),
+                        &prefix,
+                    ));
+                    let set = {
+                        let field = field.clone();
+                        move |raw: String, checked: bool| {
+                            let id = field.id.clone();
+                            match field_value(&field, &raw, checked) {
+                                Some(value) => {
+                                    values
+                                        .update(|v| {
+                                            v.insert(id, value);
+                                        })
+                                }
+                                None => {
+                                    values
+                                        .update(|v| {
+                                            v.remove(&id);
+                                        })
+                                }
+                            }
+                            touched.set(true);
                         }
-                        touched.set(true);
+                    };
+                    let initial = match &field.default {
+                        Some(Value::String(text)) if field.field_type == FormFieldType::Datetime => {
+                            text.get(..16).unwrap_or(text).to_string()
+                        }
+                        Some(Value::String(text)) => text.clone(),
+                        Some(Value::Number(number)) => number.to_string(),
+                        _ => String::new(),
+                    };
+                    let required = field.is_required();
+                    let label = view! {
+                        {field.label.clone()}
+                        {required
+                            .then(|| {
+                                view! {
+                                    <span class="ask-field__required" aria-hidden="true">
+                                        " *"
+                                    </span>
+                                }
+                            })}
+                    };
+                    let control = match field.field_type {
+                        FormFieldType::Boolean => {
+                            let id2 = id.clone();
+                            view! {
+                                <input
+                                    id=input_id.clone()
+                                    type="checkbox"
+                                    role="switch"
+                                    prop:checked=move || values.with(|v| v.get(&id2) == Some(&json!(true)))
+                                    on:change=move |e| set(String::new(), event_target_checked(&e))
+                                />
+                            }
+                                .into_any()
+                        }
+                        FormFieldType::Textarea => {
+                            let id = id.clone();
+                            let text = move || {
+                                values.with(|v| v.get(&id).and_then(Value::as_str).unwrap_or_default().to_string())
+                            };
+                            let shown = text();
+                            view! {
+                                <textarea
+                                    id=input_id.clone()
+                                    rows="4"
+                                    required=required
+                                    prop:value=text
+                                    on:input=move |e| set(event_target_value(&e), false)
+                                >
+                                    {textarea_text(&shown)}
+                                </textarea>
+                            }
+                                .into_any()
+                        }
+                        FormFieldType::Select => {
+                            let options = field.options().to_vec();
+                            view! {
+                                <select
+                                    id=input_id.clone()
+                                    required=required
+                                    prop:value=initial
+                                    on:change=move |e| set(event_target_value(&e), false)
+                                >
+                                    <option value="">"Choose…"</option>
+                                    {options
+                                        .into_iter()
+                                        .map(|o| view! { <option value=o.id.clone()>{o.label.clone()}</option> })
+                                        .collect_view()}
+                                </select>
+                            }
+                                .into_any()
+                        }
+                        FormFieldType::Multiselect => {
+                            let options = field.options().to_vec();
+                            view! {
+                                <span class="ask-form__multi" id=input_id.clone()>
+                                    {options
+                                        .into_iter()
+                                        .map(|o| {
+                                            let (id_on, id_check, option_id) = (id.clone(), id.clone(), o.id.clone());
+                                            let check_option = option_id.clone();
+                                            let is_checked = move || {
+                                                values
+                                                    .with(|v| {
+                                                        v.get(&id_check)
+                                                            .and_then(Value::as_array)
+                                                            .is_some_and(|a| a.contains(&json!(check_option)))
+                                                    })
+                                            };
+                                            view! {
+                                                <label class="ask-option">
+                                                    <input
+                                                        type="checkbox"
+                                                        prop:checked=is_checked
+                                                        on:change=move |e| {
+                                                            let on = event_target_checked(&e);
+                                                            values
+                                                                .update(|v| {
+                                                                    let mut list: Vec<Value> = v
+                                                                        .get(&id_on)
+                                                                        .and_then(Value::as_array)
+                                                                        .cloned()
+                                                                        .unwrap_or_default();
+                                                                    list.retain(|x| x != &json!(option_id));
+                                                                    if on {
+                                                                        list.push(json!(option_id));
+                                                                    }
+                                                                    if list.is_empty() {
+                                                                        v.remove(&id_on);
+                                                                    } else {
+                                                                        v.insert(id_on.clone(), Value::Array(list));
+                                                                    }
+                                                                });
+                                                            touched.set(true);
+                                                        }
+                                                    />
+                                                    {o.label.clone()}
+                                                </label>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </span>
+                            }
+                                .into_any()
+                        }
+                        other => {
+                            let kind = match other {
+                                FormFieldType::Email => "email",
+                                FormFieldType::Url => "url",
+                                FormFieldType::Phone => "tel",
+                                FormFieldType::Number => "number",
+                                FormFieldType::Date => "date",
+                                FormFieldType::Time => "time",
+                                FormFieldType::Datetime => "datetime-local",
+                                _ => "text",
+                            };
+                            // Uncontrolled: writing a parsed value back would fight the typing ("12" → "1.02").
+                            view! {
+                                <input
+                                    id=input_id.clone()
+                                    type=kind
+                                    required=required
+                                    value=initial
+                                    on:input=move |e| set(event_target_value(&e), false)
+                                />
+                            }
+                                .into_any()
+                        }
+                    };
+                    view! {
+                        <div class="ask-field" data-testid=format!("form-field-{id}")>
+                            <label for=input_id>{label}</label>
+                            {control}
+                            {field.helper_text.clone().map(|text| view! { <p class="ask-field__help">{text}</p> })}
+                            <ErrorList errors />
+                        </div>
                     }
-                };
-                let initial = match &field.default {
-                    Some(Value::String(text)) if field.field_type == FormFieldType::Datetime => text.get(..16).unwrap_or(text).to_string(),
-                    Some(Value::String(text)) => text.clone(),
-                    Some(Value::Number(number)) => number.to_string(),
-                    _ => String::new(),
-                };
-                let required = field.is_required();
-                let label = view! { {field.label.clone()} {required.then(|| view! { <span class="ask-field__required" aria-hidden="true">" *"</span> })} };
-                let control = match field.field_type {
-                    FormFieldType::Boolean => {
-                        let id2 = id.clone();
-                        view! { <input id=input_id.clone() type="checkbox" role="switch" prop:checked=move || values.with(|v| v.get(&id2) == Some(&json!(true))) on:change=move |e| set(String::new(), event_target_checked(&e)) /> }.into_any()
-                    }
-                    FormFieldType::Textarea => {
-                        let id = id.clone();
-                        let text = move || values.with(|v| v.get(&id).and_then(Value::as_str).unwrap_or_default().to_string());
-                        let shown = text();
-                        view! {
-                            <textarea id=input_id.clone() rows="4" required=required prop:value=text on:input=move |e| set(event_target_value(&e), false)>
-                                {textarea_text(&shown)}
-                            </textarea>
-                        }.into_any()
-                    }
-                    FormFieldType::Select => {
-                        let options = field.options().to_vec();
-                        view! {
-                            <select id=input_id.clone() required=required prop:value=initial on:change=move |e| set(event_target_value(&e), false)>
-                                <option value="">"Choose…"</option>
-                                {options.into_iter().map(|o| view! { <option value=o.id.clone()>{o.label.clone()}</option> }).collect_view()}
-                            </select>
-                        }.into_any()
-                    }
-                    FormFieldType::Multiselect => {
-                        let options = field.options().to_vec();
-                        view! {
-                            <span class="ask-form__multi" id=input_id.clone()>
-                                {options.into_iter().map(|o| {
-                                    let (id_on, id_check, option_id) = (id.clone(), id.clone(), o.id.clone());
-                                    let check_option = option_id.clone();
-                                    view! {
-                                        <label class="ask-option"><input type="checkbox"
-                                            prop:checked=move || values.with(|v| v.get(&id_check).and_then(Value::as_array).is_some_and(|a| a.contains(&json!(check_option))))
-                                            on:change=move |e| {
-                                                let on = event_target_checked(&e);
-                                                values.update(|v| {
-                                                    let mut list: Vec<Value> = v.get(&id_on).and_then(Value::as_array).cloned().unwrap_or_default();
-                                                    list.retain(|x| x != &json!(option_id));
-                                                    if on { list.push(json!(option_id)); }
-                                                    if list.is_empty() { v.remove(&id_on); } else { v.insert(id_on.clone(), Value::Array(list)); }
-                                                });
-                                                touched.set(true);
-                                            } />{o.label.clone()}</label>
-                                    }
-                                }).collect_view()}
-                            </span>
-                        }.into_any()
-                    }
-                    other => {
-                        let kind = match other {
-                            FormFieldType::Email => "email",
-                            FormFieldType::Url => "url",
-                            FormFieldType::Phone => "tel",
-                            FormFieldType::Number => "number",
-                            FormFieldType::Date => "date",
-                            FormFieldType::Time => "time",
-                            FormFieldType::Datetime => "datetime-local",
-                            _ => "text",
-                        };
-                        // Uncontrolled: writing a parsed value back would fight the typing ("12" → "1.02").
-                        view! { <input id=input_id.clone() type=kind required=required value=initial on:input=move |e| set(event_target_value(&e), false) /> }.into_any()
-                    }
-                };
-                view! {
-                    <div class="ask-field" data-testid=format!("form-field-{id}")>
-                        <label for=input_id>{label}</label>
-                        {control}
-                        {field.helper_text.clone().map(|text| view! { <p class="ask-field__help">{text}</p> })}
-                        <ErrorList errors />
-                    </div>
-                }
-            }).collect_view()}
+                })
+                .collect_view()}
         </div>
         <SubmitRow ask draft touched answer channel />
     }
@@ -634,21 +835,52 @@ fn FilesBody(
                 {hint}
                 <input type="file" multiple=many accept=accept data-testid="ask-file-input" on:change=on_change />
             </label>
-            {move || uploading.get().into_iter().map(|(name, done)| view! {
-                <label class="ask-files__progress">
-                    {format!("Uploading {name}")}
-                    <progress max="1" value=done.to_string()></progress>
-                </label>
-            }).collect_view()}
+            {move || {
+                uploading
+                    .get()
+                    .into_iter()
+                    .map(|(name, done)| {
+                        view! {
+                            <label class="ask-files__progress">
+                                {format!("Uploading {name}")} <progress max="1" value=done.to_string()></progress>
+                            </label>
+                        }
+                    })
+                    .collect_view()
+            }}
             <ErrorList errors=Signal::derive(move || upload_errors.get()) />
             <ul class="ask-files__list">
-                {move || picked.get().into_iter().enumerate().map(|(index, file)| view! {
-                    <li>
-                        {format!("{} ({}, {} bytes)", file["filename"].as_str().unwrap_or("file"), file["mimeType"].as_str().unwrap_or("?"), file["size"])}
-                        " "
-                        <button type="button" class="ask-button ask-button--cancel" on:click=move |_| picked.update(|p| { p.remove(index); })>"Remove"</button>
-                    </li>
-                }).collect_view()}
+                {move || {
+                    picked
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, file)| {
+                            view! {
+                                <li>
+                                    {format!(
+                                        "{} ({}, {} bytes)",
+                                        file["filename"].as_str().unwrap_or("file"),
+                                        file["mimeType"].as_str().unwrap_or("?"),
+                                        file["size"],
+                                    )} " "
+                                    <button
+                                        type="button"
+                                        class="ask-button ask-button--cancel"
+                                        on:click=move |_| {
+                                            picked
+                                                .update(|p| {
+                                                    p.remove(index);
+                                                })
+                                        }
+                                    >
+                                        "Remove"
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
             </ul>
         </div>
         <SubmitRow ask draft touched answer channel />

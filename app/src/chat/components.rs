@@ -125,14 +125,26 @@ pub fn ChatPage() -> impl IntoView {
             <ConversationList histories current=history_id />
             <main class="chat__main">
                 <section class="transcript" aria-label="Conversation" data-testid="transcript">
-                    <Transition fallback=|| view! { <p class="transcript__empty">"Loading…"</p> }>
+                    <Transition fallback=|| {
+                        view! { <p class="transcript__empty">"Loading…"</p> }
+                    }>
                         {move || Suspend::new(async move {
                             let (_, view) = history.await;
                             view! { <SavedRows view channel /> }
                         })}
                     </Transition>
                     {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
-                    {move || notice.get().map(|text| view! { <p class="error" role="status" data-testid="turn-error">{text}</p> })}
+                    {move || {
+                        notice
+                            .get()
+                            .map(|text| {
+                                view! {
+                                    <p class="error" role="status" data-testid="turn-error">
+                                        {text}
+                                    </p>
+                                }
+                            })
+                    }}
                 </section>
                 <Composer busy on_send=send on_stop=stop />
             </main>
@@ -189,29 +201,39 @@ fn ConversationList(
 ) -> impl IntoView {
     view! {
         <nav class="conversations" aria-label="Conversations">
-            <a class="conversations__new" href="/" data-testid="new-chat">"New chat"</a>
+            <a class="conversations__new" href="/" data-testid="new-chat">
+                "New chat"
+            </a>
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
                     match histories.await {
-                        Ok(list) => view! {
-                            <ul class="conversations__list">
-                                {list.into_iter().map(|history| {
-                                    let id = history.id.clone();
-                                    let is_current = move || current.get().as_deref() == Some(id.as_str());
-                                    view! {
-                                        <li>
-                                            <a
-                                                href=format!("/?c={}", history.id)
-                                                class="conversations__item"
-                                                aria-current=move || is_current().then_some("page")
-                                            >
-                                                {history.title.unwrap_or_else(|| "New conversation".to_string())}
-                                            </a>
-                                        </li>
-                                    }
-                                }).collect_view()}
-                            </ul>
-                        }.into_any(),
+                        Ok(list) => {
+                            view! {
+                                <ul class="conversations__list">
+                                    {list
+                                        .into_iter()
+                                        .map(|history| {
+                                            let id = history.id.clone();
+                                            let is_current = move || current.get().as_deref() == Some(id.as_str());
+                                            view! {
+                                                <li>
+                                                    <a
+                                                        href=format!("/?c={}", history.id)
+                                                        class="conversations__item"
+                                                        aria-current=move || is_current().then_some("page")
+                                                    >
+                                                        {history
+                                                            .title
+                                                            .unwrap_or_else(|| "New conversation".to_string())}
+                                                    </a>
+                                                </li>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </ul>
+                            }
+                                .into_any()
+                        }
                         Err(err) => view! { <p class="error">{err.to_string()}</p> }.into_any(),
                     }
                 })}
@@ -235,11 +257,16 @@ fn SavedRows(view: Result<Option<HistoryView>, AppError>, channel: AnswerChannel
             })
             .collect_view()
             .into_any(),
-        Ok(None) => view! {
-            <p class="transcript__empty">"Start a conversation: type a message below. Try “help”."</p>
+        Ok(None) => {
+            view! { <p class="transcript__empty">"Start a conversation: type a message below. Try “help”."</p> }
+                .into_any()
+        }
+        Err(err) => view! {
+            <p class="error" role="alert">
+                {err.to_string()}
+            </p>
         }
         .into_any(),
-        Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
     }
 }
 
@@ -336,7 +363,9 @@ fn Composer(
                 submit();
             }
         >
-            <label class="visually-hidden" for="composer-input">"Message"</label>
+            <label class="visually-hidden" for="composer-input">
+                "Message"
+            </label>
             <textarea
                 id="composer-input"
                 class="composer__input"
@@ -361,7 +390,9 @@ fn Composer(
                 {move || if busy.get() { "Replying…" } else { "Send" }}
             </button>
             <Show when=move || busy.get()>
-                <button type="button" class="composer__stop" data-testid="stop" on:click=move |_| on_stop()>"Stop"</button>
+                <button type="button" class="composer__stop" data-testid="stop" on:click=move |_| on_stop()>
+                    "Stop"
+                </button>
             </Show>
         </form>
     }

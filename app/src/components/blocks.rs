@@ -124,9 +124,21 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
         <div class="blocks-error" role="alert" data-testid="blocks-error">
             <p class="blocks-error__title">"This reply could not be shown: its document has errors."</p>
             <ul>
-                {check.errors.into_iter().map(|error| view! {
-                    <li><code>{error.path}</code>" "<code>{error.code.as_str()}</code>" "{error.message}</li>
-                }).collect_view()}
+                {check
+                    .errors
+                    .into_iter()
+                    .map(|error| {
+                        view! {
+                            <li>
+                                <code>{error.path}</code>
+                                " "
+                                <code>{error.code.as_str()}</code>
+                                " "
+                                {error.message}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
             <details>
                 <summary>"Show the reply as sent"</summary>
@@ -182,10 +194,17 @@ impl Rendered {
 fn streaming_view(text: &str) -> AnyView {
     let document = parse_blocks_partial(text).into_document();
     view! {
-        {(!document.blocks.is_empty()).then(|| view! {
-            <div class="blocks-streaming" inert=true data-testid="blocks-streaming">{document_view(document)}</div>
-        })}
-        <p class="blocks-pending" role="status" data-testid="blocks-pending">"Preparing the reply…"</p>
+        {(!document.blocks.is_empty())
+            .then(|| {
+                view! {
+                    <div class="blocks-streaming" inert=true data-testid="blocks-streaming">
+                        {document_view(document)}
+                    </div>
+                }
+            })}
+        <p class="blocks-pending" role="status" data-testid="blocks-pending">
+            "Preparing the reply…"
+        </p>
     }
     .into_any()
 }
@@ -256,7 +275,9 @@ pub(crate) mod renderer {
 
     fn unavailable() -> AnyView {
         view! {
-            <p class="blocks-error" role="alert">"This reply's blocks could not be loaded. Reload the page to try again."</p>
+            <p class="blocks-error" role="alert">
+                "This reply's blocks could not be loaded. Reload the page to try again."
+            </p>
         }
         .into_any()
     }
@@ -288,7 +309,11 @@ fn render(block: Block, state: DocState) -> AnyView {
         .into_any(),
         Block::Columns(columns) => view! {
             <div class="blocks-columns">
-                {columns.children.into_iter().map(|child| view! { <div class="blocks-columns__cell">{render(child, state)}</div> }).collect_view()}
+                {columns
+                    .children
+                    .into_iter()
+                    .map(|child| view! { <div class="blocks-columns__cell">{render(child, state)}</div> })
+                    .collect_view()}
             </div>
         }
         .into_any(),
@@ -334,17 +359,30 @@ fn render(block: Block, state: DocState) -> AnyView {
         .into_any(),
         Block::List(list) => view! {
             <ul class="blocks-list">
-                {list.items.into_iter().map(|item| view! {
-                    <li class="blocks-list__item">
-                        {item.image.map(|image| image_view(image.src, image.alt, None))}
-                        <div>
-                            <p class="blocks-list__title"><strong>{item.title}</strong>
-                                {item.meta.map(|meta| view! { " " <span class="blocks-list__meta">{meta}</span> })}
-                            </p>
-                            {item.text.map(|text| view! { <p class="blocks-list__text">{text}</p> })}
-                        </div>
-                    </li>
-                }).collect_view()}
+                {list
+                    .items
+                    .into_iter()
+                    .map(|item| {
+                        view! {
+                            <li class="blocks-list__item">
+                                {item.image.map(|image| image_view(image.src, image.alt, None))} <div>
+                                    <p class="blocks-list__title">
+                                        <strong>{item.title}</strong>
+                                        {item
+                                            .meta
+                                            .map(|meta| {
+                                                view! {
+                                                    " "
+                                                    <span class="blocks-list__meta">{meta}</span>
+                                                }
+                                            })}
+                                    </p>
+                                    {item.text.map(|text| view! { <p class="blocks-list__text">{text}</p> })}
+                                </div>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
         }
         .into_any(),
@@ -362,12 +400,24 @@ fn metric_view(metric: Metric) -> impl IntoView {
         <div class="metric">
             <p class="metric__label">{metric.label}</p>
             <p class="metric__value">{metric.value}</p>
-            {metric.delta.map(|delta| view! {
-                <p class=format!("metric__delta metric__delta--{}", trend.map_or("flat", |(_, name)| name))>
-                    {trend.map(|(arrow, name)| view! { <span aria-label=format!("trend {name}")>{arrow}</span> " " })}
-                    {delta}
-                </p>
-            })}
+            {metric
+                .delta
+                .map(|delta| {
+                    view! {
+                        <p class=format!(
+                            "metric__delta metric__delta--{}",
+                            trend.map_or("flat", |(_, name)| name),
+                        )>
+                            {trend
+                                .map(|(arrow, name)| {
+                                    view! {
+                                        <span aria-label=format!("trend {name}")>{arrow}</span>
+                                        " "
+                                    }
+                                })} {delta}
+                        </p>
+                    }
+                })}
             {metric.helper.map(|helper| view! { <p class="metric__helper">{helper}</p> })}
         </div>
     }
@@ -377,14 +427,18 @@ fn image_view(src: String, alt: String, caption: Option<String>) -> impl IntoVie
     // `file:` refs name uploads the browser cannot fetch directly; show the alt text instead.
     let image = if src.starts_with("file:") {
         let label = alt.clone();
-        view! { <div class="blocks-image__missing" role="img" aria-label=label>{alt}</div> }.into_any()
+        view! {
+            <div class="blocks-image__missing" role="img" aria-label=label>
+                {alt}
+            </div>
+        }
+        .into_any()
     } else {
         view! { <img class="blocks-image" src=src alt=alt loading="lazy" referrerpolicy="no-referrer" /> }.into_any()
     };
     view! {
         <figure class="blocks-figure">
-            {image}
-            {caption.map(|caption| view! { <figcaption>{caption}</figcaption> })}
+            {image} {caption.map(|caption| view! { <figcaption>{caption}</figcaption> })}
         </figure>
     }
 }
@@ -394,8 +448,13 @@ fn html_frame(html: Html) -> impl IntoView {
     let title = html.title.clone().unwrap_or_else(|| "Agent-generated preview".to_string());
     view! {
         <figure class="blocks-html" data-testid="html-block">
-            <iframe sandbox="" referrerpolicy="no-referrer" srcdoc=frame_srcdoc(&html.html) title=title
-                style=format!("height: {height}px")></iframe>
+            <iframe
+                sandbox=""
+                referrerpolicy="no-referrer"
+                srcdoc=frame_srcdoc(&html.html)
+                title=title
+                style=format!("height: {height}px")
+            ></iframe>
             <figcaption>"Agent-generated preview"</figcaption>
         </figure>
     }
@@ -422,7 +481,14 @@ fn chart_view(chart: Chart, state: DocState) -> impl IntoView {
     );
     move || {
         view! {
-            <ChartView kind points=points() title=title.clone() height=height.clone() legend empty_text=empty_text.clone() />
+            <ChartView
+                kind
+                points=points()
+                title=title.clone()
+                height=height.clone()
+                legend
+                empty_text=empty_text.clone()
+            />
         }
     }
 }
@@ -444,14 +510,39 @@ fn table_view(table: Table, state: DocState) -> impl IntoView {
         view! {
             <div class="blocks-table" data-testid="table">
                 <table>
-                    {title.clone().map(|title| view! { <caption>{title}</caption> })}
-                    <thead><tr>{names.iter().map(|name| view! { <th scope="col">{name.replace('_', " ")}</th> }).collect_view()}</tr></thead>
+                    {title.clone().map(|title| view! { <caption>{title}</caption> })} <thead>
+                        <tr>
+                            {names
+                                .iter()
+                                .map(|name| view! { <th scope="col">{name.replace('_', " ")}</th> })
+                                .collect_view()}
+                        </tr>
+                    </thead>
                     <tbody>
-                        {dataset.rows.iter().map(|row| view! {
-                            <tr>{positions.iter().zip(&numeric).map(|(at, number)| view! {
-                                <td class:numeric=*number>{at.and_then(|at| row.get(at)).map(cell_text).unwrap_or_default()}</td>
-                            }).collect_view()}</tr>
-                        }).collect_view()}
+                        {dataset
+                            .rows
+                            .iter()
+                            .map(|row| {
+                                view! {
+                                    <tr>
+                                        {positions
+                                            .iter()
+                                            .zip(&numeric)
+                                            .map(|(at, number)| {
+                                                view! {
+                                                    <td class:numeric=*number>
+                                                        {at
+                                                            .and_then(|at| row.get(at))
+                                                            .map(cell_text)
+                                                            .unwrap_or_default()}
+                                                    </td>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
                     </tbody>
                 </table>
             </div>
@@ -469,21 +560,34 @@ fn element_view(element: Element, state: DocState) -> AnyView {
                 move || target.with_value(|target| state.selected.with(|selected| selected.get(target).cloned()));
             view! {
                 <div class="segmented" role="group" aria-label="Show" data-testid=format!("segmented-{}", segmented.id)>
-                    {segmented.options.into_iter().enumerate().map(|(index, option)| {
-                        let data = StoredValue::new(option.data);
-                        let pressed = move || shown().map_or(index == 0, |shown| data.with_value(|data| shown == *data));
-                        let pick = move |_| {
-                            state.selected.update(|selected| {
-                                selected.insert(target.get_value(), data.get_value());
-                            })
-                        };
-                        view! {
-                            <button type="button" class="segmented__option" aria-pressed=move || pressed().to_string()
-                                on:click=pick>
-                                {option.label}
-                            </button>
-                        }
-                    }).collect_view()}
+                    {segmented
+                        .options
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, option)| {
+                            let data = StoredValue::new(option.data);
+                            let pressed = move || {
+                                shown().map_or(index == 0, |shown| data.with_value(|data| shown == *data))
+                            };
+                            let pick = move |_| {
+                                state
+                                    .selected
+                                    .update(|selected| {
+                                        selected.insert(target.get_value(), data.get_value());
+                                    })
+                            };
+                            view! {
+                                <button
+                                    type="button"
+                                    class="segmented__option"
+                                    aria-pressed=move || pressed().to_string()
+                                    on:click=pick
+                                >
+                                    {option.label}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
                 </div>
             }
             .into_any()
@@ -504,31 +608,63 @@ fn button_view(button: Button, state: DocState) -> AnyView {
                     // A route is checked again where it is followed, by the browser's own URL parser.
                     let route = (!external).then(|| href.clone());
                     view! {
-                        <a class=class href=href data-testid=testid target=external.then_some("_blank")
+                        <a
+                            class=class
+                            href=href
+                            data-testid=testid
+                            target=external.then_some("_blank")
                             rel=external.then_some("noopener noreferrer")
-                            on:click=move |event| if route.as_deref().is_some_and(|route| !stays_on_this_site(route)) {
-                                event.prevent_default();
-                            }>{button.text}</a>
+                            on:click=move |event| {
+                                if route.as_deref().is_some_and(|route| !stays_on_this_site(route)) {
+                                    event.prevent_default();
+                                }
+                            }
+                        >
+                            {button.text}
+                        </a>
                     }
                     .into_any()
                 }
-                None => view! { <button type="button" class=class disabled title="This link is not allowed">{button.text}</button> }
-                    .into_any(),
+                None => view! {
+                    <button type="button" class=class disabled title="This link is not allowed">
+                        {button.text}
+                    </button>
+                }
+                .into_any(),
             }
         }
         Action::Reply { text } => {
             let reply = state.actions.map(|actions| actions.reply);
             view! {
-                <button type="button" class=class data-testid=testid disabled=reply.is_none()
-                    on:click=move |_| if let Some(reply) = reply { reply.run(text.clone()) }>
+                <button
+                    type="button"
+                    class=class
+                    data-testid=testid
+                    disabled=reply.is_none()
+                    on:click=move |_| {
+                        if let Some(reply) = reply {
+                            reply.run(text.clone())
+                        }
+                    }
+                >
                     {button.text}
                 </button>
             }
             .into_any()
         }
         Action::Select { target, data } => view! {
-            <button type="button" class=class data-testid=testid
-                on:click=move |_| state.selected.update(|selected| { selected.insert(target.clone(), data.clone()); })>
+            <button
+                type="button"
+                class=class
+                data-testid=testid
+                on:click=move |_| {
+                    state
+                        .selected
+                        .update(|selected| {
+                            selected.insert(target.clone(), data.clone());
+                        })
+                }
+            >
                 {button.text}
             </button>
         }
@@ -536,7 +672,10 @@ fn button_view(button: Button, state: DocState) -> AnyView {
         Action::Copy { text, target } => {
             let copied = RwSignal::new(false);
             view! {
-                <button type="button" class=class data-testid=testid
+                <button
+                    type="button"
+                    class=class
+                    data-testid=testid
                     on:click=move |_| {
                         let content = match (&text, &target) {
                             (Some(text), _) => text.clone(),
@@ -544,7 +683,8 @@ fn button_view(button: Button, state: DocState) -> AnyView {
                             (None, None) => String::new(),
                         };
                         copy_to_clipboard(content, copied);
-                    }>
+                    }
+                >
                     {move || if copied.get() { "Copied".to_string() } else { button.text.clone() }}
                 </button>
             }
@@ -554,14 +694,29 @@ fn button_view(button: Button, state: DocState) -> AnyView {
             let status = RwSignal::new(None::<String>);
             let busy = RwSignal::new(false);
             view! {
-                <button type="button" class=class data-testid=testid disabled=move || busy.get()
+                <button
+                    type="button"
+                    class=class
+                    data-testid=testid
+                    disabled=move || busy.get()
                     on:click=move |_| {
                         let payload = Value::Object(payload.clone().unwrap_or_default());
                         call_host(state, name.clone(), payload, None, busy, status);
-                    }>
+                    }
+                >
                     {button.text}
                 </button>
-                {move || status.get().map(|status| view! { <span class="blocks-status" role="status">{status}</span> })}
+                {move || {
+                    status
+                        .get()
+                        .map(|status| {
+                            view! {
+                                <span class="blocks-status" role="status">
+                                    {status}
+                                </span>
+                            }
+                        })
+                }}
             }
             .into_any()
         }
@@ -616,8 +771,16 @@ fn StepperView(original: Stepper, live: RwSignal<Block>, state: DocState) -> imp
         <div class="stepper" data-testid="stepper">
             <div class="stepper__control" role="group" aria-label=label.clone()>
                 <span class="stepper__label">{label.clone()}</span>
-                <button type="button" data-element-id=decrease_id class="stepper__button" aria-label=format!("Decrease {label}")
-                    disabled=move || busy.get() || !can(-step) on:click=move |_| change(-step)>"−"</button>
+                <button
+                    type="button"
+                    data-element-id=decrease_id
+                    class="stepper__button"
+                    aria-label=format!("Decrease {label}")
+                    disabled=move || busy.get() || !can(-step)
+                    on:click=move |_| change(-step)
+                >
+                    "−"
+                </button>
                 <output class="stepper__value" aria-live="polite" data-testid="stepper-value">
                     {move || {
                         let stepper = current();
@@ -625,26 +788,67 @@ fn StepperView(original: Stepper, live: RwSignal<Block>, state: DocState) -> imp
                         stepper.unit.map_or(value.clone(), |unit| format!("{value} {unit}"))
                     }}
                 </output>
-                <button type="button" data-element-id=increase_id class="stepper__button" aria-label=format!("Increase {label}")
-                    disabled=move || busy.get() || !can(step) on:click=move |_| change(step)>"+"</button>
+                <button
+                    type="button"
+                    data-element-id=increase_id
+                    class="stepper__button"
+                    aria-label=format!("Increase {label}")
+                    disabled=move || busy.get() || !can(step)
+                    on:click=move |_| change(step)
+                >
+                    "+"
+                </button>
             </div>
             {move || {
                 let stepper = current();
-                (!stepper.items.is_empty()).then(|| view! {
-                    <div class="stepper__items">
-                        {stepper.items_title.clone().map(|title| view! { <p class="stepper__items-title">{title}</p> })}
-                        <ul>
-                            {stepper.items.iter().map(|item| {
-                                let amount = palaver_contract::text::js_to_fixed(item.amount, usize::from(item.decimals.unwrap_or(0)));
-                                let amount = item.unit.as_ref().map_or(amount.clone(), |unit| format!("{amount} {unit}"));
-                                view! { <li><span>{item.label.clone()}</span> <strong>{amount}</strong></li> }
-                            }).collect_view()}
-                        </ul>
-                    </div>
-                })
+                (!stepper.items.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="stepper__items">
+                                {stepper
+                                    .items_title
+                                    .clone()
+                                    .map(|title| view! { <p class="stepper__items-title">{title}</p> })}
+                                <ul>
+                                    {stepper
+                                        .items
+                                        .iter()
+                                        .map(|item| {
+                                            let amount = palaver_contract::text::js_to_fixed(
+                                                item.amount,
+                                                usize::from(item.decimals.unwrap_or(0)),
+                                            );
+                                            let amount = item
+                                                .unit
+                                                .as_ref()
+                                                .map_or(amount.clone(), |unit| format!("{amount} {unit}"));
+                                            view! {
+                                                <li>
+                                                    <span>{item.label.clone()}</span>
+                                                    <strong>{amount}</strong>
+                                                </li>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </ul>
+                            </div>
+                        }
+                    })
             }}
-            {original.with_value(|original| original.note.clone()).map(|note| view! { <p class="blocks-context">{note}</p> })}
-            {move || status.get().map(|status| view! { <p class="blocks-status" role="status">{status}</p> })}
+            {original
+                .with_value(|original| original.note.clone())
+                .map(|note| view! { <p class="blocks-context">{note}</p> })}
+            {move || {
+                status
+                    .get()
+                    .map(|status| {
+                        view! {
+                            <p class="blocks-status" role="status">
+                                {status}
+                            </p>
+                        }
+                    })
+            }}
         </div>
     }
 }
@@ -689,31 +893,65 @@ fn ChecklistView(live: RwSignal<Block>, state: DocState) -> impl IntoView {
                 <section class="checklist" data-testid="checklist" aria-label=label>
                     <p class="checklist__header">
                         <span class="checklist__title">{title}</span>
-                        <span class="checklist__count" data-testid="checklist-count">{format!("{done} of {total}")}</span>
+                        <span class="checklist__count" data-testid="checklist-count">
+                            {format!("{done} of {total}")}
+                        </span>
                     </p>
                     <ul>
-                        {checklist.items.iter().map(|item| {
-                            let element_id = checklist_element_id(&checklist.id, &item.id);
-                            let item_id = item.id.clone();
-                            view! {
-                                <li class="checklist__item">
-                                    // Element ids go in data attributes: a transcript can show one document twice.
-                                    <label>
-                                        <input type="checkbox" data-element-id=element_id prop:checked=item.checked == Some(true)
-                                            disabled=move || busy.get()
-                                            on:change=move |event| tick(item_id.clone(), event_target_checked(&event)) />
-                                        <span class="checklist__text">{item.text.clone()}</span>
-                                        {item.meta.clone().map(|meta| view! { " " <span class="checklist__meta">{meta}</span> })}
-                                    </label>
-                                    {item.detail.clone().map(|detail| view! { <p class="checklist__detail">{detail}</p> })}
-                                </li>
-                            }
-                        }).collect_view()}
+                        {checklist
+                            .items
+                            .iter()
+                            .map(|item| {
+                                let element_id = checklist_element_id(&checklist.id, &item.id);
+                                let item_id = item.id.clone();
+                                view! {
+                                    <li class="checklist__item">
+                                        // Element ids go in data attributes: a transcript can show one document twice.
+                                        <label>
+                                            <input
+                                                type="checkbox"
+                                                data-element-id=element_id
+                                                prop:checked=item.checked == Some(true)
+                                                disabled=move || busy.get()
+                                                on:change=move |event| tick(
+                                                    item_id.clone(),
+                                                    event_target_checked(&event),
+                                                )
+                                            />
+                                            <span class="checklist__text">{item.text.clone()}</span>
+                                            {item
+                                                .meta
+                                                .clone()
+                                                .map(|meta| {
+                                                    view! {
+                                                        " "
+                                                        <span class="checklist__meta">{meta}</span>
+                                                    }
+                                                })}
+                                        </label>
+                                        {item
+                                            .detail
+                                            .clone()
+                                            .map(|detail| view! { <p class="checklist__detail">{detail}</p> })}
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
                     </ul>
                 </section>
             }
         }}
-        {move || status.get().map(|status| view! { <p class="blocks-status" role="status">{status}</p> })}
+        {move || {
+            status
+                .get()
+                .map(|status| {
+                    view! {
+                        <p class="blocks-status" role="status">
+                            {status}
+                        </p>
+                    }
+                })
+        }}
     }
 }
 

@@ -127,25 +127,58 @@ pub fn ChartView(
     view! {
         <figure class="chart" data-testid="chart" data-kind=format!("{kind:?}").to_lowercase()>
             {title.map(|title| view! { <figcaption class="chart__title">{title}</figcaption> })}
-            <svg class="chart__svg" viewBox=view_box role="img" aria-label=label.clone()
-                style=(kind != ChartKind::Donut).then(|| format!("aspect-ratio: {WIDTH} / {height}"))>
+            <svg
+                class="chart__svg"
+                viewBox=view_box
+                role="img"
+                aria-label=label.clone()
+                style=(kind != ChartKind::Donut).then(|| format!("aspect-ratio: {WIDTH} / {height}"))
+            >
                 <title>{label.clone()}</title>
                 {plot}
             </svg>
-            {show_legend.then(|| view! {
-                <ul class="chart__legend" aria-hidden="true">
-                    {legend_points.iter().enumerate().map(|(index, point)| view! {
-                        <li><span class=format!("chart__swatch chart__fill-{}", index % PALETTE_SIZE + 1)></span>{point.label.clone()}</li>
-                    }).collect_view()}
-                </ul>
-            })}
+            {show_legend
+                .then(|| {
+                    view! {
+                        <ul class="chart__legend" aria-hidden="true">
+                            {legend_points
+                                .iter()
+                                .enumerate()
+                                .map(|(index, point)| {
+                                    view! {
+                                        <li>
+                                            <span class=format!(
+                                                "chart__swatch chart__fill-{}",
+                                                index % PALETTE_SIZE + 1,
+                                            )></span>
+                                            {point.label.clone()}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                })}
             <table class="visually-hidden">
                 <caption>{label}</caption>
-                <thead><tr><th scope="col">"Label"</th><th scope="col">"Value"</th></tr></thead>
+                <thead>
+                    <tr>
+                        <th scope="col">"Label"</th>
+                        <th scope="col">"Value"</th>
+                    </tr>
+                </thead>
                 <tbody>
-                    {points.into_iter().map(|point| view! {
-                        <tr><th scope="row">{point.label}</th><td>{js_number(point.value)}</td></tr>
-                    }).collect_view()}
+                    {points
+                        .into_iter()
+                        .map(|point| {
+                            view! {
+                                <tr>
+                                    <th scope="row">{point.label}</th>
+                                    <td>{js_number(point.value)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
                 </tbody>
             </table>
         </figure>
@@ -164,12 +197,29 @@ fn axes(points: &[ChartPoint], height: f64) -> impl IntoView + use<> {
     view! {
         <g class="chart__axis" aria-hidden="true">
             <line x1=MARGIN_LEFT y1=scale.bottom x2=WIDTH y2=scale.bottom />
-            <text x=MARGIN_LEFT - 6.0 y=scale.y(scale.high) + 4.0 text-anchor="end">{js_number(scale.high)}</text>
-            <text x=MARGIN_LEFT - 6.0 y=scale.bottom text-anchor="end">{js_number(scale.low)}</text>
-            {labelled.into_iter().map(|(index, label)| {
-                let anchor = if index == 0 && last > 0 { "start" } else if index == last && last > 0 { "end" } else { "middle" };
-                view! { <text x=x_at(index, points.len()) y=height - 8.0 text-anchor=anchor>{label}</text> }
-            }).collect_view()}
+            <text x=MARGIN_LEFT - 6.0 y=scale.y(scale.high) + 4.0 text-anchor="end">
+                {js_number(scale.high)}
+            </text>
+            <text x=MARGIN_LEFT - 6.0 y=scale.bottom text-anchor="end">
+                {js_number(scale.low)}
+            </text>
+            {labelled
+                .into_iter()
+                .map(|(index, label)| {
+                    let anchor = if index == 0 && last > 0 {
+                        "start"
+                    } else if index == last && last > 0 {
+                        "end"
+                    } else {
+                        "middle"
+                    };
+                    view! {
+                        <text x=x_at(index, points.len()) y=height - 8.0 text-anchor=anchor>
+                            {label}
+                        </text>
+                    }
+                })
+                .collect_view()}
         </g>
     }
 }
@@ -194,7 +244,13 @@ fn bars(points: &[ChartPoint], height: f64) -> impl IntoView + use<> {
             let y = scale.y(point.value);
             let (top, size) = if y < zero { (y, zero - y) } else { (zero, y - zero) };
             view! {
-                <rect class="chart__bar" x=MARGIN_LEFT + slot * index as f64 + slot * 0.15 y=top width=slot * 0.7 height=size.max(0.5)>
+                <rect
+                    class="chart__bar"
+                    x=MARGIN_LEFT + slot * index as f64 + slot * 0.15
+                    y=top
+                    width=slot * 0.7
+                    height=size.max(0.5)
+                >
                     <title>{format!("{}: {}", point.label, js_number(point.value))}</title>
                 </rect>
             }
@@ -205,10 +261,20 @@ fn bars(points: &[ChartPoint], height: f64) -> impl IntoView + use<> {
     view! {
         <g class="chart__axis" aria-hidden="true">
             <line x1=MARGIN_LEFT y1=zero x2=WIDTH y2=zero />
-            <text x=MARGIN_LEFT - 6.0 y=scale.y(scale.high) + 4.0 text-anchor="end">{js_number(scale.high)}</text>
-            {labels.into_iter().filter(|(index, _)| index % every == 0).map(|(index, label)| view! {
-                <text x=MARGIN_LEFT + slot * (index as f64 + 0.5) y=height - 8.0 text-anchor="middle">{label}</text>
-            }).collect_view()}
+            <text x=MARGIN_LEFT - 6.0 y=scale.y(scale.high) + 4.0 text-anchor="end">
+                {js_number(scale.high)}
+            </text>
+            {labels
+                .into_iter()
+                .filter(|(index, _)| index % every == 0)
+                .map(|(index, label)| {
+                    view! {
+                        <text x=MARGIN_LEFT + slot * (index as f64 + 0.5) y=height - 8.0 text-anchor="middle">
+                            {label}
+                        </text>
+                    }
+                })
+                .collect_view()}
         </g>
         {rects}
     }
@@ -223,9 +289,16 @@ fn donut(points: &[ChartPoint]) -> impl IntoView + use<> {
         .enumerate()
         .map(|(index, ((offset, length), title))| {
             view! {
-                <circle class=format!("chart__slice chart__stroke-{}", index % PALETTE_SIZE + 1) cx="21" cy="21" r=radius
-                    fill="none" stroke-width="6" stroke-dasharray=format!("{length:.3} {:.3}", 100.0 - length)
-                    stroke-dashoffset=format!("{:.3}", 25.0 - offset)>
+                <circle
+                    class=format!("chart__slice chart__stroke-{}", index % PALETTE_SIZE + 1)
+                    cx="21"
+                    cy="21"
+                    r=radius
+                    fill="none"
+                    stroke-width="6"
+                    stroke-dasharray=format!("{length:.3} {:.3}", 100.0 - length)
+                    stroke-dashoffset=format!("{:.3}", 25.0 - offset)
+                >
                     <title>{title}</title>
                 </circle>
             }

@@ -39,18 +39,33 @@ pub fn SimpleCardView(
             {card.title.clone().or(fallback_title).map(|title| view! { <h2 class="watch__title">{title}</h2> })}
             <p class="watch__text">{card.text.clone()}</p>
             <div class="watch__buttons">
-                {card.buttons.into_iter().map(|button| {
-                    let pressed = button.clone();
-                    view! {
-                        <button type="button" class=button_class(button.style) disabled=move || disabled.get()
-                            data-testid=format!("watch-button-{}", button.id)
-                            on:click=move |_| on_press.run(pressed.clone())>
-                            {button.label}
-                        </button>
-                    }
-                }).collect_view()}
+                {card
+                    .buttons
+                    .into_iter()
+                    .map(|button| {
+                        let pressed = button.clone();
+                        view! {
+                            <button
+                                type="button"
+                                class=button_class(button.style)
+                                disabled=move || disabled.get()
+                                data-testid=format!("watch-button-{}", button.id)
+                                on:click=move |_| on_press.run(pressed.clone())
+                            >
+                                {button.label}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
             </div>
-            {handoff.map(|line| view! { <p class="watch__handoff" data-testid="watch-handoff">{line}</p> })}
+            {handoff
+                .map(|line| {
+                    view! {
+                        <p class="watch__handoff" data-testid="watch-handoff">
+                            {line}
+                        </p>
+                    }
+                })}
         </section>
     }
 }

@@ -41,7 +41,12 @@ mod tests {
     #[test]
     fn option_and_svg_title_children_are_escaped() {
         let option = view! { <option>{HOSTILE}</option> }.to_html();
-        let title = view! { <svg><title>{HOSTILE}</title></svg> }.to_html();
+        let title = view! {
+            <svg>
+                <title>{HOSTILE}</title>
+            </svg>
+        }
+        .to_html();
         for html in [option, title] {
             assert!(!html.contains("<img") && html.contains("&lt;/textarea&gt;"), "{html}");
         }

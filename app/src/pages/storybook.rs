@@ -64,33 +64,56 @@ pub fn StorybookIndex() -> impl IntoView {
         <main class="storybook">
             <h1>"Storybook"</h1>
             <h2>"Blocks"</h2>
-            <p>"Every block fixture rendered: valid documents, invalid ones with their errors, a reply cut off mid-stream, and a hostile HTML frame."</p>
-            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+            <p>
+                "Every block fixture rendered: valid documents, invalid ones with their errors, a reply cut off mid-stream, and a hostile HTML frame."
+            </p>
+            <Suspense fallback=|| {
+                view! { <p>"Loading…"</p> }
+            }>
                 {move || Suspend::new(async move {
                     let list = block_stories.await.unwrap_or_default();
                     view! {
                         <ul class="storybook__index">
-                            {list.into_iter().map(|(group, name)| view! {
-                                <li><a href=format!("/storybook/blocks/{name}")>{name.clone()}</a>" · "{group}</li>
-                            }).collect_view()}
+                            {list
+                                .into_iter()
+                                .map(|(group, name)| {
+                                    view! {
+                                        <li>
+                                            <a href=format!("/storybook/blocks/{name}")>{name.clone()}</a>
+                                            " · "
+                                            {group}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
                         </ul>
                     }
                 })}
             </Suspense>
             <h2>"Asks"</h2>
             <p>"Every valid ask fixture: the interactive card, its simple card, and how it reads once answered."</p>
-            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+            <Suspense fallback=|| {
+                view! { <p>"Loading…"</p> }
+            }>
                 {move || Suspend::new(async move {
                     let list = fixtures.await.unwrap_or_default();
                     view! {
                         <ul class="storybook__index">
-                            {list.into_iter().map(|fixture| view! {
-                                <li>
-                                    <a href=format!("/storybook/asks/{}", fixture.name)>{fixture.name.clone()}</a>
-                                    " · "
-                                    <a href=format!("/storybook/cards/{}", fixture.name)>"card"</a>
-                                </li>
-                            }).collect_view()}
+                            {list
+                                .into_iter()
+                                .map(|fixture| {
+                                    view! {
+                                        <li>
+                                            <a href=format!(
+                                                "/storybook/asks/{}",
+                                                fixture.name,
+                                            )>{fixture.name.clone()}</a>
+                                            " · "
+                                            <a href=format!("/storybook/cards/{}", fixture.name)>"card"</a>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
                         </ul>
                     }
                 })}
@@ -158,26 +181,41 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
                         None => view! { <p>"Answer the card to see what it sends."</p> }.into_any(),
                         Some(response) => {
                             let errors = validate_ask_response(&checked, &response, u64::MAX);
-                            let verdict = if errors.is_empty() { "Valid answer".to_string() } else { format!("{} errors", errors.len()) };
+                            let verdict = if errors.is_empty() {
+                                "Valid answer".to_string()
+                            } else {
+                                format!("{} errors", errors.len())
+                            };
                             view! {
                                 <p>{verdict}</p>
                                 <pre>{serde_json::to_string_pretty(&response).unwrap_or_default()}</pre>
-                                {(!errors.is_empty()).then(|| view! { <pre>{serde_json::to_string_pretty(&errors).unwrap_or_default()}</pre> })}
-                            }.into_any()
+                                {(!errors.is_empty())
+                                    .then(|| {
+                                        view! { <pre>{serde_json::to_string_pretty(&errors).unwrap_or_default()}</pre> }
+                                    })}
+                            }
+                                .into_any()
                         }
                     }}
                 </div>
             </section>
             <section aria-label="Simple card">
-                <div class="watch"><SimpleCardView card=card on_press=pressed disabled=Signal::stored(false) /></div>
+                <div class="watch">
+                    <SimpleCardView card=card on_press=pressed disabled=Signal::stored(false) />
+                </div>
             </section>
             <section aria-label="Answered states" class="storybook__states">
-                {states.into_iter().map(|(label, status, response)| view! {
-                    <div>
-                        <h3>{label}</h3>
-                        <AskCard item=item(status, response, false) channel />
-                    </div>
-                }).collect_view()}
+                {states
+                    .into_iter()
+                    .map(|(label, status, response)| {
+                        view! {
+                            <div>
+                                <h3>{label}</h3>
+                                <AskCard item=item(status, response, false) channel />
+                            </div>
+                        }
+                    })
+                    .collect_view()}
             </section>
         </div>
     }
@@ -198,9 +236,13 @@ where
     let story = Resource::new(name, load);
     view! {
         <main class="storybook">
-            <p><a href="/storybook">"All stories"</a></p>
+            <p>
+                <a href="/storybook">"All stories"</a>
+            </p>
             <h1>{name}</h1>
-            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+            <Suspense fallback=|| {
+                view! { <p>"Loading…"</p> }
+            }>
                 {move || Suspend::new(async move {
                     match story.await {
                         Ok(Some(story)) => content(story).into_any(),
@@ -216,9 +258,16 @@ where
 pub(super) fn in_both_themes(body: impl Fn() -> AnyView) -> impl IntoView {
     view! {
         <div class="storybook__themes">
-            {["light", "dark"].into_iter().map(|theme| view! {
-                <div class=format!("storybook__theme storybook__theme--{theme}") data-theme-panel=theme>{body()}</div>
-            }).collect_view()}
+            {["light", "dark"]
+                .into_iter()
+                .map(|theme| {
+                    view! {
+                        <div class=format!("storybook__theme storybook__theme--{theme}") data-theme-panel=theme>
+                            {body()}
+                        </div>
+                    }
+                })
+                .collect_view()}
         </div>
     }
 }
@@ -233,7 +282,9 @@ fn card_story(fixture: StoryFixture) -> impl IntoView {
             let card = to_simple_card(&ask, "call_fixture");
             let json = serde_json::to_string_pretty(&card).unwrap_or_default();
             view! {
-                <div class="watch"><SimpleCardView card on_press=Callback::new(|_| {}) disabled=Signal::stored(false) /></div>
+                <div class="watch">
+                    <SimpleCardView card on_press=Callback::new(|_| {}) disabled=Signal::stored(false) />
+                </div>
                 <pre>{json}</pre>
             }
             .into_any()

@@ -95,11 +95,13 @@ fn block_story_view(story: BlockStory) -> impl IntoView {
     view! {
         <p data-testid="story-note">{note}</p>
         {in_both_themes(move || match story.partial.clone() {
-            Some(document) => view! {
-                <BlocksDocumentView document />
-                <p class="blocks-pending">"Still streaming…"</p>
+            Some(document) => {
+                view! {
+                    <BlocksDocumentView document />
+                    <p class="blocks-pending">"Still streaming…"</p>
+                }
+                    .into_any()
             }
-            .into_any(),
             None => view! { <BlocksReply check=story.check.clone() raw=story.text.clone() /> }.into_any(),
         })}
         <details class="storybook__source">

@@ -104,28 +104,78 @@ pub fn WatchPage() -> impl IntoView {
         <main class="watch-page">
             <h1 class="visually-hidden">"Watch preview"</h1>
             <div class="watch" data-testid="watch">
-                {move || error.get().map(|message| view! { <p class="watch__error" role="alert">{message}</p> })}
-                {move || reply.get().map(|text| view! { <p class="watch__reply" data-testid="watch-reply" aria-live="polite">{text}</p> })}
+                {move || {
+                    error
+                        .get()
+                        .map(|message| {
+                            view! {
+                                <p class="watch__error" role="alert">
+                                    {message}
+                                </p>
+                            }
+                        })
+                }}
+                {move || {
+                    reply
+                        .get()
+                        .map(|text| {
+                            view! {
+                                <p class="watch__reply" data-testid="watch-reply" aria-live="polite">
+                                    {text}
+                                </p>
+                            }
+                        })
+                }}
                 {move || match asks.get().into_iter().next() {
                     Some(item) => {
                         let (history_id, tool_call_id) = (item.history_id.clone(), item.tool_call_id.clone());
-                        let press = Callback::new(move |button: SimpleCardButton| run_turn(history_id.clone(), serde_json::json!({
+                        let press = Callback::new(move |button: SimpleCardButton| run_turn(
+                            history_id.clone(),
+                            serde_json::json!(
+                                {
                             "toolCallId": tool_call_id, "buttonId": button.id, "surface": "compact"
-                        })));
-                        view! { <SimpleCardView card=item.simple fallback_title=item.title on_press=press disabled=busy /> }.into_any()
+                        }
+                            ),
+                        ));
+                        view! {
+                            <SimpleCardView card=item.simple fallback_title=item.title on_press=press disabled=busy />
+                        }
+                            .into_any()
                     }
-                    None => view! {
-                        <p class="watch__empty">{move || if loaded.get() { "Nothing to answer." } else { "Loading…" }}</p>
-                    }.into_any(),
+                    None => {
+                        view! {
+                            <p class="watch__empty">
+                                {move || if loaded.get() { "Nothing to answer." } else { "Loading…" }}
+                            </p>
+                        }
+                            .into_any()
+                    }
                 }}
-                <form class="watch__composer" on:submit=move |event| { event.prevent_default(); send_prompt(); }>
-                    <label class="visually-hidden" for="watch-input">"Message"</label>
-                    <input id="watch-input" type="text" placeholder="Ask…" prop:value=move || draft.get()
-                        on:input=move |event| draft.set(event_target_value(&event)) />
-                    <button type="submit" disabled=move || busy.get()>"Send"</button>
+                <form
+                    class="watch__composer"
+                    on:submit=move |event| {
+                        event.prevent_default();
+                        send_prompt();
+                    }
+                >
+                    <label class="visually-hidden" for="watch-input">
+                        "Message"
+                    </label>
+                    <input
+                        id="watch-input"
+                        type="text"
+                        placeholder="Ask…"
+                        prop:value=move || draft.get()
+                        on:input=move |event| draft.set(event_target_value(&event))
+                    />
+                    <button type="submit" disabled=move || busy.get()>
+                        "Send"
+                    </button>
                 </form>
             </div>
-            <p><a href="/">"Back to the chat"</a></p>
+            <p>
+                <a href="/">"Back to the chat"</a>
+            </p>
         </main>
     }
 }
