@@ -3,6 +3,8 @@
 //! one), no framing, no MIME sniffing, no referrer to other sites, no powerful features the
 //! app does not use, and HSTS when users reach Palaver over https.
 
+use std::sync::LazyLock;
+
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::Next;
@@ -18,14 +20,14 @@ const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), bluetooth=(), c
 
 const HSTS: &str = "max-age=31536000";
 
+/// The policy of every response that is not a page, made once.
+static POLICY_WITHOUT_NONCE: LazyLock<HeaderValue> =
+    LazyLock::new(|| HeaderValue::from_str(&content_security_policy(None)).expect("the policy is ASCII"));
+
 pub async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    if !headers.contains_key(header::CONTENT_SECURITY_POLICY)
-        && let Ok(policy) = HeaderValue::from_str(&content_security_policy(None))
-    {
-        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
-    }
+    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| POLICY_WITHOUT_NONCE.clone());
     let fixed: [(HeaderName, &'static str); 4] = [
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),

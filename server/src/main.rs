@@ -103,20 +103,17 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     if let Some(addr) = config.site_addr {
         leptos_options.site_addr = addr;
     }
+    let addr = leptos_options.site_addr;
+    // Settings are checked before anything is created or migrated.
+    let auth_settings = config.auth_settings(addr)?;
+    let turn_settings = config.turn_settings()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
     let pool = open_database(&config).await?;
     let model = app::llm::model_from_spec(&config.model, config.mock_log.clone(), &config.provider_settings())?;
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
-    let addr = leptos_options.site_addr;
-    let router = server::router(server::app_state(
-        leptos_options,
-        pool.clone(),
-        model,
-        config.auth_settings(addr)?,
-        config.turn_settings()?,
-    ));
+    let router = server::router(server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings));
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
     tracing::info!("listening on http://{addr}");

@@ -729,6 +729,20 @@ fn is_web_link(url: &str) -> bool {
     lower.starts_with("https://") || lower.starts_with("http://")
 }
 
+/// What the last host action of a stepper or checklist said, announced to screen readers.
+#[component]
+fn ActionStatus(status: RwSignal<Option<String>>) -> impl IntoView {
+    move || {
+        status.get().map(|status| {
+            view! {
+                <p class="blocks-status" role="status">
+                    {status}
+                </p>
+            }
+        })
+    }
+}
+
 #[component]
 fn StepperView(original: Stepper, live: RwSignal<Block>, state: DocState) -> impl IntoView {
     let busy = RwSignal::new(false);
@@ -838,17 +852,7 @@ fn StepperView(original: Stepper, live: RwSignal<Block>, state: DocState) -> imp
             {original
                 .with_value(|original| original.note.clone())
                 .map(|note| view! { <p class="blocks-context">{note}</p> })}
-            {move || {
-                status
-                    .get()
-                    .map(|status| {
-                        view! {
-                            <p class="blocks-status" role="status">
-                                {status}
-                            </p>
-                        }
-                    })
-            }}
+            <ActionStatus status />
         </div>
     }
 }
@@ -941,17 +945,7 @@ fn ChecklistView(live: RwSignal<Block>, state: DocState) -> impl IntoView {
                 </section>
             }
         }}
-        {move || {
-            status
-                .get()
-                .map(|status| {
-                    view! {
-                        <p class="blocks-status" role="status">
-                            {status}
-                        </p>
-                    }
-                })
-        }}
+        <ActionStatus status />
     }
 }
 

@@ -39,15 +39,12 @@ fn corpus() -> Vec<(String, String)> {
     files_under(&manifest.join("../../shared/fixtures/blocks"), &mut paths);
     files_under(&manifest.join("fixtures/blocks"), &mut paths);
     paths.push(manifest.join("../../shared/bench/blocks_50.yaml"));
-    let texts: Vec<(String, String)> = paths
+    paths
         .iter()
-        .map(|path| (path.display().to_string(), std::fs::read_to_string(path).expect("a readable fixture")))
-        .collect();
-    texts
-        .into_iter()
-        .map(|(name, text)| {
+        .map(|path| {
+            let text = std::fs::read_to_string(path).expect("a readable fixture");
             let body = crate::blocks::strip_blocks_fence(&text).unwrap_or(&text).to_string();
-            (name, body)
+            (path.display().to_string(), body)
         })
         .collect()
 }
