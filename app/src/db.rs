@@ -1,10 +1,15 @@
-//! Opening the SQLite database and applying the embedded migrations.
+//! The SQLite database: opening it, applying the embedded migrations, and the ids of its rows.
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+
+/// A new random id: 32 lowercase hex digits, time-ordered (UUID v7).
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().simple().to_string()
+}
 
 /// Opens (creating if needed) the database at `url` in WAL mode and migrates it to the newest schema.
 pub async fn connect(url: &str) -> Result<SqlitePool, sqlx::Error> {
@@ -18,4 +23,9 @@ pub async fn connect(url: &str) -> Result<SqlitePool, sqlx::Error> {
     let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
     sqlx::migrate!("../migrations").run(&pool).await?;
     Ok(pool)
+}
+
+/// Whether the database answers.
+pub async fn ping(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT 1").execute(pool).await.map(|_| ())
 }

@@ -11,12 +11,20 @@ pub enum AppError {
     /// No session or bearer token, or one that is no longer valid.
     #[error("{0}")]
     Unauthorized(String),
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
-    Conflict(String),
+    /// The conversation does not exist, or is deleted.
+    #[error("History not found")]
+    HistoryNotFound,
+    /// Someone else's conversation (or, for an admin, one they may read but not change).
+    #[error("Not authorized to access this history")]
+    NotHistoryOwner,
+    #[error("Sign-up is closed. Ask an admin for an account.")]
+    SignUpClosed,
+    #[error("That username is taken.")]
+    UsernameTaken,
+    #[error("Token not found")]
+    TokenNotFound,
+    #[error("Only admins can do this.")]
+    AdminsOnly,
     /// An answer names an ask the conversation is not waiting on (409).
     #[error("This ask is no longer pending")]
     StaleAsk { tool_call_id: String },
@@ -38,9 +46,9 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => 400,
             AppError::Unauthorized(_) => 401,
-            AppError::Forbidden(_) => 403,
-            AppError::NotFound(_) => 404,
-            AppError::Conflict(_) | AppError::StaleAsk { .. } => 409,
+            AppError::NotHistoryOwner | AppError::SignUpClosed | AppError::AdminsOnly => 403,
+            AppError::HistoryNotFound | AppError::TokenNotFound => 404,
+            AppError::UsernameTaken | AppError::StaleAsk { .. } => 409,
             AppError::InvalidAnswer { .. } => 400,
             AppError::TooManyRequests { .. } => 429,
             AppError::Internal | AppError::ServerFn(_) => 500,

@@ -14,11 +14,14 @@ pub mod hydration;
 pub mod markdown;
 pub mod navigation;
 mod pages;
+pub mod sse;
 
 #[cfg(feature = "ssr")]
 pub mod db;
 #[cfg(feature = "ssr")]
 pub mod llm;
+#[cfg(feature = "ssr")]
+pub mod server_fn;
 #[cfg(feature = "ssr")]
 pub mod state;
 #[cfg(feature = "ssr")]

@@ -1,28 +1,21 @@
-//! Server state shared by routes and server functions.
+//! Server state shared by routes and server functions: one substate per service, so a
+//! handler extracts only what it uses (`State<Conversations>`, `State<Accounts>`, …).
 
 use axum::extract::FromRef;
-use leptos::prelude::*;
+use leptos::prelude::LeptosOptions;
 use sqlx::SqlitePool;
 
-use std::sync::Arc;
-
-use crate::accounts::auth::{AuthSettings, LoginLimiter};
-use crate::error::{AppError, AppResult};
+use crate::accounts::auth::Accounts;
+use crate::chat::Conversations;
 use crate::turn::TurnRunner;
+use crate::uploads::Uploads;
 
 #[derive(Clone, FromRef)]
 pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub pool: SqlitePool,
     pub turns: TurnRunner,
-    pub auth: AuthSettings,
-    pub limiter: Arc<LoginLimiter>,
-}
-
-/// The state inside a server function (provided by `leptos_routes_with_context`).
-pub fn app_state() -> AppResult<AppState> {
-    use_context::<AppState>().ok_or_else(|| {
-        tracing::error!("AppState is missing from the server function context");
-        AppError::Internal
-    })
+    pub accounts: Accounts,
+    pub conversations: Conversations,
+    pub uploads: Uploads,
 }

@@ -3,26 +3,28 @@
 
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use app::accounts::PublicOrigins;
-use app::accounts::auth::{Caller, require_caller, resolve_caller, session_secret};
-use app::state::AppState;
+use app::accounts::auth::{Accounts, Caller, require_caller, resolve_caller, session_secret};
 
 use crate::problem::Problem;
 
 /// The authenticated caller of a request; 401 `Unauthorized` without a valid session or token.
 pub struct Authenticated(pub Caller);
 
-impl FromRequestParts<AppState> for Authenticated {
+impl<S: Send + Sync> FromRequestParts<S> for Authenticated
+where
+    Accounts: FromRef<S>,
+{
     type Rejection = Problem;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        Ok(Authenticated(require_caller(state, &parts.headers).await?))
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Authenticated(require_caller(&Accounts::from_ref(state), &parts.headers).await?))
     }
 }
 
@@ -64,11 +66,11 @@ fn refusal(headers: &HeaderMap, authority: Option<&str>, origins: &PublicOrigins
     })
 }
 
-pub async fn refuse_cross_site(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn refuse_cross_site(State(accounts): State<Accounts>, request: Request, next: Next) -> Response {
     let unsafe_method = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if unsafe_method {
         let authority = request.uri().authority().map(|authority| authority.as_str());
-        if let Some(detail) = refusal(request.headers(), authority, &state.auth.public_origins) {
+        if let Some(detail) = refusal(request.headers(), authority, &accounts.settings.public_origins) {
             return Problem::new(StatusCode::FORBIDDEN, "Cross-site request refused")
                 .with_detail(detail)
                 .into_response();
@@ -81,9 +83,9 @@ pub async fn refuse_cross_site(State(state): State<AppState>, request: Request, 
 const ACCOUNT_PAGES: &[&str] = &["/", "/settings", "/admin", "/watch"];
 
 /// Sends signed-out visitors of an account page to the log-in page, and back afterwards.
-pub async fn require_account_for_pages(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn require_account_for_pages(State(accounts): State<Accounts>, request: Request, next: Next) -> Response {
     if request.method() == Method::GET && ACCOUNT_PAGES.contains(&request.uri().path()) {
-        match resolve_caller(&state, request.headers()).await {
+        match resolve_caller(&accounts, request.headers()).await {
             Ok(Some(_)) => {}
             Ok(None) => {
                 let back = request.uri().path_and_query().map(|path| path.as_str()).unwrap_or("/");

@@ -156,7 +156,7 @@ impl ServeConfig {
             max_steps: self.max_steps.max(1),
             tools,
             files: Some(app::uploads::FileStore::new(&self.data_dir)),
-            blocks: self.ui_blocks.then(|| app::turn::BlocksSettings {
+            blocks: self.ui_blocks.then(|| app::chat::BlocksSettings {
                 html: self.ui_blocks_html,
                 image_hosts: self
                     .image_hosts

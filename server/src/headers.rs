@@ -10,8 +10,8 @@ use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use app::accounts::auth::Accounts;
 use app::content_policy::content_security_policy;
-use app::state::AppState;
 
 /// The browser features Palaver never uses, turned off for it and anything it embeds.
 const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), bluetooth=(), camera=(), display-capture=(), \
@@ -24,7 +24,7 @@ const HSTS: &str = "max-age=31536000";
 static POLICY_WITHOUT_NONCE: LazyLock<HeaderValue> =
     LazyLock::new(|| HeaderValue::from_str(&content_security_policy(None)).expect("the policy is ASCII"));
 
-pub async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn security_headers(State(accounts): State<Accounts>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| POLICY_WITHOUT_NONCE.clone());
@@ -37,7 +37,7 @@ pub async fn security_headers(State(state): State<AppState>, request: Request, n
     for (name, value) in fixed {
         headers.insert(name, HeaderValue::from_static(value));
     }
-    if state.auth.public_origins.uses_https() {
+    if accounts.settings.public_origins.uses_https() {
         headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
     }
     response

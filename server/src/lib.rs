@@ -14,16 +14,19 @@ mod routes;
 
 use std::sync::Arc;
 
-use app::accounts::auth::{AuthSettings, LoginLimiter};
+use app::accounts::auth::{Accounts, AuthSettings};
+use app::chat::Conversations;
+use app::chat::running::RunningTurns;
 use app::llm::ChatModel;
 use app::state::AppState;
 use app::turn::{TurnRunner, TurnSettings};
+use app::uploads::Uploads;
 use app::{App, shell};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
 use axum::middleware;
-use axum::routing::{MethodRouter, delete, get, post};
+use axum::routing::{MethodRouter, delete, get, patch, post};
 use leptos::prelude::*;
 use leptos_axum::{LeptosRoutes, generate_route_list};
 use sqlx::SqlitePool;
@@ -36,8 +39,16 @@ pub fn app_state(
     auth: AuthSettings,
     turn_settings: TurnSettings,
 ) -> AppState {
-    let turns = TurnRunner::new(pool.clone(), model, turn_settings);
-    AppState { leptos_options, pool, turns, auth, limiter: Arc::new(LoginLimiter::default()) }
+    let running = RunningTurns::default();
+    let conversations = Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone());
+    let uploads = Uploads {
+        pool: pool.clone(),
+        files: turn_settings.files.clone(),
+        max_file_size_bytes: turn_settings.max_file_size_bytes,
+    };
+    let accounts = Accounts::new(pool.clone(), auth);
+    let turns = TurnRunner::new(pool.clone(), model, turn_settings, running);
+    AppState { leptos_options, pool, turns, accounts, conversations, uploads }
 }
 
 /// Who may call a route. Handlers enforce it through their extractors (`Authenticated`) and
@@ -88,6 +99,8 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::POST, "/gpt/histories", Access::Authenticated, post(g::create_history)),
         route(Method::GET, "/gpt/histories/pendingAsks", Access::Authenticated, get(h::pending_asks)),
         route(Method::GET, "/gpt/histories/{id}", Access::HistoryRead, get(g::read_history)),
+        route(Method::PATCH, "/gpt/histories/{id}", Access::HistoryWrite, patch(g::rename_history)),
+        route(Method::DELETE, "/gpt/histories/{id}", Access::HistoryWrite, delete(g::delete_history)),
         route(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
         route(Method::POST, "/gpt/actions", Access::HistoryWrite, post(g::host_action)),
     ]
@@ -114,6 +127,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/get_history", Access::HistoryRead),
     ("/api/create_conversation", Access::Authenticated),
     ("/api/stop_turn", Access::HistoryWrite),
+    ("/api/rename_conversation", Access::HistoryWrite),
+    ("/api/delete_conversation", Access::HistoryWrite),
     ("/api/storybook_fixtures", Access::Public),
     ("/api/storybook_fixture", Access::Public),
     ("/api/storybook_block_stories", Access::Public),

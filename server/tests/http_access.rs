@@ -16,6 +16,8 @@ struct World {
     owner: TestUser,
     other: TestUser,
     history: String,
+    /// Deleted by the delete probes (the others need `history` to stay).
+    doomed: String,
     token_id: String,
 }
 
@@ -27,9 +29,11 @@ async fn world() -> World {
     let other = app.user("other", Role::User).await;
     let (_, created) = app.json(&owner, "POST", "/gpt/histories", Some(json!({}))).await;
     let history = created["data"]["id"].as_str().unwrap().to_string();
+    let (_, doomed) = app.json(&owner, "POST", "/gpt/histories", Some(json!({}))).await;
+    let doomed = doomed["data"]["id"].as_str().unwrap().to_string();
     let (_, tokens) = app.json(&owner, "GET", "/auth/tokens", None).await;
     let token_id = tokens["data"][0]["id"].as_str().unwrap().to_string();
-    World { app, admin, owner, other, history, token_id }
+    World { app, admin, owner, other, history, doomed, token_id }
 }
 
 /// The request that exercises a route: its concrete path and body.
@@ -49,6 +53,10 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/gpt/prompt") => (path.into(), Some(json!({"prompt": "hello", "historyId": world.history}))),
         ("POST", "/gpt/histories") => (path.into(), Some(json!({}))),
         ("GET", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.history), None),
+        ("PATCH", "/gpt/histories/{id}") => {
+            (format!("/gpt/histories/{}", world.history), Some(json!({"title": "Probe"})))
+        }
+        ("DELETE", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.doomed), None),
         ("GET", "/gpt/histories/pendingAsks") => (path.into(), None),
         ("POST", "/gpt/histories/{id}/turn") => {
             (format!("/gpt/histories/{}/turn", world.history), Some(json!({"prompt": "hello"})))
@@ -73,7 +81,7 @@ async fn every_api_route_follows_its_access_rule() {
     let app = &world.app;
     // The token probe revokes the owner's token, so it runs last.
     let mut routes = api_route_table();
-    routes.sort_by_key(|route| route.method == axum::http::Method::DELETE);
+    routes.sort_by_key(|route| route.path == "/auth/tokens/{id}");
     for route in routes {
         let method = route.method.as_str();
         let (path, body) = probe(&world, method, route.path);
@@ -89,13 +97,7 @@ async fn every_api_route_follows_its_access_rule() {
             anonymous.status,
             anonymous.text
         );
-        let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
-        // The upload probe sends no multipart body: past the access check it is a 400. The
-        // action probe names a stepper the empty conversation lacks: past the check it is a 404.
-        let owner_passed = owner.status.is_success()
-            || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
-            || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND);
-        assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
+        // The others go first: the owner's delete probe leaves nothing for them to be refused.
         let history_rule = matches!(route.access, Access::HistoryRead | Access::HistoryWrite);
         if history_rule {
             let other = app.call(Some(&world.other), method, &path, body.clone()).await;
@@ -105,6 +107,13 @@ async fn every_api_route_follows_its_access_rule() {
                 if route.access == Access::HistoryRead { StatusCode::OK } else { StatusCode::FORBIDDEN };
             assert_eq!(admin.status, expected_admin, "{label} as admin: {}", admin.text);
         }
+        let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
+        // The upload probe sends no multipart body: past the access check it is a 400. The
+        // action probe names a stepper the empty conversation lacks: past the check it is a 404.
+        let owner_passed = owner.status.is_success()
+            || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
+            || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND);
+        assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
     }
 }
 
@@ -149,6 +158,8 @@ async fn send_form(app: &TestApp, path: &str, headers: &[(&str, &str)], form: &s
 fn server_fn_args(world: &World, path: &str) -> String {
     match path {
         "/api/get_history" | "/api/stop_turn" => format!("id={}", world.history),
+        "/api/rename_conversation" => format!("id={}&title=Probe", world.history),
+        "/api/delete_conversation" => format!("id={}", world.doomed),
         "/api/revoke_api_token" => "id=unknown".into(),
         "/api/create_api_token" => "name=probe".into(),
         "/api/log_in" => "username=owner&password=correct+horse+battery".into(),

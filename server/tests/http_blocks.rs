@@ -4,7 +4,7 @@
 mod common;
 
 use app::accounts::model::Role;
-use app::turn::BlocksSettings;
+use app::chat::BlocksSettings;
 use axum::http::StatusCode;
 use common::{TestApp, TestUser};
 use serde_json::{Value, json};

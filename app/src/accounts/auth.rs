@@ -2,19 +2,19 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use axum::http::{HeaderMap, header};
 use sha2::{Digest, Sha256};
+use sqlx::SqlitePool;
 
 use super::PublicOrigins;
-use super::db;
-use super::model::{Role, UserView};
+pub use super::caller::{Caller, CallerVia};
+use super::store;
 use crate::error::{AppError, AppResult};
-use crate::state::AppState;
 
 pub const SESSION_COOKIE: &str = "palaver_session";
 /// API tokens start with this, so a leaked one is easy to recognise.
@@ -44,28 +44,24 @@ impl Default for AuthSettings {
     }
 }
 
-impl AuthSettings {
-    pub fn idle_seconds(&self) -> i64 {
-        i64::try_from(self.session_idle.as_secs()).unwrap_or(i64::MAX)
+/// What the account actions and the caller checks need: the database, the account
+/// settings and the log-in limiter (a substate of the app's state).
+#[derive(Clone)]
+pub struct Accounts {
+    pub pool: SqlitePool,
+    pub settings: AuthSettings,
+    pub limiter: Arc<LoginLimiter>,
+}
+
+impl Accounts {
+    pub fn new(pool: SqlitePool, settings: AuthSettings) -> Self {
+        Self { pool, settings, limiter: Arc::default() }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CallerVia {
-    Session,
-    Token,
-}
-
-/// An authenticated caller.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Caller {
-    pub user: UserView,
-    pub via: CallerVia,
-}
-
-impl Caller {
-    pub fn is_admin(&self) -> bool {
-        self.user.role == Role::Admin
+impl AuthSettings {
+    pub fn idle_seconds(&self) -> i64 {
+        i64::try_from(self.session_idle.as_secs()).unwrap_or(i64::MAX)
     }
 }
 
@@ -136,14 +132,14 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 /// Resolves the caller from a bearer token or, without an `Authorization` header, the session
 /// cookie. A request that sends a bad token is not authenticated, cookie or not.
-pub async fn resolve_caller(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Caller>> {
+pub async fn resolve_caller(accounts: &Accounts, headers: &HeaderMap) -> AppResult<Option<Caller>> {
     if headers.contains_key(header::AUTHORIZATION) {
         let Some(token) = bearer(headers) else { return Ok(None) };
-        let user = db::use_token(&state.pool, &secret_hash(token)).await?;
+        let user = store::use_token(&accounts.pool, &secret_hash(token)).await?;
         return Ok(user.map(|user| Caller { user, via: CallerVia::Token }));
     }
     let Some(secret) = session_secret(headers) else { return Ok(None) };
-    let user = db::touch_session(&state.pool, &secret_hash(secret), state.auth.idle_seconds()).await?;
+    let user = store::touch_session(&accounts.pool, &secret_hash(secret), accounts.settings.idle_seconds()).await?;
     Ok(user.map(|user| Caller { user, via: CallerVia::Session }))
 }
 
@@ -151,13 +147,13 @@ pub fn unauthorized() -> AppError {
     AppError::Unauthorized("Unauthorized".into())
 }
 
-pub async fn require_caller(state: &AppState, headers: &HeaderMap) -> AppResult<Caller> {
-    resolve_caller(state, headers).await?.ok_or_else(unauthorized)
+pub async fn require_caller(accounts: &Accounts, headers: &HeaderMap) -> AppResult<Caller> {
+    resolve_caller(accounts, headers).await?.ok_or_else(unauthorized)
 }
 
 /// Whether cookies for this request get `Secure`: configured, or a proxy says it was https.
-pub fn wants_secure_cookie(state: &AppState, headers: &HeaderMap) -> bool {
-    state.auth.secure_cookies
+pub fn wants_secure_cookie(settings: &AuthSettings, headers: &HeaderMap) -> bool {
+    settings.secure_cookies
         || headers.get("x-forwarded-proto").and_then(|value| value.to_str().ok()).is_some_and(|proto| proto == "https")
 }
 

@@ -3,14 +3,16 @@
 pub mod api;
 #[cfg(feature = "ssr")]
 pub mod auth;
-mod components;
 #[cfg(feature = "ssr")]
-pub mod db;
+mod caller;
+mod components;
 pub mod model;
 #[cfg(feature = "ssr")]
 mod public_origins;
 #[cfg(feature = "ssr")]
 pub mod service;
+#[cfg(feature = "ssr")]
+pub mod store;
 
 pub use components::{AdminPage, LoginPage, SettingsPage, SignupPage, UserMenu};
 #[cfg(feature = "ssr")]

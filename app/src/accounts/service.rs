@@ -4,11 +4,10 @@ use std::time::Instant;
 
 use sqlx::SqlitePool;
 
-use super::auth::{Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, verify_password};
-use super::db;
+use super::auth::{Accounts, Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, verify_password};
 use super::model::{CreatedToken, Role, TokenSummary, UserView, check_password, check_token_name, check_username};
+use super::store;
 use crate::error::{AppError, AppResult};
-use crate::state::AppState;
 
 /// A user signed in, and the secret of their new session (for the cookie).
 pub struct NewSession {
@@ -25,34 +24,34 @@ pub async fn create_account(pool: &SqlitePool, username: &str, password: &str, r
     check_username(username).map_err(AppError::BadRequest)?;
     check_password(password).map_err(AppError::BadRequest)?;
     let hash = hash_password(password.to_string()).await?;
-    db::create_user(pool, username, &hash, role).await
+    store::create_user(pool, username, &hash, role).await
 }
 
-async fn start_session(state: &AppState, user: UserView) -> AppResult<NewSession> {
+async fn start_session(accounts: &Accounts, user: UserView) -> AppResult<NewSession> {
     let secret = new_secret()?;
-    db::create_session(&state.pool, &user.id, &secret_hash(&secret), state.auth.idle_seconds()).await?;
+    store::create_session(&accounts.pool, &user.id, &secret_hash(&secret), accounts.settings.idle_seconds()).await?;
     Ok(NewSession { user, secret })
 }
 
 /// Signs up: open for the first account (which becomes admin), then only with open sign-up.
-pub async fn sign_up(state: &AppState, username: &str, password: &str) -> AppResult<NewSession> {
-    if !state.auth.open_signup && db::has_users(&state.pool).await? {
-        return Err(AppError::Forbidden("Sign-up is closed. Ask an admin for an account.".into()));
+pub async fn sign_up(accounts: &Accounts, username: &str, password: &str) -> AppResult<NewSession> {
+    if !accounts.settings.open_signup && store::has_users(&accounts.pool).await? {
+        return Err(AppError::SignUpClosed);
     }
-    let user = create_account(&state.pool, username, password, Role::User).await?;
-    start_session(state, user).await
+    let user = create_account(&accounts.pool, username, password, Role::User).await?;
+    start_session(accounts, user).await
 }
 
 /// Logs in, rate-limited per username and per client address.
-pub async fn log_in(state: &AppState, username: &str, password: &str, address: &str) -> AppResult<NewSession> {
+pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address: &str) -> AppResult<NewSession> {
     let username = username.trim();
-    if let Err(retry_after_secs) = state.limiter.check(username, address, Instant::now()) {
+    if let Err(retry_after_secs) = accounts.limiter.check(username, address, Instant::now()) {
         return Err(AppError::TooManyRequests {
             message: "Too many failed log-ins. Try again later.".into(),
             retry_after_secs,
         });
     }
-    let found = db::find_login(&state.pool, username).await?;
+    let found = store::find_login(&accounts.pool, username).await?;
     // Verify against a real hash even for unknown usernames, so timing does not tell them apart.
     let (user, hash) = match found {
         Some((user, hash)) => (Some(user), hash),
@@ -61,11 +60,11 @@ pub async fn log_in(state: &AppState, username: &str, password: &str, address: &
     let verified = verify_password(password.to_string(), hash).await;
     match user.filter(|_| verified) {
         Some(user) => {
-            state.limiter.clear_username(username);
-            start_session(state, user).await
+            accounts.limiter.clear_username(username);
+            start_session(accounts, user).await
         }
         None => {
-            state.limiter.record_failure(username, address, Instant::now());
+            accounts.limiter.record_failure(username, address, Instant::now());
             Err(AppError::Unauthorized(LOGIN_FAILED.into()))
         }
     }
@@ -77,49 +76,49 @@ async fn dummy_hash() -> AppResult<String> {
     DUMMY.get_or_try_init(|| hash_password(new_secret().unwrap_or_default())).await.cloned()
 }
 
-pub async fn log_out(state: &AppState, session_secret: Option<&str>) -> AppResult<()> {
+pub async fn log_out(accounts: &Accounts, session_secret: Option<&str>) -> AppResult<()> {
     if let Some(secret) = session_secret {
-        db::revoke_session(&state.pool, &secret_hash(secret)).await?;
+        store::revoke_session(&accounts.pool, &secret_hash(secret)).await?;
     }
     Ok(())
 }
 
-pub async fn create_token(state: &AppState, caller: &Caller, name: &str) -> AppResult<CreatedToken> {
+pub async fn create_token(accounts: &Accounts, caller: &Caller, name: &str) -> AppResult<CreatedToken> {
     check_token_name(name).map_err(AppError::BadRequest)?;
     let name = name.trim().to_string();
     let token = format!("{TOKEN_PREFIX}{}", new_secret()?);
-    let id = db::create_token(&state.pool, &caller.user.id, &name, &secret_hash(&token)).await?;
+    let id = store::create_token(&accounts.pool, &caller.user.id, &name, &secret_hash(&token)).await?;
     Ok(CreatedToken { id, name, token })
 }
 
-pub async fn list_tokens(state: &AppState, caller: &Caller) -> AppResult<Vec<TokenSummary>> {
-    db::list_tokens(&state.pool, &caller.user.id).await
+pub async fn list_tokens(accounts: &Accounts, caller: &Caller) -> AppResult<Vec<TokenSummary>> {
+    store::list_tokens(&accounts.pool, &caller.user.id).await
 }
 
-pub async fn revoke_token(state: &AppState, caller: &Caller, token_id: &str) -> AppResult<()> {
-    if db::revoke_token(&state.pool, &caller.user.id, token_id).await? {
+pub async fn revoke_token(accounts: &Accounts, caller: &Caller, token_id: &str) -> AppResult<()> {
+    if store::revoke_token(&accounts.pool, &caller.user.id, token_id).await? {
         Ok(())
     } else {
-        Err(AppError::NotFound("Token not found".into()))
+        Err(AppError::TokenNotFound)
     }
 }
 
 fn require_admin(caller: &Caller) -> AppResult<()> {
-    if caller.is_admin() { Ok(()) } else { Err(AppError::Forbidden("Only admins can do this.".into())) }
+    if caller.is_admin() { Ok(()) } else { Err(AppError::AdminsOnly) }
 }
 
 pub async fn admin_create_user(
-    state: &AppState,
+    accounts: &Accounts,
     caller: &Caller,
     username: &str,
     password: &str,
     admin: bool,
 ) -> AppResult<UserView> {
     require_admin(caller)?;
-    create_account(&state.pool, username, password, if admin { Role::Admin } else { Role::User }).await
+    create_account(&accounts.pool, username, password, if admin { Role::Admin } else { Role::User }).await
 }
 
-pub async fn admin_list_users(state: &AppState, caller: &Caller) -> AppResult<Vec<UserView>> {
+pub async fn admin_list_users(accounts: &Accounts, caller: &Caller) -> AppResult<Vec<UserView>> {
     require_admin(caller)?;
-    db::list_users(&state.pool).await
+    store::list_users(&accounts.pool).await
 }

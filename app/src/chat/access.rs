@@ -13,24 +13,16 @@ pub enum HistoryAccess {
     Write,
 }
 
-pub const NOT_AUTHORIZED: &str = "Not authorized to access this history";
-pub const HISTORY_NOT_FOUND: &str = "History not found";
-
 /// Checks that `caller` may use the conversation `id`: 404 when there is none, 403 when it is
 /// someone else's (also for an admin who wants to write to it).
 pub async fn authorize_history(pool: &SqlitePool, caller: &Caller, id: &str, access: HistoryAccess) -> AppResult<()> {
-    let owner: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT owner_id FROM histories WHERE id = ?1 AND deleted_at IS NULL")
-            .bind(id)
-            .fetch_optional(pool)
-            .await?;
-    let Some((owner,)) = owner else {
-        return Err(AppError::NotFound(HISTORY_NOT_FOUND.into()));
+    let Some(owner) = super::store::history_owner(pool, id).await? else {
+        return Err(AppError::HistoryNotFound);
     };
     let is_owner = owner.as_deref() == Some(caller.user.id.as_str());
     if is_owner || (access == HistoryAccess::Read && caller.is_admin()) {
         Ok(())
     } else {
-        Err(AppError::Forbidden(NOT_AUTHORIZED.into()))
+        Err(AppError::NotHistoryOwner)
     }
 }

@@ -1,43 +1,48 @@
-//! Server functions the chat page calls.
+//! Server functions the chat page calls; each is the chat service behind the caller check.
 
 use leptos::prelude::*;
 
 use super::model::{HistorySummary, HistoryView};
 use crate::error::AppError;
+#[cfg(feature = "ssr")]
+use crate::server_fn::{server_caller, with_status};
 
 #[server(prefix = "/api", endpoint = "list_histories")]
 pub async fn list_histories() -> Result<Vec<HistorySummary>, AppError> {
-    let (state, caller) = crate::accounts::api::server_caller().await?;
-    crate::accounts::api::with_status(super::db::list_histories(&state.pool, &caller.user.id).await)
+    let (state, caller) = server_caller().await?;
+    with_status(state.conversations.list(&caller).await)
 }
 
 #[server(prefix = "/api", endpoint = "get_history")]
 pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
-    use super::access::{HISTORY_NOT_FOUND, HistoryAccess, authorize_history};
-    let (state, caller) = crate::accounts::api::server_caller().await?;
-    crate::accounts::api::with_status(
-        async {
-            authorize_history(&state.pool, &caller, &id, HistoryAccess::Read).await?;
-            state.turns.history_view(&id).await?.ok_or_else(|| AppError::NotFound(HISTORY_NOT_FOUND.into()))
-        }
-        .await,
-    )
+    let (state, caller) = server_caller().await?;
+    with_status(state.conversations.read(&caller, &id).await)
 }
 
 /// Starts an empty conversation for the caller (the chat creates one before its first message,
 /// so it always knows which conversation a running turn belongs to).
 #[server(prefix = "/api", endpoint = "create_conversation")]
 pub async fn create_conversation() -> Result<String, AppError> {
-    let (state, caller) = crate::accounts::api::server_caller().await?;
-    crate::accounts::api::with_status(super::db::create_history(&state.pool, &caller.user.id).await)
+    let (state, caller) = server_caller().await?;
+    with_status(state.conversations.create(&caller).await.map(|history| history.id))
+}
+
+#[server(prefix = "/api", endpoint = "rename_conversation")]
+pub async fn rename_conversation(id: String, title: String) -> Result<HistorySummary, AppError> {
+    let (state, caller) = server_caller().await?;
+    with_status(state.conversations.rename(&caller, &id, &title).await)
+}
+
+#[server(prefix = "/api", endpoint = "delete_conversation")]
+pub async fn delete_conversation(id: String) -> Result<(), AppError> {
+    let (state, caller) = server_caller().await?;
+    with_status(state.conversations.delete(&caller, &id).await)
 }
 
 /// Stops the turn running on a conversation: the model is not called again, what it produced
 /// is kept. Returns whether a turn was running.
 #[server(prefix = "/api", endpoint = "stop_turn")]
 pub async fn stop_turn(id: String) -> Result<bool, AppError> {
-    use super::access::{HistoryAccess, authorize_history};
-    let (state, caller) = crate::accounts::api::server_caller().await?;
-    crate::accounts::api::with_status(authorize_history(&state.pool, &caller, &id, HistoryAccess::Write).await)?;
-    Ok(state.turns.stop(&id))
+    let (state, caller) = server_caller().await?;
+    with_status(state.conversations.stop(&caller, &id).await)
 }

@@ -1,21 +1,33 @@
-//! Conversations: wire types, storage, server functions and the chat components.
+//! Conversations: wire types, storage, the service (list, read, rename, delete, stop, host
+//! actions), server functions and the chat components.
 
 #[cfg(feature = "ssr")]
 pub mod access;
+#[cfg(feature = "ssr")]
+pub mod actions;
 pub mod api;
 mod ask_card;
-mod components;
 #[cfg(feature = "ssr")]
-pub mod db;
+mod block_settings;
+mod components;
 #[cfg(feature = "hydrate")]
 mod files;
 pub mod model;
-pub mod sse;
+#[cfg(feature = "ssr")]
+pub mod running;
+#[cfg(feature = "ssr")]
+pub mod service;
+#[cfg(feature = "ssr")]
+pub mod store;
 #[cfg(feature = "hydrate")]
 mod stream;
 pub mod summary;
 pub mod transcript;
 
 pub use ask_card::{AnswerChannel, AskCard};
+#[cfg(feature = "ssr")]
+pub use block_settings::BlocksSettings;
 pub use components::ChatPage;
+#[cfg(feature = "ssr")]
+pub use service::Conversations;
 pub use transcript::AskItem;

@@ -15,6 +15,24 @@ pub struct HistorySummary {
     pub updated: String,
 }
 
+/// Longest title a person may give a conversation, in UTF-16 units.
+pub const TITLE_MAX_LENGTH: usize = 200;
+
+/// A title as a person typed it, trimmed; or why it cannot be one.
+pub fn check_title(title: &str) -> Result<String, String> {
+    let title = title.trim();
+    if title.is_empty() {
+        return Err("A title cannot be empty.".into());
+    }
+    if palaver_contract::text::utf16_len(title) > TITLE_MAX_LENGTH {
+        return Err(format!("A title can be at most {TITLE_MAX_LENGTH} characters long."));
+    }
+    if title.chars().any(char::is_control) {
+        return Err("A title is one line: no line breaks, tabs or control characters.".into());
+    }
+    Ok(title.to_string())
+}
+
 /// Where an ask came from: the model, or the server guarding a host tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -6,8 +6,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Headers, ReadableStreamDefaultReader, Request, RequestInit, Response, TextDecodeOptions, TextDecoder};
 
 use super::model::TurnEvent;
-use super::sse::SseDecoder;
 use crate::error::FieldError;
+use crate::sse::SseDecoder;
 
 fn js_error(value: JsValue) -> String {
     value.as_string().unwrap_or_else(|| format!("{value:?}"))

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::chat::model::AskStatus;
-use palaver_contract::asks::AskKind;
+use palaver_contract::asks::{AskKind, option_labels};
 use palaver_contract::text::utf16_len;
 
 /// `1240` → `1,240`.
@@ -21,18 +21,6 @@ fn format_count(count: usize) -> String {
 
 fn plural(count: usize, one: &str, many: &str) -> String {
     format!("{} {}", format_count(count), if count == 1 { one } else { many })
-}
-
-/// The labels of the options a choice answer selected, each falling back to its id.
-pub fn option_labels(input: &Value, ids: &[Value]) -> Vec<String> {
-    let options = input["options"].as_array().map(Vec::as_slice).unwrap_or_default();
-    ids.iter()
-        .filter_map(Value::as_str)
-        .map(|id| {
-            let option = options.iter().find(|option| option["id"] == id);
-            option.and_then(|option| option["label"].as_str()).unwrap_or(id).to_string()
-        })
-        .collect()
 }
 
 const ANSWERED: &str = "You answered this question.";

@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
+use palaver_contract::asks::option_labels;
 use serde_json::{Value, json};
-
-use crate::chat::summary::option_labels;
 
 use super::demo_documents;
 use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens};
@@ -349,7 +348,7 @@ mod tests {
 
     #[test]
     fn block_documents_are_valid_and_need_blocks_on() {
-        let settings = crate::turn::BlocksSettings { html: true, ..Default::default() };
+        let settings = crate::chat::BlocksSettings { html: true, ..Default::default() };
         for document in [demo_documents::DASHBOARD, demo_documents::CHECKLIST, demo_documents::INVOICE_PREVIEW] {
             let check = palaver_contract::blocks::check_blocks_text(document, &settings.options());
             assert!(check.ok && check.warnings.is_empty(), "{:?}", check.errors);
@@ -366,7 +365,7 @@ mod tests {
         };
         assert_eq!(say(section.clone(), "show me a dashboard"), demo_documents::DASHBOARD);
         assert!(say(String::new(), "show me a dashboard").contains("Display blocks are off"));
-        let without_html = crate::turn::BlocksSettings::default().prompt_section();
+        let without_html = crate::chat::BlocksSettings::default().prompt_section();
         assert!(say(without_html, "invoice preview please").contains("HTML previews are off"));
     }
 

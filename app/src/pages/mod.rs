@@ -4,7 +4,6 @@
 //! (`cargo leptos build --split`).
 
 mod storybook;
-mod storybook_blocks;
 mod watch;
 
 use leptos::prelude::*;
@@ -63,7 +62,7 @@ lazy_page!(WatchRoute, palaver_watch_page, super::watch::WatchPage);
 lazy_page!(StorybookIndexRoute, palaver_storybook_index, super::storybook::StorybookIndex);
 lazy_page!(StorybookAskRoute, palaver_storybook_asks, super::storybook::StorybookAskPage);
 lazy_page!(StorybookCardRoute, palaver_storybook_cards, super::storybook::StorybookCardPage);
-lazy_page!(StorybookBlockRoute, palaver_storybook_blocks, super::storybook_blocks::StorybookBlockPage);
+lazy_page!(StorybookBlockRoute, palaver_storybook_blocks, super::storybook::StorybookBlockPage);
 
 /// A lazy page whose chunk could not be fetched after a link was followed: the browser loads
 /// the page in full, which fetches the current code from the server; meanwhile the route never

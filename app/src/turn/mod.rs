@@ -6,13 +6,10 @@
 //! just stops reading. The model runs in steps; a step that calls tools continues with their
 //! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
 
-pub mod actions;
 mod replay;
 mod reply_document;
 pub mod store;
 pub mod tools;
-
-pub use reply_document::BlocksSettings;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,17 +17,20 @@ use std::time::Instant;
 use futures::StreamExt;
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
-use std::collections::HashMap;
 
 use tokio::sync::{mpsc, watch};
 
+use crate::chat::BlocksSettings;
+use crate::chat::running::RunningTurns;
+
 use crate::accounts::auth::Caller;
-use crate::chat::access::{HISTORY_NOT_FOUND, HistoryAccess, authorize_history};
-use crate::chat::db::{self, AiRequestLog, new_id};
+use crate::chat::access::{HistoryAccess, authorize_history};
 use crate::chat::model::{
     AskEvent, AskOrigin, AskResolvedEvent, AskStatus, HistoryRow, PendingAskRef, RowAsk, ToolCallEvent,
     ToolResultEvent, TurnEvent,
 };
+use crate::chat::store as histories;
+use crate::db::new_id;
 use crate::error::{AppError, AppResult, FieldError};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -43,7 +43,7 @@ use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_b
 
 use crate::llm::{ChatModel, ContentPart, ModelEvent, ModelMessage, ModelRequest, ToolCall, ToolDefinition, Usage};
 use palaver_contract::text::shorten;
-use store::{Resolution, StoredPendingAsk};
+use store::{AiRequestLog, Resolution, StoredPendingAsk};
 use tools::{HostTool, ToolContext, ToolRegistry};
 
 /// The system prompt every turn starts from.
@@ -115,8 +115,8 @@ pub struct TurnRunner {
     pool: SqlitePool,
     model: Arc<dyn ChatModel>,
     settings: Arc<TurnSettings>,
-    /// The stop switch of each running turn, by conversation.
-    running: Arc<std::sync::Mutex<HashMap<String, watch::Sender<bool>>>>,
+    /// The stop switch of each running turn, shared with the chat service.
+    running: RunningTurns,
 }
 
 /// The answer of a resolved ask, ready for the model.
@@ -130,59 +130,8 @@ struct Resolved {
 }
 
 impl TurnRunner {
-    pub fn new(pool: SqlitePool, model: Arc<dyn ChatModel>, settings: TurnSettings) -> Self {
-        Self { pool, model, settings: Arc::new(settings), running: Arc::default() }
-    }
-
-    /// Asks the turn running on a conversation to stop; false when none is running.
-    pub fn stop(&self, history_id: &str) -> bool {
-        let running = self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        running.get(history_id).is_some_and(|stop| stop.send(true).is_ok())
-    }
-
-    fn register(&self, history_id: &str) -> (watch::Sender<bool>, watch::Receiver<bool>) {
-        let (sender, receiver) = watch::channel(false);
-        let mut running = self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        running.insert(history_id.to_string(), sender.clone());
-        (sender, receiver)
-    }
-
-    fn unregister(&self, history_id: &str, switch: &watch::Sender<bool>) {
-        let mut running = self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if running.get(history_id).is_some_and(|current| current.same_channel(switch)) {
-            running.remove(history_id);
-        }
-    }
-
-    pub fn pool(&self) -> &SqlitePool {
-        &self.pool
-    }
-
-    pub fn files(&self) -> Option<&crate::uploads::FileStore> {
-        self.settings.files.as_ref()
-    }
-
-    pub fn max_file_size_bytes(&self) -> u64 {
-        self.settings.max_file_size_bytes
-    }
-
-    /// The block settings, when replies are documents.
-    pub fn blocks(&self) -> Option<&BlocksSettings> {
-        self.settings.blocks.as_ref()
-    }
-
-    /// A conversation as clients see it: each document reply carries its check, made with
-    /// this server's block settings as they are now.
-    pub async fn history_view(&self, id: &str) -> AppResult<Option<crate::chat::model::HistoryView>> {
-        let Some(mut view) = db::load_history(&self.pool, id).await? else { return Ok(None) };
-        let settings = self.settings.blocks.clone().unwrap_or_default();
-        for row in &mut view.rows {
-            if let HistoryRow::Assistant { text, document: true, blocks } = row {
-                *blocks = Some(Box::new(settings.check_stored(text)));
-            }
-        }
-        self.apply_block_states(id, &mut view.rows).await?;
-        Ok(Some(view))
+    pub fn new(pool: SqlitePool, model: Arc<dyn ChatModel>, settings: TurnSettings, running: RunningTurns) -> Self {
+        Self { pool, model, settings: Arc::new(settings), running }
     }
 
     pub fn asks_on(&self) -> bool {
@@ -203,7 +152,7 @@ impl TurnRunner {
                         authorize_history(&self.pool, &request.caller, id, HistoryAccess::Write).await?;
                         id.clone()
                     }
-                    None => db::create_history(&self.pool, &owner_id).await?,
+                    None => histories::create_history(&self.pool, &owner_id).await?,
                 };
                 let cancelled = self.cancel_for_prompt(&history_id, &turn_id).await?;
                 let rows = self.rows(&history_id).await?;
@@ -220,7 +169,7 @@ impl TurnRunner {
             }
         };
         let (sender, events) = mpsc::channel(64);
-        let (stop_switch, stop) = self.register(&history_id);
+        let (stop_switch, stop) = self.running.register(&history_id);
         let turn = Turn {
             runner: self.clone(),
             stop_switch,
@@ -249,9 +198,7 @@ impl TurnRunner {
     }
 
     async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {
-        let history = db::load_history(&self.pool, history_id)
-            .await?
-            .ok_or_else(|| AppError::NotFound(HISTORY_NOT_FOUND.into()))?;
+        let history = histories::load_history(&self.pool, history_id).await?.ok_or(AppError::HistoryNotFound)?;
         Ok(history.rows)
     }
 
@@ -306,11 +253,7 @@ impl TurnRunner {
     /// Loads and checks the bytes of a `files` answer. Returns the answer as it is stored
     /// (names, types and real sizes: no bytes, no data URLs) and the files as model parts.
     async fn load_answer_files(&self, history_id: &str, content: &Value) -> AppResult<(Value, Vec<ContentPart>)> {
-        let owner: Option<(String,)> = sqlx::query_as("SELECT owner_id FROM histories WHERE id = ?1")
-            .bind(history_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        let owner = owner.map(|(owner,)| owner).unwrap_or_default();
+        let owner = histories::history_owner(&self.pool, history_id).await?.flatten().unwrap_or_default();
         let files = content["files"].as_array().cloned().unwrap_or_default();
         let cap = self.settings.max_file_size_bytes;
         let mut errors = Vec::new();
@@ -813,7 +756,7 @@ impl Turn {
         }
         let title = self.title().await;
         self.log(prompt_log, error.as_deref(), started).await;
-        self.runner.unregister(&self.history_id, &self.stop_switch);
+        self.runner.running.unregister(&self.history_id, &self.stop_switch);
         let done = TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask: pending_ref };
         self.emit(done).await;
     }
@@ -963,7 +906,7 @@ impl Turn {
     async fn title(&self) -> Option<String> {
         let TurnInput::Prompt(prompt) = &self.input else { return None };
         let title = shorten(&prompt.split_whitespace().collect::<Vec<_>>().join(" "), TITLE_MAX_LENGTH);
-        match db::set_title_if_unset(&self.runner.pool, &self.history_id, &title).await {
+        match histories::set_title_if_unset(&self.runner.pool, &self.history_id, &title).await {
             Ok(true) => Some(title),
             _ => None,
         }
@@ -988,7 +931,7 @@ impl Turn {
             metadata: &self.metadata,
         };
         // A failed log write is already traced by the store; the turn itself went through.
-        let _ = db::log_ai_request(&self.runner.pool, &log).await;
+        let _ = store::log_ai_request(&self.runner.pool, &log).await;
     }
 }
 

@@ -267,3 +267,39 @@ pub async fn pending_asks_of(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec
         })
         .collect())
 }
+
+/// One model call, as the request log keeps it.
+pub struct AiRequestLog<'a> {
+    pub history_id: &'a str,
+    pub user_id: &'a str,
+    pub model: &'a str,
+    pub prompt: &'a str,
+    pub response: &'a str,
+    pub error: Option<&'a str>,
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+    pub latency_ms: u64,
+    /// `{ask?, nextAsk?}`: what the turn asked or answered.
+    pub metadata: &'a serde_json::Value,
+}
+
+pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )
+    .bind(crate::db::new_id())
+    .bind(entry.history_id)
+    .bind(entry.user_id)
+    .bind(entry.model)
+    .bind(entry.prompt)
+    .bind(entry.response)
+    .bind(entry.error)
+    .bind(entry.input_tokens)
+    .bind(entry.output_tokens)
+    .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
+    .bind(entry.metadata.to_string())
+    .execute(pool)
+    .await?;
+    Ok(())
+}

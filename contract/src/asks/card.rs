@@ -259,3 +259,15 @@ pub fn check_simple_card(card: &Value) -> Vec<AskError> {
     }
     finalize(ck.errors)
 }
+
+/// The labels of the options a choice answer selected, each falling back to its id.
+pub fn option_labels(input: &Value, ids: &[Value]) -> Vec<String> {
+    let options = input["options"].as_array().map(Vec::as_slice).unwrap_or_default();
+    ids.iter()
+        .filter_map(Value::as_str)
+        .map(|id| {
+            let option = options.iter().find(|option| option["id"] == id);
+            option.and_then(|option| option["label"].as_str()).unwrap_or(id).to_string()
+        })
+        .collect()
+}

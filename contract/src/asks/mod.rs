@@ -16,8 +16,8 @@ mod tools;
 mod validate_input;
 
 pub use card::{
-    ButtonStyle, SIMPLE_CARD_BUTTON_STYLES, SimpleCard, SimpleCardButton, check_simple_card, resolve_button_answer,
-    to_simple_card,
+    ButtonStyle, SIMPLE_CARD_BUTTON_STYLES, SimpleCard, SimpleCardButton, check_simple_card, option_labels,
+    resolve_button_answer, to_simple_card,
 };
 pub use errors::{AskError, AskErrorCode, Path, finalize};
 pub use files::{

@@ -158,6 +158,26 @@ impl Block {
         }
     }
 
+    /// The block with this id among `blocks` or inside their layouts, depth first.
+    pub fn find<'b>(blocks: &'b [Block], id: &str) -> Option<&'b Block> {
+        blocks
+            .iter()
+            .find_map(|block| if block.id() == Some(id) { Some(block) } else { Block::find(block.children(), id) })
+    }
+
+    /// [`Block::find`], for changing the block found.
+    pub fn find_mut<'b>(blocks: &'b mut [Block], id: &str) -> Option<&'b mut Block> {
+        for block in blocks {
+            if block.id() == Some(id) {
+                return Some(block);
+            }
+            if let Some(found) = Block::find_mut(block.children_mut(), id) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
     pub fn children_mut(&mut self) -> &mut [Block] {
         match self {
             Block::Columns(Columns { children, .. }) | Block::Card(Card { children, .. }) => children,

@@ -7,9 +7,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
-use app::accounts::auth::{clear_session_cookie, session_cookie, session_secret, wants_secure_cookie};
+use app::accounts::auth::{Accounts, clear_session_cookie, session_cookie, session_secret, wants_secure_cookie};
 use app::accounts::service::{self, NewSession};
-use app::state::AppState;
 
 use crate::auth::{Authenticated, ClientAddress};
 use crate::problem::Problem;
@@ -40,35 +39,39 @@ fn with_cookie(mut response: Response, cookie: &str) -> Response {
     response
 }
 
-fn session_response(state: &AppState, headers: &HeaderMap, status: StatusCode, session: NewSession) -> Response {
-    let cookie = session_cookie(&session.secret, state.auth.session_idle, wants_secure_cookie(state, headers));
+fn session_response(accounts: &Accounts, headers: &HeaderMap, status: StatusCode, session: NewSession) -> Response {
+    let cookie = session_cookie(
+        &session.secret,
+        accounts.settings.session_idle,
+        wants_secure_cookie(&accounts.settings, headers),
+    );
     with_cookie((status, Json(json!({"data": session.user}))).into_response(), &cookie)
 }
 
 pub async fn signup(
-    State(state): State<AppState>,
+    State(accounts): State<Accounts>,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
     let credentials: Credentials = parse(&body)?;
-    let session = service::sign_up(&state, &credentials.username, &credentials.password).await?;
-    Ok(session_response(&state, &headers, StatusCode::CREATED, session))
+    let session = service::sign_up(&accounts, &credentials.username, &credentials.password).await?;
+    Ok(session_response(&accounts, &headers, StatusCode::CREATED, session))
 }
 
 pub async fn login(
-    State(state): State<AppState>,
+    State(accounts): State<Accounts>,
     ClientAddress(address): ClientAddress,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
     let credentials: Credentials = parse(&body)?;
-    let session = service::log_in(&state, &credentials.username, &credentials.password, &address).await?;
-    Ok(session_response(&state, &headers, StatusCode::OK, session))
+    let session = service::log_in(&accounts, &credentials.username, &credentials.password, &address).await?;
+    Ok(session_response(&accounts, &headers, StatusCode::OK, session))
 }
 
-pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, Problem> {
-    service::log_out(&state, session_secret(&headers)).await?;
-    let cookie = clear_session_cookie(wants_secure_cookie(&state, &headers));
+pub async fn logout(State(accounts): State<Accounts>, headers: HeaderMap) -> Result<Response, Problem> {
+    service::log_out(&accounts, session_secret(&headers)).await?;
+    let cookie = clear_session_cookie(wants_secure_cookie(&accounts.settings, &headers));
     Ok(with_cookie(Json(json!({"data": {"loggedOut": true}})).into_response(), &cookie))
 }
 
@@ -77,27 +80,27 @@ pub async fn me(Authenticated(caller): Authenticated) -> Json<serde_json::Value>
 }
 
 pub async fn create_token(
-    State(state): State<AppState>,
+    State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
     let request: TokenRequest = parse(&body)?;
-    let created = service::create_token(&state, &caller, &request.name).await?;
+    let created = service::create_token(&accounts, &caller, &request.name).await?;
     Ok((StatusCode::CREATED, Json(json!(created))).into_response())
 }
 
 pub async fn list_tokens(
-    State(state): State<AppState>,
+    State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
 ) -> Result<Response, Problem> {
-    Ok(Json(json!({"data": service::list_tokens(&state, &caller).await?})).into_response())
+    Ok(Json(json!({"data": service::list_tokens(&accounts, &caller).await?})).into_response())
 }
 
 pub async fn revoke_token(
-    State(state): State<AppState>,
+    State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
 ) -> Result<Response, Problem> {
-    service::revoke_token(&state, &caller, &id).await?;
+    service::revoke_token(&accounts, &caller, &id).await?;
     Ok(Json(json!({"data": {"id": id, "revoked": true}})).into_response())
 }

@@ -6,8 +6,7 @@ use axum::extract::{Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use app::turn::TurnRunner;
-use app::uploads::{UploadError, upload_mime_type};
+use app::uploads::{UploadError, Uploads, upload_mime_type};
 use palaver_contract::asks::{ASK_LIMITS, format_bytes};
 
 use crate::auth::Authenticated;
@@ -29,17 +28,17 @@ fn bad_upload(err: impl std::fmt::Display) -> Problem {
 }
 
 pub async fn upload(
-    State(turns): State<TurnRunner>,
+    State(uploads): State<Uploads>,
     Authenticated(caller): Authenticated,
     headers: HeaderMap,
     mut multipart: Multipart,
 ) -> Result<Response, Problem> {
-    let Some(store) = turns.files() else {
+    let Some(store) = &uploads.files else {
         return Err(
             Problem::new(StatusCode::NOT_FOUND, "File storage is off").with_detail("Send files as data: URLs instead.")
         );
     };
-    let cap = turns.max_file_size_bytes();
+    let cap = uploads.max_file_size_bytes;
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
@@ -53,7 +52,10 @@ pub async fn upload(
         }
         let filename = field.file_name().unwrap_or("upload").trim().to_string();
         if filename.is_empty() || filename.chars().count() > ASK_LIMITS.files.filename_max_length {
-            return Err(Problem::bad_request("Invalid upload").with_detail("A file name has 1 to 255 characters."));
+            let max = ASK_LIMITS.files.filename_max_length;
+            return Err(
+                Problem::bad_request("Invalid upload").with_detail(format!("A file name has 1 to {max} characters."))
+            );
         }
         let mime_type = upload_mime_type(field.content_type(), &filename);
         let mut writer = store.begin(cap).await?;
@@ -78,7 +80,7 @@ pub async fn upload(
                 }
             }
         }
-        let uploaded = writer.finish(store, turns.pool(), &caller.user.id, &filename, &mime_type).await?;
+        let uploaded = writer.finish(store, &uploads.pool, &caller.user.id, &filename, &mime_type).await?;
         return Ok((StatusCode::CREATED, Json(uploaded)).into_response());
     }
     Err(Problem::bad_request("Invalid upload").with_detail("Send the file in a multipart field named \"file\"."))

@@ -10,10 +10,8 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
 use serde_json::{Value, json};
-use sqlx::SqlitePool;
 
-use app::chat::access::{HistoryAccess, NOT_AUTHORIZED, authorize_history};
-use app::chat::db;
+use app::chat::Conversations;
 use app::chat::model::TurnEvent;
 use app::error::AppError;
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
@@ -110,43 +108,73 @@ pub async fn prompt(
 
 /// `POST /gpt/histories`: starts an empty conversation owned by the caller.
 pub async fn create_history(
-    State(pool): State<SqlitePool>,
+    State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<Response, Problem> {
     object_body(&body)?;
-    let id = db::create_history(&pool, &caller.user.id).await?;
-    let history = db::load_history(&pool, &id).await?.ok_or_else(|| Problem::from(AppError::Internal))?;
+    let history = conversations.create(&caller).await?;
     Ok((StatusCode::CREATED, Json(json!({"data": history}))).into_response())
 }
 
 /// `GET /gpt/histories`: the caller's conversations, most recently active first.
 pub async fn list_histories(
-    State(pool): State<SqlitePool>,
+    State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
 ) -> Result<Json<Value>, Problem> {
-    Ok(Json(json!({"data": db::list_histories(&pool, &caller.user.id).await?})))
+    Ok(Json(json!({"data": conversations.list(&caller).await?})))
 }
 
 /// The history router's own titles for a missing document and for someone else's.
 fn history_problem(err: AppError) -> Problem {
     match err {
-        AppError::NotFound(_) => Problem::new(StatusCode::NOT_FOUND, "Document not found"),
-        AppError::Forbidden(title) if title == NOT_AUTHORIZED => Problem::new(StatusCode::FORBIDDEN, "Access denied"),
+        AppError::HistoryNotFound => Problem::new(StatusCode::NOT_FOUND, "Document not found"),
+        AppError::NotHistoryOwner => Problem::new(StatusCode::FORBIDDEN, "Access denied"),
         other => other.into(),
     }
 }
 
 /// `GET /gpt/histories/{id}`: one conversation with its rows (its owner, or an admin).
 pub async fn read_history(
-    State(pool): State<SqlitePool>,
-    State(turns): State<TurnRunner>,
+    State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Problem> {
-    authorize_history(&pool, &caller, &id, HistoryAccess::Read).await.map_err(history_problem)?;
-    let history = turns.history_view(&id).await?.ok_or_else(|| history_problem(AppError::NotFound(String::new())))?;
+    let history = conversations.read(&caller, &id).await.map_err(history_problem)?;
     Ok(Json(json!({"data": history})))
+}
+
+/// The body of `PATCH /gpt/histories/{id}`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenameBody {
+    title: String,
+}
+
+/// `PATCH /gpt/histories/{id}` `{title}`: renames a conversation (its owner only); answers
+/// `{data}` with the conversation as the list shows it.
+pub async fn rename_history(
+    State(conversations): State<Conversations>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, Problem> {
+    let body: RenameBody = serde_json::from_slice(&body).map_err(|err| {
+        Problem::bad_request("Invalid rename request").with_detail(format!("Send {{title}}, a string: {err}."))
+    })?;
+    let renamed = conversations.rename(&caller, &id, &body.title).await.map_err(history_problem)?;
+    Ok(Json(json!({"data": renamed})))
+}
+
+/// `DELETE /gpt/histories/{id}`: deletes a conversation (its owner only). It leaves the lists,
+/// reads as not found, and its pending ask can no longer be listed or answered.
+pub async fn delete_history(
+    State(conversations): State<Conversations>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Problem> {
+    conversations.delete(&caller, &id).await.map_err(history_problem)?;
+    Ok(Json(json!({"data": {"id": id, "deleted": true}})))
 }
 
 /// The body of `POST /gpt/actions`.
@@ -167,11 +195,11 @@ const HOST_ACTION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// `POST /gpt/actions`: runs a host action a document's callback named, for the conversation's
 /// owner; answers `{data: {blocks}}` with the blocks that replace their namesakes.
 pub async fn host_action(
-    State(turns): State<TurnRunner>,
+    State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<Json<Value>, Problem> {
-    use app::turn::actions::{HostActionError, HostActionRequest};
+    use app::chat::actions::{HostActionError, HostActionRequest};
     let body: ActionBody = serde_json::from_slice(&body).map_err(|err| {
         Problem::bad_request("Invalid action request")
             .with_detail(format!("Send {{historyId, name, payload?, blockId?}}: {err}."))
@@ -182,7 +210,7 @@ pub async fn host_action(
         payload: body.payload,
         block_id: body.block_id,
     };
-    let outcome = tokio::time::timeout(HOST_ACTION_TIMEOUT, turns.run_host_action(&caller, request))
+    let outcome = tokio::time::timeout(HOST_ACTION_TIMEOUT, conversations.run_host_action(&caller, request))
         .await
         .map_err(|_| Problem::new(StatusCode::GATEWAY_TIMEOUT, "The host action took too long"))?;
     match outcome {

@@ -6,6 +6,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
+use sqlx::SqlitePool;
 
 use app::chat::access::{HistoryAccess, authorize_history};
 use app::chat::model::TurnEvent;
@@ -19,10 +20,10 @@ use crate::problem::Problem;
 
 /// `GET /gpt/histories/pendingAsks`: the caller's pending asks, newest first.
 pub async fn pending_asks(
-    State(turns): State<TurnRunner>,
+    State(pool): State<SqlitePool>,
     Authenticated(caller): Authenticated,
 ) -> Result<Json<Value>, Problem> {
-    let items = pending_asks_of(turns.pool(), &caller.user.id).await?;
+    let items = pending_asks_of(&pool, &caller.user.id).await?;
     let data: Vec<Value> = items
         .into_iter()
         .map(|item| {
@@ -148,10 +149,10 @@ fn parse_turn_body(body: &Bytes) -> Result<(TurnBody, AskSurface), Problem> {
 /// The headless routes' own titles for a missing or someone else's conversation.
 fn access_problem(err: AppError, caller_is_admin: bool) -> Problem {
     match err {
-        AppError::NotFound(_) => {
+        AppError::HistoryNotFound => {
             Problem::new(StatusCode::NOT_FOUND, "Document not found").with_code("document-not-found")
         }
-        AppError::Forbidden(_) if !caller_is_admin => {
+        AppError::NotHistoryOwner if !caller_is_admin => {
             Problem::new(StatusCode::FORBIDDEN, "Access denied").with_code("action-access-denied")
         }
         other => other.into(),
@@ -167,13 +168,14 @@ fn turn_problem(err: AppError) -> Problem {
 /// `POST /gpt/histories/{id}/turn`: runs a whole turn and answers once it has finished.
 pub async fn turn(
     State(turns): State<TurnRunner>,
+    State(pool): State<SqlitePool>,
     Authenticated(caller): Authenticated,
     Path(history_id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Value>, Problem> {
     let (body, surface) = parse_turn_body(&body)?;
     let is_admin = caller.is_admin();
-    authorize_history(turns.pool(), &caller, &history_id, HistoryAccess::Write)
+    authorize_history(&pool, &caller, &history_id, HistoryAccess::Write)
         .await
         .map_err(|err| access_problem(err, is_admin))?;
     let input = match body {
@@ -187,8 +189,7 @@ pub async fn turn(
         }
         TurnBody::Button { tool_call_id, button_id } => {
             let stale = || Problem::from(AppError::StaleAsk { tool_call_id: tool_call_id.clone() });
-            let pending =
-                pending_ask(turns.pool(), &history_id).await?.filter(|pending| pending.tool_call_id == tool_call_id);
+            let pending = pending_ask(&pool, &history_id).await?.filter(|pending| pending.tool_call_id == tool_call_id);
             let pending = pending.ok_or_else(stale)?;
             let response = resolve_button_answer(&pending.simple, &button_id).map_err(|error| {
                 Problem::bad_request("Unknown buttonId")
@@ -224,12 +225,12 @@ pub async fn turn(
     }
     // An answer undone after a failure is pending again: report it as the store has it.
     if restored.is_some()
-        && let Some(pending) = pending_ask(turns.pool(), &history_id).await?
+        && let Some(pending) = pending_ask(&pool, &history_id).await?
     {
         asked = Some(json!({"kind": pending.kind, "simple": pending.simple, "toolCallId": pending.tool_call_id}));
     }
     let mut data = json!({"historyId": history_id, "text": text});
-    if let Some(title) = title.or(current_title(&turns, &history_id).await?) {
+    if let Some(title) = title.or(current_title(&pool, &history_id).await?) {
         data["title"] = title.into();
     }
     if let Some(asked) = asked {
@@ -241,6 +242,6 @@ pub async fn turn(
     Ok(Json(json!({ "data": data })))
 }
 
-async fn current_title(turns: &TurnRunner, history_id: &str) -> Result<Option<String>, Problem> {
-    Ok(app::chat::db::load_history(turns.pool(), history_id).await?.and_then(|history| history.title))
+async fn current_title(pool: &SqlitePool, history_id: &str) -> Result<Option<String>, Problem> {
+    Ok(app::chat::store::load_history(pool, history_id).await?.and_then(|history| history.title))
 }

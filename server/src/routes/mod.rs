@@ -13,7 +13,7 @@ use sqlx::SqlitePool;
 
 /// 200 once the database answers (it is migrated before the server listens).
 pub async fn health(State(pool): State<SqlitePool>) -> (StatusCode, Json<Value>) {
-    match sqlx::query("SELECT 1").execute(&pool).await {
+    match app::db::ping(&pool).await {
         Ok(_) => (StatusCode::OK, Json(json!({"status": "ok"}))),
         Err(err) => {
             tracing::error!(%err, "health check failed");

@@ -56,7 +56,7 @@ impl TestApp {
     }
 
     /// A fresh app whose replies are block documents.
-    pub async fn with_blocks(script: &str, blocks: app::turn::BlocksSettings) -> Self {
+    pub async fn with_blocks(script: &str, blocks: app::chat::BlocksSettings) -> Self {
         Self::build(Some(script), test_auth(), Some(blocks)).await
     }
 
@@ -71,7 +71,7 @@ impl TestApp {
         Self::assemble(dir, model, test_auth(), None).await
     }
 
-    async fn build(script: Option<&str>, auth: AuthSettings, blocks: Option<app::turn::BlocksSettings>) -> Self {
+    async fn build(script: Option<&str>, auth: AuthSettings, blocks: Option<app::chat::BlocksSettings>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let spec = match script {
             Some(script) => {
@@ -90,7 +90,7 @@ impl TestApp {
         dir: tempfile::TempDir,
         model: std::sync::Arc<dyn app::llm::ChatModel>,
         auth: AuthSettings,
-        blocks: Option<app::turn::BlocksSettings>,
+        blocks: Option<app::chat::BlocksSettings>,
     ) -> Self {
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
         let pool = app::db::connect(&url).await.expect("database");
@@ -111,7 +111,8 @@ impl TestApp {
             .await
             .expect("account");
         let caller = app::accounts::auth::Caller { user: user.clone(), via: app::accounts::auth::CallerVia::Session };
-        let token = app::accounts::service::create_token(&self.state, &caller, "tests").await.expect("token").token;
+        let token =
+            app::accounts::service::create_token(&self.state.accounts, &caller, "tests").await.expect("token").token;
         TestUser { id: user.id, username: user.username, token }
     }
 

@@ -1,13 +1,12 @@
-//! `/storybook`: the index of every story (the block stories live in `storybook_blocks`), and
-//! every valid ask fixture as its interactive card (with the answer it sends and
-//! the validator's verdict), its simple card in the watch frame, and its answered, skipped and
-//! cancelled states — in light and dark side by side.
+//! `/storybook/asks/<name>` and `/storybook/cards/<name>`: every valid ask fixture as its
+//! interactive card (with the answer it sends and the validator's verdict), its simple card in
+//! the watch frame, and its answered, skipped and cancelled states — in light and dark side by side.
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::frame::{StoryFrame, in_both_themes};
 use crate::chat::model::AskStatus;
 use crate::chat::{AnswerChannel, AskCard, AskItem};
 use crate::components::SimpleCardView;
@@ -25,15 +24,8 @@ pub struct StoryFixture {
 }
 
 #[cfg(feature = "ssr")]
-mod fixtures {
-    include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
-}
-#[cfg(feature = "ssr")]
-pub(super) use fixtures::BLOCK_FIXTURES;
-
-#[cfg(feature = "ssr")]
 fn all_fixtures() -> Vec<StoryFixture> {
-    fixtures::ASK_FIXTURES
+    super::fixtures::ASK_FIXTURES
         .iter()
         .filter_map(|(name, json)| {
             let fixture: Value = serde_json::from_str(json).ok()?;
@@ -54,72 +46,6 @@ pub async fn storybook_fixtures() -> Result<Vec<StoryFixture>, AppError> {
 #[server(prefix = "/api", endpoint = "storybook_fixture")]
 pub async fn storybook_fixture(name: String) -> Result<Option<StoryFixture>, AppError> {
     Ok(all_fixtures().into_iter().find(|fixture| fixture.name == name))
-}
-
-#[component]
-pub fn StorybookIndex() -> impl IntoView {
-    let fixtures = Resource::new(|| (), |_| storybook_fixtures());
-    let block_stories = Resource::new(|| (), |_| super::storybook_blocks::storybook_block_stories());
-    view! {
-        <main class="storybook">
-            <h1>"Storybook"</h1>
-            <h2>"Blocks"</h2>
-            <p>
-                "Every block fixture rendered: valid documents, invalid ones with their errors, a reply cut off mid-stream, and a hostile HTML frame."
-            </p>
-            <Suspense fallback=|| {
-                view! { <p>"Loading…"</p> }
-            }>
-                {move || Suspend::new(async move {
-                    let list = block_stories.await.unwrap_or_default();
-                    view! {
-                        <ul class="storybook__index">
-                            {list
-                                .into_iter()
-                                .map(|(group, name)| {
-                                    view! {
-                                        <li>
-                                            <a href=format!("/storybook/blocks/{name}")>{name.clone()}</a>
-                                            " · "
-                                            {group}
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
-                        </ul>
-                    }
-                })}
-            </Suspense>
-            <h2>"Asks"</h2>
-            <p>"Every valid ask fixture: the interactive card, its simple card, and how it reads once answered."</p>
-            <Suspense fallback=|| {
-                view! { <p>"Loading…"</p> }
-            }>
-                {move || Suspend::new(async move {
-                    let list = fixtures.await.unwrap_or_default();
-                    view! {
-                        <ul class="storybook__index">
-                            {list
-                                .into_iter()
-                                .map(|fixture| {
-                                    view! {
-                                        <li>
-                                            <a href=format!(
-                                                "/storybook/asks/{}",
-                                                fixture.name,
-                                            )>{fixture.name.clone()}</a>
-                                            " · "
-                                            <a href=format!("/storybook/cards/{}", fixture.name)>"card"</a>
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
-                        </ul>
-                    }
-                })}
-            </Suspense>
-        </main>
-    }
 }
 
 /// The states an answered story shows, with the answer each stores.
@@ -220,56 +146,6 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         </div>
     }
     .into_any()
-}
-
-/// What every story page shares: the way back, the story's name as its heading, and the story
-/// loaded from the server (`content` renders it once it arrived).
-#[component]
-pub(super) fn StoryFrame<T, Fut, V>(load: fn(String) -> Fut, content: fn(T) -> V) -> impl IntoView
-where
-    T: Clone + Send + Sync + Serialize + for<'de> Deserialize<'de> + 'static,
-    Fut: std::future::Future<Output = Result<Option<T>, AppError>> + Send + 'static,
-    V: IntoView + 'static,
-{
-    let params = use_params_map();
-    let name = move || params.read().get("name").unwrap_or_default();
-    let story = Resource::new(name, load);
-    view! {
-        <main class="storybook">
-            <p>
-                <a href="/storybook">"All stories"</a>
-            </p>
-            <h1>{name}</h1>
-            <Suspense fallback=|| {
-                view! { <p>"Loading…"</p> }
-            }>
-                {move || Suspend::new(async move {
-                    match story.await {
-                        Ok(Some(story)) => content(story).into_any(),
-                        _ => view! { <p class="error">"There is no such story."</p> }.into_any(),
-                    }
-                })}
-            </Suspense>
-        </main>
-    }
-}
-
-/// The same story in the light and the dark theme, side by side.
-pub(super) fn in_both_themes(body: impl Fn() -> AnyView) -> impl IntoView {
-    view! {
-        <div class="storybook__themes">
-            {["light", "dark"]
-                .into_iter()
-                .map(|theme| {
-                    view! {
-                        <div class=format!("storybook__theme storybook__theme--{theme}") data-theme-panel=theme>
-                            {body()}
-                        </div>
-                    }
-                })
-                .collect_view()}
-        </div>
-    }
 }
 
 fn ask_story(fixture: StoryFixture) -> impl IntoView {

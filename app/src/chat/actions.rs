@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use palaver_contract::blocks::{SCALE_STEPPER, TOGGLE_CHECKLIST};
 use serde_json::Value;
 
-use super::TurnRunner;
+use super::access::{HistoryAccess, authorize_history};
+use super::model::HistoryRow;
+use super::service::Conversations;
+use super::store;
 use crate::accounts::auth::Caller;
-use crate::chat::access::{HistoryAccess, authorize_history};
-use crate::chat::db;
-use crate::chat::model::HistoryRow;
 use crate::error::{AppError, AppResult};
 use palaver_contract::blocks::model::Block;
 use palaver_contract::blocks::{
@@ -45,7 +45,7 @@ pub enum HostActionError {
 /// The names of the host actions this server runs.
 pub const HOST_ACTIONS: [&str; 2] = [SCALE_STEPPER, TOGGLE_CHECKLIST];
 
-impl TurnRunner {
+impl Conversations {
     /// Runs a host action for the conversation's owner; returns the blocks that replace their
     /// namesakes on the device.
     pub async fn run_host_action(
@@ -53,10 +53,12 @@ impl TurnRunner {
         caller: &Caller,
         request: HostActionRequest,
     ) -> Result<Vec<Block>, HostActionError> {
-        authorize_history(self.pool(), caller, &request.history_id, HistoryAccess::Write).await?;
+        authorize_history(&self.pool, caller, &request.history_id, HistoryAccess::Write).await?;
         let blocks = self.host_action_blocks(&request).await?;
         for block in &blocks {
-            save_block_state(self.pool(), &request.history_id, block).await?;
+            let Some(id) = block.id() else { continue };
+            let json = serde_json::to_string(block).map_err(|_| AppError::Internal)?;
+            store::save_block_state(&self.pool, &request.history_id, id, &json).await?;
         }
         Ok(blocks)
     }
@@ -119,74 +121,18 @@ impl TurnRunner {
         }
     }
 
-    /// Applies the saved block states to a conversation's document replies: each saved block
-    /// replaces its namesake in the newest reply that has it.
-    pub(super) async fn apply_block_states(&self, history_id: &str, rows: &mut [HistoryRow]) -> AppResult<()> {
-        let states: Vec<(String, String)> =
-            sqlx::query_as("SELECT block_id, block FROM block_states WHERE history_id = ?1")
-                .bind(history_id)
-                .fetch_all(self.pool())
-                .await?;
-        for (block_id, json) in states {
-            let Ok(saved) = serde_json::from_str::<Block>(&json) else { continue };
-            let newest = rows.iter_mut().rev().find_map(|row| match row {
-                HistoryRow::Assistant { blocks: Some(check), .. } => {
-                    check.doc.as_mut().and_then(|document| find_block_mut(&mut document.blocks, &block_id))
-                }
-                _ => None,
-            });
-            if let Some(slot) = newest.filter(|slot| slot.type_name() == saved.type_name()) {
-                *slot = saved;
-            }
-        }
-        Ok(())
-    }
-
     /// The block `id` of type `kind` in the newest document reply that has it.
     async fn written_block(&self, history_id: &str, id: &str, kind: &str) -> AppResult<Option<Block>> {
-        let Some(view) = db::load_history(self.pool(), history_id).await? else { return Ok(None) };
-        let settings = self.settings.blocks.clone().unwrap_or_default();
+        let Some(view) = store::load_history(&self.pool, history_id).await? else { return Ok(None) };
+        let settings = self.blocks.clone().unwrap_or_default();
         for row in view.rows.iter().rev() {
             let HistoryRow::Assistant { text, document: true, .. } = row else { continue };
             if let Some(document) = settings.check_stored(text).doc
-                && let Some(block) = find_block(&document.blocks, id).filter(|block| block.type_name() == kind)
+                && let Some(block) = Block::find(&document.blocks, id).filter(|block| block.type_name() == kind)
             {
                 return Ok(Some(block.clone()));
             }
         }
         Ok(None)
     }
-}
-
-fn find_block<'b>(blocks: &'b [Block], id: &str) -> Option<&'b Block> {
-    blocks.iter().find_map(|block| if block.id() == Some(id) { Some(block) } else { find_block(block.children(), id) })
-}
-
-fn find_block_mut<'b>(blocks: &'b mut [Block], id: &str) -> Option<&'b mut Block> {
-    for block in blocks {
-        if block.id() == Some(id) {
-            return Some(block);
-        }
-        if let Some(found) = find_block_mut(block.children_mut(), id) {
-            return Some(found);
-        }
-    }
-    None
-}
-
-/// Remembers a block as a host action returned it, so the conversation shows it that way.
-async fn save_block_state(pool: &sqlx::SqlitePool, history_id: &str, block: &Block) -> AppResult<()> {
-    let Some(id) = block.id() else { return Ok(()) };
-    let json = serde_json::to_string(block).map_err(|_| AppError::Internal)?;
-    sqlx::query(
-        "INSERT INTO block_states (history_id, block_id, block) VALUES (?1, ?2, ?3)
-         ON CONFLICT (history_id, block_id) DO UPDATE SET block = excluded.block,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-    )
-    .bind(history_id)
-    .bind(id)
-    .bind(json)
-    .execute(pool)
-    .await?;
-    Ok(())
 }

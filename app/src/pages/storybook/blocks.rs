@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::storybook::{StoryFrame, in_both_themes};
+use super::frame::{StoryFrame, in_both_themes};
 use crate::components::{BlocksDocumentView, BlocksReply};
 use crate::error::AppError;
 use palaver_contract::blocks::BlocksCheck;
@@ -60,7 +60,7 @@ fn block_story(group: &str, name: &str, text: &str) -> BlockStory {
 
 #[cfg(feature = "ssr")]
 fn all_block_stories() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    super::storybook::BLOCK_FIXTURES.iter().copied().chain([("frame", HOSTILE_STORY, HOSTILE_HTML_STORY)])
+    super::fixtures::BLOCK_FIXTURES.iter().copied().chain([("frame", HOSTILE_STORY, HOSTILE_HTML_STORY)])
 }
 
 /// (group, name) of every block story.

@@ -3,7 +3,7 @@
 use sqlx::SqlitePool;
 
 use super::model::{Role, TokenSummary, UserView};
-use crate::chat::db::new_id;
+use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 
 type UserRow = (String, String, String, String);
@@ -34,7 +34,7 @@ pub async fn create_user(pool: &SqlitePool, username: &str, password_hash: &str,
     .await;
     match row {
         Ok(row) => Ok(user_view(row)),
-        Err(err) if is_unique_violation(&err) => Err(AppError::Conflict("That username is taken.".into())),
+        Err(err) if is_unique_violation(&err) => Err(AppError::UsernameTaken),
         Err(err) => Err(err.into()),
     }
 }

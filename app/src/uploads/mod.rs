@@ -1,5 +1,8 @@
 //! Uploaded files: bytes on disk under the data folder, an index row in SQLite, and loading
-//! them back for a `files` answer (only the owner's, never a deleted one).
+//! them back for a `files` answer (only the owner's, never a deleted one). The index rows are
+//! in `store`.
+
+mod store;
 
 use std::path::{Path, PathBuf};
 
@@ -7,8 +10,17 @@ use sha2::{Digest, Sha256};
 use sqlx::SqlitePool;
 use tokio::io::AsyncWriteExt;
 
-use crate::chat::db::new_id;
+use crate::db::new_id;
 use crate::error::{AppError, AppResult};
+
+/// Uploads as the API takes them (a substate of the app's state): the index, where the bytes
+/// are kept (`None` when file storage is off) and the per-file cap.
+#[derive(Clone)]
+pub struct Uploads {
+    pub pool: SqlitePool,
+    pub files: Option<FileStore>,
+    pub max_file_size_bytes: u64,
+}
 
 /// Where uploads are kept.
 #[derive(Clone, Debug)]
@@ -61,13 +73,7 @@ impl FileStore {
 
     /// The bytes of `file_id` if it is an upload of `owner_id` that is not deleted.
     pub async fn load_owned(&self, pool: &SqlitePool, owner_id: &str, file_id: &str) -> AppResult<Option<Vec<u8>>> {
-        let owned: Option<(String,)> =
-            sqlx::query_as("SELECT id FROM files WHERE id = ?1 AND owner_id = ?2 AND deleted_at IS NULL")
-                .bind(file_id)
-                .bind(owner_id)
-                .fetch_optional(pool)
-                .await?;
-        let Some((id,)) = owned else { return Ok(None) };
+        let Some(id) = store::owned_file_id(pool, owner_id, file_id).await? else { return Ok(None) };
         match tokio::fs::read(self.path(&id)).await {
             Ok(bytes) => Ok(Some(bytes)),
             Err(err) => {
@@ -102,17 +108,8 @@ impl UploadWriter {
         drop(self.file);
         let sha256: String = self.hasher.finalize().iter().map(|byte| format!("{byte:02x}")).collect();
         tokio::fs::rename(&self.path, store.path(&self.id)).await.map_err(io_error)?;
-        sqlx::query(
-            "INSERT INTO files (id, owner_id, filename, mime_type, size, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )
-        .bind(&self.id)
-        .bind(owner_id)
-        .bind(filename)
-        .bind(mime_type)
-        .bind(i64::try_from(self.size).unwrap_or(i64::MAX))
-        .bind(sha256)
-        .execute(pool)
-        .await?;
+        let row = store::FileRow { id: &self.id, owner_id, filename, mime_type, size: self.size, sha256: &sha256 };
+        store::insert_file(pool, &row).await?;
         Ok(UploadedFile {
             id: self.id,
             filename: filename.to_string(),

@@ -1,14 +1,11 @@
-//! Conversation storage in SQLite. Every function takes the pool; none keeps state.
+//! Conversation storage: every SQL statement about histories outside a turn. Every function
+//! takes the pool; none keeps state.
 
 use sqlx::SqlitePool;
 
 use super::model::{HistorySummary, HistoryView};
+use crate::db::new_id;
 use crate::error::AppResult;
-
-/// A new random id: 32 lowercase hex digits, time-ordered (UUID v7).
-pub fn new_id() -> String {
-    uuid::Uuid::now_v7().simple().to_string()
-}
 
 pub async fn create_history(pool: &SqlitePool, owner_id: &str) -> AppResult<String> {
     let id = new_id();
@@ -63,6 +60,17 @@ pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<Histo
     Ok(Some(HistoryView { id: id.to_string(), title, rows, pending_ask }))
 }
 
+/// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`
+/// for one without an owner.
+pub async fn history_owner(pool: &SqlitePool, id: &str) -> AppResult<Option<Option<String>>> {
+    let owner: Option<(Option<String>,)> =
+        sqlx::query_as("SELECT owner_id FROM histories WHERE id = ?1 AND deleted_at IS NULL")
+            .bind(id)
+            .fetch_optional(pool)
+            .await?;
+    Ok(owner.map(|(owner,)| owner))
+}
+
 /// Sets the title only when the conversation has none yet; returns whether it did.
 pub async fn set_title_if_unset(pool: &SqlitePool, history_id: &str, title: &str) -> AppResult<bool> {
     let result = sqlx::query("UPDATE histories SET title = ?1 WHERE id = ?2 AND title IS NULL")
@@ -73,37 +81,49 @@ pub async fn set_title_if_unset(pool: &SqlitePool, history_id: &str, title: &str
     Ok(result.rows_affected() == 1)
 }
 
-/// One model call, as the request log keeps it.
-pub struct AiRequestLog<'a> {
-    pub history_id: &'a str,
-    pub user_id: &'a str,
-    pub model: &'a str,
-    pub prompt: &'a str,
-    pub response: &'a str,
-    pub error: Option<&'a str>,
-    pub input_tokens: u32,
-    pub output_tokens: u32,
-    pub latency_ms: u64,
-    /// `{ask?, nextAsk?}`: what the turn asked or answered.
-    pub metadata: &'a serde_json::Value,
+/// Renames a conversation that is not deleted; returns it as the list shows it, or `None`.
+pub async fn rename_history(pool: &SqlitePool, id: &str, title: &str) -> AppResult<Option<HistorySummary>> {
+    let row: Option<(String, Option<String>, String, String)> = sqlx::query_as(
+        "UPDATE histories SET title = ?1 WHERE id = ?2 AND deleted_at IS NULL
+         RETURNING id, title, created_at, updated_at",
+    )
+    .bind(title)
+    .bind(id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }))
 }
 
-pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppResult<()> {
-    sqlx::query(
-        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+/// Marks a conversation deleted (its rows stay, for the request log and audits); false when
+/// it was already gone.
+pub async fn delete_history(pool: &SqlitePool, id: &str) -> AppResult<bool> {
+    let result = sqlx::query(
+        "UPDATE histories SET deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND deleted_at IS NULL",
     )
-    .bind(new_id())
-    .bind(entry.history_id)
-    .bind(entry.user_id)
-    .bind(entry.model)
-    .bind(entry.prompt)
-    .bind(entry.response)
-    .bind(entry.error)
-    .bind(entry.input_tokens)
-    .bind(entry.output_tokens)
-    .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
-    .bind(entry.metadata.to_string())
+    .bind(id)
+    .execute(pool)
+    .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// The saved state of each block a host action changed in a conversation, as `(block id, block JSON)`.
+pub async fn block_states(pool: &SqlitePool, history_id: &str) -> AppResult<Vec<(String, String)>> {
+    Ok(sqlx::query_as("SELECT block_id, block FROM block_states WHERE history_id = ?1")
+        .bind(history_id)
+        .fetch_all(pool)
+        .await?)
+}
+
+/// Saves a block's new state, replacing the one saved before.
+pub async fn save_block_state(pool: &SqlitePool, history_id: &str, block_id: &str, block_json: &str) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO block_states (history_id, block_id, block) VALUES (?1, ?2, ?3)
+         ON CONFLICT (history_id, block_id) DO UPDATE SET block = excluded.block,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    )
+    .bind(history_id)
+    .bind(block_id)
+    .bind(block_json)
     .execute(pool)
     .await?;
     Ok(())

@@ -1,0 +1,22 @@
+//! Who a request speaks for, once resolved: the leaf every service's access checks use.
+
+use super::model::{Role, UserView};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallerVia {
+    Session,
+    Token,
+}
+
+/// An authenticated caller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Caller {
+    pub user: UserView,
+    pub via: CallerVia,
+}
+
+impl Caller {
+    pub fn is_admin(&self) -> bool {
+        self.user.role == Role::Admin
+    }
+}

@@ -1,0 +1,109 @@
+//! Conversation actions, shared by the JSON API (`/gpt/histories…`) and the server functions:
+//! list, create, read (authorize, then the view), rename, delete and stop.
+
+use sqlx::SqlitePool;
+
+use palaver_contract::blocks::model::Block;
+
+use super::BlocksSettings;
+use super::access::{HistoryAccess, authorize_history};
+use super::model::{HistoryRow, HistorySummary, HistoryView, check_title};
+use super::running::RunningTurns;
+use super::store;
+use crate::accounts::auth::Caller;
+use crate::error::{AppError, AppResult};
+
+/// The conversations service (a substate of the app's state): the database, how replies are
+/// checked as documents, and the running turns it can stop.
+#[derive(Clone)]
+pub struct Conversations {
+    pub pool: SqlitePool,
+    /// Replies are block documents; `None` keeps them markdown.
+    pub blocks: Option<BlocksSettings>,
+    pub running: RunningTurns,
+}
+
+impl Conversations {
+    pub fn new(pool: SqlitePool, blocks: Option<BlocksSettings>, running: RunningTurns) -> Self {
+        Self { pool, blocks, running }
+    }
+
+    /// The caller's conversations, most recently active first.
+    pub async fn list(&self, caller: &Caller) -> AppResult<Vec<HistorySummary>> {
+        store::list_histories(&self.pool, &caller.user.id).await
+    }
+
+    /// Starts an empty conversation owned by the caller.
+    pub async fn create(&self, caller: &Caller) -> AppResult<HistoryView> {
+        let id = store::create_history(&self.pool, &caller.user.id).await?;
+        self.view(&id).await?.ok_or(AppError::Internal)
+    }
+
+    /// One conversation, for its owner or an admin.
+    pub async fn read(&self, caller: &Caller, id: &str) -> AppResult<HistoryView> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Read).await?;
+        self.view(id).await?.ok_or(AppError::HistoryNotFound)
+    }
+
+    /// Gives a conversation the caller owns a new title.
+    pub async fn rename(&self, caller: &Caller, id: &str, title: &str) -> AppResult<HistorySummary> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        let title = check_title(title).map_err(AppError::BadRequest)?;
+        store::rename_history(&self.pool, id, &title).await?.ok_or(AppError::HistoryNotFound)
+    }
+
+    /// Deletes a conversation the caller owns: it stops any turn running on it, leaves the
+    /// lists, reads as not found, and its pending ask can no longer be listed or answered.
+    pub async fn delete(&self, caller: &Caller, id: &str) -> AppResult<()> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        if !store::delete_history(&self.pool, id).await? {
+            return Err(AppError::HistoryNotFound);
+        }
+        self.running.stop(id);
+        Ok(())
+    }
+
+    /// Stops the turn running on a conversation the caller owns; false when none was running.
+    pub async fn stop(&self, caller: &Caller, id: &str) -> AppResult<bool> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        Ok(self.running.stop(id))
+    }
+
+    /// A conversation as clients see it, without an access check: each document reply
+    /// carries its check (made with this server's block settings as they are now), with the
+    /// blocks host actions changed since.
+    pub async fn view(&self, id: &str) -> AppResult<Option<HistoryView>> {
+        let Some(mut view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
+        let settings = self.blocks.clone().unwrap_or_default();
+        for row in &mut view.rows {
+            if let HistoryRow::Assistant { text, document: true, blocks } = row {
+                *blocks = Some(Box::new(settings.check_stored(text)));
+            }
+        }
+        self.apply_block_states(id, &mut view.rows).await?;
+        Ok(Some(view))
+    }
+
+    /// Each saved block state replaces its namesake in the newest document reply that has it.
+    async fn apply_block_states(&self, history_id: &str, rows: &mut [HistoryRow]) -> AppResult<()> {
+        for (block_id, json) in store::block_states(&self.pool, history_id).await? {
+            let saved = match serde_json::from_str::<Block>(&json) {
+                Ok(saved) => saved,
+                Err(err) => {
+                    tracing::error!(%err, history = history_id, block = block_id, "unreadable block state left out");
+                    continue;
+                }
+            };
+            let newest = rows.iter_mut().rev().find_map(|row| match row {
+                HistoryRow::Assistant { blocks: Some(check), .. } => {
+                    check.doc.as_mut().and_then(|document| Block::find_mut(&mut document.blocks, &block_id))
+                }
+                _ => None,
+            });
+            if let Some(slot) = newest.filter(|slot| slot.type_name() == saved.type_name()) {
+                *slot = saved;
+            }
+        }
+        Ok(())
+    }
+}

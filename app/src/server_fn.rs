@@ -1,0 +1,73 @@
+//! The plumbing every server function shares: the app's state, the caller, the response's
+//! status and cookies. The HTTP routes have their own extractors in the server crate.
+
+use std::net::SocketAddr;
+
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use leptos::prelude::*;
+use leptos_axum::ResponseOptions;
+
+use crate::accounts::auth::{Caller, require_caller, resolve_caller, wants_secure_cookie};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+
+/// The state inside a server function (provided by `leptos_routes_with_context`).
+pub fn app_state() -> AppResult<AppState> {
+    use_context::<AppState>().ok_or_else(|| {
+        tracing::error!("AppState is missing from the server function context");
+        AppError::Internal
+    })
+}
+
+/// The request's headers.
+pub async fn headers() -> AppResult<HeaderMap> {
+    leptos_axum::extract::<HeaderMap>().await.map_err(|_| AppError::Internal)
+}
+
+/// The client's address, for rate limits ("unknown" when the server does not know it).
+pub async fn client_address() -> String {
+    leptos_axum::extract::<ConnectInfo<SocketAddr>>()
+        .await
+        .map(|ConnectInfo(addr)| addr.ip().to_string())
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Sets the HTTP status of a failed server function to its error's status.
+pub fn with_status<T>(result: AppResult<T>) -> AppResult<T> {
+    if let Err(err) = &result
+        && let Some(response) = use_context::<ResponseOptions>()
+    {
+        response.set_status(StatusCode::from_u16(err.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR));
+        if let AppError::TooManyRequests { retry_after_secs, .. } = err
+            && let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string())
+        {
+            response.insert_header(header::RETRY_AFTER, value);
+        }
+    }
+    result
+}
+
+pub fn set_cookie(cookie: &str) {
+    if let (Some(response), Ok(value)) = (use_context::<ResponseOptions>(), HeaderValue::from_str(cookie)) {
+        response.append_header(header::SET_COOKIE, value);
+    }
+}
+
+/// The state and the caller of a server function, when someone is signed in.
+pub async fn optional_caller() -> AppResult<(AppState, Option<Caller>)> {
+    let state = app_state()?;
+    let caller = resolve_caller(&state.accounts, &headers().await?).await?;
+    Ok((state, caller))
+}
+
+/// The state and the authenticated caller of a server function, or 401.
+pub async fn server_caller() -> AppResult<(AppState, Caller)> {
+    let state = app_state()?;
+    let caller = with_status(require_caller(&state.accounts, &headers().await?).await)?;
+    Ok((state, caller))
+}
+
+pub async fn secure_cookies(state: &AppState) -> bool {
+    wants_secure_cookie(&state.accounts.settings, &headers().await.unwrap_or_default())
+}

@@ -1,0 +1,39 @@
+//! The demo todo list's rows.
+
+use sqlx::SqlitePool;
+
+/// The user's todos as `(id, title, completed)`, oldest first.
+pub async fn list(pool: &SqlitePool, owner_id: &str) -> Result<Vec<(String, String, bool)>, sqlx::Error> {
+    sqlx::query_as("SELECT id, title, completed FROM todos WHERE owner_id = ?1 ORDER BY created_at, id")
+        .bind(owner_id)
+        .fetch_all(pool)
+        .await
+}
+
+/// Adds a todo under `id`; a second add under the same id changes nothing.
+pub async fn add(pool: &SqlitePool, id: &str, owner_id: &str, title: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT OR IGNORE INTO todos (id, owner_id, title) VALUES (?1, ?2, ?3)")
+        .bind(id)
+        .bind(owner_id)
+        .bind(title)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Marks a todo done; false when the user has no todo with that id.
+pub async fn complete(pool: &SqlitePool, id: &str, owner_id: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE todos SET completed = 1 WHERE id = ?1 AND owner_id = ?2")
+        .bind(id)
+        .bind(owner_id)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Deletes the user's completed todos; returns how many.
+pub async fn delete_completed(pool: &SqlitePool, owner_id: &str) -> Result<u64, sqlx::Error> {
+    let deleted =
+        sqlx::query("DELETE FROM todos WHERE owner_id = ?1 AND completed = 1").bind(owner_id).execute(pool).await?;
+    Ok(deleted.rows_affected())
+}

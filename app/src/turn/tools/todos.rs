@@ -1,0 +1,123 @@
+//! The demo todo tools the spec's examples use; deleting completed todos needs approval.
+
+use futures::future::BoxFuture;
+use serde_json::{Value, json};
+use sqlx::SqlitePool;
+
+use super::{HostTool, ToolContext, store};
+
+fn strict_object(properties: Value, required: &[&str]) -> Value {
+    json!({"type": "object", "additionalProperties": false, "properties": properties, "required": required})
+}
+
+fn database_error(err: sqlx::Error) -> String {
+    tracing::error!(%err, "todo tool failed");
+    "The todo list could not be reached.".to_string()
+}
+
+async fn todos(pool: &SqlitePool, user_id: &str) -> Result<Value, String> {
+    let rows = store::list(pool, user_id).await.map_err(database_error)?;
+    Ok(json!(
+        rows.into_iter()
+            .map(|(id, title, completed)| json!({"id": id, "title": title, "completed": completed}))
+            .collect::<Vec<_>>()
+    ))
+}
+
+pub struct ListTodos;
+
+impl HostTool for ListTodos {
+    fn name(&self) -> &'static str {
+        "listTodos"
+    }
+    fn description(&self) -> &'static str {
+        "List the signed-in user's todos."
+    }
+    fn input_schema(&self) -> Value {
+        strict_object(json!({}), &[])
+    }
+    fn execute(&self, context: ToolContext, _input: Value) -> BoxFuture<'static, Result<Value, String>> {
+        Box::pin(async move { Ok(json!({"todos": todos(&context.pool, &context.user_id).await?})) })
+    }
+}
+
+pub struct AddTodo;
+
+impl HostTool for AddTodo {
+    fn name(&self) -> &'static str {
+        "addTodo"
+    }
+    fn description(&self) -> &'static str {
+        "Add a todo to the signed-in user's list."
+    }
+    fn input_schema(&self) -> Value {
+        strict_object(json!({"title": {"type": "string", "minLength": 1, "maxLength": 200}}), &["title"])
+    }
+    fn execute(&self, context: ToolContext, input: Value) -> BoxFuture<'static, Result<Value, String>> {
+        Box::pin(async move {
+            let title = input["title"]
+                .as_str()
+                .map(str::trim)
+                .filter(|title| !title.is_empty())
+                .ok_or("addTodo needs a title.")?;
+            // The idempotency key is the id, so a replayed call adds nothing twice.
+            let id = format!(
+                "todo_{}",
+                crate::accounts::auth::secret_hash(&context.idempotency_key).get(..24).unwrap_or_default()
+            );
+            store::add(&context.pool, &id, &context.user_id, title).await.map_err(database_error)?;
+            Ok(json!({"todo": {"id": id, "title": title, "completed": false}}))
+        })
+    }
+}
+
+pub struct CompleteTodo;
+
+impl HostTool for CompleteTodo {
+    fn name(&self) -> &'static str {
+        "completeTodo"
+    }
+    fn description(&self) -> &'static str {
+        "Mark one of the signed-in user's todos as done."
+    }
+    fn input_schema(&self) -> Value {
+        strict_object(json!({"id": {"type": "string", "minLength": 1}}), &["id"])
+    }
+    fn execute(&self, context: ToolContext, input: Value) -> BoxFuture<'static, Result<Value, String>> {
+        Box::pin(async move {
+            let id = input["id"].as_str().ok_or("completeTodo needs an id.")?.to_string();
+            if !store::complete(&context.pool, &id, &context.user_id).await.map_err(database_error)? {
+                return Err(format!("There is no todo with the id \"{id}\"."));
+            }
+            Ok(json!({"completed": id}))
+        })
+    }
+}
+
+pub struct DeleteCompletedTodos;
+
+impl HostTool for DeleteCompletedTodos {
+    fn name(&self) -> &'static str {
+        "deleteCompletedTodos"
+    }
+    fn description(&self) -> &'static str {
+        "Delete all of the signed-in user's completed todos."
+    }
+    fn input_schema(&self) -> Value {
+        strict_object(json!({}), &[])
+    }
+    fn approval(&self, _input: &Value) -> Option<Value> {
+        Some(json!({
+            "confirmLabel": "Delete",
+            "denyLabel": "Keep them",
+            "destructive": true,
+            "prompt": "Delete all of your completed todos? You can't undo this.",
+        }))
+    }
+    fn execute(&self, context: ToolContext, _input: Value) -> BoxFuture<'static, Result<Value, String>> {
+        Box::pin(async move {
+            let deleted = store::delete_completed(&context.pool, &context.user_id).await.map_err(database_error)?;
+            Ok(json!({"deleted": deleted}))
+        })
+    }
+}
