@@ -1,11 +1,85 @@
-//! Block replies in a turn (`uiBlocks`): the repair request for an invalid document (what the
-//! host allows and the prompt section are `chat::BlocksSettings`).
+//! The reply document (`uiBlocks`): a finished reply checked as a block document, repaired
+//! once when the host allows, its html sanitized (what the host allows and the prompt section
+//! are `chat::BlocksSettings`).
 
-use palaver_contract::blocks::{BlocksCheck, error_lines};
+use futures::StreamExt;
+
+use super::run::Turn;
+use super::store::UiBlocksLog;
+use crate::chat::BlocksSettings;
+use crate::chat::model::TurnEvent;
+use crate::llm::{ModelEvent, ModelMessage, ModelRequest};
+use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_blocks_text, error_lines};
 
 /// The user message of the one repair call.
-pub fn repair_prompt(text: &str, check: &BlocksCheck) -> String {
+fn repair_prompt(text: &str, check: &BlocksCheck) -> String {
     format!("Document:\n{text}\n\nErrors:\n{}", error_lines(check))
+}
+
+impl Turn {
+    /// With blocks on, the finished reply is a document: checked (and repaired once when the
+    /// host allows), its html sanitized, then `{blocks}` tells the client how to show it.
+    pub(super) async fn finish_document(&mut self) {
+        let Some(settings) = self.blocks().cloned() else { return };
+        if self.reply.trim().is_empty() {
+            return;
+        }
+        let options = settings.options();
+        let streamed = self.reply.clone();
+        let mut check = check_blocks_text(&self.reply, &options);
+        let mut repaired = false;
+        if !check.ok
+            && settings.repair
+            && let Some(text) = self.repair(&settings, &check).await
+        {
+            check = check_blocks_text(&text, &options);
+            self.reply = text;
+            repaired = true;
+        }
+        if check.ok
+            && settings.html
+            && let Some(clean) = palaver_contract::blocks::sanitize_blocks_text(&self.reply, &options)
+        {
+            check = check_blocks_text(&clean, &options);
+            self.reply = clean;
+        }
+        if self.reply != streamed {
+            self.emit(TurnEvent::Replace { replace: "text".into(), text: self.reply.clone() }).await;
+        }
+        self.metadata.ui_blocks = Some(UiBlocksLog {
+            ok: check.ok,
+            error_codes: check.errors.iter().map(|error| error.code).collect(),
+            warning_codes: check.warnings.iter().map(|warning| warning.code).collect(),
+            repaired,
+        });
+        self.reply = palaver_contract::blocks::stored_text(&self.reply, &check);
+        self.document = true;
+        self.emit(TurnEvent::Blocks { blocks: Box::new(check) }).await;
+    }
+
+    /// One more model call to fix an invalid document; `None` when it gave nothing usable.
+    pub(super) async fn repair(&mut self, settings: &BlocksSettings, check: &BlocksCheck) -> Option<String> {
+        let request = ModelRequest {
+            system: format!("{BLOCKS_REPAIR_SYSTEM_PROMPT}\n\n{}", settings.prompt_section()),
+            messages: vec![ModelMessage::User { text: repair_prompt(&self.reply, check) }],
+            tools: Vec::new(),
+        };
+        let mut stream = self.runner.model.stream(request);
+        let mut text = String::new();
+        while let Some(event) = stream.next().await {
+            match event {
+                ModelEvent::TextDelta(delta) => text.push_str(&delta),
+                ModelEvent::Finish { usage, .. } => {
+                    self.usage.input_tokens += usage.input_tokens;
+                    self.usage.output_tokens += usage.output_tokens;
+                    break;
+                }
+                ModelEvent::Error(_) => return None,
+                ModelEvent::ToolCall(_) => {}
+            }
+        }
+        (!text.trim().is_empty()).then_some(text)
+    }
 }
 
 #[cfg(test)]

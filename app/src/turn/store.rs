@@ -8,19 +8,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
+use crate::chat::model::AskEvent;
 use crate::chat::model::{AskOrigin, AskStatus, HistoryRow};
 use crate::error::AppResult;
 use crate::llm::ModelMessage;
-use palaver_contract::asks::{AskKind, SimpleCard};
+use palaver_contract::asks::AskKind;
+use palaver_contract::blocks::{BlockErrorCode, BlockWarningCode};
 
 /// `histories.pending_ask`: the one ask a conversation waits on, with what resuming needs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredPendingAsk {
-    pub tool_call_id: String,
-    pub kind: AskKind,
-    pub input: Value,
-    pub simple: SimpleCard,
+    /// The `{ask}` event the pause sent; its fields sit at the top level of the stored JSON.
+    #[serde(flatten)]
+    pub ask: AskEvent,
     /// How many leading rows replay before `response_messages`: up to and including the
     /// paused turn's user message.
     pub prompt_index: usize,
@@ -29,11 +30,7 @@ pub struct StoredPendingAsk {
     #[serde(default)]
     pub created: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<AskOrigin>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_name: Option<String>,
 }
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
@@ -195,7 +192,7 @@ pub async fn resolve(
          WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2"
     ))
     .bind(history_id)
-    .bind(&resolution.expected.tool_call_id)
+    .bind(&resolution.expected.ask.tool_call_id)
     .execute(&mut *tx)
     .await?
     .rows_affected();
@@ -204,7 +201,7 @@ pub async fn resolve(
     }
     let before = next_seq(&mut tx, history_id).await?;
     insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
-    set_ask_status(&mut tx, history_id, &resolution.expected.tool_call_id, resolution.status).await?;
+    set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
     tx.commit().await?;
     Ok(Some(before))
 }
@@ -238,7 +235,7 @@ pub async fn undo_resolution(
             .bind(rows_before)
             .execute(&mut *tx)
             .await?;
-        set_ask_status(&mut tx, history_id, &ask.tool_call_id, AskStatus::Pending).await?;
+        set_ask_status(&mut tx, history_id, &ask.ask.tool_call_id, AskStatus::Pending).await?;
     }
     tx.commit().await?;
     Ok(restored)
@@ -248,7 +245,7 @@ pub async fn undo_resolution(
 pub struct PendingAskListItem {
     pub history_id: String,
     pub title: Option<String>,
-    pub ask: StoredPendingAsk,
+    pub pending: StoredPendingAsk,
 }
 
 pub async fn pending_asks_of(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<PendingAskListItem>> {
@@ -262,8 +259,12 @@ pub async fn pending_asks_of(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec
     .await?;
     Ok(rows
         .into_iter()
-        .filter_map(|(history_id, title, json)| {
-            serde_json::from_str(&json).ok().map(|ask| PendingAskListItem { history_id, title, ask })
+        .filter_map(|(history_id, title, json)| match serde_json::from_str(&json) {
+            Ok(pending) => Some(PendingAskListItem { history_id, title, pending }),
+            Err(err) => {
+                tracing::error!(%err, history = history_id, "unreadable pending ask left out of the list");
+                None
+            }
         })
         .collect())
 }
@@ -279,8 +280,8 @@ pub struct AiRequestLog<'a> {
     pub input_tokens: u32,
     pub output_tokens: u32,
     pub latency_ms: u64,
-    /// `{ask?, nextAsk?}`: what the turn asked or answered.
-    pub metadata: &'a serde_json::Value,
+    /// What the turn asked or answered, how its document checked, whether it was stopped.
+    pub metadata: &'a RequestLogMetadata,
 }
 
 pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppResult<()> {
@@ -298,8 +299,74 @@ pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppR
     .bind(entry.input_tokens)
     .bind(entry.output_tokens)
     .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
-    .bind(entry.metadata.to_string())
+    .bind(serde_json::to_string(entry.metadata).unwrap_or_else(|_| "{}".into()))
     .execute(pool)
     .await?;
     Ok(())
+}
+
+/// `ai_requests.metadata`: what a turn asked or answered, how its reply checked as a document,
+/// and whether the user stopped it.
+#[derive(Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestLogMetadata {
+    /// The ask a prompt turn paused on, or the ask an answer turn answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ask: Option<AskLog>,
+    /// The ask an answer turn paused on next.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_ask: Option<AskLog>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ui_blocks: Option<UiBlocksLog>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
+}
+
+/// Where an ask was when the turn logged it: asked, or answered with an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskPhase {
+    Asked,
+    Answered(&'static str),
+}
+
+/// One ask in the request log.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskLog {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<&'static str>,
+    pub kind: AskKind,
+    pub phase: &'static str,
+    pub tool_call_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<AskOrigin>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+}
+
+impl AskLog {
+    pub fn of(pending: &StoredPendingAsk, phase: AskPhase) -> Self {
+        let (phase, action) = match phase {
+            AskPhase::Asked => ("asked", None),
+            AskPhase::Answered(action) => ("answered", Some(action)),
+        };
+        Self {
+            action,
+            kind: pending.ask.kind,
+            phase,
+            tool_call_id: pending.ask.tool_call_id.clone(),
+            origin: pending.ask.origin,
+            tool_name: pending.ask.tool_name.clone(),
+        }
+    }
+}
+
+/// How a reply checked as a block document.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UiBlocksLog {
+    pub ok: bool,
+    pub error_codes: Vec<BlockErrorCode>,
+    pub warning_codes: Vec<BlockWarningCode>,
+    pub repaired: bool,
 }

@@ -28,11 +28,11 @@ pub async fn pending_asks(
         .into_iter()
         .map(|item| {
             let mut entry = json!({
-                "created": item.ask.created,
+                "created": item.pending.created,
                 "historyId": item.history_id,
-                "kind": item.ask.kind,
-                "simple": item.ask.simple,
-                "toolCallId": item.ask.tool_call_id,
+                "kind": item.pending.ask.kind,
+                "simple": item.pending.ask.simple,
+                "toolCallId": item.pending.ask.tool_call_id,
             });
             if let Some(title) = item.title {
                 entry["title"] = title.into();
@@ -189,9 +189,10 @@ pub async fn turn(
         }
         TurnBody::Button { tool_call_id, button_id } => {
             let stale = || Problem::from(AppError::StaleAsk { tool_call_id: tool_call_id.clone() });
-            let pending = pending_ask(&pool, &history_id).await?.filter(|pending| pending.tool_call_id == tool_call_id);
+            let pending =
+                pending_ask(&pool, &history_id).await?.filter(|pending| pending.ask.tool_call_id == tool_call_id);
             let pending = pending.ok_or_else(stale)?;
-            let response = resolve_button_answer(&pending.simple, &button_id).map_err(|error| {
+            let response = resolve_button_answer(&pending.ask.simple, &button_id).map_err(|error| {
                 Problem::bad_request("Unknown buttonId")
                     .with_code("UNKNOWN_BUTTON")
                     .with_detail("The button is not on the pending ask's simple card. See fields.")
@@ -227,7 +228,9 @@ pub async fn turn(
     if restored.is_some()
         && let Some(pending) = pending_ask(&pool, &history_id).await?
     {
-        asked = Some(json!({"kind": pending.kind, "simple": pending.simple, "toolCallId": pending.tool_call_id}));
+        asked = Some(
+            json!({"kind": pending.ask.kind, "simple": pending.ask.simple, "toolCallId": pending.ask.tool_call_id}),
+        );
     }
     let mut data = json!({"historyId": history_id, "text": text});
     if let Some(title) = title.or(current_title(&pool, &history_id).await?) {

@@ -1,0 +1,259 @@
+//! Answering: an answer checked against the pending ask and stored (or a pending ask cancelled
+//! by a new prompt), the files of a `files` answer loaded for the model, and the turn that
+//! continues from the answer (running or refusing the tool an approval guarded).
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde_json::{Value, json};
+
+use super::replay;
+use super::run::Turn;
+use super::store::{self, AskLog, AskPhase, Resolution, StoredPendingAsk};
+use super::{TurnInput, TurnRunner};
+use crate::chat::model::{AskStatus, HistoryRow};
+use crate::chat::store as histories;
+use crate::error::{AppError, AppResult, FieldError};
+use crate::llm::{ContentPart, ModelMessage};
+use palaver_contract::asks::{
+    Ask, AskResponse, AskSurface, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
+    parse_ask_data_url, parse_ask_input, validate_ask_response,
+};
+
+/// What the model gets as the result of a host tool call that never ran.
+const UNANSWERED_TOOL_CALL_RESULT: &str = "This tool call did not run, so it has no result.";
+
+/// The answer of a resolved ask, ready for the model.
+pub(super) struct Resolved {
+    pub(super) pending: StoredPendingAsk,
+    pub(super) response: AskResponse,
+    /// The files of a `files` answer, for the model only (never stored).
+    pub(super) parts: Vec<ContentPart>,
+    pub(super) rows_before: i64,
+    pub(super) rows_added: i64,
+}
+
+impl TurnRunner {
+    /// Cancels the pending ask, if any, with `user_sent_message`; once, even when prompts race.
+    pub(super) async fn cancel_for_prompt(&self, history_id: &str, turn_id: &str) -> AppResult<Option<String>> {
+        for _ in 0..3 {
+            let Some(pending) = store::pending_ask(&self.pool, history_id).await? else { return Ok(None) };
+            let response = AskResponse::Cancel { reason: Some("user_sent_message".into()) };
+            let rows = answer_rows(&pending, &response);
+            let resolution = Resolution { expected: &pending, status: AskStatus::Cancelled, rows };
+            if store::resolve(&self.pool, history_id, turn_id, resolution).await?.is_some() {
+                return Ok(Some(pending.ask.tool_call_id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Checks an answer against the pending ask and stores it (409 when stale, 400 when invalid).
+    pub(super) async fn resolve_answer(
+        &self,
+        history_id: &str,
+        turn_id: &str,
+        tool_call_id: &str,
+        response: &Value,
+    ) -> AppResult<Resolved> {
+        let stale = || AppError::StaleAsk { tool_call_id: tool_call_id.to_string() };
+        let pending = store::pending_ask(&self.pool, history_id)
+            .await?
+            .filter(|pending| pending.ask.tool_call_id == tool_call_id);
+        let Some(pending) = pending else { return Err(stale()) };
+        let ask = parse_ask_input(pending.ask.kind, &pending.ask.input, AskSurface::Full).map_err(|errors| {
+            tracing::error!(?errors, "a stored pending ask no longer validates");
+            AppError::Internal
+        })?;
+        let errors = validate_ask_response(&ask, response, self.settings.max_file_size_bytes);
+        if !errors.is_empty() {
+            return Err(AppError::InvalidAnswer { fields: errors.iter().map(FieldError::from).collect() });
+        }
+        let (response, parts) = match (&ask, response.get("content")) {
+            (Ask::Files(_), Some(content)) => self.load_answer_files(history_id, content).await?,
+            _ => (response.clone(), Vec::new()),
+        };
+        let response: AskResponse = serde_json::from_value(response).map_err(|_| AppError::Internal)?;
+        let status =
+            if matches!(response, AskResponse::Cancel { .. }) { AskStatus::Cancelled } else { AskStatus::Answered };
+        let rows = answer_rows(&pending, &response);
+        let rows_added = i64::try_from(rows.len()).unwrap_or(i64::MAX);
+        let resolution = Resolution { expected: &pending, status, rows };
+        let rows_before = store::resolve(&self.pool, history_id, turn_id, resolution).await?.ok_or_else(stale)?;
+        Ok(Resolved { pending, response, parts, rows_before, rows_added })
+    }
+
+    /// Loads and checks the bytes of a `files` answer. Returns the answer as it is stored
+    /// (names, types and real sizes: no bytes, no data URLs) and the files as model parts.
+    pub(super) async fn load_answer_files(
+        &self,
+        history_id: &str,
+        content: &Value,
+    ) -> AppResult<(Value, Vec<ContentPart>)> {
+        let owner = histories::history_owner(&self.pool, history_id).await?.flatten().unwrap_or_default();
+        let files = content["files"].as_array().cloned().unwrap_or_default();
+        let cap = self.settings.max_file_size_bytes;
+        let mut errors = Vec::new();
+        let mut loaded = Vec::new();
+        for (index, file) in files.iter().enumerate() {
+            let mime_type = file["mimeType"].as_str().unwrap_or_default();
+            let bytes = match (file["fileId"].as_str(), &self.settings.files) {
+                (Some(id), Some(store)) => store.load_owned(&self.pool, &owner, id).await?,
+                (Some(_), None) => None,
+                (None, _) => {
+                    file["url"].as_str().and_then(parse_ask_data_url).and_then(|url| BASE64.decode(url.base64).ok())
+                }
+            };
+            match bytes {
+                Some(bytes) => {
+                    errors.extend(check_ask_file_bytes(&bytes, index, mime_type, cap));
+                    loaded.push((file, bytes));
+                }
+                None => errors.push(file_not_owned_error(index)),
+            }
+        }
+        if !errors.is_empty() {
+            let errors = palaver_contract::asks::finalize(errors);
+            return Err(AppError::InvalidAnswer { fields: errors.iter().map(FieldError::from).collect() });
+        }
+        let count = loaded.len();
+        let mut stored = Vec::new();
+        let mut parts = Vec::new();
+        for (index, (file, bytes)) in loaded.into_iter().enumerate() {
+            let filename = file["filename"].as_str().unwrap_or_default().to_string();
+            let mime_type = file["mimeType"].as_str().unwrap_or_default().to_string();
+            let mut entry = json!({"filename": filename, "mimeType": mime_type, "size": bytes.len()});
+            if let Some(id) = file.get("fileId") {
+                entry["fileId"] = id.clone();
+            }
+            stored.push(entry);
+            parts.push(ContentPart::Text {
+                text: format!("File {} of {count}: {filename} ({mime_type}, {} bytes)", index + 1, bytes.len()),
+            });
+            parts.push(file_part(&filename, &mime_type, &bytes));
+        }
+        Ok((json!({"action": "accept", "content": {"files": stored}}), parts))
+    }
+}
+
+impl Turn {
+    /// Builds the messages the model continues from.
+    pub(super) async fn prepare(&mut self) -> Option<String> {
+        match &self.input {
+            TurnInput::Prompt(prompt) => {
+                let prompt = prompt.trim().to_string();
+                self.messages = replay::replay(&self.rows);
+                self.messages.push(ModelMessage::User { text: prompt.clone() });
+                self.replayed_len = self.messages.len();
+                self.prompt_index = self.rows.len() + 1;
+                self.new_rows.push(HistoryRow::User { text: prompt });
+                None
+            }
+            TurnInput::Answer { .. } => {
+                let resolved = self.resolved.as_ref()?;
+                let pending = resolved.pending.clone();
+                let response = resolved.response.clone();
+                let parts = resolved.parts.clone();
+                self.prompt_index = pending.prompt_index.min(self.rows.len());
+                self.messages = replay::replay(&self.rows[..self.prompt_index]);
+                self.replayed_len = self.messages.len();
+                self.messages.extend(pending.response_messages.iter().cloned());
+                self.metadata.ask = Some(AskLog::of(&pending, AskPhase::Answered(response.action())));
+                match host_call_id(&pending) {
+                    Some(call_id) => self.finish_approval(&pending, &call_id, &response).await,
+                    None => self.messages.push(ModelMessage::Tool {
+                        tool_call_id: pending.ask.tool_call_id.clone(),
+                        tool_name: pending.ask.kind.tool_name(),
+                        result: response.to_value(),
+                        parts,
+                    }),
+                }
+                Some(serde_json::to_string(&response).unwrap_or_default())
+            }
+        }
+    }
+
+    /// Runs (approved) or refuses the tool an approval guarded, and tells the model.
+    pub(super) async fn finish_approval(&mut self, pending: &StoredPendingAsk, call_id: &str, response: &AskResponse) {
+        let tool_name = pending.ask.tool_name.clone().unwrap_or_default();
+        let call = pending.response_messages.iter().rev().find_map(|message| match message {
+            ModelMessage::Assistant { tool_calls, .. } => tool_calls.iter().find(|call| call.id == call_id).cloned(),
+            _ => None,
+        });
+        let model_result = match (denial_reason(response), call) {
+            (Some(reason), _) => {
+                self.emit_tool_result(call_id, &tool_name, json!({"approved": false, "reason": reason})).await;
+                json!({"type": "execution-denied", "reason": reason})
+            }
+            (None, Some(call)) => {
+                let result = self.run_host_tool(&call).await;
+                self.new_rows.push(HistoryRow::ToolResult {
+                    tool_name: tool_name.clone(),
+                    tool_call_id: call.id.clone(),
+                    result: result.clone(),
+                });
+                result
+            }
+            (None, None) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}),
+        };
+        self.messages.push(ModelMessage::tool(call_id, tool_name, model_result));
+    }
+}
+
+/// A file as the model sees it: images and PDFs as they are, text cut to its first 100 KB.
+pub(super) fn file_part(filename: &str, mime_type: &str, bytes: &[u8]) -> ContentPart {
+    if is_text_file_mime_type(mime_type) {
+        let limit = palaver_contract::asks::ASK_LIMITS.files.text_max_bytes;
+        let text = String::from_utf8_lossy(bytes);
+        if bytes.len() <= limit {
+            return ContentPart::Text { text: text.into_owned() };
+        }
+        let mut end = limit;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let note = format!("[The file is cut to its first {end} of {} bytes.]", bytes.len());
+        return ContentPart::Text { text: format!("{}\n{note}", &text[..end]) };
+    }
+    let data = BASE64.encode(bytes);
+    if mime_type.starts_with("image/") {
+        ContentPart::ImageData { mime_type: mime_type.to_string(), data }
+    } else {
+        ContentPart::FileData { mime_type: mime_type.to_string(), filename: filename.to_string(), data }
+    }
+}
+
+/// The rows an answer adds: its result row, and for an approval that is not approved, the
+/// guarded tool's result saying it did not run.
+pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) -> Vec<HistoryRow> {
+    let tool_name = pending.ask.tool_name.clone().unwrap_or_else(|| pending.ask.kind.tool_name());
+    let mut rows = vec![HistoryRow::ToolResult {
+        tool_name: tool_name.clone(),
+        tool_call_id: pending.ask.tool_call_id.clone(),
+        result: response.to_value(),
+    }];
+    if let (Some(call_id), Some(reason)) = (host_call_id(pending), denial_reason(response)) {
+        rows.push(HistoryRow::ToolResult {
+            tool_name,
+            tool_call_id: call_id,
+            result: json!({"approved": false, "reason": reason}),
+        });
+    }
+    rows
+}
+
+/// An approval's id names the tool call it guards.
+pub(super) const APPROVAL_PREFIX: &str = "approval_";
+
+pub(super) fn host_call_id(pending: &StoredPendingAsk) -> Option<String> {
+    pending.approval_id.as_deref().and_then(|id| id.strip_prefix(APPROVAL_PREFIX)).map(str::to_string)
+}
+
+/// Why an approval answer denies the tool, or `None` when it approves.
+pub(super) fn denial_reason(response: &AskResponse) -> Option<String> {
+    match response {
+        AskResponse::Accept { content } if content.get("confirmed") == Some(&Value::Bool(true)) => None,
+        AskResponse::Accept { .. } => Some("user_denied".into()),
+        AskResponse::Decline => Some("user_declined".into()),
+        AskResponse::Cancel { reason } => Some(reason.clone().unwrap_or_else(|| "user_cancelled".into())),
+    }
+}

@@ -1,0 +1,128 @@
+//! Recording a turn: its rows, the pause that claims the pending slot, the undo of an answer
+//! whose continuation failed, the title, and the request log.
+
+use std::time::Instant;
+
+use super::TurnInput;
+use super::run::Turn;
+use super::steps::Pause;
+use super::store::{self, AiRequestLog, AskLog, AskPhase};
+use crate::chat::model::{HistoryRow, PendingAskRef, TurnEvent};
+use crate::chat::store as histories;
+use crate::error::AppError;
+use crate::llm::ModelMessage;
+use palaver_contract::text::shorten;
+
+/// Longest title set from a conversation's first message, in UTF-16 units.
+const TITLE_MAX_LENGTH: usize = 60;
+
+impl Turn {
+    pub(super) fn assistant_row(&self) -> Option<HistoryRow> {
+        (!self.reply.is_empty()).then(|| HistoryRow::Assistant {
+            text: self.reply.clone(),
+            document: self.document,
+            blocks: None,
+        })
+    }
+
+    pub(super) async fn save_reply(&mut self) {
+        let mut rows = std::mem::take(&mut self.new_rows);
+        rows.extend(self.assistant_row());
+        if let Err(err) = store::append_rows(&self.runner.pool, &self.history_id, &self.turn_id, &rows).await {
+            tracing::error!(?err, "could not save a turn");
+            self.emit(TurnEvent::Error { error: AppError::Internal.to_string() }).await;
+        }
+    }
+
+    /// Saves the paused turn and claims the pending slot; emits `{ask}` when it did.
+    pub(super) async fn pause(&mut self, pause: Pause) -> Option<PendingAskRef> {
+        let Pause { mut stored, row } = pause;
+        // Files reach the model only on the turn that answers: stored messages keep no bytes.
+        stored.response_messages = self.messages[self.replayed_len..]
+            .iter()
+            .cloned()
+            .map(|mut message| {
+                if let ModelMessage::Tool { parts, .. } = &mut message {
+                    parts.clear();
+                }
+                message
+            })
+            .collect();
+        let mut rows = std::mem::take(&mut self.new_rows);
+        rows.extend(self.assistant_row());
+        rows.push(row);
+        let asked = Some(AskLog::of(&stored, AskPhase::Asked));
+        if self.resolved.is_some() {
+            self.metadata.next_ask = asked;
+        } else {
+            self.metadata.ask = asked;
+        }
+        match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &stored).await {
+            Ok(true) => {
+                let tool_call_id = stored.ask.tool_call_id.clone();
+                self.emit(TurnEvent::Ask { ask: stored.ask, history_id: self.history_id.clone() }).await;
+                Some(PendingAskRef { tool_call_id })
+            }
+            Ok(false) => None,
+            Err(err) => {
+                tracing::error!(?err, "could not pause a turn");
+                self.emit(TurnEvent::Error { error: AppError::Internal.to_string() }).await;
+                None
+            }
+        }
+    }
+
+    /// After a failure: an answer whose continuation showed nothing is undone (the ask is
+    /// pending again); otherwise what the user saw is saved.
+    pub(super) async fn undo_or_save(&mut self) -> Option<PendingAskRef> {
+        if let Some(resolved) = self.resolved.as_ref().filter(|_| !self.produced_output && self.new_rows.is_empty()) {
+            let pool = &self.runner.pool;
+            match store::undo_resolution(
+                pool,
+                &self.history_id,
+                &resolved.pending,
+                resolved.rows_before,
+                resolved.rows_added,
+            )
+            .await
+            {
+                Ok(true) => return Some(PendingAskRef { tool_call_id: resolved.pending.ask.tool_call_id.clone() }),
+                Ok(false) => {}
+                Err(err) => tracing::error!(?err, "could not undo an answer"),
+            }
+        }
+        self.save_reply().await;
+        None
+    }
+
+    pub(super) async fn title(&self) -> Option<String> {
+        let TurnInput::Prompt(prompt) = &self.input else { return None };
+        let title = shorten(&prompt.split_whitespace().collect::<Vec<_>>().join(" "), TITLE_MAX_LENGTH);
+        match histories::set_title_if_unset(&self.runner.pool, &self.history_id, &title).await {
+            Ok(true) => Some(title),
+            _ => None,
+        }
+    }
+
+    pub(super) async fn log(&self, answer: Option<String>, error: Option<&str>, started: Instant) {
+        let prompt = match (&self.input, answer) {
+            (TurnInput::Prompt(prompt), _) => prompt.clone(),
+            (TurnInput::Answer { .. }, Some(answer)) => answer,
+            (TurnInput::Answer { .. }, None) => String::new(),
+        };
+        let log = AiRequestLog {
+            history_id: &self.history_id,
+            user_id: &self.user_id,
+            model: self.runner.model.name(),
+            prompt: &prompt,
+            response: &self.reply,
+            error,
+            input_tokens: self.usage.input_tokens,
+            output_tokens: self.usage.output_tokens,
+            latency_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            metadata: &self.metadata,
+        };
+        // A failed log write is already traced by the store; the turn itself went through.
+        let _ = store::log_ai_request(&self.runner.pool, &log).await;
+    }
+}

@@ -1,0 +1,100 @@
+//! One running turn: its state, and the order of its parts (resolve, prepare, steps, then
+//! finish, pause or undo; title and log; done).
+
+use std::time::Instant;
+
+use tokio::sync::{mpsc, watch};
+
+use super::answer::Resolved;
+use super::steps::StepsEnd;
+use super::store::RequestLogMetadata;
+use super::{TurnInput, TurnRunner};
+use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};
+use crate::llm::{ModelMessage, Usage};
+use palaver_contract::asks::AskSurface;
+
+pub(super) struct Turn {
+    pub(super) runner: TurnRunner,
+    pub(super) stop_switch: watch::Sender<bool>,
+    /// Flips to true when the user asks the turn to stop.
+    pub(super) stop: watch::Receiver<bool>,
+    pub(super) turn_id: String,
+    pub(super) user_id: String,
+    pub(super) history_id: String,
+    pub(super) surface: AskSurface,
+    /// The conversation's rows when the turn started (after a cancel or an answer row).
+    pub(super) rows: Vec<HistoryRow>,
+    pub(super) input: TurnInput,
+    pub(super) resolved: Option<Resolved>,
+    /// The ask a prompt cancelled.
+    pub(super) cancelled: Option<String>,
+    pub(super) sender: mpsc::Sender<TurnEvent>,
+    /// The reply text the user sees, over all steps.
+    pub(super) reply: String,
+    /// Whether the client saw text, a tool result or an ask (then an answer is kept on failure).
+    pub(super) produced_output: bool,
+    /// Rows this turn adds when it ends.
+    pub(super) new_rows: Vec<HistoryRow>,
+    pub(super) messages: Vec<ModelMessage>,
+    pub(super) prompt_index: usize,
+    /// How many of `messages` replay the history up to the paused turn's user message.
+    pub(super) replayed_len: usize,
+    pub(super) usage: Usage,
+    pub(super) metadata: RequestLogMetadata,
+    /// The reply is a block document.
+    pub(super) document: bool,
+}
+
+impl Turn {
+    pub(super) async fn emit(&mut self, event: TurnEvent) {
+        if matches!(&event, TurnEvent::Text { text } if !text.is_empty())
+            || matches!(event, TurnEvent::ToolResult { .. } | TurnEvent::Ask { .. })
+        {
+            self.produced_output = true;
+        }
+        // A closed channel means the client left; the turn still finishes and is saved.
+        let _ = self.sender.send(event).await;
+    }
+
+    pub(super) async fn run(mut self) {
+        let started = Instant::now();
+        if let Some(tool_call_id) = self.cancelled.clone() {
+            self.emit(TurnEvent::AskResolved {
+                ask_resolved: AskResolvedEvent { tool_call_id, action: "cancel".into() },
+            })
+            .await;
+        }
+        if let Some(resolved) = &self.resolved {
+            let event = AskResolvedEvent {
+                tool_call_id: resolved.pending.ask.tool_call_id.clone(),
+                action: resolved.response.action().into(),
+            };
+            self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
+        }
+        let prompt_log = self.prepare().await;
+        let end = self.steps().await;
+        let mut pending_ref = None;
+        let mut error = None;
+        match end {
+            StepsEnd::Finished => {
+                self.finish_document().await;
+                self.save_reply().await;
+            }
+            StepsEnd::Stopped => {
+                self.metadata.stopped = true;
+                self.save_reply().await;
+            }
+            StepsEnd::Paused(pause) => pending_ref = self.pause(*pause).await,
+            StepsEnd::Failed(message) => {
+                self.emit(TurnEvent::Error { error: message.clone() }).await;
+                error = Some(message);
+                pending_ref = self.undo_or_save().await;
+            }
+        }
+        let title = self.title().await;
+        self.log(prompt_log, error.as_deref(), started).await;
+        self.runner.running.unregister(&self.history_id, &self.stop_switch);
+        let done = TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask: pending_ref };
+        self.emit(done).await;
+    }
+}

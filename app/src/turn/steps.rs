@@ -1,0 +1,288 @@
+//! The step loop: each model call, the tools it calls (run, guarded by an approval, or an
+//! ask the turn pauses on), and what the model is offered (system prompt, tool definitions).
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use super::BASE_SYSTEM_PROMPT;
+use super::answer::APPROVAL_PREFIX;
+use super::run::Turn;
+use super::store::{self, StoredPendingAsk};
+use super::tools::{HostTool, ToolContext};
+use crate::chat::BlocksSettings;
+use crate::chat::model::{
+    AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent,
+};
+use crate::llm::{ModelEvent, ModelMessage, ModelRequest, ToolCall, ToolDefinition};
+use palaver_contract::asks::{
+    ASKS_SYSTEM_PROMPT, Ask, AskError, AskKind, AskSurface, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section,
+    ask_tools, parse_ask_input, to_simple_card,
+};
+use palaver_contract::text::shorten;
+
+/// Where a step left the turn.
+pub(super) enum StepsEnd {
+    Finished,
+    /// The user stopped the turn: what was produced is kept.
+    Stopped,
+    Paused(Box<Pause>),
+    Failed(String),
+}
+
+/// The ask a turn pauses on (with the `{ask}` event it sends once stored), and its row.
+pub(super) struct Pause {
+    pub(super) stored: StoredPendingAsk,
+    pub(super) row: HistoryRow,
+}
+
+impl Turn {
+    pub(super) fn context(&self, call_id: &str) -> ToolContext {
+        ToolContext {
+            pool: self.runner.pool.clone(),
+            user_id: self.user_id.clone(),
+            history_id: self.history_id.clone(),
+            idempotency_key: format!("{}:{call_id}", self.turn_id),
+        }
+    }
+
+    /// Block documents are for full screens: a compact turn replies in short text.
+    pub(super) fn blocks(&self) -> Option<&BlocksSettings> {
+        self.runner.settings.blocks.as_ref().filter(|_| self.surface == AskSurface::Full)
+    }
+
+    pub(super) fn offered_kinds(&self) -> Vec<AskKind> {
+        palaver_contract::asks::ask_kinds_for_surface(&self.runner.settings.ask_kinds, self.surface)
+    }
+
+    pub(super) fn system_prompt(&self) -> String {
+        let mut sections = vec![BASE_SYSTEM_PROMPT.to_string()];
+        let kinds = self.offered_kinds();
+        if !kinds.is_empty() {
+            sections.push(format!("{ASKS_SYSTEM_PROMPT}\n\n{}", ask_prompt_section(&kinds, self.surface)));
+        }
+        if let Some(blocks) = self.blocks() {
+            sections.push(blocks.prompt_section());
+        }
+        if self.surface == AskSurface::Compact {
+            sections.push(COMPACT_SURFACE_SYSTEM_PROMPT.to_string());
+        }
+        sections.join("\n\n")
+    }
+
+    pub(super) fn tool_definitions(&self) -> Vec<ToolDefinition> {
+        let asks = ask_tools(&self.offered_kinds(), self.surface).into_iter().map(|tool| ToolDefinition {
+            name: tool.name,
+            description: tool.description.to_string(),
+            input_schema: tool.input_schema,
+        });
+        let hosts = self.runner.settings.tools.iter().map(|tool| ToolDefinition {
+            name: tool.name().to_string(),
+            description: tool.description().to_string(),
+            input_schema: tool.input_schema(),
+        });
+        asks.chain(hosts).collect()
+    }
+
+    pub(super) async fn emit_tool_result(&mut self, call_id: &str, tool_name: &str, result: Value) {
+        let event = ToolResultEvent { tool_call_id: call_id.to_string(), tool_name: tool_name.to_string(), result };
+        self.emit(TurnEvent::ToolResult { tool_result: event }).await;
+    }
+
+    /// Runs a host tool (no approval involved) and emits its result.
+    pub(super) async fn run_host_tool(&mut self, call: &ToolCall) -> Value {
+        let Some(tool) = self.runner.settings.tools.get(&call.name).cloned() else {
+            return json!({"error": format!("There is no tool named \"{}\".", call.name)});
+        };
+        let result = match tool.execute(self.context(&call.id), call.input.clone()).await {
+            Ok(output) => output,
+            Err(message) => json!({"error": message}),
+        };
+        self.emit_tool_result(&call.id, &call.name, result.clone()).await;
+        result
+    }
+
+    /// One model call: its text, its tool calls, and an error; `None` when the user stopped it.
+    pub(super) async fn call_model(&mut self) -> Option<(String, Vec<ToolCall>, Option<String>)> {
+        let request = ModelRequest {
+            system: self.system_prompt(),
+            messages: self.messages.clone(),
+            tools: self.tool_definitions(),
+        };
+        let mut stream = self.runner.model.stream(request);
+        let (mut text, mut calls, mut error) = (String::new(), Vec::new(), None);
+        let mut stop = self.stop.clone();
+        loop {
+            let event = tokio::select! {
+                event = stream.next() => event,
+                _ = stop.wait_for(|stopped| *stopped) => {
+                    self.reply.push_str(&text);
+                    return None;
+                }
+            };
+            let Some(event) = event else { break };
+            match event {
+                ModelEvent::TextDelta(delta) => {
+                    text.push_str(&delta);
+                    self.emit(TurnEvent::Text { text: delta }).await;
+                }
+                ModelEvent::ToolCall(call) => calls.push(call),
+                ModelEvent::Finish { usage, .. } => {
+                    self.usage.input_tokens += usage.input_tokens;
+                    self.usage.output_tokens += usage.output_tokens;
+                    break;
+                }
+                ModelEvent::Error(message) => {
+                    error = Some(message);
+                    break;
+                }
+            }
+        }
+        Some((text, calls, error))
+    }
+
+    pub(super) async fn steps(&mut self) -> StepsEnd {
+        for _ in 0..self.runner.settings.max_steps {
+            let Some((text, calls, error)) = self.call_model().await else {
+                return StepsEnd::Stopped;
+            };
+            if let Some(error) = error {
+                self.reply.push_str(&text);
+                return StepsEnd::Failed(error);
+            }
+            if calls.is_empty() {
+                self.reply.push_str(&text);
+                return StepsEnd::Finished;
+            }
+            // Text in a step that calls a tool is not part of the reply: take it back.
+            if !text.is_empty() {
+                let reply = self.reply.clone();
+                self.emit(TurnEvent::Replace { replace: "text".into(), text: reply }).await;
+            }
+            if let Some(pause) = self.tool_step(calls).await {
+                return StepsEnd::Paused(Box::new(pause));
+            }
+        }
+        StepsEnd::Finished
+    }
+
+    /// Handles one step's tool calls in call order; returns the ask the turn pauses on.
+    pub(super) async fn tool_step(&mut self, calls: Vec<ToolCall>) -> Option<Pause> {
+        self.messages.push(ModelMessage::Assistant { text: String::new(), tool_calls: calls.clone() });
+        let offered = self.offered_kinds();
+        let mut pause: Option<Pause> = None;
+        let mut results = Vec::new();
+        let mut dropped_rows = Vec::new();
+        for call in calls {
+            let ask_kind =
+                call.name.strip_prefix("ask_").and_then(AskKind::parse).filter(|kind| offered.contains(kind));
+            if let Some(kind) = ask_kind {
+                match parse_ask_input(kind, &call.input, self.surface) {
+                    Err(errors) => results.push(invalid_ask_result(&call, &errors)),
+                    Ok(ask) if pause.is_none() => pause = Some(self.ask_pause(&call, ask, None)),
+                    Ok(_) => {
+                        let row_ask = RowAsk { kind, status: AskStatus::Cancelled, origin: None };
+                        dropped_rows.push(call_row(&call, call.input.clone(), Some(row_ask)));
+                        dropped_rows.push(result_row(&call, store::one_ask_at_a_time()));
+                        results.push(tool_message(&call, store::one_ask_at_a_time()));
+                    }
+                }
+                continue;
+            }
+            let Some(tool) = self.runner.settings.tools.get(&call.name).cloned() else {
+                results
+                    .push(tool_message(&call, json!({"error": format!("There is no tool named \"{}\".", call.name)})));
+                continue;
+            };
+            let event =
+                ToolCallEvent { tool_call_id: call.id.clone(), tool_name: call.name.clone(), args: call.input.clone() };
+            self.emit(TurnEvent::ToolCall { tool_call: event }).await;
+            if tool.approval(&call.input).is_none() {
+                let result = self.run_host_tool(&call).await;
+                self.new_rows.push(call_row(&call, call.input.clone(), None));
+                self.new_rows.push(result_row(&call, result.clone()));
+                results.push(tool_message(&call, result));
+                continue;
+            }
+            // Approvals are asks: without asks on, a guarded tool never runs.
+            let guard =
+                if self.runner.asks_on() { approval_input(tool.as_ref(), &call.input, self.surface) } else { None };
+            match guard {
+                Some((ask, input)) if pause.is_none() => {
+                    self.new_rows.push(call_row(&call, call.input.clone(), None));
+                    let approval_call =
+                        ToolCall { id: format!("{APPROVAL_PREFIX}{}", call.id), name: call.name.clone(), input };
+                    pause = Some(self.ask_pause(&approval_call, ask, Some(call.name.clone())));
+                }
+                guard => {
+                    let reason = if guard.is_none() { "approvals_unavailable" } else { "one_ask_at_a_time" };
+                    if guard.is_none() {
+                        tracing::warn!(tool = call.name, "a tool that needs approval was called with asks off");
+                    }
+                    let denied = json!({"approved": false, "reason": reason});
+                    self.emit_tool_result(&call.id, &call.name, denied.clone()).await;
+                    self.new_rows.push(call_row(&call, call.input.clone(), None));
+                    self.new_rows.push(result_row(&call, denied));
+                    results.push(tool_message(&call, json!({"type": "execution-denied", "reason": reason})));
+                }
+            }
+        }
+        self.messages.extend(results);
+        let pause = pause?;
+        self.new_rows.extend(dropped_rows);
+        Some(pause)
+    }
+
+    pub(super) fn ask_pause(&self, call: &ToolCall, ask: Ask, host_tool: Option<String>) -> Pause {
+        let kind = ask.kind();
+        let origin = host_tool.as_ref().map(|_| AskOrigin::Approval);
+        let input = call.input.clone();
+        let simple = to_simple_card(&ask, &call.id);
+        let tool_name = host_tool.clone().unwrap_or_else(|| kind.tool_name());
+        let row = HistoryRow::ToolCall {
+            tool_name,
+            tool_call_id: call.id.clone(),
+            args: input.clone(),
+            ask: Some(RowAsk { kind, status: AskStatus::Pending, origin }),
+        };
+        let stored = StoredPendingAsk {
+            approval_id: host_tool.as_ref().map(|_| call.id.clone()),
+            ask: AskEvent { tool_call_id: call.id.clone(), kind, input, simple, origin, tool_name: host_tool },
+            prompt_index: self.prompt_index,
+            response_messages: Vec::new(),
+            created: String::new(),
+        };
+        Pause { stored, row }
+    }
+}
+
+/// The confirm input of an approval: the tool's own, or the default when it has none valid.
+pub(super) fn approval_input(tool: &dyn HostTool, input: &Value, surface: AskSurface) -> Option<(Ask, Value)> {
+    let own = tool.approval(input)?;
+    if let Ok(ask) = parse_ask_input(AskKind::Confirm, &own, surface) {
+        return Some((ask, own));
+    }
+    tracing::warn!(tool = tool.name(), "the approval input is not a valid confirm; using the default");
+    let prompt = shorten(&format!("Allow {}? {}", tool.name(), tool.description().trim()), 500);
+    let fallback = json!({"prompt": prompt, "confirmLabel": "Allow", "denyLabel": "Deny"});
+    parse_ask_input(AskKind::Confirm, &fallback, surface).ok().map(|ask| (ask, fallback))
+}
+
+pub(super) fn call_row(call: &ToolCall, args: Value, ask: Option<RowAsk>) -> HistoryRow {
+    HistoryRow::ToolCall { tool_name: call.name.clone(), tool_call_id: call.id.clone(), args, ask }
+}
+
+pub(super) fn result_row(call: &ToolCall, result: Value) -> HistoryRow {
+    HistoryRow::ToolResult { tool_name: call.name.clone(), tool_call_id: call.id.clone(), result }
+}
+
+pub(super) fn tool_message(call: &ToolCall, result: Value) -> ModelMessage {
+    ModelMessage::tool(call.id.clone(), call.name.clone(), result)
+}
+
+/// An invalid ask goes back to the model as a tool error, with the contract's errors.
+pub(super) fn invalid_ask_result(call: &ToolCall, errors: &[AskError]) -> ModelMessage {
+    tool_message(
+        call,
+        json!({"error": "The ask input is not valid. Fix these errors and ask again.", "errors": errors}),
+    )
+}
