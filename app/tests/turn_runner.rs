@@ -1,0 +1,251 @@
+//! The turn runner on its own, without HTTP: the scripted mock model, a temporary SQLite
+//! database, and the runner's public surface (start, its event stream, the stop switch).
+//! Pause and resume, a prompt that cancels the pending ask, the undo of an answer whose
+//! continuation failed, approvals both ways, and a stop.
+#![cfg(feature = "ssr")]
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use sqlx::SqlitePool;
+
+use app::accounts::auth::{Caller, CallerVia};
+use app::accounts::model::Role;
+use app::chat::model::{HistoryRow, TurnEvent};
+use app::chat::running::RunningTurns;
+use app::chat::store::load_history;
+use app::llm::MockModel;
+use app::turn::store::pending_ask;
+use app::turn::{TurnInput, TurnRequest, TurnRunner, TurnSettings};
+use palaver_contract::asks::AskSurface;
+
+struct Harness {
+    _dir: tempfile::TempDir,
+    pool: SqlitePool,
+    runner: TurnRunner,
+    running: RunningTurns,
+    caller: Caller,
+}
+
+async fn harness(responses: Value) -> Harness {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("turns.db").display());
+    let pool = app::db::connect(&url).await.expect("database");
+    let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), None).expect("script");
+    let running = RunningTurns::default();
+    let runner = TurnRunner::new(pool.clone(), Arc::new(model), TurnSettings::default(), running.clone());
+    let user = app::accounts::service::create_account(&pool, "ada", "correct horse battery", Role::User)
+        .await
+        .expect("account");
+    Harness { _dir: dir, pool, runner, running, caller: Caller { user, via: CallerVia::Session } }
+}
+
+impl Harness {
+    /// Runs a turn to its end and returns its events.
+    async fn turn(&self, history_id: Option<&str>, input: TurnInput) -> Vec<TurnEvent> {
+        let request = TurnRequest {
+            caller: self.caller.clone(),
+            history_id: history_id.map(str::to_string),
+            input,
+            surface: AskSurface::Full,
+        };
+        let mut handle = self.runner.start(request).await.expect("the turn starts");
+        let mut events = Vec::new();
+        while let Some(event) = handle.events.recv().await {
+            events.push(event);
+        }
+        events
+    }
+
+    async fn prompt(&self, history_id: Option<&str>, text: &str) -> (String, Vec<TurnEvent>) {
+        let events = self.turn(history_id, TurnInput::Prompt(text.into())).await;
+        (history_of(&events), events)
+    }
+
+    async fn answer(&self, history_id: &str, tool_call_id: &str, response: Value) -> Vec<TurnEvent> {
+        self.turn(Some(history_id), TurnInput::Answer { tool_call_id: tool_call_id.into(), response }).await
+    }
+
+    async fn rows(&self, history_id: &str) -> Vec<HistoryRow> {
+        load_history(&self.pool, history_id).await.expect("load").expect("the conversation").rows
+    }
+
+    async fn pending(&self, history_id: &str) -> Option<String> {
+        pending_ask(&self.pool, history_id).await.expect("pending ask").map(|pending| pending.ask.tool_call_id)
+    }
+}
+
+fn history_of(events: &[TurnEvent]) -> String {
+    match events.last() {
+        Some(TurnEvent::Done { history_id, .. }) => history_id.clone(),
+        other => panic!("a turn ends with done, not {other:?}"),
+    }
+}
+
+fn asked(events: &[TurnEvent]) -> Option<String> {
+    events.iter().find_map(|event| match event {
+        TurnEvent::Ask { ask, .. } => Some(ask.tool_call_id.clone()),
+        _ => None,
+    })
+}
+
+fn resolved(events: &[TurnEvent]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::AskResolved { ask_resolved } => {
+                Some((ask_resolved.tool_call_id.clone(), ask_resolved.action.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn text(events: &[TurnEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn choice(id: &str) -> Value {
+    json!({"toolCalls": [{"id": id, "name": "ask_choice", "input": {
+        "prompt": "Which plan?", "select": "one",
+        "options": [{"id": "solo", "label": "Solo"}, {"id": "team", "label": "Team"}]}}]})
+}
+
+fn ask_status(rows: &[HistoryRow], tool_call_id: &str) -> Option<String> {
+    rows.iter().find_map(|row| match row {
+        HistoryRow::ToolCall { tool_call_id: id, ask: Some(ask), .. } if id == tool_call_id => {
+            Some(ask.status.as_str().to_string())
+        }
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn a_turn_pauses_on_an_ask_and_the_answer_resumes_it() {
+    let h = harness(json!([choice("call_plan"), {"text": "Team it is."}])).await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    assert_eq!(asked(&events).as_deref(), Some("call_plan"));
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"));
+
+    let answer = json!({"action": "accept", "content": {"selected": ["team"]}});
+    let events = h.answer(&history, "call_plan", answer).await;
+    assert_eq!(resolved(&events), [("call_plan".to_string(), "accept".to_string())]);
+    assert_eq!(text(&events), "Team it is.");
+    assert_eq!(h.pending(&history).await, None);
+    let rows = h.rows(&history).await;
+    assert_eq!(ask_status(&rows, "call_plan").as_deref(), Some("answered"));
+    assert!(matches!(rows.last(), Some(HistoryRow::Assistant { text, .. }) if text == "Team it is."), "{rows:?}");
+}
+
+#[tokio::test]
+async fn a_stale_or_invalid_answer_is_refused_before_the_turn_starts() {
+    let h = harness(json!([choice("call_plan")])).await;
+    let (history, _) = h.prompt(None, "Set up billing").await;
+    let request = |tool_call_id: &str, response: Value| TurnRequest {
+        caller: h.caller.clone(),
+        history_id: Some(history.clone()),
+        input: TurnInput::Answer { tool_call_id: tool_call_id.into(), response },
+        surface: AskSurface::Full,
+    };
+    let stale = h.runner.start(request("call_other", json!({"action": "decline"}))).await.err();
+    assert_eq!(stale.map(|err| err.status_code()), Some(409));
+    let invalid = json!({"action": "accept", "content": {"selected": ["enterprise"]}});
+    let invalid = h.runner.start(request("call_plan", invalid)).await.err();
+    assert_eq!(invalid.map(|err| err.status_code()), Some(400));
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"), "nothing changed");
+}
+
+#[tokio::test]
+async fn a_new_prompt_cancels_the_pending_ask() {
+    let h = harness(json!([choice("call_plan"), {"text": "Sure, something else."}])).await;
+    let (history, _) = h.prompt(None, "Set up billing").await;
+    let (_, events) = h.prompt(Some(&history), "Never mind").await;
+    assert_eq!(resolved(&events), [("call_plan".to_string(), "cancel".to_string())]);
+    assert_eq!(h.pending(&history).await, None);
+    let rows = h.rows(&history).await;
+    assert_eq!(ask_status(&rows, "call_plan").as_deref(), Some("cancelled"));
+    let cancelled = rows.iter().any(|row| {
+        matches!(row, HistoryRow::ToolResult { tool_call_id, result, .. }
+            if tool_call_id == "call_plan" && result == &json!({"action": "cancel", "reason": "user_sent_message"}))
+    });
+    assert!(cancelled, "{rows:?}");
+}
+
+#[tokio::test]
+async fn an_answer_whose_continuation_fails_before_any_output_is_undone() {
+    let h = harness(json!([choice("call_plan"), {"error": "The model is down."}])).await;
+    let (history, _) = h.prompt(None, "Set up billing").await;
+    let rows_before = h.rows(&history).await;
+    let events = h.answer(&history, "call_plan", json!({"action": "decline"})).await;
+    assert!(events.iter().any(|event| matches!(event, TurnEvent::Error { error } if error == "The model is down.")));
+    let restored = match events.last() {
+        Some(TurnEvent::Done { pending_ask, .. }) => pending_ask.as_ref().map(|pending| pending.tool_call_id.clone()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(restored.as_deref(), Some("call_plan"));
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"), "the ask is pending again");
+    assert_eq!(h.rows(&history).await, rows_before, "the answer's rows are gone");
+}
+
+#[tokio::test]
+async fn an_approval_runs_the_guarded_tool_only_when_approved() {
+    let delete = |id: &str| json!({"toolCalls": [{"id": id, "name": "deleteCompletedTodos", "input": {}}]});
+    let h = harness(json!([delete("call_a"), {"text": "Kept them."}, delete("call_b"), {"text": "Deleted."}])).await;
+    let (history, events) = h.prompt(None, "Clean up my todos").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_call_a"));
+
+    let denied =
+        h.answer(&history, "approval_call_a", json!({"action": "accept", "content": {"confirmed": false}})).await;
+    let refusal = denied.iter().find_map(|event| match event {
+        TurnEvent::ToolResult { tool_result } if tool_result.tool_call_id == "call_a" => {
+            Some(tool_result.result.clone())
+        }
+        _ => None,
+    });
+    assert_eq!(refusal, Some(json!({"approved": false, "reason": "user_denied"})));
+
+    let (_, events) = h.prompt(Some(&history), "Now really clean up").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_call_b"));
+    let approved =
+        h.answer(&history, "approval_call_b", json!({"action": "accept", "content": {"confirmed": true}})).await;
+    let ran = approved.iter().find_map(|event| match event {
+        TurnEvent::ToolResult { tool_result } if tool_result.tool_call_id == "call_b" => {
+            Some(tool_result.result.clone())
+        }
+        _ => None,
+    });
+    assert_eq!(ran, Some(json!({"deleted": 0})));
+    assert_eq!(text(&approved), "Deleted.");
+}
+
+#[tokio::test]
+async fn a_stop_ends_the_turn_and_keeps_what_was_said() {
+    let long =
+        json!({"parts": ["Once upon a time", " there was", " a very long story", " and it did."], "chunkDelayMs": 300});
+    let h = harness(json!([long])).await;
+    let request = TurnRequest {
+        caller: h.caller.clone(),
+        history_id: None,
+        input: TurnInput::Prompt("Tell me a story".into()),
+        surface: AskSurface::Full,
+    };
+    let mut handle = h.runner.start(request).await.expect("start");
+    let history = handle.history_id.clone();
+    let mut events = Vec::new();
+    while let Some(event) = handle.events.recv().await {
+        if matches!(&event, TurnEvent::Text { text } if text == "Once upon a time") {
+            assert!(h.running.stop(&history), "the turn is running");
+        }
+        events.push(event);
+    }
+    assert!(!text(&events).contains("and it did."), "{events:?}");
+    assert!(!h.running.stop(&history), "a finished turn is no longer running");
+    let rows = h.rows(&history).await;
+    assert!(matches!(rows.last(), Some(HistoryRow::Assistant { text, .. }) if text.starts_with("Once upon a time")));
+}
