@@ -10,8 +10,9 @@ mod ask_card;
 #[cfg(feature = "ssr")]
 mod block_settings;
 mod components;
+mod conversation_list;
 #[cfg(feature = "hydrate")]
-mod files;
+pub(crate) mod files;
 pub mod model;
 #[cfg(feature = "ssr")]
 pub mod running;

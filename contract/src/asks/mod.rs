@@ -13,6 +13,9 @@ mod limits;
 mod prompt;
 mod response;
 mod tools;
+mod validate_choice;
+mod validate_common;
+mod validate_form;
 mod validate_input;
 
 pub use card::{

@@ -10,8 +10,8 @@
 
 use serde_json::{Map, Value, json};
 
+use super::catalog::{ACTION_KINDS, BLOCK_TYPES, ELEMENT_TYPES, Field, INLINE_DATASET, REF_DATASET, Shape};
 use super::limits::MAX_BLOCKS;
-use super::schema::{ACTION_KINDS, BLOCK_TYPES, ELEMENT_TYPES, Field, INLINE_DATASET, REF_DATASET, Shape};
 
 const BLOCK_ID_PATTERN: &str = "^[a-z][a-z0-9_]{0,63}$";
 

@@ -3,6 +3,7 @@
 //! (YAML or JSON, streaming too), the schema (and its JSON Schema), the lint, the prompt section, and the helpers
 //! the renderer and the host share. The HTML block's sanitizer (the `sanitize` feature) runs on the server only.
 
+mod catalog;
 mod errors;
 mod frame;
 mod interactive;

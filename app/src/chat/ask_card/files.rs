@@ -1,0 +1,129 @@
+//! The files card: pick or drop files, each uploaded with its progress before Submit.
+
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use super::AnswerChannel;
+use super::drafts::{FilesDraft, use_ask_draft};
+use super::{ErrorList, SubmitRow};
+use palaver_contract::asks::{Ask, FilesInput, accepted_file_mime_types};
+
+#[component]
+pub(super) fn FilesBody(
+    ask: Ask,
+    input: FilesInput,
+    tool_call_id: String,
+    answer: Callback<Value>,
+    channel: AnswerChannel,
+) -> impl IntoView {
+    // Uploads in flight are part of the draft: (file name, progress from 0 to 1).
+    let FilesDraft { picked, touched, uploading, upload_errors } = use_ask_draft(&tool_call_id, || FilesDraft {
+        picked: RwSignal::new(Vec::new()),
+        touched: RwSignal::new(false),
+        uploading: RwSignal::new(Vec::new()),
+        upload_errors: RwSignal::new(Vec::new()),
+    });
+    let draft = Memo::new(move |_| json!({"action": "accept", "content": {"files": picked.get()}}));
+    let accept = accepted_file_mime_types(&input.accept).join(",");
+    let bounds = input.count_bounds();
+    let many = bounds.max > 1;
+    let hint = if bounds.min == bounds.max {
+        format!("Pick {} file(s)", bounds.max)
+    } else {
+        format!("Pick {} to {} files", bounds.min, bounds.max)
+    };
+    let on_change = move |event: leptos::ev::Event| {
+        touched.set(true);
+        #[cfg(feature = "hydrate")]
+        {
+            use crate::chat::files::{Uploaded, data_url_ref, upload};
+            use wasm_bindgen::JsCast;
+            let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+                return;
+            };
+            let Some(list) = element.files() else { return };
+            let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+            element.set_value("");
+            leptos::task::spawn_local(async move {
+                for file in files {
+                    let name = file.name();
+                    uploading.update(|u| u.push((name.clone(), 0.0)));
+                    let progress_name = name.clone();
+                    let result = upload(&file, move |done| {
+                        uploading
+                            .update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
+                    })
+                    .await;
+                    uploading.update(|u| u.retain(|(n, _)| *n != name));
+                    match result {
+                        Uploaded::Stored(reference) => picked.update(|p| p.push(reference)),
+                        Uploaded::StorageOff => {
+                            if let Some(reference) = data_url_ref(&file).await {
+                                picked.update(|p| p.push(reference));
+                            }
+                        }
+                        Uploaded::Failed(error) => upload_errors.update(|e| e.push(format!("{name}: {error}"))),
+                    }
+                }
+            });
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = event;
+    };
+    view! {
+        <div class="ask-files">
+            <label class="ask-field">
+                {hint}
+                <input type="file" multiple=many accept=accept data-testid="ask-file-input" on:change=on_change />
+            </label>
+            {move || {
+                uploading
+                    .get()
+                    .into_iter()
+                    .map(|(name, done)| {
+                        view! {
+                            <label class="ask-files__progress">
+                                {format!("Uploading {name}")} <progress max="1" value=done.to_string()></progress>
+                            </label>
+                        }
+                    })
+                    .collect_view()
+            }}
+            <ErrorList errors=Signal::derive(move || upload_errors.get()) />
+            <ul class="ask-files__list">
+                {move || {
+                    picked
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, file)| {
+                            view! {
+                                <li>
+                                    {format!(
+                                        "{} ({}, {} bytes)",
+                                        file["filename"].as_str().unwrap_or("file"),
+                                        file["mimeType"].as_str().unwrap_or("?"),
+                                        file["size"],
+                                    )} " "
+                                    <button
+                                        type="button"
+                                        class="ask-button ask-button--cancel"
+                                        on:click=move |_| {
+                                            picked
+                                                .update(|p| {
+                                                    p.remove(index);
+                                                })
+                                        }
+                                    >
+                                        "Remove"
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+        </div>
+        <SubmitRow ask draft touched answer channel />
+    }
+}

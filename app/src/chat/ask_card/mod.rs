@@ -1,0 +1,251 @@
+//! Ask cards: a pending ask as controls in the transcript, and an answered one as its summary.
+//! Every answer is checked with the same contract the server runs, so Submit is enabled
+//! exactly when the server would accept the answer.
+
+mod choice;
+mod drafts;
+mod files;
+mod form;
+mod markdown;
+
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+pub use drafts::provide_ask_drafts;
+
+use super::summary::ask_summary;
+use super::transcript::AskItem;
+use crate::chat::model::{AskOrigin, AskStatus};
+use crate::error::FieldError;
+use choice::ChoiceBody;
+use files::FilesBody;
+use form::FormBody;
+use markdown::MarkdownBody;
+use palaver_contract::asks::{
+    Ask, AskError, AskSurface, ButtonStyle, SimpleCardButton, parse_ask_input, to_simple_card, validate_ask_response,
+};
+
+/// Where an ask card sends its answer, and what the server said about the last one.
+#[derive(Clone, Copy)]
+pub struct AnswerChannel {
+    /// Sends `{toolCallId, response}` as the answer.
+    pub send: Callback<(String, Value)>,
+    /// The `fields` of the server's last 400 for this conversation.
+    pub server_errors: RwSignal<Vec<FieldError>>,
+    /// A turn is running: answers wait.
+    pub busy: RwSignal<bool>,
+}
+
+fn style_class(style: ButtonStyle) -> &'static str {
+    match style {
+        ButtonStyle::Primary => "ask-button ask-button--primary",
+        ButtonStyle::Default => "ask-button",
+        ButtonStyle::Destructive => "ask-button ask-button--destructive",
+        ButtonStyle::Cancel => "ask-button ask-button--cancel",
+    }
+}
+
+#[component]
+pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
+    if !item.waiting {
+        let summary = ask_summary(item.kind, &item.input, item.status, item.response.as_ref());
+        let answered = matches!(item.response.as_ref().and_then(|r| r["action"].as_str()), Some("accept"))
+            || (item.response.is_none() && item.status == AskStatus::Answered);
+        let markdown_answer = (item.kind == palaver_contract::asks::AskKind::Markdown && answered)
+            .then(|| item.response.as_ref().and_then(|r| r["content"]["markdown"].as_str()).map(str::to_string))
+            .flatten()
+            .filter(|_| item.response.as_ref().is_some_and(|r| r["content"]["changed"] == true));
+        return view! {
+            <div class="ask-card ask-card--done" data-testid="ask-summary">
+                <p class="ask-card__summary">
+                    <span aria-hidden="true">{if answered { "✓ " } else { "– " }}</span>
+                    {summary}
+                </p>
+                {markdown_answer
+                    .map(|text| {
+                        view! {
+                            <details class="ask-card__answer">
+                                <summary>"Show the text you sent"</summary>
+                                <div class="markdown" inner_html=crate::markdown::to_html(&text)></div>
+                            </details>
+                        }
+                    })}
+            </div>
+        }
+        .into_any();
+    }
+    let Ok(ask) = parse_ask_input(item.kind, &item.input, AskSurface::Full) else {
+        return view! {
+            <div class="ask-card" data-testid="ask-invalid">
+                <p>"This question cannot be shown. Send a message to continue."</p>
+            </div>
+        }
+        .into_any();
+    };
+    let tool_call_id = item.tool_call_id.clone();
+    let answer = {
+        let tool_call_id = tool_call_id.clone();
+        Callback::new(move |response: Value| channel.send.run((tool_call_id.clone(), response)))
+    };
+    let guard = match (item.origin, &item.tool_name) {
+        (Some(AskOrigin::Approval), tool) => Some(tool.clone()),
+        _ => None,
+    };
+    let title = ask.title().map(str::to_string);
+    let label = title.clone().unwrap_or_else(|| "Question".into());
+    let prompt = ask.prompt().to_string();
+    let body = match &ask {
+        Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Confirm(_) => view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+    };
+    // A newly shown ask takes the focus, so keyboard and screen-reader users land on it.
+    let card = NodeRef::<leptos::html::Section>::new();
+    Effect::new(move |_| {
+        if let Some(section) = card.get() {
+            let _ = section.focus();
+        }
+    });
+    view! {
+        <section node_ref=card class="ask-card ask-card--pending" data-testid="ask-card" aria-label=label tabindex="-1">
+            {guard
+                .map(|tool| {
+                    view! {
+                        <p class="ask-card__guard" data-testid="approval-tool">
+                            "Approval needed for "
+                            <code>{tool}</code>
+                        </p>
+                    }
+                })}
+            {title.map(|title| view! { <h3 class="ask-card__title">{title}</h3> })}
+            <p class="ask-card__prompt">{prompt}</p>
+            {body}
+        </section>
+    }
+    .into_any()
+}
+
+/// The card's buttons, each sending its stored answer (confirm, and choices that fit).
+pub(super) fn card_buttons(
+    buttons: Vec<SimpleCardButton>,
+    answer: Callback<Value>,
+    channel: AnswerChannel,
+) -> impl IntoView {
+    view! {
+        <div class="ask-card__buttons" role="group" aria-label="Answers">
+            {buttons
+                .into_iter()
+                .map(|button| {
+                    let response = button.response.to_value();
+                    view! {
+                        <button
+                            type="button"
+                            class=style_class(button.style)
+                            data-testid=format!("ask-button-{}", button.id)
+                            disabled=move || channel.busy.get()
+                            on:click=move |_| answer.run(response.clone())
+                        >
+                            {button.label}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+#[component]
+fn ButtonsBody(ask: Ask, tool_call_id: String, answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
+    let card = to_simple_card(&ask, &tool_call_id);
+    let skip = ask.allows_decline();
+    view! {
+        {card_buttons(card.buttons, answer, channel)}
+        {skip.then(|| view! { <SkipButton answer channel /> })}
+        <ErrorList errors=Signal::derive(move || {
+            channel.server_errors.get().into_iter().map(|e| e.message).collect()
+        }) />
+    }
+}
+
+#[component]
+fn SkipButton(answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            class="ask-button ask-button--cancel"
+            data-testid="ask-skip"
+            disabled=move || channel.busy.get()
+            on:click=move |_| answer.run(json!({"action": "decline"}))
+        >
+            "Skip"
+        </button>
+    }
+}
+
+#[component]
+pub(super) fn ErrorList(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
+    view! {
+        <Show when=move || !errors.get().is_empty()>
+            <ul class="ask-card__errors" role="alert" data-testid="ask-errors">
+                {move || errors.get().into_iter().map(|error| view! { <li>{error}</li> }).collect_view()}
+            </ul>
+        </Show>
+    }
+}
+
+/// The errors under one path prefix: the draft's own (once the user has touched it) and the
+/// server's for the last answer sent.
+pub(super) fn errors_at(ask: &Ask, draft: &Value, touched: bool, server: &[FieldError], prefix: &str) -> Vec<String> {
+    let client: Vec<AskError> = if touched {
+        validate_ask_response(ask, draft, palaver_contract::asks::ASK_LIMITS.files.default_max_file_size_bytes)
+    } else {
+        Vec::new()
+    };
+    let mut messages: Vec<String> =
+        client.iter().filter(|e| e.path.to_string().starts_with(prefix)).map(|e| e.message.clone()).collect();
+    messages.extend(server.iter().filter(|e| e.path.starts_with(prefix)).map(|e| e.message.clone()));
+    messages.dedup();
+    messages
+}
+
+/// Submit (enabled only for a valid answer), Skip when allowed, and the errors.
+#[component]
+pub(super) fn SubmitRow(
+    ask: Ask,
+    draft: Memo<Value>,
+    touched: RwSignal<bool>,
+    answer: Callback<Value>,
+    channel: AnswerChannel,
+) -> impl IntoView {
+    let label = match &ask {
+        Ask::Choice(i) => i.submit_label.clone(),
+        Ask::Markdown(i) => i.submit_label.clone(),
+        Ask::Form(i) => i.submit_label.clone(),
+        Ask::Files(i) => i.submit_label.clone(),
+        Ask::Confirm(_) => None,
+    }
+    .unwrap_or_else(|| "Submit".into());
+    let skip = ask.allows_decline();
+    let checked = ask.clone();
+    let valid = Memo::new(move |_| validate_ask_response(&checked, &draft.get(), u64::MAX).is_empty());
+    let shown = ask.clone();
+    let errors =
+        Signal::derive(move || errors_at(&shown, &draft.get(), touched.get(), &channel.server_errors.get(), ""));
+    view! {
+        <div class="ask-card__actions">
+            <button
+                type="button"
+                class="ask-button ask-button--primary"
+                data-testid="ask-submit"
+                disabled=move || !valid.get() || channel.busy.get()
+                on:click=move |_| answer.run(draft.get_untracked())
+            >
+                {label}
+            </button>
+            {skip.then(|| view! { <SkipButton answer channel /> })}
+        </div>
+        <ErrorList errors />
+    }
+}

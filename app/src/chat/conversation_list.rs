@@ -1,0 +1,227 @@
+//! The conversation list: a link to each of the caller's conversations, most recent first,
+//! with rename (in place) and delete (after a confirmation), both reachable by keyboard.
+
+use leptos::prelude::*;
+
+use super::api::{delete_conversation, rename_conversation};
+use super::model::{HistorySummary, TITLE_MAX_LENGTH};
+use crate::error::AppError;
+
+#[component]
+pub(super) fn ConversationList(
+    histories: Resource<Result<Vec<HistorySummary>, AppError>>,
+    current: Memo<Option<String>>,
+    /// Called after a rename or a delete, with the id of a deleted conversation.
+    changed: Callback<Option<String>>,
+) -> impl IntoView {
+    view! {
+        <nav class="conversations" aria-label="Conversations">
+            <a class="conversations__new" href="/" data-testid="new-chat">
+                "New chat"
+            </a>
+            <Transition fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match histories.await {
+                        Ok(list) => {
+                            view! {
+                                <ul class="conversations__list">
+                                    {list
+                                        .into_iter()
+                                        .map(|history| view! { <ConversationItem history current changed /> })
+                                        .collect_view()}
+                                </ul>
+                            }
+                                .into_any()
+                        }
+                        Err(err) => view! { <p class="error">{err.to_string()}</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </nav>
+    }
+}
+
+/// What a conversation's entry in the list shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EntryMode {
+    Link,
+    Renaming,
+    ConfirmingDelete,
+}
+
+/// One conversation in the list: its link, and buttons to rename it (in place) and delete it
+/// (after a confirmation). Escape leaves either.
+#[component]
+fn ConversationItem(
+    history: HistorySummary,
+    current: Memo<Option<String>>,
+    changed: Callback<Option<String>>,
+) -> impl IntoView {
+    let id = StoredValue::new(history.id.clone());
+    let title = history.title.clone().unwrap_or_else(|| "New conversation".to_string());
+    let mode = RwSignal::new(EntryMode::Link);
+    let saved_title = StoredValue::new(history.title.unwrap_or_default());
+    let draft = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let pending = RwSignal::new(false);
+    let is_current = move || current.get().as_deref() == Some(id.read_value().as_str());
+    // Each rename starts from the saved title: a cancelled edit is dropped.
+    let show = move |next: EntryMode| {
+        error.set(None);
+        draft.set(saved_title.get_value());
+        mode.set(next);
+    };
+    let on_escape = move |event: leptos::ev::KeyboardEvent| {
+        if event.key() == "Escape" {
+            event.prevent_default();
+            show(EntryMode::Link);
+        }
+    };
+    let rename = move || {
+        pending.set(true);
+        leptos::task::spawn_local(async move {
+            match rename_conversation(id.get_value(), draft.get_untracked()).await {
+                Ok(_) => changed.run(None),
+                Err(err) => error.set(Some(err.to_string())),
+            }
+            pending.set(false);
+        });
+    };
+    let delete = move || {
+        pending.set(true);
+        leptos::task::spawn_local(async move {
+            match delete_conversation(id.get_value()).await {
+                Ok(()) => changed.run(Some(id.get_value())),
+                Err(err) => error.set(Some(err.to_string())),
+            }
+            pending.set(false);
+        });
+    };
+    let title_input = NodeRef::<leptos::html::Input>::new();
+    let cancel_delete = NodeRef::<leptos::html::Button>::new();
+    // The control that appears takes the focus, so the keyboard stays where the person works.
+    Effect::new(move |_| match mode.get() {
+        EntryMode::Renaming => {
+            if let Some(input) = title_input.get() {
+                input.set_value(&draft.get_untracked());
+                let _ = input.focus();
+                input.select();
+            }
+        }
+        EntryMode::ConfirmingDelete => {
+            if let Some(button) = cancel_delete.get() {
+                let _ = button.focus();
+            }
+        }
+        EntryMode::Link => {}
+    });
+    let link_title = title.clone();
+    view! {
+        <li class="conversations__entry" data-testid="conversation">
+            {move || match mode.get() {
+                EntryMode::Link => {
+                    let title = link_title.clone();
+                    view! {
+                        <a
+                            href=format!("/?c={}", id.read_value())
+                            class="conversations__item"
+                            aria-current=move || is_current().then_some("page")
+                        >
+                            {title.clone()}
+                        </a>
+                        <span class="conversations__actions">
+                            <button
+                                type="button"
+                                class="conversations__action"
+                                aria-label=format!("Rename {title}")
+                                title="Rename"
+                                on:click=move |_| show(EntryMode::Renaming)
+                            >
+                                "✎"
+                            </button>
+                            <button
+                                type="button"
+                                class="conversations__action"
+                                aria-label=format!("Delete {title}")
+                                title="Delete"
+                                on:click=move |_| show(EntryMode::ConfirmingDelete)
+                            >
+                                "🗑"
+                            </button>
+                        </span>
+                    }
+                        .into_any()
+                }
+                EntryMode::Renaming => {
+                    view! {
+                        <form
+                            class="conversations__rename"
+                            on:submit=move |event| {
+                                event.prevent_default();
+                                rename();
+                            }
+                            on:keydown=on_escape
+                        >
+                            <input
+                                node_ref=title_input
+                                class="conversations__title-input"
+                                aria-label="Conversation title"
+                                maxlength=TITLE_MAX_LENGTH.to_string()
+                                required
+                                prop:value=move || draft.get()
+                                on:input=move |event| draft.set(event_target_value(&event))
+                            />
+                            <button type="submit" disabled=move || pending.get()>
+                                "Save"
+                            </button>
+                            <button type="button" on:click=move |_| show(EntryMode::Link)>
+                                "Cancel"
+                            </button>
+                        </form>
+                    }
+                        .into_any()
+                }
+                EntryMode::ConfirmingDelete => {
+                    view! {
+                        <div
+                            class="conversations__confirm"
+                            role="alertdialog"
+                            aria-label="Delete conversation"
+                            on:keydown=on_escape
+                        >
+                            <p>{format!("Delete “{title}”? It leaves your list for good.")}</p>
+                            <button
+                                type="button"
+                                class="ask-button ask-button--destructive"
+                                disabled=move || pending.get()
+                                on:click=move |_| delete()
+                            >
+                                "Delete"
+                            </button>
+                            <button
+                                type="button"
+                                class="ask-button"
+                                node_ref=cancel_delete
+                                on:click=move |_| show(EntryMode::Link)
+                            >
+                                "Cancel"
+                            </button>
+                        </div>
+                    }
+                        .into_any()
+                }
+            }}
+            {move || {
+                error
+                    .get()
+                    .map(|text| {
+                        view! {
+                            <p class="error" role="alert">
+                                {text}
+                            </p>
+                        }
+                    })
+            }}
+        </li>
+    }
+}

@@ -1,0 +1,89 @@
+//! The block renderer: a reply document as semantic, accessible HTML. Every block type has its
+//! view; steppers and checklists keep their state and call host actions; buttons reply, open
+//! links, switch a chart's dataset, copy text or call the host.
+
+mod elements;
+mod interactive;
+mod loader;
+mod render;
+mod state;
+
+use leptos::prelude::*;
+
+use crate::markdown;
+#[cfg(feature = "hydrate")]
+pub(crate) use loader::renderer;
+use loader::*;
+use palaver_contract::blocks::model::BlocksDocument;
+use palaver_contract::blocks::{BlocksCheck, document_of};
+
+/// What a document's buttons can do beyond the document, provided by the page that shows it.
+#[derive(Clone, Copy)]
+pub struct BlockActionsContext {
+    /// Sends a `reply` action's text as the user's next message.
+    pub reply: Callback<String>,
+    /// The conversation the document belongs to (host callbacks are checked against it).
+    pub history_id: Signal<Option<String>>,
+}
+
+/// A checked reply: its blocks, or (for a document that did not validate) a banner with the
+/// errors and the raw text. A reply that is not a document at all is shown as markdown.
+#[component]
+pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
+    if let Some(document) = check.doc {
+        return view! { <BlocksDocumentView document /> }.into_any();
+    }
+    if check.is_prose() {
+        return view! { <div class="markdown" inner_html=markdown::to_html(document_of(&raw))></div> }.into_any();
+    }
+    view! {
+        <div class="blocks-error" role="alert" data-testid="blocks-error">
+            <p class="blocks-error__title">"This reply could not be shown: its document has errors."</p>
+            <ul>
+                {check
+                    .errors
+                    .into_iter()
+                    .map(|error| {
+                        view! {
+                            <li>
+                                <code>{error.path}</code>
+                                " "
+                                <code>{error.code.as_str()}</code>
+                                " "
+                                {error.message}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+            <details>
+                <summary>"Show the reply as sent"</summary>
+                <pre class="blocks-error__raw">{raw}</pre>
+            </details>
+        </div>
+    }
+    .into_any()
+}
+
+/// A document's blocks. In the browser the renderer (with its charts) is a wasm chunk of its own:
+/// a page that shows a document fetches it before it is hydrated (`crate::hydration::prepare`),
+/// a document that arrives later fetches it when it first shows, and a chat without documents
+/// never downloads it.
+#[component]
+pub fn BlocksDocumentView(document: BlocksDocument) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    return renderer::view_when_loaded(Rendered::Document(document));
+    #[cfg(not(feature = "hydrate"))]
+    document_view(document)
+}
+
+/// A reply document still streaming: its complete top-level blocks as they arrive, then a
+/// pending tail. They are shown inert (nothing to click) until the checked document
+/// replaces them when the reply ends.
+#[component]
+pub fn StreamingBlocks(text: String) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    return renderer::view_when_loaded(Rendered::Streaming(text));
+    #[cfg(not(feature = "hydrate"))]
+    streaming_view(&text)
+}

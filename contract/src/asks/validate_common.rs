@@ -1,0 +1,39 @@
+//! What every ask input's check shares: the common fields, and finding repeated ids.
+
+use serde_json::{Map, Value};
+
+use super::check::Checker;
+use super::errors::Loc;
+use super::limits::ASK_LIMITS;
+
+/// The fields every ask shares.
+pub(super) struct Shared {
+    pub(super) prompt: Option<String>,
+    pub(super) title: Option<String>,
+    pub(super) submit_label: Option<String>,
+    pub(super) allow_decline: Option<bool>,
+}
+
+pub(super) fn shared(ck: &mut Checker, object: &Map<String, Value>, at: Loc<'_>, with_submit_label: bool) -> Shared {
+    let prompt = ck
+        .required(object, at, "prompt")
+        .and_then(|value| ck.visible_text(value, at.key("prompt"), ASK_LIMITS.prompt_max_length));
+    Shared {
+        prompt,
+        title: ck.optional_text(object, at, "title", ASK_LIMITS.title_max_length),
+        submit_label: if with_submit_label {
+            ck.optional_text(object, at, "submitLabel", ASK_LIMITS.submit_label_max_length)
+        } else {
+            None
+        },
+        allow_decline: ck.boolean(object, at, "allowDecline"),
+    }
+}
+
+/// The first index at which each later repeat of an id appears: `(repeat index, first index)`.
+pub(super) fn repeats<'s>(ids: impl Iterator<Item = &'s str>) -> Vec<(usize, usize)> {
+    let ids: Vec<&str> = ids.collect();
+    (0..ids.len())
+        .filter_map(|index| ids[..index].iter().position(|earlier| *earlier == ids[index]).map(|first| (index, first)))
+        .collect()
+}
