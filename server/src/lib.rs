@@ -12,7 +12,7 @@ mod observe;
 mod problem;
 mod routes;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use app::accounts::auth::{Accounts, AuthSettings};
 use app::chat::Conversations;
@@ -28,7 +28,7 @@ use axum::http::Method;
 use axum::middleware;
 use axum::routing::{MethodRouter, delete, get, patch, post};
 use leptos::prelude::*;
-use leptos_axum::{LeptosRoutes, generate_route_list};
+use leptos_axum::{AxumRouteListing, LeptosRoutes, generate_route_list};
 use sqlx::SqlitePool;
 
 /// Builds the state the router serves from.
@@ -135,6 +135,11 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/storybook_block_story", Access::Public),
 ];
 
+/// The app's routes, listed once per process. Listing renders the app with resource loading
+/// suppressed through one process-wide flag (leptos-rs/leptos#4773), so listing them again
+/// while another router serves a page would leave that page's resources pending forever.
+static ROUTES: LazyLock<Vec<AxumRouteListing>> = LazyLock::new(|| generate_route_list(App));
+
 /// The whole HTTP surface: the JSON API, the server functions and the server-rendered pages.
 pub fn router(state: AppState) -> Router {
     let api =
@@ -144,7 +149,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .leptos_routes_with_context(
             &state,
-            generate_route_list(App),
+            ROUTES.clone(),
             move || provide_context(context_state.clone()),
             move || shell(shell_options.clone()),
         )
