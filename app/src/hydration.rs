@@ -27,13 +27,12 @@ pub fn show_load_error() {
 }
 
 /// Fetches what the server-rendered page needs before it can be hydrated: the block renderer's
-/// chunk when the page shows a block document (its blocks are hydrated at once). Tries twice;
-/// false when the code could not be fetched.
+/// chunk when the page shows a block document, the ask controls' chunk when it shows a pending
+/// ask (both are hydrated at once). Tries each twice; false when code could not be fetched.
 pub async fn prepare() -> bool {
-    let shows_blocks = leptos::prelude::document().query_selector("[data-testid=blocks]").ok().flatten().is_some();
-    if !shows_blocks {
-        return true;
-    }
-    let load = crate::components::block_renderer::load;
-    load().await || load().await
+    let shows = |selector: &str| leptos::prelude::document().query_selector(selector).ok().flatten().is_some();
+    let blocks = crate::components::block_renderer::load;
+    let asks = crate::chat::load_ask_controls;
+    (!shows("[data-testid=blocks]") || blocks().await || blocks().await)
+        && (!shows("[data-testid=ask-card]") || asks().await || asks().await)
 }

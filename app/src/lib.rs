@@ -3,6 +3,8 @@
 
 pub mod accounts;
 pub mod chat;
+#[cfg(feature = "hydrate")]
+mod chunks;
 pub mod components;
 #[cfg(feature = "ssr")]
 pub mod content_policy;

@@ -93,3 +93,28 @@ test("when the block renderer cannot be fetched, the reply and the page say so",
   );
   await expect(chat.assistantMessages().last().getByRole("heading", { name: "Shown by the server only" })).toBeVisible();
 });
+
+const askChunk = /\/pkg\/split_palaver_ask_cards\.wasm$/;
+
+test("the ask controls are fetched when an ask is pending, and before a page with one is hydrated", async ({ page }) => {
+  const askRequests: string[] = [];
+  page.on("request", (request) => {
+    if (askChunk.test(new URL(request.url()).pathname)) askRequests.push(request.url());
+  });
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  expect(askRequests).toHaveLength(0);
+
+  await chat.sendMessage("Ask me a lazy question");
+  await expect(page.getByRole("button", { name: "Large" })).toBeVisible();
+  expect(askRequests).toHaveLength(1);
+
+  // Opening the conversation again hydrates the server-rendered card: its buttons answer.
+  await chat.open(new URL(page.url()).pathname + new URL(page.url()).search);
+  expect(askRequests).toHaveLength(2);
+  await page.getByRole("button", { name: "Large" }).click();
+  await expect(chat.assistantMessages().last()).toHaveText("Large it is.");
+  await expect(page.getByTestId("ask-summary")).toBeVisible();
+  expect(chat.consoleErrors).toEqual([]);
+});

@@ -25,6 +25,8 @@ mod stream;
 pub mod summary;
 pub mod transcript;
 
+#[cfg(feature = "hydrate")]
+pub(crate) use ask_card::load_ask_controls;
 pub use ask_card::{AnswerChannel, AskCard};
 #[cfg(feature = "ssr")]
 pub use block_settings::BlocksSettings;

@@ -3,6 +3,7 @@
 //! exactly when the server would accept the answer.
 
 mod choice;
+mod controls;
 mod drafts;
 mod files;
 mod form;
@@ -11,6 +12,8 @@ mod markdown;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
+#[cfg(feature = "hydrate")]
+pub(crate) use controls::load as load_ask_controls;
 pub use drafts::provide_ask_drafts;
 
 use super::summary::ask_summary;
@@ -74,6 +77,11 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
         }
         .into_any();
     }
+    controls::view_when_loaded(controls::PendingCard { item, channel })
+}
+
+/// A pending ask's card: its controls, checked with the contract as the person answers.
+fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
     let Ok(ask) = parse_ask_input(item.kind, &item.input, AskSurface::Full) else {
         return view! {
             <div class="ask-card" data-testid="ask-invalid">

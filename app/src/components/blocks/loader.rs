@@ -8,16 +8,13 @@ use super::state::DocState;
 use palaver_contract::blocks::model::BlocksDocument;
 use palaver_contract::blocks::parse_blocks_partial;
 
-/// What the renderer's chunk is asked to render. One split function serves both: each has a
-/// loader of its own, and only one whose chunk is loaded answers on its first poll.
-#[cfg(feature = "hydrate")]
+/// What the renderer's chunk is asked to render.
 #[derive(Clone)]
 pub(super) enum Rendered {
     Document(BlocksDocument),
     Streaming(String),
 }
 
-#[cfg(feature = "hydrate")]
 impl Rendered {
     fn view(self) -> AnyView {
         match self {
@@ -27,7 +24,7 @@ impl Rendered {
     }
 }
 
-pub(super) fn streaming_view(text: &str) -> AnyView {
+fn streaming_view(text: &str) -> AnyView {
     let document = parse_blocks_partial(text).into_document();
     view! {
         {(!document.blocks.is_empty())
@@ -45,7 +42,7 @@ pub(super) fn streaming_view(text: &str) -> AnyView {
     .into_any()
 }
 
-pub(super) fn document_view(document: BlocksDocument) -> AnyView {
+fn document_view(document: BlocksDocument) -> AnyView {
     let state = DocState::new(&document);
     view! {
         <div class="blocks" data-testid="blocks">
@@ -58,16 +55,16 @@ pub(super) fn document_view(document: BlocksDocument) -> AnyView {
 /// The renderer's chunk, fetched on demand in the browser.
 #[cfg(feature = "hydrate")]
 pub(crate) mod renderer {
-    use std::pin::pin;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::task::{Context, Poll, Waker};
-
     use leptos::prelude::*;
     use leptos::wasm_split::{SplitLoaderError, wasm_split};
 
     use super::Rendered;
+    use crate::chunks::Chunk;
 
-    static LOADED: AtomicBool = AtomicBool::new(false);
+    static CHUNK: Chunk = Chunk::new(
+        ("blocks-pending", "Preparing the reply…"),
+        ("blocks-error", "This reply's blocks could not be loaded. Reload the page to try again."),
+    );
 
     #[wasm_split(palaver_blocks, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
     fn split_view(rendered: Rendered) -> Result<AnyView, SplitLoaderError> {
@@ -76,45 +73,23 @@ pub(crate) mod renderer {
 
     /// Fetches the chunk (once it has loaded, at once); whether it is loaded.
     pub(crate) async fn load() -> bool {
-        if !LOADED.load(Ordering::Relaxed) && load_chunk().await.is_ok() {
-            LOADED.store(true, Ordering::Relaxed);
-        }
-        LOADED.load(Ordering::Relaxed)
+        CHUNK.load(load_chunk()).await
     }
 
-    /// Rendered at once when the chunk is loaded (which hydration relies on), or a placeholder
-    /// until it is. Calls made while it is in flight share its one fetch.
+    /// Rendered at once when the chunk is loaded, or a placeholder until it is.
     pub(in crate::components::blocks) fn view_when_loaded(rendered: Rendered) -> AnyView {
-        if let Some(view) = view_now(rendered.clone()) {
-            return view;
-        }
-        let loaded = RwSignal::new(None::<bool>);
-        leptos::task::spawn_local(async move { loaded.set(Some(load().await)) });
-        (move || match loaded.get() {
-            None => view! { <p class="blocks-pending">"Preparing the reply…"</p> }.into_any(),
-            Some(true) => view_now(rendered.clone()).unwrap_or_else(unavailable),
-            Some(false) => unavailable(),
-        })
-        .into_any()
+        CHUNK.view_when_loaded(rendered, split_view, load)
     }
+}
 
-    /// Calls into the chunk when it is loaded: the call then completes on its first poll.
-    fn view_now(rendered: Rendered) -> Option<AnyView> {
-        if !LOADED.load(Ordering::Relaxed) {
-            return None;
-        }
-        match pin!(split_view(rendered)).poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(Ok(view)) => Some(view),
-            _ => None,
-        }
-    }
+/// On the server the blocks render at once.
+#[cfg(not(feature = "hydrate"))]
+pub(crate) mod renderer {
+    use leptos::prelude::AnyView;
 
-    fn unavailable() -> AnyView {
-        view! {
-            <p class="blocks-error" role="alert">
-                "This reply's blocks could not be loaded. Reload the page to try again."
-            </p>
-        }
-        .into_any()
+    use super::Rendered;
+
+    pub(in crate::components::blocks) fn view_when_loaded(rendered: Rendered) -> AnyView {
+        rendered.view()
     }
 }

@@ -11,9 +11,8 @@ mod state;
 use leptos::prelude::*;
 
 use crate::markdown;
-#[cfg(feature = "hydrate")]
+use loader::Rendered;
 pub(crate) use loader::renderer;
-use loader::*;
 use palaver_contract::blocks::model::BlocksDocument;
 use palaver_contract::blocks::{BlocksCheck, document_of};
 
@@ -71,10 +70,7 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
 /// never downloads it.
 #[component]
 pub fn BlocksDocumentView(document: BlocksDocument) -> impl IntoView {
-    #[cfg(feature = "hydrate")]
-    return renderer::view_when_loaded(Rendered::Document(document));
-    #[cfg(not(feature = "hydrate"))]
-    document_view(document)
+    renderer::view_when_loaded(Rendered::Document(document))
 }
 
 /// A reply document still streaming: its complete top-level blocks as they arrive, then a
@@ -82,8 +78,5 @@ pub fn BlocksDocumentView(document: BlocksDocument) -> impl IntoView {
 /// replaces them when the reply ends.
 #[component]
 pub fn StreamingBlocks(text: String) -> impl IntoView {
-    #[cfg(feature = "hydrate")]
-    return renderer::view_when_loaded(Rendered::Streaming(text));
-    #[cfg(not(feature = "hydrate"))]
-    streaming_view(&text)
+    renderer::view_when_loaded(Rendered::Streaming(text))
 }
