@@ -60,7 +60,11 @@ impl FromServerFnError for AppError {
     type Encoder = JsonEncoding;
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
-        AppError::ServerFn(value.to_string())
+        match value {
+            // The caller sent arguments the function cannot take: the caller's mistake.
+            ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => AppError::BadRequest(value.to_string()),
+            _ => AppError::ServerFn(value.to_string()),
+        }
     }
 }
 

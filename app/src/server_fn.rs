@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use axum::extract::ConnectInfo;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use leptos::prelude::*;
 use leptos_axum::ResponseOptions;
 
@@ -33,21 +33,6 @@ pub async fn client_address() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
-/// Sets the HTTP status of a failed server function to its error's status.
-pub fn with_status<T>(result: AppResult<T>) -> AppResult<T> {
-    if let Err(err) = &result
-        && let Some(response) = use_context::<ResponseOptions>()
-    {
-        response.set_status(StatusCode::from_u16(err.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR));
-        if let AppError::TooManyRequests { retry_after_secs, .. } = err
-            && let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string())
-        {
-            response.insert_header(header::RETRY_AFTER, value);
-        }
-    }
-    result
-}
-
 pub fn set_cookie(cookie: &str) {
     if let (Some(response), Ok(value)) = (use_context::<ResponseOptions>(), HeaderValue::from_str(cookie)) {
         response.append_header(header::SET_COOKIE, value);
@@ -64,7 +49,7 @@ pub async fn optional_caller() -> AppResult<(AppState, Option<Caller>)> {
 /// The state and the authenticated caller of a server function, or 401.
 pub async fn server_caller() -> AppResult<(AppState, Caller)> {
     let state = app_state()?;
-    let caller = with_status(require_caller(&state.accounts, &headers().await?).await)?;
+    let caller = require_caller(&state.accounts, &headers().await?).await?;
     Ok((state, caller))
 }
 

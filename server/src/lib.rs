@@ -11,6 +11,7 @@ mod headers;
 mod observe;
 mod problem;
 mod routes;
+mod server_fn_status;
 
 use std::sync::{Arc, LazyLock};
 
@@ -158,6 +159,7 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), auth::require_account_for_pages))
         .layer(middleware::from_fn_with_state(state.clone(), auth::refuse_cross_site))
         .layer(middleware::from_fn_with_state(state.clone(), headers::security_headers))
+        .layer(middleware::from_fn(server_fn_status::server_fn_status))
         .layer(middleware::from_fn(observe::observe))
         .with_state(state)
 }

@@ -164,3 +164,12 @@ async fn the_server_functions_rename_and_delete_for_the_owner() {
     let list = app.call_form(ada, "/api/list_histories", "").await;
     assert_eq!(list.json(), json!([]));
 }
+
+#[tokio::test]
+async fn a_server_function_called_with_bad_arguments_answers_400() {
+    let world = world().await;
+    let missing = world.app.call_form(&world.ada, "/api/rename_conversation", &format!("id={}", world.history)).await;
+    assert_eq!(missing.status, StatusCode::BAD_REQUEST, "{}", missing.text);
+    let unknown = world.app.call_form(&world.ada, "/api/stop_turn", "identifier=x").await;
+    assert_eq!(unknown.status, StatusCode::BAD_REQUEST, "{}", unknown.text);
+}

@@ -17,7 +17,7 @@ pub async fn current_user() -> Result<Option<UserView>, AppError> {
 #[cfg(feature = "ssr")]
 async fn begin_session(result: Result<super::service::NewSession, AppError>) -> Result<UserView, AppError> {
     let state = server_fn::app_state()?;
-    let session = server_fn::with_status(result)?;
+    let session = result?;
     let secure = server_fn::secure_cookies(&state).await;
     server_fn::set_cookie(&super::auth::session_cookie(&session.secret, state.accounts.settings.session_idle, secure));
     Ok(session.user)
@@ -40,7 +40,7 @@ pub async fn log_in(username: String, password: String) -> Result<UserView, AppE
 pub async fn log_out() -> Result<(), AppError> {
     let state = server_fn::app_state()?;
     let headers = server_fn::headers().await?;
-    server_fn::with_status(super::service::log_out(&state.accounts, super::auth::session_secret(&headers)).await)?;
+    super::service::log_out(&state.accounts, super::auth::session_secret(&headers)).await?;
     server_fn::set_cookie(&super::auth::clear_session_cookie(server_fn::secure_cookies(&state).await));
     Ok(())
 }
@@ -48,31 +48,29 @@ pub async fn log_out() -> Result<(), AppError> {
 #[server(prefix = "/api", endpoint = "create_api_token")]
 pub async fn create_api_token(name: String) -> Result<CreatedToken, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    server_fn::with_status(super::service::create_token(&state.accounts, &caller, &name).await)
+    super::service::create_token(&state.accounts, &caller, &name).await
 }
 
 #[server(prefix = "/api", endpoint = "list_api_tokens")]
 pub async fn list_api_tokens() -> Result<Vec<TokenSummary>, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    server_fn::with_status(super::service::list_tokens(&state.accounts, &caller).await)
+    super::service::list_tokens(&state.accounts, &caller).await
 }
 
 #[server(prefix = "/api", endpoint = "revoke_api_token")]
 pub async fn revoke_api_token(id: String) -> Result<(), AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    server_fn::with_status(super::service::revoke_token(&state.accounts, &caller, &id).await)
+    super::service::revoke_token(&state.accounts, &caller, &id).await
 }
 
 #[server(prefix = "/api", endpoint = "admin_list_users")]
 pub async fn admin_list_users() -> Result<Vec<UserView>, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    server_fn::with_status(super::service::admin_list_users(&state.accounts, &caller).await)
+    super::service::admin_list_users(&state.accounts, &caller).await
 }
 
 #[server(prefix = "/api", endpoint = "admin_create_user")]
 pub async fn admin_create_user(username: String, password: String, admin: bool) -> Result<UserView, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    server_fn::with_status(
-        super::service::admin_create_user(&state.accounts, &caller, &username, &password, admin).await,
-    )
+    super::service::admin_create_user(&state.accounts, &caller, &username, &password, admin).await
 }

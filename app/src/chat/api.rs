@@ -5,18 +5,18 @@ use leptos::prelude::*;
 use super::model::{HistorySummary, HistoryView};
 use crate::error::AppError;
 #[cfg(feature = "ssr")]
-use crate::server_fn::{server_caller, with_status};
+use crate::server_fn::server_caller;
 
 #[server(prefix = "/api", endpoint = "list_histories")]
 pub async fn list_histories() -> Result<Vec<HistorySummary>, AppError> {
     let (state, caller) = server_caller().await?;
-    with_status(state.conversations.list(&caller).await)
+    state.conversations.list(&caller).await
 }
 
 #[server(prefix = "/api", endpoint = "get_history")]
 pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
     let (state, caller) = server_caller().await?;
-    with_status(state.conversations.read(&caller, &id).await)
+    state.conversations.read(&caller, &id).await
 }
 
 /// Starts an empty conversation for the caller (the chat creates one before its first message,
@@ -24,19 +24,19 @@ pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
 #[server(prefix = "/api", endpoint = "create_conversation")]
 pub async fn create_conversation() -> Result<String, AppError> {
     let (state, caller) = server_caller().await?;
-    with_status(state.conversations.create(&caller).await.map(|history| history.id))
+    state.conversations.create(&caller).await.map(|history| history.id)
 }
 
 #[server(prefix = "/api", endpoint = "rename_conversation")]
 pub async fn rename_conversation(id: String, title: String) -> Result<HistorySummary, AppError> {
     let (state, caller) = server_caller().await?;
-    with_status(state.conversations.rename(&caller, &id, &title).await)
+    state.conversations.rename(&caller, &id, &title).await
 }
 
 #[server(prefix = "/api", endpoint = "delete_conversation")]
 pub async fn delete_conversation(id: String) -> Result<(), AppError> {
     let (state, caller) = server_caller().await?;
-    with_status(state.conversations.delete(&caller, &id).await)
+    state.conversations.delete(&caller, &id).await
 }
 
 /// Stops the turn running on a conversation: the model is not called again, what it produced
@@ -44,5 +44,5 @@ pub async fn delete_conversation(id: String) -> Result<(), AppError> {
 #[server(prefix = "/api", endpoint = "stop_turn")]
 pub async fn stop_turn(id: String) -> Result<bool, AppError> {
     let (state, caller) = server_caller().await?;
-    with_status(state.conversations.stop(&caller, &id).await)
+    state.conversations.stop(&caller, &id).await
 }
