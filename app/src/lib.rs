@@ -9,7 +9,6 @@ pub mod components;
 #[cfg(feature = "ssr")]
 pub mod content_policy;
 pub mod error;
-#[cfg(feature = "hydrate")]
 pub mod http;
 #[cfg(feature = "hydrate")]
 pub mod hydration;
@@ -17,6 +16,7 @@ pub mod markdown;
 pub mod navigation;
 mod pages;
 pub mod sse;
+pub mod wire;
 
 #[cfg(feature = "ssr")]
 pub mod db;

@@ -14,20 +14,11 @@ use super::service::Conversations;
 use super::store;
 use crate::accounts::auth::Caller;
 use crate::error::{AppError, AppResult};
+use crate::wire::HostActionBody;
 use palaver_contract::blocks::model::Block;
 use palaver_contract::blocks::{
     apply_checklist_state, is_stepper_value_allowed, scale_stepper_block, unknown_checklist_item_ids,
 };
-
-/// A callback a document's block or button made.
-#[derive(Clone, Debug)]
-pub struct HostActionRequest {
-    pub history_id: String,
-    pub name: String,
-    pub payload: Value,
-    /// The stepper or checklist that called (built-in actions need it).
-    pub block_id: Option<String>,
-}
 
 /// Why a host action did not run.
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +42,7 @@ impl Conversations {
     pub async fn run_host_action(
         &self,
         caller: &Caller,
-        request: HostActionRequest,
+        request: HostActionBody,
     ) -> Result<Vec<Block>, HostActionError> {
         authorize_history(&self.pool, caller, &request.history_id, HistoryAccess::Write).await?;
         let blocks = self.host_action_blocks(&request).await?;
@@ -64,7 +55,7 @@ impl Conversations {
     }
 
     /// The blocks a host action returns, computed from the blocks as the agent wrote them.
-    async fn host_action_blocks(&self, request: &HostActionRequest) -> Result<Vec<Block>, HostActionError> {
+    async fn host_action_blocks(&self, request: &HostActionBody) -> Result<Vec<Block>, HostActionError> {
         let block_id = || {
             request
                 .block_id

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::{AnswerChannel, AskCard};
@@ -13,6 +13,7 @@ use super::transcript::{TranscriptItem, transcript};
 use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::{AppError, FieldError};
 use crate::markdown;
+use crate::wire::{AskAnswer, PromptBody};
 use palaver_contract::blocks::BlocksCheck;
 
 /// The running turn, shown until the reloaded conversation replaces it.
@@ -61,15 +62,12 @@ pub fn ChatPage() -> impl IntoView {
         }
     });
 
-    let start_turn = move |body: Value, prompt: Option<String>| {
+    let start_turn = move |body: PromptBody, prompt: Option<String>| {
         busy.set(true);
         server_errors.set(Vec::new());
         notice.set(None);
         live.set(Some(LiveTurn { prompt, ..Default::default() }));
-        #[cfg(feature = "hydrate")]
         leptos::task::spawn_local(run_turn(body, live, busy, version, server_errors, notice));
-        #[cfg(not(feature = "hydrate"))]
-        let _ = body;
     };
     let navigate = leptos_router::hooks::use_navigate();
     let send = move |prompt: String| {
@@ -82,7 +80,7 @@ pub fn ChatPage() -> impl IntoView {
                 match create_conversation().await {
                     Ok(id) => {
                         navigate(&format!("/?c={id}"), Default::default());
-                        start_turn(json!({"prompt": prompt, "historyId": id}), Some(prompt.clone()));
+                        start_turn(prompt_body(&id, &prompt), Some(prompt.clone()));
                     }
                     Err(err) => {
                         live.set(Some(LiveTurn {
@@ -96,7 +94,7 @@ pub fn ChatPage() -> impl IntoView {
             });
             return;
         };
-        start_turn(json!({"prompt": prompt, "historyId": id}), Some(prompt));
+        start_turn(prompt_body(&id, &prompt), Some(prompt));
     };
     let stop = move || {
         if let Some(id) = history_id.get_untracked() {
@@ -106,9 +104,12 @@ pub fn ChatPage() -> impl IntoView {
         }
     };
     let answer = Callback::new(move |(tool_call_id, response): (String, Value)| {
-        let mut ask_response = response;
-        ask_response["toolCallId"] = tool_call_id.into();
-        start_turn(json!({"historyId": history_id.get_untracked(), "askResponse": ask_response}), None);
+        let body = PromptBody {
+            history_id: history_id.get_untracked(),
+            ask_response: Some(AskAnswer { tool_call_id, response }),
+            ..Default::default()
+        };
+        start_turn(body, None);
     });
     let channel = AnswerChannel { send: answer, server_errors, busy };
     let leave = leptos_router::hooks::use_navigate();
@@ -160,9 +161,12 @@ pub fn ChatPage() -> impl IntoView {
     }
 }
 
-#[cfg(feature = "hydrate")]
+fn prompt_body(history_id: &str, prompt: &str) -> PromptBody {
+    PromptBody { history_id: Some(history_id.into()), prompt: Some(prompt.into()), ask_response: None }
+}
+
 async fn run_turn(
-    body: Value,
+    body: PromptBody,
     live: RwSignal<Option<LiveTurn>>,
     busy: RwSignal<bool>,
     version: RwSignal<u32>,

@@ -20,7 +20,6 @@ pub mod running;
 pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
-#[cfg(feature = "hydrate")]
 mod stream;
 pub mod summary;
 pub mod transcript;

@@ -1,17 +1,9 @@
-//! Sends a prompt to `POST /gpt/prompt` and reads the event stream as it arrives (browser only).
-
-use js_sys::{Reflect, Uint8Array};
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{Headers, ReadableStreamDefaultReader, Request, RequestInit, Response, TextDecodeOptions, TextDecoder};
+//! Sends a prompt to `POST /gpt/prompt` and reads the event stream as it arrives. In the
+//! browser only: on the server the call fails at once, so the chat page needs no `cfg`.
 
 use super::model::TurnEvent;
 use crate::error::FieldError;
-use crate::sse::SseDecoder;
-
-fn js_error(value: JsValue) -> String {
-    value.as_string().unwrap_or_else(|| format!("{value:?}"))
-}
+use crate::wire::PromptBody;
 
 /// Why a turn could not start (or was cut off).
 pub struct SendError {
@@ -34,13 +26,31 @@ impl From<&str> for SendError {
 }
 
 /// Posts `body` and calls `on_event` for every event of the turn, in order.
-pub async fn send_prompt(body: &serde_json::Value, mut on_event: impl FnMut(TurnEvent)) -> Result<(), SendError> {
+#[cfg(not(feature = "hydrate"))]
+pub async fn send_prompt(_body: &PromptBody, _on_event: impl FnMut(TurnEvent)) -> Result<(), SendError> {
+    Err("Turns are sent from the browser.".into())
+}
+
+/// Posts `body` and calls `on_event` for every event of the turn, in order.
+#[cfg(feature = "hydrate")]
+pub async fn send_prompt(body: &PromptBody, mut on_event: impl FnMut(TurnEvent)) -> Result<(), SendError> {
+    use js_sys::{Reflect, Uint8Array};
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::{
+        Headers, ReadableStreamDefaultReader, Request, RequestInit, Response, TextDecodeOptions, TextDecoder,
+    };
+
+    use crate::sse::SseDecoder;
+
+    let js_error = |value: JsValue| value.as_string().unwrap_or_else(|| format!("{value:?}"));
+    let body = serde_json::to_string(body).map_err(|err| err.to_string())?;
     let headers = Headers::new().map_err(js_error)?;
     headers.set("content-type", "application/json").map_err(js_error)?;
     let init = RequestInit::new();
     init.set_method("POST");
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&body.to_string()));
+    init.set_body(&JsValue::from_str(&body));
     let request = Request::new_with_str_and_init("/gpt/prompt", &init).map_err(js_error)?;
     let window = web_sys::window().ok_or("No window to send from.")?;
     let response: Response = JsFuture::from(window.fetch_with_request(&request))

@@ -3,25 +3,15 @@
 //! client would: no server functions, no event stream.
 
 use leptos::prelude::*;
-use serde::Deserialize;
 
+use crate::chat::model::HistoryView;
 use crate::components::SimpleCardView;
-use palaver_contract::asks::{SimpleCard, SimpleCardButton};
-
-/// One entry of `GET /gpt/histories/pendingAsks`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PendingAskItem {
-    history_id: String,
-    #[serde(default)]
-    title: Option<String>,
-    tool_call_id: String,
-    simple: SimpleCard,
-}
+use crate::wire::{Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
+use palaver_contract::asks::{AskSurface, SimpleCardButton};
 
 #[component]
 pub fn WatchPage() -> impl IntoView {
-    let asks = RwSignal::new(Vec::<PendingAskItem>::new());
+    let asks = RwSignal::new(Vec::<PendingAskEntry>::new());
     let reply = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
@@ -29,19 +19,18 @@ pub fn WatchPage() -> impl IntoView {
     // The conversation the watch's own prompts go to, made on the first one.
     let conversation = RwSignal::new(None::<String>);
 
-    #[cfg(feature = "hydrate")]
     let refresh = move || {
         leptos::task::spawn_local(async move {
-            match crate::http::call("GET", "/gpt/histories/pendingAsks", None).await {
-                Ok(body) => {
-                    asks.set(serde_json::from_value(body["data"].clone()).unwrap_or_default());
+            match crate::http::get::<Data<Vec<PendingAskEntry>>>("/gpt/histories/pendingAsks").await {
+                Ok(Data { data }) => {
+                    asks.set(data);
                     loaded.set(true);
                 }
                 Err(message) => error.set(Some(message)),
             }
         });
     };
-    #[cfg(feature = "hydrate")]
+    // Effects run only in the browser.
     Effect::new(move |_| {
         refresh();
         // New asks appear without a reload; the polling ends with the page.
@@ -50,26 +39,21 @@ pub fn WatchPage() -> impl IntoView {
         }
     });
 
-    let run_turn = move |history_id: String, body: serde_json::Value| {
+    let run_turn = move |history_id: String, body: HeadlessTurnBody| {
         busy.set(true);
         error.set(None);
-        #[cfg(feature = "hydrate")]
         leptos::task::spawn_local(async move {
-            match crate::http::call("POST", &format!("/gpt/histories/{history_id}/turn"), Some(body)).await {
-                Ok(result) => {
-                    let data = &result["data"];
-                    reply.set(data["text"].as_str().filter(|text| !text.is_empty()).map(str::to_string));
-                    if let Some(message) = data["error"].as_str() {
-                        error.set(Some(message.to_string()));
-                    }
+            let url = format!("/gpt/histories/{history_id}/turn");
+            match crate::http::send::<_, Data<TurnResult>>("POST", &url, &body).await {
+                Ok(Data { data }) => {
+                    reply.set(Some(data.text).filter(|text| !text.is_empty()));
+                    error.set(data.error);
                 }
                 Err(message) => error.set(Some(message)),
             }
             busy.set(false);
             refresh();
         });
-        #[cfg(not(feature = "hydrate"))]
-        let _ = (history_id, body);
     };
 
     let draft = RwSignal::new(String::new());
@@ -79,23 +63,20 @@ pub fn WatchPage() -> impl IntoView {
             return;
         }
         draft.set(String::new());
-        let body = serde_json::json!({"prompt": prompt, "surface": "compact"});
+        let body = HeadlessTurnBody { prompt: Some(prompt), surface: Some(AskSurface::Compact), ..Default::default() };
         match conversation.get_untracked() {
             Some(id) => run_turn(id, body),
             None => {
-                #[cfg(feature = "hydrate")]
                 leptos::task::spawn_local(async move {
-                    match crate::http::call("POST", "/gpt/histories", Some(serde_json::json!({}))).await {
-                        Ok(created) => {
-                            let id = created["data"]["id"].as_str().unwrap_or_default().to_string();
-                            conversation.set(Some(id.clone()));
-                            run_turn(id, body);
+                    let empty = serde_json::Map::new();
+                    match crate::http::send::<_, Data<HistoryView>>("POST", "/gpt/histories", &empty).await {
+                        Ok(Data { data }) => {
+                            conversation.set(Some(data.id.clone()));
+                            run_turn(data.id, body);
                         }
                         Err(message) => error.set(Some(message)),
                     }
                 });
-                #[cfg(not(feature = "hydrate"))]
-                let _ = body;
             }
         }
     };
@@ -131,11 +112,12 @@ pub fn WatchPage() -> impl IntoView {
                         let (history_id, tool_call_id) = (item.history_id.clone(), item.tool_call_id.clone());
                         let press = Callback::new(move |button: SimpleCardButton| run_turn(
                             history_id.clone(),
-                            serde_json::json!(
-                                {
-                            "toolCallId": tool_call_id, "buttonId": button.id, "surface": "compact"
-                        }
-                            ),
+                            HeadlessTurnBody {
+                                tool_call_id: Some(tool_call_id.clone()),
+                                button_id: Some(button.id),
+                                surface: Some(AskSurface::Compact),
+                                ..Default::default()
+                            },
                         ));
                         view! {
                             <SimpleCardView card=item.simple fallback_title=item.title on_press=press disabled=busy />

@@ -15,6 +15,7 @@ use app::chat::Conversations;
 use app::chat::model::TurnEvent;
 use app::error::AppError;
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
+use app::wire::{Data, HostActionBody, HostActionResult};
 use palaver_contract::asks::AskSurface;
 
 use crate::auth::Authenticated;
@@ -177,18 +178,6 @@ pub async fn delete_history(
     Ok(Json(json!({"data": {"id": id, "deleted": true}})))
 }
 
-/// The body of `POST /gpt/actions`.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ActionBody {
-    history_id: String,
-    name: String,
-    #[serde(default)]
-    payload: Value,
-    #[serde(default)]
-    block_id: Option<String>,
-}
-
 /// How long a host action may run.
 const HOST_ACTION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -199,22 +188,16 @@ pub async fn host_action(
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<Json<Value>, Problem> {
-    use app::chat::actions::{HostActionError, HostActionRequest};
-    let body: ActionBody = serde_json::from_slice(&body).map_err(|err| {
+    use app::chat::actions::HostActionError;
+    let request: HostActionBody = serde_json::from_slice(&body).map_err(|err| {
         Problem::bad_request("Invalid action request")
             .with_detail(format!("Send {{historyId, name, payload?, blockId?}}: {err}."))
     })?;
-    let request = HostActionRequest {
-        history_id: body.history_id,
-        name: body.name,
-        payload: body.payload,
-        block_id: body.block_id,
-    };
     let outcome = tokio::time::timeout(HOST_ACTION_TIMEOUT, conversations.run_host_action(&caller, request))
         .await
         .map_err(|_| Problem::new(StatusCode::GATEWAY_TIMEOUT, "The host action took too long"))?;
     match outcome {
-        Ok(blocks) => Ok(Json(json!({"data": {"blocks": blocks}}))),
+        Ok(blocks) => Ok(Json(json!(Data { data: HostActionResult { blocks, message: None } }))),
         Err(HostActionError::App(err)) => Err(history_problem(err)),
         Err(error @ HostActionError::Unknown(_)) => Err(Problem::bad_request("Unknown host action")
             .with_code("UNKNOWN_HOST_ACTION")

@@ -13,6 +13,7 @@ use app::chat::model::TurnEvent;
 use app::error::{AppError, FieldError};
 use app::turn::store::{pending_ask, pending_asks_of};
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
+use app::wire::{Data, PendingAskBrief, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, resolve_button_answer};
 
 use crate::auth::Authenticated;
@@ -24,23 +25,18 @@ pub async fn pending_asks(
     Authenticated(caller): Authenticated,
 ) -> Result<Json<Value>, Problem> {
     let items = pending_asks_of(&pool, &caller.user.id).await?;
-    let data: Vec<Value> = items
+    let data: Vec<PendingAskEntry> = items
         .into_iter()
-        .map(|item| {
-            let mut entry = json!({
-                "created": item.pending.created,
-                "historyId": item.history_id,
-                "kind": item.pending.ask.kind,
-                "simple": item.pending.ask.simple,
-                "toolCallId": item.pending.ask.tool_call_id,
-            });
-            if let Some(title) = item.title {
-                entry["title"] = title.into();
-            }
-            entry
+        .map(|item| PendingAskEntry {
+            created: item.pending.created,
+            history_id: item.history_id,
+            kind: item.pending.ask.kind,
+            simple: item.pending.ask.simple,
+            tool_call_id: item.pending.ask.tool_call_id,
+            title: item.title,
         })
         .collect();
-    Ok(Json(json!({ "data": data })))
+    Ok(Json(json!(Data { data })))
 }
 
 fn validation_failed(fields: Map<String, Value>) -> Problem {
@@ -212,7 +208,7 @@ pub async fn turn(
             TurnEvent::Replace { text: whole, .. } => text = whole,
             TurnEvent::Error { error } => errors.push(error),
             TurnEvent::Ask { ask, .. } => {
-                asked = Some(json!({"kind": ask.kind, "simple": ask.simple, "toolCallId": ask.tool_call_id}))
+                asked = Some(PendingAskBrief { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id })
             }
             TurnEvent::Done { title: done_title, pending_ask, .. } => {
                 title = done_title;
@@ -228,21 +224,16 @@ pub async fn turn(
     if restored.is_some()
         && let Some(pending) = pending_ask(&pool, &history_id).await?
     {
-        asked = Some(
-            json!({"kind": pending.ask.kind, "simple": pending.ask.simple, "toolCallId": pending.ask.tool_call_id}),
-        );
+        let ask = pending.ask;
+        asked = Some(PendingAskBrief { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id });
     }
-    let mut data = json!({"historyId": history_id, "text": text});
-    if let Some(title) = title.or(current_title(&pool, &history_id).await?) {
-        data["title"] = title.into();
-    }
-    if let Some(asked) = asked {
-        data["pendingAsk"] = asked;
-    }
-    if !errors.is_empty() {
-        data["error"] = errors.join("\n").into();
-    }
-    Ok(Json(json!({ "data": data })))
+    let title = match title {
+        Some(title) => Some(title),
+        None => current_title(&pool, &history_id).await?,
+    };
+    let error = (!errors.is_empty()).then(|| errors.join("\n"));
+    let data = TurnResult { history_id, text, title, pending_ask: asked, error };
+    Ok(Json(json!(Data { data })))
 }
 
 async fn current_title(pool: &SqlitePool, history_id: &str) -> Result<Option<String>, Problem> {

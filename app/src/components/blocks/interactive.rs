@@ -1,6 +1,8 @@
 //! The interactive blocks: steppers and checklists keep their state and call host actions.
 
 use leptos::prelude::*;
+
+use crate::wire::{Data, HostActionBody, HostActionResult};
 use serde_json::{Map, Value, json};
 
 use super::state::DocState;
@@ -242,21 +244,17 @@ pub(super) fn call_host(
         status.set(Some("This action works inside a conversation.".into()));
         return;
     };
-    let body = json!({"historyId": history_id, "name": name, "payload": payload, "blockId": block_id});
+    let body = HostActionBody { history_id, name, payload, block_id };
     busy.set(true);
     status.set(None);
-    #[cfg(feature = "hydrate")]
     leptos::task::spawn_local(async move {
-        match crate::http::call("POST", "/gpt/actions", Some(body)).await {
-            Ok(response) => {
-                let blocks: Vec<Block> = serde_json::from_value(response["data"]["blocks"].clone()).unwrap_or_default();
-                state.replace(blocks);
-                status.set(response["data"]["message"].as_str().map(str::to_string));
+        match crate::http::send::<_, Data<HostActionResult>>("POST", "/gpt/actions", &body).await {
+            Ok(Data { data }) => {
+                state.replace(data.blocks);
+                status.set(data.message);
             }
             Err(error) => status.set(Some(error)),
         }
         busy.set(false);
     });
-    #[cfg(not(feature = "hydrate"))]
-    let _ = body;
 }

@@ -57,7 +57,6 @@ impl DocState {
     }
 
     /// Puts blocks a host returned in place of the blocks with their ids.
-    #[cfg(feature = "hydrate")]
     pub(super) fn replace(&self, blocks: Vec<Block>) {
         for block in blocks {
             if let Some(slot) = block.id().and_then(|id| self.live(id)) {

@@ -1,0 +1,107 @@
+//! Bodies of the JSON API that the browser sends or reads and the server reads or builds: one
+//! type each, so neither side writes them by hand. (The ask and block payloads inside them are
+//! the contract's; `chat::model` holds the conversation types and the turn's events.)
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use palaver_contract::asks::{AskKind, AskSurface, SimpleCard};
+use palaver_contract::blocks::model::Block;
+
+/// `{data}`: the body of every successful API response.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Data<T> {
+    pub data: T,
+}
+
+/// An answer to the pending ask: the ask's tool call id beside the answer envelope.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskAnswer {
+    pub tool_call_id: String,
+    #[serde(flatten)]
+    pub response: Value,
+}
+
+/// `POST /gpt/prompt`: a prompt, or an answer to the pending ask.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ask_response: Option<AskAnswer>,
+}
+
+/// `POST /gpt/histories/{id}/turn`: a prompt, or a button of the pending ask's simple card.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeadlessTurnBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub button_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub surface: Option<AskSurface>,
+}
+
+/// One entry of `GET /gpt/histories/pendingAsks`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingAskEntry {
+    pub created: String,
+    pub history_id: String,
+    pub kind: AskKind,
+    pub simple: SimpleCard,
+    pub tool_call_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// The ask a headless turn left pending.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingAskBrief {
+    pub kind: AskKind,
+    pub simple: SimpleCard,
+    pub tool_call_id: String,
+}
+
+/// The `data` of `POST /gpt/histories/{id}/turn`: the whole turn, once it has finished.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnResult {
+    pub history_id: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_ask: Option<PendingAskBrief>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// `POST /gpt/actions`: a host action a document's block or button called.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HostActionBody {
+    pub history_id: String,
+    pub name: String,
+    #[serde(default)]
+    pub payload: Value,
+    /// The stepper or checklist that called (built-in actions need it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_id: Option<String>,
+}
+
+/// The `data` of `POST /gpt/actions`: the blocks that replace their namesakes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HostActionResult {
+    pub blocks: Vec<Block>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
