@@ -28,12 +28,54 @@ struct LiveTurn {
     blocks: Option<Box<BlocksCheck>>,
 }
 
+/// The chat page's state, shared by its parts as one `Copy` handle.
+#[derive(Clone, Copy)]
+struct ChatState {
+    /// The conversation shown (`?c=`).
+    history_id: Memo<Option<String>>,
+    /// Bumped after each turn so the list and the transcript load what the turn saved.
+    version: RwSignal<u32>,
+    /// The running turn, until the reloaded conversation shows it saved.
+    live: RwSignal<Option<LiveTurn>>,
+    busy: RwSignal<bool>,
+    /// The `fields` of the server's last 400 for an answer.
+    server_errors: RwSignal<Vec<FieldError>>,
+    /// What the chat has to say about the last turn that could not run (kept across reloads).
+    notice: RwSignal<Option<String>>,
+}
+
+impl ChatState {
+    fn new(history_id: Memo<Option<String>>) -> Self {
+        Self {
+            history_id,
+            version: RwSignal::new(0),
+            live: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            server_errors: RwSignal::new(Vec::new()),
+            notice: RwSignal::new(None),
+        }
+    }
+
+    /// Loads the list and the conversation again.
+    fn reload(self) {
+        self.version.update(|version| *version += 1);
+    }
+
+    /// Shows `prompt` (or nothing, for an answer) at once and streams the turn `body` starts.
+    fn start_turn(self, body: PromptBody, prompt: Option<String>) {
+        self.busy.set(true);
+        self.server_errors.set(Vec::new());
+        self.notice.set(None);
+        self.live.set(Some(LiveTurn { prompt, ..Default::default() }));
+        leptos::task::spawn_local(run_turn(body, self));
+    }
+}
+
 #[component]
 pub fn ChatPage() -> impl IntoView {
     let query = use_query_map();
-    let history_id = Memo::new(move |_| query.read().get("c").filter(|id| !id.is_empty()));
-    // Bumped after each turn so the list and the transcript load what the turn saved.
-    let version = RwSignal::new(0_u32);
+    let state = ChatState::new(Memo::new(move |_| query.read().get("c").filter(|id| !id.is_empty())));
+    let ChatState { history_id, version, live, busy, server_errors, notice } = state;
     let histories = Resource::new(move || version.get(), |_| list_histories());
     let history = Resource::new(
         move || (history_id.get(), version.get()),
@@ -45,12 +87,7 @@ pub fn ChatPage() -> impl IntoView {
             (version, view)
         },
     );
-    let live = RwSignal::new(None::<LiveTurn>);
-    let busy = RwSignal::new(false);
     super::ask_card::provide_ask_drafts(history_id.into());
-    let server_errors = RwSignal::new(Vec::<FieldError>::new());
-    // What the chat has to say about the last turn that could not run (kept across reloads).
-    let notice = RwSignal::new(None::<String>);
 
     // Once the conversation has reloaded after a finished turn, the saved rows replace the live turn.
     Effect::new(move |_| {
@@ -62,13 +99,6 @@ pub fn ChatPage() -> impl IntoView {
         }
     });
 
-    let start_turn = move |body: PromptBody, prompt: Option<String>| {
-        busy.set(true);
-        server_errors.set(Vec::new());
-        notice.set(None);
-        live.set(Some(LiveTurn { prompt, ..Default::default() }));
-        leptos::task::spawn_local(run_turn(body, live, busy, version, server_errors, notice));
-    };
     let navigate = leptos_router::hooks::use_navigate();
     let send = move |prompt: String| {
         let Some(id) = history_id.get_untracked() else {
@@ -80,7 +110,7 @@ pub fn ChatPage() -> impl IntoView {
                 match create_conversation().await {
                     Ok(id) => {
                         navigate(&format!("/?c={id}"), Default::default());
-                        start_turn(prompt_body(&id, &prompt), Some(prompt.clone()));
+                        state.start_turn(prompt_body(&id, &prompt), Some(prompt.clone()));
                     }
                     Err(err) => {
                         live.set(Some(LiveTurn {
@@ -94,7 +124,7 @@ pub fn ChatPage() -> impl IntoView {
             });
             return;
         };
-        start_turn(prompt_body(&id, &prompt), Some(prompt));
+        state.start_turn(prompt_body(&id, &prompt), Some(prompt));
     };
     let stop = move || {
         if let Some(id) = history_id.get_untracked() {
@@ -109,7 +139,7 @@ pub fn ChatPage() -> impl IntoView {
             ask_response: Some(AskAnswer { tool_call_id, response }),
             ..Default::default()
         };
-        start_turn(body, None);
+        state.start_turn(body, None);
     });
     let channel = AnswerChannel { send: answer, server_errors, busy };
     let leave = leptos_router::hooks::use_navigate();
@@ -117,7 +147,7 @@ pub fn ChatPage() -> impl IntoView {
         if deleted.is_some() && deleted == history_id.get_untracked() {
             leave("/", Default::default());
         }
-        version.update(|version| *version += 1);
+        state.reload();
     });
     let reply_send = send.clone();
     provide_context(BlockActionsContext {
@@ -165,14 +195,8 @@ fn prompt_body(history_id: &str, prompt: &str) -> PromptBody {
     PromptBody { history_id: Some(history_id.into()), prompt: Some(prompt.into()), ask_response: None }
 }
 
-async fn run_turn(
-    body: PromptBody,
-    live: RwSignal<Option<LiveTurn>>,
-    busy: RwSignal<bool>,
-    version: RwSignal<u32>,
-    server_errors: RwSignal<Vec<FieldError>>,
-    notice: RwSignal<Option<String>>,
-) {
+async fn run_turn(body: PromptBody, state: ChatState) {
+    let ChatState { live, busy, server_errors, notice, .. } = state;
     use super::model::TurnEvent;
     let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
     let result = super::stream::send_prompt(&body, |event| match event {
@@ -203,7 +227,7 @@ async fn run_turn(
         }
     }
     busy.set(false);
-    version.update(|version| *version += 1);
+    state.reload();
 }
 
 #[component]

@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
 use super::replay;
-use super::run::Turn;
+use super::run::{Resolved, Turn};
 use super::store::{self, AskLog, AskPhase, Resolution, StoredPendingAsk};
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskStatus, HistoryRow};
@@ -21,16 +21,6 @@ use palaver_contract::asks::{
 
 /// What the model gets as the result of a host tool call that never ran.
 const UNANSWERED_TOOL_CALL_RESULT: &str = "This tool call did not run, so it has no result.";
-
-/// The answer of a resolved ask, ready for the model.
-pub(super) struct Resolved {
-    pub(super) pending: StoredPendingAsk,
-    pub(super) response: AskResponse,
-    /// The files of a `files` answer, for the model only (never stored).
-    pub(super) parts: Vec<ContentPart>,
-    pub(super) rows_before: i64,
-    pub(super) rows_added: i64,
-}
 
 impl TurnRunner {
     /// Cancels the pending ask, if any, with `user_sent_message`; once, even when prompts race.

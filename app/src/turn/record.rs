@@ -4,8 +4,7 @@
 use std::time::Instant;
 
 use super::TurnInput;
-use super::run::Turn;
-use super::steps::Pause;
+use super::run::{Pause, Turn};
 use super::store::{self, AiRequestLog, AskLog, AskPhase};
 use crate::chat::model::{HistoryRow, PendingAskRef, TurnEvent};
 use crate::chat::store as histories;

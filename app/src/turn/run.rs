@@ -1,17 +1,43 @@
-//! One running turn: its state, and the order of its parts (resolve, prepare, steps, then
-//! finish, pause or undo; title and log; done).
+//! One running turn: its state (and the values its parts hand each other), and the order of
+//! its parts (resolve, prepare, steps, then finish, pause or undo; title and log; done). The
+//! parts are `impl Turn` blocks in their own files; they import from here, never the reverse.
 
 use std::time::Instant;
 
 use tokio::sync::{mpsc, watch};
 
-use super::answer::Resolved;
-use super::steps::StepsEnd;
-use super::store::RequestLogMetadata;
+use super::store::{RequestLogMetadata, StoredPendingAsk};
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};
+use crate::llm::ContentPart;
 use crate::llm::{ModelMessage, Usage};
+use palaver_contract::asks::AskResponse;
 use palaver_contract::asks::AskSurface;
+
+/// The answer of a resolved ask, ready for the model.
+pub(super) struct Resolved {
+    pub(super) pending: StoredPendingAsk,
+    pub(super) response: AskResponse,
+    /// The files of a `files` answer, for the model only (never stored).
+    pub(super) parts: Vec<ContentPart>,
+    pub(super) rows_before: i64,
+    pub(super) rows_added: i64,
+}
+
+/// Where a step left the turn.
+pub(super) enum StepsEnd {
+    Finished,
+    /// The user stopped the turn: what was produced is kept.
+    Stopped,
+    Paused(Box<Pause>),
+    Failed(String),
+}
+
+/// The ask a turn pauses on (with the `{ask}` event it sends once stored), and its row.
+pub(super) struct Pause {
+    pub(super) stored: StoredPendingAsk,
+    pub(super) row: HistoryRow,
+}
 
 pub(super) struct Turn {
     pub(super) runner: TurnRunner,

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::BASE_SYSTEM_PROMPT;
 use super::answer::APPROVAL_PREFIX;
-use super::run::Turn;
+use super::run::{Pause, StepsEnd, Turn};
 use super::store::{self, StoredPendingAsk};
 use super::tools::{HostTool, ToolContext};
 use crate::chat::BlocksSettings;
@@ -19,21 +19,6 @@ use palaver_contract::asks::{
     ask_tools, parse_ask_input, to_simple_card,
 };
 use palaver_contract::text::shorten;
-
-/// Where a step left the turn.
-pub(super) enum StepsEnd {
-    Finished,
-    /// The user stopped the turn: what was produced is kept.
-    Stopped,
-    Paused(Box<Pause>),
-    Failed(String),
-}
-
-/// The ask a turn pauses on (with the `{ask}` event it sends once stored), and its row.
-pub(super) struct Pause {
-    pub(super) stored: StoredPendingAsk,
-    pub(super) row: HistoryRow,
-}
 
 impl Turn {
     pub(super) fn context(&self, call_id: &str) -> ToolContext {
