@@ -161,5 +161,6 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), headers::security_headers))
         .layer(middleware::from_fn(server_fn_status::server_fn_status))
         .layer(middleware::from_fn(observe::observe))
+        .layer(observe::request_id_layers())
         .with_state(state)
 }

@@ -1,12 +1,14 @@
-//! Per-request id and log line, and the `requestId` every JSON object response carries.
+//! Per-request id (tower-http's request-id layers) and log line, and the `requestId` every JSON
+//! object response carries.
 
 use std::time::Instant;
 
 use axum::body::{Body, to_bytes};
 use axum::extract::Request;
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderName, header};
 use axum::middleware::Next;
 use axum::response::Response;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 
 /// JSON bodies larger than this are passed through without a `requestId`.
 const MAX_REWRITTEN_BODY: usize = 8 * 1024 * 1024;
@@ -37,8 +39,24 @@ async fn with_request_id(response: Response, request_id: &str) -> Response {
     Response::from_parts(parts, Body::from(body))
 }
 
+/// The header that carries a request's id, set by [`request_id_layers`] when the caller sent none.
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// tower-http's request-id layers: a UUID for each request that has no `x-request-id` yet,
+/// echoed on its response.
+pub fn request_id_layers() -> (SetRequestIdLayer<MakeRequestUuid>, PropagateRequestIdLayer) {
+    (SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid), PropagateRequestIdLayer::new(REQUEST_ID))
+}
+
+/// Logs each request, and puts its id into JSON object bodies as `requestId` (the wire carries it
+/// in the body as well as in `x-request-id`).
 pub async fn observe(request: Request, next: Next) -> Response {
-    let request_id = uuid::Uuid::new_v4().to_string();
+    let request_id = request
+        .extensions()
+        .get::<RequestId>()
+        .and_then(|id| id.header_value().to_str().ok())
+        .unwrap_or_default()
+        .to_string();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let started = Instant::now();
@@ -46,9 +64,6 @@ pub async fn observe(request: Request, next: Next) -> Response {
     // Server functions speak Leptos's own encoding; only the HTTP API gets requestId.
     if is_json(&response) && !path.starts_with("/api/") {
         response = with_request_id(response, &request_id).await;
-    }
-    if let Ok(value) = HeaderValue::from_str(&request_id) {
-        response.headers_mut().insert("x-request-id", value);
     }
     tracing::info!(
         %method,

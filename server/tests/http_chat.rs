@@ -151,3 +151,14 @@ async fn the_chat_page_renders_on_the_server() {
     assert!(!html.contains("href=\"javascript:"), "no javascript: links");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
 }
+
+#[tokio::test]
+async fn every_response_names_its_request_id_and_a_caller_may_give_its_own() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let reply = app.call(None, "GET", "/health", None).await;
+    let header = reply.headers.get("x-request-id").and_then(|value| value.to_str().ok()).map(str::to_string);
+    assert_eq!(header.as_deref(), reply.json()["requestId"].as_str(), "the header and the body agree");
+    let given = app.send("GET", "/health", &[("x-request-id", "trace-4711")], None).await;
+    assert_eq!(given.headers.get("x-request-id").and_then(|value| value.to_str().ok()), Some("trace-4711"));
+    assert_eq!(given.json()["requestId"], "trace-4711");
+}
