@@ -18,6 +18,7 @@ use app::turn::{TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, HostActionBody, HostActionResult};
 use palaver_contract::asks::AskSurface;
 
+use super::turn_body::{self, AnswerProblem};
 use crate::auth::Authenticated;
 use crate::problem::Problem;
 
@@ -52,29 +53,17 @@ fn event_stream(events: tokio::sync::mpsc::Receiver<TurnEvent>) -> impl Stream<I
 
 /// The request's surface: `full` when absent or null; 400 for anything else.
 fn surface(body: &serde_json::Map<String, Value>) -> Result<AskSurface, Problem> {
-    match body.get("surface") {
-        None | Some(Value::Null) => Ok(AskSurface::Full),
-        Some(Value::String(name)) if AskSurface::parse(name).is_some() => {
-            Ok(AskSurface::parse(name).unwrap_or_default())
-        }
-        Some(_) => {
-            Err(Problem::bad_request("surface is not a known surface").with_detail("Send one of: full, compact."))
-        }
-    }
+    turn_body::surface(body.get("surface")).ok_or_else(|| {
+        Problem::bad_request("surface is not a known surface").with_detail("Send one of: full, compact.")
+    })
 }
 
 /// Splits `askResponse` into the pending ask's id and the answer envelope.
 fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
-    let Value::Object(object) = value else {
-        return Err(Problem::bad_request("askResponse must be an object"));
-    };
-    let tool_call_id = match object.get("toolCallId") {
-        Some(Value::String(id)) if !id.is_empty() => id.clone(),
-        _ => return Err(Problem::bad_request("askResponse.toolCallId is required")),
-    };
-    let mut envelope = object.clone();
-    envelope.remove("toolCallId");
-    Ok((tool_call_id, Value::Object(envelope)))
+    turn_body::ask_answer(value).map_err(|problem| match problem {
+        AnswerProblem::NotAnObject => Problem::bad_request("askResponse must be an object"),
+        AnswerProblem::NoToolCallId => Problem::bad_request("askResponse.toolCallId is required"),
+    })
 }
 
 /// `POST /gpt/prompt`: runs a turn (a prompt, or an answer to the pending ask) and streams it.

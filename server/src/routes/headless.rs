@@ -16,6 +16,7 @@ use app::turn::{TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, PendingAskBrief, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, resolve_button_answer};
 
+use super::turn_body;
 use crate::auth::Authenticated;
 use crate::problem::Problem;
 
@@ -49,7 +50,7 @@ fn validation_failed(fields: Map<String, Value>) -> Problem {
 /// The turn body: exactly one of `prompt`, `askResponse`, or `toolCallId` with `buttonId`.
 enum TurnBody {
     Prompt(String),
-    Answer(Value),
+    Answer { tool_call_id: String, response: Value },
     Button { tool_call_id: String, button_id: String },
 }
 
@@ -77,22 +78,14 @@ fn parse_turn_body(body: &Bytes) -> Result<(TurnBody, AskSurface), Problem> {
     let prompt = text("prompt", &mut fields);
     let tool_call_id = text("toolCallId", &mut fields);
     let button_id = text("buttonId", &mut fields);
-    let surface = match object.get("surface") {
-        None | Some(Value::Null) => AskSurface::Full,
-        Some(Value::String(name)) if AskSurface::parse(name).is_some() => AskSurface::parse(name).unwrap_or_default(),
-        Some(_) => {
-            fields.insert("surface".into(), json!("surface must be one of \"full\", \"compact\"."));
-            AskSurface::Full
-        }
-    };
-    let answer = match object.get("askResponse") {
+    let surface = turn_body::surface(object.get("surface")).unwrap_or_else(|| {
+        fields.insert("surface".into(), json!("surface must be one of \"full\", \"compact\"."));
+        AskSurface::Full
+    });
+    let answer = match object.get("askResponse").map(turn_body::ask_answer) {
         None => None,
-        Some(value @ Value::Object(response))
-            if response.get("toolCallId").is_some_and(|id| id.as_str().is_some_and(|id| !id.is_empty())) =>
-        {
-            Some(value.clone())
-        }
-        Some(_) => {
+        Some(Ok(answer)) => Some(answer),
+        Some(Err(_)) => {
             fields.insert("askResponse".into(), json!("askResponse must be an answer envelope with a toolCallId."));
             None
         }
@@ -130,7 +123,7 @@ fn parse_turn_body(body: &Bytes) -> Result<(TurnBody, AskSurface), Problem> {
     }
     let body = match (prompt, answer, tool_call_id, button_id) {
         (Some(prompt), None, None, None) => TurnBody::Prompt(prompt),
-        (None, Some(answer), None, None) => TurnBody::Answer(answer),
+        (None, Some((tool_call_id, response)), None, None) => TurnBody::Answer { tool_call_id, response },
         (None, None, Some(tool_call_id), Some(button_id)) => TurnBody::Button { tool_call_id, button_id },
         _ => {
             return Err(validation_failed(Map::from_iter([(
@@ -176,13 +169,7 @@ pub async fn turn(
         .map_err(|err| access_problem(err, is_admin))?;
     let input = match body {
         TurnBody::Prompt(prompt) => TurnInput::Prompt(prompt),
-        TurnBody::Answer(mut answer) => {
-            let tool_call_id = answer.get("toolCallId").and_then(Value::as_str).unwrap_or_default().to_string();
-            if let Some(object) = answer.as_object_mut() {
-                object.remove("toolCallId");
-            }
-            TurnInput::Answer { tool_call_id, response: answer }
-        }
+        TurnBody::Answer { tool_call_id, response } => TurnInput::Answer { tool_call_id, response },
         TurnBody::Button { tool_call_id, button_id } => {
             let stale = || Problem::from(AppError::StaleAsk { tool_call_id: tool_call_id.clone() });
             let pending =

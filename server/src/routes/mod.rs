@@ -4,6 +4,7 @@ pub mod auth;
 pub mod files;
 pub mod gpt;
 pub mod headless;
+mod turn_body;
 
 use axum::Json;
 use axum::extract::State;
