@@ -281,12 +281,12 @@ impl Checker {
     }
 
     /// A list of strings.
-    pub fn strings(&mut self, value: &Value, at: Loc<'_>, min: usize, max: usize) -> Option<Vec<String>> {
+    pub fn strings<'v>(&mut self, value: &'v Value, at: Loc<'_>, min: usize, max: usize) -> Option<Vec<&'v str>> {
         let items = self.list(value, at, min, max)?;
         let mut strings = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             if let Some(text) = self.string(item, at.index(index)) {
-                strings.push(text.to_string());
+                strings.push(text);
             }
         }
         (strings.len() == items.len()).then_some(strings)

@@ -62,7 +62,10 @@ pub(super) fn choice(ck: &mut Checker, value: &Value, surface: AskSurface) -> Op
                 .filter_map(|(index, item)| choice_option(ck, item, options_at.index(index), compact))
                 .collect::<Vec<_>>()
         });
-    let default = object.get("default").and_then(|value| ck.strings(value, root.key("default"), 0, limits.options_max));
+    let default = object
+        .get("default")
+        .and_then(|value| ck.strings(value, root.key("default"), 0, limits.options_max))
+        .map(|ids| ids.into_iter().map(str::to_string).collect());
     let (mut min_selected, mut max_selected, mut allow_other, mut other_label) = (None, None, None, None);
     if !compact {
         min_selected = ck.int(object, root, "minSelected", 0, None);
