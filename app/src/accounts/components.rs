@@ -22,12 +22,7 @@ fn next_path() -> Memo<String> {
 
 /// A full page load, so every part of the page sees the new session.
 fn go_to(path: &str) {
-    #[cfg(feature = "hydrate")]
-    if let Some(window) = web_sys::window() {
-        let _ = window.location().assign(path);
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = path;
+    crate::browser::go_to(path);
 }
 
 fn error_text(result: Option<Result<impl Sized, AppError>>) -> Option<String> {

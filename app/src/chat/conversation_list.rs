@@ -130,24 +130,8 @@ fn ConversationItem(
                             {title.clone()}
                         </a>
                         <span class="conversations__actions">
-                            <button
-                                type="button"
-                                class="conversations__action"
-                                aria-label=format!("Rename {title}")
-                                title="Rename"
-                                on:click=move |_| show(EntryMode::Renaming)
-                            >
-                                "✎"
-                            </button>
-                            <button
-                                type="button"
-                                class="conversations__action"
-                                aria-label=format!("Delete {title}")
-                                title="Delete"
-                                on:click=move |_| show(EntryMode::ConfirmingDelete)
-                            >
-                                "🗑"
-                            </button>
+                            {entry_action("Rename", "✎", &title, move || show(EntryMode::Renaming))}
+                            {entry_action("Delete", "🗑", &title, move || show(EntryMode::ConfirmingDelete))}
                         </span>
                     }
                         .into_any()
@@ -223,5 +207,25 @@ fn ConversationItem(
                     })
             }}
         </li>
+    }
+}
+
+/// A small button beside a conversation's link, named for screen readers with the conversation.
+fn entry_action(
+    verb: &'static str,
+    icon: &'static str,
+    title: &str,
+    on_press: impl Fn() + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            class="conversations__action"
+            aria-label=format!("{verb} {title}")
+            title=verb
+            on:click=move |_| on_press()
+        >
+            {icon}
+        </button>
     }
 }

@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 
 /// Where the choice is kept (the same key as in `THEME_SCRIPT`).
-#[cfg(feature = "hydrate")]
 const STORAGE_KEY: &str = "palaver-theme";
 const THEMES: [&str; 3] = ["auto", "light", "dark"];
 
@@ -19,26 +18,17 @@ fn label(theme: &str) -> &'static str {
     }
 }
 
-#[cfg(feature = "hydrate")]
 fn apply(theme: &str) {
-    let Some(window) = web_sys::window() else { return };
-    if let Some(root) = window.document().and_then(|document| document.document_element()) {
-        let _ =
-            if theme == "auto" { root.remove_attribute("data-theme") } else { root.set_attribute("data-theme", theme) };
-    }
-    if let Ok(Some(storage)) = window.local_storage() {
-        let _ = storage.set_item(STORAGE_KEY, theme);
-    }
+    crate::browser::set_root_attribute("data-theme", Some(theme).filter(|theme| *theme != "auto"));
+    crate::browser::store(STORAGE_KEY, theme);
 }
 
 #[component]
 pub fn ThemeToggle() -> impl IntoView {
     let theme = RwSignal::new("auto");
-    #[cfg(feature = "hydrate")]
+    // Effects run only in the browser.
     Effect::new(move |_| {
-        let saved = web_sys::window()
-            .and_then(|window| window.local_storage().ok().flatten())
-            .and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten());
+        let saved = crate::browser::stored(STORAGE_KEY);
         if let Some(saved) = saved.and_then(|saved| THEMES.into_iter().find(|theme| *theme == saved)) {
             theme.set(saved);
         }
@@ -47,7 +37,6 @@ pub fn ThemeToggle() -> impl IntoView {
         let index = THEMES.iter().position(|candidate| *candidate == theme.get_untracked()).unwrap_or(0);
         let chosen = THEMES[(index + 1) % THEMES.len()];
         theme.set(chosen);
-        #[cfg(feature = "hydrate")]
         apply(chosen);
     };
     view! {

@@ -17,12 +17,13 @@ pub(super) fn FilesBody(
     channel: AnswerChannel,
 ) -> impl IntoView {
     // Uploads in flight are part of the draft: (file name, progress from 0 to 1).
-    let FilesDraft { picked, touched, uploading, upload_errors } = use_ask_draft(&tool_call_id, || FilesDraft {
+    let kept = use_ask_draft(&tool_call_id, || FilesDraft {
         picked: RwSignal::new(Vec::new()),
         touched: RwSignal::new(false),
         uploading: RwSignal::new(Vec::new()),
         upload_errors: RwSignal::new(Vec::new()),
     });
+    let FilesDraft { picked, touched, uploading, upload_errors } = kept;
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"files": picked.get()}}));
     let accept = accepted_file_mime_types(&input.accept).join(",");
     let bounds = input.count_bounds();
@@ -34,41 +35,7 @@ pub(super) fn FilesBody(
     };
     let on_change = move |event: leptos::ev::Event| {
         touched.set(true);
-        #[cfg(feature = "hydrate")]
-        {
-            use crate::chat::files::{Uploaded, data_url_ref, upload};
-            use wasm_bindgen::JsCast;
-            let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
-                return;
-            };
-            let Some(list) = element.files() else { return };
-            let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
-            element.set_value("");
-            leptos::task::spawn_local(async move {
-                for file in files {
-                    let name = file.name();
-                    uploading.update(|u| u.push((name.clone(), 0.0)));
-                    let progress_name = name.clone();
-                    let result = upload(&file, move |done| {
-                        uploading
-                            .update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
-                    })
-                    .await;
-                    uploading.update(|u| u.retain(|(n, _)| *n != name));
-                    match result {
-                        Uploaded::Stored(reference) => picked.update(|p| p.push(reference)),
-                        Uploaded::StorageOff => {
-                            if let Some(reference) = data_url_ref(&file).await {
-                                picked.update(|p| p.push(reference));
-                            }
-                        }
-                        Uploaded::Failed(error) => upload_errors.update(|e| e.push(format!("{name}: {error}"))),
-                    }
-                }
-            });
-        }
-        #[cfg(not(feature = "hydrate"))]
-        let _ = event;
+        upload_chosen(event, kept);
     };
     view! {
         <div class="ask-files">
@@ -127,3 +94,43 @@ pub(super) fn FilesBody(
         <SubmitRow ask draft touched answer channel />
     }
 }
+
+/// Uploads the files a person chose into the draft, each with its progress; without file
+/// storage on the server, they travel as data URLs. (On the server, nothing: handlers never run.)
+#[cfg(feature = "hydrate")]
+fn upload_chosen(event: leptos::ev::Event, draft: FilesDraft) {
+    use crate::chat::files::{Uploaded, data_url_ref, upload};
+    use wasm_bindgen::JsCast;
+
+    let FilesDraft { picked, uploading, upload_errors, .. } = draft;
+    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+        return;
+    };
+    let Some(list) = element.files() else { return };
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    element.set_value("");
+    leptos::task::spawn_local(async move {
+        for file in files {
+            let name = file.name();
+            uploading.update(|u| u.push((name.clone(), 0.0)));
+            let progress_name = name.clone();
+            let result = upload(&file, move |done| {
+                uploading.update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
+            })
+            .await;
+            uploading.update(|u| u.retain(|(n, _)| *n != name));
+            match result {
+                Uploaded::Stored(reference) => picked.update(|p| p.push(reference)),
+                Uploaded::StorageOff => {
+                    if let Some(reference) = data_url_ref(&file).await {
+                        picked.update(|p| p.push(reference));
+                    }
+                }
+                Uploaded::Failed(error) => upload_errors.update(|e| e.push(format!("{name}: {error}"))),
+            }
+        }
+    });
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn upload_chosen(_event: leptos::ev::Event, _draft: FilesDraft) {}

@@ -22,10 +22,7 @@ fn field_value(field: &FormField, raw: &str, checked: bool) -> Option<Value> {
 
 /// The browser's UTC offset as `+02:00`, so a datetime never leaves without its zone.
 fn browser_offset() -> String {
-    #[cfg(feature = "hydrate")]
-    let minutes = -(js_sys::Date::new_0().get_timezone_offset() as i64);
-    #[cfg(not(feature = "hydrate"))]
-    let minutes = 0_i64;
+    let minutes = crate::browser::utc_offset_minutes();
     let sign = if minutes < 0 { '-' } else { '+' };
     format!("{sign}{:02}:{:02}", minutes.abs() / 60, minutes.abs() % 60)
 }

@@ -351,13 +351,5 @@ pub(super) fn is_web_link(url: &str) -> bool {
 }
 
 pub(super) fn copy_to_clipboard(text: String, copied: RwSignal<bool>) {
-    #[cfg(feature = "hydrate")]
-    if let Some(window) = web_sys::window() {
-        let promise = window.navigator().clipboard().write_text(&text);
-        leptos::task::spawn_local(async move {
-            copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
-        });
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (text, copied);
+    crate::browser::copy_text(text, copied);
 }

@@ -1,0 +1,77 @@
+//! What only a browser can do, with server twins that do nothing, so components and their
+//! event handlers carry no `cfg`: on the server they render and never run a handler.
+
+/// A full page load of `path`, so every part of the page sees a new session.
+#[cfg(feature = "hydrate")]
+pub fn go_to(path: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(path);
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn go_to(_path: &str) {}
+
+/// The browser's offset from UTC in minutes (east is positive); 0 on the server.
+#[cfg(feature = "hydrate")]
+pub fn utc_offset_minutes() -> i64 {
+    -(js_sys::Date::new_0().get_timezone_offset() as i64)
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn utc_offset_minutes() -> i64 {
+    0
+}
+
+/// Copies `text` to the clipboard; `copied` tells whether it worked.
+#[cfg(feature = "hydrate")]
+pub fn copy_text(text: String, copied: leptos::prelude::RwSignal<bool>) {
+    use leptos::prelude::Set;
+    if let Some(window) = web_sys::window() {
+        let promise = window.navigator().clipboard().write_text(&text);
+        leptos::task::spawn_local(async move {
+            copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+        });
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn copy_text(_text: String, _copied: leptos::prelude::RwSignal<bool>) {}
+
+/// A value kept in the browser's localStorage.
+#[cfg(feature = "hydrate")]
+pub fn stored(key: &str) -> Option<String> {
+    let storage = web_sys::window()?.local_storage().ok()??;
+    storage.get_item(key).ok()?
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn stored(_key: &str) -> Option<String> {
+    None
+}
+
+/// Keeps `value` in the browser's localStorage.
+#[cfg(feature = "hydrate")]
+pub fn store(key: &str, value: &str) {
+    if let Some(Ok(Some(storage))) = web_sys::window().map(|window| window.local_storage()) {
+        let _ = storage.set_item(key, value);
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn store(_key: &str, _value: &str) {}
+
+/// Sets (or, with `None`, removes) an attribute of the document's root element.
+#[cfg(feature = "hydrate")]
+pub fn set_root_attribute(name: &str, value: Option<&str>) {
+    let root = web_sys::window().and_then(|window| window.document()).and_then(|document| document.document_element());
+    if let Some(root) = root {
+        let _ = match value {
+            Some(value) => root.set_attribute(name, value),
+            None => root.remove_attribute(name),
+        };
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn set_root_attribute(_name: &str, _value: Option<&str>) {}
