@@ -34,5 +34,5 @@ pub async fn prepare() -> bool {
     let blocks = crate::components::block_renderer::load;
     let asks = crate::chat::load_ask_controls;
     (!shows("[data-testid=blocks]") || blocks().await || blocks().await)
-        && (!shows("[data-testid=ask-card]") || asks().await || asks().await)
+        && (!shows("[data-testid=ask-card], [data-testid=ask-invalid]") || asks().await || asks().await)
 }

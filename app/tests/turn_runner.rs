@@ -249,3 +249,37 @@ async fn a_stop_ends_the_turn_and_keeps_what_was_said() {
     let rows = h.rows(&history).await;
     assert!(matches!(rows.last(), Some(HistoryRow::Assistant { text, .. }) if text.starts_with("Once upon a time")));
 }
+
+#[tokio::test]
+async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_it() {
+    let long = json!({"parts": ["Once upon a time", " there was", " a very long story"], "chunkDelayMs": 300});
+    let h = harness(json!([long])).await;
+    let conversations = app::chat::Conversations::new(h.pool.clone(), None, h.running.clone());
+    let request = TurnRequest {
+        caller: h.caller.clone(),
+        history_id: None,
+        input: TurnInput::Prompt("Tell me a story".into()),
+        surface: AskSurface::Full,
+    };
+    let mut handle = h.runner.start(request).await.expect("start");
+    let history = handle.history_id.clone();
+    while let Some(event) = handle.events.recv().await {
+        if matches!(&event, TurnEvent::Text { text } if text == "Once upon a time") {
+            conversations.delete(&h.caller, &history).await.expect("the owner deletes it");
+        }
+    }
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM history_rows WHERE history_id = ?1")
+        .bind(&history)
+        .fetch_one(&h.pool)
+        .await
+        .expect("count");
+    assert_eq!(rows, 0, "the stopped turn saved nothing to the deleted conversation");
+    assert!(!h.running.stop(&history), "the turn ended");
+    let again = TurnRequest {
+        caller: h.caller.clone(),
+        history_id: Some(history),
+        input: TurnInput::Prompt("Still there?".into()),
+        surface: AskSurface::Full,
+    };
+    assert_eq!(h.runner.start(again).await.err().map(|err| err.status_code()), Some(404));
+}

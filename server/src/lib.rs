@@ -162,5 +162,6 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn(server_fn_status::server_fn_status))
         .layer(middleware::from_fn(observe::observe))
         .layer(observe::request_id_layers())
+        .layer(middleware::from_fn(observe::drop_unusable_request_id))
         .with_state(state)
 }

@@ -48,6 +48,19 @@ pub fn request_id_layers() -> (SetRequestIdLayer<MakeRequestUuid>, PropagateRequ
     (SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid), PropagateRequestIdLayer::new(REQUEST_ID))
 }
 
+/// Keeps a caller's own `x-request-id` only when it is a plain token (1–128 letters, digits,
+/// `.`, `_` or `-`), so what reaches logs and bodies is always that; otherwise a new one is made.
+pub async fn drop_unusable_request_id(mut request: Request, next: Next) -> Response {
+    let usable = |value: &[u8]| {
+        (1..=128).contains(&value.len())
+            && value.iter().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'))
+    };
+    if request.headers().get(&REQUEST_ID).is_some_and(|value| !usable(value.as_bytes())) {
+        request.headers_mut().remove(&REQUEST_ID);
+    }
+    next.run(request).await
+}
+
 /// Logs each request, and puts its id into JSON object bodies as `requestId` (the wire carries it
 /// in the body as well as in `x-request-id`).
 pub async fn observe(request: Request, next: Next) -> Response {

@@ -16,7 +16,8 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
 
 pub async fn server_fn_status(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
-    if !response.headers().contains_key(SERVER_FN_ERROR_HEADER) {
+    // A form posted without JavaScript is redirected back with the error: keep the redirect.
+    if !response.headers().contains_key(SERVER_FN_ERROR_HEADER) || response.status().is_redirection() {
         return response;
     }
     let (mut parts, body) = response.into_parts();

@@ -161,4 +161,8 @@ async fn every_response_names_its_request_id_and_a_caller_may_give_its_own() {
     let given = app.send("GET", "/health", &[("x-request-id", "trace-4711")], None).await;
     assert_eq!(given.headers.get("x-request-id").and_then(|value| value.to_str().ok()), Some("trace-4711"));
     assert_eq!(given.json()["requestId"], "trace-4711");
+    let odd = app.send("GET", "/health", &[("x-request-id", "a b\"c")], None).await;
+    let replaced = odd.json()["requestId"].as_str().unwrap_or_default().to_string();
+    assert_eq!(replaced.len(), 36, "an id that is not a plain token is replaced: {replaced}");
+    assert_eq!(odd.headers.get("x-request-id").and_then(|value| value.to_str().ok()), Some(replaced.as_str()));
 }

@@ -77,24 +77,28 @@ fn ConversationItem(
             show(EntryMode::Link);
         }
     };
+    // The list may be rebuilt (and this entry disposed) while a call is out: take what the call
+    // needs first.
     let rename = move || {
         pending.set(true);
+        let (id, title) = (id.get_value(), draft.get_untracked());
         leptos::task::spawn_local(async move {
-            match rename_conversation(id.get_value(), draft.get_untracked()).await {
+            match rename_conversation(id, title).await {
                 Ok(_) => changed.run(None),
-                Err(err) => error.set(Some(err.to_string())),
+                Err(err) => _ = error.try_set(Some(err.to_string())),
             }
-            pending.set(false);
+            _ = pending.try_set(false);
         });
     };
     let delete = move || {
         pending.set(true);
+        let id = id.get_value();
         leptos::task::spawn_local(async move {
-            match delete_conversation(id.get_value()).await {
-                Ok(()) => changed.run(Some(id.get_value())),
-                Err(err) => error.set(Some(err.to_string())),
+            match delete_conversation(id.clone()).await {
+                Ok(()) => changed.run(Some(id)),
+                Err(err) => _ = error.try_set(Some(err.to_string())),
             }
-            pending.set(false);
+            _ = pending.try_set(false);
         });
     };
     let title_input = NodeRef::<leptos::html::Input>::new();

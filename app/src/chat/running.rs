@@ -1,38 +1,65 @@
 //! The turns running right now, by conversation: the turn runner registers each turn's stop
-//! switch here, and the chat service flips it (a stop, or a delete).
+//! switch here, and the chat service flips them (a stop, or a delete). A conversation may run
+//! more than one turn at once (two tabs, or the chat and a watch), so each has a list.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::watch;
 
+type Switches = HashMap<String, Vec<watch::Sender<bool>>>;
+
 #[derive(Clone, Default)]
 pub struct RunningTurns {
-    switches: Arc<Mutex<HashMap<String, watch::Sender<bool>>>>,
+    switches: Arc<Mutex<Switches>>,
 }
 
 impl RunningTurns {
-    fn switches(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<bool>>> {
+    fn switches(&self) -> MutexGuard<'_, Switches> {
         self.switches.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Registers a turn starting on a conversation; its receiver flips to true on a stop.
     pub fn register(&self, history_id: &str) -> (watch::Sender<bool>, watch::Receiver<bool>) {
         let (sender, receiver) = watch::channel(false);
-        self.switches().insert(history_id.to_string(), sender.clone());
+        self.switches().entry(history_id.to_string()).or_default().push(sender.clone());
         (sender, receiver)
     }
 
-    /// Forgets a finished turn (unless a newer turn on the conversation replaced it).
+    /// Forgets a finished turn.
     pub fn unregister(&self, history_id: &str, switch: &watch::Sender<bool>) {
         let mut switches = self.switches();
-        if switches.get(history_id).is_some_and(|current| current.same_channel(switch)) {
-            switches.remove(history_id);
+        if let Some(running) = switches.get_mut(history_id) {
+            running.retain(|current| !current.same_channel(switch));
+            if running.is_empty() {
+                switches.remove(history_id);
+            }
         }
     }
 
-    /// Asks the turn running on a conversation to stop; false when none is running.
+    /// Asks every turn running on a conversation to stop; false when none is running.
     pub fn stop(&self, history_id: &str) -> bool {
-        self.switches().get(history_id).is_some_and(|stop| stop.send(true).is_ok())
+        let switches = self.switches();
+        let running = switches.get(history_id).map(Vec::as_slice).unwrap_or_default();
+        running.iter().fold(false, |stopped, switch| switch.send(true).is_ok() || stopped)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_reaches_every_turn_of_the_conversation_and_only_those() {
+        let running = RunningTurns::default();
+        let (first, first_stop) = running.register("h1");
+        let (_second, second_stop) = running.register("h1");
+        let (_other, other_stop) = running.register("h2");
+        assert!(running.stop("h1"));
+        assert!(*first_stop.borrow() && *second_stop.borrow());
+        assert!(!*other_stop.borrow());
+        running.unregister("h1", &first);
+        assert!(running.stop("h1"), "the second turn still runs");
+        assert!(!running.stop("h3"));
     }
 }

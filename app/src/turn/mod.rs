@@ -142,6 +142,13 @@ impl TurnRunner {
         };
         let (sender, events) = mpsc::channel(64);
         let (stop_switch, stop) = self.running.register(&history_id);
+        // A delete between the access check and now found no switch to flip: look again, now
+        // that a delete would stop this turn.
+        let still_there = histories::history_owner(&self.pool, &history_id).await;
+        if !matches!(still_there, Ok(Some(_))) {
+            self.running.unregister(&history_id, &stop_switch);
+            return Err(still_there.err().unwrap_or(AppError::HistoryNotFound));
+        }
         let turn = Turn {
             runner: self.clone(),
             stop_switch,

@@ -89,12 +89,14 @@ async fn insert_rows(
     Ok(())
 }
 
-async fn touch(tx: &mut Transaction<'_, Sqlite>, history_id: &str) -> AppResult<()> {
-    sqlx::query(&format!("UPDATE histories SET updated_at = {NOW} WHERE id = ?1"))
+/// Marks a conversation active; false when it is gone (deleted), and then nothing may be
+/// written to it.
+async fn touch(tx: &mut Transaction<'_, Sqlite>, history_id: &str) -> AppResult<bool> {
+    let touched = sqlx::query(&format!("UPDATE histories SET updated_at = {NOW} WHERE id = ?1 AND deleted_at IS NULL"))
         .bind(history_id)
         .execute(&mut **tx)
         .await?;
-    Ok(())
+    Ok(touched.rows_affected() == 1)
 }
 
 async fn set_ask_status(
@@ -116,12 +118,13 @@ async fn set_ask_status(
     Ok(())
 }
 
-/// Appends a finished turn's rows at once.
+/// Appends a finished turn's rows at once; nothing when the conversation was deleted meanwhile.
 pub async fn append_rows(pool: &SqlitePool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
     let mut tx = pool.begin().await?;
-    touch(&mut tx, history_id).await?;
-    insert_rows(&mut tx, history_id, turn_id, rows).await?;
-    tx.commit().await?;
+    if touch(&mut tx, history_id).await? {
+        insert_rows(&mut tx, history_id, turn_id, rows).await?;
+        tx.commit().await?;
+    }
     Ok(())
 }
 
@@ -132,7 +135,8 @@ pub fn one_ask_at_a_time() -> Value {
 
 /// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once. When
 /// another turn already holds the slot, the ask's row (the last of `rows`) is stored
-/// cancelled with `one_ask_at_a_time` instead, and this returns false.
+/// cancelled with `one_ask_at_a_time` instead, and this returns false. A conversation deleted
+/// meanwhile gets nothing.
 pub async fn pause(
     pool: &SqlitePool,
     history_id: &str,
@@ -144,7 +148,7 @@ pub async fn pause(
     let json = serde_json::to_string(ask).map_err(|_| crate::error::AppError::Internal)?;
     let claimed = sqlx::query(&format!(
         "UPDATE histories SET pending_ask = json_set(?1, '$.created', {NOW}), updated_at = {NOW}
-         WHERE id = ?2 AND pending_ask IS NULL"
+         WHERE id = ?2 AND pending_ask IS NULL AND deleted_at IS NULL"
     ))
     .bind(json)
     .bind(history_id)
@@ -153,7 +157,9 @@ pub async fn pause(
     .rows_affected()
         == 1;
     if !claimed {
-        touch(&mut tx, history_id).await?;
+        if !touch(&mut tx, history_id).await? {
+            return Ok(false);
+        }
         if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, .. }) = rows.last_mut() {
             row_ask.status = AskStatus::Cancelled;
             let result = HistoryRow::ToolResult {
@@ -189,7 +195,7 @@ pub async fn resolve(
     let mut tx = pool.begin().await?;
     let cleared = sqlx::query(&format!(
         "UPDATE histories SET pending_ask = NULL, updated_at = {NOW}
-         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2"
+         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2 AND deleted_at IS NULL"
     ))
     .bind(history_id)
     .bind(&resolution.expected.ask.tool_call_id)
