@@ -41,7 +41,8 @@ impl RunningTurns {
     pub fn stop(&self, history_id: &str) -> bool {
         let switches = self.switches();
         let running = switches.get(history_id).map(Vec::as_slice).unwrap_or_default();
-        running.iter().fold(false, |stopped, switch| switch.send(true).is_ok() || stopped)
+        // Every switch is flipped: no short circuit.
+        running.iter().filter(|switch| switch.send(true).is_ok()).count() > 0
     }
 }
 
