@@ -41,15 +41,19 @@ async fn harness(responses: Value) -> Harness {
 }
 
 impl Harness {
-    /// Runs a turn to its end and returns its events.
-    async fn turn(&self, history_id: Option<&str>, input: TurnInput) -> Vec<TurnEvent> {
-        let request = TurnRequest {
+    /// A turn for the harness's user on the full surface.
+    fn request(&self, history_id: Option<&str>, input: TurnInput) -> TurnRequest {
+        TurnRequest {
             caller: self.caller.clone(),
             history_id: history_id.map(str::to_string),
             input,
             surface: AskSurface::Full,
-        };
-        let mut handle = self.runner.start(request).await.expect("the turn starts");
+        }
+    }
+
+    /// Runs a turn to its end and returns its events.
+    async fn turn(&self, history_id: Option<&str>, input: TurnInput) -> Vec<TurnEvent> {
+        let mut handle = self.runner.start(self.request(history_id, input)).await.expect("the turn starts");
         let mut events = Vec::new();
         while let Some(event) = handle.events.recv().await {
             events.push(event);
@@ -111,6 +115,14 @@ fn text(events: &[TurnEvent]) -> String {
         .collect()
 }
 
+/// The result a turn reported for the tool call `id`.
+fn tool_result(events: &[TurnEvent], id: &str) -> Option<Value> {
+    events.iter().find_map(|event| match event {
+        TurnEvent::ToolResult { tool_result } if tool_result.tool_call_id == id => Some(tool_result.result.clone()),
+        _ => None,
+    })
+}
+
 fn choice(id: &str) -> Value {
     json!({"toolCalls": [{"id": id, "name": "ask_choice", "input": {
         "prompt": "Which plan?", "select": "one",
@@ -147,11 +159,8 @@ async fn a_turn_pauses_on_an_ask_and_the_answer_resumes_it() {
 async fn a_stale_or_invalid_answer_is_refused_before_the_turn_starts() {
     let h = harness(json!([choice("call_plan")])).await;
     let (history, _) = h.prompt(None, "Set up billing").await;
-    let request = |tool_call_id: &str, response: Value| TurnRequest {
-        caller: h.caller.clone(),
-        history_id: Some(history.clone()),
-        input: TurnInput::Answer { tool_call_id: tool_call_id.into(), response },
-        surface: AskSurface::Full,
+    let request = |tool_call_id: &str, response: Value| {
+        h.request(Some(&history), TurnInput::Answer { tool_call_id: tool_call_id.into(), response })
     };
     let stale = h.runner.start(request("call_other", json!({"action": "decline"}))).await.err();
     assert_eq!(stale.map(|err| err.status_code()), Some(409));
@@ -202,25 +211,13 @@ async fn an_approval_runs_the_guarded_tool_only_when_approved() {
 
     let denied =
         h.answer(&history, "approval_call_a", json!({"action": "accept", "content": {"confirmed": false}})).await;
-    let refusal = denied.iter().find_map(|event| match event {
-        TurnEvent::ToolResult { tool_result } if tool_result.tool_call_id == "call_a" => {
-            Some(tool_result.result.clone())
-        }
-        _ => None,
-    });
-    assert_eq!(refusal, Some(json!({"approved": false, "reason": "user_denied"})));
+    assert_eq!(tool_result(&denied, "call_a"), Some(json!({"approved": false, "reason": "user_denied"})));
 
     let (_, events) = h.prompt(Some(&history), "Now really clean up").await;
     assert_eq!(asked(&events).as_deref(), Some("approval_call_b"));
     let approved =
         h.answer(&history, "approval_call_b", json!({"action": "accept", "content": {"confirmed": true}})).await;
-    let ran = approved.iter().find_map(|event| match event {
-        TurnEvent::ToolResult { tool_result } if tool_result.tool_call_id == "call_b" => {
-            Some(tool_result.result.clone())
-        }
-        _ => None,
-    });
-    assert_eq!(ran, Some(json!({"deleted": 0})));
+    assert_eq!(tool_result(&approved, "call_b"), Some(json!({"deleted": 0})));
     assert_eq!(text(&approved), "Deleted.");
 }
 
@@ -229,13 +226,8 @@ async fn a_stop_ends_the_turn_and_keeps_what_was_said() {
     let long =
         json!({"parts": ["Once upon a time", " there was", " a very long story", " and it did."], "chunkDelayMs": 300});
     let h = harness(json!([long])).await;
-    let request = TurnRequest {
-        caller: h.caller.clone(),
-        history_id: None,
-        input: TurnInput::Prompt("Tell me a story".into()),
-        surface: AskSurface::Full,
-    };
-    let mut handle = h.runner.start(request).await.expect("start");
+    let story = h.request(None, TurnInput::Prompt("Tell me a story".into()));
+    let mut handle = h.runner.start(story).await.expect("start");
     let history = handle.history_id.clone();
     let mut events = Vec::new();
     while let Some(event) = handle.events.recv().await {
@@ -255,13 +247,8 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
     let long = json!({"parts": ["Once upon a time", " there was", " a very long story"], "chunkDelayMs": 300});
     let h = harness(json!([long])).await;
     let conversations = app::chat::Conversations::new(h.pool.clone(), None, h.running.clone());
-    let request = TurnRequest {
-        caller: h.caller.clone(),
-        history_id: None,
-        input: TurnInput::Prompt("Tell me a story".into()),
-        surface: AskSurface::Full,
-    };
-    let mut handle = h.runner.start(request).await.expect("start");
+    let story = h.request(None, TurnInput::Prompt("Tell me a story".into()));
+    let mut handle = h.runner.start(story).await.expect("start");
     let history = handle.history_id.clone();
     while let Some(event) = handle.events.recv().await {
         if matches!(&event, TurnEvent::Text { text } if text == "Once upon a time") {
@@ -275,11 +262,6 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
         .expect("count");
     assert_eq!(rows, 0, "the stopped turn saved nothing to the deleted conversation");
     assert!(!h.running.stop(&history), "the turn ended");
-    let again = TurnRequest {
-        caller: h.caller.clone(),
-        history_id: Some(history),
-        input: TurnInput::Prompt("Still there?".into()),
-        surface: AskSurface::Full,
-    };
+    let again = h.request(Some(&history), TurnInput::Prompt("Still there?".into()));
     assert_eq!(h.runner.start(again).await.err().map(|err| err.status_code()), Some(404));
 }
