@@ -172,6 +172,36 @@ impl Checker {
         Some(object)
     }
 
+    /// An object's values at `keys`, read in one pass; any other key is reported as unknown.
+    /// `None` (reported) when the value is not an object.
+    pub fn fields<'v, const N: usize>(
+        &mut self,
+        value: &'v Value,
+        at: Loc<'_>,
+        keys: [&str; N],
+    ) -> Option<[Option<&'v Value>; N]> {
+        let Value::Object(object) = value else {
+            self.invalid_type(at, Expected::Object, value);
+            return None;
+        };
+        let mut found = [None; N];
+        for (key, value) in object {
+            match keys.iter().position(|known| *known == key) {
+                Some(index) => found[index] = Some(value),
+                None => self.unknown_key(at, key),
+            }
+        }
+        Some(found)
+    }
+
+    /// A required value read with [`Checker::fields`]: reports `MISSING_REQUIRED` when absent.
+    pub fn present<'v>(&mut self, value: Option<&'v Value>, at: Loc<'_>, key: &'static str) -> Option<&'v Value> {
+        if value.is_none() {
+            self.missing(at.key(key));
+        }
+        value
+    }
+
     /// A required key: reports `MISSING_REQUIRED` when absent.
     pub fn required<'v>(
         &mut self,
@@ -280,16 +310,19 @@ impl Checker {
         Some(items)
     }
 
-    /// A list of strings.
-    pub fn strings<'v>(&mut self, value: &'v Value, at: Loc<'_>, min: usize, max: usize) -> Option<Vec<&'v str>> {
+    /// A list of strings, checked where it stands (nothing is copied).
+    pub fn string_list<'v>(&mut self, value: &'v Value, at: Loc<'_>, min: usize, max: usize) -> Option<&'v [Value]> {
         let items = self.list(value, at, min, max)?;
-        let mut strings = Vec::with_capacity(items.len());
+        let mut all_strings = true;
         for (index, item) in items.iter().enumerate() {
-            if let Some(text) = self.string(item, at.index(index)) {
-                strings.push(text);
-            }
+            all_strings &= self.string(item, at.index(index)).is_some();
         }
-        (strings.len() == items.len()).then_some(strings)
+        all_strings.then_some(items.as_slice())
+    }
+
+    /// A list of strings, as `&str`s.
+    pub fn strings<'v>(&mut self, value: &'v Value, at: Loc<'_>, min: usize, max: usize) -> Option<Vec<&'v str>> {
+        self.string_list(value, at, min, max).map(|items| items.iter().filter_map(Value::as_str).collect())
     }
 
     /// One of `allowed`, as a string.

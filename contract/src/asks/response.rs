@@ -93,21 +93,36 @@ fn envelope<'v>(ck: &mut Checker, response: &'v Value) -> Option<Option<&'v Valu
         ck.invalid_type(root, super::check::Expected::Object, response);
         return None;
     };
+    // One pass for the three keys an envelope may have; which are allowed depends on the action.
+    let (mut action, mut content, mut reason) = (None, None, None);
+    for (key, value) in object {
+        match key.as_str() {
+            "action" => action = Some(value),
+            "content" => content = Some(value),
+            "reason" => reason = Some(value),
+            _ => {}
+        }
+    }
     let action = ck
-        .required(object, root, "action")
+        .present(action, root, "action")
         .and_then(|value| ck.one_of(value, root.key("action"), &["accept", "decline", "cancel"]))?;
+    let allowed: &[&str] = match action {
+        "accept" => &["action", "content"],
+        "decline" => &["action"],
+        _ => &["action", "reason"],
+    };
+    for key in object.keys().filter(|key| !allowed.contains(&key.as_str())) {
+        ck.unknown_key(root, key);
+    }
     let content = match action {
         "accept" => {
-            ck.object(response, root, &["action", "content"]);
-            ck.required(object, root, "content").and_then(|content| any_object(ck, content, root.key("content")))
+            ck.present(content, root, "content").and_then(|content| any_object(ck, content, root.key("content")))
         }
-        "decline" => {
-            ck.object(response, root, &["action"]);
-            None
-        }
+        "decline" => None,
         _ => {
-            ck.object(response, root, &["action", "reason"]);
-            ck.optional_text(object, root, "reason", ASK_LIMITS.cancel_reason_max_length);
+            if let Some(reason) = reason {
+                ck.visible_text(reason, root.key("reason"), ASK_LIMITS.cancel_reason_max_length);
+            }
             None
         }
     };
@@ -139,12 +154,12 @@ fn bounds_text(bounds: Bounds, noun: &str, plural: &str, zero_means_at_most: boo
 }
 
 fn choice_answer(ck: &mut Checker, input: &ChoiceInput, content: &Value, at: Loc<'_>) {
-    let Some(object) = ck.object(content, at, &["selected", "other"]) else { return };
+    let Some([selected, other]) = ck.fields(content, at, ["selected", "other"]) else { return };
     let selected_at = at.key("selected");
     let selected = ck
-        .required(object, at, "selected")
-        .and_then(|value| ck.strings(value, selected_at, 0, ASK_LIMITS.choice.options_max));
-    let other = ck.optional_text(object, at, "other", ASK_LIMITS.choice.other_max_length);
+        .present(selected, at, "selected")
+        .and_then(|value| ck.string_list(value, selected_at, 0, ASK_LIMITS.choice.options_max));
+    let other = other.and_then(|value| ck.visible_text(value, at.key("other"), ASK_LIMITS.choice.other_max_length));
     if !ck.errors.is_empty() {
         return;
     }
@@ -179,16 +194,16 @@ fn choice_answer(ck: &mut Checker, input: &ChoiceInput, content: &Value, at: Loc
         };
         ck.push(selected_at, AskErrorCode::SELECTION_COUNT, message, fix);
     }
-    for (index, id) in selected.iter().enumerate() {
+    for (index, id) in selected.iter().filter_map(Value::as_str).enumerate() {
         let item = selected_at.index(index);
-        if let Some(first) = selected[..index].iter().position(|earlier| earlier == id) {
+        if let Some(first) = selected[..index].iter().position(|earlier| earlier.as_str() == Some(id)) {
             ck.push(
                 item,
                 AskErrorCode::DUPLICATE_ID,
                 format!("\"{id}\" is already selected at content.selected[{first}]."),
                 "List each option id in content.selected once.",
             );
-        } else if !input.options.iter().any(|option| &option.id == id) {
+        } else if !input.options.iter().any(|option| option.id == id) {
             ck.push(
                 item,
                 AskErrorCode::OPTION_NOT_OFFERED,
