@@ -209,11 +209,7 @@ impl Checker {
         at: Loc<'_>,
         key: &'static str,
     ) -> Option<&'v Value> {
-        let value = object.get(key);
-        if value.is_none() {
-            self.missing(at.key(key));
-        }
-        value
+        self.present(object.get(key), at, key)
     }
 
     pub fn string<'v>(&mut self, value: &'v Value, at: Loc<'_>) -> Option<&'v str> {
