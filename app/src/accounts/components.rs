@@ -25,9 +25,17 @@ fn go_to(path: &str) {
     crate::browser::go_to(path);
 }
 
-fn error_text(result: Option<Result<impl Sized, AppError>>) -> Option<String> {
+/// The error of a failed server action, as an alert.
+fn error_alert<T>(result: Option<Result<T, AppError>>) -> Option<AnyView> {
     match result {
-        Some(Err(err)) => Some(err.to_string()),
+        Some(Err(err)) => Some(
+            view! {
+                <p class="error" role="alert">
+                    {err.to_string()}
+                </p>
+            }
+            .into_any(),
+        ),
         _ => None,
     }
 }
@@ -84,16 +92,7 @@ pub fn LoginPage() -> impl IntoView {
                 <button type="submit" disabled=move || action.pending().get()>
                     "Log in"
                 </button>
-                {move || {
-                    error_text(action.value().get())
-                        .map(|error| {
-                            view! {
-                                <p class="error" role="alert">
-                                    {error}
-                                </p>
-                            }
-                        })
-                }}
+                {move || error_alert(action.value().get())}
             </ActionForm>
             <p>"No account yet? " <a href="/signup">"Sign up"</a></p>
         </main>
@@ -113,16 +112,7 @@ pub fn SignupPage() -> impl IntoView {
                 <button type="submit" disabled=move || action.pending().get()>
                     "Sign up"
                 </button>
-                {move || {
-                    error_text(action.value().get())
-                        .map(|error| {
-                            view! {
-                                <p class="error" role="alert">
-                                    {error}
-                                </p>
-                            }
-                        })
-                }}
+                {move || error_alert(action.value().get())}
             </ActionForm>
             <p>"Already have an account? " <a href="/login">"Log in"</a></p>
         </main>
@@ -306,16 +296,7 @@ pub fn AdminPage() -> impl IntoView {
                     </label>
                     <button type="submit">"Create account"</button>
                 </form>
-                {move || {
-                    error_text(create.value().get())
-                        .map(|error| {
-                            view! {
-                                <p class="error" role="alert">
-                                    {error}
-                                </p>
-                            }
-                        })
-                }}
+                {move || error_alert(create.value().get())}
                 <Transition fallback=|| {
                     view! { <p>"Loading…"</p> }
                 }>

@@ -36,7 +36,8 @@ impl Conversations {
     /// Starts an empty conversation owned by the caller.
     pub async fn create(&self, caller: &Caller) -> AppResult<HistoryView> {
         let id = store::create_history(&self.pool, &caller.user.id).await?;
-        self.view(&id).await?.ok_or(AppError::Internal)
+        // A new conversation is known without reading it back: no title, rows or pending ask.
+        Ok(HistoryView { id, title: None, rows: Vec::new(), pending_ask: None })
     }
 
     /// One conversation, for its owner or an admin.

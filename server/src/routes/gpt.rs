@@ -176,7 +176,7 @@ pub async fn host_action(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     body: Bytes,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<HostActionResult>>, Problem> {
     use app::chat::actions::HostActionError;
     let request: HostActionBody = serde_json::from_slice(&body).map_err(|err| {
         Problem::bad_request("Invalid action request")
@@ -186,7 +186,7 @@ pub async fn host_action(
         .await
         .map_err(|_| Problem::new(StatusCode::GATEWAY_TIMEOUT, "The host action took too long"))?;
     match outcome {
-        Ok(blocks) => Ok(Json(json!(Data { data: HostActionResult { blocks, message: None } }))),
+        Ok(blocks) => Ok(Json(Data { data: HostActionResult { blocks, message: None } })),
         Err(HostActionError::App(err)) => Err(history_problem(err)),
         Err(error @ HostActionError::Unknown(_)) => Err(Problem::bad_request("Unknown host action")
             .with_code("UNKNOWN_HOST_ACTION")

@@ -24,7 +24,7 @@ use crate::problem::Problem;
 pub async fn pending_asks(
     State(pool): State<SqlitePool>,
     Authenticated(caller): Authenticated,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<Vec<PendingAskEntry>>>, Problem> {
     let items = pending_asks_of(&pool, &caller.user.id).await?;
     let data: Vec<PendingAskEntry> = items
         .into_iter()
@@ -37,7 +37,7 @@ pub async fn pending_asks(
             title: item.title,
         })
         .collect();
-    Ok(Json(json!(Data { data })))
+    Ok(Json(Data { data }))
 }
 
 fn validation_failed(fields: Map<String, Value>) -> Problem {
@@ -161,7 +161,7 @@ pub async fn turn(
     Authenticated(caller): Authenticated,
     Path(history_id): Path<String>,
     body: Bytes,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<TurnResult>>, Problem> {
     let (body, surface) = parse_turn_body(&body)?;
     let is_admin = caller.is_admin();
     authorize_history(&pool, &caller, &history_id, HistoryAccess::Write)
@@ -220,7 +220,7 @@ pub async fn turn(
     };
     let error = (!errors.is_empty()).then(|| errors.join("\n"));
     let data = TurnResult { history_id, text, title, pending_ask: asked, error };
-    Ok(Json(json!(Data { data })))
+    Ok(Json(Data { data }))
 }
 
 async fn current_title(pool: &SqlitePool, history_id: &str) -> Result<Option<String>, Problem> {
