@@ -55,27 +55,32 @@ async fn a_document_reply_is_checked_before_done_and_stored_raw() {
 }
 
 #[tokio::test]
-async fn an_invalid_document_is_stored_with_its_errors_and_prose_stays_prose() {
-    let (app, ada) = app_with(&["v: 1\nblocks:\n  - type: heading\n", "Just prose."], BlocksSettings::default()).await;
+async fn an_invalid_document_keeps_its_errors_beside_its_text_for_the_model_and_prose_stays_prose() {
+    let broken = "v: 1\nblocks:\n  - type: heading\n";
+    let (app, ada) = app_with(&[broken, "Just prose."], BlocksSettings::default()).await;
     let events = app.prompt(&ada, json!({"prompt": "broken"})).await;
     let check = &event(&events, "blocks").unwrap()["blocks"];
     assert_eq!(check["ok"], false);
     assert_eq!(check["errors"][0]["code"], "MISSING_REQUIRED");
     assert_eq!(check["errors"][0]["path"], "blocks[0].text");
     let history = load_history(&app, &ada, &events).await;
-    let stored = history["rows"][1]["text"].as_str().unwrap();
-    assert!(
-        stored.ends_with("Block validation errors:\n- blocks[0].text MISSING_REQUIRED A required field is missing.")
-    );
-    assert_eq!(
-        history["rows"][1]["blocks"]["errors"][0]["code"], "MISSING_REQUIRED",
-        "re-checked without the error lines"
-    );
+    let errors = "- blocks[0].text MISSING_REQUIRED A required field is missing.";
+    assert_eq!(history["rows"][1]["text"], broken, "the text is the document as the model wrote it");
+    assert_eq!(history["rows"][1]["blockErrors"], errors);
+    assert_eq!(history["rows"][1]["blocks"]["errors"][0]["code"], "MISSING_REQUIRED");
 
     let prose = app.prompt(&ada, json!({"prompt": "prose", "historyId": events.last().unwrap()["historyId"]})).await;
     assert_eq!(event(&prose, "blocks").unwrap()["blocks"]["errors"][0]["code"], "NOT_A_DOCUMENT");
     let after = load_history(&app, &ada, &prose).await;
     assert_eq!(after["rows"][3]["text"], "Just prose.", "prose is stored as it was");
+    assert!(after["rows"][3].get("blockErrors").is_none());
+    let told = &app.mock_log()[1]["messages"][1];
+    assert_eq!(told["role"], "assistant");
+    assert_eq!(
+        told["text"],
+        format!("{broken}\n\nBlock validation errors:\n{errors}"),
+        "the next turn's model sees what went wrong"
+    );
 }
 
 #[tokio::test]

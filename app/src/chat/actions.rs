@@ -118,7 +118,7 @@ impl Conversations {
         let settings = self.blocks.clone().unwrap_or_default();
         for row in view.rows.iter().rev() {
             let HistoryRow::Assistant { text, document: true, .. } = row else { continue };
-            if let Some(document) = settings.check_stored(text).doc
+            if let Some(document) = settings.check(text).doc
                 && let Some(block) = Block::find(&document.blocks, id).filter(|block| block.type_name() == kind)
             {
                 return Ok(Some(block.clone()));

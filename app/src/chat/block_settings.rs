@@ -1,9 +1,9 @@
 //! How this server takes block replies (`uiBlocks`): what the host allows, the prompt section
-//! that asks the model for a document, and how a stored reply is checked when it is read back.
+//! that asks the model for a document.
 
 use palaver_contract::blocks::{
     BlockOptions, BlocksCheck, BlocksPromptOptions, SCALE_STEPPER, TOGGLE_CHECKLIST, blocks_prompt_section,
-    check_blocks_text, document_of,
+    check_blocks_text,
 };
 
 /// How this server takes block replies.
@@ -41,31 +41,14 @@ impl BlocksSettings {
     }
 
     /// The check of a stored reply, with this server's options.
-    pub fn check_stored(&self, stored: &str) -> BlocksCheck {
-        check_blocks_text(document_of(stored), &self.options())
+    pub fn check(&self, text: &str) -> BlocksCheck {
+        check_blocks_text(text, &self.options())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use palaver_contract::blocks::stored_text;
-
-    #[test]
-    fn stored_errors_come_off_again() {
-        let settings = BlocksSettings::default();
-        let text = "v: 1\nblocks:\n  - type: heading\n";
-        let check = check_blocks_text(text, &settings.options());
-        let stored = stored_text(text, &check);
-        assert_eq!(
-            stored,
-            format!(
-                "{text}\n\nBlock validation errors:\n- blocks[0].text MISSING_REQUIRED A required field is missing."
-            )
-        );
-        assert_eq!(document_of(&stored), text);
-        assert_eq!(settings.check_stored(&stored), check);
-    }
 
     #[test]
     fn the_built_in_actions_are_offered() {

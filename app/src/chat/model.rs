@@ -79,6 +79,10 @@ pub enum HistoryRow {
         /// The text is a block document (stored rows say so; views add its check).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         document: bool,
+        /// A document that did not validate: its error lines as the model was told of them
+        /// (`- <path> <code> <message>`), kept out of the text; the replay adds them back.
+        #[serde(default, rename = "blockErrors", skip_serializing_if = "String::is_empty")]
+        block_errors: String,
         /// How the document checked, in views only (never stored).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         blocks: Option<Box<BlocksCheck>>,

@@ -77,8 +77,8 @@ impl Conversations {
         let Some(mut view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
         let settings = self.blocks.clone().unwrap_or_default();
         for row in &mut view.rows {
-            if let HistoryRow::Assistant { text, document: true, blocks } = row {
-                *blocks = Some(Box::new(settings.check_stored(text)));
+            if let HistoryRow::Assistant { text, document: true, blocks, .. } = row {
+                *blocks = Some(Box::new(settings.check(text)));
             }
         }
         self.apply_block_states(id, &mut view.rows).await?;

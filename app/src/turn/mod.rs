@@ -171,6 +171,7 @@ impl TurnRunner {
             usage: Usage::default(),
             metadata: store::RequestLogMetadata::default(),
             document: false,
+            block_errors: String::new(),
         };
         tokio::spawn(turn.run());
         Ok(TurnHandle { history_id, events })

@@ -20,6 +20,7 @@ impl Turn {
         (!self.reply.is_empty()).then(|| HistoryRow::Assistant {
             text: self.reply.clone(),
             document: self.document,
+            block_errors: self.block_errors.clone(),
             blocks: None,
         })
     }

@@ -8,12 +8,22 @@ fn is_ask_tool(name: &str) -> bool {
     name.starts_with("ask_")
 }
 
+/// A reply as the model is shown it later: a document that stayed invalid carries its errors,
+/// so the model sees what went wrong (reference-behaviour-notes Q.6 step 4).
+fn told_text(text: &str, block_errors: &str) -> String {
+    if block_errors.is_empty() {
+        text.to_string()
+    } else {
+        format!("{text}\n\nBlock validation errors:\n{block_errors}")
+    }
+}
+
 pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
     rows.iter()
         .filter_map(|row| match row {
             HistoryRow::User { text } => Some(ModelMessage::User { text: text.clone() }),
-            HistoryRow::Assistant { text, .. } => {
-                Some(ModelMessage::Assistant { text: text.clone(), tool_calls: Vec::new() })
+            HistoryRow::Assistant { text, block_errors, .. } => {
+                Some(ModelMessage::Assistant { text: told_text(text, block_errors), tool_calls: Vec::new() })
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, .. } if is_ask_tool(tool_name) => {
                 Some(ModelMessage::Assistant {
@@ -67,7 +77,7 @@ mod tests {
             result("listTodos", "t1"),
             call("deleteCompletedTodos", "approval_t2", Some(AskOrigin::Approval)),
             result("deleteCompletedTodos", "approval_t2"),
-            HistoryRow::Assistant { text: "done".into(), document: false, blocks: None },
+            HistoryRow::Assistant { text: "done".into(), document: false, block_errors: String::new(), blocks: None },
         ];
         let messages = replay(&rows);
         assert_eq!(messages.len(), 4);

@@ -9,11 +9,11 @@ use super::store::UiBlocksLog;
 use crate::chat::BlocksSettings;
 use crate::chat::model::TurnEvent;
 use crate::llm::{ModelEvent, ModelMessage, ModelRequest};
-use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_blocks_text, error_lines};
+use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_blocks_text};
 
 /// The user message of the one repair call.
 fn repair_prompt(text: &str, check: &BlocksCheck) -> String {
-    format!("Document:\n{text}\n\nErrors:\n{}", error_lines(check))
+    format!("Document:\n{text}\n\nErrors:\n{}", check.error_lines())
 }
 
 impl Turn {
@@ -48,11 +48,15 @@ impl Turn {
         }
         self.metadata.ui_blocks = Some(UiBlocksLog {
             ok: check.ok,
-            error_codes: check.errors.iter().map(|error| error.code).collect(),
+            error_codes: check.error_codes(),
             warning_codes: check.warnings.iter().map(|warning| warning.code).collect(),
             repaired,
         });
-        self.reply = palaver_contract::blocks::stored_text(&self.reply, &check);
+        // Prose is shown as text; a document that stayed invalid keeps its errors beside the
+        // text, for the replay to tell the model.
+        if !check.ok && !check.is_prose() {
+            self.block_errors = check.error_lines();
+        }
         self.document = true;
         self.emit(TurnEvent::Blocks { blocks: Box::new(check) }).await;
     }

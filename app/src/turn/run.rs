@@ -69,6 +69,8 @@ pub(super) struct Turn {
     pub(super) metadata: RequestLogMetadata,
     /// The reply is a block document.
     pub(super) document: bool,
+    /// The error lines of a document reply that stayed invalid, empty otherwise.
+    pub(super) block_errors: String,
 }
 
 impl Turn {

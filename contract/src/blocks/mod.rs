@@ -18,7 +18,6 @@ mod prompt;
 #[cfg(feature = "sanitize")]
 mod sanitize;
 mod schema;
-mod stored;
 mod validate;
 mod yaml;
 
@@ -37,5 +36,4 @@ pub use plain_text::{block_plain_text, cell_text};
 pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt_section};
 #[cfg(feature = "sanitize")]
 pub use sanitize::{sanitize_blocks_text, sanitize_html_fragment};
-pub use stored::{document_of, error_lines, stored_text};
 pub use validate::{BlocksCheck, check_blocks_text, check_structure, validate_blocks};

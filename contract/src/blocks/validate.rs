@@ -37,6 +37,16 @@ impl BlocksCheck {
     pub fn error_codes(&self) -> Vec<Code> {
         self.errors.iter().map(|error| error.code).collect()
     }
+
+    /// The errors as `- <path> <code> <message>` lines: how the model is told of them (the
+    /// repair prompt, and the replay of a reply that stayed invalid).
+    pub fn error_lines(&self) -> String {
+        self.errors
+            .iter()
+            .map(|error| format!("- {} {} {}", error.path, error.code, error.message))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }
 
 /// Parses and validates a reply's text.

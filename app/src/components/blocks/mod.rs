@@ -13,8 +13,8 @@ use leptos::prelude::*;
 use crate::markdown;
 use loader::Rendered;
 pub(crate) use loader::renderer;
+use palaver_contract::blocks::BlocksCheck;
 use palaver_contract::blocks::model::BlocksDocument;
-use palaver_contract::blocks::{BlocksCheck, document_of};
 
 /// What a document's buttons can do beyond the document, provided by the page that shows it.
 #[derive(Clone, Copy)]
@@ -33,7 +33,7 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
         return view! { <BlocksDocumentView document /> }.into_any();
     }
     if check.is_prose() {
-        return view! { <div class="markdown" inner_html=markdown::to_html(document_of(&raw))></div> }.into_any();
+        return view! { <div class="markdown" inner_html=markdown::to_html(&raw)></div> }.into_any();
     }
     view! {
         <div class="blocks-error" role="alert" data-testid="blocks-error">
