@@ -2,7 +2,7 @@
 # Installs what Palaver's build needs, skipping whatever is already there at the right version.
 #   scripts/install-tools.sh           the build: wasm target, cargo-leptos, wasm-bindgen
 #   scripts/install-tools.sh --test    the build plus the checks and browser tests: leptosfmt,
-#                                      chromium, Playwright
+#                                      chromium, Playwright, and the MCP servers the tests use
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,5 +41,16 @@ if [ "${1:-}" = "--test" ]; then
   if [ ! -f end2end/node_modules/.package-lock.json ] || [ end2end/package-lock.json -nt end2end/node_modules/.package-lock.json ]; then
     say "installing Playwright (no browser download)"
     (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  fi
+  # The real MCP servers the tests connect to, at pinned versions: from npm, and from PyPI.
+  if [ ! -f scripts/mcp/node_modules/.package-lock.json ] || [ scripts/mcp/package-lock.json -nt scripts/mcp/node_modules/.package-lock.json ]; then
+    say "installing the test MCP servers from npm"
+    (cd scripts/mcp && npm ci --no-audit --no-fund)
+  fi
+  if [ ! -x scripts/mcp/.venv/bin/mcp-server-time ] || [ scripts/mcp/requirements.txt -nt scripts/mcp/.venv/installed ]; then
+    say "installing the test MCP servers from PyPI"
+    python3 -m venv scripts/mcp/.venv
+    scripts/mcp/.venv/bin/pip install --quiet --disable-pip-version-check -r scripts/mcp/requirements.txt
+    touch scripts/mcp/.venv/installed
   fi
 fi

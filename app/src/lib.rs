@@ -24,6 +24,10 @@ pub mod db;
 #[cfg(feature = "ssr")]
 pub mod llm;
 #[cfg(feature = "ssr")]
+pub mod mcp;
+#[cfg(feature = "ssr")]
+mod outbound;
+#[cfg(feature = "ssr")]
 pub mod server_fn;
 #[cfg(feature = "ssr")]
 pub mod state;

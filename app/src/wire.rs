@@ -105,3 +105,48 @@ pub struct HostActionResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
+
+/// Where an MCP server's connection stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum McpServerState {
+    #[default]
+    Connecting,
+    Connected,
+    /// Not connected; it is tried again after a pause (`lastError` says why).
+    Failed,
+    /// Palaver is shutting down.
+    Stopped,
+}
+
+/// One MCP server as the admin page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpServerStatus {
+    pub name: String,
+    /// `stdio: <command>` or `http: <url>`.
+    pub transport: String,
+    pub state: McpServerState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+    /// `always`, `never` or `unless-read-only`.
+    pub approval: String,
+    pub tools: Vec<McpToolStatus>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpToolStatus {
+    /// The tool's name on its server.
+    pub name: String,
+    /// The name the model calls it by.
+    pub model_name: String,
+    pub needs_approval: bool,
+}
+
+/// The MCP servers Palaver is configured with, and what in the configuration could not be used.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct McpStatus {
+    pub servers: Vec<McpServerStatus>,
+    pub problems: Vec<String>,
+}

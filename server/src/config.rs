@@ -134,6 +134,10 @@ pub struct ServeConfig {
     /// listen port at localhost, 127.0.0.1 and the listen address.
     #[arg(long, global = true, env = "PALAVER_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// A JSON file naming the MCP servers whose tools the model may use, in the Claude Desktop
+    /// shape: {"mcpServers": {"<name>": {"command", "args", "env", "cwd"} | {"url", "headers"}}}.
+    #[arg(long, global = true, env = "PALAVER_MCP_CONFIG")]
+    pub mcp_config: Option<std::path::PathBuf>,
     /// Always mark cookies Secure (set this behind an https proxy that sends no X-Forwarded-Proto).
     #[arg(long, global = true, env = "PALAVER_SECURE_COOKIES", default_value_t = false)]
     pub secure_cookies: bool,
@@ -167,6 +171,8 @@ impl ServeConfig {
                     .collect(),
                 repair: self.ui_blocks_repair,
             }),
+            // Connected by `serve`, which runs inside the runtime the servers' tasks need.
+            mcp: app::mcp::McpHub::default(),
         })
     }
 

@@ -106,11 +106,15 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let addr = leptos_options.site_addr;
     // Settings are checked before anything is created or migrated.
     let auth_settings = config.auth_settings(addr)?;
-    let turn_settings = config.turn_settings()?;
+    let mut turn_settings = config.turn_settings()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
     let pool = open_database(&config).await?;
     let model = app::llm::model_from_spec(&config.model, config.mock_log.clone(), &config.provider_settings())?;
+    if let Some(path) = &config.mcp_config {
+        turn_settings.mcp = app::mcp::McpHub::from_file(path);
+    }
+    let mcp = turn_settings.mcp.clone();
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
     let router = server::router(server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings));
@@ -121,6 +125,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|err| format!("Server error: {err}"))?;
+    mcp.shut_down().await;
     pool.close().await;
     tracing::info!("stopped");
     Ok(())

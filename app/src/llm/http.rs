@@ -55,7 +55,11 @@ fn jitter_fraction() -> f64 {
 }
 
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder().connect_timeout(CONNECT_TIMEOUT).read_timeout(READ_TIMEOUT).build().unwrap_or_default()
+    crate::outbound::client_builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .read_timeout(READ_TIMEOUT)
+        .build()
+        .expect("a client with only timeouts set builds")
 }
 
 fn retry_after(response: &Response) -> Option<Duration> {

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::replay;
 use super::run::{Resolved, Turn};
 use super::store::{self, AskLog, AskPhase, Resolution, StoredPendingAsk};
+use super::tools::ToolOutput;
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskStatus, HistoryRow};
 use crate::chat::store as histories;
@@ -169,23 +170,23 @@ impl Turn {
             ModelMessage::Assistant { tool_calls, .. } => tool_calls.iter().find(|call| call.id == call_id).cloned(),
             _ => None,
         });
-        let model_result = match (denial_reason(response), call) {
+        let output: ToolOutput = match (denial_reason(response), call) {
             (Some(reason), _) => {
                 self.emit_tool_result(call_id, &tool_name, json!({"approved": false, "reason": reason})).await;
-                json!({"type": "execution-denied", "reason": reason})
+                json!({"type": "execution-denied", "reason": reason}).into()
             }
             (None, Some(call)) => {
-                let result = self.run_host_tool(&call).await;
+                let output = self.run_host_tool(&call).await;
                 self.new_rows.push(HistoryRow::ToolResult {
                     tool_name: tool_name.clone(),
                     tool_call_id: call.id.clone(),
-                    result: result.clone(),
+                    result: output.result.clone(),
                 });
-                result
+                output
             }
-            (None, None) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}),
+            (None, None) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}).into(),
         };
-        self.messages.push(ModelMessage::tool(call_id, tool_name, model_result));
+        self.messages.push(output.message(call_id, &tool_name));
     }
 }
 

@@ -30,6 +30,7 @@ use crate::chat::store as histories;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 use crate::llm::{ChatModel, Usage};
+use crate::mcp::McpHub;
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use run::Turn;
 use tools::ToolRegistry;
@@ -52,6 +53,8 @@ pub struct TurnSettings {
     pub files: Option<crate::uploads::FileStore>,
     /// Replies are block documents (`uiBlocks`); `None` keeps them markdown.
     pub blocks: Option<BlocksSettings>,
+    /// The MCP servers whose tools are offered beside `tools`.
+    pub mcp: McpHub,
 }
 
 impl Default for TurnSettings {
@@ -63,6 +66,7 @@ impl Default for TurnSettings {
             tools: ToolRegistry::demo_todos(),
             files: None,
             blocks: None,
+            mcp: McpHub::default(),
         }
     }
 }
@@ -172,9 +176,22 @@ impl TurnRunner {
             metadata: store::RequestLogMetadata::default(),
             document: false,
             block_errors: String::new(),
+            tools: self.tools(),
         };
         tokio::spawn(turn.run());
         Ok(TurnHandle { history_id, events })
+    }
+
+    /// The host tools a turn starting now offers: the built-in ones and those of the MCP
+    /// servers connected now. A name taken already is refused with a log line.
+    fn tools(&self) -> ToolRegistry {
+        self.settings.mcp.tools().into_iter().fold(self.settings.tools.clone(), |registry, tool| {
+            let name = tool.name().to_string();
+            registry.clone().with(tool).unwrap_or_else(|problem| {
+                tracing::warn!(tool = name, %problem, "an MCP tool is left out");
+                registry
+            })
+        })
     }
 
     async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {

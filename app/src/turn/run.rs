@@ -7,6 +7,7 @@ use std::time::Instant;
 use tokio::sync::{mpsc, watch};
 
 use super::store::{RequestLogMetadata, StoredPendingAsk};
+use super::tools::ToolRegistry;
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};
 use crate::llm::ContentPart;
@@ -71,6 +72,8 @@ pub(super) struct Turn {
     pub(super) document: bool,
     /// The error lines of a document reply that stayed invalid, empty otherwise.
     pub(super) block_errors: String,
+    /// The host tools as they were when the turn started (MCP servers come and go).
+    pub(super) tools: ToolRegistry,
 }
 
 impl Turn {

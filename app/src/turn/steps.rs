@@ -8,7 +8,7 @@ use super::BASE_SYSTEM_PROMPT;
 use super::answer::APPROVAL_PREFIX;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store::{self, StoredPendingAsk};
-use super::tools::{HostTool, ToolContext};
+use super::tools::{HostTool, ToolContext, ToolOutput};
 use crate::chat::BlocksSettings;
 use crate::chat::model::{
     AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent,
@@ -60,7 +60,7 @@ impl Turn {
             description: tool.description.to_string(),
             input_schema: tool.input_schema,
         });
-        let hosts = self.runner.settings.tools.iter().map(|tool| ToolDefinition {
+        let hosts = self.tools.iter().map(|tool| ToolDefinition {
             name: tool.name().to_string(),
             description: tool.description().to_string(),
             input_schema: tool.input_schema(),
@@ -73,17 +73,22 @@ impl Turn {
         self.emit(TurnEvent::ToolResult { tool_result: event }).await;
     }
 
-    /// Runs a host tool (no approval involved) and emits its result.
-    pub(super) async fn run_host_tool(&mut self, call: &ToolCall) -> Value {
-        let Some(tool) = self.runner.settings.tools.get(&call.name).cloned() else {
-            return json!({"error": format!("There is no tool named \"{}\".", call.name)});
+    /// Runs a host tool (its approval, if it needs one, given) and emits its result. The run
+    /// ends early, as a tool error, when the user stops the turn.
+    pub(super) async fn run_host_tool(&mut self, call: &ToolCall) -> ToolOutput {
+        let Some(tool) = self.tools.get(&call.name).cloned() else {
+            return json!({"error": format!("There is no tool named \"{}\".", call.name)}).into();
         };
-        let result = match tool.execute(self.context(&call.id), call.input.clone()).await {
-            Ok(output) => output,
-            Err(message) => json!({"error": message}),
+        let mut stop = self.stop.clone();
+        let output = tokio::select! {
+            output = tool.execute(self.context(&call.id), call.input.clone()) => match output {
+                Ok(output) => output,
+                Err(message) => json!({"error": message}).into(),
+            },
+            _ = stop.wait_for(|stopped| *stopped) => json!({"error": "The user stopped the turn before the tool finished."}).into(),
         };
-        self.emit_tool_result(&call.id, &call.name, result.clone()).await;
-        result
+        self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
+        output
     }
 
     /// One model call: its text, its tool calls, and an error; `None` when the user stopped it.
@@ -173,7 +178,7 @@ impl Turn {
                 }
                 continue;
             }
-            let Some(tool) = self.runner.settings.tools.get(&call.name).cloned() else {
+            let Some(tool) = self.tools.get(&call.name).cloned() else {
                 results
                     .push(tool_message(&call, json!({"error": format!("There is no tool named \"{}\".", call.name)})));
                 continue;
@@ -182,10 +187,10 @@ impl Turn {
                 ToolCallEvent { tool_call_id: call.id.clone(), tool_name: call.name.clone(), args: call.input.clone() };
             self.emit(TurnEvent::ToolCall { tool_call: event }).await;
             if tool.approval(&call.input).is_none() {
-                let result = self.run_host_tool(&call).await;
+                let output = self.run_host_tool(&call).await;
                 self.new_rows.push(call_row(&call, call.input.clone(), None));
-                self.new_rows.push(result_row(&call, result.clone()));
-                results.push(tool_message(&call, result));
+                self.new_rows.push(result_row(&call, output.result.clone()));
+                results.push(output.message(&call.id, &call.name));
                 continue;
             }
             // Approvals are asks: without asks on, a guarded tool never runs.

@@ -1,5 +1,6 @@
 //! Host tools: tools the model calls that run on the server, some only after the user
-//! approves. Ships the demo todo tools the spec's examples use (`todos`, their rows in `store`).
+//! approves. Ships the demo todo tools the spec's examples use (`todos`, their rows in `store`);
+//! MCP servers' tools come in through the same trait (`crate::mcp`).
 
 mod store;
 mod todos;
@@ -10,6 +11,8 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use serde_json::Value;
 use sqlx::SqlitePool;
+
+use crate::llm::{ContentPart, ModelMessage};
 
 use todos::{AddTodo, CompleteTodo, DeleteCompletedTodos, ListTodos};
 
@@ -23,32 +26,66 @@ pub struct ToolContext {
     pub idempotency_key: String,
 }
 
+/// What a tool gives back: the JSON result (stored and shown), and parts only the model sees
+/// on this turn (an image, say), which are never stored.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolOutput {
+    pub result: Value,
+    pub parts: Vec<ContentPart>,
+}
+
+impl From<Value> for ToolOutput {
+    fn from(result: Value) -> Self {
+        ToolOutput { result, parts: Vec::new() }
+    }
+}
+
+impl ToolOutput {
+    /// The output as the model sees it: the result, then the parts.
+    pub fn message(self, call_id: &str, tool_name: &str) -> ModelMessage {
+        ModelMessage::Tool {
+            tool_call_id: call_id.to_string(),
+            tool_name: tool_name.to_string(),
+            result: self.result,
+            parts: self.parts,
+        }
+    }
+}
+
+pub type ToolRun = BoxFuture<'static, Result<ToolOutput, String>>;
+
 pub trait HostTool: Send + Sync {
-    fn name(&self) -> &'static str;
-    fn description(&self) -> &'static str;
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
     /// The JSON Schema of the tool's input.
     fn input_schema(&self) -> Value;
     /// The confirm ask input to approve this call with, or `None` when it runs without approval.
     fn approval(&self, _input: &Value) -> Option<Value> {
         None
     }
-    /// Runs the tool; an `Err` is reported to the model as the tool's error.
-    fn execute(&self, context: ToolContext, input: Value) -> BoxFuture<'static, Result<Value, String>>;
+    /// Runs the tool; an `Err` is reported to the model as the tool's error. Dropping the
+    /// future (the user stopped the turn) abandons the call.
+    fn execute(&self, context: ToolContext, input: Value) -> ToolRun;
 }
 
 /// The host tools a server offers, by name.
 #[derive(Clone, Default)]
 pub struct ToolRegistry {
-    tools: BTreeMap<&'static str, Arc<dyn HostTool>>,
+    tools: BTreeMap<String, Arc<dyn HostTool>>,
 }
 
 impl ToolRegistry {
-    /// Adds a tool. Names starting with `ask_` belong to the ask tools and are refused.
+    /// Adds a tool. Names starting with `ask_` belong to the ask tools, and a name already
+    /// taken stays with its first tool: both are refused.
     pub fn with(mut self, tool: Arc<dyn HostTool>) -> Result<Self, String> {
-        if tool.name().starts_with("ask_") {
-            return Err(format!("The host tool name \"{}\" is reserved: ask_ names belong to asks.", tool.name()));
+        let name = tool.name().to_string();
+        if name.starts_with("ask_") {
+            return Err(format!("The host tool name \"{name}\" is reserved: ask_ names belong to asks."));
         }
-        self.tools.insert(tool.name(), tool);
+        if self.tools.contains_key(&name) {
+            return Err(format!("There is a host tool named \"{name}\" already."));
+        }
+        self.tools.insert(name, tool);
         Ok(self)
     }
 
@@ -79,24 +116,26 @@ mod tests {
     struct Impostor;
 
     impl HostTool for Impostor {
-        fn name(&self) -> &'static str {
+        fn name(&self) -> &str {
             "ask_choice"
         }
-        fn description(&self) -> &'static str {
+        fn description(&self) -> &str {
             "Pretends to be an ask."
         }
         fn input_schema(&self) -> Value {
             json!({})
         }
-        fn execute(&self, _context: ToolContext, _input: Value) -> BoxFuture<'static, Result<Value, String>> {
-            Box::pin(async { Ok(json!({})) })
+        fn execute(&self, _context: ToolContext, _input: Value) -> ToolRun {
+            Box::pin(async { Ok(json!({}).into()) })
         }
     }
 
     #[test]
     fn ask_names_are_reserved_and_the_demo_tools_are_all_there() {
         assert!(ToolRegistry::default().with(Arc::new(Impostor)).is_err());
-        let names: Vec<&str> = ToolRegistry::demo_todos().iter().map(|tool| tool.name()).collect();
+        assert!(ToolRegistry::demo_todos().with(Arc::new(todos::ListTodos)).is_err(), "a name is taken once");
+        let demo = ToolRegistry::demo_todos();
+        let names: Vec<&str> = demo.iter().map(|tool| tool.name()).collect();
         assert_eq!(names, ["addTodo", "completeTodo", "deleteCompletedTodos", "listTodos"]);
     }
 }

@@ -1,10 +1,9 @@
 //! The demo todo tools the spec's examples use; deleting completed todos needs approval.
 
-use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
 
-use super::{HostTool, ToolContext, store};
+use super::{HostTool, ToolContext, ToolRun, store};
 
 fn strict_object(properties: Value, required: &[&str]) -> Value {
     json!({"type": "object", "additionalProperties": false, "properties": properties, "required": required})
@@ -27,33 +26,33 @@ async fn todos(pool: &SqlitePool, user_id: &str) -> Result<Value, String> {
 pub struct ListTodos;
 
 impl HostTool for ListTodos {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "listTodos"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "List the signed-in user's todos."
     }
     fn input_schema(&self) -> Value {
         strict_object(json!({}), &[])
     }
-    fn execute(&self, context: ToolContext, _input: Value) -> BoxFuture<'static, Result<Value, String>> {
-        Box::pin(async move { Ok(json!({"todos": todos(&context.pool, &context.user_id).await?})) })
+    fn execute(&self, context: ToolContext, _input: Value) -> ToolRun {
+        Box::pin(async move { Ok(json!({"todos": todos(&context.pool, &context.user_id).await?}).into()) })
     }
 }
 
 pub struct AddTodo;
 
 impl HostTool for AddTodo {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "addTodo"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Add a todo to the signed-in user's list."
     }
     fn input_schema(&self) -> Value {
         strict_object(json!({"title": {"type": "string", "minLength": 1, "maxLength": 200}}), &["title"])
     }
-    fn execute(&self, context: ToolContext, input: Value) -> BoxFuture<'static, Result<Value, String>> {
+    fn execute(&self, context: ToolContext, input: Value) -> ToolRun {
         Box::pin(async move {
             let title = input["title"]
                 .as_str()
@@ -66,7 +65,7 @@ impl HostTool for AddTodo {
                 crate::accounts::auth::secret_hash(&context.idempotency_key).get(..24).unwrap_or_default()
             );
             store::add(&context.pool, &id, &context.user_id, title).await.map_err(database_error)?;
-            Ok(json!({"todo": {"id": id, "title": title, "completed": false}}))
+            Ok(json!({"todo": {"id": id, "title": title, "completed": false}}).into())
         })
     }
 }
@@ -74,22 +73,22 @@ impl HostTool for AddTodo {
 pub struct CompleteTodo;
 
 impl HostTool for CompleteTodo {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "completeTodo"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Mark one of the signed-in user's todos as done."
     }
     fn input_schema(&self) -> Value {
         strict_object(json!({"id": {"type": "string", "minLength": 1}}), &["id"])
     }
-    fn execute(&self, context: ToolContext, input: Value) -> BoxFuture<'static, Result<Value, String>> {
+    fn execute(&self, context: ToolContext, input: Value) -> ToolRun {
         Box::pin(async move {
             let id = input["id"].as_str().ok_or("completeTodo needs an id.")?.to_string();
             if !store::complete(&context.pool, &id, &context.user_id).await.map_err(database_error)? {
                 return Err(format!("There is no todo with the id \"{id}\"."));
             }
-            Ok(json!({"completed": id}))
+            Ok(json!({"completed": id}).into())
         })
     }
 }
@@ -97,10 +96,10 @@ impl HostTool for CompleteTodo {
 pub struct DeleteCompletedTodos;
 
 impl HostTool for DeleteCompletedTodos {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "deleteCompletedTodos"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Delete all of the signed-in user's completed todos."
     }
     fn input_schema(&self) -> Value {
@@ -114,10 +113,10 @@ impl HostTool for DeleteCompletedTodos {
             "prompt": "Delete all of your completed todos? You can't undo this.",
         }))
     }
-    fn execute(&self, context: ToolContext, _input: Value) -> BoxFuture<'static, Result<Value, String>> {
+    fn execute(&self, context: ToolContext, _input: Value) -> ToolRun {
         Box::pin(async move {
             let deleted = store::delete_completed(&context.pool, &context.user_id).await.map_err(database_error)?;
-            Ok(json!({"deleted": deleted}))
+            Ok(json!({"deleted": deleted}).into())
         })
     }
 }

@@ -1,0 +1,261 @@
+//! One configured MCP server: its connection (a child process or a streamable HTTP endpoint),
+//! kept alive by a supervisor that reconnects with backoff, and what the admin page shows of it.
+
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, Tool};
+use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, ServiceExt};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::sync::Notify;
+
+use super::config::{ServerConfig, Transport, expand_env};
+use crate::wire::McpServerState;
+
+/// The longest a server may take to answer `initialize` (less when its call timeout is less).
+const INITIALIZE_TIMEOUT: Duration = Duration::from_secs(30);
+const FIRST_BACKOFF: Duration = Duration::from_secs(1);
+const LAST_BACKOFF: Duration = Duration::from_secs(60);
+/// A connection that lived this long resets the backoff: its end is news, not a crash loop.
+const STABLE_AFTER: Duration = Duration::from_secs(60);
+/// Longest stderr line logged as it came.
+const STDERR_LINE_MAX: usize = 1_000;
+
+#[derive(Default)]
+struct LinkState {
+    state: McpServerState,
+    last_error: Option<String>,
+    peer: Option<Peer<RoleClient>>,
+    tools: Vec<Tool>,
+}
+
+/// A server's connection as the rest of Palaver sees it.
+pub struct ServerLink {
+    pub config: ServerConfig,
+    state: Mutex<LinkState>,
+    /// An admin asked for a fresh connection.
+    reconnect: Notify,
+    /// The server said its tools changed (`notifications/tools/list_changed`).
+    tools_changed: Notify,
+    /// Palaver is shutting down: the supervisor ends the connection and stops.
+    shutdown: Notify,
+}
+
+impl ServerLink {
+    pub fn new(config: ServerConfig) -> Arc<Self> {
+        Arc::new(ServerLink {
+            config,
+            state: Mutex::default(),
+            reconnect: Notify::new(),
+            tools_changed: Notify::new(),
+            shutdown: Notify::new(),
+        })
+    }
+
+    fn with_state<T>(&self, read: impl FnOnce(&mut LinkState) -> T) -> T {
+        read(&mut self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    /// The live connection, when there is one.
+    pub fn peer(&self) -> Option<Peer<RoleClient>> {
+        self.with_state(|state| state.peer.clone())
+    }
+
+    pub fn tools(&self) -> Vec<Tool> {
+        self.with_state(|state| state.tools.clone())
+    }
+
+    pub fn state(&self) -> (McpServerState, Option<String>) {
+        self.with_state(|state| (state.state, state.last_error.clone()))
+    }
+
+    pub fn reconnect(&self) {
+        self.reconnect.notify_one();
+    }
+
+    pub fn shut_down(&self) {
+        self.shutdown.notify_one();
+    }
+
+    fn set(&self, state: McpServerState, error: Option<String>) {
+        if let Some(error) = &error {
+            tracing::warn!(server = self.config.name, %error, "MCP server unavailable");
+        }
+        self.with_state(|link| {
+            link.state = state;
+            if error.is_some() {
+                link.last_error = error;
+            }
+            if state != McpServerState::Connected {
+                link.peer = None;
+                link.tools.clear();
+            }
+        });
+    }
+
+    fn connected(&self, peer: Peer<RoleClient>, tools: Vec<Tool>) {
+        tracing::info!(server = self.config.name, tools = tools.len(), "MCP server connected");
+        self.with_state(|link| {
+            link.state = McpServerState::Connected;
+            link.peer = Some(peer);
+            link.tools = tools;
+        });
+    }
+
+    /// Keeps the server connected until Palaver shuts down.
+    pub async fn supervise(self: Arc<Self>) {
+        let mut backoff = FIRST_BACKOFF;
+        loop {
+            self.set(McpServerState::Connecting, None);
+            let started = Instant::now();
+            match self.connect().await {
+                Ok(service) => {
+                    if self.serve(service).await == Ended::ShutDown {
+                        return;
+                    }
+                    if started.elapsed() >= STABLE_AFTER {
+                        backoff = FIRST_BACKOFF;
+                    }
+                }
+                Err(error) => self.set(McpServerState::Failed, Some(error)),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(backoff) => {}
+                _ = self.reconnect.notified() => backoff = FIRST_BACKOFF,
+                _ = self.shutdown.notified() => return,
+            }
+            backoff = (backoff * 2).min(LAST_BACKOFF);
+        }
+    }
+
+    /// Serves one connection until it ends; says why it ended.
+    async fn serve(&self, service: RunningService<RoleClient, Handler>) -> Ended {
+        let peer = service.peer().clone();
+        match peer.list_all_tools().await {
+            Ok(tools) => self.connected(peer.clone(), tools),
+            Err(err) => {
+                let _ = service.cancel().await;
+                self.set(McpServerState::Failed, Some(format!("The server's tools could not be listed: {err}.")));
+                return Ended::Lost;
+            }
+        }
+        let cancel = service.cancellation_token();
+        let waiting = service.waiting();
+        tokio::pin!(waiting);
+        loop {
+            tokio::select! {
+                reason = &mut waiting => {
+                    let why = match reason {
+                        Ok(reason) => format!("The server ended the connection ({reason:?})."),
+                        Err(err) => format!("The connection failed: {err}."),
+                    };
+                    self.set(McpServerState::Failed, Some(why));
+                    return Ended::Lost;
+                }
+                _ = self.tools_changed.notified() => match peer.list_all_tools().await {
+                    Ok(tools) => self.connected(peer.clone(), tools),
+                    Err(err) => tracing::warn!(server = self.config.name, %err, "the changed tool list could not be read"),
+                },
+                _ = self.reconnect.notified() => {
+                    cancel.cancel();
+                    let _ = waiting.await;
+                    self.set(McpServerState::Connecting, None);
+                    return Ended::Reconnect;
+                }
+                _ = self.shutdown.notified() => {
+                    cancel.cancel();
+                    let _ = waiting.await;
+                    self.set(McpServerState::Stopped, None);
+                    return Ended::ShutDown;
+                }
+            }
+        }
+    }
+
+    async fn connect(self: &Arc<Self>) -> Result<RunningService<RoleClient, Handler>, String> {
+        let handler = Handler { link: Arc::downgrade(self) };
+        let connecting = async {
+            match &self.config.transport {
+                Transport::Stdio { command, args, env, cwd } => {
+                    let mut process = tokio::process::Command::new(command);
+                    process.args(args);
+                    for (key, value) in env {
+                        process.env(key, expand_env(value)?);
+                    }
+                    if let Some(cwd) = cwd {
+                        process.current_dir(cwd);
+                    }
+                    let mut wrapped = process_wrap::tokio::CommandWrap::from(process);
+                    wrapped.wrap(process_wrap::tokio::ProcessGroup::leader()).wrap(process_wrap::tokio::KillOnDrop);
+                    let (transport, stderr) = TokioChildProcess::builder(wrapped)
+                        .stderr(std::process::Stdio::piped())
+                        .spawn()
+                        .map_err(|err| format!("\"{command}\" could not be started: {err}."))?;
+                    if let Some(stderr) = stderr {
+                        tokio::spawn(log_stderr(self.config.name.clone(), stderr));
+                    }
+                    handler.serve(transport).await.map_err(|err| format!("The server did not start MCP: {err}."))
+                }
+                Transport::Http { url, headers } => {
+                    let mut custom = std::collections::HashMap::new();
+                    for (name, value) in headers {
+                        let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                            .map_err(|_| format!("\"{name}\" is not a header name."))?;
+                        // The value may hold a secret: errors name the header, never the value.
+                        let value = reqwest::header::HeaderValue::from_str(&expand_env(value)?)
+                            .map_err(|_| format!("The value of the header {name} is not a valid header value."))?;
+                        custom.insert(name, value);
+                    }
+                    let client = crate::outbound::client_builder()
+                        .connect_timeout(Duration::from_secs(10))
+                        .build()
+                        .map_err(|err| format!("No HTTP client: {err}."))?;
+                    let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    handler.serve(transport).await.map_err(|err| format!("{url} did not start MCP: {err}."))
+                }
+            }
+        };
+        let limit = self.config.timeout.min(INITIALIZE_TIMEOUT);
+        tokio::time::timeout(limit, connecting)
+            .await
+            .unwrap_or_else(|_| Err(format!("The server did not finish starting within {} s.", limit.as_secs_f64())))
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Ended {
+    Lost,
+    Reconnect,
+    ShutDown,
+}
+
+/// Logs a child's stderr line by line, as the server's own words.
+async fn log_stderr(server: String, stderr: tokio::process::ChildStderr) {
+    let mut lines = BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let line: String = line.chars().take(STDERR_LINE_MAX).collect();
+        tracing::info!(server, "stderr: {line}");
+    }
+}
+
+/// What Palaver answers the server with: its name and the capabilities it really has.
+pub struct Handler {
+    link: Weak<ServerLink>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        // No elicitation, sampling or roots: Palaver declares only what it does.
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new("palaver", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(link) = self.link.upgrade() {
+            link.tools_changed.notify_one();
+        }
+    }
+}

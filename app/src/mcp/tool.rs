@@ -1,0 +1,251 @@
+//! One MCP tool as a Palaver host tool: its model-facing name, its approval (the server's
+//! rule and the tool's hints), the call (with its timeout; dropping it sends
+//! `notifications/cancelled`) and its result as the model sees it.
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ResourceContents, Tool};
+use serde_json::{Value, json};
+
+use super::config::ApprovalRule;
+use super::server::ServerLink;
+use crate::llm::ContentPart;
+use crate::turn::tools::{HostTool, ToolContext, ToolOutput, ToolRun};
+use palaver_contract::text::shorten;
+
+/// The providers' rule for tool names: 1–64 of `[a-zA-Z0-9_-]`.
+const TOOL_NAME_MAX: usize = 64;
+/// The most text of one result the model is given.
+pub const OUTPUT_MAX_BYTES: usize = 100 * 1024;
+/// An argument value longer than this is collapsed in the approval prompt.
+const ARGUMENT_SHOWN_MAX: usize = 80;
+
+/// `<server>__<tool>`, with any other character made `_` and cut to the providers' 64.
+pub fn model_tool_name(server: &str, tool: &str) -> String {
+    let name: String = format!("{server}__{tool}")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
+    name.chars().take(TOOL_NAME_MAX).collect()
+}
+
+pub struct McpTool {
+    name: String,
+    description: String,
+    input_schema: Value,
+    tool: Tool,
+    link: Arc<ServerLink>,
+}
+
+impl McpTool {
+    pub fn new(link: Arc<ServerLink>, tool: Tool) -> Self {
+        let server = &link.config.name;
+        let description = match tool.description.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
+            Some(text) => format!("{text} (MCP server {server})"),
+            None => format!("The {} tool of the MCP server {server}.", tool.name),
+        };
+        McpTool {
+            name: model_tool_name(server, &tool.name),
+            description,
+            input_schema: Value::Object(tool.input_schema.as_ref().clone()),
+            tool,
+            link,
+        }
+    }
+
+    fn read_only(&self) -> bool {
+        self.tool.annotations.as_ref().and_then(|hints| hints.read_only_hint) == Some(true)
+    }
+
+    fn destructive(&self) -> bool {
+        self.tool.annotations.as_ref().and_then(|hints| hints.destructive_hint) == Some(true)
+    }
+
+    /// Whether a call waits for the user's approval, by the server's rule.
+    pub fn needs_approval(&self) -> bool {
+        match self.link.config.approval {
+            ApprovalRule::Always => true,
+            ApprovalRule::Never => false,
+            ApprovalRule::UnlessReadOnly => !self.read_only(),
+        }
+    }
+
+    pub fn mcp_name(&self) -> &str {
+        &self.tool.name
+    }
+
+    pub fn server(&self) -> &str {
+        &self.link.config.name
+    }
+}
+
+impl HostTool for McpTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn input_schema(&self) -> Value {
+        self.input_schema.clone()
+    }
+
+    fn approval(&self, input: &Value) -> Option<Value> {
+        if !self.needs_approval() {
+            return None;
+        }
+        let server = &self.link.config.name;
+        let shown = self.tool.title.as_deref().unwrap_or(&self.tool.name);
+        let prompt = format!("Run {} on the MCP server \"{server}\"?\n\n{}", self.tool.name, arguments_shown(input));
+        Some(json!({
+            "title": shorten(&format!("{shown} ({server})"), 80),
+            "prompt": shorten(prompt.trim_end(), 500),
+            "confirmLabel": "Run",
+            "denyLabel": "Don't run",
+            "destructive": self.destructive(),
+        }))
+    }
+
+    fn execute(&self, _context: ToolContext, input: Value) -> ToolRun {
+        let link = self.link.clone();
+        let name = self.tool.name.clone();
+        Box::pin(async move {
+            let peer =
+                link.peer().ok_or_else(|| format!("The MCP server \"{}\" is not connected.", link.config.name))?;
+            let params = match input {
+                Value::Object(arguments) => CallToolRequestParams::new(name).with_arguments(arguments),
+                Value::Null => CallToolRequestParams::new(name),
+                _ => return Err("The tool's arguments must be an object.".into()),
+            };
+            let timeout = link.config.timeout;
+            match tokio::time::timeout(timeout, peer.call_tool(params)).await {
+                Err(_) => Err(format!(
+                    "The MCP server \"{}\" did not answer within {} s; the call was cancelled.",
+                    link.config.name,
+                    timeout.as_secs_f64()
+                )),
+                Ok(Err(err)) => Err(format!("The MCP server \"{}\" failed the call: {err}", link.config.name)),
+                Ok(Ok(result)) => Ok(tool_output(result)),
+            }
+        })
+    }
+}
+
+/// The arguments as a person reads them: one `key: value` line each, long values collapsed.
+fn arguments_shown(input: &Value) -> String {
+    let Value::Object(arguments) = input else { return String::new() };
+    if arguments.is_empty() {
+        return "No arguments.".into();
+    }
+    arguments
+        .iter()
+        .map(|(key, value)| {
+            let text = match value {
+                Value::String(text) => format!("\"{text}\""),
+                other => other.to_string(),
+            };
+            let length = text.chars().count();
+            if length > ARGUMENT_SHOWN_MAX {
+                let start: String = text.chars().take(ARGUMENT_SHOWN_MAX - 1).collect();
+                format!("{key}: {start}… ({length} characters)")
+            } else {
+                format!("{key}: {text}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A call's result as the model sees it: text joined, images as image parts, structured
+/// content as JSON, `isError` as the tool's error, and output over 100 KB cut with a note.
+pub fn tool_output(result: CallToolResult) -> ToolOutput {
+    let mut texts = Vec::new();
+    let mut parts = Vec::new();
+    for block in result.content {
+        match block {
+            ContentBlock::Text(content) => texts.push(content.text),
+            ContentBlock::Image(image) => {
+                texts.push(format!("[image: {}]", image.mime_type));
+                parts.push(ContentPart::ImageData { mime_type: image.mime_type, data: image.data });
+            }
+            ContentBlock::Audio(audio) => texts.push(format!("[audio ({}), not shown]", audio.mime_type)),
+            ContentBlock::Resource(embedded) => match embedded.resource {
+                ResourceContents::TextResourceContents { uri, text, .. } => texts.push(format!("[{uri}]\n{text}")),
+                ResourceContents::BlobResourceContents { uri, mime_type, .. } => {
+                    texts.push(format!("[resource {uri} ({}), not shown]", mime_type.as_deref().unwrap_or("binary")))
+                }
+                _ => texts.push("[a resource of a kind Palaver does not read]".into()),
+            },
+            ContentBlock::ResourceLink(link) => texts.push(format!("[resource link: {}]", link.uri)),
+            _ => texts.push("[content of a kind Palaver does not read]".into()),
+        }
+    }
+    let text = cut(texts.join("\n"));
+    if result.is_error == Some(true) {
+        return ToolOutput { result: json!({"error": text}), parts };
+    }
+    let result = match result.structured_content {
+        Some(structured) if structured.to_string().len() <= OUTPUT_MAX_BYTES => structured,
+        Some(_) => json!({"text": text, "note": "The structured result was over 100 KB and is left out."}),
+        None => json!({"text": text}),
+    };
+    ToolOutput { result, parts }
+}
+
+/// The text cut to [`OUTPUT_MAX_BYTES`] on a character boundary, with a note saying so.
+fn cut(text: String) -> String {
+    if text.len() <= OUTPUT_MAX_BYTES {
+        return text;
+    }
+    let mut end = OUTPUT_MAX_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}\n[Output cut: the tool returned {} KB; the first 100 KB are shown.]",
+        &text[..end],
+        text.len().div_ceil(1024)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_keep_to_the_providers_rule() {
+        assert_eq!(model_tool_name("everything", "echo"), "everything__echo");
+        assert_eq!(model_tool_name("files", "read.file/v2"), "files__read_file_v2");
+        let long = model_tool_name("server", &"t".repeat(100));
+        assert_eq!(long.len(), 64);
+    }
+
+    #[test]
+    fn long_arguments_are_collapsed_and_short_ones_shown_exactly() {
+        let shown = arguments_shown(&json!({"path": "/data/notes.txt", "content": "x".repeat(500), "n": 3}));
+        assert!(shown.contains("path: \"/data/notes.txt\""));
+        assert!(shown.contains("n: 3"));
+        assert!(shown.contains("… (502 characters)"), "{shown}");
+    }
+
+    #[test]
+    fn results_map_to_what_the_model_sees() {
+        let text = CallToolResult::success(vec![ContentBlock::text("hi"), ContentBlock::image("aGk=", "image/png")]);
+        let output = tool_output(text);
+        assert_eq!(output.result, json!({"text": "hi\n[image: image/png]"}));
+        assert_eq!(output.parts, [ContentPart::ImageData { mime_type: "image/png".into(), data: "aGk=".into() }]);
+
+        let failed = tool_output(CallToolResult::error(vec![ContentBlock::text("no such file")]));
+        assert_eq!(failed.result, json!({"error": "no such file"}));
+
+        let structured = tool_output(CallToolResult::structured(json!({"now": "12:00"})));
+        assert_eq!(structured.result, json!({"now": "12:00"}));
+
+        let big = tool_output(CallToolResult::success(vec![ContentBlock::text("é".repeat(300_000))]));
+        let text = big.result["text"].as_str().unwrap();
+        assert!(text.len() < OUTPUT_MAX_BYTES + 200);
+        assert!(text.ends_with("[Output cut: the tool returned 586 KB; the first 100 KB are shown.]"));
+    }
+}

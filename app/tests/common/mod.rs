@@ -1,0 +1,140 @@
+//! What the runner tests share: a runner on a temporary SQLite database with the scripted
+//! mock model, driven through its public surface (start, its event stream, the stop switch).
+#![allow(dead_code)] // Each test file uses its own part of this.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use sqlx::SqlitePool;
+
+use app::accounts::auth::{Caller, CallerVia};
+use app::accounts::model::Role;
+use app::chat::model::{HistoryRow, TurnEvent};
+use app::chat::running::RunningTurns;
+use app::chat::store::load_history;
+use app::llm::MockModel;
+use app::turn::store::pending_ask;
+use app::turn::{TurnInput, TurnRequest, TurnRunner, TurnSettings};
+use palaver_contract::asks::AskSurface;
+
+pub struct Harness {
+    pub dir: tempfile::TempDir,
+    pub pool: SqlitePool,
+    pub runner: TurnRunner,
+    pub running: RunningTurns,
+    pub caller: Caller,
+}
+
+pub async fn harness(responses: Value) -> Harness {
+    harness_with(responses, TurnSettings::default()).await
+}
+
+/// A harness whose runner has these settings; the model logs each request it gets
+/// (`Harness::model_requests`).
+pub async fn harness_with(responses: Value, settings: TurnSettings) -> Harness {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("turns.db").display());
+    let pool = app::db::connect(&url).await.expect("database");
+    let log = Some(dir.path().join("model-requests.jsonl"));
+    let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), log).expect("script");
+    let running = RunningTurns::default();
+    let runner = TurnRunner::new(pool.clone(), Arc::new(model), settings, running.clone());
+    let user = app::accounts::service::create_account(&pool, "ada", "correct horse battery", Role::User)
+        .await
+        .expect("account");
+    Harness { dir, pool, runner, running, caller: Caller { user, via: CallerVia::Session } }
+}
+
+impl Harness {
+    /// A turn for the harness's user on the full surface.
+    pub fn request(&self, history_id: Option<&str>, input: TurnInput) -> TurnRequest {
+        TurnRequest {
+            caller: self.caller.clone(),
+            history_id: history_id.map(str::to_string),
+            input,
+            surface: AskSurface::Full,
+        }
+    }
+
+    /// Runs a turn to its end and returns its events.
+    pub async fn turn(&self, history_id: Option<&str>, input: TurnInput) -> Vec<TurnEvent> {
+        let mut handle = self.runner.start(self.request(history_id, input)).await.expect("the turn starts");
+        let mut events = Vec::new();
+        while let Some(event) = handle.events.recv().await {
+            events.push(event);
+        }
+        events
+    }
+
+    pub async fn prompt(&self, history_id: Option<&str>, text: &str) -> (String, Vec<TurnEvent>) {
+        let events = self.turn(history_id, TurnInput::Prompt(text.into())).await;
+        (history_of(&events), events)
+    }
+
+    pub async fn answer(&self, history_id: &str, tool_call_id: &str, response: Value) -> Vec<TurnEvent> {
+        self.turn(Some(history_id), TurnInput::Answer { tool_call_id: tool_call_id.into(), response }).await
+    }
+
+    pub async fn rows(&self, history_id: &str) -> Vec<HistoryRow> {
+        load_history(&self.pool, history_id).await.expect("load").expect("the conversation").rows
+    }
+
+    pub async fn pending(&self, history_id: &str) -> Option<String> {
+        pending_ask(&self.pool, history_id).await.expect("pending ask").map(|pending| pending.ask.tool_call_id)
+    }
+
+    /// The requests the model got, in order (as the mock logs them: system, messages, tools).
+    pub fn model_requests(&self) -> Vec<Value> {
+        let path: PathBuf = self.dir.path().join("model-requests.jsonl");
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a logged request is JSON"))
+            .collect()
+    }
+}
+
+pub fn history_of(events: &[TurnEvent]) -> String {
+    match events.last() {
+        Some(TurnEvent::Done { history_id, .. }) => history_id.clone(),
+        other => panic!("a turn ends with done, not {other:?}"),
+    }
+}
+
+pub fn asked(events: &[TurnEvent]) -> Option<String> {
+    events.iter().find_map(|event| match event {
+        TurnEvent::Ask { ask, .. } => Some(ask.tool_call_id.clone()),
+        _ => None,
+    })
+}
+
+pub fn resolved(events: &[TurnEvent]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::AskResolved { ask_resolved } => {
+                Some((ask_resolved.tool_call_id.clone(), ask_resolved.action.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn text(events: &[TurnEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The result a turn reported for the tool call `id`.
+pub fn tool_result(events: &[TurnEvent], id: &str) -> Option<Value> {
+    events.iter().find_map(|event| match event {
+        TurnEvent::ToolResult { tool_result } if tool_result.tool_call_id == id => Some(tool_result.result.clone()),
+        _ => None,
+    })
+}

@@ -1,0 +1,281 @@
+//! Palaver as an MCP host against real servers from the npm registry, installed by
+//! `scripts/install-tools.sh --test` at pinned versions into `scripts/mcp`: the reference
+//! server (`server-everything`) over stdio and over streamable HTTP, and `server-filesystem`
+//! on a temporary folder. The model is the scripted mock; the tools, their results and
+//! their approvals are real.
+#![cfg(feature = "ssr")]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use app::chat::model::TurnEvent;
+use app::mcp::McpHub;
+use app::mcp::config::McpConfig;
+use app::turn::{TurnInput, TurnSettings};
+use app::wire::{McpServerState, McpStatus};
+use common::{Harness, asked, harness_with, text, tool_result};
+
+fn servers_folder() -> PathBuf {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp/node_modules/@modelcontextprotocol");
+    assert!(folder.is_dir(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
+    folder
+}
+
+fn everything() -> String {
+    servers_folder().join("server-everything/dist/index.js").display().to_string()
+}
+
+fn filesystem() -> String {
+    servers_folder().join("server-filesystem/dist/index.js").display().to_string()
+}
+
+/// A hub on this configuration (`mcpServers` entries), once every server has connected.
+async fn connected_hub(servers: Value) -> McpHub {
+    let config = McpConfig::parse(&json!({ "mcpServers": servers }).to_string()).expect("the configuration");
+    assert!(config.problems.is_empty(), "{:?}", config.problems);
+    let hub = McpHub::start(config);
+    wait_for(&hub, |status| status.servers.iter().all(|server| server.state == McpServerState::Connected)).await;
+    hub
+}
+
+async fn wait_for(hub: &McpHub, done: impl Fn(&McpStatus) -> bool) -> McpStatus {
+    for _ in 0..300 {
+        let status = hub.status();
+        if done(&status) {
+            return status;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the MCP servers did not get there: {:?}", hub.status());
+}
+
+async fn harness_on(hub: &McpHub, responses: Value) -> Harness {
+    harness_with(responses, TurnSettings { mcp: hub.clone(), ..TurnSettings::default() }).await
+}
+
+fn call(id: &str, name: &str, input: Value) -> Value {
+    json!({"toolCalls": [{"id": id, "name": name, "input": input}]})
+}
+
+/// The tool message the model got back for `id` in its last request.
+fn told(h: &Harness, id: &str) -> Value {
+    let requests = h.model_requests();
+    let messages = requests.last().expect("the model was called")["messages"].as_array().unwrap().clone();
+    messages.into_iter().find(|message| message["toolCallId"] == id).unwrap_or_else(|| panic!("no result for {id}"))
+}
+
+#[tokio::test]
+async fn the_reference_servers_tools_reach_the_model_and_their_results_come_back() {
+    let hub = connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"]}})).await;
+    let status = hub.status();
+    let echo = status.servers[0].tools.iter().find(|tool| tool.name == "echo").expect("echo is listed");
+    assert_eq!(echo.model_name, "everything__echo");
+    assert!(!echo.needs_approval, "echo is read-only: unless-read-only runs it without asking");
+
+    let h = harness_on(
+        &hub,
+        json!([
+            call("call_echo", "everything__echo", json!({"message": "hello MCP"})),
+            call("call_image", "everything__get-tiny-image", json!({})),
+            {"text": "Done."}
+        ]),
+    )
+    .await;
+    let (_, events) = h.prompt(None, "Echo and show me an image").await;
+    assert_eq!(tool_result(&events, "call_echo"), Some(json!({"text": "Echo: hello MCP"})));
+    assert_eq!(text(&events), "Done.");
+    let offered = h.model_requests()[0]["tools"].as_array().unwrap().clone();
+    let echo = offered.iter().find(|tool| tool["name"] == "everything__echo").expect("echo is offered");
+    assert!(echo["description"].as_str().unwrap().contains("(MCP server everything)"));
+    assert_eq!(echo["inputSchema"]["properties"]["message"]["type"], "string");
+
+    let image = told(&h, "call_image");
+    assert!(image["result"]["text"].as_str().unwrap().contains("[image: image/png]"), "{image}");
+    assert_eq!(image["parts"][0]["type"], "image-data");
+    assert_eq!(image["parts"][0]["mimeType"], "image/png");
+    assert!(!image["parts"][0]["data"].as_str().unwrap().is_empty());
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_streamable_http_server_is_used_like_a_stdio_one() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut server = tokio::process::Command::new("node")
+        .args([everything(), "streamableHttp".into()])
+        .env("PORT", port.to_string())
+        .kill_on_drop(true)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("server-everything starts");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let hub = connected_hub(json!({"remote": {"url": url, "headers": {"X-Palaver-Test": "yes"}}})).await;
+    assert!(hub.status().servers[0].transport.starts_with("http: "));
+    let h =
+        harness_on(&hub, json!([call("call_sum", "remote__get-sum", json!({"a": 2, "b": 3})), {"text": "5."}])).await;
+    let (_, events) = h.prompt(None, "Add 2 and 3").await;
+    let sum = tool_result(&events, "call_sum").expect("a result");
+    assert!(sum.to_string().contains('5'), "{sum}");
+    hub.shut_down().await;
+    let _ = server.kill().await;
+}
+
+#[tokio::test]
+async fn a_write_runs_once_after_an_approval_and_never_after_a_deny() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().canonicalize().unwrap();
+    let hub =
+        connected_hub(json!({"files": {"command": "node", "args": [filesystem(), root.display().to_string()]}})).await;
+    let write = |id: &str, name: &str| {
+        let path = root.join(name).display().to_string();
+        call(id, "files__write_file", json!({"path": path, "content": "written by Palaver"}))
+    };
+    let h = harness_on(&hub, json!([write("call_no", "denied.txt"), {"text": "Not written."}, write("call_yes", "approved.txt"), {"text": "Written."}])).await;
+
+    let (history, events) = h.prompt(None, "Write denied.txt").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_call_no"));
+    let approval = events
+        .iter()
+        .find_map(|event| match event {
+            TurnEvent::Ask { ask, .. } => Some(ask.input.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let prompt = approval["prompt"].as_str().unwrap();
+    assert!(prompt.contains("write_file") && prompt.contains("\"files\""), "names the tool and the server: {prompt}");
+    assert!(prompt.contains("content: \"written by Palaver\""), "shows the arguments: {prompt}");
+    assert_eq!(approval["destructive"], true, "write_file is marked destructive");
+    let denied =
+        h.answer(&history, "approval_call_no", json!({"action": "accept", "content": {"confirmed": false}})).await;
+    assert_eq!(tool_result(&denied, "call_no"), Some(json!({"approved": false, "reason": "user_denied"})));
+    assert!(!root.join("denied.txt").exists(), "a denied write never runs");
+
+    let (_, events) = h.prompt(Some(&history), "Write approved.txt").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_call_yes"));
+    assert!(!root.join("approved.txt").exists(), "nothing runs before the approval");
+    let approved =
+        h.answer(&history, "approval_call_yes", json!({"action": "accept", "content": {"confirmed": true}})).await;
+    assert_eq!(text(&approved), "Written.");
+    assert_eq!(std::fs::read_to_string(root.join("approved.txt")).unwrap(), "written by Palaver");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_is_reported_and_the_chat_goes_on() {
+    let config = McpConfig::parse(
+        &json!({"mcpServers": {
+            "ghost": {"command": "/nonexistent/mcp-server"},
+            "mute": {"command": "node", "args": ["-e", "setTimeout(() => {}, 60000)"], "timeoutSeconds": 1},
+            "noisy": {"command": "node", "args": ["-e", "console.log('not JSON-RPC at all'); setTimeout(() => {}, 60000)"], "timeoutSeconds": 1}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let hub = McpHub::start(config);
+    let status = wait_for(&hub, |status| status.servers.iter().all(|server| server.last_error.is_some())).await;
+    let error_of = |name: &str| {
+        let server = status.servers.iter().find(|server| server.name == name).unwrap();
+        assert_ne!(server.state, McpServerState::Connected);
+        server.last_error.clone().unwrap()
+    };
+    assert!(error_of("ghost").contains("\"/nonexistent/mcp-server\" could not be started"));
+    assert!(error_of("mute").contains("did not finish starting within 1 s"), "{}", error_of("mute"));
+    assert!(!error_of("noisy").is_empty());
+
+    let h = harness_on(&hub, json!([call("call_ghost", "ghost__anything", json!({})), {"text": "Still here."}])).await;
+    let (_, events) = h.prompt(None, "Use the ghost").await;
+    assert!(tool_result(&events, "call_ghost").is_none(), "an unknown tool is not run");
+    assert_eq!(told(&h, "call_ghost")["result"]["error"], "There is no tool named \"ghost__anything\".");
+    assert_eq!(text(&events), "Still here.");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_call_past_its_timeout_is_cancelled_and_a_stop_cancels_a_running_call() {
+    let hub =
+        connected_hub(json!({"slow": {"command": "node", "args": [everything(), "stdio"], "timeoutSeconds": 1}})).await;
+    let long = |id: &str| call(id, "slow__trigger-long-running-operation", json!({"duration": 30, "steps": 30}));
+    let h = harness_on(&hub, json!([long("call_slow"), {"text": "It timed out."}, long("call_stopped")])).await;
+    let (_, events) = h.prompt(None, "Run the slow thing").await;
+    let timed_out = tool_result(&events, "call_slow").expect("a result");
+    assert!(timed_out["error"].as_str().unwrap().contains("did not answer within 1 s"), "{timed_out}");
+    assert_eq!(text(&events), "It timed out.");
+
+    let mut handle = h.runner.start(h.request(None, TurnInput::Prompt("Run it again".into()))).await.unwrap();
+    let history = handle.history_id.clone();
+    let mut events = Vec::new();
+    while let Some(event) = handle.events.recv().await {
+        if matches!(&event, TurnEvent::ToolCall { .. }) {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert!(h.running.stop(&history));
+        }
+        events.push(event);
+    }
+    let stopped = tool_result(&events, "call_stopped").expect("a result");
+    assert!(stopped["error"].as_str().unwrap().contains("stopped"), "{stopped}");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_read_only_tool_from_pypi_runs_without_an_approval() {
+    let time = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp/.venv/bin/mcp-server-time");
+    assert!(time.exists(), "mcp-server-time is not installed: run scripts/install-tools.sh --test");
+    let hub = connected_hub(json!({"time": {"command": time}})).await;
+    let h = harness_on(
+        &hub,
+        json!([call("call_time", "time__get_current_time", json!({"timezone": "Europe/Paris"})), {"text": "It is late."}]),
+    )
+    .await;
+    let (history, events) = h.prompt(None, "What time is it in Paris?").await;
+    assert_eq!(asked(&events), None, "a read-only tool asks for no approval");
+    let now = tool_result(&events, "call_time").expect("a result");
+    assert!(now.to_string().contains("Europe/Paris"), "{now}");
+    assert_eq!(h.pending(&history).await, None);
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_server_that_dies_mid_call_or_floods_gives_the_model_a_clear_result() {
+    let mcp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
+    let python = mcp.join(".venv/bin/python");
+    let faulty = mcp.join("faulty_server.py").display().to_string();
+    let hub = connected_hub(json!({"faulty": {"command": python, "args": [faulty], "approval": "never"}})).await;
+    let h = harness_on(
+        &hub,
+        json!([
+            call("call_flood", "faulty__flood", json!({"megabytes": 5})),
+            call("call_crash", "faulty__crash", json!({})),
+            {"text": "That went badly."}
+        ]),
+    )
+    .await;
+    let (_, events) = h.prompt(None, "Break things").await;
+    let flood = tool_result(&events, "call_flood").expect("a result");
+    let flood_text = flood["text"].as_str().unwrap();
+    assert!(flood_text.len() < app::mcp::OUTPUT_MAX_BYTES + 200);
+    assert!(flood_text.ends_with("[Output cut: the tool returned 5120 KB; the first 100 KB are shown.]"));
+    let crash = tool_result(&events, "call_crash").expect("a result");
+    assert!(crash["error"].as_str().unwrap().contains("The MCP server \"faulty\" failed the call"), "{crash}");
+    assert_eq!(text(&events), "That went badly.");
+
+    // The supervisor starts it again.
+    let status = wait_for(&hub, |status| {
+        status.servers[0].state == McpServerState::Connected && status.servers[0].last_error.is_some()
+    })
+    .await;
+    assert!(!status.servers[0].tools.is_empty());
+    hub.shut_down().await;
+}
