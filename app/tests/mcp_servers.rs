@@ -279,3 +279,162 @@ async fn a_server_that_dies_mid_call_or_floods_gives_the_model_a_clear_result() 
     assert!(!status.servers[0].tools.is_empty());
     hub.shut_down().await;
 }
+
+/// The ask event of a turn's events.
+fn ask_event(events: &[TurnEvent]) -> Option<app::chat::model::AskEvent> {
+    events.iter().find_map(|event| match event {
+        TurnEvent::Ask { ask, .. } => Some(ask.clone()),
+        _ => None,
+    })
+}
+
+/// A valid value for each field of a form ask, by its type.
+fn filled(input: &Value) -> Value {
+    let values: serde_json::Map<String, Value> = input["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|field| {
+            let first = field["options"][0]["id"].clone();
+            let value = match field["type"].as_str().unwrap() {
+                "email" => json!("ada@example.com"),
+                "url" => json!("https://ada.example.com"),
+                "date" => json!("1990-12-10"),
+                "number" => field.get("default").cloned().unwrap_or(json!(7)),
+                "boolean" => json!(true),
+                "select" => first,
+                "multiselect" => json!([first]),
+                _ => json!("Ada Lovelace"),
+            };
+            (field["id"].as_str().unwrap().to_string(), value)
+        })
+        .collect();
+    json!({"action": "accept", "content": {"values": values}})
+}
+
+#[tokio::test]
+async fn an_elicitation_is_asked_as_forms_and_the_answers_reach_the_server() {
+    let hub =
+        connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"], "approval": "never"}}))
+            .await;
+    let h = harness_on(
+        &hub,
+        json!([call("call_e", "everything__trigger-elicitation-request", json!({})), {"text": "Thanks."}]),
+    )
+    .await;
+    let (history, events) = h.prompt(None, "Ask me things").await;
+    let first = ask_event(&events).expect("the turn asks the server's question");
+    assert_eq!(first.tool_call_id, "call_e_q1");
+    assert_eq!(first.origin, Some(app::chat::model::AskOrigin::Elicitation));
+    assert_eq!(first.server.as_deref(), Some("everything"));
+    assert_eq!(first.input["title"], "The MCP server \"everything\" asks (1 of 2)");
+    assert_eq!(first.input["fields"].as_array().unwrap().len(), 8);
+    assert!(matches!(events.last(), Some(TurnEvent::Done { pending_ask: Some(_), .. })));
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_e_q1"), "the ask is stored like any other");
+
+    let second = h.answer(&history, "call_e_q1", filled(&first.input)).await;
+    let second_ask = ask_event(&second).expect("the second page");
+    assert_eq!(second_ask.tool_call_id, "call_e_q2");
+
+    // The schema wants at least one instrument: the contract's form cannot say so, the check can.
+    let mut none_picked = filled(&second_ask.input);
+    none_picked["content"]["values"]["untitledmultipleselectenum"] = json!([]);
+    let refused = h
+        .runner
+        .start(h.request(Some(&history), TurnInput::Answer { tool_call_id: "call_e_q2".into(), response: none_picked }))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(refused.status_code(), 400);
+    assert!(format!("{refused:?}").contains("values.untitledmultipleselectenum"), "{refused:?}");
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_e_q2"), "a refused answer changes nothing");
+
+    let last = h.answer(&history, "call_e_q2", filled(&second_ask.input)).await;
+    let result = tool_result(&last, "call_e").expect("the tool finished");
+    let result = result["text"].as_str().unwrap();
+    assert!(result.contains("User provided the requested information"), "{result}");
+    assert!(result.contains("Ada Lovelace") && result.contains("ada@example.com"), "{result}");
+    assert_eq!(text(&last), "Thanks.");
+    assert_eq!(h.pending(&history).await, None);
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn skip_declines_a_new_message_cancels_and_a_restart_loses_the_question() {
+    let hub =
+        connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"], "approval": "never"}}))
+            .await;
+    let elicit = |id: &str| call(id, "everything__trigger-elicitation-request", json!({}));
+    let h = harness_on(
+        &hub,
+        json!([elicit("call_a"), {"text": "Skipped."}, elicit("call_b"), {"text": "On to the new message."}, elicit("call_c")]),
+    )
+    .await;
+    let (history, _) = h.prompt(None, "Ask me").await;
+    let skipped = h.answer(&history, "call_a_q1", json!({"action": "decline"})).await;
+    assert!(tool_result(&skipped, "call_a").unwrap()["text"].as_str().unwrap().contains("declined"));
+    assert_eq!(text(&skipped), "Skipped.");
+
+    let (_, asked_again) = h.prompt(Some(&history), "Ask again").await;
+    assert_eq!(asked(&asked_again).as_deref(), Some("call_b_q1"));
+    let (_, moved_on) = h.prompt(Some(&history), "Never mind").await;
+    assert_eq!(text(&moved_on), "On to the new message.");
+    let rows = h.rows(&history).await;
+    let cancelled = rows.iter().any(|row| {
+        matches!(row, app::chat::model::HistoryRow::ToolResult { tool_call_id, result, .. }
+        if tool_call_id == "call_b_q1" && result["reason"] == "user_sent_message")
+    });
+    assert!(cancelled, "{rows:?}");
+
+    // A runner that never asked (a restarted process) answers: the question is gone.
+    let (_, asked_last) = h.prompt(Some(&history), "One more").await;
+    let last = ask_event(&asked_last).unwrap();
+    let restarted = app::turn::TurnRunner::new(
+        h.pool.clone(),
+        std::sync::Arc::new(
+            app::llm::MockModel::from_json(&json!({"responses": [{"text": "It was lost."}]}).to_string(), None)
+                .unwrap(),
+        ),
+        TurnSettings::default(),
+        app::chat::running::RunningTurns::default(),
+    );
+    let mut handle = restarted
+        .start(h.request(
+            Some(&history),
+            TurnInput::Answer { tool_call_id: last.tool_call_id.clone(), response: filled(&last.input) },
+        ))
+        .await
+        .unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = handle.events.recv().await {
+        events.push(event);
+    }
+    assert!(tool_result(&events, "call_c").unwrap()["error"].as_str().unwrap().contains("Palaver restarted"));
+    assert_eq!(text(&events), "It was lost.");
+    let rows = h.rows(&history).await;
+    let gone = rows.iter().any(|row| {
+        matches!(row, app::chat::model::HistoryRow::ToolResult { tool_call_id, result, .. }
+        if *tool_call_id == last.tool_call_id && result["reason"] == "server_request_gone")
+    });
+    assert!(gone, "the card says why: {rows:?}");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_url_elicitation_is_a_confirm_that_names_the_host() {
+    let hub =
+        connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"], "approval": "never"}}))
+            .await;
+    let open =
+        call("call_u", "everything__trigger-url-elicitation", json!({"url": "https://pay.example.com/checkout"}));
+    let h = harness_on(&hub, json!([open, {"text": "Opened."}])).await;
+    let (history, events) = h.prompt(None, "Pay").await;
+    let ask = ask_event(&events).expect("a confirm");
+    assert_eq!(ask.kind, palaver_contract::asks::AskKind::Confirm);
+    assert_eq!(ask.url.as_deref(), Some("https://pay.example.com/checkout"));
+    assert!(ask.input["prompt"].as_str().unwrap().contains("The link opens pay.example.com."));
+    let tapped = h.answer(&history, "call_u_q1", json!({"action": "accept", "content": {"confirmed": true}})).await;
+    let result = tool_result(&tapped, "call_u").expect("the tool finished");
+    assert!(result.to_string().contains("accept"), "{result}");
+    hub.shut_down().await;
+}

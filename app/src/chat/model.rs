@@ -33,11 +33,13 @@ pub fn check_title(title: &str) -> Result<String, String> {
     Ok(title.to_string())
 }
 
-/// Where an ask came from: the model, or the server guarding a host tool.
+/// Where an ask came from: the model (no origin), the server guarding a host tool, or a
+/// running tool's own question (an MCP server's elicitation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AskOrigin {
     Approval,
+    Elicitation,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,6 +147,12 @@ pub struct AskEvent {
     pub origin: Option<AskOrigin>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
+    /// An elicitation's MCP server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The link a URL-mode elicitation opens when the user taps to go on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,6 +3,7 @@
 //! named `<server>__<tool>` ([`tool`]), approved by the server's rule before they run.
 
 pub mod config;
+
 mod server;
 mod tool;
 

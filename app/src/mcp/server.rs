@@ -4,15 +4,20 @@
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, Tool};
-use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
+    ErrorData, FormElicitationCapability, Implementation, Tool, UrlElicitationCapability,
+};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, OwnedMutexGuard, mpsc, oneshot};
 
 use super::config::{ServerConfig, Transport, expand_env};
+use crate::turn::tools::PendingQuestion;
+use crate::turn::tools::question::{QuestionAnswer, ToolQuestion};
 use crate::wire::McpServerState;
 
 /// The longest a server may take to answer `initialize` (less when its call timeout is less).
@@ -23,6 +28,14 @@ const LAST_BACKOFF: Duration = Duration::from_secs(60);
 const STABLE_AFTER: Duration = Duration::from_secs(60);
 /// Longest stderr line logged as it came.
 const STDERR_LINE_MAX: usize = 1_000;
+
+/// The call running on a server now: where its questions go, and the time spent asking.
+#[derive(Default)]
+struct RunningCall {
+    questions: Option<mpsc::Sender<PendingQuestion>>,
+    asking_since: Option<Instant>,
+    asked_for: Duration,
+}
 
 #[derive(Default)]
 struct LinkState {
@@ -42,6 +55,35 @@ pub struct ServerLink {
     tools_changed: Notify,
     /// Palaver is shutting down: the supervisor ends the connection and stops.
     shutdown: Notify,
+    /// One call at a time: MCP does not say which call an elicitation belongs to, so a
+    /// question is the running call's (and reaches that call's user only).
+    calls: Arc<tokio::sync::Mutex<()>>,
+    call: Mutex<RunningCall>,
+}
+
+/// The server's one running call; dropping it (the call ended, or was abandoned) frees the
+/// server for the next.
+pub struct CallSlot {
+    link: Arc<ServerLink>,
+    _turn: OwnedMutexGuard<()>,
+}
+
+impl Drop for CallSlot {
+    fn drop(&mut self) {
+        *self.link.running_call() = RunningCall::default();
+    }
+}
+
+impl CallSlot {
+    /// How long the user has spent answering this call's questions, so far.
+    pub fn time_asking(&self) -> Duration {
+        let call = self.link.running_call();
+        call.asked_for + call.asking_since.map_or(Duration::ZERO, |since| since.elapsed())
+    }
+
+    pub fn is_asking(&self) -> bool {
+        self.link.running_call().asking_since.is_some()
+    }
 }
 
 impl ServerLink {
@@ -52,7 +94,37 @@ impl ServerLink {
             reconnect: Notify::new(),
             tools_changed: Notify::new(),
             shutdown: Notify::new(),
+            calls: Arc::default(),
+            call: Mutex::default(),
         })
+    }
+
+    fn running_call(&self) -> std::sync::MutexGuard<'_, RunningCall> {
+        self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Waits for the server to be free, then holds it for one call whose questions go to
+    /// `questions`.
+    pub async fn begin_call(self: &Arc<Self>, questions: Option<mpsc::Sender<PendingQuestion>>) -> CallSlot {
+        let turn = self.calls.clone().lock_owned().await;
+        *self.running_call() = RunningCall { questions, ..RunningCall::default() };
+        CallSlot { link: self.clone(), _turn: turn }
+    }
+
+    /// Asks the running call's user `question`; `None` when no call can take it.
+    async fn ask(&self, question: ToolQuestion) -> Option<QuestionAnswer> {
+        let questions = self.running_call().questions.clone()?;
+        let (reply, answer) = oneshot::channel();
+        self.running_call().asking_since = Some(Instant::now());
+        let answer = match questions.send(PendingQuestion { question, reply }).await {
+            Ok(()) => answer.await.unwrap_or_else(|_| QuestionAnswer::cancel()),
+            Err(_) => QuestionAnswer::cancel(),
+        };
+        let mut call = self.running_call();
+        if let Some(since) = call.asking_since.take() {
+            call.asked_for += since.elapsed();
+        }
+        Some(answer)
     }
 
     fn with_state<T>(&self, read: impl FnOnce(&mut LinkState) -> T) -> T {
@@ -249,8 +321,54 @@ pub struct Handler {
 
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
-        // No elicitation, sampling or roots: Palaver declares only what it does.
-        ClientConfig::new(ClientCapabilities::default(), Implementation::new("palaver", env!("CARGO_PKG_VERSION")))
+        // Elicitation in both modes, the answers checked against the schema; no sampling or
+        // roots: Palaver declares only what it does.
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = Some(
+            ElicitationCapability::new()
+                .with_form(FormElicitationCapability::new().with_schema_validation(true))
+                .with_url(UrlElicitationCapability::new()),
+        );
+        ClientConfig::new(capabilities, Implementation::new("palaver", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let Some(link) = self.link.upgrade() else { return Ok(ElicitResult::new(ElicitationAction::Cancel)) };
+        let server = &link.config.name;
+        let question = match &request {
+            ElicitRequestParams::FormElicitationParams { message, requested_schema, .. } => {
+                serde_json::to_value(requested_schema)
+                    .map_err(|err| err.to_string())
+                    .and_then(|schema| ToolQuestion::form(server, message, schema))
+            }
+            ElicitRequestParams::UrlElicitationParams { message, url, .. } => ToolQuestion::url(server, message, url),
+            _ => Err("The elicitation is of a mode Palaver does not know.".to_string()),
+        };
+        let question = match question {
+            Ok(question) => question,
+            Err(problem) => {
+                tracing::warn!(server, %problem, "an elicitation Palaver cannot ask was declined");
+                return Ok(ElicitResult::new(ElicitationAction::Decline));
+            }
+        };
+        let Some(answer) = link.ask(question).await else {
+            tracing::warn!(server, "an elicitation outside a tool call was declined");
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        };
+        let action = match answer.action {
+            "accept" => ElicitationAction::Accept,
+            "decline" => ElicitationAction::Decline,
+            _ => ElicitationAction::Cancel,
+        };
+        let result = ElicitResult::new(action);
+        Ok(match answer.content {
+            Some(content) => result.with_content(content),
+            None => result,
+        })
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {

@@ -3,6 +3,7 @@
 //! `notifications/cancelled`) and its result as the model sees it.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ResourceContents, Tool};
 use serde_json::{Value, json};
@@ -17,6 +18,8 @@ use palaver_contract::text::shorten;
 const TOOL_NAME_MAX: usize = 64;
 /// The most text of one result the model is given.
 pub const OUTPUT_MAX_BYTES: usize = 100 * 1024;
+/// How often a call waiting on the user's answer looks at its timeout again.
+const ASKING_POLL: Duration = Duration::from_secs(1);
 /// An argument value longer than this is collapsed in the approval prompt.
 const ARGUMENT_SHOWN_MAX: usize = 80;
 
@@ -108,26 +111,45 @@ impl HostTool for McpTool {
         }))
     }
 
-    fn execute(&self, _context: ToolContext, input: Value) -> ToolRun {
+    fn execute(&self, context: ToolContext, input: Value) -> ToolRun {
         let link = self.link.clone();
         let name = self.tool.name.clone();
         Box::pin(async move {
-            let peer =
-                link.peer().ok_or_else(|| format!("The MCP server \"{}\" is not connected.", link.config.name))?;
+            let server = link.config.name.clone();
             let params = match input {
                 Value::Object(arguments) => CallToolRequestParams::new(name).with_arguments(arguments),
                 Value::Null => CallToolRequestParams::new(name),
                 _ => return Err("The tool's arguments must be an object.".into()),
             };
+            let slot = link.begin_call(context.questions).await;
+            let peer = link.peer().ok_or_else(|| format!("The MCP server \"{server}\" is not connected."))?;
             let timeout = link.config.timeout;
-            match tokio::time::timeout(timeout, peer.call_tool(params)).await {
-                Err(_) => Err(format!(
-                    "The MCP server \"{}\" did not answer within {} s; the call was cancelled.",
-                    link.config.name,
-                    timeout.as_secs_f64()
-                )),
-                Ok(Err(err)) => Err(format!("The MCP server \"{}\" failed the call: {err}", link.config.name)),
-                Ok(Ok(result)) => Ok(tool_output(result)),
+            let started = Instant::now();
+            // Dropping the call (a stop, or the timeout) sends `notifications/cancelled`.
+            let call = peer.call_tool(params);
+            tokio::pin!(call);
+            loop {
+                // The time the user spends answering the server's questions does not count.
+                let wake = if slot.is_asking() {
+                    Instant::now() + ASKING_POLL
+                } else {
+                    started + timeout + slot.time_asking()
+                };
+                tokio::select! {
+                    result = &mut call => {
+                        return result
+                            .map(tool_output)
+                            .map_err(|err| format!("The MCP server \"{server}\" failed the call: {err}"));
+                    }
+                    _ = tokio::time::sleep_until(wake.into()) => {
+                        if !slot.is_asking() && Instant::now() >= started + timeout + slot.time_asking() {
+                            return Err(format!(
+                                "The MCP server \"{server}\" did not answer within {} s; the call was cancelled.",
+                                timeout.as_secs_f64()
+                            ));
+                        }
+                    }
+                }
             }
         })
     }

@@ -10,6 +10,7 @@ use super::replay;
 use super::run::{Resolved, Turn};
 use super::store::{self, AskLog, AskPhase, Resolution, StoredPendingAsk};
 use super::tools::ToolOutput;
+use super::waiting::Resumed;
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskStatus, HistoryRow};
 use crate::chat::store as histories;
@@ -20,15 +21,37 @@ use palaver_contract::asks::{
     parse_ask_data_url, parse_ask_input, validate_ask_response,
 };
 
+/// The cancel reason of an elicitation whose server request ended with the process.
+pub const QUESTION_GONE: &str = "server_request_gone";
+
+/// What the model gets as the result of a tool whose question was lost to a restart.
+const QUESTION_GONE_RESULT: &str = "The MCP server's question was lost: Palaver restarted before the user answered, \
+so this tool call did not finish.";
+
 /// What the model gets as the result of a host tool call that never ran.
 const UNANSWERED_TOOL_CALL_RESULT: &str = "This tool call did not run, so it has no result.";
 
 impl TurnRunner {
     /// Cancels the pending ask, if any, with `user_sent_message`; once, even when prompts race.
+    /// A turn that waits on it (an elicitation) ends.
     pub(super) async fn cancel_for_prompt(&self, history_id: &str, turn_id: &str) -> AppResult<Option<String>> {
+        let cancelled = self.cancel_pending(history_id, turn_id, "user_sent_message").await?;
+        if let Some(tool_call_id) = &cancelled {
+            self.waiting.resume(history_id, tool_call_id, Resumed::Superseded);
+        }
+        Ok(cancelled)
+    }
+
+    /// Cancels the pending ask, if any, with `reason`; returns its id.
+    pub(super) async fn cancel_pending(
+        &self,
+        history_id: &str,
+        turn_id: &str,
+        reason: &str,
+    ) -> AppResult<Option<String>> {
         for _ in 0..3 {
             let Some(pending) = store::pending_ask(&self.pool, history_id).await? else { return Ok(None) };
-            let response = AskResponse::Cancel { reason: Some("user_sent_message".into()) };
+            let response = AskResponse::Cancel { reason: Some(reason.into()) };
             let rows = answer_rows(&pending, &response);
             let resolution = Resolution { expected: &pending, status: AskStatus::Cancelled, rows };
             if store::resolve(&self.pool, history_id, turn_id, resolution).await?.is_some() {
@@ -63,7 +86,15 @@ impl TurnRunner {
             (Ask::Files(_), Some(content)) => self.load_answer_files(history_id, content).await?,
             _ => (response.clone(), Vec::new()),
         };
-        let response: AskResponse = serde_json::from_value(response).map_err(|_| AppError::Internal)?;
+        let mut response: AskResponse = serde_json::from_value(response).map_err(|_| AppError::Internal)?;
+        if pending.asked_by_call.is_some() {
+            match self.waiting.refusals(history_id, tool_call_id, &response) {
+                Some(refusals) if !refusals.is_empty() => return Err(AppError::InvalidAnswer { fields: refusals }),
+                Some(_) => {}
+                // The process restarted since: the server's request is gone with it.
+                None => response = AskResponse::Cancel { reason: Some(QUESTION_GONE.into()) },
+            }
+        }
         let status =
             if matches!(response, AskResponse::Cancel { .. }) { AskStatus::Cancelled } else { AskStatus::Answered };
         let rows = answer_rows(&pending, &response);
@@ -149,9 +180,10 @@ impl Turn {
                 self.replayed_len = self.messages.len();
                 self.messages.extend(pending.response_messages.iter().cloned());
                 self.metadata.ask = Some(AskLog::of(&pending, AskPhase::Answered(response.action())));
-                match host_call_id(&pending) {
-                    Some(call_id) => self.finish_approval(&pending, &call_id, &response).await,
-                    None => self.messages.push(ModelMessage::Tool {
+                match (host_call_id(&pending), &pending.asked_by_call) {
+                    (Some(call_id), _) => self.finish_approval(&pending, &call_id, &response).await,
+                    (None, Some(call_id)) => self.finish_lost_question(&pending, call_id).await,
+                    (None, None) => self.messages.push(ModelMessage::Tool {
                         tool_call_id: pending.ask.tool_call_id.clone(),
                         tool_name: pending.ask.kind.tool_name(),
                         result: response.to_value(),
@@ -160,6 +192,31 @@ impl Turn {
                 }
                 Some(serde_json::to_string(&response).unwrap_or_default())
             }
+        }
+    }
+
+    /// An elicitation answered after a restart: its tool call ended with the old process.
+    /// The model is told so (the call, and any other call of that step without a result).
+    async fn finish_lost_question(&mut self, pending: &StoredPendingAsk, call_id: &str) {
+        let tool_name = pending.ask.tool_name.clone().unwrap_or_default();
+        let result = json!({"error": QUESTION_GONE_RESULT});
+        self.emit_tool_result(call_id, &tool_name, result.clone()).await;
+        self.new_rows.push(HistoryRow::ToolResult { tool_name, tool_call_id: call_id.to_string(), result });
+        let answered: Vec<String> = self
+            .messages
+            .iter()
+            .filter_map(|message| match message {
+                ModelMessage::Tool { tool_call_id, .. } => Some(tool_call_id.clone()),
+                _ => None,
+            })
+            .collect();
+        let step = self.messages.iter().rev().find_map(|message| match message {
+            ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => Some(tool_calls.clone()),
+            _ => None,
+        });
+        for call in step.unwrap_or_default().iter().filter(|call| !answered.contains(&call.id)) {
+            let result = if call.id == call_id { QUESTION_GONE_RESULT } else { UNANSWERED_TOOL_CALL_RESULT };
+            self.messages.push(ModelMessage::tool(call.id.clone(), call.name.clone(), json!({"error": result})));
         }
     }
 

@@ -7,6 +7,7 @@
 //! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
 
 mod answer;
+mod question;
 mod record;
 mod replay;
 mod reply_document;
@@ -14,6 +15,7 @@ mod run;
 mod steps;
 pub mod store;
 pub mod tools;
+mod waiting;
 
 use std::sync::Arc;
 
@@ -103,11 +105,13 @@ pub struct TurnRunner {
     settings: Arc<TurnSettings>,
     /// The stop switch of each running turn, shared with the chat service.
     running: RunningTurns,
+    /// Turns alive while they wait on the answer to a running tool's question.
+    waiting: waiting::WaitingTurns,
 }
 
 impl TurnRunner {
     pub fn new(pool: SqlitePool, model: Arc<dyn ChatModel>, settings: TurnSettings, running: RunningTurns) -> Self {
-        Self { pool, model, settings: Arc::new(settings), running }
+        Self { pool, model, settings: Arc::new(settings), running, waiting: Default::default() }
     }
 
     pub fn asks_on(&self) -> bool {
@@ -140,6 +144,14 @@ impl TurnRunner {
                 };
                 authorize_history(&self.pool, &request.caller, &history_id, HistoryAccess::Write).await?;
                 let resolved = self.resolve_answer(&history_id, &turn_id, tool_call_id, response).await?;
+                // An elicitation's turn is still running: the answer goes on in it.
+                if resolved.pending.asked_by_call.is_some() {
+                    let (sender, events) = mpsc::channel(64);
+                    let answer = waiting::Resumed::Answer { response: resolved.response.clone(), events: sender };
+                    if self.waiting.resume(&history_id, tool_call_id, answer) {
+                        return Ok(TurnHandle { history_id, events });
+                    }
+                }
                 let rows = self.rows(&history_id).await?;
                 (history_id, rows, Some(resolved), None)
             }
@@ -177,6 +189,8 @@ impl TurnRunner {
             document: false,
             block_errors: String::new(),
             tools: self.tools(),
+            questions_asked: 0,
+            superseded: false,
         };
         tokio::spawn(turn.run());
         Ok(TurnHandle { history_id, events })

@@ -32,6 +32,8 @@ pub(super) enum StepsEnd {
     Stopped,
     Paused(Box<Pause>),
     Failed(String),
+    /// A new message took the conversation over while a tool's question waited.
+    Superseded,
 }
 
 /// The ask a turn pauses on (with the `{ask}` event it sends once stored), and its row.
@@ -74,6 +76,10 @@ pub(super) struct Turn {
     pub(super) block_errors: String,
     /// The host tools as they were when the turn started (MCP servers come and go).
     pub(super) tools: ToolRegistry,
+    /// How many asks running tools' questions have made in this turn (their ids count up).
+    pub(super) questions_asked: usize,
+    /// A new message came while the turn waited on a tool's question: the turn ends unsaved.
+    pub(super) superseded: bool,
 }
 
 impl Turn {
@@ -120,6 +126,12 @@ impl Turn {
                 self.emit(TurnEvent::Error { error: message.clone() }).await;
                 error = Some(message);
                 pending_ref = self.undo_or_save().await;
+            }
+            StepsEnd::Superseded => {
+                self.metadata.stopped = true;
+                self.log(prompt_log, None, started).await;
+                self.runner.running.unregister(&self.history_id, &self.stop_switch);
+                return;
             }
         }
         let title = self.title().await;

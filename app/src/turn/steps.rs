@@ -3,12 +3,13 @@
 
 use futures::StreamExt;
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 use super::BASE_SYSTEM_PROMPT;
 use super::answer::APPROVAL_PREFIX;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store::{self, StoredPendingAsk};
-use super::tools::{HostTool, ToolContext, ToolOutput};
+use super::tools::{HostTool, PendingQuestion, ToolContext, ToolOutput};
 use crate::chat::BlocksSettings;
 use crate::chat::model::{
     AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent,
@@ -21,12 +22,13 @@ use palaver_contract::asks::{
 use palaver_contract::text::shorten;
 
 impl Turn {
-    pub(super) fn context(&self, call_id: &str) -> ToolContext {
+    pub(super) fn context(&self, call_id: &str, questions: mpsc::Sender<PendingQuestion>) -> ToolContext {
         ToolContext {
             pool: self.runner.pool.clone(),
             user_id: self.user_id.clone(),
             history_id: self.history_id.clone(),
             idempotency_key: format!("{}:{call_id}", self.turn_id),
+            questions: Some(questions),
         }
     }
 
@@ -80,12 +82,26 @@ impl Turn {
             return json!({"error": format!("There is no tool named \"{}\".", call.name)}).into();
         };
         let mut stop = self.stop.clone();
-        let output = tokio::select! {
-            output = tool.execute(self.context(&call.id), call.input.clone()) => match output {
-                Ok(output) => output,
-                Err(message) => json!({"error": message}).into(),
-            },
-            _ = stop.wait_for(|stopped| *stopped) => json!({"error": "The user stopped the turn before the tool finished."}).into(),
+        let (questions, mut asked) = mpsc::channel(1);
+        let run = tool.execute(self.context(&call.id, questions), call.input.clone());
+        tokio::pin!(run);
+        let output: ToolOutput = loop {
+            tokio::select! {
+                output = &mut run => break match output {
+                    Ok(output) => output,
+                    Err(message) => json!({"error": message}).into(),
+                },
+                Some(pending) = asked.recv() => {
+                    let answer = self.ask_question(call, pending.question).await;
+                    let _ = pending.reply.send(answer);
+                    if self.superseded {
+                        return json!({"error": "A new message came before the tool's question was answered."}).into();
+                    }
+                }
+                _ = async { let _ = stop.wait_for(|stopped| *stopped).await; } => {
+                    break json!({"error": "The user stopped the turn before the tool finished."}).into();
+                }
+            }
         };
         self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
         output
@@ -148,7 +164,11 @@ impl Turn {
                 let reply = self.reply.clone();
                 self.emit(TurnEvent::Replace { replace: "text".into(), text: reply }).await;
             }
-            if let Some(pause) = self.tool_step(calls).await {
+            let pause = self.tool_step(calls).await;
+            if self.superseded {
+                return StepsEnd::Superseded;
+            }
+            if let Some(pause) = pause {
                 return StepsEnd::Paused(Box::new(pause));
             }
         }
@@ -160,26 +180,25 @@ impl Turn {
         self.messages.push(ModelMessage::Assistant { text: String::new(), tool_calls: calls.clone() });
         let offered = self.offered_kinds();
         let mut pause: Option<Pause> = None;
-        let mut results = Vec::new();
         let mut dropped_rows = Vec::new();
         for call in calls {
             let ask_kind =
                 call.name.strip_prefix("ask_").and_then(AskKind::parse).filter(|kind| offered.contains(kind));
             if let Some(kind) = ask_kind {
                 match parse_ask_input(kind, &call.input, self.surface) {
-                    Err(errors) => results.push(invalid_ask_result(&call, &errors)),
-                    Ok(ask) if pause.is_none() => pause = Some(self.ask_pause(&call, ask, None)),
+                    Err(errors) => self.messages.push(invalid_ask_result(&call, &errors)),
+                    Ok(ask) if pause.is_none() => pause = Some(self.ask_pause(&call, ask, AskFrom::Model)),
                     Ok(_) => {
                         let row_ask = RowAsk { kind, status: AskStatus::Cancelled, origin: None };
                         dropped_rows.push(call_row(&call, call.input.clone(), Some(row_ask)));
                         dropped_rows.push(result_row(&call, store::one_ask_at_a_time()));
-                        results.push(tool_message(&call, store::one_ask_at_a_time()));
+                        self.messages.push(tool_message(&call, store::one_ask_at_a_time()));
                     }
                 }
                 continue;
             }
             let Some(tool) = self.tools.get(&call.name).cloned() else {
-                results
+                self.messages
                     .push(tool_message(&call, json!({"error": format!("There is no tool named \"{}\".", call.name)})));
                 continue;
             };
@@ -187,10 +206,14 @@ impl Turn {
                 ToolCallEvent { tool_call_id: call.id.clone(), tool_name: call.name.clone(), args: call.input.clone() };
             self.emit(TurnEvent::ToolCall { tool_call: event }).await;
             if tool.approval(&call.input).is_none() {
-                let output = self.run_host_tool(&call).await;
+                // The call's row comes first: a question the tool asks while it runs follows it.
                 self.new_rows.push(call_row(&call, call.input.clone(), None));
+                let output = self.run_host_tool(&call).await;
+                if self.superseded {
+                    return None;
+                }
                 self.new_rows.push(result_row(&call, output.result.clone()));
-                results.push(output.message(&call.id, &call.name));
+                self.messages.push(output.message(&call.id, &call.name));
                 continue;
             }
             // Approvals are asks: without asks on, a guarded tool never runs.
@@ -201,7 +224,7 @@ impl Turn {
                     self.new_rows.push(call_row(&call, call.input.clone(), None));
                     let approval_call =
                         ToolCall { id: format!("{APPROVAL_PREFIX}{}", call.id), name: call.name.clone(), input };
-                    pause = Some(self.ask_pause(&approval_call, ask, Some(call.name.clone())));
+                    pause = Some(self.ask_pause(&approval_call, ask, AskFrom::Approval { tool: call.name.clone() }));
                 }
                 guard => {
                     let reason = if guard.is_none() { "approvals_unavailable" } else { "one_ask_at_a_time" };
@@ -212,37 +235,72 @@ impl Turn {
                     self.emit_tool_result(&call.id, &call.name, denied.clone()).await;
                     self.new_rows.push(call_row(&call, call.input.clone(), None));
                     self.new_rows.push(result_row(&call, denied));
-                    results.push(tool_message(&call, json!({"type": "execution-denied", "reason": reason})));
+                    self.messages.push(tool_message(&call, json!({"type": "execution-denied", "reason": reason})));
                 }
             }
         }
-        self.messages.extend(results);
         let pause = pause?;
         self.new_rows.extend(dropped_rows);
         Some(pause)
     }
 
-    pub(super) fn ask_pause(&self, call: &ToolCall, ask: Ask, host_tool: Option<String>) -> Pause {
+    /// The pause on an ask: `call` is the ask's own call (the model's `ask_<kind>`, an
+    /// approval's, or an elicitation's), `from` says whose it is.
+    pub(super) fn ask_pause(&self, call: &ToolCall, ask: Ask, from: AskFrom) -> Pause {
         let kind = ask.kind();
-        let origin = host_tool.as_ref().map(|_| AskOrigin::Approval);
+        let (origin, host_tool) = match &from {
+            AskFrom::Model => (None, None),
+            AskFrom::Approval { tool } => (Some(AskOrigin::Approval), Some(tool.clone())),
+            AskFrom::Elicitation { tool, .. } => (Some(AskOrigin::Elicitation), Some(tool.clone())),
+        };
         let input = call.input.clone();
         let simple = to_simple_card(&ask, &call.id);
-        let tool_name = host_tool.clone().unwrap_or_else(|| kind.tool_name());
         let row = HistoryRow::ToolCall {
-            tool_name,
+            tool_name: host_tool.clone().unwrap_or_else(|| kind.tool_name()),
             tool_call_id: call.id.clone(),
             args: input.clone(),
             ask: Some(RowAsk { kind, status: AskStatus::Pending, origin }),
         };
+        let mut ask = AskEvent {
+            tool_call_id: call.id.clone(),
+            kind,
+            input,
+            simple,
+            origin,
+            tool_name: host_tool,
+            server: None,
+            url: None,
+        };
+        let mut asked_by_call = None;
+        if let AskFrom::Elicitation { call_id, server, url, .. } = from {
+            (ask.server, ask.url, asked_by_call) = (Some(server), url, Some(call_id));
+        }
         let stored = StoredPendingAsk {
-            approval_id: host_tool.as_ref().map(|_| call.id.clone()),
-            ask: AskEvent { tool_call_id: call.id.clone(), kind, input, simple, origin, tool_name: host_tool },
+            approval_id: (origin == Some(AskOrigin::Approval)).then(|| call.id.clone()),
+            ask,
             prompt_index: self.prompt_index,
             response_messages: Vec::new(),
             created: String::new(),
+            asked_by_call,
         };
         Pause { stored, row }
     }
+}
+
+/// Whose ask a turn pauses on.
+pub(super) enum AskFrom {
+    Model,
+    /// The approval guarding a call of this host tool.
+    Approval {
+        tool: String,
+    },
+    /// A running host tool's question: the call, and the MCP server that asks.
+    Elicitation {
+        tool: String,
+        call_id: String,
+        server: String,
+        url: Option<String>,
+    },
 }
 
 /// The confirm input of an approval: the tool's own, or the default when it has none valid.

@@ -31,6 +31,10 @@ pub struct StoredPendingAsk {
     pub created: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_id: Option<String>,
+    /// For an elicitation: the id of the host tool call that asks (still running while the
+    /// process lives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked_by_call: Option<String>,
 }
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";

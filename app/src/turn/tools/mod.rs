@@ -2,6 +2,7 @@
 //! approves. Ships the demo todo tools the spec's examples use (`todos`, their rows in `store`);
 //! MCP servers' tools come in through the same trait (`crate::mcp`).
 
+pub mod question;
 mod store;
 mod todos;
 
@@ -11,6 +12,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use serde_json::Value;
 use sqlx::SqlitePool;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::llm::{ContentPart, ModelMessage};
 
@@ -24,6 +26,14 @@ pub struct ToolContext {
     pub history_id: String,
     /// `<turnId>:<toolCallId>`: the same call never runs twice under one key.
     pub idempotency_key: String,
+    /// Where the tool sends a question for the user while it runs; the turn asks it.
+    pub questions: Option<mpsc::Sender<PendingQuestion>>,
+}
+
+/// A tool's question on its way to the user, and where the answer goes.
+pub struct PendingQuestion {
+    pub question: question::ToolQuestion,
+    pub reply: oneshot::Sender<question::QuestionAnswer>,
 }
 
 /// What a tool gives back: the JSON result (stored and shown), and parts only the model sees

@@ -1,0 +1,104 @@
+//! A running tool's question (an MCP server's elicitation) asked in the chat: the turn saves
+//! what it has and pauses on the ask like any other, so the client's stream ends and every
+//! surface can answer it, but the turn itself stays alive, because the tool is still running;
+//! the answer's request picks up its events ([`super::waiting`]).
+
+use serde_json::Map;
+use tokio::sync::mpsc;
+
+use super::run::Turn;
+use super::steps::AskFrom;
+use super::tools::question::{QuestionAnswer, Step, ToolQuestion};
+use super::waiting::Resumed;
+use crate::chat::model::{AskResolvedEvent, TurnEvent};
+use crate::llm::ToolCall;
+use palaver_contract::asks::{AskResponse, AskSurface, parse_ask_input};
+
+/// The cancel reason an elicitation gets when the user stops the turn while it waits.
+const STOPPED: &str = "user_stopped";
+
+impl Turn {
+    /// Asks `question` of the user, page by page, for the host tool call `call`.
+    pub(super) async fn ask_question(&mut self, call: &ToolCall, question: ToolQuestion) -> QuestionAnswer {
+        let mut content = Map::new();
+        for page in 0..question.pages() {
+            let (kind, input) = question.ask(page);
+            // Any surface may answer later, so the ask is checked as the chat shows it.
+            let ask = match parse_ask_input(kind, &input, AskSurface::Full) {
+                Ok(ask) => ask,
+                Err(errors) => {
+                    tracing::warn!(server = question.asker(), ?errors, "an elicitation's ask does not validate");
+                    return QuestionAnswer::decline();
+                }
+            };
+            self.questions_asked += 1;
+            let ask_call =
+                ToolCall { id: format!("{}_q{}", call.id, self.questions_asked), name: call.name.clone(), input };
+            let from = AskFrom::Elicitation {
+                tool: call.name.clone(),
+                call_id: call.id.clone(),
+                server: question.asker().to_string(),
+                url: question.link().map(str::to_string),
+            };
+            let pause = self.ask_pause(&ask_call, ask, from);
+            let response = match self.wait_for_answer(pause, &ask_call.id, &question, page).await {
+                Some(response) => response,
+                None => return QuestionAnswer::cancel(),
+            };
+            if let Step::Done(answer) = question.answer(page, &response, &mut content) {
+                return answer;
+            }
+        }
+        QuestionAnswer::cancel()
+    }
+
+    /// Pauses on one page's ask and waits, alive, for its answer; `None` when the turn is
+    /// stopped, or a new message supersedes it, first.
+    async fn wait_for_answer(
+        &mut self,
+        pause: super::run::Pause,
+        ask_id: &str,
+        question: &ToolQuestion,
+        page: usize,
+    ) -> Option<AskResponse> {
+        let waiting = self.runner.waiting.clone();
+        // Registered before the ask is stored, so an answer as quick as can be finds the turn.
+        let resumed = waiting.wait(&self.history_id, ask_id, question.clone(), page);
+        let Some(pending) = self.pause(pause).await else {
+            waiting.forget(&self.history_id, ask_id);
+            return None;
+        };
+        // What was said before the question is saved with it; the rest of the reply is new.
+        self.reply.clear();
+        let title = self.title().await;
+        let done =
+            TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask: Some(pending) };
+        self.emit(done).await;
+        // This request's stream ends here; the answer's request gets what follows.
+        self.sender = mpsc::channel(1).0;
+        let mut stop = self.stop.clone();
+        let resumed = tokio::select! {
+            resumed = resumed => resumed.ok(),
+            _ = stop.wait_for(|stopped| *stopped) => None,
+        };
+        match resumed {
+            Some(Resumed::Answer { response, events }) => {
+                self.sender = events;
+                let event = AskResolvedEvent { tool_call_id: ask_id.to_string(), action: response.action().into() };
+                self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
+                Some(response)
+            }
+            Some(Resumed::Superseded) => {
+                self.superseded = true;
+                None
+            }
+            None => {
+                waiting.forget(&self.history_id, ask_id);
+                if let Err(err) = self.runner.cancel_pending(&self.history_id, &self.turn_id, STOPPED).await {
+                    tracing::error!(?err, "could not cancel an elicitation on stop");
+                }
+                None
+            }
+        }
+    }
+}
