@@ -75,3 +75,14 @@ pub fn set_root_attribute(name: &str, value: Option<&str>) {
 
 #[cfg(not(feature = "hydrate"))]
 pub fn set_root_attribute(_name: &str, _value: Option<&str>) {}
+
+/// Opens an http(s) link in a new tab, with no way back to this page (`noopener`).
+#[cfg(feature = "hydrate")]
+pub fn open_link(url: &str) {
+    if url.starts_with("https://") || url.starts_with("http://") {
+        let _ = leptos::prelude::window().open_with_url_and_target_and_features(url, "_blank", "noopener,noreferrer");
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn open_link(_url: &str) {}

@@ -14,6 +14,7 @@ pub mod http;
 #[cfg(feature = "hydrate")]
 pub mod hydration;
 pub mod markdown;
+mod mcp_admin;
 pub mod navigation;
 mod pages;
 pub mod sse;

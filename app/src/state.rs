@@ -7,6 +7,7 @@ use sqlx::SqlitePool;
 
 use crate::accounts::auth::Accounts;
 use crate::chat::Conversations;
+use crate::mcp::McpHub;
 use crate::turn::TurnRunner;
 use crate::uploads::Uploads;
 
@@ -18,4 +19,5 @@ pub struct AppState {
     pub accounts: Accounts,
     pub conversations: Conversations,
     pub uploads: Uploads,
+    pub mcp: McpHub,
 }

@@ -48,8 +48,9 @@ pub fn app_state(
         max_file_size_bytes: turn_settings.max_file_size_bytes,
     };
     let accounts = Accounts::new(pool.clone(), auth);
+    let mcp = turn_settings.mcp.clone();
     let turns = TurnRunner::new(pool.clone(), model, turn_settings, running);
-    AppState { leptos_options, pool, turns, accounts, conversations, uploads }
+    AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp }
 }
 
 /// Who may call a route. Handlers enforce it through their extractors (`Authenticated`) and

@@ -325,6 +325,7 @@ pub fn AdminPage() -> impl IntoView {
                     })}
                 </Transition>
             </section>
+            <crate::mcp_admin::McpServersSection />
         </main>
     }
 }

@@ -19,6 +19,8 @@ pub struct AskItem {
     pub tool_name: String,
     /// Whether this is the ask the conversation waits on (then it can be answered).
     pub waiting: bool,
+    /// The link a waiting URL-mode elicitation opens when the user goes on.
+    pub link: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +42,7 @@ pub enum TranscriptItem {
 
 pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let waiting = view.pending_ask.as_ref().map(|pending| pending.ask.tool_call_id.as_str());
+    let link = view.pending_ask.as_ref().and_then(|pending| pending.ask.url.clone());
     let mut items: Vec<TranscriptItem> = Vec::new();
     for row in &view.rows {
         match row {
@@ -57,6 +60,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     origin: ask.origin,
                     tool_name: tool_name.clone(),
                     waiting: ask.status == AskStatus::Pending && waiting == Some(tool_call_id.as_str()),
+                    link: link.clone().filter(|_| waiting == Some(tool_call_id.as_str())),
                 })))
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None } => items.push(TranscriptItem::Tool {

@@ -27,6 +27,7 @@ Try one of these:\n\n\
 - **invoice details**: fill in a short form\n\
 - **upload a receipt**: send me a file\n\
 - **add todo buy milk**, **list my todos**, **delete my completed todos** (that one asks for approval)\n\
+- **mcp**: the tools of the MCP servers connected here; **mcp echo {\"message\": \"hi\"}** calls one\n\
 - **markdown**: a tour of what replies can format\n\
 - **dashboard**, **checklist**, **invoice preview**: replies built from display blocks\n\n\
 Anything else, I repeat back to you so you can see how messages render.";
@@ -49,7 +50,7 @@ const HTML_PROMPT_MARK: &str = "html requires html";
 /// What the demo does next: say something, or call a tool.
 enum Move {
     Say(String),
-    Call(&'static str, Value),
+    Call(String, Value),
 }
 
 fn words(message: &str) -> Vec<String> {
@@ -65,15 +66,18 @@ fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
     let words = words(message);
     let has = |word: &str| words.iter().any(|w| w == word);
     let lowered = message.to_lowercase();
-    let call = |tool: &'static str, input: Value| {
+    let call = |tool: &str, input: Value| {
         if offers(request, tool) {
-            Move::Call(tool, input)
+            Move::Call(tool.to_string(), input)
         } else {
             Move::Say(format!("I would use `{tool}` for that, but this conversation does not offer it."))
         }
     };
     if has("help") {
         return Move::Say(HELP.to_string());
+    }
+    if let Some(rest) = message.trim().strip_prefix("mcp").filter(|rest| rest.is_empty() || rest.starts_with(' ')) {
+        return mcp_move(request, rest.trim());
     }
     if has("markdown") && !has("draft") {
         return Move::Say(MARKDOWN_TOUR.to_string());
@@ -203,6 +207,31 @@ fn call_for<'m>(messages: &'m [ModelMessage], id: &str) -> Option<&'m ToolCall> 
     })
 }
 
+/// `mcp` lists the MCP tools this conversation offers; `mcp <tool> [JSON arguments]` calls
+/// the first whose name ends in `__<tool>` (`mcp echo {"message": "hi"}`).
+fn mcp_move(request: &ModelRequest, rest: &str) -> Move {
+    let mcp_tools: Vec<&str> =
+        request.tools.iter().map(|tool| tool.name.as_str()).filter(|name| name.contains("__")).collect();
+    if mcp_tools.is_empty() {
+        return Move::Say("No MCP server is connected here: see the README's MCP section (PALAVER_MCP_CONFIG).".into());
+    }
+    let (wanted, arguments) = rest.split_once(' ').unwrap_or((rest, ""));
+    if wanted.is_empty() {
+        let list: String = mcp_tools.iter().map(|name| format!("- `{name}`\n")).collect();
+        return Move::Say(format!("The MCP tools I can use here:\n\n{list}\nSay **mcp <tool> {{…arguments}}** to call one."));
+    }
+    let Some(tool) = mcp_tools.iter().find(|name| name.ends_with(&format!("__{wanted}"))) else {
+        return Move::Say(format!("No MCP tool here is called `{wanted}`. Say **mcp** for the list."));
+    };
+    match arguments.trim() {
+        "" => Move::Call(tool.to_string(), json!({})),
+        text => match serde_json::from_str::<Value>(text) {
+            Ok(input @ Value::Object(_)) => Move::Call(tool.to_string(), input),
+            _ => Move::Say("The arguments must be a JSON object, such as `{\"message\": \"hi\"}`.".into()),
+        },
+    }
+}
+
 /// What the demo says once a tool answered.
 fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, result: &Value) -> String {
     let input = call_for(messages, tool_call_id).map(|call| call.input.clone()).unwrap_or_default();
@@ -283,6 +312,11 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
         }
         "deleteCompletedTodos" => format!("Deleted {} completed todo(s).", result["deleted"]),
         _ if result.get("error").is_some() => format!("That did not work: {}", result["error"]),
+        _ if result["type"] == "execution-denied" => "OK, I did not run it.".to_string(),
+        name if name.contains("__") => match result["text"].as_str() {
+            Some(text) => format!("`{name}` says:\n\n{}", text.lines().map(|line| format!("> {line}\n")).collect::<String>()),
+            None => format!("`{name}` returned:\n\n```json\n{result}\n```"),
+        },
         _ => "Done.".to_string(),
     }
 }
@@ -371,6 +405,29 @@ mod tests {
 
     fn user(text: &str) -> ModelMessage {
         ModelMessage::User { text: text.into() }
+    }
+
+    #[test]
+    fn mcp_phrases_list_and_call_the_connected_tools() {
+        let tools = ["everything__echo", "time__get_current_time", "listTodos"];
+        let said = |prompt: &str| match next_move(&request(vec![user(prompt)], &tools)) {
+            Move::Say(text) => text,
+            Move::Call(name, input) => format!("call {name} {input}"),
+        };
+        let list = said("mcp");
+        assert!(list.contains("`everything__echo`") && list.contains("`time__get_current_time`"));
+        assert!(!list.contains("listTodos"), "only MCP tools");
+        assert_eq!(said("mcp echo {\"message\": \"hi\"}"), "call everything__echo {\"message\":\"hi\"}");
+        assert_eq!(said("mcp get_current_time"), "call time__get_current_time {}");
+        assert!(said("mcp missing").contains("No MCP tool here is called `missing`"));
+        assert!(said("mcp echo [1]").contains("must be a JSON object"));
+        let none = match next_move(&request(vec![user("mcp")], &["listTodos"])) {
+            Move::Say(text) => text,
+            Move::Call(..) => panic!("nothing to call"),
+        };
+        assert!(none.contains("No MCP server is connected"));
+        let reply = after_tool(&[], "everything__echo", "c1", &json!({"text": "Echo: hi"}));
+        assert_eq!(reply, "`everything__echo` says:\n\n> Echo: hi\n");
     }
 
     #[test]

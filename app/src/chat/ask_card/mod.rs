@@ -93,7 +93,16 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
     let tool_call_id = item.tool_call_id.clone();
     let answer = {
         let tool_call_id = tool_call_id.clone();
-        Callback::new(move |response: Value| channel.send.run((tool_call_id.clone(), response)))
+        let link = item.link.clone();
+        Callback::new(move |response: Value| {
+            // A URL-mode elicitation opens its link only on the user's tap, in that tap.
+            if let Some(link) = &link
+                && response["content"]["confirmed"] == Value::Bool(true)
+            {
+                crate::browser::open_link(link);
+            }
+            channel.send.run((tool_call_id.clone(), response))
+        })
     };
     let guard = match (item.origin, &item.tool_name) {
         (Some(AskOrigin::Approval), tool) => Some(tool.clone()),

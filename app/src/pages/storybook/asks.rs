@@ -96,6 +96,7 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         origin: None,
         tool_name: fixture.kind.tool_name(),
         waiting,
+        link: None,
     };
     let states = answered_states(&fixture, card.buttons.first().map(|button| button.response.to_value()));
     view! {

@@ -1,0 +1,120 @@
+//! The admin page's MCP section: each configured server (connected or not, its last error,
+//! its tools and their approval rule) and a button to reconnect one.
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+#[cfg(feature = "ssr")]
+use crate::server_fn;
+use crate::wire::{McpServerState, McpServerStatus, McpStatus};
+
+#[server(prefix = "/api", endpoint = "admin_mcp_status")]
+pub async fn admin_mcp_status() -> Result<McpStatus, AppError> {
+    let (state, caller) = server_fn::server_caller().await?;
+    if !caller.is_admin() {
+        return Err(AppError::AdminsOnly);
+    }
+    Ok(state.mcp.status())
+}
+
+#[server(prefix = "/api", endpoint = "admin_mcp_reconnect")]
+pub async fn admin_mcp_reconnect(name: String) -> Result<(), AppError> {
+    let (state, caller) = server_fn::server_caller().await?;
+    if !caller.is_admin() {
+        return Err(AppError::AdminsOnly);
+    }
+    if state.mcp.reconnect(&name) { Ok(()) } else { Err(AppError::BadRequest(format!("There is no MCP server \"{name}\"."))) }
+}
+
+fn state_words(state: McpServerState) -> &'static str {
+    match state {
+        McpServerState::Connecting => "connecting",
+        McpServerState::Connected => "connected",
+        McpServerState::Failed => "not connected",
+        McpServerState::Stopped => "stopped",
+    }
+}
+
+#[component]
+fn ServerCard(server: McpServerStatus, reconnect: ServerAction<AdminMcpReconnect>) -> impl IntoView {
+    let name = server.name.clone();
+    let connected = server.state == McpServerState::Connected;
+    view! {
+        <li class="mcp-server" data-testid="mcp-server" data-state=state_words(server.state)>
+            <h3>{server.name.clone()}</h3>
+            <p>
+                <span class="mcp-server__state" class:mcp-server__state--ok=connected>
+                    {state_words(server.state)}
+                </span>
+                " · "
+                <code>{server.transport}</code>
+                " · approval: "
+                {server.approval}
+            </p>
+            {server.last_error.map(|error| view! { <p class="error" data-testid="mcp-error">"Last error: " {error}</p> })}
+            <button
+                type="button"
+                on:click=move |_| {
+                    reconnect.dispatch(AdminMcpReconnect { name: name.clone() });
+                }
+            >
+                "Reconnect"
+            </button>
+            <ul class="mcp-tools" aria-label="Tools">
+                {server
+                    .tools
+                    .into_iter()
+                    .map(|tool| {
+                        let rule = if tool.needs_approval { "asks first" } else { "runs without asking" };
+                        view! {
+                            <li>
+                                <code>{tool.model_name}</code>
+                                " · "
+                                {rule}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </li>
+    }
+}
+
+/// The MCP servers, as an admin sees them.
+#[component]
+pub fn McpServersSection() -> impl IntoView {
+    let reconnect = ServerAction::<AdminMcpReconnect>::new();
+    let status = Resource::new(move || reconnect.version().get(), |_| admin_mcp_status());
+    view! {
+        <section aria-labelledby="mcp-heading">
+            <h2 id="mcp-heading">"MCP servers"</h2>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match status.await {
+                        Ok(status) if status.servers.is_empty() && status.problems.is_empty() => {
+                            view! { <p>"No MCP servers are configured (PALAVER_MCP_CONFIG)."</p> }.into_any()
+                        }
+                        Ok(status) => {
+                            view! {
+                                {status
+                                    .problems
+                                    .into_iter()
+                                    .map(|problem| view! { <p class="error" role="alert">{problem}</p> })
+                                    .collect_view()}
+                                <ul class="mcp-servers">
+                                    {status
+                                        .servers
+                                        .into_iter()
+                                        .map(|server| view! { <ServerCard server reconnect /> })
+                                        .collect_view()}
+                                </ul>
+                            }
+                                .into_any()
+                        }
+                        Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
