@@ -3,7 +3,8 @@ import { defineConfig } from "@playwright/test";
 // The servers under test: the dev build made by `cargo leptos build`, each on its own port with
 // a fresh database and the scripted mock model, so every reply is known in advance. The chat
 // server has open sign-up (each test signs up its own user); the accounts server starts empty,
-// so its test creates the very first (admin) account.
+// so its test creates the very first (admin) account. Both connect to the MCP servers of
+// end2end/mcp-servers.json.
 const port = 3100;
 export const accountsPort = 3101;
 const root = "..";
@@ -13,7 +14,7 @@ function palaver(port: number, name: string, openSignup: boolean) {
   return {
     // PALAVER_E2E_BIN runs the suite against another build (target/release/palaver after
     // `cargo leptos build --release`, whose site files replace the dev ones in target/site).
-    command: `rm -rf ${dir} && mkdir -p ${dir} && exec ${process.env.PALAVER_E2E_BIN ?? "target/debug/palaver"}`,
+    command: `rm -rf ${dir} && mkdir -p ${dir} target/e2e/mcp-files && exec ${process.env.PALAVER_E2E_BIN ?? "target/debug/palaver"}`,
     cwd: root,
     url: `http://127.0.0.1:${port}/health`,
     reuseExistingServer: false,
@@ -31,6 +32,8 @@ function palaver(port: number, name: string, openSignup: boolean) {
       PALAVER_MOCK_LOG: `${dir}/mock-log.jsonl`,
       PALAVER_OPEN_SIGNUP: openSignup ? "true" : "false",
       PALAVER_UI_BLOCKS_HTML: "true",
+      // Real MCP servers from npm (scripts/mcp): the reference server and a filesystem one.
+      PALAVER_MCP_CONFIG: "end2end/mcp-servers.json",
       RUST_LOG: "warn",
     },
   };

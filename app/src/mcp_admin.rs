@@ -23,7 +23,11 @@ pub async fn admin_mcp_reconnect(name: String) -> Result<(), AppError> {
     if !caller.is_admin() {
         return Err(AppError::AdminsOnly);
     }
-    if state.mcp.reconnect(&name) { Ok(()) } else { Err(AppError::BadRequest(format!("There is no MCP server \"{name}\"."))) }
+    if state.mcp.reconnect(&name) {
+        Ok(())
+    } else {
+        Err(AppError::BadRequest(format!("There is no MCP server \"{name}\".")))
+    }
 }
 
 fn state_words(state: McpServerState) -> &'static str {
@@ -84,11 +88,24 @@ fn ServerCard(server: McpServerStatus, reconnect: ServerAction<AdminMcpReconnect
 #[component]
 pub fn McpServersSection() -> impl IntoView {
     let reconnect = ServerAction::<AdminMcpReconnect>::new();
-    let status = Resource::new(move || reconnect.version().get(), |_| admin_mcp_status());
+    let refresh = RwSignal::new(0_u32);
+    let status = Resource::new(move || (reconnect.version().get(), refresh.get()), |_| admin_mcp_status());
+    // While a server is connecting, look again each second.
+    Effect::new(move |_| {
+        let connecting = status
+            .get()
+            .and_then(Result::ok)
+            .is_some_and(|status| status.servers.iter().any(|server| server.state == McpServerState::Connecting));
+        if connecting {
+            set_timeout(move || refresh.update(|count| *count += 1), std::time::Duration::from_secs(1));
+        }
+    });
     view! {
         <section aria-labelledby="mcp-heading">
             <h2 id="mcp-heading">"MCP servers"</h2>
-            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            <Transition fallback=|| {
+                view! { <p>"Loading…"</p> }
+            }>
                 {move || Suspend::new(async move {
                     match status.await {
                         Ok(status) if status.servers.is_empty() && status.problems.is_empty() => {
@@ -99,7 +116,13 @@ pub fn McpServersSection() -> impl IntoView {
                                 {status
                                     .problems
                                     .into_iter()
-                                    .map(|problem| view! { <p class="error" role="alert">{problem}</p> })
+                                    .map(|problem| {
+                                        view! {
+                                            <p class="error" role="alert">
+                                                {problem}
+                                            </p>
+                                        }
+                                    })
                                     .collect_view()}
                                 <ul class="mcp-servers">
                                     {status
@@ -111,7 +134,14 @@ pub fn McpServersSection() -> impl IntoView {
                             }
                                 .into_any()
                         }
-                        Err(err) => view! { <p class="error" role="alert">{err.to_string()}</p> }.into_any(),
+                        Err(err) => {
+                            view! {
+                                <p class="error" role="alert">
+                                    {err.to_string()}
+                                </p>
+                            }
+                                .into_any()
+                        }
                     }
                 })}
             </Transition>

@@ -31,4 +31,15 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
     data: { username: "latecomer", password: "correct horse battery" },
   });
   expect(closed.status()).toBe(403);
+
+  // The admin page shows the MCP servers this server connects to, and reconnects one.
+  await page.goto("/admin");
+  const files = page.getByTestId("mcp-server").filter({ hasText: "files" });
+  await expect(page.getByTestId("mcp-server")).toHaveCount(2);
+  await expect(files).toHaveAttribute("data-state", "connected");
+  await expect(files).toContainText("files__write_file · asks first");
+  await expect(files).toContainText("files__read_text_file · runs without asking");
+  await files.getByRole("button", { name: "Reconnect" }).click();
+  await expect(files).toHaveAttribute("data-state", "connecting");
+  await expect(files).toHaveAttribute("data-state", "connected"); // the section looks again while it connects
 });

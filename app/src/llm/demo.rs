@@ -218,7 +218,9 @@ fn mcp_move(request: &ModelRequest, rest: &str) -> Move {
     let (wanted, arguments) = rest.split_once(' ').unwrap_or((rest, ""));
     if wanted.is_empty() {
         let list: String = mcp_tools.iter().map(|name| format!("- `{name}`\n")).collect();
-        return Move::Say(format!("The MCP tools I can use here:\n\n{list}\nSay **mcp <tool> {{…arguments}}** to call one."));
+        return Move::Say(format!(
+            "The MCP tools I can use here:\n\n{list}\nSay **mcp <tool> {{…arguments}}** to call one."
+        ));
     }
     let Some(tool) = mcp_tools.iter().find(|name| name.ends_with(&format!("__{wanted}"))) else {
         return Move::Say(format!("No MCP tool here is called `{wanted}`. Say **mcp** for the list."));
@@ -314,7 +316,9 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
         _ if result.get("error").is_some() => format!("That did not work: {}", result["error"]),
         _ if result["type"] == "execution-denied" => "OK, I did not run it.".to_string(),
         name if name.contains("__") => match result["text"].as_str() {
-            Some(text) => format!("`{name}` says:\n\n{}", text.lines().map(|line| format!("> {line}\n")).collect::<String>()),
+            Some(text) => {
+                format!("`{name}` says:\n\n{}", text.lines().map(|line| format!("> {line}\n")).collect::<String>())
+            }
             None => format!("`{name}` returned:\n\n```json\n{result}\n```"),
         },
         _ => "Done.".to_string(),

@@ -184,14 +184,16 @@ impl ServerLink {
             self.set(McpServerState::Connecting, None);
             let started = Instant::now();
             match self.connect().await {
-                Ok(service) => {
-                    if self.serve(service).await == Ended::ShutDown {
-                        return;
-                    }
-                    if started.elapsed() >= STABLE_AFTER {
+                Ok(service) => match self.serve(service).await {
+                    Ended::ShutDown => return,
+                    // An admin asked for it: connect again at once.
+                    Ended::Reconnect => {
                         backoff = FIRST_BACKOFF;
+                        continue;
                     }
-                }
+                    Ended::Lost if started.elapsed() >= STABLE_AFTER => backoff = FIRST_BACKOFF,
+                    Ended::Lost => {}
+                },
                 Err(error) => self.set(McpServerState::Failed, Some(error)),
             }
             tokio::select! {

@@ -1,0 +1,49 @@
+import { expect, test } from "@playwright/test";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { AskCard } from "./fixtures/ask_card";
+import { ChatPage } from "./fixtures/chat_page";
+
+// The chat server is connected to real MCP servers from npm (end2end/mcp-servers.json).
+const note = "../target/e2e/mcp-files/note-from-chat.txt";
+
+test("an MCP write waits for an approval that names the server, the tool and its arguments", async ({ page }) => {
+  rmSync(note, { force: true });
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Write a note through MCP");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__write_file");
+  const prompt = ask.card.locator(".ask-card__prompt");
+  await expect(prompt).toContainText('Run write_file on the MCP server "files"?');
+  await expect(prompt).toContainText('path: "note-from-chat.txt"');
+  await expect(prompt).toContainText('content: "Written from the chat"');
+  await expect(ask.button("approve")).toHaveClass(/ask-button--destructive/);
+  expect(existsSync(note), "nothing is written before the approval").toBe(false);
+
+  await ask.button("approve").click();
+  await expect(chat.assistantMessages().last()).toHaveText("The note is written.");
+  expect(readFileSync(note, "utf8")).toBe("Written from the chat");
+});
+
+test("an MCP server's elicitation is a form filled in the chat, page by page", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Ask me through MCP");
+  await expect(ask.card.locator(".ask-card__title")).toHaveText('The MCP server "everything" asks (1 of 2)');
+  await expect(ask.card.locator(".ask-card__prompt")).toHaveText("Please provide inputs for the following fields:");
+  await expect(ask.submit).toBeDisabled(); // the name is required
+  await ask.card.getByRole("textbox", { name: "String", exact: true }).fill("Ada Lovelace");
+  await ask.card.getByRole("textbox", { name: "String with email format" }).fill("ada@example.com");
+  await ask.submit.click();
+
+  await expect(ask.card.locator(".ask-card__title")).toHaveText('The MCP server "everything" asks (2 of 2)');
+  await ask.submit.click(); // every field of the second page has its default
+  await expect(chat.assistantMessages().last()).toHaveText("Thanks for answering the server.");
+  await page.getByTestId("tool-line").getByText("everything__trigger-elicitation-request").click();
+  await expect(page.getByTestId("tool-line")).toContainText("User provided the requested information");
+  await expect(page.getByTestId("tool-line")).toContainText("Ada Lovelace");
+});
