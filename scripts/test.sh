@@ -29,6 +29,9 @@ same_flags cargo test -p palaver-contract --features sanitize
 same_flags cargo test -p app --features ssr
 same_flags cargo test -p server
 
+step "MCP conformance (the suite's client scenarios)"
+scripts/mcp-conformance.sh
+
 step "browser tests (Playwright, chromium)"
 (cd end2end && npx playwright test)
 

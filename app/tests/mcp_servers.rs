@@ -438,3 +438,18 @@ async fn a_url_elicitation_is_a_confirm_that_names_the_host() {
     assert!(result.to_string().contains("accept"), "{result}");
     hub.shut_down().await;
 }
+
+#[tokio::test]
+async fn a_stdio_server_sees_none_of_palavers_secrets_only_its_own_env() {
+    // SAFETY: no other test reads or writes this variable.
+    unsafe { std::env::set_var("PALAVER_TEST_SECRET_KEY", "sk-do-not-leak") };
+    let hub = connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"],
+        "env": {"GREETING": "hello"}}}))
+    .await;
+    let h = harness_on(&hub, json!([call("call_env", "everything__get-env", json!({})), {"text": "Seen."}])).await;
+    let (_, events) = h.prompt(None, "Show the environment").await;
+    let env = tool_result(&events, "call_env").expect("a result").to_string();
+    assert!(!env.contains("sk-do-not-leak"), "{env}");
+    assert!(env.contains("GREETING") && env.contains("PATH"), "{env}");
+    hub.shut_down().await;
+}

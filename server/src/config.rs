@@ -37,6 +37,23 @@ pub enum Command {
         #[command(subcommand)]
         command: UsersCommand,
     },
+    /// MCP servers on the command line.
+    Mcp {
+        #[command(subcommand)]
+        command: McpCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Connect to one MCP server as the chat does, list its tools and call each with sample
+    /// arguments, answering its questions with their defaults: `palaver mcp try <url>` or
+    /// `palaver mcp try <command> [args…]`.
+    Try {
+        /// A streamable HTTP URL, or the program to start (then its arguments).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        target: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

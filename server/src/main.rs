@@ -4,7 +4,7 @@ use clap::Parser;
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
 
-use server::config::{BlocksCommand, Cli, Command, ServeConfig, UsersCommand};
+use server::config::{BlocksCommand, Cli, Command, McpCommand, ServeConfig, UsersCommand};
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -17,6 +17,7 @@ async fn main() -> std::process::ExitCode {
         Command::Serve => serve(cli.serve).await,
         Command::Asks { command } => return run_on_stdin(|stdin| server::asks_cli::run_bytes(command, stdin)).await,
         Command::Users { command } => run_users(command, &cli.serve).await,
+        Command::Mcp { command: McpCommand::Try { target } } => try_mcp_server(target).await,
         Command::Blocks { command: BlocksCommand::Sanitize } => sanitize_stdin().await,
         Command::Blocks { command: BlocksCommand::Check { html, image_hosts, host_actions } } => {
             let options = palaver_contract::blocks::BlockOptions {
@@ -35,6 +36,25 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+async fn try_mcp_server(target: Vec<String>) -> Result<(), String> {
+    use app::mcp::config::{ApprovalRule, DEFAULT_TIMEOUT, ServerConfig, Transport};
+    let mut target = target.into_iter();
+    let first = target.next().unwrap_or_default();
+    let transport = if first.starts_with("http://") || first.starts_with("https://") {
+        Transport::Http { url: first, headers: Default::default() }
+    } else {
+        Transport::Stdio { command: first, args: target.collect(), env: Default::default(), cwd: None }
+    };
+    let server = ServerConfig {
+        name: "server".into(),
+        transport,
+        approval: ApprovalRule::Never,
+        tools: None,
+        timeout: DEFAULT_TIMEOUT,
+    };
+    app::mcp::try_server(server).await
 }
 
 /// Runs a contract command on stdin, prints its outcome and exits with its code (2 when stdin

@@ -3,6 +3,7 @@
 //! named `<server>__<tool>` ([`tool`]), approved by the server's rule before they run.
 
 pub mod config;
+mod probe;
 
 mod server;
 mod tool;
@@ -19,6 +20,7 @@ use tool::McpTool;
 
 use crate::turn::tools::HostTool;
 use crate::wire::{McpServerStatus, McpStatus, McpToolStatus};
+pub use probe::{sample_arguments, try_server};
 pub use tool::{OUTPUT_MAX_BYTES, model_tool_name, tool_output};
 
 /// The configured MCP servers. Cloning shares them.

@@ -26,6 +26,9 @@ const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 const LAST_BACKOFF: Duration = Duration::from_secs(60);
 /// A connection that lived this long resets the backoff: its end is news, not a crash loop.
 const STABLE_AFTER: Duration = Duration::from_secs(60);
+/// The environment variables a stdio server inherits from Palaver.
+const INHERITED_ENV: &[&str] =
+    &["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "TERM"];
 /// Longest stderr line logged as it came.
 const STDERR_LINE_MAX: usize = 1_000;
 
@@ -255,7 +258,14 @@ impl ServerLink {
             match &self.config.transport {
                 Transport::Stdio { command, args, env, cwd } => {
                     let mut process = tokio::process::Command::new(command);
-                    process.args(args);
+                    process.args(args).env_clear();
+                    // Palaver's own environment holds secrets (model API keys): a server gets
+                    // only what finding programs and files needs, and what its entry gives it.
+                    for (key, value) in std::env::vars_os()
+                        .filter(|(key, _)| INHERITED_ENV.iter().any(|name| key.to_str() == Some(*name)))
+                    {
+                        process.env(key, value);
+                    }
                     for (key, value) in env {
                         process.env(key, expand_env(value)?);
                     }

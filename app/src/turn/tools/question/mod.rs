@@ -191,6 +191,28 @@ impl ToolQuestion {
         (kind, input.clone())
     }
 
+    /// The answer of a user who goes on with page `page` as it is shown: a form with its
+    /// defaults, a choice's default (or its first option), a confirm confirmed.
+    pub fn as_filled_in(&self, page: usize) -> AskResponse {
+        let (page_kind, input) = &self.pages[page];
+        let content = match page_kind {
+            Page::Confirm => json!({"confirmed": true}),
+            Page::Choice(_) => {
+                json!({"selected": input.get("default").cloned().unwrap_or_else(|| json!([input["options"][0]["id"]]))})
+            }
+            Page::Form(_) => {
+                let defaults: Map<String, Value> = input["fields"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|field| Some((field["id"].as_str()?.to_string(), field.get("default")?.clone())))
+                    .collect();
+                json!({ "values": defaults })
+            }
+        };
+        AskResponse::accept(content)
+    }
+
     /// What in an accepted answer to page `page` the requested schema refuses, in the
     /// answer's terms (`values.<field id>`): the contract's own check has passed already, but
     /// a schema can ask more (how many to pick, say).
