@@ -453,3 +453,24 @@ async fn a_stdio_server_sees_none_of_palavers_secrets_only_its_own_env() {
     assert!(env.contains("GREETING") && env.contains("PATH"), "{env}");
     hub.shut_down().await;
 }
+
+#[tokio::test]
+async fn while_one_question_waits_another_call_on_that_server_is_told_it_is_busy() {
+    let hub = connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"],
+        "approval": "never", "timeoutSeconds": 1}}))
+    .await;
+    let elicit = |id: &str| call(id, "everything__trigger-elicitation-request", json!({}));
+    let h = harness_on(&hub, json!([elicit("call_first"), elicit("call_second"), {"text": "Busy, then."}, {"text": "First done."}])).await;
+    let (first, events) = h.prompt(None, "First question").await;
+    assert_eq!(asked(&events).as_deref(), Some("call_first_q1"));
+    tokio::time::sleep(Duration::from_millis(1500)).await; // past the call timeout: the wait does not count
+
+    let (_, second) = h.prompt(None, "Second question").await;
+    let busy = tool_result(&second, "call_second").expect("a result");
+    assert!(busy["error"].as_str().unwrap().contains("is busy with another call"), "{busy}");
+
+    let answered = h.answer(&first, "call_first_q1", json!({"action": "decline"})).await;
+    assert!(tool_result(&answered, "call_first").unwrap()["text"].as_str().unwrap().contains("declined"));
+    assert_eq!(text(&answered), "First done.");
+    hub.shut_down().await;
+}

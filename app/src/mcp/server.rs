@@ -106,12 +106,20 @@ impl ServerLink {
         self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Waits for the server to be free, then holds it for one call whose questions go to
-    /// `questions`.
-    pub async fn begin_call(self: &Arc<Self>, questions: Option<mpsc::Sender<PendingQuestion>>) -> CallSlot {
-        let turn = self.calls.clone().lock_owned().await;
+    /// Waits (up to the call timeout) for the server to be free, then holds it for one call
+    /// whose questions go to `questions`.
+    pub async fn begin_call(
+        self: &Arc<Self>,
+        questions: Option<mpsc::Sender<PendingQuestion>>,
+    ) -> Result<CallSlot, String> {
+        let turn = tokio::time::timeout(self.config.timeout, self.calls.clone().lock_owned()).await.map_err(|_| {
+            format!(
+                "The MCP server \"{}\" is busy with another call (one waiting on its user's answer); try again later.",
+                self.config.name
+            )
+        })?;
         *self.running_call() = RunningCall { questions, ..RunningCall::default() };
-        CallSlot { link: self.clone(), _turn: turn }
+        Ok(CallSlot { link: self.clone(), _turn: turn })
     }
 
     /// Asks the running call's user `question`; `None` when no call can take it.

@@ -45,6 +45,13 @@ impl Reply {
     }
 }
 
+/// What a test app's turns offer beyond the defaults.
+#[derive(Default)]
+struct Extras {
+    blocks: Option<app::chat::BlocksSettings>,
+    mcp: app::mcp::McpHub,
+}
+
 impl TestApp {
     /// A fresh app whose model follows `script` (the mock model's JSON format).
     pub async fn with_mock(script: &str) -> Self {
@@ -52,26 +59,31 @@ impl TestApp {
     }
 
     pub async fn with_settings(script: &str, auth: AuthSettings) -> Self {
-        Self::build(Some(script), auth, None).await
+        Self::build(Some(script), auth, Extras::default()).await
     }
 
     /// A fresh app whose replies are block documents.
     pub async fn with_blocks(script: &str, blocks: app::chat::BlocksSettings) -> Self {
-        Self::build(Some(script), test_auth(), Some(blocks)).await
+        Self::build(Some(script), test_auth(), Extras { blocks: Some(blocks), ..Extras::default() }).await
+    }
+
+    /// A fresh app whose turns offer these MCP servers' tools.
+    pub async fn with_mcp(script: &str, mcp: app::mcp::McpHub) -> Self {
+        Self::build(Some(script), test_auth(), Extras { mcp, ..Extras::default() }).await
     }
 
     /// A fresh app with the keyless demo agent.
     pub async fn with_demo() -> Self {
-        Self::build(None, test_auth(), None).await
+        Self::build(None, test_auth(), Extras::default()).await
     }
 
     /// A fresh app on the given model (a provider pointed at a fake server).
     pub async fn with_model(model: std::sync::Arc<dyn app::llm::ChatModel>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        Self::assemble(dir, model, test_auth(), None).await
+        Self::assemble(dir, model, test_auth(), Extras::default()).await
     }
 
-    async fn build(script: Option<&str>, auth: AuthSettings, blocks: Option<app::chat::BlocksSettings>) -> Self {
+    async fn build(script: Option<&str>, auth: AuthSettings, extras: Extras) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let spec = match script {
             Some(script) => {
@@ -83,14 +95,14 @@ impl TestApp {
         };
         let model = app::llm::model_from_spec(&spec, Some(dir.path().join("mock-log.jsonl")), &Default::default())
             .expect("model");
-        Self::assemble(dir, model, auth, blocks).await
+        Self::assemble(dir, model, auth, extras).await
     }
 
     async fn assemble(
         dir: tempfile::TempDir,
         model: std::sync::Arc<dyn app::llm::ChatModel>,
         auth: AuthSettings,
-        blocks: Option<app::chat::BlocksSettings>,
+        Extras { blocks, mcp }: Extras,
     ) -> Self {
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
         let pool = app::db::connect(&url).await.expect("database");
@@ -98,6 +110,7 @@ impl TestApp {
         let turn_settings = app::turn::TurnSettings {
             files: Some(app::uploads::FileStore::new(dir.path())),
             blocks,
+            mcp,
             ..Default::default()
         };
         let state = server::app_state(options, pool.clone(), model, auth, turn_settings);
