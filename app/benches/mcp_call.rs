@@ -114,7 +114,8 @@ async fn main() {
     let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), None).unwrap();
     let settings = TurnSettings { mcp: hub.clone(), ..TurnSettings::default() };
     let runner = TurnRunner::new(pool.clone(), Arc::new(model), settings, RunningTurns::default());
-    let user = app::accounts::service::create_account(&pool, "bench", "correct horse battery", Role::User).await.unwrap();
+    let user =
+        app::accounts::service::create_account(&pool, "bench", "correct horse battery", Role::User).await.unwrap();
     let caller = Caller { user, via: CallerVia::Session };
 
     let mut turn = Vec::with_capacity(CALLS);

@@ -122,13 +122,29 @@ async fn a_streamable_http_server_is_used_like_a_stdio_one() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let hub = connected_hub(json!({"remote": {"url": url, "headers": {"X-Palaver-Test": "yes"}}})).await;
-    assert!(hub.status().servers[0].transport.starts_with("http: "));
-    let h =
-        harness_on(&hub, json!([call("call_sum", "remote__get-sum", json!({"a": 2, "b": 3})), {"text": "5."}])).await;
-    let (_, events) = h.prompt(None, "Add 2 and 3").await;
-    let sum = tool_result(&events, "call_sum").expect("a result");
-    assert!(sum.to_string().contains('5'), "{sum}");
+    let hub =
+        connected_hub(json!({"remote": {"url": url, "headers": {"X-Palaver-Test": "yes"}, "approval": "never"}})).await;
+    let status = hub.status();
+    assert!(status.servers[0].transport.starts_with("http: "));
+    assert!(status.servers[0].tools.iter().any(|tool| tool.model_name == "remote__echo"), "the tools are listed");
+    let h = harness_on(
+        &hub,
+        json!([
+            call("call_echo", "remote__echo", json!({"message": "over HTTP"})),
+            call("call_image", "remote__get-tiny-image", json!({})),
+            call("call_ask", "remote__trigger-elicitation-request", json!({})),
+            {"text": "Done over HTTP."}
+        ]),
+    )
+    .await;
+    let (history, events) = h.prompt(None, "Use the remote server").await;
+    assert_eq!(tool_result(&events, "call_echo"), Some(json!({"text": "Echo: over HTTP"})));
+    assert!(tool_result(&events, "call_image").unwrap()["text"].as_str().unwrap().contains("[image: image/png]"));
+    assert_eq!(asked(&events).as_deref(), Some("call_ask_q1"), "its elicitation is an ask here too");
+    let skipped = h.answer(&history, "call_ask_q1", json!({"action": "decline"})).await;
+    assert!(tool_result(&skipped, "call_ask").unwrap()["text"].as_str().unwrap().contains("declined"));
+    assert_eq!(told(&h, "call_image")["parts"][0]["mimeType"], "image/png");
+    assert_eq!(text(&skipped), "Done over HTTP.");
     hub.shut_down().await;
     let _ = server.kill().await;
 }
@@ -460,7 +476,11 @@ async fn while_one_question_waits_another_call_on_that_server_is_told_it_is_busy
         "approval": "never", "timeoutSeconds": 1}}))
     .await;
     let elicit = |id: &str| call(id, "everything__trigger-elicitation-request", json!({}));
-    let h = harness_on(&hub, json!([elicit("call_first"), elicit("call_second"), {"text": "Busy, then."}, {"text": "First done."}])).await;
+    let h = harness_on(
+        &hub,
+        json!([elicit("call_first"), elicit("call_second"), {"text": "Busy, then."}, {"text": "First done."}]),
+    )
+    .await;
     let (first, events) = h.prompt(None, "First question").await;
     assert_eq!(asked(&events).as_deref(), Some("call_first_q1"));
     tokio::time::sleep(Duration::from_millis(1500)).await; // past the call timeout: the wait does not count

@@ -20,7 +20,8 @@ async fn everything() -> McpHub {
     let server = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../scripts/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(server.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
-    let config = json!({"mcpServers": {"everything": {"command": "node", "args": [server, "stdio"], "approval": "never"}}});
+    let config =
+        json!({"mcpServers": {"everything": {"command": "node", "args": [server, "stdio"], "approval": "never"}}});
     let hub = McpHub::start(McpConfig::parse(&config.to_string()).unwrap());
     for _ in 0..300 {
         if hub.status().servers[0].state == McpServerState::Connected {
