@@ -17,17 +17,14 @@ pub async fn admin_mcp_status() -> Result<McpStatus, AppError> {
     Ok(state.mcp.status())
 }
 
+/// Reconnects the server `name`; `false` when there is no server by that name.
 #[server(prefix = "/api", endpoint = "admin_mcp_reconnect")]
-pub async fn admin_mcp_reconnect(name: String) -> Result<(), AppError> {
+pub async fn admin_mcp_reconnect(name: String) -> Result<bool, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
     if !caller.is_admin() {
         return Err(AppError::AdminsOnly);
     }
-    if state.mcp.reconnect(&name) {
-        Ok(())
-    } else {
-        Err(AppError::BadRequest(format!("There is no MCP server \"{name}\".")))
-    }
+    Ok(state.mcp.reconnect(&name))
 }
 
 fn state_words(state: McpServerState) -> &'static str {

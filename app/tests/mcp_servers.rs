@@ -224,7 +224,12 @@ async fn a_call_past_its_timeout_is_cancelled_and_a_stop_cancels_a_running_call(
     let hub =
         connected_hub(json!({"slow": {"command": "node", "args": [everything(), "stdio"], "timeoutSeconds": 1}})).await;
     let long = |id: &str| call(id, "slow__trigger-long-running-operation", json!({"duration": 30, "steps": 30}));
-    let h = harness_on(&hub, json!([long("call_slow"), {"text": "It timed out."}, long("call_stopped")])).await;
+    let echo = call("call_echo", "slow__echo", json!({"message": "back"}));
+    let h = harness_on(
+        &hub,
+        json!([long("call_slow"), {"text": "It timed out."}, long("call_stopped"), echo, {"text": "Back again."}]),
+    )
+    .await;
     let (_, events) = h.prompt(None, "Run the slow thing").await;
     let timed_out = tool_result(&events, "call_slow").expect("a result");
     assert!(timed_out["error"].as_str().unwrap().contains("did not answer within 1 s"), "{timed_out}");
@@ -242,6 +247,11 @@ async fn a_call_past_its_timeout_is_cancelled_and_a_stop_cancels_a_running_call(
     }
     let stopped = tool_result(&events, "call_stopped").expect("a result");
     assert!(stopped["error"].as_str().unwrap().contains("stopped"), "{stopped}");
+
+    // An abandoned call may still run on the server (and ask for it): the server is started
+    // afresh before the next call, which then goes through.
+    let (_, events) = h.prompt(None, "Echo after the stop").await;
+    assert_eq!(tool_result(&events, "call_echo"), Some(json!({"text": "Echo: back"})), "{events:?}");
     hub.shut_down().await;
 }
 

@@ -125,6 +125,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/revoke_api_token", Access::Authenticated),
     ("/api/admin_list_users", Access::Admin),
     ("/api/admin_create_user", Access::Admin),
+    ("/api/admin_mcp_status", Access::Admin),
+    ("/api/admin_mcp_reconnect", Access::Admin),
     ("/api/list_histories", Access::Authenticated),
     ("/api/get_history", Access::HistoryRead),
     ("/api/create_conversation", Access::Authenticated),

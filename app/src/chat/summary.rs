@@ -76,6 +76,7 @@ pub fn ask_summary(kind: AskKind, input: &Value, status: AskStatus, response: Op
             Some("user_sent_message") => "Not answered: you sent a message instead.".to_string(),
             Some("one_ask_at_a_time") => "Not asked: the assistant asked another question first.".to_string(),
             Some("user_stopped") => "Not answered: you stopped the reply.".to_string(),
+            Some("server_withdrew") => "Not answered: the server withdrew its question.".to_string(),
             Some("server_request_gone") => {
                 "Not answered in time: Palaver restarted, and the server's question ended with it.".to_string()
             }

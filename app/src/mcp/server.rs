@@ -12,7 +12,9 @@ use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, Runni
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
-use tokio::io::{AsyncBufReadExt, BufReader};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::sync::{Notify, OwnedMutexGuard, mpsc, oneshot};
 
 use super::config::{ServerConfig, Transport, expand_env};
@@ -62,22 +64,52 @@ pub struct ServerLink {
     /// question is the running call's (and reaches that call's user only).
     calls: Arc<tokio::sync::Mutex<()>>,
     call: Mutex<RunningCall>,
+    /// Counts the connections made, so a restart can be waited for.
+    generation: AtomicU64,
+    /// The server restarts after an abandoned call; the next call waits for it.
+    restarting: AtomicBool,
 }
 
-/// The server's one running call; dropping it (the call ended, or was abandoned) frees the
-/// server for the next.
+/// The server's one running call; dropping it frees the server for the next. A call dropped
+/// before its result came (stopped, or past its timeout) may still be at work on the server and
+/// ask questions for it, so the server is restarted first (a new process, or a new session):
+/// no such question can reach the next call's user.
 pub struct CallSlot {
     link: Arc<ServerLink>,
-    _turn: OwnedMutexGuard<()>,
+    turn: Option<OwnedMutexGuard<()>>,
+    finished: bool,
 }
 
 impl Drop for CallSlot {
     fn drop(&mut self) {
         *self.link.running_call() = RunningCall::default();
+        let Some(turn) = self.turn.take() else { return };
+        if self.finished {
+            return;
+        }
+        let link = self.link.clone();
+        let generation = link.generation.load(Ordering::Acquire);
+        link.restarting.store(true, Ordering::Release);
+        link.reconnect();
+        tokio::spawn(async move {
+            let fresh = async {
+                while link.generation.load(Ordering::Acquire) == generation {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            };
+            let _ = tokio::time::timeout(INITIALIZE_TIMEOUT, fresh).await;
+            link.restarting.store(false, Ordering::Release);
+            drop(turn);
+        });
     }
 }
 
 impl CallSlot {
+    /// The call's result came: the server is free as it is.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
     /// How long the user has spent answering this call's questions, so far.
     pub fn time_asking(&self) -> Duration {
         let call = self.link.running_call();
@@ -99,6 +131,8 @@ impl ServerLink {
             shutdown: Notify::new(),
             calls: Arc::default(),
             call: Mutex::default(),
+            generation: AtomicU64::new(0),
+            restarting: AtomicBool::new(false),
         })
     }
 
@@ -106,36 +140,37 @@ impl ServerLink {
         self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Waits (up to the call timeout) for the server to be free, then holds it for one call
+    /// Waits for the server to be free, then holds it for one call
     /// whose questions go to `questions`.
     pub async fn begin_call(
         self: &Arc<Self>,
         questions: Option<mpsc::Sender<PendingQuestion>>,
     ) -> Result<CallSlot, String> {
-        let turn = tokio::time::timeout(self.config.timeout, self.calls.clone().lock_owned()).await.map_err(|_| {
+        // A restart gets the time a server has to start; another call, this call's timeout.
+        let limit = if self.restarting.load(Ordering::Acquire) {
+            self.config.timeout.max(INITIALIZE_TIMEOUT)
+        } else {
+            self.config.timeout
+        };
+        let turn = tokio::time::timeout(limit, self.calls.clone().lock_owned()).await.map_err(|_| {
             format!(
                 "The MCP server \"{}\" is busy with another call (one waiting on its user's answer); try again later.",
                 self.config.name
             )
         })?;
         *self.running_call() = RunningCall { questions, ..RunningCall::default() };
-        Ok(CallSlot { link: self.clone(), _turn: turn })
+        Ok(CallSlot { link: self.clone(), turn: Some(turn), finished: false })
     }
 
     /// Asks the running call's user `question`; `None` when no call can take it.
     async fn ask(&self, question: ToolQuestion) -> Option<QuestionAnswer> {
         let questions = self.running_call().questions.clone()?;
         let (reply, answer) = oneshot::channel();
-        self.running_call().asking_since = Some(Instant::now());
-        let answer = match questions.send(PendingQuestion { question, reply }).await {
+        let _asking = Asking::start(self);
+        Some(match questions.send(PendingQuestion { question, reply }).await {
             Ok(()) => answer.await.unwrap_or_else(|_| QuestionAnswer::cancel()),
             Err(_) => QuestionAnswer::cancel(),
-        };
-        let mut call = self.running_call();
-        if let Some(since) = call.asking_since.take() {
-            call.asked_for += since.elapsed();
-        }
-        Some(answer)
+        })
     }
 
     fn with_state<T>(&self, read: impl FnOnce(&mut LinkState) -> T) -> T {
@@ -174,6 +209,10 @@ impl ServerLink {
             }
             if state != McpServerState::Connected {
                 link.peer = None;
+            }
+            // While it reconnects the server keeps its tools: a call waits for the connection
+            // (after an abandoned call, the restart holds the server until it is back).
+            if matches!(state, McpServerState::Failed | McpServerState::Stopped) {
                 link.tools.clear();
             }
         });
@@ -181,6 +220,7 @@ impl ServerLink {
 
     fn connected(&self, peer: Peer<RoleClient>, tools: Vec<Tool>) {
         tracing::info!(server = self.config.name, tools = tools.len(), "MCP server connected");
+        self.generation.fetch_add(1, Ordering::AcqRel);
         self.with_state(|link| {
             link.state = McpServerState::Connected;
             link.peer = Some(peer);
@@ -219,7 +259,7 @@ impl ServerLink {
     /// Serves one connection until it ends; says why it ended.
     async fn serve(&self, service: RunningService<RoleClient, Handler>) -> Ended {
         let peer = service.peer().clone();
-        match peer.list_all_tools().await {
+        match list_tools(&peer).await {
             Ok(tools) => self.connected(peer.clone(), tools),
             Err(err) => {
                 let _ = service.cancel().await;
@@ -240,8 +280,8 @@ impl ServerLink {
                     self.set(McpServerState::Failed, Some(why));
                     return Ended::Lost;
                 }
-                _ = self.tools_changed.notified() => match peer.list_all_tools().await {
-                    Ok(tools) => self.connected(peer.clone(), tools),
+                _ = self.tools_changed.notified() => match list_tools(&peer).await {
+                    Ok(tools) => self.with_state(|link| link.tools = tools),
                     Err(err) => tracing::warn!(server = self.config.name, %err, "the changed tool list could not be read"),
                 },
                 _ = self.reconnect.notified() => {
@@ -301,7 +341,9 @@ impl ServerLink {
                             .map_err(|_| format!("The value of the header {name} is not a valid header value."))?;
                         custom.insert(name, value);
                     }
+                    // No redirects: the configured headers (tokens among them) go to this URL only.
                     let client = crate::outbound::client_builder()
+                        .redirect(reqwest::redirect::Policy::none())
                         .connect_timeout(Duration::from_secs(10))
                         .build()
                         .map_err(|err| format!("No HTTP client: {err}."))?;
@@ -318,6 +360,26 @@ impl ServerLink {
     }
 }
 
+/// The time one question is with the user, counted into the call's time asking however the
+/// asking ends (answered, or dropped when the server withdraws the question).
+struct Asking<'l>(&'l ServerLink);
+
+impl<'l> Asking<'l> {
+    fn start(link: &'l ServerLink) -> Self {
+        link.running_call().asking_since = Some(Instant::now());
+        Asking(link)
+    }
+}
+
+impl Drop for Asking<'_> {
+    fn drop(&mut self) {
+        let mut call = self.0.running_call();
+        if let Some(since) = call.asking_since.take() {
+            call.asked_for += since.elapsed();
+        }
+    }
+}
+
 #[derive(Debug, PartialEq, Eq)]
 enum Ended {
     Lost,
@@ -325,12 +387,29 @@ enum Ended {
     ShutDown,
 }
 
-/// Logs a child's stderr line by line, as the server's own words.
+/// A server's tools, or why not, within the time a server has to start.
+async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<Tool>, String> {
+    match tokio::time::timeout(INITIALIZE_TIMEOUT, peer.list_all_tools()).await {
+        Ok(Ok(tools)) => Ok(tools),
+        Ok(Err(err)) => Err(err.to_string()),
+        Err(_) => Err(format!("no answer within {} s", INITIALIZE_TIMEOUT.as_secs())),
+    }
+}
+
+/// Logs a child's stderr line by line, as the server's own words: read to the end whatever it
+/// writes (bytes that are not UTF-8 included), so the server never blocks on a full pipe.
 async fn log_stderr(server: String, stderr: tokio::process::ChildStderr) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        let line: String = line.chars().take(STDERR_LINE_MAX).collect();
-        tracing::info!(server, "stderr: {line}");
+    let mut reader = BufReader::new(stderr);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match (&mut reader).take(STDERR_LINE_MAX as u64).read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line);
+                tracing::info!(server, "stderr: {}", text.trim_end());
+            }
+        }
     }
 }
 
@@ -355,7 +434,7 @@ impl ClientHandler for Handler {
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let Some(link) = self.link.upgrade() else { return Ok(ElicitResult::new(ElicitationAction::Cancel)) };
         let server = &link.config.name;
@@ -375,7 +454,12 @@ impl ClientHandler for Handler {
                 return Ok(ElicitResult::new(ElicitationAction::Decline));
             }
         };
-        let Some(answer) = link.ask(question).await else {
+        // The server may withdraw its question (`notifications/cancelled`): the ask goes with it.
+        let answer = tokio::select! {
+            answer = link.ask(question) => answer,
+            _ = context.ct.cancelled() => return Ok(ElicitResult::new(ElicitationAction::Cancel)),
+        };
+        let Some(answer) = answer else {
             tracing::warn!(server, "an elicitation outside a tool call was declined");
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };

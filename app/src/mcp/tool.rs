@@ -121,7 +121,7 @@ impl HostTool for McpTool {
                 Value::Null => CallToolRequestParams::new(name),
                 _ => return Err("The tool's arguments must be an object.".into()),
             };
-            let slot = link.begin_call(context.questions).await?;
+            let mut slot = link.begin_call(context.questions).await?;
             let peer = link.peer().ok_or_else(|| format!("The MCP server \"{server}\" is not connected."))?;
             let timeout = link.config.timeout;
             let started = Instant::now();
@@ -137,6 +137,7 @@ impl HostTool for McpTool {
                 };
                 tokio::select! {
                     result = &mut call => {
+                        slot.finish();
                         return result
                             .map(tool_output)
                             .map_err(|err| format!("The MCP server \"{server}\" failed the call: {err}"));

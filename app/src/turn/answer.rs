@@ -35,22 +35,27 @@ impl TurnRunner {
     /// Cancels the pending ask, if any, with `user_sent_message`; once, even when prompts race.
     /// A turn that waits on it (an elicitation) ends.
     pub(super) async fn cancel_for_prompt(&self, history_id: &str, turn_id: &str) -> AppResult<Option<String>> {
-        let cancelled = self.cancel_pending(history_id, turn_id, "user_sent_message").await?;
+        let cancelled = self.cancel_pending(history_id, turn_id, "user_sent_message", None).await?;
         if let Some(tool_call_id) = &cancelled {
             self.waiting.resume(history_id, tool_call_id, Resumed::Superseded);
         }
         Ok(cancelled)
     }
 
-    /// Cancels the pending ask, if any, with `reason`; returns its id.
+    /// Cancels the pending ask, if any (and if it is `only`, when given), with `reason`;
+    /// returns its id.
     pub(super) async fn cancel_pending(
         &self,
         history_id: &str,
         turn_id: &str,
         reason: &str,
+        only: Option<&str>,
     ) -> AppResult<Option<String>> {
         for _ in 0..3 {
-            let Some(pending) = store::pending_ask(&self.pool, history_id).await? else { return Ok(None) };
+            let pending = store::pending_ask(&self.pool, history_id).await?;
+            let Some(pending) = pending.filter(|pending| only.is_none_or(|id| pending.ask.tool_call_id == id)) else {
+                return Ok(None);
+            };
             let response = AskResponse::Cancel { reason: Some(reason.into()) };
             let rows = answer_rows(&pending, &response);
             let resolution = Resolution { expected: &pending, status: AskStatus::Cancelled, rows };

@@ -4,7 +4,7 @@
 //! the answer's request picks up its events ([`super::waiting`]).
 
 use serde_json::Map;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::run::Turn;
 use super::steps::AskFrom;
@@ -16,10 +16,22 @@ use palaver_contract::asks::{AskResponse, AskSurface, parse_ask_input};
 
 /// The cancel reason an elicitation gets when the user stops the turn while it waits.
 const STOPPED: &str = "user_stopped";
+/// The cancel reason an elicitation gets when its server withdraws it (or its call ends).
+const WITHDRAWN: &str = "server_withdrew";
 
 impl Turn {
-    /// Asks `question` of the user, page by page, for the host tool call `call`.
-    pub(super) async fn ask_question(&mut self, call: &ToolCall, question: ToolQuestion) -> QuestionAnswer {
+    /// Asks `question` of the user, page by page, for the host tool call `call`; `reply` is
+    /// where the answer goes (closed when the server withdraws the question).
+    pub(super) async fn ask_question(
+        &mut self,
+        call: &ToolCall,
+        question: ToolQuestion,
+        reply: &mut oneshot::Sender<QuestionAnswer>,
+    ) -> QuestionAnswer {
+        if !self.runner.asks_on() {
+            tracing::warn!(server = question.asker(), "an elicitation was declined: asks are off");
+            return QuestionAnswer::decline();
+        }
         let mut content = Map::new();
         for page in 0..question.pages() {
             let (kind, input) = question.ask(page);
@@ -41,7 +53,7 @@ impl Turn {
                 url: question.link().map(str::to_string),
             };
             let pause = self.ask_pause(&ask_call, ask, from);
-            let response = match self.wait_for_answer(pause, &ask_call.id, &question, page).await {
+            let response = match self.wait_for_answer(pause, &ask_call.id, &question, page, reply).await {
                 Some(response) => response,
                 None => return QuestionAnswer::cancel(),
             };
@@ -53,17 +65,24 @@ impl Turn {
     }
 
     /// Pauses on one page's ask and waits, alive, for its answer; `None` when the turn is
-    /// stopped, or a new message supersedes it, first.
+    /// stopped, a new message supersedes it, or the server withdraws the question first.
     async fn wait_for_answer(
         &mut self,
         pause: super::run::Pause,
         ask_id: &str,
         question: &ToolQuestion,
         page: usize,
+        reply: &mut oneshot::Sender<QuestionAnswer>,
     ) -> Option<AskResponse> {
         let waiting = self.runner.waiting.clone();
         // Registered before the ask is stored, so an answer as quick as can be finds the turn.
-        let resumed = waiting.wait(&self.history_id, ask_id, question.clone(), page);
+        let Some(resumed) = waiting.wait(&self.history_id, ask_id, question.clone(), page) else {
+            tracing::warn!(
+                server = question.asker(),
+                "an elicitation was cancelled: the conversation waits on another"
+            );
+            return None;
+        };
         let Some(pending) = self.pause(pause).await else {
             waiting.forget(&self.history_id, ask_id);
             return None;
@@ -77,25 +96,31 @@ impl Turn {
         // This request's stream ends here; the answer's request gets what follows.
         self.sender = mpsc::channel(1).0;
         let mut stop = self.stop.clone();
-        let resumed = tokio::select! {
-            resumed = resumed => resumed.ok(),
-            _ = stop.wait_for(|stopped| *stopped) => None,
+        let ended = tokio::select! {
+            resumed = resumed => match resumed {
+                Ok(resumed) => Ok(resumed),
+                Err(_) => Err(WITHDRAWN),
+            },
+            _ = async { let _ = stop.wait_for(|stopped| *stopped).await; } => Err(STOPPED),
+            _ = reply.closed() => Err(WITHDRAWN),
         };
-        match resumed {
-            Some(Resumed::Answer { response, events }) => {
+        match ended {
+            Ok(Resumed::Answer { response, events }) => {
                 self.sender = events;
                 let event = AskResolvedEvent { tool_call_id: ask_id.to_string(), action: response.action().into() };
                 self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
                 Some(response)
             }
-            Some(Resumed::Superseded) => {
+            Ok(Resumed::Superseded) => {
                 self.superseded = true;
                 None
             }
-            None => {
+            Err(reason) => {
                 waiting.forget(&self.history_id, ask_id);
-                if let Err(err) = self.runner.cancel_pending(&self.history_id, &self.turn_id, STOPPED).await {
-                    tracing::error!(?err, "could not cancel an elicitation on stop");
+                if let Err(err) =
+                    self.runner.cancel_pending(&self.history_id, &self.turn_id, reason, Some(ask_id)).await
+                {
+                    tracing::error!(?err, "could not cancel an elicitation");
                 }
                 None
             }

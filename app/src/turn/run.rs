@@ -109,7 +109,8 @@ impl Turn {
             self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
         }
         let prompt_log = self.prepare().await;
-        let end = self.steps().await;
+        // An approved tool's question may have been superseded while `prepare` ran it.
+        let end = if self.superseded { StepsEnd::Superseded } else { self.steps().await };
         let mut pending_ref = None;
         let mut error = None;
         match end {

@@ -91,9 +91,9 @@ impl Turn {
                     Ok(output) => output,
                     Err(message) => json!({"error": message}).into(),
                 },
-                Some(pending) = asked.recv() => {
-                    let answer = self.ask_question(call, pending.question).await;
-                    let _ = pending.reply.send(answer);
+                Some(PendingQuestion { question, mut reply }) = asked.recv() => {
+                    let answer = self.ask_question(call, question, &mut reply).await;
+                    let _ = reply.send(answer);
                     if self.superseded {
                         return json!({"error": "A new message came before the tool's question was answered."}).into();
                     }
@@ -167,6 +167,10 @@ impl Turn {
             let pause = self.tool_step(calls).await;
             if self.superseded {
                 return StepsEnd::Superseded;
+            }
+            // A stop while a tool ran: the model is not called again.
+            if pause.is_none() && *self.stop.borrow() {
+                return StepsEnd::Stopped;
             }
             if let Some(pause) = pause {
                 return StepsEnd::Paused(Box::new(pause));

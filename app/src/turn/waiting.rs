@@ -37,18 +37,23 @@ impl WaitingTurns {
         self.waiting.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Registers a turn waiting on page `page` of `question`, asked as `tool_call_id`.
+    /// Registers a turn waiting on page `page` of `question`, asked as `tool_call_id`; `None`
+    /// when another turn of the conversation waits already (one pending ask at a time).
     pub fn wait(
         &self,
         history_id: &str,
         tool_call_id: &str,
         question: ToolQuestion,
         page: usize,
-    ) -> oneshot::Receiver<Resumed> {
+    ) -> Option<oneshot::Receiver<Resumed>> {
+        let mut waiting = self.waiting();
+        if waiting.get(history_id).is_some_and(|waiter| !waiter.resume.is_closed()) {
+            return None;
+        }
         let (resume, resumed) = oneshot::channel();
         let waiter = Waiter { tool_call_id: tool_call_id.to_string(), question, page, resume };
-        self.waiting().insert(history_id.to_string(), waiter);
-        resumed
+        waiting.insert(history_id.to_string(), waiter);
+        Some(resumed)
     }
 
     /// Forgets a turn that stopped waiting by itself.

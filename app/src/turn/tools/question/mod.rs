@@ -18,6 +18,9 @@ use palaver_contract::text::shorten;
 pub use schema::check_content;
 use schema::{field, misfit, to_id};
 
+/// The most form pages one question becomes.
+const MAX_PAGES: usize = 4;
+
 /// How one property of the requested schema is asked and read back.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Property {
@@ -93,6 +96,9 @@ impl ToolQuestion {
             plan.pages.push((Page::Confirm, input));
             return Ok(plan);
         }
+        if properties.len() > MAX_PAGES * ASK_LIMITS.form.fields_max {
+            return Err(format!("The schema asks for more than {} fields.", MAX_PAGES * ASK_LIMITS.form.fields_max));
+        }
         let mut taken = Vec::new();
         let mut fields = Vec::new();
         for (name, property_schema) in &properties {
@@ -143,9 +149,12 @@ impl ToolQuestion {
             return Err("The server sent a link that is not http or https.".into());
         }
         let host = parsed.host_str().unwrap_or_default().to_string();
+        // The host line is Palaver's, so the server's message is cut to leave room for it.
+        let host_line = format!("\n\nThe link opens {host}.");
+        let room = ASK_LIMITS.prompt_max_length.saturating_sub(palaver_contract::text::utf16_len(&host_line));
         let mut plan = ToolQuestion {
             asker: asker.to_string(),
-            message: format!("{message}\n\nThe link opens {host}."),
+            message: format!("{}{host_line}", shorten(message.trim(), room)),
             schema: json!({}),
             pages: Vec::new(),
             url: Some(url.to_string()),

@@ -98,6 +98,9 @@ pub(super) fn field(id: &str, name: &str, schema: &Value, required: bool) -> Res
         "array" => schema.get("items").and_then(choices),
         _ => choices(schema),
     };
+    if enumerated.as_ref().is_some_and(|values| values.len() > ASK_LIMITS.choice.options_max) {
+        return Err(format!("The field \"{name}\" offers more than {} choices.", ASK_LIMITS.choice.options_max));
+    }
     match (kind, enumerated) {
         ("array", Some(values)) | ("string", Some(values)) => {
             let (options, shown) = options_of(values);
