@@ -18,6 +18,9 @@ use palaver_contract::text::shorten;
 const TOOL_NAME_MAX: usize = 64;
 /// The most text of one result the model is given.
 pub const OUTPUT_MAX_BYTES: usize = 100 * 1024;
+/// The largest image (as base64) a result passes to the model: the providers refuse more
+/// (Anthropic takes 5 MB an image).
+const IMAGE_MAX_BASE64_BYTES: usize = 5 * 1024 * 1024;
 /// How often a call waiting on the user's answer looks at its timeout again.
 const ASKING_POLL: Duration = Duration::from_secs(1);
 /// An argument value longer than this is collapsed in the approval prompt.
@@ -189,6 +192,11 @@ pub fn tool_output(result: CallToolResult) -> ToolOutput {
     for block in result.content {
         match block {
             ContentBlock::Text(content) => texts.push(content.text),
+            ContentBlock::Image(image) if image.data.len() > IMAGE_MAX_BASE64_BYTES => texts.push(format!(
+                "[image: {}, {} KB, too large to show the model]",
+                image.mime_type,
+                image.data.len() * 3 / 4 / 1024
+            )),
             ContentBlock::Image(image) => {
                 texts.push(format!("[image: {}]", image.mime_type));
                 parts.push(ContentPart::ImageData { mime_type: image.mime_type, data: image.data });
@@ -259,6 +267,10 @@ mod tests {
         let output = tool_output(text);
         assert_eq!(output.result, json!({"text": "hi\n[image: image/png]"}));
         assert_eq!(output.parts, [ContentPart::ImageData { mime_type: "image/png".into(), data: "aGk=".into() }]);
+
+        let huge = tool_output(CallToolResult::success(vec![ContentBlock::image("A".repeat(6 << 20), "image/png")]));
+        assert!(huge.parts.is_empty());
+        assert_eq!(huge.result, json!({"text": "[image: image/png, 4608 KB, too large to show the model]"}));
 
         let failed = tool_output(CallToolResult::error(vec![ContentBlock::text("no such file")]));
         assert_eq!(failed.result, json!({"error": "no such file"}));
