@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::components::error_paragraph;
 use crate::error::AppError;
 #[cfg(feature = "ssr")]
 use crate::server_fn;
@@ -131,14 +132,7 @@ pub fn McpServersSection() -> impl IntoView {
                             }
                                 .into_any()
                         }
-                        Err(err) => {
-                            view! {
-                                <p class="error" role="alert">
-                                    {err.to_string()}
-                                </p>
-                            }
-                                .into_any()
-                        }
+                        Err(err) => error_paragraph(&err),
                     }
                 })}
             </Transition>

@@ -53,6 +53,12 @@ async fn wait_for(hub: &McpHub, done: impl Fn(&McpStatus) -> bool) -> McpStatus 
     panic!("the MCP servers did not get there: {:?}", hub.status());
 }
 
+/// server-everything over stdio, its tools run without approvals (its questions are the point).
+async fn everything_without_approvals() -> McpHub {
+    connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"], "approval": "never"}}))
+        .await
+}
+
 async fn harness_on(hub: &McpHub, responses: Value) -> Harness {
     harness_with(responses, TurnSettings { mcp: hub.clone(), ..TurnSettings::default() }).await
 }
@@ -340,9 +346,7 @@ fn filled(input: &Value) -> Value {
 
 #[tokio::test]
 async fn an_elicitation_is_asked_as_forms_and_the_answers_reach_the_server() {
-    let hub =
-        connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"], "approval": "never"}}))
-            .await;
+    let hub = everything_without_approvals().await;
     let h = harness_on(
         &hub,
         json!([call("call_e", "everything__trigger-elicitation-request", json!({})), {"text": "Thanks."}]),
@@ -387,9 +391,7 @@ async fn an_elicitation_is_asked_as_forms_and_the_answers_reach_the_server() {
 
 #[tokio::test]
 async fn skip_declines_a_new_message_cancels_and_a_restart_loses_the_question() {
-    let hub =
-        connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"], "approval": "never"}}))
-            .await;
+    let hub = everything_without_approvals().await;
     let elicit = |id: &str| call(id, "everything__trigger-elicitation-request", json!({}));
     let h = harness_on(
         &hub,
@@ -448,9 +450,7 @@ async fn skip_declines_a_new_message_cancels_and_a_restart_loses_the_question() 
 
 #[tokio::test]
 async fn a_url_elicitation_is_a_confirm_that_names_the_host() {
-    let hub =
-        connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"], "approval": "never"}}))
-            .await;
+    let hub = everything_without_approvals().await;
     let open =
         call("call_u", "everything__trigger-url-elicitation", json!({"url": "https://pay.example.com/checkout"}));
     let h = harness_on(&hub, json!([open, {"text": "Opened."}])).await;

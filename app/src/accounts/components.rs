@@ -8,6 +8,7 @@ use super::api::{
     list_api_tokens,
 };
 use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH};
+use crate::components::{error_alert, error_paragraph};
 use crate::error::AppError;
 use crate::navigation::stays_on_this_site;
 
@@ -23,21 +24,6 @@ fn next_path() -> Memo<String> {
 /// A full page load, so every part of the page sees the new session.
 fn go_to(path: &str) {
     crate::browser::go_to(path);
-}
-
-/// The error of a failed server action, as an alert.
-fn error_alert<T>(result: Option<Result<T, AppError>>) -> Option<AnyView> {
-    match result {
-        Some(Err(err)) => Some(
-            view! {
-                <p class="error" role="alert">
-                    {err.to_string()}
-                </p>
-            }
-            .into_any(),
-        ),
-        _ => None,
-    }
 }
 
 /// Goes to the `next` page once `value` holds a success.
@@ -245,14 +231,7 @@ pub fn SettingsPage() -> impl IntoView {
                                 }
                                     .into_any()
                             }
-                            Err(err) => {
-                                view! {
-                                    <p class="error" role="alert">
-                                        {err.to_string()}
-                                    </p>
-                                }
-                                    .into_any()
-                            }
+                            Err(err) => error_paragraph(&err),
                         }
                     })}
                 </Transition>
@@ -313,14 +292,7 @@ pub fn AdminPage() -> impl IntoView {
                                 }
                                     .into_any()
                             }
-                            Err(err) => {
-                                view! {
-                                    <p class="error" role="alert">
-                                        {err.to_string()}
-                                    </p>
-                                }
-                                    .into_any()
-                            }
+                            Err(err) => error_paragraph(&err),
                         }
                     })}
                 </Transition>
