@@ -190,7 +190,9 @@ impl ServerLink {
         self.with_state(|state| (state.state, state.last_error.clone()))
     }
 
+    /// Drops the connection and connects again; the state says so from now on.
     pub fn reconnect(&self) {
+        self.set(McpServerState::Connecting, None);
         self.reconnect.notify_one();
     }
 
