@@ -42,6 +42,15 @@ pub enum AskOrigin {
     Elicitation,
 }
 
+impl AskOrigin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AskOrigin::Approval => "approval",
+            AskOrigin::Elicitation => "elicitation",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AskStatus {

@@ -86,7 +86,7 @@ async fn insert_rows(
         .bind(payload)
         .bind(ask.map(|ask| ask.kind.as_str()))
         .bind(ask.map(|ask| ask.status.as_str()))
-        .bind(ask.and_then(|ask| ask.origin).map(|_| "approval"))
+        .bind(ask.and_then(|ask| ask.origin).map(AskOrigin::as_str))
         .execute(&mut **tx)
         .await?;
     }
