@@ -207,6 +207,12 @@ async fn host_actions_refuse_what_they_cannot_do() {
     assert_eq!((off_grid.status, off_grid.json()["code"].clone()), (StatusCode::BAD_REQUEST, json!("INVALID_PAYLOAD")));
     let ghost = call(json!({"name": "toggleChecklist", "blockId": "cooking", "payload": {"itemId": "ghost", "checked": true, "state": {}}})).await;
     assert!(ghost.json()["detail"].as_str().unwrap().contains("\"ghost\""));
+    // 20,000 state keys (0.3 MB) once took seconds of work on the runtime: a count refuses them first.
+    let flood: serde_json::Map<String, Value> =
+        (0..20_000).map(|index| (format!("item{index}"), json!(true))).collect();
+    let flooded = call(json!({"name": "toggleChecklist", "blockId": "cooking", "payload": {"itemId": "dinner", "checked": true, "state": flood}})).await;
+    assert_eq!((flooded.status, flooded.json()["code"].clone()), (StatusCode::BAD_REQUEST, json!("INVALID_PAYLOAD")));
+    assert!(flooded.json()["detail"].as_str().unwrap().starts_with("The state names 20000 items; the checklist has"));
     let missing = call(json!({"name": "scaleStepper", "payload": {"value": 5}, "blockId": "nope"})).await;
     assert_eq!((missing.status, missing.json()["code"].clone()), (StatusCode::NOT_FOUND, json!("BLOCK_NOT_FOUND")));
     let junk = call(json!({"name": "scaleStepper", "surprise": true})).await;

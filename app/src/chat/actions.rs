@@ -99,6 +99,13 @@ impl Conversations {
                 let state: BTreeMap<String, bool> =
                     serde_json::from_value(request.payload.get("state").cloned().unwrap_or_default())
                         .map_err(|_| invalid())?;
+                if state.len() > checklist.items.len() {
+                    return Err(HostActionError::Invalid(format!(
+                        "The state names {} items; the checklist has {}.",
+                        state.len(),
+                        checklist.items.len()
+                    )));
+                }
                 let unknown = unknown_checklist_item_ids(&checklist, item_id, &state);
                 if !unknown.is_empty() {
                     return Err(HostActionError::Invalid(format!(

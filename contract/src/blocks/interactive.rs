@@ -1,7 +1,7 @@
 //! What a stepper's −/+ and a checklist's ticks do: the host side of their callbacks and the
 //! checks the device makes before calling (`blocks/src/interactive.ts`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::model::{Checklist, Stepper};
 use crate::text::js_to_fixed;
@@ -55,13 +55,11 @@ pub fn apply_checklist_state(
     next
 }
 
-/// The ids in a tick (`item_id` and the state's keys) that the checklist does not have, each once.
+/// The ids in a tick (`item_id` and the state's keys) that the checklist does not have, each
+/// once. Linear in the tick's size, however many keys a device sends.
 pub fn unknown_checklist_item_ids(checklist: &Checklist, item_id: &str, state: &BTreeMap<String, bool>) -> Vec<String> {
-    let mut unknown: Vec<String> = Vec::new();
-    for id in std::iter::once(item_id).chain(state.keys().map(String::as_str)) {
-        if !checklist.items.iter().any(|item| item.id == id) && !unknown.iter().any(|seen| seen == id) {
-            unknown.push(id.to_string());
-        }
-    }
-    unknown
+    let known: HashSet<&str> = checklist.items.iter().map(|item| item.id.as_str()).collect();
+    // The state's keys are unique already; only `item_id` can repeat one of them.
+    let state_ids = state.keys().map(String::as_str).filter(|id| *id != item_id);
+    std::iter::once(item_id).chain(state_ids).filter(|id| !known.contains(id)).map(str::to_string).collect()
 }
