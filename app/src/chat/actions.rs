@@ -123,14 +123,15 @@ impl Conversations {
     async fn written_block(&self, history_id: &str, id: &str, kind: &str) -> AppResult<Option<Block>> {
         let Some(view) = store::load_history(&self.pool, history_id).await? else { return Ok(None) };
         let settings = self.blocks.clone().unwrap_or_default();
-        for row in view.rows.iter().rev() {
-            let HistoryRow::Assistant { text, document: true, .. } = row else { continue };
-            if let Some(document) = settings.check(text).doc
-                && let Some(block) = Block::find(&document.blocks, id).filter(|block| block.type_name() == kind)
-            {
-                return Ok(Some(block.clone()));
-            }
-        }
-        Ok(None)
+        let (id, kind) = (id.to_string(), kind.to_string());
+        // Reading documents is CPU work: off the async workers.
+        let found = tokio::task::spawn_blocking(move || {
+            view.rows.iter().rev().find_map(|row| {
+                let HistoryRow::Assistant { text, document: true, .. } = row else { return None };
+                let document = settings.check(text).doc?;
+                Block::find(&document.blocks, &id).filter(|block| block.type_name() == kind).cloned()
+            })
+        });
+        found.await.map_err(|_| AppError::Internal)
     }
 }

@@ -74,13 +74,20 @@ impl Conversations {
     /// carries its check (made with this server's block settings as they are now), with the
     /// blocks host actions changed since.
     pub async fn view(&self, id: &str) -> AppResult<Option<HistoryView>> {
-        let Some(mut view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
+        let Some(view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
         let settings = self.blocks.clone().unwrap_or_default();
-        for row in &mut view.rows {
-            if let HistoryRow::Assistant { text, document: true, blocks, .. } = row {
-                *blocks = Some(Box::new(settings.check(text)));
+        // Parsing and checking every document is CPU work: off the async workers.
+        let mut view = tokio::task::spawn_blocking(move || {
+            let mut view = view;
+            for row in &mut view.rows {
+                if let HistoryRow::Assistant { text, document: true, blocks, .. } = row {
+                    *blocks = Some(Box::new(settings.check(text)));
+                }
             }
-        }
+            view
+        })
+        .await
+        .map_err(|_| AppError::Internal)?;
         self.apply_block_states(id, &mut view.rows).await?;
         Ok(Some(view))
     }

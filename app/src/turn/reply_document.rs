@@ -9,7 +9,13 @@ use super::store::UiBlocksLog;
 use crate::chat::BlocksSettings;
 use crate::chat::model::TurnEvent;
 use crate::llm::{ModelEvent, ModelMessage, ModelRequest};
-use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksCheck, check_blocks_text};
+use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlockOptions, BlocksCheck, check_blocks_text};
+
+/// A reply's check, made off the async workers (parsing and checking a document is CPU work);
+/// `None` only if the check itself failed.
+async fn checked(text: String, options: BlockOptions) -> Option<BlocksCheck> {
+    tokio::task::spawn_blocking(move || check_blocks_text(&text, &options)).await.ok()
+}
 
 /// The user message of the one repair call.
 fn repair_prompt(text: &str, check: &BlocksCheck) -> String {
@@ -26,22 +32,31 @@ impl Turn {
         }
         let options = settings.options();
         let streamed = self.reply.clone();
-        let mut check = check_blocks_text(&self.reply, &options);
+        let Some(mut check) = checked(self.reply.clone(), options.clone()).await else { return };
         let mut repaired = false;
         if !check.ok
             && settings.repair
             && let Some(text) = self.repair(&settings, &check).await
+            && let Some(repaired_check) = checked(text.clone(), options.clone()).await
         {
-            check = check_blocks_text(&text, &options);
+            check = repaired_check;
             self.reply = text;
             repaired = true;
         }
-        if check.ok
-            && settings.html
-            && let Some(clean) = palaver_contract::blocks::sanitize_blocks_text(&self.reply, &options)
-        {
-            check = check_blocks_text(&clean, &options);
-            self.reply = clean;
+        if check.ok && settings.html {
+            let (text, html_options) = (self.reply.clone(), options.clone());
+            let clean = tokio::task::spawn_blocking(move || {
+                palaver_contract::blocks::sanitize_blocks_text(&text, &html_options)
+            })
+            .await
+            .ok()
+            .flatten();
+            if let Some(clean) = clean
+                && let Some(clean_check) = checked(clean.clone(), options.clone()).await
+            {
+                check = clean_check;
+                self.reply = clean;
+            }
         }
         if self.reply != streamed {
             self.emit(TurnEvent::Replace { replace: "text".into(), text: self.reply.clone() }).await;
