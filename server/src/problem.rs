@@ -101,3 +101,30 @@ impl IntoResponse for Problem {
         response
     }
 }
+
+/// An error response something below the handlers made in plain text (a body over the size
+/// limit, a malformed multipart body, a path that does not parse) in the API's JSON shape,
+/// its text as the detail. Pages and server functions keep their own.
+pub async fn plain_errors_as_problems(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let api = ["/gpt/", "/auth/", "/files/"].iter().any(|prefix| request.uri().path().starts_with(prefix));
+    let response = next.run(request).await;
+    let plain = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/plain"));
+    if !api || !plain || !(response.status().is_client_error() || response.status().is_server_error()) {
+        return response;
+    }
+    let status = response.status();
+    let detail = match axum::body::to_bytes(response.into_body(), PLAIN_ERROR_MAX_BYTES).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).trim().to_string(),
+        Err(_) => String::new(),
+    };
+    let title = status.canonical_reason().unwrap_or("Error");
+    let problem = Problem::new(status, title);
+    if detail.is_empty() { problem } else { problem.with_detail(detail) }.into_response()
+}
+
+/// The most of a plain-text error body kept as a problem's detail.
+const PLAIN_ERROR_MAX_BYTES: usize = 16 * 1024;

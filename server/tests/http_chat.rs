@@ -166,3 +166,24 @@ async fn every_response_names_its_request_id_and_a_caller_may_give_its_own() {
     assert_eq!(replaced.len(), 36, "an id that is not a plain token is replaced: {replaced}");
     assert_eq!(odd.headers.get("x-request-id").and_then(|value| value.to_str().ok()), Some(replaced.as_str()));
 }
+
+#[tokio::test]
+async fn oversized_prompts_and_bodies_are_refused_in_the_apis_json_shape() {
+    let (app, ada) = app_with_user(r#"{"responses": [{"text": "never"}]}"#).await;
+    let long = "a".repeat(app::turn::PROMPT_MAX_LENGTH + 1);
+    let reply = app.call(Some(&ada), "POST", "/gpt/prompt", Some(json!({"prompt": long}))).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert!(reply.json()["title"].as_str().unwrap().starts_with("prompt is longer than 100000 characters"));
+    let (_, histories) = app.json(&ada, "GET", "/gpt/histories", None).await;
+    assert_eq!(histories["data"], json!([]), "nothing is stored");
+
+    // Past the body limit, axum answers in plain text; the API answers in JSON, with its request id.
+    let huge = "a".repeat(3 * 1024 * 1024);
+    let reply = app.call(Some(&ada), "POST", "/gpt/prompt", Some(json!({"prompt": huge}))).await;
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let problem = reply.json();
+    assert_eq!(problem["status"], 413);
+    assert_eq!(problem["title"], "Payload Too Large");
+    assert!(problem["detail"].as_str().unwrap().contains("length limit exceeded"), "{problem}");
+    assert!(problem["requestId"].is_string());
+}

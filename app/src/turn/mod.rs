@@ -37,6 +37,9 @@ use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use run::Turn;
 use tools::ToolRegistry;
 
+/// The longest message a user may send, in characters.
+pub const PROMPT_MAX_LENGTH: usize = 100_000;
+
 /// The system prompt every turn starts from.
 pub const BASE_SYSTEM_PROMPT: &str = "You are Palaver, a helpful assistant in a chat app. \
 Answer in concise markdown.";
@@ -126,6 +129,12 @@ impl TurnRunner {
             TurnInput::Prompt(ref prompt) => {
                 if prompt.trim().is_empty() {
                     return Err(AppError::BadRequest("prompt is required".into()));
+                }
+                // Every later turn replays the prompt: a message is held to a size a model reads.
+                if prompt.chars().count() > PROMPT_MAX_LENGTH {
+                    return Err(AppError::BadRequest(format!(
+                        "prompt is longer than {PROMPT_MAX_LENGTH} characters; send a file for longer text"
+                    )));
                 }
                 let history_id = match &request.history_id {
                     Some(id) => {
