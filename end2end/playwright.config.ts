@@ -9,7 +9,9 @@ const port = 3100;
 export const accountsPort = 3101;
 const root = "..";
 
-function palaver(port: number, name: string, openSignup: boolean) {
+export const demoPort = 3102;
+
+function palaver(port: number, name: string, openSignup: boolean, model = "mock:end2end/mock-model.json") {
   const dir = `target/e2e/${name}`;
   return {
     // PALAVER_E2E_BIN runs the suite against another build (target/release/palaver after
@@ -28,12 +30,14 @@ function palaver(port: number, name: string, openSignup: boolean) {
       LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
       PALAVER_DATABASE_URL: `sqlite://${dir}/palaver.db?mode=rwc`,
       PALAVER_DATA_DIR: `${dir}/data`,
-      PALAVER_MODEL: "mock:end2end/mock-model.json",
+      PALAVER_MODEL: model,
       PALAVER_MOCK_LOG: `${dir}/mock-log.jsonl`,
       PALAVER_OPEN_SIGNUP: openSignup ? "true" : "false",
-      PALAVER_UI_BLOCKS_HTML: "true",
-      // Real MCP servers from npm (scripts/mcp): the reference server and a filesystem one.
-      PALAVER_MCP_CONFIG: "end2end/mcp-servers.json",
+      // The demo server runs on the defaults; the others allow html blocks and connect to real
+      // MCP servers from npm (scripts/mcp): the reference server and a filesystem one.
+      ...(model === "demo"
+        ? {}
+        : { PALAVER_UI_BLOCKS_HTML: "true", PALAVER_MCP_CONFIG: "end2end/mcp-servers.json" }),
       RUST_LOG: "warn",
     },
   };
@@ -64,5 +68,6 @@ export default defineConfig({
       ],
     },
   },
-  webServer: [palaver(port, "chat", true), palaver(accountsPort, "accounts", false)],
+  // The third runs the keyless demo agent, as `scripts/run.sh` does.
+  webServer: [palaver(port, "chat", true), palaver(accountsPort, "accounts", false), palaver(demoPort, "demo", true, "demo")],
 });

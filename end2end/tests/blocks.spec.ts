@@ -107,3 +107,17 @@ test("a document with errors shows them, with the reply as sent collapsed", asyn
   await expect(raw).toContainText("size: huge");
   expect(chat.consoleErrors).toEqual([]);
 });
+
+test("a prose reply a YAML reader would reject shows as markdown, with no error banner", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Tell me in bold");
+  await chat.waitForReply();
+  const reply = chat.assistantMessages().last();
+  await expect(reply.locator("strong").first()).toHaveText("Palaver demo agent");
+  await expect(reply.getByRole("listitem")).toHaveCount(2);
+  await expect(reply.getByTestId("blocks-error")).toHaveCount(0);
+  await page.reload();
+  await expect(chat.assistantMessages().last().getByTestId("blocks-error")).toHaveCount(0);
+});

@@ -15,6 +15,7 @@ use crate::error::{AppError, FieldError};
 use crate::markdown;
 use crate::wire::{AskAnswer, PromptBody};
 use palaver_contract::blocks::BlocksCheck;
+use palaver_contract::blocks::reads_as_document;
 
 /// The running turn, shown until the reloaded conversation replaces it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -298,13 +299,6 @@ fn ReplyBody(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
     }
 }
 
-/// Whether a reply being streamed looks like a block document (then it shows the blocks
-/// complete so far until it is checked, rather than half a document as text).
-fn looks_like_document(reply: &str) -> bool {
-    let start = reply.trim_start();
-    start.starts_with("v:") || start.starts_with("```") || start.starts_with("{\"v\"") || start.starts_with("{ \"v\"")
-}
-
 #[component]
 fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
     view! {
@@ -317,7 +311,9 @@ fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
             aria-live="polite"
             aria-busy=move || busy.get().to_string()
         >
-            {if turn.blocks.is_none() && looks_like_document(&turn.reply) {
+            // A reply that reads as a document shows the blocks complete so far until it is
+            // checked, rather than half a document as text.
+            {if turn.blocks.is_none() && reads_as_document(&turn.reply) {
                 view! { <StreamingBlocks text=turn.reply /> }.into_any()
             } else {
                 view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()

@@ -30,7 +30,7 @@ pub use interactive::{
 pub use json_schema::blocks_json_schema;
 pub use lint::{BlockOptions, checklist_element_id, image_source_allowed, stepper_element_ids};
 pub use model::BlocksDocument;
-pub use parse::{ParsedBlocks, parse_blocks, strip_blocks_fence};
+pub use parse::{ParsedBlocks, parse_blocks, reads_as_document, strip_blocks_fence};
 pub use partial::{PartialBlocks, parse_blocks_partial};
 pub use plain_text::{block_plain_text, cell_text};
 pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt_section};

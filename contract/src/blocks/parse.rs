@@ -32,6 +32,26 @@ pub fn strip_blocks_fence(text: &str) -> Option<&str> {
     Some(body.strip_suffix('\n').unwrap_or(body))
 }
 
+/// Whether a reply is meant as a block document, as a person reading it would say: one fenced
+/// yaml or json block, or text that starts the way a document does (`v:`, `{"v"`, or the
+/// `datasets:`/`blocks:` keys, after any comment lines and a `---`). Anything else is prose, shown as
+/// markdown whatever a YAML reader would make of it (`**bold**` reads as an alias). Works on a
+/// reply still streaming, from its first characters.
+pub fn reads_as_document(text: &str) -> bool {
+    let start = text.trim_start();
+    if let Some(rest) = start.strip_prefix("```") {
+        let info = rest.split(['\n', '\r']).next().unwrap_or_default().trim().to_ascii_lowercase();
+        return matches!(info.as_str(), "" | "yaml" | "yml" | "json");
+    }
+    if let Some(object) = start.strip_prefix('{') {
+        return object.trim_start().starts_with("\"v\"") || object.trim_start().is_empty();
+    }
+    // YAML comments and a `---` may come first; a markdown heading is followed by prose.
+    let first =
+        start.lines().map(str::trim_end).find(|line| !line.is_empty() && !line.starts_with('#') && *line != "---");
+    first.is_some_and(|line| ["v:", "datasets:", "blocks:"].iter().any(|key| line.starts_with(key)))
+}
+
 pub(super) fn unfenced(text: &str) -> &str {
     strip_blocks_fence(text).unwrap_or_else(|| js_trim(text))
 }
@@ -81,5 +101,35 @@ mod tests {
         }
         let error = parse_blocks("v: 1\nblocks: !foo []\n").unwrap_err();
         assert_eq!(error.code, BlockErrorCode::YAML_FEATURE_DISALLOWED);
+    }
+
+    #[test]
+    fn documents_are_told_from_prose_by_how_they_start() {
+        for text in [
+            "v: 1\nblocks: []",
+            "  \nv: 1",
+            "---\nv: 1",
+            "blocks:\n  - type: divider",
+            "```yaml\nv: 1",
+            "```\nv: 1\n```",
+            "```JSON\n{\"v\": 1}",
+            "{\"v\": 1, \"blocks\": []}",
+            "{ \"v\"",
+            "{",
+            "# Palaver's own: a comment first\nv: 1",
+        ] {
+            assert!(reads_as_document(text), "{text:?}");
+        }
+        // The demo's help text: a YAML reader rejects `**` as an alias, but it is markdown.
+        for text in [
+            "I'm the **Palaver demo agent**: no API key.\n\n- **set up a plan**: I ask",
+            "Here is the plan:\n\nv: 1 is a version",
+            "```rust\nfn main() {}\n```",
+            "- item: one\n- item: two",
+            "# A heading\n\nThen prose.",
+            "",
+        ] {
+            assert!(!reads_as_document(text), "{text:?}");
+        }
     }
 }

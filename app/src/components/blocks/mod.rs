@@ -13,8 +13,8 @@ use leptos::prelude::*;
 use crate::markdown;
 use loader::Rendered;
 pub(crate) use loader::renderer;
-use palaver_contract::blocks::BlocksCheck;
 use palaver_contract::blocks::model::BlocksDocument;
+use palaver_contract::blocks::{BlocksCheck, reads_as_document};
 
 /// What a document's buttons can do beyond the document, provided by the page that shows it.
 #[derive(Clone, Copy)]
@@ -32,7 +32,8 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
     if let Some(document) = check.doc {
         return view! { <BlocksDocumentView document /> }.into_any();
     }
-    if check.is_prose() {
+    // Prose is prose: a reply a YAML reader happens to reject is markdown, not a broken document.
+    if check.is_prose() || !reads_as_document(&raw) {
         return view! { <div class="markdown" inner_html=markdown::to_html(&raw)></div> }.into_any();
     }
     view! {
