@@ -7,12 +7,10 @@ import { ChatPage } from "./fixtures/chat_page";
 // The first run as the README tells it: the keyless demo agent on the defaults (blocks on).
 test.use({ baseURL: `http://127.0.0.1:${demoPort}` });
 
-test("the demo agent's first phrases show as they should: prose as markdown, documents as blocks", async ({
-  page,
-}) => {
+test("the demo agent's replies show as they should: prose as markdown, documents as blocks", async ({ page }) => {
+  test.slow(); // the demo streams word by word: six replies, two of them whole documents
   await signUpFreshUser(page);
   const chat = new ChatPage(page);
-  const ask = new AskCard(page);
   await chat.open();
 
   // The help text is markdown a YAML reader would reject (`**` reads as an alias): it is prose.
@@ -35,9 +33,73 @@ test("the demo agent's first phrases show as they should: prose as markdown, doc
   await expect(dashboard.getByTestId("table")).toBeVisible();
   await expect(dashboard.getByTestId("blocks-error")).toHaveCount(0);
 
+  await chat.sendMessage("checklist");
+  await chat.waitForReply();
+  await expect(chat.assistantMessages().last().getByTestId("blocks-error")).toHaveCount(0);
+  await expect(chat.assistantMessages().last().getByRole("checkbox").first()).toBeVisible();
+
+  // html blocks are off by default: the demo says so instead of sending one.
+  await chat.sendMessage("invoice preview");
+  await chat.waitForReply();
+  await expect(chat.assistantMessages().last()).toContainText("HTML previews are off on this server");
+
+  await chat.sendMessage("What is the weather?");
+  await chat.waitForReply();
+  await expect(chat.assistantMessages().last()).toContainText("You said:");
+  expect(chat.consoleErrors).toEqual([]);
+});
+
+test("each of the demo agent's asks is answered in the browser", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  const last = () => chat.assistantMessages().last();
+
   await chat.sendMessage("set up a plan");
-  await expect(ask.card).toBeVisible();
   await ask.card.getByRole("button", { name: "Team" }).click();
-  await expect(chat.assistantMessages().last()).toHaveText("You chose Team. Done!");
+  await expect(last()).toHaveText("You chose Team. Done!");
+
+  await chat.sendMessage("build a pizza");
+  await ask.card.getByRole("checkbox", { name: "Olives" }).check();
+  await ask.submit.click();
+  await expect(last()).toHaveText("You chose Extra cheese, Mushrooms, Olives. Done!");
+
+  await chat.sendMessage("send the report");
+  await ask.card.getByRole("button", { name: "Send it" }).click();
+  await expect(last()).toHaveText("Confirmed: I'd go ahead and do it now.");
+
+  await chat.sendMessage("write an announcement");
+  await ask.submit.click();
+  await expect(last()).toHaveText("Great, the draft goes out as it is.");
+
+  await chat.sendMessage("invoice details");
+  await ask.card.getByLabel("Company name").fill("Acme");
+  await ask.submit.click();
+  await expect(last()).toContainText("Thanks! I have the details:");
+
+  await chat.sendMessage("upload a receipt");
+  await ask.card.getByTestId("ask-skip").click();
+  await expect(last()).toHaveText("No problem, we'll skip that question.");
+  expect(chat.consoleErrors).toEqual([]);
+});
+
+test("the demo todos: add, list, and a delete that waits for approval", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  const last = () => chat.assistantMessages().last();
+
+  await chat.sendMessage("add todo buy milk");
+  await chat.waitForReply();
+  await expect(last()).toHaveText("Added buy milk to your todos.");
+  await chat.sendMessage("list my todos");
+  await chat.waitForReply();
+  await expect(last()).toContainText("buy milk");
+  await chat.sendMessage("delete my completed todos");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for deleteCompletedTodos");
+  await ask.button("approve").click();
+  await expect(last()).toHaveText("Deleted 0 completed todo(s).");
   expect(chat.consoleErrors).toEqual([]);
 });
