@@ -33,11 +33,11 @@ function palaver(port: number, name: string, openSignup: boolean, model = "mock:
       PALAVER_MODEL: model,
       PALAVER_MOCK_LOG: `${dir}/mock-log.jsonl`,
       PALAVER_OPEN_SIGNUP: openSignup ? "true" : "false",
-      // The demo server runs on the defaults; the others allow html blocks and connect to real
-      // MCP servers from npm (scripts/mcp): the reference server and a filesystem one.
-      ...(model === "demo"
-        ? {}
-        : { PALAVER_UI_BLOCKS_HTML: "true", PALAVER_MCP_CONFIG: "end2end/mcp-servers.json" }),
+      // As scripts/run.sh starts it: html blocks on.
+      PALAVER_UI_BLOCKS_HTML: "true",
+      // The demo server runs on run.sh's defaults; the others connect to real MCP servers from
+      // npm (scripts/mcp): the reference server and a filesystem one.
+      ...(model === "demo" ? {} : { PALAVER_MCP_CONFIG: "end2end/mcp-servers.json" }),
       RUST_LOG: "warn",
     },
   };
