@@ -4,7 +4,6 @@
 
 pub mod config;
 mod probe;
-
 mod server;
 mod tool;
 
@@ -20,8 +19,8 @@ use tool::McpTool;
 
 use crate::turn::tools::HostTool;
 use crate::wire::{McpServerStatus, McpStatus, McpToolStatus};
-pub use probe::{sample_arguments, try_server};
-pub use tool::{OUTPUT_MAX_BYTES, model_tool_name, tool_output};
+pub use probe::try_server;
+pub use tool::OUTPUT_MAX_BYTES;
 
 /// The configured MCP servers. Cloning shares them.
 #[derive(Clone, Default)]
@@ -63,13 +62,7 @@ impl McpHub {
     }
 
     fn mcp_tools(&self) -> impl Iterator<Item = McpTool> + '_ {
-        self.links.iter().flat_map(|link| {
-            let allowed = link.config.tools.clone();
-            link.tools()
-                .into_iter()
-                .filter(move |tool| allowed.as_ref().is_none_or(|names| names.iter().any(|name| *name == tool.name)))
-                .map(|tool| McpTool::new(link.clone(), tool))
-        })
+        self.links.iter().flat_map(link_tools)
     }
 
     /// The tools of the servers connected now, as host tools.
@@ -83,9 +76,7 @@ impl McpHub {
             .iter()
             .map(|link| {
                 let (state, last_error) = link.state();
-                let tools = self
-                    .mcp_tools()
-                    .filter(|tool| tool.server() == link.config.name)
+                let tools = link_tools(link)
                     .map(|tool| McpToolStatus {
                         name: tool.mcp_name().to_string(),
                         model_name: tool.name().to_string(),
@@ -126,4 +117,13 @@ impl McpHub {
             std::mem::take(&mut *self.supervisors.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         let _ = tokio::time::timeout(Duration::from_secs(5), futures::future::join_all(supervisors)).await;
     }
+}
+
+/// One server's tools that its allow-list lets through, as host tools.
+fn link_tools(link: &Arc<ServerLink>) -> impl Iterator<Item = McpTool> + '_ {
+    let allowed = link.config.tools.as_ref();
+    link.tools()
+        .into_iter()
+        .filter(move |tool| allowed.is_none_or(|names| names.iter().any(|name| *name == tool.name)))
+        .map(|tool| McpTool::new(link.clone(), tool))
 }

@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use super::McpHub;
 use super::config::{McpConfig, ServerConfig};
-use crate::turn::tools::question::Step;
+use crate::turn::tools::question::{QuestionAnswer, Step};
 use crate::turn::tools::{HostTool, PendingQuestion, ToolContext};
 use crate::wire::McpServerState;
 
@@ -18,7 +18,7 @@ use crate::wire::McpServerState;
 const CONNECT_WAIT: Duration = Duration::from_secs(30);
 
 /// Sample arguments for a tool: a value of the right type for each required property.
-pub fn sample_arguments(schema: &Value) -> Value {
+fn sample_arguments(schema: &Value) -> Value {
     let properties = schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
     let required = schema.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
     let arguments: Map<String, Value> = required
@@ -61,12 +61,14 @@ pub async fn try_server(server: ServerConfig) -> Result<(), String> {
             _ => tokio::time::sleep(Duration::from_millis(100)).await,
         }
     }
+    // MCP tools never touch Palaver's database; the context needs one all the same.
+    let pool = sqlx::SqlitePool::connect_lazy("sqlite::memory:").map_err(|err| err.to_string())?;
     for tool in hub.mcp_tools() {
         let arguments = sample_arguments(&tool.input_schema());
         println!("call {} {arguments}", tool.mcp_name());
         let (questions, mut asked) = mpsc::channel::<PendingQuestion>(1);
         let context = ToolContext {
-            pool: sqlx::SqlitePool::connect_lazy("sqlite::memory:").map_err(|err| err.to_string())?,
+            pool: pool.clone(),
             user_id: String::new(),
             history_id: String::new(),
             idempotency_key: String::new(),
@@ -79,7 +81,7 @@ pub async fn try_server(server: ServerConfig) -> Result<(), String> {
                 output = &mut run => break output,
                 Some(pending) = asked.recv() => {
                     let mut content = Map::new();
-                    let mut answer = crate::turn::tools::question::QuestionAnswer::cancel();
+                    let mut answer = QuestionAnswer::Cancel;
                     for page in 0..pending.question.pages() {
                         let response = pending.question.as_filled_in(page);
                         if let Step::Done(done) = pending.question.answer(page, &response, &mut content) {
@@ -87,7 +89,7 @@ pub async fn try_server(server: ServerConfig) -> Result<(), String> {
                             break;
                         }
                     }
-                    println!("  answered the server's question: {}", answer.action);
+                    println!("  answered the server's question: {}", answer.action());
                     let _ = pending.reply.send(answer);
                 }
             }

@@ -1,6 +1,7 @@
 //! One configured MCP server: its connection (a child process or a streamable HTTP endpoint),
 //! kept alive by a supervisor that reconnects with backoff, and what the admin page shows of it.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -12,8 +13,6 @@ use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, Runni
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::sync::{Notify, OwnedMutexGuard, mpsc, oneshot};
 
@@ -140,8 +139,8 @@ impl ServerLink {
         self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Waits for the server to be free, then holds it for one call
-    /// whose questions go to `questions`.
+    /// Waits for the server to be free, then holds it for one call whose questions go to
+    /// `questions`.
     pub async fn begin_call(
         self: &Arc<Self>,
         questions: Option<mpsc::Sender<PendingQuestion>>,
@@ -168,8 +167,8 @@ impl ServerLink {
         let (reply, answer) = oneshot::channel();
         let _asking = Asking::start(self);
         Some(match questions.send(PendingQuestion { question, reply }).await {
-            Ok(()) => answer.await.unwrap_or_else(|_| QuestionAnswer::cancel()),
-            Err(_) => QuestionAnswer::cancel(),
+            Ok(()) => answer.await.unwrap_or(QuestionAnswer::Cancel),
+            Err(_) => QuestionAnswer::Cancel,
         })
     }
 
@@ -289,7 +288,6 @@ impl ServerLink {
                 _ = self.reconnect.notified() => {
                     cancel.cancel();
                     let _ = waiting.await;
-                    self.set(McpServerState::Connecting, None);
                     return Ended::Reconnect;
                 }
                 _ = self.shutdown.notified() => {
@@ -382,7 +380,6 @@ impl Drop for Asking<'_> {
     }
 }
 
-#[derive(Debug, PartialEq, Eq)]
 enum Ended {
     Lost,
     Reconnect,
@@ -465,15 +462,10 @@ impl ClientHandler for Handler {
             tracing::warn!(server, "an elicitation outside a tool call was declined");
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };
-        let action = match answer.action {
-            "accept" => ElicitationAction::Accept,
-            "decline" => ElicitationAction::Decline,
-            _ => ElicitationAction::Cancel,
-        };
-        let result = ElicitResult::new(action);
-        Ok(match answer.content {
-            Some(content) => result.with_content(content),
-            None => result,
+        Ok(match answer {
+            QuestionAnswer::Accept(content) => ElicitResult::new(ElicitationAction::Accept).with_content(content),
+            QuestionAnswer::Decline => ElicitResult::new(ElicitationAction::Decline),
+            QuestionAnswer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
         })
     }
 

@@ -27,7 +27,7 @@ const ASKING_POLL: Duration = Duration::from_secs(1);
 const ARGUMENT_SHOWN_MAX: usize = 80;
 
 /// `<server>__<tool>`, with any other character made `_` and cut to the providers' 64.
-pub fn model_tool_name(server: &str, tool: &str) -> String {
+fn model_tool_name(server: &str, tool: &str) -> String {
     let name: String = format!("{server}__{tool}")
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
@@ -78,10 +78,6 @@ impl McpTool {
 
     pub fn mcp_name(&self) -> &str {
         &self.tool.name
-    }
-
-    pub fn server(&self) -> &str {
-        &self.link.config.name
     }
 }
 
@@ -186,7 +182,7 @@ fn arguments_shown(input: &Value) -> String {
 
 /// A call's result as the model sees it: text joined, images as image parts, structured
 /// content as JSON, `isError` as the tool's error, and output over 100 KB cut with a note.
-pub fn tool_output(result: CallToolResult) -> ToolOutput {
+fn tool_output(result: CallToolResult) -> ToolOutput {
     let mut texts = Vec::new();
     let mut parts = Vec::new();
     for block in result.content {

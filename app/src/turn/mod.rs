@@ -208,13 +208,13 @@ impl TurnRunner {
     /// The host tools a turn starting now offers: the built-in ones and those of the MCP
     /// servers connected now. A name taken already is refused with a log line.
     fn tools(&self) -> ToolRegistry {
-        self.settings.mcp.tools().into_iter().fold(self.settings.tools.clone(), |registry, tool| {
-            let name = tool.name().to_string();
-            registry.clone().with(tool).unwrap_or_else(|problem| {
-                tracing::warn!(tool = name, %problem, "an MCP tool is left out");
-                registry
-            })
-        })
+        let mut registry = self.settings.tools.clone();
+        for tool in self.settings.mcp.tools() {
+            if let Err(problem) = registry.insert(tool) {
+                tracing::warn!(%problem, "an MCP tool is left out");
+            }
+        }
+        registry
     }
 
     async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {

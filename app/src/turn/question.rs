@@ -30,7 +30,7 @@ impl Turn {
     ) -> QuestionAnswer {
         if !self.runner.asks_on() {
             tracing::warn!(server = question.asker(), "an elicitation was declined: asks are off");
-            return QuestionAnswer::decline();
+            return QuestionAnswer::Decline;
         }
         let mut content = Map::new();
         for page in 0..question.pages() {
@@ -40,7 +40,7 @@ impl Turn {
                 Ok(ask) => ask,
                 Err(errors) => {
                     tracing::warn!(server = question.asker(), ?errors, "an elicitation's ask does not validate");
-                    return QuestionAnswer::decline();
+                    return QuestionAnswer::Decline;
                 }
             };
             self.questions_asked += 1;
@@ -55,13 +55,13 @@ impl Turn {
             let pause = self.ask_pause(&ask_call, ask, from);
             let response = match self.wait_for_answer(pause, &ask_call.id, &question, page, reply).await {
                 Some(response) => response,
-                None => return QuestionAnswer::cancel(),
+                None => return QuestionAnswer::Cancel,
             };
             if let Step::Done(answer) = question.answer(page, &response, &mut content) {
                 return answer;
             }
         }
-        QuestionAnswer::cancel()
+        QuestionAnswer::Cancel
     }
 
     /// Pauses on one page's ask and waits, alive, for its answer; `None` when the turn is

@@ -128,12 +128,9 @@ impl Turn {
                 error = Some(message);
                 pending_ref = self.undo_or_save().await;
             }
-            StepsEnd::Superseded => {
-                self.metadata.stopped = true;
-                self.log(prompt_log, None, started).await;
-                self.runner.running.unregister(&self.history_id, &self.stop_switch);
-                return;
-            }
+            // The new message's turn owns the conversation now: nothing more is saved, and the
+            // events go nowhere (the stream ended when the question was asked).
+            StepsEnd::Superseded => self.metadata.stopped = true,
         }
         let title = self.title().await;
         self.log(prompt_log, error.as_deref(), started).await;

@@ -87,7 +87,7 @@ pub struct ToolRegistry {
 impl ToolRegistry {
     /// Adds a tool. Names starting with `ask_` belong to the ask tools, and a name already
     /// taken stays with its first tool: both are refused.
-    pub fn with(mut self, tool: Arc<dyn HostTool>) -> Result<Self, String> {
+    pub fn insert(&mut self, tool: Arc<dyn HostTool>) -> Result<(), String> {
         let name = tool.name().to_string();
         if name.starts_with("ask_") {
             return Err(format!("The host tool name \"{name}\" is reserved: ask_ names belong to asks."));
@@ -96,7 +96,7 @@ impl ToolRegistry {
             return Err(format!("There is a host tool named \"{name}\" already."));
         }
         self.tools.insert(name, tool);
-        Ok(self)
+        Ok(())
     }
 
     pub fn get(&self, name: &str) -> Option<&Arc<dyn HostTool>> {
@@ -111,9 +111,11 @@ impl ToolRegistry {
     pub fn demo_todos() -> Self {
         let tools: [Arc<dyn HostTool>; 4] =
             [Arc::new(ListTodos), Arc::new(AddTodo), Arc::new(CompleteTodo), Arc::new(DeleteCompletedTodos)];
-        tools.into_iter().fold(Self::default(), |registry, tool| {
-            registry.with(tool).expect("the demo tools' names are not ask_ names")
-        })
+        let mut registry = Self::default();
+        for tool in tools {
+            registry.insert(tool).expect("the demo tools' names are neither ask_ names nor repeated");
+        }
+        registry
     }
 }
 
@@ -142,8 +144,8 @@ mod tests {
 
     #[test]
     fn ask_names_are_reserved_and_the_demo_tools_are_all_there() {
-        assert!(ToolRegistry::default().with(Arc::new(Impostor)).is_err());
-        assert!(ToolRegistry::demo_todos().with(Arc::new(todos::ListTodos)).is_err(), "a name is taken once");
+        assert!(ToolRegistry::default().insert(Arc::new(Impostor)).is_err());
+        assert!(ToolRegistry::demo_todos().insert(Arc::new(todos::ListTodos)).is_err(), "a name is taken once");
         let demo = ToolRegistry::demo_todos();
         let names: Vec<&str> = demo.iter().map(|tool| tool.name()).collect();
         assert_eq!(names, ["addTodo", "completeTodo", "deleteCompletedTodos", "listTodos"]);

@@ -54,19 +54,22 @@ pub struct ToolQuestion {
     url: Option<String>,
 }
 
-/// The user's answer to a whole question: `accept` with the content, `decline` or `cancel`.
+/// The user's answer to a whole question.
 #[derive(Clone, Debug, PartialEq)]
-pub struct QuestionAnswer {
-    pub action: &'static str,
-    pub content: Option<Value>,
+pub enum QuestionAnswer {
+    /// The content, in the requested schema's terms.
+    Accept(Value),
+    Decline,
+    Cancel,
 }
 
 impl QuestionAnswer {
-    pub fn cancel() -> Self {
-        QuestionAnswer { action: "cancel", content: None }
-    }
-    pub fn decline() -> Self {
-        QuestionAnswer { action: "decline", content: None }
+    pub fn action(&self) -> &'static str {
+        match self {
+            QuestionAnswer::Accept(_) => "accept",
+            QuestionAnswer::Decline => "decline",
+            QuestionAnswer::Cancel => "cancel",
+        }
     }
 }
 
@@ -250,13 +253,13 @@ impl ToolQuestion {
     pub fn answer(&self, page: usize, response: &AskResponse, content: &mut Map<String, Value>) -> Step {
         let accepted = match response {
             AskResponse::Accept { content } => content,
-            AskResponse::Decline => return Step::Done(QuestionAnswer::decline()),
-            AskResponse::Cancel { .. } => return Step::Done(QuestionAnswer::cancel()),
+            AskResponse::Decline => return Step::Done(QuestionAnswer::Decline),
+            AskResponse::Cancel { .. } => return Step::Done(QuestionAnswer::Cancel),
         };
         match &self.pages[page].0 {
             Page::Confirm => {
                 if accepted.get("confirmed") != Some(&Value::Bool(true)) {
-                    return Step::Done(QuestionAnswer::decline());
+                    return Step::Done(QuestionAnswer::Decline);
                 }
             }
             Page::Choice(property) => {
@@ -279,10 +282,10 @@ impl ToolQuestion {
             return Step::Next;
         }
         match check_content(&self.schema, content) {
-            Ok(()) => Step::Done(QuestionAnswer { action: "accept", content: Some(Value::Object(content.clone())) }),
+            Ok(()) => Step::Done(QuestionAnswer::Accept(Value::Object(content.clone()))),
             Err(problem) => {
                 tracing::warn!(server = self.asker, %problem, "an elicitation answer does not fit the requested schema");
-                Step::Done(QuestionAnswer::decline())
+                Step::Done(QuestionAnswer::Decline)
             }
         }
     }
@@ -358,12 +361,9 @@ mod tests {
         let step = plan.answer(0, &response, &mut content);
         assert_eq!(
             step,
-            Step::Done(QuestionAnswer {
-                action: "accept",
-                content: Some(
-                    json!({"fullName": "Ada", "email": "ada@example.com", "age": 36, "agree": true, "hero": "Hero 2", "tools": ["Piano"]})
-                )
-            })
+            Step::Done(QuestionAnswer::Accept(
+                json!({"fullName": "Ada", "email": "ada@example.com", "age": 36, "agree": true, "hero": "Hero 2", "tools": ["Piano"]})
+            ))
         );
     }
 
@@ -394,16 +394,13 @@ mod tests {
         assert_eq!(one.ask(0).0, AskKind::Choice);
         let picked: AskResponse =
             serde_json::from_value(json!({"action": "accept", "content": {"selected": ["m"]}})).unwrap();
-        assert_eq!(
-            one.answer(0, &picked, &mut Map::new()),
-            Step::Done(QuestionAnswer { action: "accept", content: Some(json!({"size": "M"})) })
-        );
+        assert_eq!(one.answer(0, &picked, &mut Map::new()), Step::Done(QuestionAnswer::Accept(json!({"size": "M"}))));
 
         let none = ToolQuestion::form("s", "Go on?", json!({"type": "object", "properties": {}})).unwrap();
         assert_eq!(none.ask(0).0, AskKind::Confirm);
         let no: AskResponse =
             serde_json::from_value(json!({"action": "accept", "content": {"confirmed": false}})).unwrap();
-        assert_eq!(none.answer(0, &no, &mut Map::new()), Step::Done(QuestionAnswer::decline()));
+        assert_eq!(none.answer(0, &no, &mut Map::new()), Step::Done(QuestionAnswer::Decline));
 
         let properties: Map<String, Value> =
             (0..13).map(|index| (format!("field{index:02}"), json!({"type": "string"}))).collect();
@@ -417,7 +414,7 @@ mod tests {
         let mut content = Map::new();
         assert_eq!(many.answer(0, &first, &mut content), Step::Next);
         let skip: AskResponse = serde_json::from_value(json!({"action": "decline"})).unwrap();
-        assert_eq!(many.answer(1, &skip, &mut content), Step::Done(QuestionAnswer::decline()));
+        assert_eq!(many.answer(1, &skip, &mut content), Step::Done(QuestionAnswer::Decline));
     }
 
     #[test]
