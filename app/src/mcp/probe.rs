@@ -10,7 +10,6 @@ use tokio::sync::mpsc;
 
 use super::McpHub;
 use super::config::{McpConfig, ServerConfig};
-use crate::turn::tools::question::{QuestionAnswer, Step};
 use crate::turn::tools::{HostTool, PendingQuestion, ToolContext};
 use crate::wire::McpServerState;
 
@@ -80,15 +79,7 @@ pub async fn try_server(server: ServerConfig) -> Result<(), String> {
             tokio::select! {
                 output = &mut run => break output,
                 Some(pending) = asked.recv() => {
-                    let mut content = Map::new();
-                    let mut answer = QuestionAnswer::Cancel;
-                    for page in 0..pending.question.pages() {
-                        let response = pending.question.as_filled_in(page);
-                        if let Step::Done(done) = pending.question.answer(page, &response, &mut content) {
-                            answer = done;
-                            break;
-                        }
-                    }
+                    let answer = pending.question.answer_as_filled_in();
                     println!("  answered the server's question: {}", answer.action());
                     let _ = pending.reply.send(answer);
                 }

@@ -203,9 +203,20 @@ impl ToolQuestion {
         (kind, input.clone())
     }
 
-    /// The answer of a user who goes on with page `page` as it is shown: a form with its
-    /// defaults, a choice's default (or its first option), a confirm confirmed.
-    pub fn as_filled_in(&self, page: usize) -> AskResponse {
+    /// The answer of a user who goes on with every page as it is shown (`palaver mcp try`).
+    pub fn answer_as_filled_in(&self) -> QuestionAnswer {
+        let mut content = Map::new();
+        for page in 0..self.pages.len() {
+            if let Step::Done(answer) = self.answer(page, &self.page_as_filled_in(page), &mut content) {
+                return answer;
+            }
+        }
+        QuestionAnswer::Cancel
+    }
+
+    /// Page `page` answered as it is shown: a form with its defaults, a choice's default (or
+    /// its first option), a confirm confirmed.
+    fn page_as_filled_in(&self, page: usize) -> AskResponse {
         let (page_kind, input) = &self.pages[page];
         let content = match page_kind {
             Page::Confirm => json!({"confirmed": true}),
