@@ -22,6 +22,7 @@ use app::chat::running::RunningTurns;
 use app::llm::MockModel;
 use app::mcp::McpHub;
 use app::mcp::config::McpConfig;
+use app::turn::tools::ToolSource;
 use app::turn::{TurnInput, TurnRequest, TurnRunner, TurnSettings};
 use app::wire::McpServerState;
 use palaver_contract::asks::AskSurface;
@@ -112,7 +113,7 @@ async fn main() {
     let call = json!({"toolCalls": [{"id": "call_echo", "name": "everything__echo", "input": {"message": "hi"}}]});
     let responses: Vec<serde_json::Value> = (0..CALLS).flat_map(|_| [call.clone(), json!({"text": "ok"})]).collect();
     let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), None).unwrap();
-    let settings = TurnSettings { mcp: hub.clone(), ..TurnSettings::default() };
+    let settings = TurnSettings { tool_sources: vec![std::sync::Arc::new(hub.clone())], ..TurnSettings::default() };
     let runner = TurnRunner::new(pool.clone(), Arc::new(model), settings, RunningTurns::default());
     let user =
         app::accounts::service::create_account(&pool, "bench", "correct horse battery", Role::User).await.unwrap();

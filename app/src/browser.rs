@@ -23,6 +23,17 @@ pub fn utc_offset_minutes() -> i64 {
     0
 }
 
+/// The browser's clock, in milliseconds since 1970; 0 on the server.
+#[cfg(feature = "hydrate")]
+pub fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn now_ms() -> i64 {
+    0
+}
+
 /// Copies `text` to the clipboard; `copied` tells whether it worked.
 #[cfg(feature = "hydrate")]
 pub fn copy_text(text: String, copied: leptos::prelude::RwSignal<bool>) {

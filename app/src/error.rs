@@ -28,6 +28,9 @@ pub enum AppError {
     /// An answer names an ask the conversation is not waiting on (409).
     #[error("This ask is no longer pending")]
     StaleAsk { tool_call_id: String },
+    /// An answer to an ask that ended unanswered at `expires_at` (409, like any stale answer).
+    #[error("This ask is no longer pending")]
+    ExpiredAsk { tool_call_id: String, expires_at: String },
     /// An answer that fails the ask's validation (400, with the errors).
     #[error("Invalid askResponse")]
     InvalidAnswer { fields: Vec<FieldError> },
@@ -48,7 +51,7 @@ impl AppError {
             AppError::Unauthorized(_) => 401,
             AppError::NotHistoryOwner | AppError::SignUpClosed | AppError::AdminsOnly => 403,
             AppError::HistoryNotFound | AppError::TokenNotFound => 404,
-            AppError::UsernameTaken | AppError::StaleAsk { .. } => 409,
+            AppError::UsernameTaken | AppError::StaleAsk { .. } | AppError::ExpiredAsk { .. } => 409,
             AppError::InvalidAnswer { .. } => 400,
             AppError::TooManyRequests { .. } => 429,
             AppError::Internal | AppError::ServerFn(_) => 500,

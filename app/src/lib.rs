@@ -2,6 +2,7 @@
 //! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
 
 pub mod accounts;
+pub mod audit;
 mod browser;
 pub mod chat;
 #[cfg(feature = "hydrate")]

@@ -60,6 +60,9 @@ pub struct PendingAskEntry {
     pub tool_call_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// When the ask ends unanswered (Palaver's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
 }
 
 /// The ask a headless turn left pending.
@@ -69,6 +72,8 @@ pub struct PendingAskBrief {
     pub kind: AskKind,
     pub simple: SimpleCard,
     pub tool_call_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
 }
 
 /// The `data` of `POST /gpt/histories/{id}/turn`: the whole turn, once it has finished.

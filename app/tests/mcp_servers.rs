@@ -60,7 +60,11 @@ async fn everything_without_approvals() -> McpHub {
 }
 
 async fn harness_on(hub: &McpHub, responses: Value) -> Harness {
-    harness_with(responses, TurnSettings { mcp: hub.clone(), ..TurnSettings::default() }).await
+    harness_with(
+        responses,
+        TurnSettings { tool_sources: vec![std::sync::Arc::new(hub.clone())], ..TurnSettings::default() },
+    )
+    .await
 }
 
 fn call(id: &str, name: &str, input: Value) -> Value {
@@ -315,7 +319,7 @@ async fn a_server_that_dies_mid_call_or_floods_gives_the_model_a_clear_result() 
 /// The ask event of a turn's events.
 fn ask_event(events: &[TurnEvent]) -> Option<app::chat::model::AskEvent> {
     events.iter().find_map(|event| match event {
-        TurnEvent::Ask { ask, .. } => Some(ask.clone()),
+        TurnEvent::Ask { ask, .. } => Some((**ask).clone()),
         _ => None,
     })
 }

@@ -33,3 +33,21 @@ test("denying a guarded tool never runs it", async ({ page }) => {
   await expect(page.getByTestId("tool-line")).toContainText('"approved": false');
   await expect(page.getByTestId("tool-line")).not.toContainText("deleted");
 });
+
+test("each decision shows in the audit trail in Settings", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Clean up, and keep a record");
+  await ask.button("deny").click();
+  await expect(chat.assistantMessages().last()).toHaveText("Kept them.");
+
+  await page.goto("/settings");
+  const entry = page.getByTestId("audit").getByTestId("audit-entry");
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText("approval of deleteCompletedTodos");
+  await expect(entry).toContainText("arguments sha256:44136fa355b3");
+  await expect(entry).toContainText("denied, once");
+  await expect(entry.getByRole("cell").nth(3)).toHaveText(/ · web$/);
+});

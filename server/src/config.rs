@@ -125,6 +125,14 @@ pub struct ServeConfig {
     /// The ask kinds the agent may use, comma-separated ("" turns asks off).
     #[arg(long, global = true, env = "PALAVER_ASK_KINDS", default_value = "choice,confirm,markdown,form,files")]
     pub ask_kinds: String,
+    /// Seconds an ask waits for its answer; then it ends as expired (never answered by time).
+    #[arg(long, global = true, env = "PALAVER_ASK_TTL_SECONDS", default_value_t = 24 * 60 * 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub ask_ttl_seconds: u64,
+    /// Seconds an approval waits; then it ends as expired and its tool does not run.
+    #[arg(long, global = true, env = "PALAVER_APPROVAL_TTL_SECONDS", default_value_t = 60 * 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub approval_ttl_seconds: u64,
     /// Per-file cap of `files` answers and uploads, in bytes.
     #[arg(long, global = true, env = "PALAVER_MAX_FILE_SIZE_BYTES", default_value_t = 10 * 1024 * 1024)]
     pub max_file_size_bytes: u64,
@@ -188,8 +196,10 @@ impl ServeConfig {
                     .collect(),
                 repair: self.ui_blocks_repair,
             }),
-            // Connected by `serve`, which runs inside the runtime the servers' tasks need.
-            mcp: app::mcp::McpHub::default(),
+            // `app_state` adds the MCP servers, connected by `serve` inside the runtime.
+            tool_sources: Vec::new(),
+            ask_ttl: std::time::Duration::from_secs(self.ask_ttl_seconds),
+            approval_ttl: std::time::Duration::from_secs(self.approval_ttl_seconds),
         })
     }
 

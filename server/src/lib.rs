@@ -19,6 +19,7 @@ use app::accounts::auth::{Accounts, AuthSettings};
 use app::chat::Conversations;
 use app::chat::running::RunningTurns;
 use app::llm::ChatModel;
+use app::mcp::McpHub;
 use app::state::AppState;
 use app::turn::{TurnRunner, TurnSettings};
 use app::uploads::Uploads;
@@ -38,7 +39,8 @@ pub fn app_state(
     pool: SqlitePool,
     model: Arc<dyn ChatModel>,
     auth: AuthSettings,
-    turn_settings: TurnSettings,
+    mut turn_settings: TurnSettings,
+    mcp: McpHub,
 ) -> AppState {
     let running = RunningTurns::default();
     let conversations = Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone());
@@ -48,7 +50,7 @@ pub fn app_state(
         max_file_size_bytes: turn_settings.max_file_size_bytes,
     };
     let accounts = Accounts::new(pool.clone(), auth);
-    let mcp = turn_settings.mcp.clone();
+    turn_settings.tool_sources.push(Arc::new(mcp.clone()));
     let turns = TurnRunner::new(pool.clone(), model, turn_settings, running);
     AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp }
 }
@@ -105,6 +107,8 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::DELETE, "/gpt/histories/{id}", Access::HistoryWrite, delete(g::delete_history)),
         route(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
         route(Method::POST, "/gpt/actions", Access::HistoryWrite, post(g::host_action)),
+        // Admins may ask for everyone's entries (`all=true`); the handler checks.
+        route(Method::GET, "/gpt/audit", Access::Authenticated, get(routes::audit::audit)),
     ]
 }
 
@@ -127,6 +131,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/admin_create_user", Access::Admin),
     ("/api/admin_mcp_status", Access::Admin),
     ("/api/admin_mcp_reconnect", Access::Admin),
+    ("/api/my_audit", Access::Authenticated),
+    ("/api/admin_audit", Access::Admin),
     ("/api/list_histories", Access::Authenticated),
     ("/api/get_history", Access::HistoryRead),
     ("/api/create_conversation", Access::Authenticated),

@@ -126,18 +126,17 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let addr = leptos_options.site_addr;
     // Settings are checked before anything is created or migrated.
     let auth_settings = config.auth_settings(addr)?;
-    let mut turn_settings = config.turn_settings()?;
+    let turn_settings = config.turn_settings()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
     let pool = open_database(&config).await?;
     let model = app::llm::model_from_spec(&config.model, config.mock_log.clone(), &config.provider_settings())?;
-    if let Some(path) = &config.mcp_config {
-        turn_settings.mcp = app::mcp::McpHub::from_file(path);
-    }
-    let mcp = turn_settings.mcp.clone();
+    let mcp = config.mcp_config.as_deref().map(app::mcp::McpHub::from_file).unwrap_or_default();
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
-    let router = server::router(server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings));
+    let state = server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings, mcp.clone());
+    state.turns.spawn_expiry_sweeper();
+    let router = server::router(state);
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
     tracing::info!("listening on http://{addr}");

@@ -72,6 +72,9 @@ impl From<AppError> for Problem {
             AppError::StaleAsk { tool_call_id } => {
                 problem.with_detail(format!("Tool call {tool_call_id} is not the ask this conversation is waiting on."))
             }
+            AppError::ExpiredAsk { tool_call_id, expires_at } => problem.with_code("ASK_EXPIRED").with_detail(format!(
+                "Tool call {tool_call_id} expired unanswered at {expires_at}, so nothing was done. Send a new message to go on."
+            )),
             AppError::InvalidAnswer { fields } => problem
                 .with_detail("The answer does not match the ask. See fields.")
                 .with_fields(serde_json::to_value(fields).unwrap_or_default()),

@@ -39,7 +39,7 @@ async fn world() -> World {
 /// The request that exercises a route: its concrete path and body.
 fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
     match (method, path) {
-        ("GET", "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories") => (path.into(), None),
+        ("GET", "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit") => (path.into(), None),
         ("POST", "/auth/signup") => {
             (path.into(), Some(json!({"username": "newcomer", "password": "correct horse battery"})))
         }

@@ -449,6 +449,7 @@ async fn an_answer_survives_a_server_restart() {
         model,
         common::test_auth(),
         app::turn::TurnSettings::default(),
+        Default::default(),
     );
     let restarted = TestApp { router: server::router(state.clone()), dir: dir_app.dir, pool: dir_app.pool, state };
     // The fresh mock starts at its first response again; skip it with a throwaway turn.
@@ -481,7 +482,7 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
     )
     .unwrap();
     let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();
-    let state = server::app_state(options, app.pool.clone(), model, common::test_auth(), settings);
+    let state = server::app_state(options, app.pool.clone(), model, common::test_auth(), settings, Default::default());
     let off = TestApp { router: server::router(state.clone()), dir: app.dir, pool: app.pool, state };
     let ada = off.user("ada", Role::User).await;
     let turn = off.prompt(&ada, json!({"prompt": "hi", "askResponse": {"toolCallId": "x", "action": "decline"}})).await;
@@ -566,4 +567,103 @@ async fn stop_ends_a_running_turn_and_keeps_what_was_said() {
     assert_eq!(data["rows"][1], json!({"type": "assistant", "text": said}), "what was said is kept");
     let again = app.call_form(&ada, "/api/stop_turn", &format!("id={id}")).await;
     assert_eq!(again.text, "false", "nothing runs any more");
+}
+
+#[tokio::test]
+async fn an_ask_carries_its_deadline_everywhere_and_an_answer_after_it_is_refused_as_expired() {
+    let script = script(json!([{"toolCalls": [plan_call("call_1")]}]));
+    let app = TestApp::with_ask_ttl(&script, std::time::Duration::from_secs(1)).await;
+    let ada = app.user("ada", Role::User).await;
+    let turn = app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
+    let history = turn[0]["historyId"].clone();
+    let deadline = turn[0]["ask"]["expiresAt"].as_str().expect("the {ask} event has expiresAt").to_string();
+    let view = rows(&app, &ada, &history).await;
+    assert_eq!(view["pendingAsk"]["expiresAt"], deadline.as_str());
+    let (_, list) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
+    assert_eq!(list["data"][0]["expiresAt"], deadline.as_str());
+
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let late = app
+        .call(Some(&ada), "POST", "/gpt/prompt", Some(answer(&history, "call_1", json!({"action": "decline"}))))
+        .await;
+    assert_eq!(late.status, StatusCode::CONFLICT);
+    let body = late.json();
+    assert_eq!(body["title"], "This ask is no longer pending", "the reference's title, for its clients");
+    assert_eq!(body["code"], "ASK_EXPIRED");
+    assert!(body["detail"].as_str().unwrap().contains(&deadline), "{body}");
+    let view = rows(&app, &ada, &history).await;
+    assert!(view["pendingAsk"].is_null(), "{view}");
+    let call = view["rows"].as_array().unwrap().iter().find(|row| row["toolCallId"] == "call_1").unwrap().clone();
+    assert_eq!(call["ask"]["status"], "expired");
+    assert!(call["ask"]["expiredAt"].as_str().is_some_and(|at| at >= deadline.as_str()), "{call}");
+    let (_, list) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
+    assert_eq!(list["data"], json!([]));
+}
+
+#[tokio::test]
+async fn the_audit_trail_records_each_decision_once_and_serves_each_user_their_own() {
+    let delete = json!({"toolCalls": [{"id": "call_del", "name": "deleteCompletedTodos", "input": {}}]});
+    let app = TestApp::with_mock(&script(json!([
+        delete, {"text": "Deleted."},
+        {"toolCalls": [plan_call("call_plan")]}, {"text": "Fine."},
+        {"toolCalls": [plan_call("call_bob")]}, {"text": "Skipped."}
+    ])))
+    .await;
+    // The first account is the admin.
+    let root = app.user("root", Role::Admin).await;
+    let ada = app.user("ada", Role::User).await;
+    let bob = app.user("bob", Role::User).await;
+
+    let turn = app.prompt(&ada, json!({"prompt": "Clean up"})).await;
+    let history = turn.last().unwrap()["historyId"].clone();
+    app.prompt(
+        &ada,
+        answer(&history, "approval_call_del", json!({"action": "accept", "content": {"confirmed": true}})),
+    )
+    .await;
+    app.prompt(&ada, json!({"historyId": history, "prompt": "Pick a plan"})).await;
+    app.prompt(&ada, json!({"historyId": history, "prompt": "Never mind"})).await;
+    let turn = app.prompt(&bob, json!({"prompt": "Pick a plan"})).await;
+    app.prompt(&bob, answer(&turn.last().unwrap()["historyId"], "call_bob", json!({"action": "decline"}))).await;
+
+    let (status, body) = app.json(&ada, "GET", "/gpt/audit", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let entries = body["data"]["entries"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 2, "ada's own, never bob's: {body}");
+    let (cancelled, approved) = (&entries[0], &entries[1]);
+    assert_eq!(cancelled["decision"], "cancel");
+    assert_eq!(cancelled["reason"], "user_sent_message");
+    assert_eq!(cancelled["toolCallId"], "call_plan");
+    assert_eq!(approved["decision"], "accept");
+    assert_eq!(approved["approved"], true);
+    assert_eq!(approved["origin"], "approval");
+    assert_eq!(approved["toolName"], "deleteCompletedTodos");
+    assert_eq!(approved["scope"], "once");
+    // SHA-256 of `{}`, the call's arguments as canonical JSON.
+    assert_eq!(approved["argsDigest"], "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
+    for entry in &entries {
+        assert_eq!((&entry["actor"], &entry["owner"]), (&json!("ada"), &json!("ada")));
+        assert_eq!((&entry["surface"], &entry["tokenName"]), (&json!("api"), &json!("tests")), "{entry}");
+    }
+    assert!(body["data"].get("nextBefore").is_none());
+
+    let (_, first) = app.json(&ada, "GET", "/gpt/audit?limit=1", None).await;
+    assert_eq!(first["data"]["entries"][0], entries[0]);
+    let before = first["data"]["nextBefore"].as_i64().expect("a next page");
+    let (_, second) = app.json(&ada, "GET", &format!("/gpt/audit?limit=1&before={before}"), None).await;
+    assert_eq!(second["data"]["entries"], json!([entries[1]]));
+    assert!(second["data"].get("nextBefore").is_none());
+
+    let (status, _) = app.json(&ada, "GET", "/gpt/audit?all=true", None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, everyone) = app.json(&root, "GET", "/gpt/audit?all=true", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let owners: Vec<&str> =
+        everyone["data"]["entries"].as_array().unwrap().iter().map(|e| e["owner"].as_str().unwrap()).collect();
+    assert_eq!(owners, ["bob", "ada", "ada"]);
+    for bad in ["/gpt/audit?limit=0", "/gpt/audit?limit=201", "/gpt/audit?page=2", "/gpt/audit?before=x"] {
+        let (status, body) = app.json(&ada, "GET", bad, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert!(body["detail"].is_string(), "{bad}: {body}");
+    }
 }

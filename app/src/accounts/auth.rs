@@ -136,7 +136,7 @@ pub async fn resolve_caller(accounts: &Accounts, headers: &HeaderMap) -> AppResu
     if headers.contains_key(header::AUTHORIZATION) {
         let Some(token) = bearer(headers) else { return Ok(None) };
         let user = store::use_token(&accounts.pool, &secret_hash(token)).await?;
-        return Ok(user.map(|user| Caller { user, via: CallerVia::Token }));
+        return Ok(user.map(|(user, name)| Caller { user, via: CallerVia::Token { name } }));
     }
     let Some(secret) = session_secret(headers) else { return Ok(None) };
     let user = store::touch_session(&accounts.pool, &secret_hash(secret), accounts.settings.idle_seconds()).await?;

@@ -2,10 +2,13 @@
 
 use super::model::{Role, UserView};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallerVia {
     Session,
-    Token,
+    /// An API token, by the name its owner gave it.
+    Token {
+        name: String,
+    },
 }
 
 /// An authenticated caller.

@@ -236,6 +236,7 @@ pub fn SettingsPage() -> impl IntoView {
                     })}
                 </Transition>
             </section>
+            <crate::audit::AuditSection everyone=false />
         </main>
     }
 }
@@ -298,6 +299,7 @@ pub fn AdminPage() -> impl IntoView {
                 </Transition>
             </section>
             <crate::mcp_admin::McpServersSection />
+            <crate::audit::AuditSection everyone=true />
         </main>
     }
 }

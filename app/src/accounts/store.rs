@@ -114,18 +114,18 @@ pub async fn create_token(pool: &SqlitePool, user_id: &str, name: &str, secret_h
     Ok(id)
 }
 
-/// The user of a live token, recording that it was used.
-pub async fn use_token(pool: &SqlitePool, secret_hash: &str) -> AppResult<Option<UserView>> {
-    let row: Option<(String,)> = sqlx::query_as(
+/// The user of a live token and the token's name, recording that it was used.
+pub async fn use_token(pool: &SqlitePool, secret_hash: &str) -> AppResult<Option<(UserView, String)>> {
+    let row: Option<(String, String)> = sqlx::query_as(
         "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE token_hash = ?1 AND revoked_at IS NULL
-         RETURNING user_id",
+         RETURNING user_id, name",
     )
     .bind(secret_hash)
     .fetch_optional(pool)
     .await?;
     match row {
-        Some((user_id,)) => user_by_id(pool, &user_id).await,
+        Some((user_id, name)) => Ok(user_by_id(pool, &user_id).await?.map(|user| (user, name))),
         None => Ok(None),
     }
 }

@@ -142,7 +142,15 @@ pub fn ChatPage() -> impl IntoView {
         };
         state.start_turn(body, None);
     });
-    let channel = AnswerChannel { send: answer, server_errors, busy };
+    // Once per ask: a browser clock ahead of the server's must not reload again and again.
+    let ran_out_of_time = StoredValue::new(Vec::<String>::new());
+    let ran_out = Callback::new(move |tool_call_id: String| {
+        if !ran_out_of_time.with_value(|asks| asks.contains(&tool_call_id)) {
+            ran_out_of_time.update_value(|asks| asks.push(tool_call_id));
+            state.reload();
+        }
+    });
+    let channel = AnswerChannel { send: answer, server_errors, busy, ran_out };
     let leave = leptos_router::hooks::use_navigate();
     let list_changed = Callback::new(move |deleted: Option<String>| {
         if deleted.is_some() && deleted == history_id.get_untracked() {

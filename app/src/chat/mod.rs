@@ -11,6 +11,7 @@ mod ask_card;
 mod block_settings;
 mod components;
 mod conversation_list;
+pub mod deadline;
 #[cfg(feature = "hydrate")]
 pub(crate) mod files;
 pub mod model;

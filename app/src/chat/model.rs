@@ -57,6 +57,8 @@ pub enum AskStatus {
     Pending,
     Answered,
     Cancelled,
+    /// Nobody answered before `expiresAt`: ended by time, never answered by it.
+    Expired,
 }
 
 impl AskStatus {
@@ -65,6 +67,7 @@ impl AskStatus {
             AskStatus::Pending => "pending",
             AskStatus::Answered => "answered",
             AskStatus::Cancelled => "cancelled",
+            AskStatus::Expired => "expired",
         }
     }
 }
@@ -76,6 +79,9 @@ pub struct RowAsk {
     pub status: AskStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<AskOrigin>,
+    /// When an `expired` ask ended.
+    #[serde(default, rename = "expiredAt", skip_serializing_if = "Option::is_none")]
+    pub expired_at: Option<String>,
 }
 
 /// One stored row of a conversation, in the order the conversation happened.
@@ -162,6 +168,15 @@ pub struct AskEvent {
     /// The link a URL-mode elicitation opens when the user taps to go on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// When the ask ends as `expired` if nobody answers it (set when it is stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+}
+
+impl From<AskEvent> for crate::wire::PendingAskBrief {
+    fn from(ask: AskEvent) -> Self {
+        Self { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id, expires_at: ask.expires_at }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -217,7 +232,7 @@ pub enum TurnEvent {
     },
     #[serde(rename_all = "camelCase")]
     Ask {
-        ask: AskEvent,
+        ask: Box<AskEvent>,
         history_id: String,
     },
     #[serde(rename_all = "camelCase")]
@@ -261,7 +276,7 @@ mod tests {
             tool_name: "ask_choice".into(),
             tool_call_id: "call_1".into(),
             args: serde_json::json!({}),
-            ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Pending, origin: None }),
+            ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Pending, origin: None, expired_at: None }),
         })
         .unwrap();
         assert_eq!(

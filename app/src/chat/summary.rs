@@ -77,6 +77,7 @@ pub fn ask_summary(kind: AskKind, input: &Value, status: AskStatus, response: Op
             Some("one_ask_at_a_time") => "Not asked: the assistant asked another question first.".to_string(),
             Some("user_stopped") => "Not answered: you stopped the reply.".to_string(),
             Some("server_withdrew") => "Not answered: the server withdrew its question.".to_string(),
+            Some("expired") => "Expired: nobody answered in time, so nothing was done.".to_string(),
             Some("server_request_gone") => {
                 "Not answered in time: Palaver restarted, and the server's question ended with it.".to_string()
             }
@@ -85,6 +86,7 @@ pub fn ask_summary(kind: AskKind, input: &Value, status: AskStatus, response: Op
         _ => match status {
             AskStatus::Answered => ANSWERED.to_string(),
             AskStatus::Cancelled => "This question was cancelled.".to_string(),
+            AskStatus::Expired => "Expired: nobody answered in time.".to_string(),
             AskStatus::Pending => "Waiting for your answer.".to_string(),
         },
     }
@@ -137,6 +139,15 @@ mod tests {
         assert_eq!(
             s(AskKind::Choice, &plan, json!({"action": "cancel", "reason": "one_ask_at_a_time"})),
             "Not asked: the assistant asked another question first."
+        );
+        assert_eq!(
+            ask_summary(
+                AskKind::Confirm,
+                &plan,
+                AskStatus::Expired,
+                Some(&json!({"action": "cancel", "reason": "expired"}))
+            ),
+            "Expired: nobody answered in time, so nothing was done."
         );
         assert_eq!(ask_summary(AskKind::Choice, &plan, AskStatus::Pending, None), "Waiting for your answer.");
     }

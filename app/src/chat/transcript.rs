@@ -21,6 +21,10 @@ pub struct AskItem {
     pub waiting: bool,
     /// The link a waiting URL-mode elicitation opens when the user goes on.
     pub link: Option<String>,
+    /// When the waiting ask expires.
+    pub expires_at: Option<String>,
+    /// When an expired ask ended.
+    pub expired_at: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +47,7 @@ pub enum TranscriptItem {
 pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let waiting = view.pending_ask.as_ref().map(|pending| pending.ask.tool_call_id.as_str());
     let link = view.pending_ask.as_ref().and_then(|pending| pending.ask.url.clone());
+    let expires_at = view.pending_ask.as_ref().and_then(|pending| pending.ask.expires_at.clone());
     let mut items: Vec<TranscriptItem> = Vec::new();
     for row in &view.rows {
         match row {
@@ -61,6 +66,8 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     tool_name: tool_name.clone(),
                     waiting: ask.status == AskStatus::Pending && waiting == Some(tool_call_id.as_str()),
                     link: link.clone().filter(|_| waiting == Some(tool_call_id.as_str())),
+                    expires_at: expires_at.clone().filter(|_| waiting == Some(tool_call_id.as_str())),
+                    expired_at: ask.expired_at.clone(),
                 })))
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None } => items.push(TranscriptItem::Tool {
@@ -115,7 +122,12 @@ mod tests {
                 tool_name: "ask_choice".into(),
                 tool_call_id: "c1".into(),
                 args: json!({"prompt": "p"}),
-                ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Answered, origin: None }),
+                ask: Some(RowAsk {
+                    kind: AskKind::Choice,
+                    status: AskStatus::Answered,
+                    origin: None,
+                    expired_at: None,
+                }),
             },
             HistoryRow::ToolResult {
                 tool_name: "ask_choice".into(),

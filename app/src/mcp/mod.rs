@@ -17,10 +17,17 @@ use config::{McpConfig, Transport};
 use server::ServerLink;
 use tool::McpTool;
 
-use crate::turn::tools::HostTool;
+use crate::turn::tools::{HostTool, ToolSource};
 use crate::wire::{McpServerStatus, McpStatus, McpToolStatus};
 pub use probe::try_server;
 pub use tool::OUTPUT_MAX_BYTES;
+
+impl ToolSource for McpHub {
+    /// The tools of the servers connected now.
+    fn tools(&self) -> Vec<Arc<dyn HostTool>> {
+        self.mcp_tools().map(|tool| Arc::new(tool) as Arc<dyn HostTool>).collect()
+    }
+}
 
 /// The configured MCP servers. Cloning shares them.
 #[derive(Clone, Default)]
@@ -63,11 +70,6 @@ impl McpHub {
 
     fn mcp_tools(&self) -> impl Iterator<Item = McpTool> + '_ {
         self.links.iter().flat_map(link_tools)
-    }
-
-    /// The tools of the servers connected now, as host tools.
-    pub fn tools(&self) -> Vec<Arc<dyn HostTool>> {
-        self.mcp_tools().map(|tool| Arc::new(tool) as Arc<dyn HostTool>).collect()
     }
 
     pub fn status(&self) -> McpStatus {

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::chat::deadline;
 use crate::chat::model::HistoryView;
 use crate::components::SimpleCardView;
 use crate::wire::{Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
@@ -119,8 +120,22 @@ pub fn WatchPage() -> impl IntoView {
                                 ..Default::default()
                             },
                         ));
+                        let time_left = item
+                            .expires_at
+                            .as_deref()
+                            .and_then(deadline::epoch_ms)
+                            .and_then(|deadline| deadline::time_left(deadline - crate::browser::now_ms()));
+                        // Refreshed with the list, every few seconds.
                         view! {
                             <SimpleCardView card=item.simple fallback_title=item.title on_press=press disabled=busy />
+                            {time_left
+                                .map(|text| {
+                                    view! {
+                                        <p class="watch__deadline" data-testid="watch-deadline">
+                                            {text}
+                                        </p>
+                                    }
+                                })}
                         }
                             .into_any()
                     }

@@ -8,10 +8,11 @@ use serde_json::{Value, json};
 
 use super::replay;
 use super::run::{Resolved, Turn};
-use super::store::{self, AskLog, AskPhase, Resolution, StoredPendingAsk};
+use super::store::{self, AskLog, AskPhase, Deadline, Resolution, StoredPendingAsk};
 use super::tools::ToolOutput;
 use super::waiting::Resumed;
 use super::{TurnInput, TurnRunner};
+use crate::audit::Decider;
 use crate::chat::model::{AskStatus, HistoryRow};
 use crate::chat::store as histories;
 use crate::error::{AppError, AppResult, FieldError};
@@ -34,8 +35,13 @@ const UNANSWERED_TOOL_CALL_RESULT: &str = "This tool call did not run, so it has
 impl TurnRunner {
     /// Cancels the pending ask, if any, with `user_sent_message`; once, even when prompts race.
     /// A turn that waits on it (an elicitation) ends.
-    pub(super) async fn cancel_for_prompt(&self, history_id: &str, turn_id: &str) -> AppResult<Option<String>> {
-        let cancelled = self.cancel_pending(history_id, turn_id, "user_sent_message", None).await?;
+    pub(super) async fn cancel_for_prompt(
+        &self,
+        history_id: &str,
+        turn_id: &str,
+        decider: &Decider,
+    ) -> AppResult<Option<String>> {
+        let cancelled = self.cancel_pending(history_id, turn_id, "user_sent_message", None, decider).await?;
         if let Some(tool_call_id) = &cancelled {
             self.waiting.resume(history_id, tool_call_id, Resumed::Superseded);
         }
@@ -43,22 +49,33 @@ impl TurnRunner {
     }
 
     /// Cancels the pending ask, if any (and if it is `only`, when given), with `reason`;
-    /// returns its id.
+    /// returns its id. An ask that is due expires instead (and this returns `None`).
     pub(super) async fn cancel_pending(
         &self,
         history_id: &str,
         turn_id: &str,
         reason: &str,
         only: Option<&str>,
+        decider: &Decider,
     ) -> AppResult<Option<String>> {
         for _ in 0..3 {
             let pending = store::pending_ask(&self.pool, history_id).await?;
             let Some(pending) = pending.filter(|pending| only.is_none_or(|id| pending.ask.tool_call_id == id)) else {
                 return Ok(None);
             };
+            if self.expire(history_id, &pending).await? {
+                return Ok(None);
+            }
             let response = AskResponse::Cancel { reason: Some(reason.into()) };
             let rows = answer_rows(&pending, &response);
-            let resolution = Resolution { expected: &pending, status: AskStatus::Cancelled, rows };
+            let resolution = Resolution {
+                expected: &pending,
+                status: AskStatus::Cancelled,
+                rows,
+                deadline: Deadline::Before,
+                response: &response,
+                decider,
+            };
             if store::resolve(&self.pool, history_id, turn_id, resolution).await?.is_some() {
                 return Ok(Some(pending.ask.tool_call_id));
             }
@@ -66,19 +83,23 @@ impl TurnRunner {
         Ok(None)
     }
 
-    /// Checks an answer against the pending ask and stores it (409 when stale, 400 when invalid).
+    /// Checks an answer against the pending ask and stores it (409 when stale or expired, 400
+    /// when invalid). An ask found due is expired first: an answer never beats its deadline.
     pub(super) async fn resolve_answer(
         &self,
         history_id: &str,
         turn_id: &str,
         tool_call_id: &str,
         response: &Value,
+        decider: &Decider,
     ) -> AppResult<Resolved> {
-        let stale = || AppError::StaleAsk { tool_call_id: tool_call_id.to_string() };
         let pending = store::pending_ask(&self.pool, history_id)
             .await?
             .filter(|pending| pending.ask.tool_call_id == tool_call_id);
-        let Some(pending) = pending else { return Err(stale()) };
+        let Some(pending) = pending else { return Err(self.not_pending(history_id, tool_call_id).await?) };
+        if self.expire(history_id, &pending).await? {
+            return Err(Self::expired_error(&pending));
+        }
         let ask = parse_ask_input(pending.ask.kind, &pending.ask.input, AskSurface::Full).map_err(|errors| {
             tracing::error!(?errors, "a stored pending ask no longer validates");
             AppError::Internal
@@ -104,8 +125,15 @@ impl TurnRunner {
             if matches!(response, AskResponse::Cancel { .. }) { AskStatus::Cancelled } else { AskStatus::Answered };
         let rows = answer_rows(&pending, &response);
         let rows_added = i64::try_from(rows.len()).unwrap_or(i64::MAX);
-        let resolution = Resolution { expected: &pending, status, rows };
-        let rows_before = store::resolve(&self.pool, history_id, turn_id, resolution).await?.ok_or_else(stale)?;
+        let resolution =
+            Resolution { expected: &pending, status, rows, deadline: Deadline::Before, response: &response, decider };
+        let Some(rows_before) = store::resolve(&self.pool, history_id, turn_id, resolution).await? else {
+            // Lost a race: to another answer, or to the expiry (the sweeper's, or this one).
+            if self.expire(history_id, &pending).await? {
+                return Err(Self::expired_error(&pending));
+            }
+            return Err(self.not_pending(history_id, tool_call_id).await?);
+        };
         Ok(Resolved { pending, response, parts, rows_before, rows_added })
     }
 
@@ -185,8 +213,8 @@ impl Turn {
                 self.replayed_len = self.messages.len();
                 self.messages.extend(pending.response_messages.iter().cloned());
                 self.metadata.ask = Some(AskLog::of(&pending, AskPhase::Answered(response.action())));
-                match (host_call_id(&pending), &pending.asked_by_call) {
-                    (Some(call_id), _) => self.finish_approval(&pending, &call_id, &response).await,
+                match (pending.guarded_call_id(), &pending.asked_by_call) {
+                    (Some(call_id), _) => self.finish_approval(&pending, call_id, &response).await,
                     (None, Some(call_id)) => self.finish_lost_question(&pending, call_id).await,
                     (None, None) => self.messages.push(ModelMessage::Tool {
                         tool_call_id: pending.ask.tool_call_id.clone(),
@@ -228,10 +256,7 @@ impl Turn {
     /// Runs (approved) or refuses the tool an approval guarded, and tells the model.
     pub(super) async fn finish_approval(&mut self, pending: &StoredPendingAsk, call_id: &str, response: &AskResponse) {
         let tool_name = pending.ask.tool_name.clone().unwrap_or_default();
-        let call = pending.response_messages.iter().rev().find_map(|message| match message {
-            ModelMessage::Assistant { tool_calls, .. } => tool_calls.iter().find(|call| call.id == call_id).cloned(),
-            _ => None,
-        });
+        let call = pending.guarded_call().cloned();
         let output: ToolOutput = match (denial_reason(response), call) {
             (Some(reason), _) => {
                 self.emit_tool_result(call_id, &tool_name, json!({"approved": false, "reason": reason})).await;
@@ -284,21 +309,14 @@ pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) ->
         tool_call_id: pending.ask.tool_call_id.clone(),
         result: response.to_value(),
     }];
-    if let (Some(call_id), Some(reason)) = (host_call_id(pending), denial_reason(response)) {
+    if let (Some(call_id), Some(reason)) = (pending.guarded_call_id(), denial_reason(response)) {
         rows.push(HistoryRow::ToolResult {
             tool_name,
-            tool_call_id: call_id,
+            tool_call_id: call_id.to_string(),
             result: json!({"approved": false, "reason": reason}),
         });
     }
     rows
-}
-
-/// An approval's id names the tool call it guards.
-pub(super) const APPROVAL_PREFIX: &str = "approval_";
-
-pub(super) fn host_call_id(pending: &StoredPendingAsk) -> Option<String> {
-    pending.approval_id.as_deref().and_then(|id| id.strip_prefix(APPROVAL_PREFIX)).map(str::to_string)
 }
 
 /// Why an approval answer denies the tool, or `None` when it approves.

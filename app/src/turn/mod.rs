@@ -7,6 +7,8 @@
 //! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
 
 mod answer;
+mod expiry;
+mod pending;
 mod question;
 mod record;
 mod replay;
@@ -18,12 +20,14 @@ pub mod tools;
 mod waiting;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use sqlx::SqlitePool;
 use tokio::sync::mpsc;
 
-use crate::accounts::auth::Caller;
+use crate::accounts::auth::{Caller, CallerVia};
+use crate::audit::{DecidedVia, Decider};
 use crate::chat::BlocksSettings;
 use crate::chat::access::{HistoryAccess, authorize_history};
 use crate::chat::model::{HistoryRow, TurnEvent};
@@ -32,7 +36,6 @@ use crate::chat::store as histories;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 use crate::llm::{ChatModel, Usage};
-use crate::mcp::McpHub;
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use run::Turn;
 use tools::ToolRegistry;
@@ -58,8 +61,12 @@ pub struct TurnSettings {
     pub files: Option<crate::uploads::FileStore>,
     /// Replies are block documents (`uiBlocks`); `None` keeps them markdown.
     pub blocks: Option<BlocksSettings>,
-    /// The MCP servers whose tools are offered beside `tools`.
-    pub mcp: McpHub,
+    /// Where more tools come from (the MCP servers), offered beside `tools`.
+    pub tool_sources: Vec<Arc<dyn tools::ToolSource>>,
+    /// How long an ask waits for its answer before it ends as `expired`.
+    pub ask_ttl: Duration,
+    /// The same for an approval (shorter: the call it guards grows stale).
+    pub approval_ttl: Duration,
 }
 
 impl Default for TurnSettings {
@@ -71,7 +78,9 @@ impl Default for TurnSettings {
             tools: ToolRegistry::demo_todos(),
             files: None,
             blocks: None,
-            mcp: McpHub::default(),
+            tool_sources: Vec::new(),
+            ask_ttl: Duration::from_secs(24 * 60 * 60),
+            approval_ttl: Duration::from_secs(60 * 60),
         }
     }
 }
@@ -93,6 +102,18 @@ pub struct TurnRequest {
     pub history_id: Option<String>,
     pub input: TurnInput,
     pub surface: AskSurface,
+}
+
+impl TurnRequest {
+    /// Who the audit trail names for what this request decides, and through which surface.
+    fn decider(&self) -> Decider {
+        let via = match (&self.caller.via, self.surface) {
+            (CallerVia::Token { name }, _) => DecidedVia::Api { token: name.clone() },
+            (CallerVia::Session, AskSurface::Compact) => DecidedVia::Watch,
+            (CallerVia::Session, AskSurface::Full) => DecidedVia::Web,
+        };
+        Decider::person(&self.caller.user.id, via)
+    }
 }
 
 /// A started turn: the conversation it runs on and its events.
@@ -124,6 +145,7 @@ impl TurnRunner {
     /// Checks the request, then runs the turn in its own task.
     pub async fn start(&self, request: TurnRequest) -> AppResult<TurnHandle> {
         let owner_id = request.caller.user.id.clone();
+        let decider = request.decider();
         let turn_id = new_id();
         let (history_id, rows, resolved, cancelled) = match request.input {
             TurnInput::Prompt(ref prompt) => {
@@ -143,7 +165,7 @@ impl TurnRunner {
                     }
                     None => histories::create_history(&self.pool, &owner_id).await?,
                 };
-                let cancelled = self.cancel_for_prompt(&history_id, &turn_id).await?;
+                let cancelled = self.cancel_for_prompt(&history_id, &turn_id, &decider).await?;
                 let rows = self.rows(&history_id).await?;
                 (history_id, rows, None, cancelled)
             }
@@ -152,7 +174,7 @@ impl TurnRunner {
                     return Err(AppError::BadRequest("historyId is required with askResponse".into()));
                 };
                 authorize_history(&self.pool, &request.caller, &history_id, HistoryAccess::Write).await?;
-                let resolved = self.resolve_answer(&history_id, &turn_id, tool_call_id, response).await?;
+                let resolved = self.resolve_answer(&history_id, &turn_id, tool_call_id, response, &decider).await?;
                 // An elicitation's turn is still running: the answer goes on in it.
                 if resolved.pending.asked_by_call.is_some() {
                     let (sender, events) = mpsc::channel(64);
@@ -209,7 +231,7 @@ impl TurnRunner {
     /// servers connected now. A name taken already is refused with a log line.
     fn tools(&self) -> ToolRegistry {
         let mut registry = self.settings.tools.clone();
-        for tool in self.settings.mcp.tools() {
+        for tool in self.settings.tool_sources.iter().flat_map(|source| source.tools()) {
             if let Err(problem) = registry.insert(tool) {
                 tracing::warn!(%problem, "an MCP tool is left out");
             }

@@ -10,6 +10,7 @@ use super::run::Turn;
 use super::steps::AskFrom;
 use super::tools::question::{QuestionAnswer, Step, ToolQuestion};
 use super::waiting::Resumed;
+use crate::audit::Decider;
 use crate::chat::model::{AskResolvedEvent, TurnEvent};
 use crate::llm::ToolCall;
 use palaver_contract::asks::{AskResponse, AskSurface, parse_ask_input};
@@ -117,8 +118,10 @@ impl Turn {
             }
             Err(reason) => {
                 waiting.forget(&self.history_id, ask_id);
-                if let Err(err) =
-                    self.runner.cancel_pending(&self.history_id, &self.turn_id, reason, Some(ask_id)).await
+                if let Err(err) = self
+                    .runner
+                    .cancel_pending(&self.history_id, &self.turn_id, reason, Some(ask_id), &Decider::palaver())
+                    .await
                 {
                     tracing::error!(?err, "could not cancel an elicitation");
                 }

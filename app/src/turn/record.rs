@@ -57,10 +57,12 @@ impl Turn {
         } else {
             self.metadata.ask = asked;
         }
-        match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &stored).await {
+        let settings = &self.runner.settings;
+        let ttl = if stored.approval_id.is_some() { settings.approval_ttl } else { settings.ask_ttl };
+        match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl).await {
             Ok(true) => {
                 let tool_call_id = stored.ask.tool_call_id.clone();
-                self.emit(TurnEvent::Ask { ask: stored.ask, history_id: self.history_id.clone() }).await;
+                self.emit(TurnEvent::Ask { ask: Box::new(stored.ask), history_id: self.history_id.clone() }).await;
                 Some(PendingAskRef { tool_call_id })
             }
             Ok(false) => None,

@@ -1,7 +1,9 @@
 //! Rows to model messages: later turns replay messages and each ask's call and answer; host
-//! tool rows and approval rows are for display only.
+//! tool rows and approval rows are for display only (but for an ask that expired).
 
-use crate::chat::model::HistoryRow;
+use serde_json::Value;
+
+use crate::chat::model::{AskStatus, HistoryRow};
 use crate::llm::{ModelMessage, ToolCall};
 
 fn is_ask_tool(name: &str) -> bool {
@@ -18,15 +20,31 @@ fn told_text(text: &str, block_errors: &str) -> String {
     }
 }
 
+/// What the model is told of an ask nobody answered in time (on the turn after it expired).
+const EXPIRED_NOTE: &str = "The user did not answer in time: the ask expired and nothing was done.";
+
+fn told_expiry(result: &Value) -> Value {
+    let mut told = result.clone();
+    told["message"] = EXPIRED_NOTE.into();
+    told
+}
+
 pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
+    // Approvals and tools' questions are not replayed, except one that expired: the model
+    // never saw it end, so it sees the call and its expiry.
+    let mut expired: Vec<&str> = Vec::new();
     rows.iter()
         .filter_map(|row| match row {
             HistoryRow::User { text } => Some(ModelMessage::User { text: text.clone() }),
             HistoryRow::Assistant { text, block_errors, .. } => {
                 Some(ModelMessage::Assistant { text: told_text(text, block_errors), tool_calls: Vec::new() })
             }
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, .. } if is_ask_tool(tool_name) => {
-                Some(ModelMessage::Assistant {
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask } => {
+                let ended_by_time = ask.as_ref().is_some_and(|ask| ask.status == AskStatus::Expired);
+                if ended_by_time {
+                    expired.push(tool_call_id);
+                }
+                (is_ask_tool(tool_name) || ended_by_time).then(|| ModelMessage::Assistant {
                     text: String::new(),
                     tool_calls: vec![ToolCall {
                         id: tool_call_id.clone(),
@@ -35,10 +53,12 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
                     }],
                 })
             }
-            HistoryRow::ToolResult { tool_name, tool_call_id, result } if is_ask_tool(tool_name) => {
-                Some(ModelMessage::tool(tool_call_id.clone(), tool_name.clone(), result.clone()))
+            HistoryRow::ToolResult { tool_name, tool_call_id, result } => {
+                let ended_by_time = expired.contains(&tool_call_id.as_str());
+                let told = if ended_by_time { told_expiry(result) } else { result.clone() };
+                (is_ask_tool(tool_name) || ended_by_time)
+                    .then(|| ModelMessage::tool(tool_call_id.clone(), tool_name.clone(), told))
             }
-            HistoryRow::ToolCall { .. } | HistoryRow::ToolResult { .. } => None,
         })
         .collect()
 }
@@ -48,7 +68,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::chat::model::{AskOrigin, AskStatus, RowAsk};
+    use crate::chat::model::{AskOrigin, RowAsk};
     use palaver_contract::asks::AskKind;
 
     #[test]
@@ -57,7 +77,7 @@ mod tests {
             tool_name: name.into(),
             tool_call_id: id.into(),
             args: json!({}),
-            ask: Some(RowAsk { kind: AskKind::Confirm, status: AskStatus::Answered, origin }),
+            ask: Some(RowAsk { kind: AskKind::Confirm, status: AskStatus::Answered, origin, expired_at: None }),
         };
         let result = |name: &str, id: &str| HistoryRow::ToolResult {
             tool_name: name.into(),
@@ -85,5 +105,46 @@ mod tests {
             matches!(&messages[1], ModelMessage::Assistant { tool_calls, .. } if tool_calls[0].name == "ask_confirm")
         );
         assert!(matches!(&messages[2], ModelMessage::Tool { tool_call_id, .. } if tool_call_id == "c1"));
+    }
+
+    #[test]
+    fn an_expired_ask_or_approval_is_replayed_with_a_note() {
+        let expired = |name: &str, id: &str, origin| HistoryRow::ToolCall {
+            tool_name: name.into(),
+            tool_call_id: id.into(),
+            args: json!({"prompt": "Go?"}),
+            ask: Some(RowAsk {
+                kind: AskKind::Confirm,
+                status: AskStatus::Expired,
+                origin,
+                expired_at: Some("2026-12-01T10:00:00.000Z".into()),
+            }),
+        };
+        let cancel = |name: &str, id: &str| HistoryRow::ToolResult {
+            tool_name: name.into(),
+            tool_call_id: id.into(),
+            result: json!({"action": "cancel", "reason": "expired"}),
+        };
+        let rows = vec![
+            expired("ask_confirm", "c1", None),
+            cancel("ask_confirm", "c1"),
+            expired("deleteCompletedTodos", "approval_t2", Some(AskOrigin::Approval)),
+            cancel("deleteCompletedTodos", "approval_t2"),
+            HistoryRow::ToolResult {
+                tool_name: "deleteCompletedTodos".into(),
+                tool_call_id: "t2".into(),
+                result: json!({"approved": false, "reason": "expired"}),
+            },
+        ];
+        let messages = replay(&rows);
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        for message in [&messages[1], &messages[3]] {
+            let ModelMessage::Tool { result, .. } = message else { panic!("not a tool result: {message:?}") };
+            assert_eq!(result["reason"], "expired");
+            assert_eq!(result["message"], EXPIRED_NOTE);
+        }
+        assert!(
+            matches!(&messages[2], ModelMessage::Assistant { tool_calls, .. } if tool_calls[0].id == "approval_t2")
+        );
     }
 }

@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::BASE_SYSTEM_PROMPT;
-use super::answer::APPROVAL_PREFIX;
 use super::run::{Pause, StepsEnd, Turn};
+use super::store::APPROVAL_PREFIX;
 use super::store::{self, StoredPendingAsk};
 use super::tools::{HostTool, PendingQuestion, ToolContext, ToolOutput};
 use crate::chat::BlocksSettings;
@@ -193,7 +193,7 @@ impl Turn {
                     Err(errors) => self.messages.push(invalid_ask_result(&call, &errors)),
                     Ok(ask) if pause.is_none() => pause = Some(self.ask_pause(&call, ask, AskFrom::Model)),
                     Ok(_) => {
-                        let row_ask = RowAsk { kind, status: AskStatus::Cancelled, origin: None };
+                        let row_ask = RowAsk { kind, status: AskStatus::Cancelled, origin: None, expired_at: None };
                         dropped_rows.push(call_row(&call, call.input.clone(), Some(row_ask)));
                         dropped_rows.push(result_row(&call, store::one_ask_at_a_time()));
                         self.messages.push(tool_message(&call, store::one_ask_at_a_time()));
@@ -263,7 +263,7 @@ impl Turn {
             tool_name: host_tool.clone().unwrap_or_else(|| kind.tool_name()),
             tool_call_id: call.id.clone(),
             args: input.clone(),
-            ask: Some(RowAsk { kind, status: AskStatus::Pending, origin }),
+            ask: Some(RowAsk { kind, status: AskStatus::Pending, origin, expired_at: None }),
         };
         let mut ask = AskEvent {
             tool_call_id: call.id.clone(),
@@ -274,6 +274,7 @@ impl Turn {
             tool_name: host_tool,
             server: None,
             url: None,
+            expires_at: None,
         };
         let mut asked_by_call = None;
         if let AskFrom::Elicitation { call_id, server, url, .. } = from {

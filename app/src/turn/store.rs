@@ -4,40 +4,23 @@
 //! Each move is one transaction whose first statement is a guarded write, so SQLite takes the
 //! write lock at once and two racing requests serialise: exactly one of them changes the slot.
 
-use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
-use crate::chat::model::AskEvent;
+pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
+use crate::audit::Decider;
+use crate::audit::store as audit;
 use crate::chat::model::{AskOrigin, AskStatus, HistoryRow};
 use crate::error::AppResult;
-use crate::llm::ModelMessage;
-use palaver_contract::asks::AskKind;
+use palaver_contract::asks::{AskKind, AskResponse};
 use palaver_contract::blocks::{BlockErrorCode, BlockWarningCode};
 
-/// `histories.pending_ask`: the one ask a conversation waits on, with what resuming needs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredPendingAsk {
-    /// The `{ask}` event the pause sent; its fields sit at the top level of the stored JSON.
-    #[serde(flatten)]
-    pub ask: AskEvent,
-    /// How many leading rows replay before `response_messages`: up to and including the
-    /// paused turn's user message.
-    pub prompt_index: usize,
-    /// The paused turn's messages after that history, replayed verbatim on resume.
-    pub response_messages: Vec<ModelMessage>,
-    #[serde(default)]
-    pub created: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub approval_id: Option<String>,
-    /// For an elicitation: the id of the host tool call that asks (still running while the
-    /// process lives).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub asked_by_call: Option<String>,
-}
-
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+/// `?3` seconds from now.
+const LATER: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3 || ' seconds')";
 
 pub async fn pending_ask(pool: &SqlitePool, history_id: &str) -> AppResult<Option<StoredPendingAsk>> {
     let row: Option<(Option<String>,)> =
@@ -109,11 +92,14 @@ async fn set_ask_status(
     tool_call_id: &str,
     status: AskStatus,
 ) -> AppResult<()> {
-    sqlx::query(
-        "UPDATE history_rows SET ask_status = ?3, payload = json_set(payload, '$.ask.status', ?3)
+    // An expired ask's row also says when it ended.
+    sqlx::query(&format!(
+        "UPDATE history_rows SET ask_status = ?3,
+             payload = CASE WHEN ?3 = 'expired' THEN json_set(payload, '$.ask.status', ?3, '$.ask.expiredAt', {NOW})
+                            ELSE json_set(payload, '$.ask.status', ?3) END
          WHERE history_id = ?1 AND row_type = 'tool-call' AND ask_kind IS NOT NULL
            AND json_extract(payload, '$.toolCallId') = ?2",
-    )
+    ))
     .bind(history_id)
     .bind(tool_call_id)
     .bind(status.as_str())
@@ -137,30 +123,35 @@ pub fn one_ask_at_a_time() -> Value {
     json!({"action": "cancel", "reason": "one_ask_at_a_time"})
 }
 
-/// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once. When
-/// another turn already holds the slot, the ask's row (the last of `rows`) is stored
-/// cancelled with `one_ask_at_a_time` instead, and this returns false. A conversation deleted
-/// meanwhile gets nothing.
+/// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once, dating
+/// the ask (`created`, and `expiresAt` after `ttl`). When another turn already holds the slot,
+/// the ask's row (the last of `rows`) is stored cancelled with `one_ask_at_a_time` instead,
+/// and this returns false. A conversation deleted meanwhile gets nothing.
 pub async fn pause(
     pool: &SqlitePool,
     history_id: &str,
     turn_id: &str,
     mut rows: Vec<HistoryRow>,
-    ask: &StoredPendingAsk,
+    ask: &mut StoredPendingAsk,
+    ttl: Duration,
 ) -> AppResult<bool> {
     let mut tx = pool.begin().await?;
-    let json = serde_json::to_string(ask).map_err(|_| crate::error::AppError::Internal)?;
-    let claimed = sqlx::query(&format!(
-        "UPDATE histories SET pending_ask = json_set(?1, '$.created', {NOW}), updated_at = {NOW}
-         WHERE id = ?2 AND pending_ask IS NULL AND deleted_at IS NULL"
+    let json = serde_json::to_string(&*ask).map_err(|_| crate::error::AppError::Internal)?;
+    let dated: Option<(String, String)> = sqlx::query_as(&format!(
+        "UPDATE histories
+         SET pending_ask = json_set(?1, '$.created', {NOW}, '$.expiresAt', {LATER}), updated_at = {NOW}
+         WHERE id = ?2 AND pending_ask IS NULL AND deleted_at IS NULL
+         RETURNING json_extract(pending_ask, '$.created'), json_extract(pending_ask, '$.expiresAt')"
     ))
     .bind(json)
     .bind(history_id)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected()
-        == 1;
-    if !claimed {
+    .bind(seconds(ttl))
+    .fetch_optional(&mut *tx)
+    .await?;
+    let claimed = dated.is_some();
+    if let Some((created, expires_at)) = dated {
+        (ask.created, ask.ask.expires_at) = (created, Some(expires_at));
+    } else {
         if !touch(&mut tx, history_id).await? {
             return Ok(false);
         }
@@ -179,17 +170,47 @@ pub async fn pause(
     Ok(claimed)
 }
 
+fn seconds(duration: Duration) -> i64 {
+    i64::try_from(duration.as_secs()).unwrap_or(i64::MAX)
+}
+
+/// Which side of its `expiresAt` an ask must be on to be resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// An answer or a cancel: only before the ask expires.
+    Before,
+    /// The expiry: only once it is due.
+    Passed,
+}
+
+impl Deadline {
+    fn condition(self) -> String {
+        match self {
+            Deadline::Before => format!(
+                "(json_extract(pending_ask, '$.expiresAt') IS NULL OR json_extract(pending_ask, '$.expiresAt') > {NOW})"
+            ),
+            Deadline::Passed => format!("json_extract(pending_ask, '$.expiresAt') <= {NOW}"),
+        }
+    }
+}
+
 /// What resolving the pending ask stores.
 pub struct Resolution<'a> {
     pub expected: &'a StoredPendingAsk,
     pub status: AskStatus,
     /// The answer row, then any rows that follow from it (a denied tool's result).
     pub rows: Vec<HistoryRow>,
+    pub deadline: Deadline,
+    /// The answer (an expiry is a cancel with reason `expired`), and who gave it: both go
+    /// into the audit trail in the same transaction.
+    pub response: &'a AskResponse,
+    pub decider: &'a Decider,
 }
 
-/// Resolves the pending ask `expected` (answer or cancel) in one transaction: clears the slot
-/// only if it still holds that very ask, stores the rows and marks the ask's row. Returns the
-/// number of rows the conversation had before, or `None` when the ask was no longer pending.
+/// Resolves the pending ask `expected` (answer, cancel or expiry) in one transaction: clears
+/// the slot only if it still holds that very ask, on the right side of its deadline, stores the
+/// rows and marks the ask's row. Returns the number of rows the conversation had before, or
+/// `None` when the ask was no longer pending (or not on that side of its deadline).
 pub async fn resolve(
     pool: &SqlitePool,
     history_id: &str,
@@ -199,7 +220,8 @@ pub async fn resolve(
     let mut tx = pool.begin().await?;
     let cleared = sqlx::query(&format!(
         "UPDATE histories SET pending_ask = NULL, updated_at = {NOW}
-         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2 AND deleted_at IS NULL"
+         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2 AND deleted_at IS NULL AND {}",
+        resolution.deadline.condition()
     ))
     .bind(history_id)
     .bind(&resolution.expected.ask.tool_call_id)
@@ -212,6 +234,9 @@ pub async fn resolve(
     let before = next_seq(&mut tx, history_id).await?;
     insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
     set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
+    let decision = if resolution.status == AskStatus::Expired { "expired" } else { resolution.response.action() };
+    let ending = resolution.expected.ending(history_id, decision, Some(resolution.response));
+    audit::record(&mut tx, resolution.decider, &ending).await?;
     tx.commit().await?;
     Ok(Some(before))
 }
@@ -246,9 +271,62 @@ pub async fn undo_resolution(
             .execute(&mut *tx)
             .await?;
         set_ask_status(&mut tx, history_id, &ask.ask.tool_call_id, AskStatus::Pending).await?;
+        audit::record(&mut tx, &Decider::palaver(), &ask.ending(history_id, "reopened", None)).await?;
     }
     tx.commit().await?;
     Ok(restored)
+}
+
+/// When the ask asked as `tool_call_id` expired, if it did.
+pub async fn expired_at(pool: &SqlitePool, history_id: &str, tool_call_id: &str) -> AppResult<Option<String>> {
+    let expired: Option<(Option<String>,)> = sqlx::query_as(
+        "SELECT json_extract(payload, '$.ask.expiredAt') FROM history_rows
+         WHERE history_id = ?1 AND row_type = 'tool-call' AND ask_status = 'expired'
+           AND json_extract(payload, '$.toolCallId') = ?2",
+    )
+    .bind(history_id)
+    .bind(tool_call_id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(expired.and_then(|(at,)| at))
+}
+
+/// Pending asks whose `expiresAt` has passed, oldest first (at most `limit`).
+pub async fn due_asks(pool: &SqlitePool, limit: i64) -> AppResult<Vec<(String, StoredPendingAsk)>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(&format!(
+        "SELECT id, pending_ask FROM histories
+         WHERE pending_ask IS NOT NULL AND json_extract(pending_ask, '$.expiresAt') <= {NOW} AND deleted_at IS NULL
+         ORDER BY json_extract(pending_ask, '$.expiresAt') LIMIT ?1"
+    ))
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(history_id, json)| match serde_json::from_str(&json) {
+            Ok(pending) => Some((history_id, pending)),
+            Err(err) => {
+                tracing::error!(%err, history = history_id, "unreadable pending ask left to expire later");
+                None
+            }
+        })
+        .collect())
+}
+
+/// Gives asks stored before asks expired an `expiresAt`: `ttl` (or `approval_ttl` for an
+/// approval) after they were asked. Returns how many it dated.
+pub async fn date_undated_asks(pool: &SqlitePool, ttl: Duration, approval_ttl: Duration) -> AppResult<u64> {
+    let sql = "UPDATE histories
+         SET pending_ask = json_set(pending_ask, '$.expiresAt', COALESCE(
+             strftime('%Y-%m-%dT%H:%M:%fZ', json_extract(pending_ask, '$.created'), ?1 || ' seconds'),
+             strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?1 || ' seconds')))
+         WHERE pending_ask IS NOT NULL AND json_extract(pending_ask, '$.expiresAt') IS NULL
+           AND json_extract(pending_ask, '$.origin') IS ?2";
+    let mut count = 0;
+    for (origin, ttl) in [(None, ttl), (Some("elicitation"), ttl), (Some("approval"), approval_ttl)] {
+        count += sqlx::query(sql).bind(seconds(ttl)).bind(origin).execute(pool).await?.rows_affected();
+    }
+    Ok(count)
 }
 
 /// One pending ask of a user, for `GET /gpt/histories/pendingAsks`.

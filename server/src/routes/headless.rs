@@ -35,6 +35,7 @@ pub async fn pending_asks(
             simple: item.pending.ask.simple,
             tool_call_id: item.pending.ask.tool_call_id,
             title: item.title,
+            expires_at: item.pending.ask.expires_at,
         })
         .collect();
     Ok(Json(Data { data }))
@@ -194,9 +195,7 @@ pub async fn turn(
             TurnEvent::Text { text: delta } => text.push_str(&delta),
             TurnEvent::Replace { text: whole, .. } => text = whole,
             TurnEvent::Error { error } => errors.push(error),
-            TurnEvent::Ask { ask, .. } => {
-                asked = Some(PendingAskBrief { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id })
-            }
+            TurnEvent::Ask { ask, .. } => asked = Some(PendingAskBrief::from(*ask)),
             TurnEvent::Done { title: done_title, pending_ask, .. } => {
                 title = done_title;
                 restored = pending_ask.filter(|_| asked.is_none());
@@ -212,7 +211,7 @@ pub async fn turn(
         && let Some(pending) = pending_ask(&pool, &history_id).await?
     {
         let ask = pending.ask;
-        asked = Some(PendingAskBrief { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id });
+        asked = Some(PendingAskBrief::from(ask));
     }
     let title = match title {
         Some(title) => Some(title),

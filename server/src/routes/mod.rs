@@ -1,5 +1,6 @@
 //! The HTTP API. Each module is a thin adapter over the app's runner and store.
 
+pub mod audit;
 pub mod auth;
 pub mod files;
 pub mod gpt;

@@ -50,6 +50,8 @@ impl Reply {
 struct Extras {
     blocks: Option<app::chat::BlocksSettings>,
     mcp: app::mcp::McpHub,
+    /// How long asks (and approvals) wait, when not the defaults.
+    ask_ttl: Option<std::time::Duration>,
 }
 
 impl TestApp {
@@ -70,6 +72,11 @@ impl TestApp {
     /// A fresh app whose turns offer these MCP servers' tools.
     pub async fn with_mcp(script: &str, mcp: app::mcp::McpHub) -> Self {
         Self::build(Some(script), test_auth(), Extras { mcp, ..Extras::default() }).await
+    }
+
+    /// A fresh app whose asks and approvals expire after `ttl`.
+    pub async fn with_ask_ttl(script: &str, ttl: std::time::Duration) -> Self {
+        Self::build(Some(script), test_auth(), Extras { ask_ttl: Some(ttl), ..Extras::default() }).await
     }
 
     /// A fresh app with the keyless demo agent.
@@ -102,18 +109,20 @@ impl TestApp {
         dir: tempfile::TempDir,
         model: std::sync::Arc<dyn app::llm::ChatModel>,
         auth: AuthSettings,
-        Extras { blocks, mcp }: Extras,
+        Extras { blocks, mcp, ask_ttl }: Extras,
     ) -> Self {
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
         let pool = app::db::connect(&url).await.expect("database");
         let options = LeptosOptions::builder().output_name("palaver").build();
+        let defaults = app::turn::TurnSettings::default();
         let turn_settings = app::turn::TurnSettings {
             files: Some(app::uploads::FileStore::new(dir.path())),
             blocks,
-            mcp,
-            ..Default::default()
+            ask_ttl: ask_ttl.unwrap_or(defaults.ask_ttl),
+            approval_ttl: ask_ttl.unwrap_or(defaults.approval_ttl),
+            ..defaults
         };
-        let state = server::app_state(options, pool.clone(), model, auth, turn_settings);
+        let state = server::app_state(options, pool.clone(), model, auth, turn_settings, mcp);
         let router = server::router(state.clone());
         Self { router, dir, pool, state }
     }

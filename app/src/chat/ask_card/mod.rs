@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 pub(crate) use controls::load as load_ask_controls;
 pub use drafts::provide_ask_drafts;
 
+use super::deadline;
 use super::summary::ask_summary;
 use super::transcript::AskItem;
 use crate::chat::model::{AskOrigin, AskStatus};
@@ -37,6 +38,9 @@ pub struct AnswerChannel {
     pub server_errors: RwSignal<Vec<FieldError>>,
     /// A turn is running: answers wait.
     pub busy: RwSignal<bool>,
+    /// The ask (by tool call id) ran out of time: load the conversation again to show how the
+    /// server ended it.
+    pub ran_out: Callback<String>,
 }
 
 fn style_class(style: ButtonStyle) -> &'static str {
@@ -58,11 +62,21 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
             .then(|| item.response.as_ref().and_then(|r| r["content"]["markdown"].as_str()).map(str::to_string))
             .flatten()
             .filter(|_| item.response.as_ref().is_some_and(|r| r["content"]["changed"] == true));
+        let ended_at = item.expired_at.as_deref().and_then(|iso| Some((iso.to_string(), deadline::moment(iso)?)));
         return view! {
             <div class="ask-card ask-card--done" data-testid="ask-summary">
                 <p class="ask-card__summary">
                     <span aria-hidden="true">{if answered { "✓ " } else { "– " }}</span>
                     {summary}
+                    {ended_at
+                        .map(|(iso, moment)| {
+                            view! {
+                                " "
+                                <time class="ask-card__ended" datetime=iso>
+                                    {format!("({moment})")}
+                                </time>
+                            }
+                        })}
                 </p>
                 {markdown_answer
                     .map(|text| {
@@ -139,9 +153,49 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
             {title.map(|title| view! { <h3 class="ask-card__title">{title}</h3> })}
             <p class="ask-card__prompt">{prompt}</p>
             {body}
+            {item
+                .expires_at
+                .map(|expires_at| {
+                    let ran_out = channel.ran_out;
+                    let tool_call_id = item.tool_call_id.clone();
+                    view! { <TimeLeft expires_at ran_out=Callback::new(move |()| ran_out.run(tool_call_id.clone())) /> }
+                })}
         </section>
     }
     .into_any()
+}
+
+/// The time left to answer, once under an hour; at the deadline the conversation is loaded
+/// again, and shows the ask as the server ended it. Browser only: the page from the server has
+/// no clock to agree with.
+#[component]
+fn TimeLeft(expires_at: String, ran_out: Callback<()>) -> impl IntoView {
+    let deadline = deadline::epoch_ms(&expires_at);
+    let now = RwSignal::new(None::<i64>);
+    Effect::new(move |_| {
+        let tick = move || now.set(Some(crate::browser::now_ms()));
+        tick();
+        if let Ok(handle) = set_interval_with_handle(tick, std::time::Duration::from_secs(1)) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    let remaining = Memo::new(move |_| Some(deadline? - now.get()?));
+    // The server's sweeper ends the ask within a second of its deadline.
+    let told = StoredValue::new(false);
+    Effect::new(move |_| {
+        if remaining.get().is_some_and(|ms| ms <= -1500) && !told.get_value() {
+            told.set_value(true);
+            ran_out.run(());
+        }
+    });
+    let label = move || remaining.get().and_then(deadline::time_left);
+    view! {
+        <Show when=move || label().is_some()>
+            <p class="ask-card__deadline" data-testid="ask-deadline">
+                <time datetime=expires_at.clone()>{label}</time>
+            </p>
+        </Show>
+    }
 }
 
 /// The card's buttons, each sending its stored answer (confirm, and choices that fit).

@@ -85,6 +85,7 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         send: Callback::new(move |(_, response): (String, Value)| sent.set(Some(response))),
         server_errors: RwSignal::new(Vec::new()),
         busy: RwSignal::new(false),
+        ran_out: Callback::new(|_| {}),
     };
     let pressed = Callback::new(move |button: SimpleCardButton| sent.set(Some(button.response.to_value())));
     let item = |status: AskStatus, response: Option<Value>, waiting: bool| AskItem {
@@ -97,6 +98,8 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         tool_name: fixture.kind.tool_name(),
         waiting,
         link: None,
+        expires_at: None,
+        expired_at: None,
     };
     let states = answered_states(&fixture, card.buttons.first().map(|button| button.response.to_value()));
     view! {

@@ -1,6 +1,6 @@
 //! Host tools: tools the model calls that run on the server, some only after the user
 //! approves. Ships the demo todo tools the spec's examples use (`todos`, their rows in `store`);
-//! MCP servers' tools come in through the same trait (`crate::mcp`).
+//! MCP servers' tools come in through the same trait, from a [`ToolSource`] (`crate::mcp`).
 
 pub mod question;
 mod store;
@@ -76,6 +76,12 @@ pub trait HostTool: Send + Sync {
     /// Runs the tool; an `Err` is reported to the model as the tool's error. Dropping the
     /// future (the user stopped the turn) abandons the call.
     fn execute(&self, context: ToolContext, input: Value) -> ToolRun;
+}
+
+/// Host tools that come and go while Palaver runs (an MCP server's, once it connects): each
+/// turn takes those there are when it starts.
+pub trait ToolSource: Send + Sync {
+    fn tools(&self) -> Vec<Arc<dyn HostTool>>;
 }
 
 /// The host tools a server offers, by name.

@@ -1,0 +1,89 @@
+//! The pending ask as the store keeps it (`histories.pending_ask`): the `{ask}` event with
+//! what resuming needs, and what it says of itself (the call an approval guards, the digest of
+//! that call's arguments, its audit entry).
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::store::Ending;
+use crate::chat::model::{AskEvent, AskOrigin};
+use crate::llm::{ModelMessage, ToolCall};
+use palaver_contract::asks::AskResponse;
+
+/// `histories.pending_ask`: the one ask a conversation waits on, with what resuming needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredPendingAsk {
+    /// The `{ask}` event the pause sent; its fields sit at the top level of the stored JSON.
+    #[serde(flatten)]
+    pub ask: AskEvent,
+    /// How many leading rows replay before `response_messages`: up to and including the
+    /// paused turn's user message.
+    pub prompt_index: usize,
+    /// The paused turn's messages after that history, replayed verbatim on resume.
+    pub response_messages: Vec<ModelMessage>,
+    #[serde(default)]
+    pub created: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    /// For an elicitation: the id of the host tool call that asks (still running while the
+    /// process lives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked_by_call: Option<String>,
+}
+
+/// An approval's id names the tool call it guards.
+pub const APPROVAL_PREFIX: &str = "approval_";
+
+impl StoredPendingAsk {
+    /// For an approval: the id of the host tool call it guards.
+    pub fn guarded_call_id(&self) -> Option<&str> {
+        self.approval_id.as_deref()?.strip_prefix(APPROVAL_PREFIX)
+    }
+
+    /// For an approval: the host tool call it guards, as the model made it.
+    pub fn guarded_call(&self) -> Option<&ToolCall> {
+        let id = self.guarded_call_id()?;
+        self.response_messages.iter().rev().find_map(|message| match message {
+            ModelMessage::Assistant { tool_calls, .. } => tool_calls.iter().find(|call| call.id == id),
+            _ => None,
+        })
+    }
+
+    /// For an approval: SHA-256 (hex) of the guarded call's arguments as canonical JSON (keys
+    /// sorted, no spaces: `serde_json`'s maps are sorted).
+    pub fn args_digest(&self) -> Option<String> {
+        use sha2::{Digest, Sha256};
+        let call = self.guarded_call()?;
+        let digest = Sha256::digest(serde_json::to_string(&call.input).ok()?.as_bytes());
+        Some(digest.iter().map(|byte| format!("{byte:02x}")).collect())
+    }
+
+    /// The audit entry of this ask ending with `decision`.
+    pub(super) fn ending<'a>(
+        &'a self,
+        history_id: &'a str,
+        decision: &'a str,
+        response: Option<&'a AskResponse>,
+    ) -> Ending<'a> {
+        let approved = match response {
+            Some(AskResponse::Accept { content }) if self.approval_id.is_some() => content["confirmed"].as_bool(),
+            _ => None,
+        };
+        let reason = match response {
+            Some(AskResponse::Cancel { reason }) => reason.as_deref(),
+            _ => None,
+        };
+        Ending {
+            history_id,
+            tool_call_id: &self.ask.tool_call_id,
+            kind: self.ask.kind.as_str(),
+            origin: self.ask.origin.map(AskOrigin::as_str),
+            tool_name: self.ask.tool_name.as_deref(),
+            decision,
+            approved,
+            reason,
+            scope: self.approval_id.as_ref().map(|_| "once"),
+            args_digest: self.args_digest(),
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! The ask ledger on the runner alone: asks that expire (a typed, stored ending, once, even
+//! with answers racing it; never a default), and the sweeper that ends them across restarts.
+#![cfg(feature = "ssr")]
+
+mod common;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use app::chat::model::{AskStatus, HistoryRow, TurnEvent};
+use app::error::AppError;
+use app::turn::{TurnInput, TurnRequest, TurnSettings};
+use common::{Harness, asked, harness_with};
+use palaver_contract::asks::AskSurface;
+
+fn choice(id: &str) -> Value {
+    json!({"toolCalls": [{"id": id, "name": "ask_choice", "input": {
+        "prompt": "Which plan?", "select": "one",
+        "options": [{"id": "solo", "label": "Solo"}, {"id": "team", "label": "Team"}]}}]})
+}
+
+fn short_lived(ask_seconds: u64, approval_seconds: u64) -> TurnSettings {
+    TurnSettings {
+        ask_ttl: Duration::from_secs(ask_seconds),
+        approval_ttl: Duration::from_secs(approval_seconds),
+        ..TurnSettings::default()
+    }
+}
+
+fn the_ask(rows: &[HistoryRow], tool_call_id: &str) -> (AskStatus, Option<String>) {
+    rows.iter()
+        .find_map(|row| match row {
+            HistoryRow::ToolCall { tool_call_id: id, ask: Some(ask), .. } if id == tool_call_id => {
+                Some((ask.status, ask.expired_at.clone()))
+            }
+            _ => None,
+        })
+        .expect("the ask's row")
+}
+
+fn results_of<'a>(rows: &'a [HistoryRow], tool_call_id: &str) -> Vec<&'a Value> {
+    rows.iter()
+        .filter_map(|row| match row {
+            HistoryRow::ToolResult { tool_call_id: id, result, .. } if id == tool_call_id => Some(result),
+            _ => None,
+        })
+        .collect()
+}
+
+fn expires_at(events: &[TurnEvent]) -> String {
+    events
+        .iter()
+        .find_map(|event| match event {
+            TurnEvent::Ask { ask, .. } => ask.expires_at.clone(),
+            _ => None,
+        })
+        .expect("the {ask} event carries expiresAt")
+}
+
+async fn answer(h: &Harness, history: &str, tool_call_id: &str, response: Value) -> Result<(), AppError> {
+    let input = TurnInput::Answer { tool_call_id: tool_call_id.into(), response };
+    let mut handle = h.runner.start(h.request(Some(history), input)).await?;
+    while handle.events.recv().await.is_some() {}
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_ask_nobody_answers_expires_once_and_the_model_hears_of_it_next_turn() {
+    let h = harness_with(json!([choice("call_plan"), {"text": "Noted."}]), short_lived(1, 1)).await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    let deadline = expires_at(&events);
+    let pending = app::turn::store::pending_ask(&h.pool, &history).await.unwrap().expect("pending");
+    assert_eq!(pending.ask.expires_at.as_deref(), Some(deadline.as_str()), "stored as sent");
+    assert!(deadline > pending.created, "{deadline} after {}", pending.created);
+    assert_eq!(h.runner.expire_due().await.unwrap(), 0, "not due yet");
+
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // No sweep has run: the answer itself finds the ask due, ends it, and is refused.
+    let late = answer(&h, &history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    match late {
+        Err(AppError::ExpiredAsk { tool_call_id, expires_at }) => {
+            assert_eq!((tool_call_id.as_str(), expires_at.as_str()), ("call_plan", deadline.as_str()));
+        }
+        other => panic!("an answer after the deadline is refused as expired, not {other:?}"),
+    }
+    assert_eq!(h.pending(&history).await, None);
+    let rows = h.rows(&history).await;
+    let (status, expired_at) = the_ask(&rows, "call_plan");
+    assert_eq!(status, AskStatus::Expired);
+    assert!(expired_at.is_some_and(|at| at >= deadline));
+    assert_eq!(results_of(&rows, "call_plan"), [&json!({"action": "cancel", "reason": "expired"})]);
+    assert_eq!(h.runner.expire_due().await.unwrap(), 0, "an ask ends once");
+    let again = answer(&h, &history, "call_plan", json!({"action": "decline"})).await;
+    assert!(matches!(again, Err(AppError::ExpiredAsk { .. })), "still refused as expired: {again:?}");
+
+    h.prompt(Some(&history), "Are you still there?").await;
+    let told = h.model_requests().last().expect("the next turn's request").to_string();
+    assert!(told.contains("did not answer in time"), "the model hears of the expiry: {told}");
+
+    let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
+    assert_eq!(trail.len(), 1, "one ending, one entry: {trail:?}");
+    assert_eq!((trail[0].decision.as_str(), trail[0].surface.as_str()), ("expired", "palaver"));
+    assert_eq!((trail[0].actor.as_deref(), trail[0].owner.as_str()), (None, "ada"));
+}
+
+#[tokio::test]
+async fn each_decision_names_the_surface_it_came_from() {
+    let h = harness_with(
+        json!([choice("call_web"), {"text": "One."}, choice("call_watch"), {"text": "Two."}]),
+        short_lived(60, 60),
+    )
+    .await;
+    let (history, _) = h.prompt(None, "First").await;
+    answer(&h, &history, "call_web", json!({"action": "decline"})).await.unwrap();
+    h.prompt(Some(&history), "Second").await;
+    let input = TurnInput::Answer { tool_call_id: "call_watch".into(), response: json!({"action": "decline"}) };
+    let request = TurnRequest { surface: AskSurface::Compact, ..h.request(Some(&history), input) };
+    let mut handle = h.runner.start(request).await.unwrap();
+    while handle.events.recv().await.is_some() {}
+    let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
+    let surfaces: Vec<(&str, &str)> = trail.iter().map(|e| (e.tool_call_id.as_str(), e.surface.as_str())).collect();
+    assert_eq!(surfaces, [("call_watch", "watch"), ("call_web", "web")]);
+    assert!(trail.iter().all(|entry| entry.actor.as_deref() == Some("ada") && entry.decision == "decline"));
+}
+
+#[tokio::test]
+async fn an_expired_approval_never_runs_its_tool() {
+    let add = json!({"toolCalls": [{"id": "call_add", "name": "deleteCompletedTodos", "input": {}}]});
+    let h = harness_with(json!([add, {"text": "Deleted."}]), short_lived(3600, 1)).await;
+    let (history, events) = h.prompt(None, "Clean up my todos").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_call_add"));
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(h.runner.expire_due().await.unwrap(), 1, "the sweep ends it");
+
+    let approve = json!({"action": "accept", "content": {"confirmed": true}});
+    let late = answer(&h, &history, "approval_call_add", approve).await;
+    assert!(matches!(late, Err(AppError::ExpiredAsk { .. })), "{late:?}");
+    let rows = h.rows(&history).await;
+    assert_eq!(the_ask(&rows, "approval_call_add").0, AskStatus::Expired);
+    assert_eq!(results_of(&rows, "call_add"), [&json!({"approved": false, "reason": "expired"})], "never run");
+    assert_eq!(h.model_requests().len(), 1, "no continuation ran the tool");
+}
+
+#[tokio::test]
+async fn answers_racing_the_expiry_resolve_each_ask_exactly_once() {
+    let mut outcomes = (0, 0);
+    for round in 0..8_u64 {
+        let h = harness_with(json!([choice("call_plan"), {"text": "Team it is."}]), short_lived(1, 1)).await;
+        let (history, _) = h.prompt(None, "Set up billing").await;
+        // Around the deadline, a little earlier or later each round.
+        tokio::time::sleep(Duration::from_millis(960 + round * 10)).await;
+        let team = json!({"action": "accept", "content": {"selected": ["team"]}});
+        let answers: Vec<_> = (0..6).map(|_| answer(&h, &history, "call_plan", team.clone())).collect();
+        let sweeps: Vec<_> = (0..6).map(|_| h.runner.expire_due()).collect();
+        let (answers, sweeps) = tokio::join!(futures::future::join_all(answers), futures::future::join_all(sweeps));
+        let accepted = answers.iter().filter(|answer| answer.is_ok()).count();
+        let expired: usize = sweeps.into_iter().map(|swept| swept.expect("a sweep")).sum();
+        let rows = h.rows(&history).await;
+        let (status, _) = the_ask(&rows, "call_plan");
+        assert_eq!(results_of(&rows, "call_plan").len(), 1, "one ending is stored: {rows:?}");
+        match status {
+            AskStatus::Answered => {
+                assert_eq!((accepted, expired), (1, 0), "one answer won");
+                outcomes.0 += 1;
+            }
+            AskStatus::Expired => {
+                assert_eq!(accepted, 0, "no answer after the expiry");
+                outcomes.1 += 1;
+            }
+            other => panic!("the ask ended {other:?}"),
+        }
+        for refused in answers.iter().filter_map(|answer| answer.as_ref().err()) {
+            assert_eq!(refused.status_code(), 409, "{refused:?}");
+        }
+    }
+    println!("answered {} times, expired {} times", outcomes.0, outcomes.1);
+}
+
+#[tokio::test]
+async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
+    let h = harness_with(json!([choice("call_a"), choice("call_b")]), short_lived(1, 1)).await;
+    let (first, _) = h.prompt(None, "One").await;
+    let (second, _) = h.prompt(None, "Two").await;
+    // An ask stored before asks expired has no expiresAt.
+    sqlx::query("UPDATE histories SET pending_ask = json_remove(pending_ask, '$.expiresAt') WHERE id = ?1")
+        .bind(&second)
+        .execute(&h.pool)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+
+    // "Restarted": another runner on the same database, with a long ask life.
+    let model = app::llm::MockModel::from_json(r#"{"responses": []}"#, None).unwrap();
+    let restarted = app::turn::TurnRunner::new(
+        h.pool.clone(),
+        std::sync::Arc::new(model),
+        short_lived(3600, 3600),
+        app::chat::running::RunningTurns::default(),
+    );
+    let sweeper = restarted.spawn_expiry_sweeper();
+    let mut waited = 0;
+    while h.pending(&first).await.is_some() && waited < 50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += 1;
+    }
+    sweeper.abort();
+    assert_eq!(h.pending(&first).await, None, "the due ask ended at start");
+    assert_eq!(the_ask(&h.rows(&first).await, "call_a").0, AskStatus::Expired);
+    let dated = app::turn::store::pending_ask(&h.pool, &second).await.unwrap().expect("still pending");
+    let expires_at = dated.ask.expires_at.expect("dated at start");
+    assert!(expires_at > dated.created, "an hour after it was asked: {expires_at}");
+}

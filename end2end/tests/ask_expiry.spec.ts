@@ -1,0 +1,74 @@
+import { expect, test } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { AskCard } from "./fixtures/ask_card";
+import { ChatPage } from "./fixtures/chat_page";
+
+/**
+ * Moves the pending ask's deadline of conversation `historyId` to `seconds` from now, in the
+ * chat server's database: the one step these tests take on the server's behalf, so a day-long
+ * ask can run out within a test. The server's own sweeper then ends it.
+ */
+function moveDeadline(historyId: string, seconds: number) {
+  const script = `
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], timeout=10)
+db.execute("UPDATE histories SET pending_ask = json_set(pending_ask, '$.expiresAt', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ? || ' seconds')) WHERE id = ?", (sys.argv[3], sys.argv[2]))
+db.commit()
+assert db.total_changes == 1, "no pending ask moved"
+`;
+  execFileSync("python3", ["-c", script, "../target/e2e/chat/palaver.db", historyId, String(seconds)]);
+}
+
+function historyIdOf(url: string): string {
+  const id = new URL(url).searchParams.get("c");
+  expect(id).toBeTruthy();
+  return id!;
+}
+
+test("an approval shows its time left, under the hour approvals wait", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Approve before the hour is out");
+  await expect(ask.card.getByTestId("ask-deadline")).toHaveText("Expires in 59 minutes");
+  await ask.button("approve").click();
+  await expect(chat.assistantMessages().last()).toHaveText("All clean.");
+});
+
+test("an answer after the deadline is refused and the card shows when it expired", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("A question I answer too late");
+  await expect(ask.button("option:red")).toBeVisible();
+  // A day-long ask: no time left is shown.
+  await expect(ask.card.getByTestId("ask-deadline")).toHaveCount(0);
+  moveDeadline(historyIdOf(page.url()), -1);
+
+  await ask.button("option:red").click();
+  await expect(page.getByText("This ask is no longer pending. Here is how it ended.")).toBeVisible();
+  await expect(ask.summaries()).toContainText("Expired: nobody answered in time, so nothing was done.");
+  await expect(ask.summaries().locator("time")).toHaveText(/^\(\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\)$/);
+  await expect(ask.card).toHaveCount(0);
+  // The browser logs the refused answer (409) itself; nothing else went wrong.
+  expect(chat.consoleErrors.filter((error) => !error.includes("status of 409"))).toEqual([]);
+});
+
+test("a card left open counts down and turns into Expired at its deadline", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("A question I leave open");
+  await expect(ask.button("option:red")).toBeVisible();
+  moveDeadline(historyIdOf(page.url()), 4);
+  await page.reload();
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await expect(ask.card.getByTestId("ask-deadline")).toHaveText("Expires in less than a minute");
+  // Nobody answers: the sweeper ends it, and the page shows so without a reload.
+  await expect(ask.summaries()).toContainText("Expired: nobody answered in time", { timeout: 15_000 });
+  await expect(ask.card).toHaveCount(0);
+});

@@ -1,0 +1,48 @@
+//! `GET /gpt/audit`: the audit trail of asks as JSON, newest first, a page at a time.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use serde::Deserialize;
+use sqlx::SqlitePool;
+
+use app::audit::{AUDIT_PAGE_MAX, AuditPage};
+use app::error::AppError;
+use app::wire::Data;
+
+use crate::auth::Authenticated;
+use crate::problem::Problem;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditQuery {
+    /// Entries older than this id (the previous page's `nextBefore`).
+    before: Option<i64>,
+    /// At most this many (1–200, default 50).
+    limit: Option<i64>,
+    /// Everyone's entries (admins only); the caller's own otherwise.
+    all: Option<bool>,
+}
+
+pub async fn audit(
+    State(pool): State<SqlitePool>,
+    Authenticated(caller): Authenticated,
+    query: Result<Query<AuditQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Data<AuditPage>>, Problem> {
+    let Query(query) = query.map_err(|rejection| {
+        Problem::bad_request("Invalid query").with_detail(format!(
+            "{}. Use before=<id>, limit=1..{AUDIT_PAGE_MAX} and all=true|false.",
+            rejection.body_text()
+        ))
+    })?;
+    let limit = query.limit.unwrap_or(app::audit::api::PAGE_SIZE);
+    if !(1..=AUDIT_PAGE_MAX).contains(&limit) {
+        return Err(Problem::bad_request("Invalid query")
+            .with_detail(format!("limit must be between 1 and {AUDIT_PAGE_MAX}; it was {limit}.")));
+    }
+    let owner = match query.all.unwrap_or(false) {
+        true if !caller.is_admin() => return Err(AppError::AdminsOnly.into()),
+        true => None,
+        false => Some(caller.user.id.as_str()),
+    };
+    Ok(Json(Data { data: app::audit::store::page(&pool, owner, query.before, limit).await? }))
+}
