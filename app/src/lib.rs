@@ -14,6 +14,7 @@ pub mod error;
 pub mod http;
 #[cfg(feature = "hydrate")]
 pub mod hydration;
+pub mod live;
 pub mod markdown;
 mod mcp_admin;
 pub mod navigation;
@@ -94,7 +95,9 @@ pub fn App() -> impl IntoView {
                 <a class="app-header__link" href="/watch">
                     "Watch"
                 </a>
-                <UserMenu />
+                <UserMenu>
+                    <chat::Inbox />
+                </UserMenu>
                 <components::ThemeToggle />
             </header>
             <Routes fallback=NotFound>

@@ -7,6 +7,7 @@ use sqlx::SqlitePool;
 
 use crate::accounts::auth::Accounts;
 use crate::chat::Conversations;
+use crate::live::LiveHub;
 use crate::mcp::McpHub;
 use crate::turn::TurnRunner;
 use crate::uploads::Uploads;
@@ -20,4 +21,5 @@ pub struct AppState {
     pub conversations: Conversations,
     pub uploads: Uploads,
     pub mcp: McpHub,
+    pub live: LiveHub,
 }

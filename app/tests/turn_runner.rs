@@ -135,7 +135,7 @@ async fn a_stop_ends_the_turn_and_keeps_what_was_said() {
 async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_it() {
     let long = json!({"parts": ["Once upon a time", " there was", " a very long story"], "chunkDelayMs": 300});
     let h = harness(json!([long])).await;
-    let conversations = app::chat::Conversations::new(h.pool.clone(), None, h.running.clone());
+    let conversations = app::chat::Conversations::new(h.pool.clone(), None, h.running.clone(), Default::default());
     let story = h.request(None, TurnInput::Prompt("Tell me a story".into()));
     let mut handle = h.runner.start(story).await.expect("start");
     let history = handle.history_id.clone();

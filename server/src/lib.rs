@@ -18,6 +18,7 @@ use std::sync::{Arc, LazyLock};
 use app::accounts::auth::{Accounts, AuthSettings};
 use app::chat::Conversations;
 use app::chat::running::RunningTurns;
+use app::live::LiveHub;
 use app::llm::ChatModel;
 use app::mcp::McpHub;
 use app::state::AppState;
@@ -43,7 +44,8 @@ pub fn app_state(
     mcp: McpHub,
 ) -> AppState {
     let running = RunningTurns::default();
-    let conversations = Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone());
+    let live = LiveHub::default();
+    let conversations = Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone(), live.clone());
     let uploads = Uploads {
         pool: pool.clone(),
         files: turn_settings.files.clone(),
@@ -51,8 +53,8 @@ pub fn app_state(
     };
     let accounts = Accounts::new(pool.clone(), auth);
     turn_settings.tool_sources.push(Arc::new(mcp.clone()));
-    let turns = TurnRunner::new(pool.clone(), model, turn_settings, running);
-    AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp }
+    let turns = TurnRunner::new(pool.clone(), model, turn_settings, running).with_live(live.clone());
+    AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live }
 }
 
 /// Who may call a route. Handlers enforce it through their extractors (`Authenticated`) and
@@ -109,6 +111,7 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::POST, "/gpt/actions", Access::HistoryWrite, post(g::host_action)),
         // Admins may ask for everyone's entries (`all=true`); the handler checks.
         route(Method::GET, "/gpt/audit", Access::Authenticated, get(routes::audit::audit)),
+        route(Method::GET, "/gpt/events", Access::Authenticated, get(routes::events::events)),
     ]
 }
 

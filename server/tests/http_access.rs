@@ -39,7 +39,9 @@ async fn world() -> World {
 /// The request that exercises a route: its concrete path and body.
 fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
     match (method, path) {
-        ("GET", "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit") => (path.into(), None),
+        ("GET", "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit" | "/gpt/events") => {
+            (path.into(), None)
+        }
         ("POST", "/auth/signup") => {
             (path.into(), Some(json!({"username": "newcomer", "password": "correct horse battery"})))
         }
@@ -106,6 +108,11 @@ async fn every_api_route_follows_its_access_rule() {
             let expected_admin =
                 if route.access == Access::HistoryRead { StatusCode::OK } else { StatusCode::FORBIDDEN };
             assert_eq!(admin.status, expected_admin, "{label} as admin: {}", admin.text);
+        }
+        // An event stream never ends: the owner's is opened (200, text/event-stream), not read out.
+        if route.path == "/gpt/events" {
+            app.open_stream(&world.owner, &path, None).await;
+            continue;
         }
         let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
         // The upload probe sends no multipart body: past the access check it is a 400. The

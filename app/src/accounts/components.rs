@@ -105,9 +105,11 @@ pub fn SignupPage() -> impl IntoView {
     }
 }
 
-/// The signed-in user and a sign-out control, for the header.
+/// The signed-in user and a sign-out control, for the header; `children` show only to a
+/// signed-in user (the inbox).
 #[component]
-pub fn UserMenu() -> impl IntoView {
+pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
+    let children = StoredValue::new(children);
     let user = Resource::new(|| (), |_| current_user());
     let log_out = ServerAction::<LogOut>::new();
     Effect::new(move |_| {
@@ -123,6 +125,7 @@ pub fn UserMenu() -> impl IntoView {
                     .flatten()
                     .map(|user| {
                         view! {
+                            {children.with_value(|children| children())}
                             <nav class="user-menu" aria-label="Account">
                                 <span class="user-menu__name" data-testid="signed-in-user">
                                     {user.username.clone()}

@@ -12,6 +12,7 @@ use super::model::HistoryView;
 use super::transcript::{TranscriptItem, transcript};
 use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::{AppError, FieldError};
+use crate::live::{HistoryChange, LiveEvent};
 use crate::markdown;
 use crate::wire::{AskAnswer, PromptBody};
 use palaver_contract::blocks::BlocksCheck;
@@ -36,6 +37,8 @@ struct ChatState {
     history_id: Memo<Option<String>>,
     /// Bumped after each turn so the list and the transcript load what the turn saved.
     version: RwSignal<u32>,
+    /// Bumped when only the conversation list changed (another tab renamed one, say).
+    list_version: RwSignal<u32>,
     /// The running turn, until the reloaded conversation shows it saved.
     live: RwSignal<Option<LiveTurn>>,
     busy: RwSignal<bool>,
@@ -50,6 +53,7 @@ impl ChatState {
         Self {
             history_id,
             version: RwSignal::new(0),
+            list_version: RwSignal::new(0),
             live: RwSignal::new(None),
             busy: RwSignal::new(false),
             server_errors: RwSignal::new(Vec::new()),
@@ -76,8 +80,8 @@ impl ChatState {
 pub fn ChatPage() -> impl IntoView {
     let query = use_query_map();
     let state = ChatState::new(Memo::new(move |_| query.read().get("c").filter(|id| !id.is_empty())));
-    let ChatState { history_id, version, live, busy, server_errors, notice } = state;
-    let histories = Resource::new(move || version.get(), |_| list_histories());
+    let ChatState { history_id, version, list_version, live, busy, server_errors, notice } = state;
+    let histories = Resource::new(move || (version.get(), list_version.get()), |_| list_histories());
     let history = Resource::new(
         move || (history_id.get(), version.get()),
         |(id, version)| async move {
@@ -101,6 +105,27 @@ pub fn ChatPage() -> impl IntoView {
     });
 
     let navigate = leptos_router::hooks::use_navigate();
+    // What another tab or device did shows here within a second. This tab's own turn reloads
+    // when it ends: nothing reloads the transcript under a running turn.
+    let leave_deleted = navigate.clone();
+    Effect::new(move |_| {
+        let leave_deleted = leave_deleted.clone();
+        crate::browser::listen_live(move |event| {
+            let shown = history_id.get_untracked();
+            let about_shown = event.history_id().is_some() && event.history_id() == shown.as_deref();
+            match event {
+                LiveEvent::HistoryChanged(changed) => {
+                    list_version.update(|version| *version += 1);
+                    if about_shown && changed.change == HistoryChange::Deleted {
+                        leave_deleted("/", Default::default());
+                    }
+                }
+                _ if (about_shown || matches!(event, LiveEvent::Resync(_))) && !busy.get_untracked() => state.reload(),
+                _ => {}
+            }
+        });
+    });
+
     let send = move |prompt: String| {
         let Some(id) = history_id.get_untracked() else {
             // A new chat: create the conversation first, so a running turn always has one.

@@ -51,6 +51,18 @@ pub fn time_left(remaining_ms: i64) -> Option<String> {
     }
 }
 
+/// How long ago something happened, in words: `just now`, `5 minutes ago`, `3 hours ago`.
+pub fn age(elapsed_ms: i64) -> String {
+    let minutes = elapsed_ms / 60_000;
+    let (count, unit) = match minutes {
+        ..1 => return "just now".into(),
+        1..60 => (minutes, "minute"),
+        60..1440 => (minutes / 60, "hour"),
+        _ => (minutes / 1440, "day"),
+    };
+    format!("{count} {unit}{} ago", if count == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +87,14 @@ mod tests {
         assert_eq!(time_left(90_000).as_deref(), Some("Expires in 1 minute"));
         assert_eq!(time_left(5_000).as_deref(), Some("Expires in less than a minute"));
         assert_eq!(time_left(0).as_deref(), Some("Time is up: this question is ending"));
+    }
+
+    #[test]
+    fn ages_read_as_words() {
+        assert_eq!(age(30_000), "just now");
+        assert_eq!(age(60_000), "1 minute ago");
+        assert_eq!(age(59 * 60_000), "59 minutes ago");
+        assert_eq!(age(3 * 3_600_000), "3 hours ago");
+        assert_eq!(age(49 * 3_600_000), "2 days ago");
     }
 }

@@ -14,6 +14,7 @@ mod conversation_list;
 pub mod deadline;
 #[cfg(feature = "hydrate")]
 pub(crate) mod files;
+mod inbox;
 pub mod model;
 #[cfg(feature = "ssr")]
 pub mod running;
@@ -31,6 +32,7 @@ pub use ask_card::{AnswerChannel, AskCard};
 #[cfg(feature = "ssr")]
 pub use block_settings::BlocksSettings;
 pub use components::ChatPage;
+pub use inbox::Inbox;
 #[cfg(feature = "ssr")]
 pub use service::Conversations;
 pub use transcript::AskItem;

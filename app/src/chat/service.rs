@@ -12,6 +12,7 @@ use super::running::RunningTurns;
 use super::store;
 use crate::accounts::auth::Caller;
 use crate::error::{AppError, AppResult};
+use crate::live::{HistoryChange, HistoryChanged, LiveEvent, LiveHub};
 
 /// The conversations service (a substate of the app's state): the database, how replies are
 /// checked as documents, and the running turns it can stop.
@@ -21,11 +22,18 @@ pub struct Conversations {
     /// Replies are block documents; `None` keeps them markdown.
     pub blocks: Option<BlocksSettings>,
     pub running: RunningTurns,
+    /// Where changes are told to the owner's tabs and devices.
+    pub live: LiveHub,
 }
 
 impl Conversations {
-    pub fn new(pool: SqlitePool, blocks: Option<BlocksSettings>, running: RunningTurns) -> Self {
-        Self { pool, blocks, running }
+    pub fn new(pool: SqlitePool, blocks: Option<BlocksSettings>, running: RunningTurns, live: LiveHub) -> Self {
+        Self { pool, blocks, running, live }
+    }
+
+    fn tell(&self, caller: &Caller, history_id: &str, change: HistoryChange, title: Option<String>) {
+        let event = HistoryChanged { history_id: history_id.to_string(), change, title };
+        self.live.publish(&caller.user.id, LiveEvent::HistoryChanged(event));
     }
 
     /// The caller's conversations, most recently active first.
@@ -36,6 +44,7 @@ impl Conversations {
     /// Starts an empty conversation owned by the caller.
     pub async fn create(&self, caller: &Caller) -> AppResult<HistoryView> {
         let id = store::create_history(&self.pool, &caller.user.id).await?;
+        self.tell(caller, &id, HistoryChange::Created, None);
         // A new conversation is known without reading it back: no title, rows or pending ask.
         Ok(HistoryView { id, title: None, rows: Vec::new(), pending_ask: None })
     }
@@ -50,7 +59,9 @@ impl Conversations {
     pub async fn rename(&self, caller: &Caller, id: &str, title: &str) -> AppResult<HistorySummary> {
         authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
         let title = check_title(title).map_err(AppError::BadRequest)?;
-        store::rename_history(&self.pool, id, &title).await?.ok_or(AppError::HistoryNotFound)
+        let renamed = store::rename_history(&self.pool, id, &title).await?.ok_or(AppError::HistoryNotFound)?;
+        self.tell(caller, id, HistoryChange::Renamed, renamed.title.clone());
+        Ok(renamed)
     }
 
     /// Deletes a conversation the caller owns: it stops any turn running on it, leaves the
@@ -61,6 +72,7 @@ impl Conversations {
             return Err(AppError::HistoryNotFound);
         }
         self.running.stop(id);
+        self.tell(caller, id, HistoryChange::Deleted, None);
         Ok(())
     }
 

@@ -1,12 +1,14 @@
 //! `/watch`: a watch-sized frame that answers pending asks through the headless API only
-//! (`GET /gpt/histories/pendingAsks`, `POST /gpt/histories/:id/turn`), as a native watch
-//! client would: no server functions, no event stream.
+//! (`GET /gpt/histories/pendingAsks`, `POST /gpt/histories/:id/turn`) and hears of new ones
+//! from the live events (`GET /gpt/events`), as a native watch client would: no server
+//! functions.
 
 use leptos::prelude::*;
 
 use crate::chat::deadline;
 use crate::chat::model::HistoryView;
 use crate::components::SimpleCardView;
+use crate::live::LiveEvent;
 use crate::wire::{Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, SimpleCardButton};
 
@@ -31,13 +33,23 @@ pub fn WatchPage() -> impl IntoView {
             }
         });
     };
-    // Effects run only in the browser.
+    // Effects run only in the browser. New asks, and asks answered elsewhere, show without a
+    // reload; the listening ends with the page.
+    // The clock the time left is read against.
+    let now = RwSignal::new(0_i64);
     Effect::new(move |_| {
         refresh();
-        // New asks appear without a reload; the polling ends with the page.
-        if let Ok(handle) = set_interval_with_handle(refresh, std::time::Duration::from_secs(3)) {
+        now.set(crate::browser::now_ms());
+        if let Ok(handle) =
+            set_interval_with_handle(move || now.set(crate::browser::now_ms()), std::time::Duration::from_secs(15))
+        {
             on_cleanup(move || handle.clear());
         }
+        crate::browser::listen_live(move |event| {
+            if matches!(event, LiveEvent::AskCreated(_) | LiveEvent::AskResolved(_) | LiveEvent::Resync(_)) {
+                refresh();
+            }
+        });
     });
 
     let run_turn = move |history_id: String, body: HeadlessTurnBody| {
@@ -120,22 +132,22 @@ pub fn WatchPage() -> impl IntoView {
                                 ..Default::default()
                             },
                         ));
-                        let time_left = item
-                            .expires_at
-                            .as_deref()
-                            .and_then(deadline::epoch_ms)
-                            .and_then(|deadline| deadline::time_left(deadline - crate::browser::now_ms()));
-                        // Refreshed with the list, every few seconds.
+                        let expires_at = item.expires_at.as_deref().and_then(deadline::epoch_ms);
+                        let time_left = move || {
+                            expires_at.and_then(|deadline| deadline::time_left(deadline - now.get()))
+                        };
                         view! {
                             <SimpleCardView card=item.simple fallback_title=item.title on_press=press disabled=busy />
-                            {time_left
-                                .map(|text| {
-                                    view! {
-                                        <p class="watch__deadline" data-testid="watch-deadline">
-                                            {text}
-                                        </p>
-                                    }
-                                })}
+                            {move || {
+                                time_left()
+                                    .map(|text| {
+                                        view! {
+                                            <p class="watch__deadline" data-testid="watch-deadline">
+                                                {text}
+                                            </p>
+                                        }
+                                    })
+                            }}
                         }
                             .into_any()
                     }

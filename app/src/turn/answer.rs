@@ -16,6 +16,7 @@ use crate::audit::Decider;
 use crate::chat::model::{AskStatus, HistoryRow};
 use crate::chat::store as histories;
 use crate::error::{AppError, AppResult, FieldError};
+use crate::live::{AskResolved, LiveEvent};
 use crate::llm::{ContentPart, ModelMessage};
 use palaver_contract::asks::{
     Ask, AskResponse, AskSurface, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
@@ -76,7 +77,7 @@ impl TurnRunner {
                 response: &response,
                 decider,
             };
-            if store::resolve(&self.pool, history_id, turn_id, resolution).await?.is_some() {
+            if self.resolve(history_id, turn_id, resolution).await?.is_some() {
                 return Ok(Some(pending.ask.tool_call_id));
             }
         }
@@ -127,7 +128,7 @@ impl TurnRunner {
         let rows_added = i64::try_from(rows.len()).unwrap_or(i64::MAX);
         let resolution =
             Resolution { expected: &pending, status, rows, deadline: Deadline::Before, response: &response, decider };
-        let Some(rows_before) = store::resolve(&self.pool, history_id, turn_id, resolution).await? else {
+        let Some(rows_before) = self.resolve(history_id, turn_id, resolution).await? else {
             // Lost a race: to another answer, or to the expiry (the sweeper's, or this one).
             if self.expire(history_id, &pending).await? {
                 return Err(Self::expired_error(&pending));
@@ -135,6 +136,32 @@ impl TurnRunner {
             return Err(self.not_pending(history_id, tool_call_id).await?);
         };
         Ok(Resolved { pending, response, parts, rows_before, rows_added })
+    }
+
+    /// Stores a resolution (see [`store::resolve`]) and tells the owner's tabs and devices;
+    /// returns the number of rows the conversation had before it.
+    pub(super) async fn resolve(
+        &self,
+        history_id: &str,
+        turn_id: &str,
+        resolution: Resolution<'_>,
+    ) -> AppResult<Option<i64>> {
+        let reason = match resolution.response {
+            AskResponse::Cancel { reason } => reason.clone(),
+            _ => None,
+        };
+        let event = AskResolved {
+            history_id: history_id.to_string(),
+            tool_call_id: resolution.expected.ask.tool_call_id.clone(),
+            ending: resolution.status.as_str().to_string(),
+            action: resolution.response.action().to_string(),
+            reason,
+        };
+        let Some((rows_before, owner)) = store::resolve(&self.pool, history_id, turn_id, resolution).await? else {
+            return Ok(None);
+        };
+        self.live.publish(&owner, LiveEvent::AskResolved(event));
+        Ok(Some(rows_before))
     }
 
     /// Loads and checks the bytes of a `files` answer. Returns the answer as it is stored

@@ -39,7 +39,7 @@ impl TurnRunner {
             response: &response,
             decider: &palaver,
         };
-        let expired = store::resolve(&self.pool, history_id, &new_id(), resolution).await?.is_some();
+        let expired = self.resolve(history_id, &new_id(), resolution).await?.is_some();
         if expired {
             tracing::info!(history = history_id, ask = %pending.ask.tool_call_id, "an ask expired unanswered");
             self.waiting.resume(history_id, &pending.ask.tool_call_id, Resumed::Superseded);

@@ -35,6 +35,7 @@ use crate::chat::running::RunningTurns;
 use crate::chat::store as histories;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
+use crate::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent, LiveHub};
 use crate::llm::{ChatModel, Usage};
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use run::Turn;
@@ -131,11 +132,25 @@ pub struct TurnRunner {
     running: RunningTurns,
     /// Turns alive while they wait on the answer to a running tool's question.
     waiting: waiting::WaitingTurns,
+    /// Where asks and turns are told to the owner's tabs and devices.
+    live: LiveHub,
 }
 
 impl TurnRunner {
     pub fn new(pool: SqlitePool, model: Arc<dyn ChatModel>, settings: TurnSettings, running: RunningTurns) -> Self {
-        Self { pool, model, settings: Arc::new(settings), running, waiting: Default::default() }
+        Self {
+            pool,
+            model,
+            settings: Arc::new(settings),
+            running,
+            waiting: Default::default(),
+            live: LiveHub::default(),
+        }
+    }
+
+    /// The runner, telling its events to `live`.
+    pub fn with_live(self, live: LiveHub) -> Self {
+        Self { live, ..self }
     }
 
     pub fn asks_on(&self) -> bool {
@@ -163,7 +178,13 @@ impl TurnRunner {
                         authorize_history(&self.pool, &request.caller, id, HistoryAccess::Write).await?;
                         id.clone()
                     }
-                    None => histories::create_history(&self.pool, &owner_id).await?,
+                    None => {
+                        let id = histories::create_history(&self.pool, &owner_id).await?;
+                        let created =
+                            HistoryChanged { history_id: id.clone(), change: HistoryChange::Created, title: None };
+                        self.live.publish(&owner_id, LiveEvent::HistoryChanged(created));
+                        id
+                    }
                 };
                 let cancelled = self.cancel_for_prompt(&history_id, &turn_id, &decider).await?;
                 let rows = self.rows(&history_id).await?;
@@ -180,6 +201,8 @@ impl TurnRunner {
                     let (sender, events) = mpsc::channel(64);
                     let answer = waiting::Resumed::Answer { response: resolved.response.clone(), events: sender };
                     if self.waiting.resume(&history_id, tool_call_id, answer) {
+                        self.live
+                            .publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }));
                         return Ok(TurnHandle { history_id, events });
                     }
                 }
@@ -201,7 +224,7 @@ impl TurnRunner {
             stop_switch,
             stop,
             turn_id,
-            user_id: owner_id,
+            user_id: owner_id.clone(),
             history_id: history_id.clone(),
             surface: request.surface,
             rows,
@@ -224,6 +247,7 @@ impl TurnRunner {
             superseded: false,
         };
         tokio::spawn(turn.run());
+        self.live.publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }));
         Ok(TurnHandle { history_id, events })
     }
 

@@ -91,9 +91,7 @@ impl Turn {
         // What was said before the question is saved with it; the rest of the reply is new.
         self.reply.clear();
         let title = self.title().await;
-        let done =
-            TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask: Some(pending) };
-        self.emit(done).await;
+        self.done(title, Some(pending)).await;
         // This request's stream ends here; the answer's request gets what follows.
         self.sender = mpsc::channel(1).0;
         let mut stop = self.stop.clone();

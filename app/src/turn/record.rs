@@ -5,10 +5,11 @@ use std::time::Instant;
 
 use super::TurnInput;
 use super::run::{Pause, Turn};
-use super::store::{self, AiRequestLog, AskLog, AskPhase};
+use super::store::{self, AiRequestLog, AskLog, AskPhase, StoredPendingAsk};
 use crate::chat::model::{HistoryRow, PendingAskRef, TurnEvent};
 use crate::chat::store as histories;
 use crate::error::AppError;
+use crate::live::{AskCreated, HistoryChange, HistoryChanged, LiveEvent, TurnDone};
 use crate::llm::ModelMessage;
 use palaver_contract::text::shorten;
 
@@ -62,6 +63,7 @@ impl Turn {
         match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl).await {
             Ok(true) => {
                 let tool_call_id = stored.ask.tool_call_id.clone();
+                self.tell_asked(&stored);
                 self.emit(TurnEvent::Ask { ask: Box::new(stored.ask), history_id: self.history_id.clone() }).await;
                 Some(PendingAskRef { tool_call_id })
             }
@@ -88,7 +90,10 @@ impl Turn {
             )
             .await
             {
-                Ok(true) => return Some(PendingAskRef { tool_call_id: resolved.pending.ask.tool_call_id.clone() }),
+                Ok(true) => {
+                    self.tell_asked(&resolved.pending);
+                    return Some(PendingAskRef { tool_call_id: resolved.pending.ask.tool_call_id.clone() });
+                }
                 Ok(false) => {}
                 Err(err) => tracing::error!(?err, "could not undo an answer"),
             }
@@ -101,9 +106,38 @@ impl Turn {
         let TurnInput::Prompt(prompt) = &self.input else { return None };
         let title = shorten(&prompt.split_whitespace().collect::<Vec<_>>().join(" "), TITLE_MAX_LENGTH);
         match histories::set_title_if_unset(&self.runner.pool, &self.history_id, &title).await {
-            Ok(true) => Some(title),
+            Ok(true) => {
+                let change = HistoryChanged {
+                    history_id: self.history_id.clone(),
+                    change: HistoryChange::Renamed,
+                    title: Some(title.clone()),
+                };
+                self.runner.live.publish(&self.user_id, LiveEvent::HistoryChanged(change));
+                Some(title)
+            }
             _ => None,
         }
+    }
+
+    /// Tells the owner's tabs and devices that the conversation waits on `pending`.
+    fn tell_asked(&self, pending: &StoredPendingAsk) {
+        let event = AskCreated {
+            history_id: self.history_id.clone(),
+            tool_call_id: pending.ask.tool_call_id.clone(),
+            kind: pending.ask.kind,
+            expires_at: pending.ask.expires_at.clone(),
+        };
+        self.runner.live.publish(&self.user_id, LiveEvent::AskCreated(event));
+    }
+
+    /// Ends this request's stream with `{done}`, and tells the owner's tabs and devices.
+    pub(super) async fn done(&mut self, title: Option<String>, pending_ask: Option<PendingAskRef>) {
+        let event = TurnDone {
+            history_id: self.history_id.clone(),
+            pending_ask: pending_ask.as_ref().map(|pending| pending.tool_call_id.clone()),
+        };
+        self.runner.live.publish(&self.user_id, LiveEvent::TurnDone(event));
+        self.emit(TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask }).await;
     }
 
     pub(super) async fn log(&self, answer: Option<String>, error: Option<&str>, started: Instant) {

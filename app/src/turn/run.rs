@@ -135,7 +135,6 @@ impl Turn {
         let title = self.title().await;
         self.log(prompt_log, error.as_deref(), started).await;
         self.runner.running.unregister(&self.history_id, &self.stop_switch);
-        let done = TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask: pending_ref };
-        self.emit(done).await;
+        self.done(title, pending_ref).await;
     }
 }

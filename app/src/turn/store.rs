@@ -209,28 +209,26 @@ pub struct Resolution<'a> {
 
 /// Resolves the pending ask `expected` (answer, cancel or expiry) in one transaction: clears
 /// the slot only if it still holds that very ask, on the right side of its deadline, stores the
-/// rows and marks the ask's row. Returns the number of rows the conversation had before, or
-/// `None` when the ask was no longer pending (or not on that side of its deadline).
+/// rows and marks the ask's row. Returns the number of rows the conversation had before and its
+/// owner, or `None` when the ask was no longer pending (or not on that side of its deadline).
 pub async fn resolve(
     pool: &SqlitePool,
     history_id: &str,
     turn_id: &str,
     resolution: Resolution<'_>,
-) -> AppResult<Option<i64>> {
+) -> AppResult<Option<(i64, String)>> {
     let mut tx = pool.begin().await?;
-    let cleared = sqlx::query(&format!(
+    let cleared: Option<(Option<String>,)> = sqlx::query_as(&format!(
         "UPDATE histories SET pending_ask = NULL, updated_at = {NOW}
-         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2 AND deleted_at IS NULL AND {}",
+         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2 AND deleted_at IS NULL AND {}
+         RETURNING owner_id",
         resolution.deadline.condition()
     ))
     .bind(history_id)
     .bind(&resolution.expected.ask.tool_call_id)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if cleared == 0 {
-        return Ok(None);
-    }
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((owner,)) = cleared else { return Ok(None) };
     let before = next_seq(&mut tx, history_id).await?;
     insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
     set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
@@ -238,7 +236,7 @@ pub async fn resolve(
     let ending = resolution.expected.ending(history_id, decision, Some(resolution.response));
     audit::record(&mut tx, resolution.decider, &ending).await?;
     tx.commit().await?;
-    Ok(Some(before))
+    Ok(Some((before, owner.unwrap_or_default())))
 }
 
 /// Undoes an answer whose continuation failed before any output: the ask is pending again,

@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod events;
 pub mod files;
 pub mod gpt;
 pub mod headless;

@@ -247,3 +247,71 @@ pub fn sse_events(text: &str) -> Vec<Value> {
 pub fn streamed_text(events: &[Value]) -> String {
     events.iter().filter_map(|event| event["text"].as_str()).collect()
 }
+
+/// An open event stream (`GET /gpt/events`), read an event at a time.
+pub struct EventStream {
+    body: Body,
+    buffer: String,
+}
+
+/// One server-sent event: its `id:` and its JSON `data:`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamEvent {
+    pub id: Option<String>,
+    pub data: Value,
+}
+
+impl TestApp {
+    /// Opens `uri` as `user`'s event stream, as a client that last saw `last_event_id`.
+    pub async fn open_stream(&self, user: &TestUser, uri: &str, last_event_id: Option<&str>) -> EventStream {
+        let mut builder = Request::builder()
+            .uri(uri)
+            .header(header::HOST, "palaver.test")
+            .header(header::AUTHORIZATION, format!("Bearer {}", user.token));
+        if let Some(id) = last_event_id {
+            builder = builder.header("last-event-id", id);
+        }
+        let response = self.router.clone().oneshot(builder.body(Body::empty()).unwrap()).await.expect("response");
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
+        EventStream { body: response.into_body(), buffer: String::new() }
+    }
+}
+
+impl EventStream {
+    /// The next event with data, or `None` when none comes within `wait`.
+    pub async fn next(&mut self, wait: std::time::Duration) -> Option<StreamEvent> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            while let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let field = |name: &str| block.lines().find_map(|line| line.strip_prefix(name).map(str::to_string));
+                if let Some(data) = field("data: ") {
+                    let data = serde_json::from_str(&data).expect("event data is JSON");
+                    return Some(StreamEvent { id: field("id: "), data });
+                }
+            }
+            let frame = tokio::time::timeout_at(deadline, self.body.frame()).await.ok()??.ok()?;
+            if let Ok(bytes) = frame.into_data() {
+                self.buffer.push_str(&String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+
+    /// The next `count` events (each within a second).
+    pub async fn take(&mut self, count: usize) -> Vec<StreamEvent> {
+        let mut events = Vec::new();
+        for _ in 0..count {
+            match self.next(std::time::Duration::from_secs(2)).await {
+                Some(event) => events.push(event),
+                None => panic!("only {} of {count} events came: {events:?}", events.len()),
+            }
+        }
+        events
+    }
+}
+
+/// Each event's name (its only key).
+pub fn event_names(events: &[StreamEvent]) -> Vec<String> {
+    events.iter().filter_map(|event| event.data.as_object()?.keys().next().cloned()).collect()
+}

@@ -1,0 +1,174 @@
+//! "Needs your input": the header's count of the asks waiting across every conversation (also
+//! in the tab's title), opening a list of them — title, conversation, age, time left — that
+//! jumps to each card. A simple card's buttons answer from the list (the headless turn, as the
+//! watch does). Kept current by the live events.
+
+use leptos::prelude::*;
+
+use super::deadline;
+use crate::live::LiveEvent;
+use crate::wire::{Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
+use palaver_contract::asks::{AskSurface, ButtonStyle};
+
+fn button_class(style: ButtonStyle) -> &'static str {
+    match style {
+        ButtonStyle::Primary => "ask-button ask-button--primary",
+        ButtonStyle::Destructive => "ask-button ask-button--destructive",
+        ButtonStyle::Default | ButtonStyle::Cancel => "ask-button",
+    }
+}
+
+/// The inbox, for a signed-in user (the header shows it only then).
+#[component]
+pub fn Inbox() -> impl IntoView {
+    let asks = RwSignal::new(Vec::<PendingAskEntry>::new());
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let now = RwSignal::new(0_i64);
+    let refresh = move || {
+        leptos::task::spawn_local(async move {
+            match crate::http::get::<Data<Vec<PendingAskEntry>>>("/gpt/histories/pendingAsks").await {
+                Ok(Data { data }) => {
+                    now.set(crate::browser::now_ms());
+                    asks.set(data);
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        });
+    };
+    // Effects run only in the browser.
+    Effect::new(move |_| {
+        refresh();
+        crate::browser::listen_live(move |event| {
+            if matches!(
+                event,
+                LiveEvent::AskCreated(_)
+                    | LiveEvent::AskResolved(_)
+                    | LiveEvent::HistoryChanged(_)
+                    | LiveEvent::Resync(_)
+            ) {
+                refresh();
+            }
+        });
+        if let Ok(handle) =
+            set_interval_with_handle(move || now.set(crate::browser::now_ms()), std::time::Duration::from_secs(30))
+        {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    Effect::new(move |_| {
+        let count = asks.with(Vec::len);
+        crate::browser::set_title(&if count == 0 { "Palaver".to_string() } else { format!("({count}) Palaver") });
+    });
+    let details = NodeRef::<leptos::html::Details>::new();
+    let close = move || {
+        if let Some(details) = details.get_untracked() {
+            details.set_open(false);
+        }
+    };
+    let press = move |history_id: String, tool_call_id: String, button_id: String| {
+        busy.set(true);
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            let body = HeadlessTurnBody {
+                tool_call_id: Some(tool_call_id),
+                button_id: Some(button_id),
+                surface: Some(AskSurface::Full),
+                ..Default::default()
+            };
+            let url = format!("/gpt/histories/{history_id}/turn");
+            if let Err(message) = crate::http::send::<_, Data<TurnResult>>("POST", &url, &body).await {
+                error.set(Some(message));
+            }
+            busy.set(false);
+            refresh();
+        });
+    };
+    view! {
+        <details class="inbox" data-testid="inbox" node_ref=details>
+            <summary class="inbox__toggle">
+                "Needs your input" <span class="inbox__count" data-testid="inbox-count" aria-label="pending asks">
+                    {move || asks.with(Vec::len)}
+                </span>
+            </summary>
+            <div class="inbox__panel">
+                {move || {
+                    error
+                        .get()
+                        .map(|message| {
+                            view! {
+                                <p class="error" role="alert">
+                                    {message}
+                                </p>
+                            }
+                        })
+                }}
+                <Show
+                    when=move || !asks.with(Vec::is_empty)
+                    fallback=|| view! { <p class="inbox__empty">"Nothing waits for you."</p> }
+                >
+                    <ul class="inbox__list">
+                        <For
+                            each=move || asks.get()
+                            key=|ask| (ask.history_id.clone(), ask.tool_call_id.clone())
+                            let(ask)
+                        >
+                            {
+                                let heading = ask.simple.title.clone().unwrap_or_else(|| ask.simple.text.clone());
+                                let conversation = ask.title.clone().unwrap_or_else(|| "Untitled conversation".into());
+                                let asked = deadline::epoch_ms(&ask.created);
+                                let expires = ask.expires_at.as_deref().and_then(deadline::epoch_ms);
+                                let when = move || {
+                                    let age = asked.map(|asked| format!("asked {}", deadline::age(now.get() - asked)));
+                                    let left = expires.and_then(|expires| deadline::time_left(expires - now.get()));
+                                    [age, left].into_iter().flatten().collect::<Vec<_>>().join(" · ")
+                                };
+                                let buttons = if ask.simple.handoff { Vec::new() } else { ask.simple.buttons.clone() };
+                                let (history_id, tool_call_id) = (ask.history_id.clone(), ask.tool_call_id.clone());
+                                view! {
+                                    <li class="inbox__item" data-testid="inbox-item">
+                                        <a
+                                            class="inbox__open"
+                                            href=format!("/?c={}", ask.history_id)
+                                            on:click=move |_| close()
+                                        >
+                                            {heading}
+                                        </a>
+                                        <span class="inbox__meta">{conversation} " · " {when}</span>
+                                        <div class="inbox__buttons">
+                                            {buttons
+                                                .into_iter()
+                                                .map(|button| {
+                                                    let (history_id, tool_call_id) = (
+                                                        history_id.clone(),
+                                                        tool_call_id.clone(),
+                                                    );
+                                                    let id = button.id.clone();
+                                                    view! {
+                                                        <button
+                                                            type="button"
+                                                            class=button_class(button.style)
+                                                            data-testid=format!("inbox-button-{}", button.id)
+                                                            disabled=move || busy.get()
+                                                            on:click=move |_| press(
+                                                                history_id.clone(),
+                                                                tool_call_id.clone(),
+                                                                id.clone(),
+                                                            )
+                                                        >
+                                                            {button.label}
+                                                        </button>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </div>
+                                    </li>
+                                }
+                            }
+                        </For>
+                    </ul>
+                </Show>
+            </div>
+        </details>
+    }
+}

@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { AskCard } from "./fixtures/ask_card";
+import { ChatPage } from "./fixtures/chat_page";
+
+test("an ask made in one tab shows in a second tab and on the watch, and is answered there", async ({ page, context }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Hello from the first tab");
+  await expect(chat.assistantMessages().last()).toHaveText("Hello.");
+
+  const second = await context.newPage();
+  const secondChat = new ChatPage(second);
+  await secondChat.open(new URL(page.url()).pathname + new URL(page.url()).search);
+  const watch = await context.newPage();
+  await watch.goto("/watch");
+  await watch.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await expect(watch.getByText("Nothing to answer.")).toBeVisible();
+  await expect(second.getByTestId("inbox-count")).toHaveText("0");
+
+  await chat.sendMessage("Which plan?");
+  await expect(new AskCard(page).card).toBeVisible();
+  // No reload anywhere: the live events bring the ask.
+  await expect(new AskCard(second).button("option:team")).toBeVisible({ timeout: 3_000 });
+  await expect(second.getByTestId("inbox-count")).toHaveText("1");
+  await expect(watch.getByTestId("watch-button-option:team")).toBeVisible({ timeout: 3_000 });
+
+  await watch.getByTestId("watch-button-option:team").click();
+  await expect(watch.getByTestId("watch-reply")).toHaveText("Team it is.");
+  for (const tab of [page, second]) {
+    await expect(new AskCard(tab).summaries()).toHaveText(["✓ You chose: Team"], { timeout: 3_000 });
+    await expect(new ChatPage(tab).assistantMessages().last()).toHaveText("Team it is.");
+    await expect(tab.getByTestId("inbox-count")).toHaveText("0");
+  }
+});
+
+test("the inbox counts the asks waiting, in the tab's title too, and answers a simple one", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await expect(page).toHaveTitle("Palaver");
+  await chat.sendMessage("A plan from the inbox");
+  await expect(new AskCard(page).card).toBeVisible();
+  await expect(page.getByTestId("inbox-count")).toHaveText("1");
+  await expect(page).toHaveTitle("(1) Palaver");
+
+  await page.getByTestId("inbox").locator("summary").click();
+  const item = page.getByTestId("inbox-item");
+  await expect(item).toHaveCount(1);
+  await expect(item.locator(".inbox__open")).toHaveText("Choose a plan");
+  await expect(item).toContainText("A plan from the inbox · asked just now");
+  await item.getByTestId("inbox-button-option:starter").click();
+
+  await expect(page.getByTestId("inbox-count")).toHaveText("0");
+  await expect(page).toHaveTitle("Palaver");
+  await expect(page.getByText("Nothing waits for you.")).toBeVisible();
+  // The chat showing that conversation hears the answer and its reply.
+  await expect(new AskCard(page).summaries()).toHaveText(["✓ You chose: Starter"], { timeout: 3_000 });
+  await expect(chat.assistantMessages().last()).toHaveText("Starter it is.");
+  expect(chat.consoleErrors).toEqual([]);
+});

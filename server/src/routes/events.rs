@@ -1,0 +1,56 @@
+//! `GET /gpt/events`: the signed-in user's live events as server-sent events, each with an
+//! `id:`; a client that reconnects with `Last-Event-ID` first gets what it missed (or one
+//! `resync`). Comments every 15 s keep proxies from closing an idle stream.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures::{Stream, StreamExt, stream};
+use tokio::sync::broadcast::error::RecvError;
+
+use app::live::{LiveEvent, LiveHub, Missed, Resync};
+
+use crate::auth::Authenticated;
+
+fn resync() -> Event {
+    Event::default().data(serde_json::to_string(&LiveEvent::Resync(Resync {})).unwrap_or_default())
+}
+
+pub async fn events(
+    State(hub): State<LiveHub>,
+    Authenticated(caller): Authenticated,
+    headers: HeaderMap,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let last_seen = headers.get("last-event-id").and_then(|value| value.to_str().ok());
+    let subscription = hub.subscribe(&caller.user.id, last_seen);
+    let event_of = {
+        let hub = hub.clone();
+        move |delivered: &app::live::Delivered| {
+            Event::default().id(hub.id_of(delivered)).data(serde_json::to_string(&delivered.event).unwrap_or_default())
+        }
+    };
+    let missed: Vec<Event> = match subscription.missed {
+        Missed::Events(events) => events.iter().map(|delivered| event_of(delivered)).collect(),
+        Missed::TooMuch => vec![resync()],
+    };
+    let user_id = caller.user.id;
+    let live = stream::unfold(subscription.live, move |mut live| {
+        let (user_id, event_of) = (user_id.clone(), event_of.clone());
+        async move {
+            loop {
+                match live.recv().await {
+                    Ok(delivered) if delivered.user_id == user_id => return Some((event_of(&delivered), live)),
+                    Ok(_) => {}
+                    // Fell behind the channel: what it lost cannot be told apart, so resync.
+                    Err(RecvError::Lagged(_)) => return Some((resync(), live)),
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        }
+    });
+    let events = stream::iter(missed).chain(live).map(Ok);
+    Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+}

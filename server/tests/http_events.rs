@@ -1,0 +1,85 @@
+//! Live events over HTTP (`GET /gpt/events`): what a user's other tabs and devices hear of
+//! their asks, turns and conversations, in order, with ids; what a client that comes back
+//! missed; a resync when that is gone; and never another user's events.
+
+mod common;
+
+use std::time::Duration;
+
+use app::accounts::model::Role;
+use common::{TestApp, event_names};
+use serde_json::json;
+
+fn choice(id: &str) -> serde_json::Value {
+    json!({"toolCalls": [{"id": id, "name": "ask_choice", "input": {
+        "prompt": "Which plan?", "select": "one",
+        "options": [{"id": "solo", "label": "Solo"}, {"id": "team", "label": "Team"}]}}]})
+}
+
+#[tokio::test]
+async fn a_users_tabs_hear_of_their_asks_and_turns_in_order_and_no_one_else_does() {
+    let script = json!({"responses": [choice("call_plan"), {"text": "Team it is."}]}).to_string();
+    let app = TestApp::with_mock(&script).await;
+    let ada = app.user("ada", Role::User).await;
+    let bob = app.user("bob", Role::User).await;
+    let mut ada_tab = app.open_stream(&ada, "/gpt/events", None).await;
+    let mut bob_tab = app.open_stream(&bob, "/gpt/events", None).await;
+
+    let turn = app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
+    let history = turn.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    let asked = ada_tab.take(5).await;
+    assert_eq!(event_names(&asked), ["historyChanged", "turnStarted", "askCreated", "historyChanged", "turnDone"]);
+    assert_eq!(asked[0].data["historyChanged"], json!({"historyId": history, "change": "created"}));
+    assert_eq!(asked[2].data["askCreated"]["toolCallId"], "call_plan");
+    assert_eq!(asked[2].data["askCreated"]["kind"], "choice");
+    assert!(asked[2].data["askCreated"]["expiresAt"].is_string());
+    assert_eq!(asked[3].data["historyChanged"]["title"], "Set up billing");
+    assert_eq!(asked[4].data["turnDone"], json!({"historyId": history, "pendingAsk": "call_plan"}));
+
+    let answer = json!({"historyId": history, "askResponse": {"toolCallId": "call_plan", "action": "accept", "content": {"selected": ["team"]}}});
+    app.prompt(&ada, answer).await;
+    let answered = ada_tab.take(3).await;
+    assert_eq!(event_names(&answered), ["askResolved", "turnStarted", "turnDone"]);
+    assert_eq!(
+        answered[0].data["askResolved"],
+        json!({"historyId": history, "toolCallId": "call_plan", "ending": "answered", "action": "accept"})
+    );
+    let ids: Vec<String> = asked.iter().chain(&answered).map(|event| event.id.clone().expect("an id")).collect();
+    let mut unique = ids.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), 8, "every event has its own id: {ids:?}");
+    assert_eq!(bob_tab.next(Duration::from_millis(300)).await, None, "bob hears nothing of ada's");
+
+    // A tab that saw the third event comes back: it gets the rest, same ids, in order.
+    let mut back = app.open_stream(&ada, "/gpt/events", Some(&ids[2])).await;
+    let missed = back.take(5).await;
+    assert_eq!(missed.iter().map(|event| event.id.clone().unwrap()).collect::<Vec<_>>(), ids[3..]);
+    assert_eq!(back.next(Duration::from_millis(200)).await, None);
+
+    // An id the server cannot place (another run's, or beyond the buffer): resync.
+    let mut lost = app.open_stream(&ada, "/gpt/events", Some("elsewhere.7")).await;
+    assert_eq!(lost.take(1).await[0].data, json!({"resync": {}}));
+
+    let (_, renamed) =
+        app.json(&ada, "PATCH", &format!("/gpt/histories/{history}"), Some(json!({"title": "Billing"}))).await;
+    assert_eq!(renamed["data"]["title"], "Billing");
+    let heard = ada_tab.take(1).await;
+    assert_eq!(heard[0].data["historyChanged"], json!({"historyId": history, "change": "renamed", "title": "Billing"}));
+    assert_eq!(back.take(1).await[0], heard[0], "every open tab hears it");
+    assert!(app.call(None, "GET", "/gpt/events", None).await.status.is_client_error(), "signed-in users only");
+}
+
+#[tokio::test]
+async fn an_expiry_is_heard_as_an_ask_that_ended() {
+    let script = json!({"responses": [choice("call_plan")]}).to_string();
+    let app = TestApp::with_ask_ttl(&script, Duration::from_secs(1)).await;
+    let ada = app.user("ada", Role::User).await;
+    let mut tab = app.open_stream(&ada, "/gpt/events", None).await;
+    app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
+    tab.take(5).await;
+    let sweeper = app.state.turns.spawn_expiry_sweeper();
+    let ended = tab.next(Duration::from_secs(4)).await.expect("the expiry is heard");
+    sweeper.abort();
+    assert_eq!(ended.data["askResolved"]["ending"], "expired");
+    assert_eq!(ended.data["askResolved"]["reason"], "expired");
+}
