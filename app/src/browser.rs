@@ -182,3 +182,16 @@ pub fn set_title(title: &str) {
 
 #[cfg(not(feature = "hydrate"))]
 pub fn set_title(_title: &str) {}
+
+/// Waits `duration` (a browser timer).
+#[cfg(feature = "hydrate")]
+pub async fn sleep(duration: std::time::Duration) {
+    let millis = i32::try_from(duration.as_millis()).unwrap_or(i32::MAX);
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = leptos::prelude::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub async fn sleep(_duration: std::time::Duration) {}

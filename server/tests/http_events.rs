@@ -83,3 +83,43 @@ async fn an_expiry_is_heard_as_an_ask_that_ended() {
     assert_eq!(ended.data["askResolved"]["ending"], "expired");
     assert_eq!(ended.data["askResolved"]["reason"], "expired");
 }
+
+#[tokio::test]
+async fn a_reply_whose_connection_dropped_is_attached_to_again_with_nothing_lost_or_twice() {
+    let story = json!({"parts": ["Once", " upon", " a", " time", " there", " was"], "chunkDelayMs": 150});
+    let app = TestApp::with_mock(&json!({"responses": [story]}).to_string()).await;
+    let ada = app.user("ada", Role::User).await;
+    let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let history = created["data"]["id"].as_str().unwrap().to_string();
+    let stream = format!("/gpt/histories/{history}/stream");
+    assert_eq!(app.call(Some(&ada), "GET", &stream, None).await.status, axum::http::StatusCode::NO_CONTENT);
+
+    let mut first = app.open_post_stream(&ada, "/gpt/prompt", json!({"historyId": history, "prompt": "Tell me"})).await;
+    let seen = first.take(2).await;
+    drop(first);
+    let last = seen[1].id.clone().expect("events have ids");
+    let (turn, n) = last.rsplit_once('.').unwrap();
+    assert_eq!(n, "1", "ids count the stream's events: {last}");
+    assert_eq!(seen[0].id.as_deref(), Some(format!("{turn}.0").as_str()));
+
+    // One client comes back after the second event; another tab attaches from the start.
+    let mut back = app.open_stream(&ada, &stream, Some(&last)).await;
+    let mut other = app.open_stream(&ada, &stream, None).await;
+    let rest = back.until_done().await;
+    let whole = other.until_done().await;
+    assert_eq!(rest[0].data, json!({"attached": {"prompt": "Tell me"}}));
+    assert_eq!(rest[1].id.as_deref(), Some(format!("{turn}.2").as_str()), "it goes on after the last one seen");
+    let text = |events: &[common::StreamEvent]| -> String {
+        events.iter().filter_map(|event| event.data["text"].as_str()).collect()
+    };
+    assert_eq!(text(&seen) + &text(&rest), "Once upon a time there was", "nothing lost, nothing twice");
+    assert_eq!(text(&whole), "Once upon a time there was");
+    let ids: Vec<String> = whole.iter().skip(1).map(|event| event.id.clone().unwrap()).collect();
+    assert_eq!(ids.first().map(String::as_str), Some(format!("{turn}.0").as_str()));
+    assert_eq!(ids.len(), seen.len() + rest.len() - 1, "the same events, the same ids");
+
+    // It has ended: nothing to attach to, and the whole reply was saved.
+    assert_eq!(app.call(Some(&ada), "GET", &stream, None).await.status, axum::http::StatusCode::NO_CONTENT);
+    let (_, view) = app.json(&ada, "GET", &format!("/gpt/histories/{history}"), None).await;
+    assert_eq!(view["data"]["rows"][1]["text"], "Once upon a time there was");
+}

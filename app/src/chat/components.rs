@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::{AnswerChannel, AskCard};
 use super::conversation_list::ConversationList;
-use super::model::HistoryView;
+use super::model::{HistoryView, TurnEvent};
 use super::transcript::{TranscriptItem, transcript};
 use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::{AppError, FieldError};
@@ -104,6 +104,15 @@ pub fn ChatPage() -> impl IntoView {
         }
     });
 
+    // A conversation opened (or reloaded) while a reply streams shows it streaming on.
+    Effect::new(move |_| {
+        if let Some(id) = history_id.get()
+            && !busy.get_untracked()
+        {
+            leptos::task::spawn_local(follow_running(state, id));
+        }
+    });
+
     let navigate = leptos_router::hooks::use_navigate();
     // What another tab or device did shows here within a second. This tab's own turn reloads
     // when it ends: nothing reloads the transcript under a running turn.
@@ -119,6 +128,10 @@ pub fn ChatPage() -> impl IntoView {
                     if about_shown && changed.change == HistoryChange::Deleted {
                         leave_deleted("/", Default::default());
                     }
+                }
+                // Another tab or device started a turn here: show it as it streams.
+                LiveEvent::TurnStarted(started) if about_shown && !busy.get_untracked() => {
+                    leptos::task::spawn_local(follow_running(state, started.history_id.clone()));
                 }
                 _ if (about_shown || matches!(event, LiveEvent::Resync(_))) && !busy.get_untracked() => state.reload(),
                 _ => {}
@@ -229,22 +242,64 @@ fn prompt_body(history_id: &str, prompt: &str) -> PromptBody {
     PromptBody { history_id: Some(history_id.into()), prompt: Some(prompt.into()), ask_response: None }
 }
 
-async fn run_turn(body: PromptBody, state: ChatState) {
-    let ChatState { live, busy, server_errors, notice, .. } = state;
-    use super::model::TurnEvent;
+/// Applies one event of the running turn to what the transcript shows of it.
+fn apply_event(live: RwSignal<Option<LiveTurn>>, event: TurnEvent) {
     let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
-    let result = super::stream::send_prompt(&body, |event| match event {
+    match event {
         TurnEvent::Text { text } => update(&|turn| turn.reply.push_str(&text)),
         TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
         TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
         TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
         TurnEvent::Blocks { blocks } => update(&|turn| turn.blocks = Some(blocks.clone())),
+        // An attached stream starts over: what it replays replaces what was shown.
+        TurnEvent::Attached { attached } => live.set(Some(LiveTurn { prompt: attached.prompt, ..Default::default() })),
         TurnEvent::ToolResult { .. }
         | TurnEvent::Ask { .. }
         | TurnEvent::AskResolved { .. }
         | TurnEvent::Done { .. } => {}
+    }
+}
+
+/// How often, and how far apart, a broken reply stream is attached to again.
+const REATTACH_TRIES: u32 = 5;
+const REATTACH_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
+
+async fn run_turn(body: PromptBody, state: ChatState) {
+    let ChatState { live, busy, server_errors, notice, history_id, .. } = state;
+    let mut last_seen = None;
+    let mut result = super::stream::send_prompt(&body, |id, event| {
+        last_seen = id.or(last_seen.take());
+        apply_event(live, event);
     })
     .await;
+    // The connection dropped mid-reply: the turn goes on on the server, so follow it again
+    // from the last event seen (no text twice, none lost).
+    let conversation = body.history_id.clone().or_else(|| history_id.get_untracked());
+    if let (Err(error), Some(id)) = (&result, &conversation)
+        && error.cut_off
+    {
+        for _ in 0..REATTACH_TRIES {
+            crate::browser::sleep(REATTACH_PAUSE).await;
+            let followed = super::stream::attach(id, last_seen.clone().as_deref(), |seen, event| {
+                last_seen = seen.or(last_seen.take());
+                if !matches!(event, TurnEvent::Attached { .. }) {
+                    apply_event(live, event);
+                }
+            })
+            .await;
+            match followed {
+                Ok(_) => {
+                    result = Ok(());
+                    break;
+                }
+                Err(error) if error.cut_off || error.status == 0 => continue,
+                Err(error) => {
+                    result = Err(error);
+                    break;
+                }
+            }
+        }
+    }
     if let Err(error) = result {
         if error.status == 400 && !error.fields.is_empty() {
             // An invalid answer changed nothing: the card keeps its input and shows the errors.
@@ -257,11 +312,31 @@ async fn run_turn(body: PromptBody, state: ChatState) {
             notice.set(Some(format!("{}. Here is how it ended.", error.title)));
             live.set(None);
         } else {
-            update(&|turn| turn.error = Some(error.title.clone()));
+            live.update(|turn| turn.iter_mut().for_each(|turn| turn.error = Some(error.title.clone())));
         }
     }
     busy.set(false);
     state.reload();
+}
+
+/// Shows the turn streaming on conversation `id`, if one is (after a reload, or one another
+/// tab or device started), until it ends.
+async fn follow_running(state: ChatState, id: String) {
+    let ChatState { live, busy, .. } = state;
+    if busy.get_untracked() {
+        return;
+    }
+    let followed = super::stream::attach(&id, None, |_, event| {
+        if matches!(event, TurnEvent::Attached { .. }) {
+            busy.set(true);
+        }
+        apply_event(live, event);
+    })
+    .await;
+    if busy.get_untracked() && matches!(followed, Ok(super::stream::Attach::Followed) | Err(_)) {
+        busy.set(false);
+        state.reload();
+    }
 }
 
 #[component]

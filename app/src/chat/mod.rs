@@ -25,6 +25,8 @@ pub mod store;
 mod stream;
 pub mod summary;
 pub mod transcript;
+#[cfg(feature = "ssr")]
+pub mod turn_log;
 
 #[cfg(feature = "hydrate")]
 pub(crate) use ask_card::load_ask_controls;

@@ -208,8 +208,18 @@ pub struct PendingAskRef {
     pub tool_call_id: String,
 }
 
-/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`). Order:
+/// The first event of a stream attached to a running turn (`GET /gpt/histories/{id}/stream`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachedEvent {
+    /// The message the turn answers, when it answers one (not an ask's answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+}
+
+/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, with an `id:`). Order:
 /// `askResolved?` → (`text` | `replace` | `toolCall` | `toolResult` | `error`)* → `ask?` | `blocks?` → `done`.
+/// A stream attached to a running turn starts with `attached`, then the same events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum TurnEvent {
@@ -241,6 +251,9 @@ pub enum TurnEvent {
     },
     Error {
         error: String,
+    },
+    Attached {
+        attached: AttachedEvent,
     },
     /// How the finished reply checked as a block document (before `done`).
     Blocks {

@@ -1,13 +1,21 @@
 //! The turns running right now, by conversation: the turn runner registers each turn's stop
-//! switch here, and the chat service flips them (a stop, or a delete). A conversation may run
-//! more than one turn at once (two tabs, or the chat and a watch), so each has a list.
+//! switch and event log here; the chat service flips the switches (a stop, or a delete), and
+//! clients attach to the logs. A conversation may run more than one turn at once (two tabs, or
+//! the chat and a watch), so each has a list.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::watch;
 
-type Switches = HashMap<String, Vec<watch::Sender<bool>>>;
+use super::turn_log::TurnLog;
+
+struct Running {
+    switch: watch::Sender<bool>,
+    log: Arc<TurnLog>,
+}
+
+type Switches = HashMap<String, Vec<Running>>;
 
 #[derive(Clone, Default)]
 pub struct RunningTurns {
@@ -19,18 +27,26 @@ impl RunningTurns {
         self.switches.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Registers a turn starting on a conversation; its receiver flips to true on a stop.
-    pub fn register(&self, history_id: &str) -> (watch::Sender<bool>, watch::Receiver<bool>) {
+    /// Registers a turn starting on a conversation, with its event log; its receiver flips
+    /// to true on a stop.
+    pub fn register(&self, history_id: &str, log: Arc<TurnLog>) -> (watch::Sender<bool>, watch::Receiver<bool>) {
         let (sender, receiver) = watch::channel(false);
-        self.switches().entry(history_id.to_string()).or_default().push(sender.clone());
+        self.switches().entry(history_id.to_string()).or_default().push(Running { switch: sender.clone(), log });
         (sender, receiver)
+    }
+
+    /// The log of the newest turn streaming on a conversation, for a client to attach to.
+    pub fn streaming(&self, history_id: &str) -> Option<Arc<TurnLog>> {
+        let switches = self.switches();
+        let running = switches.get(history_id)?;
+        running.iter().rev().find(|turn| turn.log.is_streaming()).map(|turn| turn.log.clone())
     }
 
     /// Forgets a finished turn.
     pub fn unregister(&self, history_id: &str, switch: &watch::Sender<bool>) {
         let mut switches = self.switches();
         if let Some(running) = switches.get_mut(history_id) {
-            running.retain(|current| !current.same_channel(switch));
+            running.retain(|current| !current.switch.same_channel(switch));
             if running.is_empty() {
                 switches.remove(history_id);
             }
@@ -42,7 +58,7 @@ impl RunningTurns {
         let switches = self.switches();
         let running = switches.get(history_id).map(Vec::as_slice).unwrap_or_default();
         // Every switch is flipped: no short circuit.
-        running.iter().filter(|switch| switch.send(true).is_ok()).count() > 0
+        running.iter().filter(|turn| turn.switch.send(true).is_ok()).count() > 0
     }
 }
 
@@ -53,9 +69,10 @@ mod tests {
     #[test]
     fn a_stop_reaches_every_turn_of_the_conversation_and_only_those() {
         let running = RunningTurns::default();
-        let (first, first_stop) = running.register("h1");
-        let (_second, second_stop) = running.register("h1");
-        let (_other, other_stop) = running.register("h2");
+        let log = || TurnLog::new("t", None);
+        let (first, first_stop) = running.register("h1", log());
+        let (_second, second_stop) = running.register("h1", log());
+        let (_other, other_stop) = running.register("h2", log());
         assert!(running.stop("h1"));
         assert!(*first_stop.borrow() && *second_stop.borrow());
         assert!(!*other_stop.borrow());

@@ -49,6 +49,11 @@ impl Conversations {
         Ok(HistoryView { id, title: None, rows: Vec::new(), pending_ask: None })
     }
 
+    /// Checks that the caller may read a conversation (its owner, or an admin).
+    pub async fn authorize_read(&self, caller: &Caller, id: &str) -> AppResult<()> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Read).await
+    }
+
     /// One conversation, for its owner or an admin.
     pub async fn read(&self, caller: &Caller, id: &str) -> AppResult<HistoryView> {
         authorize_history(&self.pool, caller, id, HistoryAccess::Read).await?;

@@ -1,8 +1,11 @@
-//! Sends a prompt to `POST /gpt/prompt` and reads the event stream as it arrives. In the
-//! browser only: on the server the call fails at once, so the chat page needs no `cfg`.
+//! A turn's event stream as the browser reads it: `POST /gpt/prompt`, and
+//! `GET /gpt/histories/{id}/stream` to attach to a running turn (after a reload, a dropped
+//! connection, or from another tab). In the browser only: on the server the calls fail at
+//! once, so the chat page needs no `cfg`.
 
 use super::model::TurnEvent;
 use crate::error::FieldError;
+#[cfg(not(feature = "hydrate"))]
 use crate::wire::PromptBody;
 
 /// Why a turn could not start (or was cut off).
@@ -11,11 +14,13 @@ pub struct SendError {
     pub title: String,
     /// The field errors of an invalid answer (400).
     pub fields: Vec<FieldError>,
+    /// The stream had begun when it broke: the turn may well go on, and can be attached to.
+    pub cut_off: bool,
 }
 
 impl From<String> for SendError {
     fn from(title: String) -> Self {
-        SendError { status: 0, title, fields: Vec::new() }
+        SendError { status: 0, title, fields: Vec::new(), cut_off: false }
     }
 }
 
@@ -25,15 +30,40 @@ impl From<&str> for SendError {
     }
 }
 
-/// Posts `body` and calls `on_event` for every event of the turn, in order.
+/// What attaching found (only the browser's attach makes one).
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+pub enum Attach {
+    /// The turn's events were followed to its end.
+    Followed,
+    /// No turn is streaming on the conversation.
+    NothingRunning,
+}
+
+/// Posts `body` and calls `on_event` for every event of the turn (with its id), in order.
 #[cfg(not(feature = "hydrate"))]
-pub async fn send_prompt(_body: &PromptBody, _on_event: impl FnMut(TurnEvent)) -> Result<(), SendError> {
+pub async fn send_prompt(
+    _body: &PromptBody,
+    _on_event: impl FnMut(Option<String>, TurnEvent),
+) -> Result<(), SendError> {
     Err("Turns are sent from the browser.".into())
 }
 
-/// Posts `body` and calls `on_event` for every event of the turn, in order.
+/// Attaches to the turn running on `history_id` from after `last_seen`, and calls `on_event`
+/// for every event, in order.
+#[cfg(not(feature = "hydrate"))]
+pub async fn attach(
+    _history_id: &str,
+    _last_seen: Option<&str>,
+    _on_event: impl FnMut(Option<String>, TurnEvent),
+) -> Result<Attach, SendError> {
+    Err("Turns are followed from the browser.".into())
+}
+
 #[cfg(feature = "hydrate")]
-pub async fn send_prompt(body: &PromptBody, mut on_event: impl FnMut(TurnEvent)) -> Result<(), SendError> {
+pub use browser::{attach, send_prompt};
+
+#[cfg(feature = "hydrate")]
+mod browser {
     use js_sys::{Reflect, Uint8Array};
     use wasm_bindgen::{JsCast, JsValue};
     use wasm_bindgen_futures::JsFuture;
@@ -41,48 +71,93 @@ pub async fn send_prompt(body: &PromptBody, mut on_event: impl FnMut(TurnEvent))
         Headers, ReadableStreamDefaultReader, Request, RequestInit, Response, TextDecodeOptions, TextDecoder,
     };
 
+    use super::{Attach, SendError, TurnEvent};
     use crate::sse::SseDecoder;
+    use crate::wire::PromptBody;
 
-    let js_error = |value: JsValue| value.as_string().unwrap_or_else(|| format!("{value:?}"));
-    let body = serde_json::to_string(body).map_err(|err| err.to_string())?;
-    let headers = Headers::new().map_err(js_error)?;
-    headers.set("content-type", "application/json").map_err(js_error)?;
-    let init = RequestInit::new();
-    init.set_method("POST");
-    init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&body));
-    let request = Request::new_with_str_and_init("/gpt/prompt", &init).map_err(js_error)?;
-    let window = web_sys::window().ok_or("No window to send from.")?;
-    let response: Response = JsFuture::from(window.fetch_with_request(&request))
-        .await
-        .map_err(|_| "The server could not be reached.".to_string())?
-        .unchecked_into();
-    if !response.ok() {
-        let text = JsFuture::from(response.text().map_err(js_error)?).await.map_err(js_error)?;
-        let problem: serde_json::Value =
-            serde_json::from_str(&text.as_string().unwrap_or_default()).unwrap_or_default();
+    fn js_error(value: JsValue) -> String {
+        value.as_string().unwrap_or_else(|| format!("{value:?}"))
+    }
+
+    async fn fetch(request: Request) -> Result<Response, SendError> {
+        let window = web_sys::window().ok_or("No window to send from.")?;
+        Ok(JsFuture::from(window.fetch_with_request(&request))
+            .await
+            .map_err(|_| "The server could not be reached.".to_string())?
+            .unchecked_into())
+    }
+
+    async fn problem(response: &Response) -> SendError {
+        let text = match response.text() {
+            Ok(promise) => JsFuture::from(promise).await.ok().and_then(|text| text.as_string()),
+            Err(_) => None,
+        };
+        let problem: serde_json::Value = serde_json::from_str(&text.unwrap_or_default()).unwrap_or_default();
         let title = problem["title"].as_str().unwrap_or("The message could not be sent.").to_string();
         let fields = serde_json::from_value(problem["fields"].clone()).unwrap_or_default();
-        return Err(SendError { status: response.status(), title, fields });
+        SendError { status: response.status(), title, fields, cut_off: false }
     }
-    let body = response.body().ok_or("The server sent no reply.")?;
-    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let decoder = TextDecoder::new().map_err(js_error)?;
-    let options = TextDecodeOptions::new();
-    options.set_stream(true);
-    let mut events = SseDecoder::default();
-    loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|_| "The reply was cut off.".to_string())?;
-        if Reflect::get(&chunk, &"done".into()).ok().and_then(|done| done.as_bool()).unwrap_or(true) {
-            return Ok(());
-        }
-        let bytes: Uint8Array = Reflect::get(&chunk, &"value".into()).map_err(js_error)?.unchecked_into();
-        let text = decoder.decode_with_buffer_source_and_options(&bytes, &options).map_err(js_error)?;
-        for data in events.push(&text) {
-            match serde_json::from_str(&data) {
-                Ok(event) => on_event(event),
-                Err(err) => leptos::logging::warn!("skipping an unreadable event: {err}"),
+
+    /// Reads an event stream to its end.
+    async fn read(response: Response, on_event: &mut impl FnMut(Option<String>, TurnEvent)) -> Result<(), SendError> {
+        let cut_off = |title: &str| SendError { cut_off: true, ..SendError::from(title) };
+        let body = response.body().ok_or("The server sent no reply.")?;
+        let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+        let decoder = TextDecoder::new().map_err(js_error)?;
+        let options = TextDecodeOptions::new();
+        options.set_stream(true);
+        let mut events = SseDecoder::default();
+        loop {
+            let chunk = JsFuture::from(reader.read()).await.map_err(|_| cut_off("The reply was cut off."))?;
+            if Reflect::get(&chunk, &"done".into()).ok().and_then(|done| done.as_bool()).unwrap_or(true) {
+                return Ok(());
             }
+            let bytes: Uint8Array = Reflect::get(&chunk, &"value".into()).map_err(js_error)?.unchecked_into();
+            let text = decoder.decode_with_buffer_source_and_options(&bytes, &options).map_err(js_error)?;
+            for event in events.push_events(&text) {
+                match serde_json::from_str(&event.data) {
+                    Ok(turn_event) => on_event(event.id, turn_event),
+                    Err(err) => leptos::logging::warn!("skipping an unreadable event: {err}"),
+                }
+            }
+        }
+    }
+
+    pub async fn send_prompt(
+        body: &PromptBody,
+        mut on_event: impl FnMut(Option<String>, TurnEvent),
+    ) -> Result<(), SendError> {
+        let body = serde_json::to_string(body).map_err(|err| err.to_string())?;
+        let headers = Headers::new().map_err(js_error)?;
+        headers.set("content-type", "application/json").map_err(js_error)?;
+        let init = RequestInit::new();
+        init.set_method("POST");
+        init.set_headers(&headers);
+        init.set_body(&JsValue::from_str(&body));
+        let response = fetch(Request::new_with_str_and_init("/gpt/prompt", &init).map_err(js_error)?).await?;
+        if !response.ok() {
+            return Err(problem(&response).await);
+        }
+        read(response, &mut on_event).await
+    }
+
+    pub async fn attach(
+        history_id: &str,
+        last_seen: Option<&str>,
+        mut on_event: impl FnMut(Option<String>, TurnEvent),
+    ) -> Result<Attach, SendError> {
+        let headers = Headers::new().map_err(js_error)?;
+        if let Some(id) = last_seen {
+            headers.set("last-event-id", id).map_err(js_error)?;
+        }
+        let init = RequestInit::new();
+        init.set_headers(&headers);
+        let url = format!("/gpt/histories/{history_id}/stream");
+        let response = fetch(Request::new_with_str_and_init(&url, &init).map_err(js_error)?).await?;
+        match response.status() {
+            204 => Ok(Attach::NothingRunning),
+            _ if !response.ok() => Err(problem(&response).await),
+            _ => read(response, &mut on_event).await.map(|()| Attach::Followed),
         }
     }
 }

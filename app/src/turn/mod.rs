@@ -33,6 +33,7 @@ use crate::chat::access::{HistoryAccess, authorize_history};
 use crate::chat::model::{HistoryRow, TurnEvent};
 use crate::chat::running::RunningTurns;
 use crate::chat::store as histories;
+use crate::chat::turn_log::TurnLog;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 use crate::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent, LiveHub};
@@ -120,6 +121,8 @@ impl TurnRequest {
 /// A started turn: the conversation it runs on and its events.
 pub struct TurnHandle {
     pub history_id: String,
+    /// The stream the events belong to: their ids are `<stream_id>.<n>`.
+    pub stream_id: String,
     pub events: mpsc::Receiver<TurnEvent>,
 }
 
@@ -199,11 +202,16 @@ impl TurnRunner {
                 // An elicitation's turn is still running: the answer goes on in it.
                 if resolved.pending.asked_by_call.is_some() {
                     let (sender, events) = mpsc::channel(64);
-                    let answer = waiting::Resumed::Answer { response: resolved.response.clone(), events: sender };
+                    let stream_id = new_id();
+                    let answer = waiting::Resumed::Answer {
+                        response: resolved.response.clone(),
+                        events: sender,
+                        stream_id: stream_id.clone(),
+                    };
                     if self.waiting.resume(&history_id, tool_call_id, answer) {
                         self.live
                             .publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }));
-                        return Ok(TurnHandle { history_id, events });
+                        return Ok(TurnHandle { history_id, stream_id, events });
                     }
                 }
                 let rows = self.rows(&history_id).await?;
@@ -211,7 +219,12 @@ impl TurnRunner {
             }
         };
         let (sender, events) = mpsc::channel(64);
-        let (stop_switch, stop) = self.running.register(&history_id);
+        let prompt = match &request.input {
+            TurnInput::Prompt(prompt) => Some(prompt.trim().to_string()),
+            TurnInput::Answer { .. } => None,
+        };
+        let log = TurnLog::new(&turn_id, prompt);
+        let (stop_switch, stop) = self.running.register(&history_id, log.clone());
         // A delete between the access check and now found no switch to flip: look again, now
         // that a delete would stop this turn.
         let still_there = histories::history_owner(&self.pool, &history_id).await;
@@ -222,8 +235,9 @@ impl TurnRunner {
         let turn = Turn {
             runner: self.clone(),
             stop_switch,
+            log,
             stop,
-            turn_id,
+            turn_id: turn_id.clone(),
             user_id: owner_id.clone(),
             history_id: history_id.clone(),
             surface: request.surface,
@@ -246,9 +260,10 @@ impl TurnRunner {
             questions_asked: 0,
             superseded: false,
         };
+        let stream_id = turn_id;
         tokio::spawn(turn.run());
         self.live.publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }));
-        Ok(TurnHandle { history_id, events })
+        Ok(TurnHandle { history_id, stream_id, events })
     }
 
     /// The host tools a turn starting now offers: the built-in ones and those of the MCP

@@ -104,8 +104,9 @@ impl Turn {
             _ = reply.closed() => Err(WITHDRAWN),
         };
         match ended {
-            Ok(Resumed::Answer { response, events }) => {
+            Ok(Resumed::Answer { response, events, stream_id }) => {
                 self.sender = events;
+                self.log.restart(&stream_id);
                 let event = AskResolvedEvent { tool_call_id: ask_id.to_string(), action: response.action().into() };
                 self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
                 Some(response)

@@ -2,6 +2,7 @@
 //! its parts (resolve, prepare, steps, then finish, pause or undo; title and log; done). The
 //! parts are `impl Turn` blocks in their own files; they import from here, never the reverse.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::{mpsc, watch};
@@ -10,6 +11,7 @@ use super::store::{RequestLogMetadata, StoredPendingAsk};
 use super::tools::ToolRegistry;
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};
+use crate::chat::turn_log::TurnLog;
 use crate::llm::ContentPart;
 use crate::llm::{ModelMessage, Usage};
 use palaver_contract::asks::AskResponse;
@@ -45,6 +47,8 @@ pub(super) struct Pause {
 pub(super) struct Turn {
     pub(super) runner: TurnRunner,
     pub(super) stop_switch: watch::Sender<bool>,
+    /// What the turn sent, for clients that attach to it.
+    pub(super) log: Arc<TurnLog>,
     /// Flips to true when the user asks the turn to stop.
     pub(super) stop: watch::Receiver<bool>,
     pub(super) turn_id: String,
@@ -89,6 +93,7 @@ impl Turn {
         {
             self.produced_output = true;
         }
+        self.log.push(&event);
         // A closed channel means the client left; the turn still finishes and is saved.
         let _ = self.sender.send(event).await;
     }

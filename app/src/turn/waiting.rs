@@ -14,7 +14,7 @@ use palaver_contract::asks::AskResponse;
 /// What reaches a waiting turn.
 pub enum Resumed {
     /// The answer, and the events channel of the request that sent it: the turn goes on there.
-    Answer { response: AskResponse, events: mpsc::Sender<TurnEvent> },
+    Answer { response: AskResponse, events: mpsc::Sender<TurnEvent>, stream_id: String },
     /// A new message came first: the turn ends, and the question is cancelled.
     Superseded,
 }

@@ -5,14 +5,14 @@ use std::convert::Infallible;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
 use app::chat::Conversations;
-use app::chat::model::TurnEvent;
+use app::chat::model::{AttachedEvent, TurnEvent};
 use app::error::AppError;
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, HostActionBody, HostActionResult};
@@ -43,12 +43,69 @@ fn optional_string(body: &serde_json::Map<String, Value>, key: &str) -> Result<O
 }
 
 /// The turn's events as SSE, one `data: {json}` each; the stream ends after `{done}`.
-fn event_stream(events: tokio::sync::mpsc::Receiver<TurnEvent>) -> impl Stream<Item = Result<Event, Infallible>> {
-    futures::stream::unfold(events, |mut events| async move {
-        let event = events.recv().await?;
-        let data = serde_json::to_string(&event).unwrap_or_default();
-        Some((Ok(Event::default().data(data)), events))
+/// A turn's events as SSE, each with its id (`<stream>.<n>`): a client whose connection drops
+/// attaches again from the last one it saw (`GET /gpt/histories/{id}/stream`).
+fn event_stream(
+    events: tokio::sync::mpsc::Receiver<TurnEvent>,
+    stream_id: String,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    futures::stream::unfold((events, 0_usize), move |(mut events, n)| {
+        let id = format!("{stream_id}.{n}");
+        async move {
+            let event = events.recv().await?;
+            Some((Ok(sse_event(&id, &event)), (events, n + 1)))
+        }
     })
+}
+
+fn sse_event(id: &str, event: &TurnEvent) -> Event {
+    Event::default().id(id).data(serde_json::to_string(event).unwrap_or_default())
+}
+
+/// `GET /gpt/histories/{id}/stream`: attaches to the turn running on the conversation, from
+/// after the `Last-Event-ID` it names, or from its start (`{attached}` first, then the turn's
+/// events as `POST /gpt/prompt` sends them); 204 when no turn is streaming there.
+pub async fn attach(
+    State(conversations): State<Conversations>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Problem> {
+    conversations.authorize_read(&caller, &id).await.map_err(history_problem)?;
+    let last_seen = headers.get("last-event-id").and_then(|value| value.to_str().ok());
+    let Some(attached) = conversations.running.streaming(&id).and_then(|log| log.attach(last_seen)) else {
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    };
+    let first = TurnEvent::Attached { attached: AttachedEvent { prompt: attached.prompt.clone() } };
+    let opening =
+        futures::stream::once(
+            async move { Ok(Event::default().data(serde_json::to_string(&first).unwrap_or_default())) },
+        );
+    let events = futures::stream::unfold((attached, false), |(mut attached, finished)| async move {
+        loop {
+            if finished {
+                return None;
+            }
+            // Taken before reading, so a change between the read and the wait is not missed.
+            attached.changed.borrow_and_update();
+            let (events, ended) = attached.log.since(&attached.stream_id, attached.next)?;
+            if !events.is_empty() {
+                let first = attached.next;
+                attached.next += events.len();
+                let stream_id = attached.stream_id.clone();
+                let batch: Vec<Result<Event, Infallible>> = (first..)
+                    .zip(&events)
+                    .map(|(n, event)| Ok(sse_event(&format!("{stream_id}.{n}"), event)))
+                    .collect();
+                return Some((futures::stream::iter(batch), (attached, ended)));
+            }
+            if ended || attached.changed.changed().await.is_err() {
+                return None;
+            }
+        }
+    })
+    .flatten();
+    Ok(Sse::new(opening.chain(events)).keep_alive(KeepAlive::default()).into_response())
 }
 
 /// The request's surface: `full` when absent or null; 400 for anything else.
@@ -93,7 +150,7 @@ pub async fn prompt(
         }
     };
     let handle = turns.start(TurnRequest { caller, history_id, input, surface }).await?;
-    Ok(Sse::new(event_stream(handle.events)).keep_alive(KeepAlive::default()).into_response())
+    Ok(Sse::new(event_stream(handle.events, handle.stream_id)).keep_alive(KeepAlive::default()).into_response())
 }
 
 /// `POST /gpt/histories`: starts an empty conversation owned by the caller.

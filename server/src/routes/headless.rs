@@ -203,6 +203,7 @@ pub async fn turn(
             TurnEvent::ToolCall { .. }
             | TurnEvent::ToolResult { .. }
             | TurnEvent::AskResolved { .. }
+            | TurnEvent::Attached { .. }
             | TurnEvent::Blocks { .. } => {}
         }
     }

@@ -262,6 +262,21 @@ pub struct StreamEvent {
 }
 
 impl TestApp {
+    /// Posts `body` to `uri` as `user` and opens the reply as an event stream.
+    pub async fn open_post_stream(&self, user: &TestUser, uri: &str, body: Value) -> EventStream {
+        let request = Request::builder()
+            .method("POST")
+            .uri(uri)
+            .header(header::HOST, "palaver.test")
+            .header(header::AUTHORIZATION, format!("Bearer {}", user.token))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.expect("response");
+        assert_eq!(response.status(), StatusCode::OK);
+        EventStream { body: response.into_body(), buffer: String::new() }
+    }
+
     /// Opens `uri` as `user`'s event stream, as a client that last saw `last_event_id`.
     pub async fn open_stream(&self, user: &TestUser, uri: &str, last_event_id: Option<&str>) -> EventStream {
         let mut builder = Request::builder()
@@ -296,6 +311,19 @@ impl EventStream {
                 self.buffer.push_str(&String::from_utf8_lossy(&bytes));
             }
         }
+    }
+
+    /// Every event up to and including `{done}`.
+    pub async fn until_done(&mut self) -> Vec<StreamEvent> {
+        let mut events = Vec::new();
+        while let Some(event) = self.next(std::time::Duration::from_secs(5)).await {
+            let done = event.data.get("done").is_some();
+            events.push(event);
+            if done {
+                return events;
+            }
+        }
+        panic!("the stream ended without done: {events:?}");
     }
 
     /// The next `count` events (each within a second).
