@@ -5,8 +5,9 @@ the mock model, on 127.0.0.1 only.
     python3 scripts/live-events-bench.py [--asks 200] [--idle 10000]
 
 Latency: a user's one tab listens on /gpt/events while another runs prompt turns that stop on
-an ask; for each ask, the time from its `{ask}` event on the prompting stream (sent once the ask
-is stored) to its `askCreated` on the listening one. Prints p50/p99.
+an ask; for each ask, the time from the moment the store wrote it (its `expiresAt` less the
+default day-long TTL: both come from one SQL statement's clock, this machine's) to its
+`askCreated` arriving on the listening connection. Prints p50/p99 (the clock reads in ms).
 Memory: opens `--idle` idle event streams (raw sockets, one user each of 100 users) and prints
 the server's resident memory before and after, and the growth per connection.
 Bounded in count and time; it stops the server it started.
@@ -14,6 +15,7 @@ Bounded in count and time; it stops the server it started.
 
 import argparse
 import asyncio
+import datetime
 import json
 import os
 import resource
@@ -60,6 +62,12 @@ async def next_data(reader):
             return json.loads(line[6:])
 
 
+def stored_at(expires_at):
+    """The moment an ask with this `expiresAt` was stored (the default TTL is one day)."""
+    deadline = datetime.datetime.strptime(expires_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+    return deadline.timestamp() - 86_400
+
+
 async def prompt_until_ask(token, history, prompt):
     reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
     body = json.dumps({"historyId": history, "prompt": prompt}).encode()
@@ -72,9 +80,8 @@ async def prompt_until_ask(token, history, prompt):
     while True:
         event = await next_data(reader)
         if "ask" in event:
-            asked = time.perf_counter()
             writer.close()
-            return asked, event["ask"]["toolCallId"]
+            return event["ask"]["toolCallId"]
 
 
 async def latency(token, asks):
@@ -83,10 +90,10 @@ async def latency(token, asks):
     for index in range(asks):
         history = await asyncio.to_thread(lambda: load.Client(token).call("POST", "/gpt/histories", {})["data"]["id"])
         heard = asyncio.create_task(wait_for_ask(listener, f"call_{index}"))
-        asked, tool_call_id = await prompt_until_ask(token, history, f"cycle 0-0-{index}")
-        created = await asyncio.wait_for(heard, 10)
+        tool_call_id = await prompt_until_ask(token, history, f"cycle 0-0-{index}")
+        arrived, expires_at = await asyncio.wait_for(heard, 10)
         assert tool_call_id == f"call_{index}", tool_call_id
-        samples.append(created - asked)
+        samples.append(arrived - stored_at(expires_at))
     writer.close()
     return samples
 
@@ -94,8 +101,9 @@ async def latency(token, asks):
 async def wait_for_ask(reader, tool_call_id):
     while True:
         event = await next_data(reader)
-        if event.get("askCreated", {}).get("toolCallId") == tool_call_id:
-            return time.perf_counter()
+        created = event.get("askCreated", {})
+        if created.get("toolCallId") == tool_call_id:
+            return time.time(), created["expiresAt"]
 
 
 async def idle(tokens, count):

@@ -23,6 +23,9 @@ pub enum AppError {
     UsernameTaken,
     #[error("Token not found")]
     TokenNotFound,
+    /// No live grant of the caller's by that id (never given, or revoked already).
+    #[error("Grant not found")]
+    GrantNotFound,
     #[error("Only admins can do this.")]
     AdminsOnly,
     /// An answer names an ask the conversation is not waiting on (409).
@@ -50,7 +53,7 @@ impl AppError {
             AppError::BadRequest(_) => 400,
             AppError::Unauthorized(_) => 401,
             AppError::NotHistoryOwner | AppError::SignUpClosed | AppError::AdminsOnly => 403,
-            AppError::HistoryNotFound | AppError::TokenNotFound => 404,
+            AppError::HistoryNotFound | AppError::TokenNotFound | AppError::GrantNotFound => 404,
             AppError::UsernameTaken | AppError::StaleAsk { .. } | AppError::ExpiredAsk { .. } => 409,
             AppError::InvalidAnswer { .. } => 400,
             AppError::TooManyRequests { .. } => 429,

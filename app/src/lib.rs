@@ -11,6 +11,7 @@ pub mod components;
 #[cfg(feature = "ssr")]
 pub mod content_policy;
 pub mod error;
+pub mod grants;
 pub mod http;
 #[cfg(feature = "hydrate")]
 pub mod hydration;

@@ -1,15 +1,20 @@
 //! The ask ledger on the runner alone: asks that expire (a typed, stored ending, once, even
-//! with answers racing it; never a default), and the sweeper that ends them across restarts.
+//! with answers racing it; never a default), the sweeper that ends them across restarts, the
+//! audit trail's surfaces, approval grants, and approved calls that run at most once.
 #![cfg(feature = "ssr")]
 
 mod common;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use app::chat::model::{AskStatus, HistoryRow, TurnEvent};
 use app::error::AppError;
+use app::grants::GrantScope;
+use app::turn::tools::{HostTool, ToolContext, ToolRun};
 use app::turn::{TurnInput, TurnRequest, TurnSettings};
 use common::{Harness, asked, harness_with};
 use palaver_contract::asks::AskSurface;
@@ -210,4 +215,165 @@ async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
     let dated = app::turn::store::pending_ask(&h.pool, &second).await.unwrap().expect("still pending");
     let expires_at = dated.ask.expires_at.expect("dated at start");
     assert!(expires_at > dated.created, "an hour after it was asked: {expires_at}");
+}
+
+/// A tool whose every call needs approval but which is not destructive (a grant can cover it),
+/// counting its runs.
+struct Publish {
+    runs: Arc<AtomicUsize>,
+    every_call: bool,
+}
+
+impl HostTool for Publish {
+    fn name(&self) -> &str {
+        "publishNote"
+    }
+    fn description(&self) -> &str {
+        "Publish a note."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"text": {"type": "string"}}})
+    }
+    fn approval(&self, input: &Value) -> Option<Value> {
+        Some(
+            json!({"prompt": format!("Publish \"{}\"?", input["text"].as_str().unwrap_or_default()), "confirmLabel": "Publish"}),
+        )
+    }
+    fn grantable(&self) -> bool {
+        !self.every_call
+    }
+    fn execute(&self, _context: ToolContext, input: Value) -> ToolRun {
+        let runs = self.runs.clone();
+        Box::pin(async move {
+            runs.fetch_add(1, Ordering::SeqCst);
+            Ok(json!({"published": input["text"]}).into())
+        })
+    }
+}
+
+fn publish(id: &str, text: &str) -> Value {
+    json!({"toolCalls": [{"id": id, "name": "publishNote", "input": {"text": text}}]})
+}
+
+async fn with_publish(responses: Value, every_call: bool) -> (Harness, Arc<AtomicUsize>) {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut settings = TurnSettings::default();
+    settings.tools.insert(Arc::new(Publish { runs: runs.clone(), every_call })).unwrap();
+    (harness_with(responses, settings).await, runs)
+}
+
+fn approve(grant: Option<&str>) -> Value {
+    let mut answer = json!({"action": "accept", "content": {"confirmed": true}});
+    if let Some(grant) = grant {
+        answer["grant"] = json!(grant);
+    }
+    answer
+}
+
+fn allowed_by(rows: &[HistoryRow], call: &str) -> Option<GrantScope> {
+    rows.iter().find_map(|row| match row {
+        HistoryRow::ToolCall { tool_call_id, allowed_by, .. } if tool_call_id == call => *allowed_by,
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn a_grant_lets_later_calls_run_without_a_card_until_it_is_revoked() {
+    let (h, runs) = with_publish(
+        json!([
+            publish("c1", "one"), {"text": "Published."},
+            publish("c2", "two"), {"text": "Published again."},
+            publish("c3", "three"),
+            publish("c4", "four"), {"text": "Asked again."}
+        ]),
+        false,
+    )
+    .await;
+    let (history, events) = h.prompt(None, "Publish one").await;
+    assert!(events.iter().any(|e| matches!(e, TurnEvent::Ask { ask, .. } if ask.grantable)), "offered");
+    answer(&h, &history, "approval_c1", approve(Some("conversation"))).await.unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+    let (_, events) = h.prompt(Some(&history), "Publish two").await;
+    assert_eq!(asked(&events), None, "the grant covers it: no card");
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(allowed_by(&h.rows(&history).await, "c2"), Some(GrantScope::Conversation));
+
+    // Another conversation: the conversation grant does not reach it.
+    let (_, events) = h.prompt(None, "Publish three").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_c3"));
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+
+    let grants = app::grants::store::list(&h.pool, &h.caller.user.id).await.unwrap();
+    assert_eq!(grants.len(), 1);
+    assert_eq!(
+        (grants[0].tool_name.as_str(), grants[0].history_id.as_deref()),
+        ("publishNote", Some(history.as_str()))
+    );
+    assert!(app::grants::store::revoke(&h.pool, &h.caller.user.id, &grants[0].id).await.unwrap());
+    assert!(!app::grants::store::revoke(&h.pool, &h.caller.user.id, &grants[0].id).await.unwrap(), "once");
+    let (_, events) = h.prompt(Some(&history), "Publish four").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_c4"), "revoked: the next call asks again");
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
+    assert_eq!(trail.last().unwrap().scope.as_deref(), Some("conversation"), "the audit names the grant");
+}
+
+#[tokio::test]
+async fn an_always_grant_reaches_every_conversation() {
+    let (h, runs) =
+        with_publish(json!([publish("c1", "one"), {"text": "Done."}, publish("c2", "two"), {"text": "Done."}]), false)
+            .await;
+    let (history, _) = h.prompt(None, "Publish one").await;
+    answer(&h, &history, "approval_c1", approve(Some("always"))).await.unwrap();
+    let (other, events) = h.prompt(None, "Publish two elsewhere").await;
+    assert_eq!(asked(&events), None);
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(allowed_by(&h.rows(&other).await, "c2"), Some(GrantScope::Always));
+}
+
+#[tokio::test]
+async fn a_grant_is_refused_where_it_is_not_offered_and_the_answer_changes_nothing() {
+    let (h, runs) = with_publish(json!([publish("c1", "one")]), true).await;
+    let (history, events) = h.prompt(None, "Publish one").await;
+    assert!(events.iter().any(|e| matches!(e, TurnEvent::Ask { ask, .. } if !ask.grantable)), "not offered");
+    let refused = answer(&h, &history, "approval_c1", approve(Some("always"))).await;
+    let Err(AppError::InvalidAnswer { fields }) = refused else { panic!("refused with a field error: {refused:?}") };
+    assert_eq!((fields[0].path.as_str(), fields[0].code.as_str()), ("grant", "GRANT_NOT_OFFERED"));
+    assert_eq!(h.pending(&history).await.as_deref(), Some("approval_c1"), "still pending");
+
+    // A denial never carries one; nor does a destructive approval (the demo's) offer one.
+    let delete = json!({"toolCalls": [{"id": "c3", "name": "deleteCompletedTodos", "input": {}}]});
+    let (h, _) = with_publish(json!([publish("c2", "two"), delete]), false).await;
+    let (history, _) = h.prompt(None, "Publish two").await;
+    let deny = json!({"action": "accept", "content": {"confirmed": false}, "grant": "always"});
+    let Err(AppError::InvalidAnswer { fields }) = answer(&h, &history, "approval_c2", deny).await else { panic!() };
+    assert_eq!(fields[0].code, "GRANT_NEEDS_APPROVAL");
+    let odd = answer(&h, &history, "approval_c2", approve(Some("forever"))).await;
+    assert!(matches!(odd, Err(AppError::InvalidAnswer { ref fields }) if fields[0].code == "GRANT_UNKNOWN"), "{odd:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    let (_, events) = h.prompt(Some(&history), "Clean up instead").await;
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, TurnEvent::Ask { ask, .. } if ask.tool_call_id == "approval_c3" && !ask.grantable))
+    );
+}
+
+#[tokio::test]
+async fn twelve_approvals_racing_run_the_call_once_and_a_replay_runs_nothing() {
+    let (h, runs) = with_publish(json!([publish("c1", "one"), {"text": "Published."}]), false).await;
+    let (history, _) = h.prompt(None, "Publish one").await;
+    let racing: Vec<_> = (0..12).map(|_| answer(&h, &history, "approval_c1", approve(None))).collect();
+    let outcomes = futures::future::join_all(racing).await;
+    assert_eq!(outcomes.iter().filter(|outcome| outcome.is_ok()).count(), 1, "{outcomes:?}");
+    assert!(outcomes.iter().filter_map(|outcome| outcome.as_ref().err()).all(|err| err.status_code() == 409));
+    let replay = answer(&h, &history, "approval_c1", approve(None)).await;
+    assert_eq!(replay.map_err(|err| err.status_code()), Err(409));
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "the call ran exactly once");
+    let recorded: (i64, String) =
+        sqlx::query_as("SELECT COUNT(*), MAX(args_digest) FROM approved_runs").fetch_one(&h.pool).await.unwrap();
+    let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
+    assert_eq!(recorded.0, 1);
+    assert_eq!(trail[0].args_digest.as_deref(), Some(recorded.1.as_str()), "the run is the call approved");
 }

@@ -51,3 +51,46 @@ test("each decision shows in the audit trail in Settings", async ({ page }) => {
   await expect(entry).toContainText("denied, once");
   await expect(entry.getByRole("cell").nth(3)).toHaveText(/ · web$/);
 });
+
+test("Always allow runs later calls without a card, until it is revoked in Settings", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Make folders, and keep allowing it");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__create_directory");
+  await expect(ask.card.getByTestId("ask-grant-conversation")).toHaveText("Allow in this conversation");
+  await expect(ask.card.getByTestId("ask-grant-always")).toHaveText("Always allow files__create_directory");
+  await ask.card.getByTestId("ask-grant-always").click();
+  await expect(chat.assistantMessages().last()).toHaveText("Made the first folder.");
+  const conversation = page.url();
+
+  await chat.sendMessage("And another");
+  await expect(chat.assistantMessages().last()).toHaveText("Made the second folder.");
+  await expect(ask.card).toHaveCount(0);
+  await expect(page.getByTestId("tool-line").last().locator("summary")).toHaveText(
+    "Ran files__create_directory — always allowed",
+  );
+
+  await page.goto("/settings");
+  const grant = page.getByTestId("grants").getByTestId("grant");
+  await expect(grant).toHaveCount(1);
+  await expect(grant).toContainText("files__create_directory — in every conversation");
+  await grant.getByRole("button", { name: "Revoke files__create_directory" }).click();
+  await expect(page.getByText("No tools are allowed without asking.")).toBeVisible();
+
+  await chat.open(new URL(conversation).pathname + new URL(conversation).search);
+  await chat.sendMessage("One more");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__create_directory");
+});
+
+test("a destructive approval offers no grant", async ({ page }) => {
+  await signUpFreshUser(page);
+  const ask = new AskCard(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("A destructive clean-up, with no grants");
+  await expect(ask.button("approve")).toBeVisible();
+  await expect(ask.card.getByTestId("ask-grant-always")).toHaveCount(0);
+  await expect(ask.card.getByTestId("ask-grant-conversation")).toHaveCount(0);
+});

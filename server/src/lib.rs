@@ -136,6 +136,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/admin_mcp_status", Access::Admin),
     ("/api/admin_mcp_reconnect", Access::Admin),
     ("/api/my_audit", Access::Authenticated),
+    ("/api/list_grants", Access::Authenticated),
+    ("/api/revoke_grant", Access::Authenticated),
     ("/api/admin_audit", Access::Admin),
     ("/api/list_histories", Access::Authenticated),
     ("/api/get_history", Access::HistoryRead),

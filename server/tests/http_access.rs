@@ -171,7 +171,7 @@ fn server_fn_args(world: &World, path: &str) -> String {
         "/api/get_history" | "/api/stop_turn" => format!("id={}", world.history),
         "/api/rename_conversation" => format!("id={}&title=Probe", world.history),
         "/api/delete_conversation" => format!("id={}", world.doomed),
-        "/api/revoke_api_token" => "id=unknown".into(),
+        "/api/revoke_api_token" | "/api/revoke_grant" => "id=unknown".into(),
         "/api/admin_mcp_reconnect" => "name=unknown".into(),
         "/api/create_api_token" => "name=probe".into(),
         "/api/log_in" => "username=owner&password=correct+horse+battery".into(),

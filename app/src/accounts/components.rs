@@ -239,6 +239,7 @@ pub fn SettingsPage() -> impl IntoView {
                     })}
                 </Transition>
             </section>
+            <crate::grants::GrantsSection />
             <crate::audit::AuditSection everyone=false />
         </main>
     }

@@ -12,6 +12,7 @@ use super::model::{HistoryView, TurnEvent};
 use super::transcript::{TranscriptItem, transcript};
 use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::{AppError, FieldError};
+use crate::grants::GrantScope;
 use crate::live::{HistoryChange, LiveEvent};
 use crate::markdown;
 use crate::wire::{AskAnswer, PromptBody};
@@ -347,8 +348,8 @@ fn SavedRows(view: Result<Option<HistoryView>, AppError>, channel: AnswerChannel
             .map(|item| match item {
                 TranscriptItem::User(text) => view! { <UserMessage text /> }.into_any(),
                 TranscriptItem::Assistant { text, blocks } => view! { <AssistantMessage text blocks /> }.into_any(),
-                TranscriptItem::Tool { tool_name, args, result, .. } => {
-                    view! { <ToolLine tool_name args result /> }.into_any()
+                TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
+                    view! { <ToolLine tool_name args result allowed_by /> }.into_any()
                 }
                 TranscriptItem::Ask(item) => view! { <AskCard item=*item channel /> }.into_any(),
             })
@@ -369,11 +370,25 @@ fn SavedRows(view: Result<Option<HistoryView>, AppError>, channel: AnswerChannel
 
 /// A compact, expandable line for a host tool the agent used, with its input and result.
 #[component]
-fn ToolLine(tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: Option<GrantScope>) -> impl IntoView {
     let pretty = |value: &Value| serde_json::to_string_pretty(value).unwrap_or_default();
+    let summary = match allowed_by {
+        // A guarded call that ran without asking says which grant let it.
+        Some(scope) => view! {
+            "Ran "
+            <code>{tool_name}</code>
+            {format!(" — {}", scope.words())}
+        }
+        .into_any(),
+        None => view! {
+            "Used "
+            <code>{tool_name}</code>
+        }
+        .into_any(),
+    };
     view! {
         <details class="tool-line" data-testid="tool-line">
-            <summary>"Used " <code>{tool_name}</code></summary>
+            <summary>{summary}</summary>
             <pre>{pretty(&args)}</pre>
             {result.map(|result| view! { <pre>{pretty(&result)}</pre> })}
         </details>

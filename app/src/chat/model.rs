@@ -111,6 +111,9 @@ pub enum HistoryRow {
         args: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ask: Option<RowAsk>,
+        /// A guarded call that ran without a card: the grant that allowed it.
+        #[serde(default, rename = "allowedBy", skip_serializing_if = "Option::is_none")]
+        allowed_by: Option<crate::grants::GrantScope>,
     },
     #[serde(rename_all = "camelCase")]
     ToolResult {
@@ -171,6 +174,10 @@ pub struct AskEvent {
     /// When the ask ends as `expired` if nobody answers it (set when it is stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    /// An approval the user may turn into a grant (`grant` beside the answer): neither
+    /// destructive nor of a tool whose every call must be approved.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub grantable: bool,
 }
 
 impl From<AskEvent> for crate::wire::PendingAskBrief {
@@ -290,6 +297,7 @@ mod tests {
             tool_call_id: "call_1".into(),
             args: serde_json::json!({}),
             ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Pending, origin: None, expired_at: None }),
+            allowed_by: None,
         })
         .unwrap();
         assert_eq!(

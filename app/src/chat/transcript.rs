@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::model::{AskOrigin, AskStatus, HistoryRow, HistoryView};
+use crate::grants::GrantScope;
 use palaver_contract::asks::AskKind;
 use palaver_contract::blocks::BlocksCheck;
 
@@ -25,6 +26,8 @@ pub struct AskItem {
     pub expires_at: Option<String>,
     /// When an expired ask ended.
     pub expired_at: Option<String>,
+    /// A waiting approval that offers grants (allow in this conversation, always allow).
+    pub grantable: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +43,8 @@ pub enum TranscriptItem {
         tool_name: String,
         args: Value,
         result: Option<Value>,
+        /// A guarded call a grant let run without a card.
+        allowed_by: Option<GrantScope>,
     },
     Ask(Box<AskItem>),
 }
@@ -48,6 +53,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let waiting = view.pending_ask.as_ref().map(|pending| pending.ask.tool_call_id.as_str());
     let link = view.pending_ask.as_ref().and_then(|pending| pending.ask.url.clone());
     let expires_at = view.pending_ask.as_ref().and_then(|pending| pending.ask.expires_at.clone());
+    let grantable = view.pending_ask.as_ref().is_some_and(|pending| pending.ask.grantable);
     let mut items: Vec<TranscriptItem> = Vec::new();
     for row in &view.rows {
         match row {
@@ -55,7 +61,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
             HistoryRow::Assistant { text, blocks, .. } => {
                 items.push(TranscriptItem::Assistant { text: text.clone(), blocks: blocks.clone() })
             }
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask) } => {
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask), .. } => {
                 items.push(TranscriptItem::Ask(Box::new(AskItem {
                     tool_call_id: tool_call_id.clone(),
                     kind: ask.kind,
@@ -68,14 +74,18 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     link: link.clone().filter(|_| waiting == Some(tool_call_id.as_str())),
                     expires_at: expires_at.clone().filter(|_| waiting == Some(tool_call_id.as_str())),
                     expired_at: ask.expired_at.clone(),
+                    grantable: grantable && waiting == Some(tool_call_id.as_str()),
                 })))
             }
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None } => items.push(TranscriptItem::Tool {
-                tool_call_id: tool_call_id.clone(),
-                tool_name: tool_name.clone(),
-                args: args.clone(),
-                result: None,
-            }),
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None, allowed_by } => {
+                items.push(TranscriptItem::Tool {
+                    tool_call_id: tool_call_id.clone(),
+                    tool_name: tool_name.clone(),
+                    args: args.clone(),
+                    result: None,
+                    allowed_by: *allowed_by,
+                })
+            }
             HistoryRow::ToolResult { tool_call_id, result, .. } => {
                 for item in items.iter_mut().rev() {
                     match item {
@@ -112,6 +122,7 @@ mod tests {
                 tool_call_id: "t1".into(),
                 args: json!({}),
                 ask: None,
+                allowed_by: None,
             },
             HistoryRow::ToolResult {
                 tool_name: "listTodos".into(),
@@ -128,6 +139,7 @@ mod tests {
                     origin: None,
                     expired_at: None,
                 }),
+                allowed_by: None,
             },
             HistoryRow::ToolResult {
                 tool_name: "ask_choice".into(),

@@ -94,6 +94,11 @@ impl HostTool for McpTool {
         self.input_schema.clone()
     }
 
+    /// A server whose rule is `always` wants every call approved: no grant covers them.
+    fn grantable(&self) -> bool {
+        self.link.config.approval != ApprovalRule::Always
+    }
+
     fn approval(&self, input: &Value) -> Option<Value> {
         if !self.needs_approval() {
             return None;

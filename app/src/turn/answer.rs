@@ -16,6 +16,7 @@ use crate::audit::Decider;
 use crate::chat::model::{AskStatus, HistoryRow};
 use crate::chat::store as histories;
 use crate::error::{AppError, AppResult, FieldError};
+use crate::grants::GrantScope;
 use crate::live::{AskResolved, LiveEvent};
 use crate::llm::{ContentPart, ModelMessage};
 use palaver_contract::asks::{
@@ -29,6 +30,9 @@ pub const QUESTION_GONE: &str = "server_request_gone";
 /// What the model gets as the result of a tool whose question was lost to a restart.
 const QUESTION_GONE_RESULT: &str = "The MCP server's question was lost: Palaver restarted before the user answered, \
 so this tool call did not finish.";
+
+/// What the model gets for an approved call that ran before (its approval was replayed).
+const ALREADY_RAN: &str = "This call already ran once; an approval runs a call at most once.";
 
 /// What the model gets as the result of a host tool call that never ran.
 const UNANSWERED_TOOL_CALL_RESULT: &str = "This tool call did not run, so it has no result.";
@@ -76,6 +80,7 @@ impl TurnRunner {
                 deadline: Deadline::Before,
                 response: &response,
                 decider,
+                grant: None,
             };
             if self.resolve(history_id, turn_id, resolution).await?.is_some() {
                 return Ok(Some(pending.ask.tool_call_id));
@@ -101,6 +106,8 @@ impl TurnRunner {
         if self.expire(history_id, &pending).await? {
             return Err(Self::expired_error(&pending));
         }
+        let (response, grant) = split_grant(&pending, response)?;
+        let response = &response;
         let ask = parse_ask_input(pending.ask.kind, &pending.ask.input, AskSurface::Full).map_err(|errors| {
             tracing::error!(?errors, "a stored pending ask no longer validates");
             AppError::Internal
@@ -126,8 +133,15 @@ impl TurnRunner {
             if matches!(response, AskResponse::Cancel { .. }) { AskStatus::Cancelled } else { AskStatus::Answered };
         let rows = answer_rows(&pending, &response);
         let rows_added = i64::try_from(rows.len()).unwrap_or(i64::MAX);
-        let resolution =
-            Resolution { expected: &pending, status, rows, deadline: Deadline::Before, response: &response, decider };
+        let resolution = Resolution {
+            expected: &pending,
+            status,
+            rows,
+            deadline: Deadline::Before,
+            response: &response,
+            decider,
+            grant,
+        };
         let Some(rows_before) = self.resolve(history_id, turn_id, resolution).await? else {
             // Lost a race: to another answer, or to the expiry (the sweeper's, or this one).
             if self.expire(history_id, &pending).await? {
@@ -290,7 +304,14 @@ impl Turn {
                 json!({"type": "execution-denied", "reason": reason}).into()
             }
             (None, Some(call)) => {
-                let output = self.run_host_tool(&call).await;
+                // At most once, whatever replays or races the approval: the run is recorded first.
+                let key = format!("{}/{}", self.history_id, call.id);
+                let digest = super::pending::args_digest(&call.input);
+                let output = match store::claim_approved_run(&self.runner.pool, &key, &call.name, &digest).await {
+                    Ok(true) => self.run_host_tool(&call).await,
+                    Ok(false) => json!({"error": ALREADY_RAN}).into(),
+                    Err(_) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}).into(),
+                };
                 self.new_rows.push(HistoryRow::ToolResult {
                     tool_name: tool_name.clone(),
                     tool_call_id: call.id.clone(),
@@ -344,6 +365,41 @@ pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) ->
         });
     }
     rows
+}
+
+/// Takes `grant` off an approval's answer (Palaver's addition beside the envelope): only on an
+/// approval that offers grants, and only with an answer that approves.
+fn split_grant(pending: &StoredPendingAsk, response: &Value) -> AppResult<(Value, Option<GrantScope>)> {
+    let Some(grant) = response.get("grant") else { return Ok((response.clone(), None)) };
+    let refuse = |code: &str, message: &str, fix: &str| AppError::InvalidAnswer {
+        fields: vec![FieldError { code: code.into(), fix: fix.into(), message: message.into(), path: "grant".into() }],
+    };
+    let Some(scope) = grant.as_str().and_then(GrantScope::parse) else {
+        return Err(refuse(
+            "GRANT_UNKNOWN",
+            "grant must be \"conversation\" or \"always\".",
+            "Send grant: \"conversation\" or \"always\", or leave it out to allow this call once.",
+        ));
+    };
+    if !pending.ask.grantable {
+        return Err(refuse(
+            "GRANT_NOT_OFFERED",
+            "This approval cannot allow later calls: it is destructive, or its tool has every call approved.",
+            "Leave grant out: this call is approved once.",
+        ));
+    }
+    if response["action"] != "accept" || response["content"]["confirmed"] != true {
+        return Err(refuse(
+            "GRANT_NEEDS_APPROVAL",
+            "A grant comes with an approval, not with a denial.",
+            "Send {action: \"accept\", content: {confirmed: true}} with the grant, or leave grant out.",
+        ));
+    }
+    let mut response = response.clone();
+    if let Some(object) = response.as_object_mut() {
+        object.remove("grant");
+    }
+    Ok((response, Some(scope)))
 }
 
 /// Why an approval answer denies the tool, or `None` when it approves.

@@ -38,6 +38,7 @@ impl TurnRunner {
             deadline: Deadline::Passed,
             response: &response,
             decider: &palaver,
+            grant: None,
         };
         let expired = self.resolve(history_id, &new_id(), resolution).await?.is_some();
         if expired {

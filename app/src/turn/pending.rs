@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::audit::store::Ending;
 use crate::chat::model::{AskEvent, AskOrigin};
+use crate::grants::GrantScope;
 use crate::llm::{ModelMessage, ToolCall};
 use palaver_contract::asks::AskResponse;
 
@@ -49,21 +50,19 @@ impl StoredPendingAsk {
         })
     }
 
-    /// For an approval: SHA-256 (hex) of the guarded call's arguments as canonical JSON (keys
-    /// sorted, no spaces: `serde_json`'s maps are sorted).
+    /// For an approval: the digest of the guarded call's arguments ([`args_digest`]).
     pub fn args_digest(&self) -> Option<String> {
-        use sha2::{Digest, Sha256};
-        let call = self.guarded_call()?;
-        let digest = Sha256::digest(serde_json::to_string(&call.input).ok()?.as_bytes());
-        Some(digest.iter().map(|byte| format!("{byte:02x}")).collect())
+        self.guarded_call().map(|call| args_digest(&call.input))
     }
 
-    /// The audit entry of this ask ending with `decision`.
+    /// The audit entry of this ask ending with `decision` (an approval's reach: once, or the
+    /// grant it gave).
     pub(super) fn ending<'a>(
         &'a self,
         history_id: &'a str,
         decision: &'a str,
         response: Option<&'a AskResponse>,
+        grant: Option<GrantScope>,
     ) -> Ending<'a> {
         let approved = match response {
             Some(AskResponse::Accept { content }) if self.approval_id.is_some() => content["confirmed"].as_bool(),
@@ -82,8 +81,30 @@ impl StoredPendingAsk {
             decision,
             approved,
             reason,
-            scope: self.approval_id.as_ref().map(|_| "once"),
+            scope: self.approval_id.as_ref().map(|_| grant.map_or("once", GrantScope::as_str)),
             args_digest: self.args_digest(),
         }
+    }
+}
+
+/// SHA-256 (hex) of a call's arguments as canonical JSON: keys sorted (`serde_json`'s maps
+/// are), no spaces. The approval's audit entry and the run's record both carry it.
+pub fn args_digest(input: &serde_json::Value) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(serde_json::to_string(input).unwrap_or_default().as_bytes());
+    digest.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digest_is_of_canonical_json_whatever_the_key_order() {
+        let one: serde_json::Value = serde_json::from_str(r#"{"b": [1, {"d": 2, "c": 3}], "a": "x"}"#).unwrap();
+        let other: serde_json::Value = serde_json::from_str(r#"{"a":"x","b":[1,{"c":3,"d":2}]}"#).unwrap();
+        assert_eq!(args_digest(&one), args_digest(&other));
+        // sha256 of `{"a":"x","b":[1,{"c":3,"d":2}]}`
+        assert_eq!(args_digest(&one), "4bc2f0faf907fa5fdaedde9cbf7002e3cbf041208b96a4ab4ce6693fbf4bea67");
     }
 }

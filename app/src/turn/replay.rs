@@ -39,7 +39,7 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
             HistoryRow::Assistant { text, block_errors, .. } => {
                 Some(ModelMessage::Assistant { text: told_text(text, block_errors), tool_calls: Vec::new() })
             }
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask } => {
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask, .. } => {
                 let ended_by_time = ask.as_ref().is_some_and(|ask| ask.status == AskStatus::Expired);
                 if ended_by_time {
                     expired.push(tool_call_id);
@@ -78,6 +78,7 @@ mod tests {
             tool_call_id: id.into(),
             args: json!({}),
             ask: Some(RowAsk { kind: AskKind::Confirm, status: AskStatus::Answered, origin, expired_at: None }),
+            allowed_by: None,
         };
         let result = |name: &str, id: &str| HistoryRow::ToolResult {
             tool_name: name.into(),
@@ -93,6 +94,7 @@ mod tests {
                 tool_call_id: "t1".into(),
                 args: json!({}),
                 ask: None,
+                allowed_by: None,
             },
             result("listTodos", "t1"),
             call("deleteCompletedTodos", "approval_t2", Some(AskOrigin::Approval)),
@@ -119,6 +121,7 @@ mod tests {
                 origin,
                 expired_at: Some("2026-12-01T10:00:00.000Z".into()),
             }),
+            allowed_by: None,
         };
         let cancel = |name: &str, id: &str| HistoryRow::ToolResult {
             tool_name: name.into(),

@@ -14,6 +14,8 @@ use crate::chat::BlocksSettings;
 use crate::chat::model::{
     AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent,
 };
+use crate::grants::GrantScope;
+use crate::grants::store as grants;
 use crate::llm::{ModelEvent, ModelMessage, ModelRequest, ToolCall, ToolDefinition};
 use palaver_contract::asks::{
     ASKS_SYSTEM_PROMPT, Ask, AskError, AskKind, AskSurface, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section,
@@ -210,25 +212,29 @@ impl Turn {
                 ToolCallEvent { tool_call_id: call.id.clone(), tool_name: call.name.clone(), args: call.input.clone() };
             self.emit(TurnEvent::ToolCall { tool_call: event }).await;
             if tool.approval(&call.input).is_none() {
-                // The call's row comes first: a question the tool asks while it runs follows it.
-                self.new_rows.push(call_row(&call, call.input.clone(), None));
-                let output = self.run_host_tool(&call).await;
-                if self.superseded {
+                if !self.run_now(&call, None).await {
                     return None;
                 }
-                self.new_rows.push(result_row(&call, output.result.clone()));
-                self.messages.push(output.message(&call.id, &call.name));
                 continue;
             }
             // Approvals are asks: without asks on, a guarded tool never runs.
             let guard =
                 if self.runner.asks_on() { approval_input(tool.as_ref(), &call.input, self.surface) } else { None };
+            let grantable = guard.as_ref().is_some_and(|(_, input)| tool.grantable() && input["destructive"] != true);
+            // A grant the user gave covers the call: it runs without a card, and says so.
+            if grantable && let Some(scope) = self.grant_for(&call).await {
+                if !self.run_now(&call, Some(scope)).await {
+                    return None;
+                }
+                continue;
+            }
             match guard {
                 Some((ask, input)) if pause.is_none() => {
                     self.new_rows.push(call_row(&call, call.input.clone(), None));
                     let approval_call =
                         ToolCall { id: format!("{APPROVAL_PREFIX}{}", call.id), name: call.name.clone(), input };
-                    pause = Some(self.ask_pause(&approval_call, ask, AskFrom::Approval { tool: call.name.clone() }));
+                    let from = AskFrom::Approval { tool: call.name.clone(), grantable };
+                    pause = Some(self.ask_pause(&approval_call, ask, from));
                 }
                 guard => {
                     let reason = if guard.is_none() { "approvals_unavailable" } else { "one_ask_at_a_time" };
@@ -248,13 +254,42 @@ impl Turn {
         Some(pause)
     }
 
+    /// Runs a host tool call now (unguarded, or allowed by a grant); false when a new message
+    /// superseded the turn while it ran.
+    async fn run_now(&mut self, call: &ToolCall, allowed_by: Option<GrantScope>) -> bool {
+        // The call's row comes first: a question the tool asks while it runs follows it.
+        let mut row = call_row(call, call.input.clone(), None);
+        if let HistoryRow::ToolCall { allowed_by: slot, .. } = &mut row {
+            *slot = allowed_by;
+        }
+        self.new_rows.push(row);
+        let output = self.run_host_tool(call).await;
+        if self.superseded {
+            return false;
+        }
+        self.new_rows.push(result_row(call, output.result.clone()));
+        self.messages.push(output.message(&call.id, &call.name));
+        true
+    }
+
+    /// The user's live grant that covers `call`, if any.
+    async fn grant_for(&self, call: &ToolCall) -> Option<GrantScope> {
+        match grants::covering(&self.runner.pool, &self.user_id, &call.name, &self.history_id).await {
+            Ok(scope) => scope,
+            Err(err) => {
+                tracing::error!(?err, "could not read the grants; asking instead");
+                None
+            }
+        }
+    }
+
     /// The pause on an ask: `call` is the ask's own call (the model's `ask_<kind>`, an
     /// approval's, or an elicitation's), `from` says whose it is.
     pub(super) fn ask_pause(&self, call: &ToolCall, ask: Ask, from: AskFrom) -> Pause {
         let kind = ask.kind();
         let (origin, host_tool) = match &from {
             AskFrom::Model => (None, None),
-            AskFrom::Approval { tool } => (Some(AskOrigin::Approval), Some(tool.clone())),
+            AskFrom::Approval { tool, .. } => (Some(AskOrigin::Approval), Some(tool.clone())),
             AskFrom::Elicitation { tool, .. } => (Some(AskOrigin::Elicitation), Some(tool.clone())),
         };
         let input = call.input.clone();
@@ -264,6 +299,7 @@ impl Turn {
             tool_call_id: call.id.clone(),
             args: input.clone(),
             ask: Some(RowAsk { kind, status: AskStatus::Pending, origin, expired_at: None }),
+            allowed_by: None,
         };
         let mut ask = AskEvent {
             tool_call_id: call.id.clone(),
@@ -275,6 +311,7 @@ impl Turn {
             server: None,
             url: None,
             expires_at: None,
+            grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
         };
         let mut asked_by_call = None;
         if let AskFrom::Elicitation { call_id, server, url, .. } = from {
@@ -295,9 +332,11 @@ impl Turn {
 /// Whose ask a turn pauses on.
 pub(super) enum AskFrom {
     Model,
-    /// The approval guarding a call of this host tool.
+    /// The approval guarding a call of this host tool; `grantable`: the user may allow its
+    /// calls for the conversation or for good.
     Approval {
         tool: String,
+        grantable: bool,
     },
     /// A running host tool's question: the call, and the MCP server that asks.
     Elicitation {
@@ -321,7 +360,7 @@ pub(super) fn approval_input(tool: &dyn HostTool, input: &Value, surface: AskSur
 }
 
 pub(super) fn call_row(call: &ToolCall, args: Value, ask: Option<RowAsk>) -> HistoryRow {
-    HistoryRow::ToolCall { tool_name: call.name.clone(), tool_call_id: call.id.clone(), args, ask }
+    HistoryRow::ToolCall { tool_name: call.name.clone(), tool_call_id: call.id.clone(), args, ask, allowed_by: None }
 }
 
 pub(super) fn result_row(call: &ToolCall, result: Value) -> HistoryRow {

@@ -15,6 +15,8 @@ use crate::audit::Decider;
 use crate::audit::store as audit;
 use crate::chat::model::{AskOrigin, AskStatus, HistoryRow};
 use crate::error::AppResult;
+use crate::grants::GrantScope;
+use crate::grants::store as grants;
 use palaver_contract::asks::{AskKind, AskResponse};
 use palaver_contract::blocks::{BlockErrorCode, BlockWarningCode};
 
@@ -205,6 +207,8 @@ pub struct Resolution<'a> {
     /// into the audit trail in the same transaction.
     pub response: &'a AskResponse,
     pub decider: &'a Decider,
+    /// The grant an approval gives with its answer, stored with it.
+    pub grant: Option<GrantScope>,
 }
 
 /// Resolves the pending ask `expected` (answer, cancel or expiry) in one transaction: clears
@@ -232,11 +236,15 @@ pub async fn resolve(
     let before = next_seq(&mut tx, history_id).await?;
     insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
     set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
+    let owner = owner.unwrap_or_default();
+    if let (Some(scope), Some(tool)) = (resolution.grant, &resolution.expected.ask.tool_name) {
+        grants::create(&mut tx, &owner, tool, scope, history_id).await?;
+    }
     let decision = if resolution.status == AskStatus::Expired { "expired" } else { resolution.response.action() };
-    let ending = resolution.expected.ending(history_id, decision, Some(resolution.response));
+    let ending = resolution.expected.ending(history_id, decision, Some(resolution.response), resolution.grant);
     audit::record(&mut tx, resolution.decider, &ending).await?;
     tx.commit().await?;
-    Ok(Some((before, owner.unwrap_or_default())))
+    Ok(Some((before, owner)))
 }
 
 /// Undoes an answer whose continuation failed before any output: the ask is pending again,
@@ -269,7 +277,7 @@ pub async fn undo_resolution(
             .execute(&mut *tx)
             .await?;
         set_ask_status(&mut tx, history_id, &ask.ask.tool_call_id, AskStatus::Pending).await?;
-        audit::record(&mut tx, &Decider::palaver(), &ask.ending(history_id, "reopened", None)).await?;
+        audit::record(&mut tx, &Decider::palaver(), &ask.ending(history_id, "reopened", None, None)).await?;
     }
     tx.commit().await?;
     Ok(restored)
@@ -325,6 +333,22 @@ pub async fn date_undated_asks(pool: &SqlitePool, ttl: Duration, approval_ttl: D
         count += sqlx::query(sql).bind(seconds(ttl)).bind(origin).execute(pool).await?.rows_affected();
     }
     Ok(count)
+}
+
+/// Records that the approved call `key` (`<history id>/<call id>`) runs, with the digest of its
+/// arguments; false when it ran before (a replayed, retried or racing approval): it must not
+/// run again.
+pub async fn claim_approved_run(pool: &SqlitePool, key: &str, tool_name: &str, args_digest: &str) -> AppResult<bool> {
+    let claimed = sqlx::query(
+        "INSERT INTO approved_runs (idempotency_key, tool_name, args_digest) VALUES (?1, ?2, ?3)
+         ON CONFLICT (idempotency_key) DO NOTHING",
+    )
+    .bind(key)
+    .bind(tool_name)
+    .bind(args_digest)
+    .execute(pool)
+    .await?;
+    Ok(claimed.rows_affected() == 1)
 }
 
 /// One pending ask of a user, for `GET /gpt/histories/pendingAsks`.

@@ -127,7 +127,10 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
     let prompt = ask.prompt().to_string();
     let body = match &ask {
         Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
-        Ask::Confirm(_) => view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Confirm(_) => {
+            let grants = item.grantable.then(|| item.tool_name.clone());
+            view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel grants /> }.into_any()
+        }
         Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
         Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
         Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
@@ -227,12 +230,49 @@ pub(super) fn card_buttons(
     }
 }
 
+/// The card's buttons; `grants` names the tool of an approval that offers grants, whose card
+/// adds "Allow in this conversation" and "Always allow <tool>".
 #[component]
-fn ButtonsBody(ask: Ask, tool_call_id: String, answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
+fn ButtonsBody(
+    ask: Ask,
+    tool_call_id: String,
+    answer: Callback<Value>,
+    channel: AnswerChannel,
+    #[prop(default = None)] grants: Option<String>,
+) -> impl IntoView {
     let card = to_simple_card(&ask, &tool_call_id);
     let skip = ask.allows_decline();
+    let grant_buttons = grants.map(|tool| {
+        let grant = move |scope: &'static str| {
+            move |_| answer.run(json!({"action": "accept", "content": {"confirmed": true}, "grant": scope}))
+        };
+        view! {
+            <div class="ask-card__buttons" role="group" aria-label="Allow later calls">
+                <button
+                    type="button"
+                    class="ask-button"
+                    data-testid="ask-grant-conversation"
+                    disabled=move || channel.busy.get()
+                    on:click=grant("conversation")
+                >
+                    "Allow in this conversation"
+                </button>
+                <button
+                    type="button"
+                    class="ask-button"
+                    data-testid="ask-grant-always"
+                    disabled=move || channel.busy.get()
+                    on:click=grant("always")
+                >
+                    "Always allow "
+                    <code>{tool}</code>
+                </button>
+            </div>
+        }
+    });
     view! {
         {card_buttons(card.buttons, answer, channel)}
+        {grant_buttons}
         {skip.then(|| view! { <SkipButton answer channel /> })}
         <ErrorList errors=Signal::derive(move || {
             channel.server_errors.get().into_iter().map(|e| e.message).collect()

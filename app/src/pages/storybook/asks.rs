@@ -100,6 +100,7 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         link: None,
         expires_at: None,
         expired_at: None,
+        grantable: false,
     };
     let states = answered_states(&fixture, card.buttons.first().map(|button| button.response.to_value()));
     view! {

@@ -73,6 +73,11 @@ pub trait HostTool: Send + Sync {
     fn approval(&self, _input: &Value) -> Option<Value> {
         None
     }
+    /// Whether the user may allow this tool's calls for a conversation or for good (when its
+    /// approval is not destructive); false when every call must be approved.
+    fn grantable(&self) -> bool {
+        true
+    }
     /// Runs the tool; an `Err` is reported to the model as the tool's error. Dropping the
     /// future (the user stopped the turn) abandons the call.
     fn execute(&self, context: ToolContext, input: Value) -> ToolRun;
