@@ -8,74 +8,17 @@ use serde_json::Value;
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::{AnswerChannel, AskCard};
 use super::conversation_list::ConversationList;
-use super::model::{HistoryView, TurnEvent};
+use super::model::HistoryView;
+use super::page_state::{ChatState, LiveTurn, follow_running};
 use super::transcript::{TranscriptItem, transcript};
 use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
-use crate::error::{AppError, FieldError};
+use crate::error::AppError;
 use crate::grants::GrantScope;
 use crate::live::{HistoryChange, LiveEvent};
 use crate::markdown;
 use crate::wire::{AskAnswer, PromptBody};
 use palaver_contract::blocks::BlocksCheck;
 use palaver_contract::blocks::reads_as_document;
-
-/// The running turn, shown until the reloaded conversation replaces it.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct LiveTurn {
-    /// The user's message; `None` when the turn answers an ask.
-    prompt: Option<String>,
-    reply: String,
-    tools: Vec<String>,
-    error: Option<String>,
-    /// How the finished reply checked as a block document.
-    blocks: Option<Box<BlocksCheck>>,
-}
-
-/// The chat page's state, shared by its parts as one `Copy` handle.
-#[derive(Clone, Copy)]
-struct ChatState {
-    /// The conversation shown (`?c=`).
-    history_id: Memo<Option<String>>,
-    /// Bumped after each turn so the list and the transcript load what the turn saved.
-    version: RwSignal<u32>,
-    /// Bumped when only the conversation list changed (another tab renamed one, say).
-    list_version: RwSignal<u32>,
-    /// The running turn, until the reloaded conversation shows it saved.
-    live: RwSignal<Option<LiveTurn>>,
-    busy: RwSignal<bool>,
-    /// The `fields` of the server's last 400 for an answer.
-    server_errors: RwSignal<Vec<FieldError>>,
-    /// What the chat has to say about the last turn that could not run (kept across reloads).
-    notice: RwSignal<Option<String>>,
-}
-
-impl ChatState {
-    fn new(history_id: Memo<Option<String>>) -> Self {
-        Self {
-            history_id,
-            version: RwSignal::new(0),
-            list_version: RwSignal::new(0),
-            live: RwSignal::new(None),
-            busy: RwSignal::new(false),
-            server_errors: RwSignal::new(Vec::new()),
-            notice: RwSignal::new(None),
-        }
-    }
-
-    /// Loads the list and the conversation again.
-    fn reload(self) {
-        self.version.update(|version| *version += 1);
-    }
-
-    /// Shows `prompt` (or nothing, for an answer) at once and streams the turn `body` starts.
-    fn start_turn(self, body: PromptBody, prompt: Option<String>) {
-        self.busy.set(true);
-        self.server_errors.set(Vec::new());
-        self.notice.set(None);
-        self.live.set(Some(LiveTurn { prompt, ..Default::default() }));
-        leptos::task::spawn_local(run_turn(body, self));
-    }
-}
 
 #[component]
 pub fn ChatPage() -> impl IntoView {
@@ -241,103 +184,6 @@ pub fn ChatPage() -> impl IntoView {
 
 fn prompt_body(history_id: &str, prompt: &str) -> PromptBody {
     PromptBody { history_id: Some(history_id.into()), prompt: Some(prompt.into()), ask_response: None }
-}
-
-/// Applies one event of the running turn to what the transcript shows of it.
-fn apply_event(live: RwSignal<Option<LiveTurn>>, event: TurnEvent) {
-    let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
-    match event {
-        TurnEvent::Text { text } => update(&|turn| turn.reply.push_str(&text)),
-        TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
-        TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
-        TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
-        TurnEvent::Blocks { blocks } => update(&|turn| turn.blocks = Some(blocks.clone())),
-        // An attached stream starts over: what it replays replaces what was shown.
-        TurnEvent::Attached { attached } => live.set(Some(LiveTurn { prompt: attached.prompt, ..Default::default() })),
-        TurnEvent::ToolResult { .. }
-        | TurnEvent::Ask { .. }
-        | TurnEvent::AskResolved { .. }
-        | TurnEvent::Done { .. } => {}
-    }
-}
-
-/// How often, and how far apart, a broken reply stream is attached to again.
-const REATTACH_TRIES: u32 = 5;
-const REATTACH_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
-
-async fn run_turn(body: PromptBody, state: ChatState) {
-    let ChatState { live, busy, server_errors, notice, history_id, .. } = state;
-    let mut last_seen = None;
-    let mut result = super::stream::send_prompt(&body, |id, event| {
-        last_seen = id.or(last_seen.take());
-        apply_event(live, event);
-    })
-    .await;
-    // The connection dropped mid-reply: the turn goes on on the server, so follow it again
-    // from the last event seen (no text twice, none lost).
-    let conversation = body.history_id.clone().or_else(|| history_id.get_untracked());
-    if let (Err(error), Some(id)) = (&result, &conversation)
-        && error.cut_off
-    {
-        for _ in 0..REATTACH_TRIES {
-            crate::browser::sleep(REATTACH_PAUSE).await;
-            let followed = super::stream::attach(id, last_seen.clone().as_deref(), |seen, event| {
-                last_seen = seen.or(last_seen.take());
-                if !matches!(event, TurnEvent::Attached { .. }) {
-                    apply_event(live, event);
-                }
-            })
-            .await;
-            match followed {
-                Ok(_) => {
-                    result = Ok(());
-                    break;
-                }
-                Err(error) if error.cut_off || error.status == 0 => continue,
-                Err(error) => {
-                    result = Err(error);
-                    break;
-                }
-            }
-        }
-    }
-    if let Err(error) = result {
-        if error.status == 400 && !error.fields.is_empty() {
-            // An invalid answer changed nothing: the card keeps its input and shows the errors.
-            server_errors.set(error.fields);
-            live.set(None);
-            busy.set(false);
-            return;
-        } else if error.status == 409 {
-            // Answered or cancelled elsewhere: reload to show how it ended.
-            notice.set(Some(format!("{}. Here is how it ended.", error.title)));
-            live.set(None);
-        } else {
-            live.update(|turn| turn.iter_mut().for_each(|turn| turn.error = Some(error.title.clone())));
-        }
-    }
-    busy.set(false);
-    state.reload();
-}
-
-/// Shows the turn streaming on conversation `id`, if one is (after a reload, or one another
-/// tab or device started), until it ends.
-async fn follow_running(state: ChatState, id: String) {
-    let ChatState { live, busy, .. } = state;
-    if busy.get_untracked() {
-        return;
-    }
-    let followed = super::stream::attach(&id, None, |_, event| {
-        if matches!(event, TurnEvent::Attached { .. }) {
-            busy.set(true);
-        }
-        apply_event(live, event);
-    })
-    .await;
-    if busy.get_untracked() && matches!(followed, Ok(super::stream::Attach::Followed) | Err(_)) {
-        busy.set(false);
-        state.reload();
-    }
 }
 
 #[component]

@@ -16,6 +16,7 @@ pub mod deadline;
 pub(crate) mod files;
 mod inbox;
 pub mod model;
+mod page_state;
 #[cfg(feature = "ssr")]
 pub mod running;
 #[cfg(feature = "ssr")]

@@ -1,0 +1,164 @@
+//! The chat page's state (one `Copy` handle its parts share) and the turn it shows running: sent
+//! from this tab, or attached to (after a reload, a dropped connection, or from another tab).
+
+use leptos::prelude::*;
+
+use super::model::TurnEvent;
+use crate::error::FieldError;
+use crate::wire::PromptBody;
+use palaver_contract::blocks::BlocksCheck;
+
+/// The running turn, shown until the reloaded conversation replaces it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct LiveTurn {
+    /// The user's message; `None` when the turn answers an ask.
+    pub(super) prompt: Option<String>,
+    pub(super) reply: String,
+    pub(super) tools: Vec<String>,
+    pub(super) error: Option<String>,
+    /// How the finished reply checked as a block document.
+    pub(super) blocks: Option<Box<BlocksCheck>>,
+}
+
+/// The chat page's state, shared by its parts as one `Copy` handle.
+#[derive(Clone, Copy)]
+pub(super) struct ChatState {
+    /// The conversation shown (`?c=`).
+    pub(super) history_id: Memo<Option<String>>,
+    /// Bumped after each turn so the list and the transcript load what the turn saved.
+    pub(super) version: RwSignal<u32>,
+    /// Bumped when only the conversation list changed (another tab renamed one, say).
+    pub(super) list_version: RwSignal<u32>,
+    /// The running turn, until the reloaded conversation shows it saved.
+    pub(super) live: RwSignal<Option<LiveTurn>>,
+    pub(super) busy: RwSignal<bool>,
+    /// The `fields` of the server's last 400 for an answer.
+    pub(super) server_errors: RwSignal<Vec<FieldError>>,
+    /// What the chat has to say about the last turn that could not run (kept across reloads).
+    pub(super) notice: RwSignal<Option<String>>,
+}
+
+impl ChatState {
+    pub(super) fn new(history_id: Memo<Option<String>>) -> Self {
+        Self {
+            history_id,
+            version: RwSignal::new(0),
+            list_version: RwSignal::new(0),
+            live: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            server_errors: RwSignal::new(Vec::new()),
+            notice: RwSignal::new(None),
+        }
+    }
+
+    /// Loads the list and the conversation again.
+    pub(super) fn reload(self) {
+        self.version.update(|version| *version += 1);
+    }
+
+    /// Shows `prompt` (or nothing, for an answer) at once and streams the turn `body` starts.
+    pub(super) fn start_turn(self, body: PromptBody, prompt: Option<String>) {
+        self.busy.set(true);
+        self.server_errors.set(Vec::new());
+        self.notice.set(None);
+        self.live.set(Some(LiveTurn { prompt, ..Default::default() }));
+        leptos::task::spawn_local(run_turn(body, self));
+    }
+}
+
+/// Applies one event of the running turn to what the transcript shows of it.
+fn apply_event(live: RwSignal<Option<LiveTurn>>, event: TurnEvent) {
+    let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
+    match event {
+        TurnEvent::Text { text } => update(&|turn| turn.reply.push_str(&text)),
+        TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
+        TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
+        TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
+        TurnEvent::Blocks { blocks } => update(&|turn| turn.blocks = Some(blocks.clone())),
+        // An attached stream starts over: what it replays replaces what was shown.
+        TurnEvent::Attached { attached } => live.set(Some(LiveTurn { prompt: attached.prompt, ..Default::default() })),
+        TurnEvent::ToolResult { .. }
+        | TurnEvent::Ask { .. }
+        | TurnEvent::AskResolved { .. }
+        | TurnEvent::Done { .. } => {}
+    }
+}
+
+/// How often, and how far apart, a broken reply stream is attached to again.
+const REATTACH_TRIES: u32 = 5;
+const REATTACH_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
+
+async fn run_turn(body: PromptBody, state: ChatState) {
+    let ChatState { live, busy, server_errors, notice, history_id, .. } = state;
+    let mut last_seen = None;
+    let mut result = super::stream::send_prompt(&body, |id, event| {
+        last_seen = id.or(last_seen.take());
+        apply_event(live, event);
+    })
+    .await;
+    // The connection dropped mid-reply: the turn goes on on the server, so follow it again
+    // from the last event seen (no text twice, none lost).
+    let conversation = body.history_id.clone().or_else(|| history_id.get_untracked());
+    if let (Err(error), Some(id)) = (&result, &conversation)
+        && error.cut_off
+    {
+        for _ in 0..REATTACH_TRIES {
+            crate::browser::sleep(REATTACH_PAUSE).await;
+            let followed = super::stream::attach(id, last_seen.clone().as_deref(), |seen, event| {
+                last_seen = seen.or(last_seen.take());
+                if !matches!(event, TurnEvent::Attached { .. }) {
+                    apply_event(live, event);
+                }
+            })
+            .await;
+            match followed {
+                Ok(_) => {
+                    result = Ok(());
+                    break;
+                }
+                Err(error) if error.cut_off || error.status == 0 => continue,
+                Err(error) => {
+                    result = Err(error);
+                    break;
+                }
+            }
+        }
+    }
+    if let Err(error) = result {
+        if error.status == 400 && !error.fields.is_empty() {
+            // An invalid answer changed nothing: the card keeps its input and shows the errors.
+            server_errors.set(error.fields);
+            live.set(None);
+            busy.set(false);
+            return;
+        } else if error.status == 409 {
+            // Answered or cancelled elsewhere: reload to show how it ended.
+            notice.set(Some(format!("{}. Here is how it ended.", error.title)));
+            live.set(None);
+        } else {
+            live.update(|turn| turn.iter_mut().for_each(|turn| turn.error = Some(error.title.clone())));
+        }
+    }
+    busy.set(false);
+    state.reload();
+}
+
+/// Shows the turn streaming on conversation `id`, if one is (after a reload, or one another
+/// tab or device started), until it ends.
+pub(super) async fn follow_running(state: ChatState, id: String) {
+    let ChatState { live, busy, .. } = state;
+    if busy.get_untracked() {
+        return;
+    }
+    let followed = super::stream::attach(&id, None, |_, event| {
+        if matches!(event, TurnEvent::Attached { .. }) {
+            busy.set(true);
+        }
+        apply_event(live, event);
+    })
+    .await;
+    if busy.get_untracked() && matches!(followed, Ok(super::stream::Attach::Followed) | Err(_)) {
+        busy.set(false);
+        state.reload();
+    }
+}
