@@ -133,6 +133,7 @@ async fn each_decision_names_the_surface_it_came_from() {
 async fn an_expired_approval_never_runs_its_tool() {
     let add = json!({"toolCalls": [{"id": "call_add", "name": "deleteCompletedTodos", "input": {}}]});
     let h = harness_with(json!([add, {"text": "Deleted."}]), short_lived(3600, 1)).await;
+    h.seed_completed_todo("done already").await;
     let (history, events) = h.prompt(None, "Clean up my todos").await;
     assert_eq!(asked(&events).as_deref(), Some("approval_call_add"));
     tokio::time::sleep(Duration::from_millis(1100)).await;
@@ -345,6 +346,7 @@ async fn a_grant_is_refused_where_it_is_not_offered_and_the_answer_changes_nothi
     // A denial never carries one; nor does a destructive approval (the demo's) offer one.
     let delete = json!({"toolCalls": [{"id": "c3", "name": "deleteCompletedTodos", "input": {}}]});
     let (h, _) = with_publish(json!([publish("c2", "two"), delete]), false).await;
+    h.seed_completed_todo("done already").await;
     let (history, _) = h.prompt(None, "Publish two").await;
     let deny = json!({"action": "accept", "content": {"confirmed": false}, "grant": "always"});
     let Err(AppError::InvalidAnswer { fields }) = answer(&h, &history, "approval_c2", deny).await else { panic!() };
@@ -376,4 +378,33 @@ async fn twelve_approvals_racing_run_the_call_once_and_a_replay_runs_nothing() {
     let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
     assert_eq!(recorded.0, 1);
     assert_eq!(trail[0].args_digest.as_deref(), Some(recorded.1.as_str()), "the run is the call approved");
+}
+
+#[tokio::test]
+async fn the_check_before_an_approval_completes_an_empty_clean_up_and_stops_a_stale_approval() {
+    let delete = |id: &str| json!({"toolCalls": [{"id": id, "name": "deleteCompletedTodos", "input": {}}]});
+    let h = harness_with(
+        json!([delete("c1"), {"text": "Nothing to delete."}, delete("c2"), {"text": "Stopped."}]),
+        short_lived(60, 60),
+    )
+    .await;
+    // No completed todos: the call completes at once, with nothing to approve.
+    let (history, events) = h.prompt(None, "Clean up").await;
+    assert_eq!(asked(&events), None, "no card");
+    assert_eq!(common::tool_result(&events, "c1"), Some(json!({"deleted": 0})));
+
+    // One completed todo: the card asks; another is completed before the approval: stale.
+    h.seed_completed_todo("first").await;
+    let (_, events) = h.prompt(Some(&history), "Clean up again").await;
+    assert_eq!(asked(&events).as_deref(), Some("approval_c2"));
+    h.seed_completed_todo("second").await;
+    let input = TurnInput::Answer { tool_call_id: "approval_c2".into(), response: approve(None) };
+    let events = h.turn(Some(&history), input).await;
+    let result = common::tool_result(&events, "c2").expect("the call's result");
+    assert_eq!((result["approved"].clone(), result["reason"].clone()), (json!(false), json!("stale_approval")));
+    let left: (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM todos WHERE completed = 1").fetch_one(&h.pool).await.unwrap();
+    assert_eq!(left.0, 2, "nothing was deleted");
+    let told = h.model_requests().last().unwrap().to_string();
+    assert!(told.contains("What was approved changed before the call ran"), "{told}");
 }

@@ -95,6 +95,7 @@ async fn an_answer_whose_continuation_fails_before_any_output_is_undone() {
 async fn an_approval_runs_the_guarded_tool_only_when_approved() {
     let delete = |id: &str| json!({"toolCalls": [{"id": id, "name": "deleteCompletedTodos", "input": {}}]});
     let h = harness(json!([delete("call_a"), {"text": "Kept them."}, delete("call_b"), {"text": "Deleted."}])).await;
+    h.seed_completed_todo("done already").await;
     let (history, events) = h.prompt(None, "Clean up my todos").await;
     assert_eq!(asked(&events).as_deref(), Some("approval_call_a"));
 
@@ -106,7 +107,7 @@ async fn an_approval_runs_the_guarded_tool_only_when_approved() {
     assert_eq!(asked(&events).as_deref(), Some("approval_call_b"));
     let approved =
         h.answer(&history, "approval_call_b", json!({"action": "accept", "content": {"confirmed": true}})).await;
-    assert_eq!(tool_result(&approved, "call_b"), Some(json!({"deleted": 0})));
+    assert_eq!(tool_result(&approved, "call_b"), Some(json!({"deleted": 1})));
     assert_eq!(text(&approved), "Deleted.");
 }
 

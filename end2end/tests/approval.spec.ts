@@ -2,9 +2,21 @@ import { expect, test } from "@playwright/test";
 import { signUpFreshUser } from "./fixtures/accounts";
 import { AskCard } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
+import { seedCompletedTodo } from "./fixtures/database";
+
+test("deleting with no completed todos has nothing to approve", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Clean up, with nothing to clean");
+  await expect(chat.assistantMessages().last()).toHaveText("Nothing was there to delete.");
+  await expect(new AskCard(page).card).toHaveCount(0);
+  await page.getByTestId("tool-line").getByText("deleteCompletedTodos").click();
+  await expect(page.getByTestId("tool-line")).toContainText('"deleted": 0');
+});
 
 test("approving a guarded tool runs it", async ({ page }) => {
-  await signUpFreshUser(page);
+  seedCompletedTodo(await signUpFreshUser(page));
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();
@@ -17,11 +29,11 @@ test("approving a guarded tool runs it", async ({ page }) => {
   await expect(chat.assistantMessages().last()).toHaveText("All clean.");
   await expect(ask.summaries()).toHaveText(["✓ You confirmed: Delete"]);
   await page.getByTestId("tool-line").getByText("deleteCompletedTodos").click();
-  await expect(page.getByTestId("tool-line")).toContainText('"deleted": 0');
+  await expect(page.getByTestId("tool-line")).toContainText('"deleted": 1');
 });
 
 test("denying a guarded tool never runs it", async ({ page }) => {
-  await signUpFreshUser(page);
+  seedCompletedTodo(await signUpFreshUser(page));
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();
@@ -35,7 +47,7 @@ test("denying a guarded tool never runs it", async ({ page }) => {
 });
 
 test("each decision shows in the audit trail in Settings", async ({ page }) => {
-  await signUpFreshUser(page);
+  seedCompletedTodo(await signUpFreshUser(page));
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();
@@ -85,7 +97,7 @@ test("Always allow runs later calls without a card, until it is revoked in Setti
 });
 
 test("a destructive approval offers no grant", async ({ page }) => {
-  await signUpFreshUser(page);
+  seedCompletedTodo(await signUpFreshUser(page));
   const ask = new AskCard(page);
   const chat = new ChatPage(page);
   await chat.open();

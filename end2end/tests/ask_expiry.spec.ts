@@ -1,24 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { execFileSync } from "node:child_process";
 import { signUpFreshUser } from "./fixtures/accounts";
 import { AskCard } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
-
-/**
- * Moves the pending ask's deadline of conversation `historyId` to `seconds` from now, in the
- * chat server's database: the one step these tests take on the server's behalf, so a day-long
- * ask can run out within a test. The server's own sweeper then ends it.
- */
-function moveDeadline(historyId: string, seconds: number) {
-  const script = `
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1], timeout=10)
-db.execute("UPDATE histories SET pending_ask = json_set(pending_ask, '$.expiresAt', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ? || ' seconds')) WHERE id = ?", (sys.argv[3], sys.argv[2]))
-db.commit()
-assert db.total_changes == 1, "no pending ask moved"
-`;
-  execFileSync("python3", ["-c", script, "../target/e2e/chat/palaver.db", historyId, String(seconds)]);
-}
+import { moveDeadline, seedCompletedTodo } from "./fixtures/database";
 
 function historyIdOf(url: string): string {
   const id = new URL(url).searchParams.get("c");
@@ -27,7 +11,7 @@ function historyIdOf(url: string): string {
 }
 
 test("an approval shows its time left, under the hour approvals wait", async ({ page }) => {
-  await signUpFreshUser(page);
+  seedCompletedTodo(await signUpFreshUser(page));
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();

@@ -3,6 +3,7 @@ import { demoPort } from "../playwright.config";
 import { signUpFreshUser } from "./fixtures/accounts";
 import { AskCard } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
+import { seedCompletedTodo } from "./fixtures/database";
 
 // The first run as the README tells it: the keyless demo agent as scripts/run.sh starts it
 // (blocks on, html blocks on). Its replies stream word by word, so they get more time.
@@ -82,7 +83,7 @@ test("each of the demo agent's asks is answered in the browser", async ({ page }
 });
 
 test("the demo todos: add, list, and a delete that waits for approval", async ({ page }) => {
-  await signUpFreshUser(page);
+  const username = await signUpFreshUser(page);
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();
@@ -94,9 +95,16 @@ test("the demo todos: add, list, and a delete that waits for approval", async ({
   await chat.sendMessage("list my todos");
   await chat.waitForReply(30_000);
   await expect(last()).toContainText("buy milk");
+  // None is completed yet: nothing to delete, so nothing to approve.
+  await chat.sendMessage("delete my completed todos");
+  await chat.waitForReply(30_000);
+  await expect(last()).toHaveText("Deleted 0 completed todo(s).");
+  await expect(ask.card).toHaveCount(0);
+  // With one completed, the delete waits for the approval.
+  seedCompletedTodo(username, "Water the plants", "demo");
   await chat.sendMessage("delete my completed todos");
   await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for deleteCompletedTodos");
   await ask.button("approve").click();
-  await expect(last()).toHaveText("Deleted 0 completed todo(s).");
+  await expect(last()).toHaveText("Deleted 1 completed todo(s).");
   expect(chat.consoleErrors).toEqual([]);
 });

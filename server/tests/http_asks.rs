@@ -259,9 +259,10 @@ async fn approvals_run_the_tool_only_when_approved() {
     assert_eq!(denied_first[1]["toolResult"]["result"], json!({"deleted": 1}));
     assert_eq!(count().await, 1, "approved: the tool ran once");
 
+    // With a completed todo to delete (with none, the tool's check completes the call at once).
+    seed("done two", true).await;
     let turn = app.prompt(&ada, json!({"prompt": "delete again", "historyId": history})).await;
     let approval_id = turn[1]["ask"]["toolCallId"].as_str().unwrap().to_string();
-    seed("done two", true).await;
     let denied = app
         .prompt(&ada, answer(&history, &approval_id, json!({"action": "accept", "content": {"confirmed": false}})))
         .await;
@@ -613,6 +614,11 @@ async fn the_audit_trail_records_each_decision_once_and_serves_each_user_their_o
     let root = app.user("root", Role::Admin).await;
     let ada = app.user("ada", Role::User).await;
     let bob = app.user("bob", Role::User).await;
+    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', ?1, 'done', 1)")
+        .bind(&ada.id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
 
     let turn = app.prompt(&ada, json!({"prompt": "Clean up"})).await;
     let history = turn.last().unwrap()["historyId"].clone();

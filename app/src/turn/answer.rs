@@ -18,7 +18,7 @@ use crate::chat::store as histories;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::grants::GrantScope;
 use crate::live::{AskResolved, LiveEvent};
-use crate::llm::{ContentPart, ModelMessage};
+use crate::llm::{ContentPart, ModelMessage, ToolCall};
 use palaver_contract::asks::{
     Ask, AskResponse, AskSurface, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
     parse_ask_data_url, parse_ask_input, validate_ask_response,
@@ -304,13 +304,12 @@ impl Turn {
                 json!({"type": "execution-denied", "reason": reason}).into()
             }
             (None, Some(call)) => {
-                // At most once, whatever replays or races the approval: the run is recorded first.
-                let key = format!("{}/{}", self.history_id, call.id);
-                let digest = super::pending::args_digest(&call.input);
-                let output = match store::claim_approved_run(&self.runner.pool, &key, &call.name, &digest).await {
-                    Ok(true) => self.run_host_tool(&call).await,
-                    Ok(false) => json!({"error": ALREADY_RAN}).into(),
-                    Err(_) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}).into(),
+                let output = match self.check_again(&call, pending.preflight.as_deref()).await {
+                    Err(refused) => {
+                        self.emit_tool_result(&call.id, &call.name, refused.result.clone()).await;
+                        refused
+                    }
+                    Ok(()) => self.run_approved(&call).await,
                 };
                 self.new_rows.push(HistoryRow::ToolResult {
                     tool_name: tool_name.clone(),
@@ -322,6 +321,20 @@ impl Turn {
             (None, None) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}).into(),
         };
         self.messages.push(output.message(call_id, &tool_name));
+    }
+}
+
+impl Turn {
+    /// Runs an approved call at most once, whatever replays or races its approval: the run is
+    /// recorded (with its arguments' digest) before it starts.
+    async fn run_approved(&mut self, call: &ToolCall) -> ToolOutput {
+        let key = format!("{}/{}", self.history_id, call.id);
+        let digest = super::pending::args_digest(&call.input);
+        match store::claim_approved_run(&self.runner.pool, &key, &call.name, &digest).await {
+            Ok(true) => self.run_host_tool(call).await,
+            Ok(false) => json!({"error": ALREADY_RAN}).into(),
+            Err(_) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}).into(),
+        }
     }
 }
 

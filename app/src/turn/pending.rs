@@ -30,6 +30,10 @@ pub struct StoredPendingAsk {
     /// process lives).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub asked_by_call: Option<String>,
+    /// For an approval: what the guarded tool's check found before it was asked; the check
+    /// just before the run must find the same, or the approval is stale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preflight: Option<String>,
 }
 
 /// An approval's id names the tool call it guards.

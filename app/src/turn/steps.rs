@@ -9,7 +9,7 @@ use super::BASE_SYSTEM_PROMPT;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store::APPROVAL_PREFIX;
 use super::store::{self, StoredPendingAsk};
-use super::tools::{HostTool, PendingQuestion, ToolContext, ToolOutput};
+use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput};
 use crate::chat::BlocksSettings;
 use crate::chat::model::{
     AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent,
@@ -220,6 +220,7 @@ impl Turn {
             // Approvals are asks: without asks on, a guarded tool never runs.
             let guard =
                 if self.runner.asks_on() { approval_input(tool.as_ref(), &call.input, self.surface) } else { None };
+            let Some(fingerprint) = self.preflight(tool.as_ref(), &call).await else { continue };
             let grantable = guard.as_ref().is_some_and(|(_, input)| tool.grantable() && input["destructive"] != true);
             // A grant the user gave covers the call: it runs without a card, and says so.
             if grantable && let Some(scope) = self.grant_for(&call).await {
@@ -234,7 +235,9 @@ impl Turn {
                     let approval_call =
                         ToolCall { id: format!("{APPROVAL_PREFIX}{}", call.id), name: call.name.clone(), input };
                     let from = AskFrom::Approval { tool: call.name.clone(), grantable };
-                    pause = Some(self.ask_pause(&approval_call, ask, from));
+                    let mut approval = self.ask_pause(&approval_call, ask, from);
+                    approval.stored.preflight = fingerprint;
+                    pause = Some(approval);
                 }
                 guard => {
                     let reason = if guard.is_none() { "approvals_unavailable" } else { "one_ask_at_a_time" };
@@ -270,6 +273,46 @@ impl Turn {
         self.new_rows.push(result_row(call, output.result.clone()));
         self.messages.push(output.message(&call.id, &call.name));
         true
+    }
+
+    /// Runs a guarded tool's check before its approval. `None` when it ended the call (denied,
+    /// or completed with nothing to approve: its rows and the model's result are in); else what
+    /// the check found, for the check before the run.
+    async fn preflight(&mut self, tool: &dyn HostTool, call: &ToolCall) -> Option<Option<String>> {
+        let (questions, _) = mpsc::channel(1);
+        let Some(check) = tool.preflight(self.context(&call.id, questions), &call.input) else { return Some(None) };
+        let denied = |reason: String| {
+            let shown = json!({"approved": false, "reason": reason});
+            (shown.clone().into(), tool_message(call, json!({"type": "execution-denied", "reason": reason})))
+        };
+        let (output, told): (ToolOutput, ModelMessage) = match check.await {
+            Ok(Preflight::Ready { fingerprint }) => return Some(fingerprint),
+            Ok(Preflight::Completed { output }) => (output.clone(), output.message(&call.id, &call.name)),
+            Ok(Preflight::Denied { reason }) => denied(reason),
+            Err(message) => denied(format!("The check before approval failed: {message}")),
+        };
+        self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
+        self.new_rows.push(call_row(call, call.input.clone(), None));
+        self.new_rows.push(result_row(call, output.result));
+        self.messages.push(told);
+        None
+    }
+
+    /// The guarded tool's check again, just before its approved call runs (`approved`: what the
+    /// first check found). `Err` with the call's result when it must not run: denied, done
+    /// meanwhile, or what was approved has changed (a stale approval).
+    pub(super) async fn check_again(&mut self, call: &ToolCall, approved: Option<&str>) -> Result<(), ToolOutput> {
+        let Some(tool) = self.tools.get(&call.name).cloned() else { return Ok(()) };
+        let (questions, _) = mpsc::channel(1);
+        let Some(check) = tool.preflight(self.context(&call.id, questions), &call.input) else { return Ok(()) };
+        let refused = |reason: &str, message: String| json!({"approved": false, "reason": reason, "message": message});
+        match check.await {
+            Ok(Preflight::Ready { fingerprint }) if fingerprint.as_deref() == approved => Ok(()),
+            Ok(Preflight::Ready { .. }) => Err(refused("stale_approval", STALE_APPROVAL.into()).into()),
+            Ok(Preflight::Completed { output }) => Err(output),
+            Ok(Preflight::Denied { reason }) => Err(json!({"approved": false, "reason": reason}).into()),
+            Err(message) => Err(refused("check_failed", format!("The check before the run failed: {message}")).into()),
+        }
     }
 
     /// The user's live grant that covers `call`, if any.
@@ -324,10 +367,15 @@ impl Turn {
             response_messages: Vec::new(),
             created: String::new(),
             asked_by_call,
+            preflight: None,
         };
         Pause { stored, row }
     }
 }
+
+/// Why an approved call did not run when its tool's second check found things changed.
+const STALE_APPROVAL: &str = "What was approved changed before the call ran, so it did not run. \
+Tell the user and ask again if it is still wanted.";
 
 /// Whose ask a turn pauses on.
 pub(super) enum AskFrom {

@@ -84,6 +84,17 @@ impl Harness {
         pending_ask(&self.pool, history_id).await.expect("pending ask").map(|pending| pending.ask.tool_call_id)
     }
 
+    /// Gives the harness's user a completed todo, so `deleteCompletedTodos` has one to delete
+    /// (with none, its check completes the call without asking).
+    pub async fn seed_completed_todo(&self, title: &str) {
+        sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES (?1, ?2, ?1, 1)")
+            .bind(title)
+            .bind(&self.caller.user.id)
+            .execute(&self.pool)
+            .await
+            .expect("a todo");
+    }
+
     /// The requests the model got, in order (as the mock logs them: system, messages, tools).
     pub fn model_requests(&self) -> Vec<Value> {
         let path: PathBuf = self.dir.path().join("model-requests.jsonl");

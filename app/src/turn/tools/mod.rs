@@ -64,6 +64,21 @@ impl ToolOutput {
 
 pub type ToolRun = BoxFuture<'static, Result<ToolOutput, String>>;
 
+/// What a guarded tool's side-effect-free check found, before its approval is asked and again
+/// just before the approved call runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Preflight {
+    /// The call can go ahead. `fingerprint` names what was checked: when the second check
+    /// finds it changed, the approval is stale and the call does not run.
+    Ready { fingerprint: Option<String> },
+    /// The call must not run: no card, and the model is told why.
+    Denied { reason: String },
+    /// Nothing to approve: this is the call's result.
+    Completed { output: ToolOutput },
+}
+
+pub type PreflightRun = BoxFuture<'static, Result<Preflight, String>>;
+
 pub trait HostTool: Send + Sync {
     fn name(&self) -> &str;
     fn description(&self) -> &str;
@@ -71,6 +86,10 @@ pub trait HostTool: Send + Sync {
     fn input_schema(&self) -> Value;
     /// The confirm ask input to approve this call with, or `None` when it runs without approval.
     fn approval(&self, _input: &Value) -> Option<Value> {
+        None
+    }
+    /// The tool's check before its approval (see [`Preflight`]); `None`: it has none.
+    fn preflight(&self, _context: ToolContext, _input: &Value) -> Option<PreflightRun> {
         None
     }
     /// Whether the user may allow this tool's calls for a conversation or for good (when its

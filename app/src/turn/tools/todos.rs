@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
 
-use super::{HostTool, ToolContext, ToolRun, store};
+use super::{HostTool, Preflight, PreflightRun, ToolContext, ToolRun, store};
 
 fn strict_object(properties: Value, required: &[&str]) -> Value {
     json!({"type": "object", "additionalProperties": false, "properties": properties, "required": required})
@@ -111,6 +111,20 @@ impl HostTool for DeleteCompletedTodos {
             "denyLabel": "Keep them",
             "destructive": true,
             "prompt": "Delete all of your completed todos? You can't undo this.",
+        }))
+    }
+    /// No completed todos: nothing to delete, so nothing to approve. Otherwise the check names
+    /// the completed todos, so an approval given for others is stale.
+    fn preflight(&self, context: ToolContext, _input: &Value) -> Option<PreflightRun> {
+        Some(Box::pin(async move {
+            let todos = store::list(&context.pool, &context.user_id).await.map_err(database_error)?;
+            let mut completed: Vec<String> =
+                todos.into_iter().filter(|(_, _, completed)| *completed).map(|(id, _, _)| id).collect();
+            if completed.is_empty() {
+                return Ok(Preflight::Completed { output: json!({"deleted": 0}).into() });
+            }
+            completed.sort();
+            Ok(Preflight::Ready { fingerprint: Some(completed.join(",")) })
         }))
     }
     fn execute(&self, context: ToolContext, _input: Value) -> ToolRun {
