@@ -16,7 +16,7 @@ use app::error::AppError;
 use app::grants::GrantScope;
 use app::turn::tools::{HostTool, ToolContext, ToolRun};
 use app::turn::{TurnInput, TurnRequest, TurnSettings};
-use common::{Harness, asked, harness_with};
+use common::{Harness, asked, harness, harness_with};
 use palaver_contract::asks::AskSurface;
 
 fn choice(id: &str) -> Value {
@@ -407,4 +407,52 @@ async fn the_check_before_an_approval_completes_an_empty_clean_up_and_stops_a_st
     assert_eq!(left.0, 2, "nothing was deleted");
     let told = h.model_requests().last().unwrap().to_string();
     assert!(told.contains("What was approved changed before the call ran"), "{told}");
+}
+
+fn previews(events: &[TurnEvent]) -> Vec<app::chat::model::AskPreviewEvent> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::AskPreview { ask_preview } => Some(ask_preview.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_ask_the_model_is_still_writing_is_previewed_then_made_or_withdrawn() {
+    let pieces = [
+        r#"{"prompt": "Which pl"#,
+        r#"an?", "select": "one", "options": [{"id": "solo", "la"#,
+        r#"bel": "Solo"}, {"id": "team", "label": "Team"}]}"#,
+    ];
+    let streamed = json!({"toolCalls": [{"id": "call_plan", "name": "ask_choice", "inputParts": pieces}]});
+    // An invalid ask (one option only) is withdrawn; the model is told and replies.
+    let invalid = json!({"toolCalls": [{"id": "call_bad", "name": "ask_choice", "inputParts": [r#"{"prompt": "Pick", "select": "one", "#, r#""options": [{"id": "a", "label": "A"}]}"#]}]});
+    let h = harness(json!([streamed, invalid, {"text": "Let me ask differently."}])).await;
+
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    let shown = previews(&events);
+    let prompts: Vec<Value> = shown.iter().map(|preview| preview.input.clone().unwrap()["prompt"].clone()).collect();
+    assert_eq!(prompts, [json!("Which pl"), json!("Which plan?"), json!("Which plan?")], "{shown:?}");
+    assert_eq!(
+        shown[1].input.as_ref().unwrap()["options"],
+        json!([{"id": "solo"}]),
+        "the label not written yet is left out"
+    );
+    assert_eq!(shown[2].input.as_ref().unwrap()["options"][1]["label"], "Team");
+    let first_preview = events.iter().position(|e| matches!(e, TurnEvent::AskPreview { .. })).unwrap();
+    let ask = events.iter().position(|e| matches!(e, TurnEvent::Ask { .. })).unwrap();
+    assert!(first_preview < ask, "the preview comes before the real card");
+    assert!(shown.iter().all(|preview| !preview.withdrawn), "a made ask is replaced, not withdrawn");
+    let stored = serde_json::to_string(&h.rows(&history).await).unwrap();
+    assert!(!stored.contains("askPreview") && !stored.contains("Which pl\""), "nothing of a preview is stored");
+
+    let (_, events) = h.prompt(Some(&history), "Something else").await;
+    let shown = previews(&events);
+    assert_eq!(
+        shown.last().map(|preview| (preview.tool_call_id.as_str(), preview.withdrawn)),
+        Some(("call_bad", true))
+    );
+    assert_eq!(asked(&events), None);
 }

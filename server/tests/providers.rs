@@ -147,6 +147,13 @@ async fn openai_text_then_a_tool_call_whose_arguments_arrive_in_pieces() {
         [
             ModelEvent::TextDelta("Let me ".into()),
             ModelEvent::TextDelta("check.".into()),
+            // The arguments stream in pieces (for an ask's preview), then the call whole.
+            ModelEvent::ToolCallDelta { id: "call_1".into(), name: "listTodos".into(), piece: "{\"sta".into() },
+            ModelEvent::ToolCallDelta {
+                id: "call_1".into(),
+                name: "listTodos".into(),
+                piece: "tus\": \"open\"}".into()
+            },
             ModelEvent::ToolCall(ToolCall {
                 id: "call_1".into(),
                 name: "listTodos".into(),
@@ -352,6 +359,12 @@ async fn anthropic_streams_text_and_tool_use_and_sends_native_blocks() {
         got,
         [
             ModelEvent::TextDelta("Got it.".into()),
+            ModelEvent::ToolCallDelta {
+                id: "toolu_1".into(),
+                name: "addTodo".into(),
+                piece: "{\"title\": \"re".into()
+            },
+            ModelEvent::ToolCallDelta { id: "toolu_1".into(), name: "addTodo".into(), piece: "ceipt\"}".into() },
             ModelEvent::ToolCall(ToolCall {
                 id: "toolu_1".into(),
                 name: "addTodo".into(),

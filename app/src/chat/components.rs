@@ -6,7 +6,7 @@ use leptos_router::hooks::use_query_map;
 use serde_json::Value;
 
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
-use super::ask_card::{AnswerChannel, AskCard};
+use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 use super::conversation_list::ConversationList;
 use super::model::HistoryView;
 use super::page_state::{ChatState, LiveTurn, follow_running};
@@ -289,6 +289,7 @@ fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
             }}
             {turn.error.map(|error| view! { <p class="error" role="alert" data-testid="turn-error">{error}</p> })}
         </article>
+        {turn.preview.map(|preview| view! { <AskPreviewCard preview /> })}
     }
 }
 

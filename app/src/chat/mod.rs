@@ -31,7 +31,7 @@ pub mod turn_log;
 
 #[cfg(feature = "hydrate")]
 pub(crate) use ask_card::load_ask_controls;
-pub use ask_card::{AnswerChannel, AskCard};
+pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 #[cfg(feature = "ssr")]
 pub use block_settings::BlocksSettings;
 pub use components::ChatPage;

@@ -215,6 +215,19 @@ pub struct PendingAskRef {
     pub tool_call_id: String,
 }
 
+/// An ask while the model still writes it: its arguments so far, for a card shown inert and
+/// marked as being prepared; or `withdrawn` when the finished ask was not made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskPreviewEvent {
+    pub tool_call_id: String,
+    pub kind: AskKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Value>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
+}
+
 /// The first event of a stream attached to a running turn (`GET /gpt/histories/{id}/stream`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -261,6 +274,10 @@ pub enum TurnEvent {
     },
     Attached {
         attached: AttachedEvent,
+    },
+    #[serde(rename_all = "camelCase")]
+    AskPreview {
+        ask_preview: AskPreviewEvent,
     },
     /// How the finished reply checked as a block document (before `done`).
     Blocks {

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::model::TurnEvent;
+use super::model::{AskPreviewEvent, TurnEvent};
 use crate::error::FieldError;
 use crate::wire::PromptBody;
 use palaver_contract::blocks::BlocksCheck;
@@ -18,6 +18,8 @@ pub(super) struct LiveTurn {
     pub(super) error: Option<String>,
     /// How the finished reply checked as a block document.
     pub(super) blocks: Option<Box<BlocksCheck>>,
+    /// An ask the model is still writing, shown inert until the real card replaces it.
+    pub(super) preview: Option<AskPreviewEvent>,
 }
 
 /// The chat page's state, shared by its parts as one `Copy` handle.
@@ -77,6 +79,11 @@ fn apply_event(live: RwSignal<Option<LiveTurn>>, event: TurnEvent) {
         TurnEvent::Blocks { blocks } => update(&|turn| turn.blocks = Some(blocks.clone())),
         // An attached stream starts over: what it replays replaces what was shown.
         TurnEvent::Attached { attached } => live.set(Some(LiveTurn { prompt: attached.prompt, ..Default::default() })),
+        TurnEvent::AskPreview { ask_preview } if ask_preview.withdrawn => update(&|turn| {
+            turn.preview = turn.preview.take().filter(|shown| shown.tool_call_id != ask_preview.tool_call_id)
+        }),
+        TurnEvent::AskPreview { ask_preview } => update(&|turn| turn.preview = Some(ask_preview.clone())),
+        // The real card comes with the reloaded conversation; until then the preview stays.
         TurnEvent::ToolResult { .. }
         | TurnEvent::Ask { .. }
         | TurnEvent::AskResolved { .. }

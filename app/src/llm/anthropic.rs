@@ -111,7 +111,7 @@ pub struct EventFolder {
 }
 
 impl ReplyFolder for EventFolder {
-    fn read(&mut self, data: &str) -> Result<Option<String>, String> {
+    fn read(&mut self, data: &str) -> Result<Vec<ModelEvent>, String> {
         let event: Value = serde_json::from_str(data).map_err(|_| "Anthropic sent an unreadable event.".to_string())?;
         let index = event["index"].as_u64().unwrap_or(0);
         match event["type"].as_str().unwrap_or_default() {
@@ -131,9 +131,23 @@ impl ReplyFolder for EventFolder {
             "content_block_delta" => {
                 let delta = &event["delta"];
                 match (delta["type"].as_str(), self.blocks.get_mut(&index)) {
-                    (Some("text_delta"), _) => return Ok(delta["text"].as_str().map(str::to_string)),
-                    (Some("input_json_delta"), Some(Block::ToolUse { json, .. })) => {
-                        json.push_str(delta["partial_json"].as_str().unwrap_or_default());
+                    (Some("text_delta"), _) => {
+                        return Ok(delta["text"]
+                            .as_str()
+                            .map(|text| ModelEvent::TextDelta(text.to_string()))
+                            .into_iter()
+                            .collect());
+                    }
+                    (Some("input_json_delta"), Some(Block::ToolUse { id, name, json })) => {
+                        let piece = delta["partial_json"].as_str().unwrap_or_default();
+                        json.push_str(piece);
+                        if !piece.is_empty() {
+                            return Ok(vec![ModelEvent::ToolCallDelta {
+                                id: id.clone(),
+                                name: name.clone(),
+                                piece: piece.into(),
+                            }]);
+                        }
                     }
                     _ => {}
                 }
@@ -163,7 +177,7 @@ impl ReplyFolder for EventFolder {
             }
             _ => {}
         }
-        Ok(None)
+        Ok(Vec::new())
     }
 
     fn end(self) -> Result<(Vec<ToolCall>, FinishReason, Usage), String> {

@@ -181,8 +181,9 @@ pub fn token_count(value: &Value) -> u32 {
 
 /// How a provider's stream becomes model events: one `data` payload at a time, then the end.
 pub trait ReplyFolder: Send + 'static {
-    /// Reads one payload; returns the text delta it carried, if any.
-    fn read(&mut self, data: &str) -> Result<Option<String>, String>;
+    /// Reads one payload; returns the events it carried as they stream (text, pieces of a
+    /// tool call's arguments).
+    fn read(&mut self, data: &str) -> Result<Vec<ModelEvent>, String>;
     /// The tool calls and the finish once the stream ended; an error when it ended early.
     fn end(self) -> Result<(Vec<ToolCall>, FinishReason, Usage), String>;
 }
@@ -207,17 +208,17 @@ pub fn stream_call<F: ReplyFolder>(
         };
         let mut events = EventReader::new(response, provider);
         while let Some(data) = events.next().await {
-            let text = match data.and_then(|data| folder.read(&data)) {
-                Ok(text) => text,
+            let streamed = match data.and_then(|data| folder.read(&data)) {
+                Ok(streamed) => streamed,
                 Err(error) => {
                     emit(&mut sender, ModelEvent::Error(error)).await;
                     return;
                 }
             };
-            if let Some(text) = text
-                && !emit(&mut sender, ModelEvent::TextDelta(text)).await
-            {
-                return;
+            for event in streamed {
+                if !emit(&mut sender, event).await {
+                    return;
+                }
             }
         }
         match folder.end() {

@@ -43,10 +43,22 @@ struct MockResponse {
     text: Option<String>,
     parts: Option<Vec<String>>,
     #[serde(default)]
-    tool_calls: Vec<ToolCall>,
+    tool_calls: Vec<MockToolCall>,
     error: Option<String>,
     #[serde(default)]
     chunk_delay_ms: u64,
+}
+
+/// A scripted tool call: its input whole, or as the pieces the model streams it in
+/// (`inputParts`, joined, must be JSON).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct MockToolCall {
+    id: String,
+    name: String,
+    #[serde(default)]
+    input: Value,
+    input_parts: Option<Vec<String>>,
 }
 
 pub struct MockModel {
@@ -113,7 +125,21 @@ fn events_for(response: MockResponse) -> Vec<ModelEvent> {
         return events;
     }
     let reason = if response.tool_calls.is_empty() { FinishReason::Stop } else { FinishReason::ToolCalls };
-    events.extend(response.tool_calls.into_iter().map(ModelEvent::ToolCall));
+    for call in response.tool_calls {
+        let input = match call.input_parts {
+            Some(pieces) => {
+                let whole = pieces.concat();
+                events.extend(pieces.into_iter().map(|piece| ModelEvent::ToolCallDelta {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    piece,
+                }));
+                serde_json::from_str(&whole).unwrap_or(Value::String(whole))
+            }
+            None => call.input,
+        };
+        events.push(ModelEvent::ToolCall(ToolCall { id: call.id, name: call.name, input }));
+    }
     events.push(ModelEvent::Finish { reason, usage: Usage { input_tokens: 0, output_tokens: estimate_tokens(&text) } });
     events
 }

@@ -117,8 +117,17 @@ pub struct Usage {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelEvent {
     TextDelta(String),
+    /// A piece of a tool call's arguments as they stream (the whole call follows as `ToolCall`).
+    ToolCallDelta {
+        id: String,
+        name: String,
+        piece: String,
+    },
     ToolCall(ToolCall),
-    Finish { reason: FinishReason, usage: Usage },
+    Finish {
+        reason: FinishReason,
+        usage: Usage,
+    },
     Error(String),
 }
 

@@ -167,9 +167,9 @@ impl ChunkReader {
 }
 
 impl ReplyFolder for ChunkReader {
-    fn read(&mut self, data: &str) -> Result<Option<String>, String> {
+    fn read(&mut self, data: &str) -> Result<Vec<ModelEvent>, String> {
         if data.trim() == "[DONE]" {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let chunk: Value =
             serde_json::from_str(data).map_err(|_| "The model server sent an unreadable event.".to_string())?;
@@ -182,7 +182,8 @@ impl ReplyFolder for ChunkReader {
                 output_tokens: http::token_count(&usage["completion_tokens"]),
             });
         }
-        let Some(choice) = chunk["choices"].get(0) else { return Ok(None) };
+        let Some(choice) = chunk["choices"].get(0) else { return Ok(Vec::new()) };
+        let mut streamed = Vec::new();
         for delta in choice["delta"]["tool_calls"].as_array().into_iter().flatten() {
             let call = self.calls.entry(delta["index"].as_u64().unwrap_or(0)).or_default();
             if let Some(id) = delta["id"].as_str() {
@@ -191,8 +192,13 @@ impl ReplyFolder for ChunkReader {
             if let Some(name) = delta["function"]["name"].as_str() {
                 call.name.push_str(name);
             }
-            if let Some(arguments) = delta["function"]["arguments"].as_str() {
+            if let Some(arguments) = delta["function"]["arguments"].as_str().filter(|piece| !piece.is_empty()) {
                 call.arguments.push_str(arguments);
+                streamed.push(ModelEvent::ToolCallDelta {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    piece: arguments.to_string(),
+                });
             }
         }
         match choice["finish_reason"].as_str() {
@@ -202,11 +208,11 @@ impl ReplyFolder for ChunkReader {
             Some(_) => self.finish = Some(FinishReason::Stop),
             None => {}
         }
-        let text = choice["delta"]["content"].as_str().filter(|text| !text.is_empty()).map(str::to_string);
-        if let Some(text) = &text {
+        if let Some(text) = choice["delta"]["content"].as_str().filter(|text| !text.is_empty()) {
             self.text.push_str(text);
+            streamed.push(ModelEvent::TextDelta(text.to_string()));
         }
-        Ok(text)
+        Ok(streamed)
     }
 
     fn end(self) -> Result<(Vec<ToolCall>, FinishReason, Usage), String> {

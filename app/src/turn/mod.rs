@@ -7,6 +7,7 @@
 //! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
 
 mod answer;
+mod ask_preview;
 mod expiry;
 mod pending;
 mod question;
@@ -258,6 +259,7 @@ impl TurnRunner {
             block_errors: String::new(),
             tools: self.tools(),
             questions_asked: 0,
+            previews: Default::default(),
             superseded: false,
         };
         let stream_id = turn_id;

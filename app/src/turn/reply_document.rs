@@ -94,7 +94,7 @@ impl Turn {
                     break;
                 }
                 ModelEvent::Error(_) => return None,
-                ModelEvent::ToolCall(_) => {}
+                ModelEvent::ToolCall(_) | ModelEvent::ToolCallDelta { .. } => {}
             }
         }
         (!text.trim().is_empty()).then_some(text)

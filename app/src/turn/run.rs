@@ -2,9 +2,11 @@
 //! its parts (resolve, prepare, steps, then finish, pause or undo; title and log; done). The
 //! parts are `impl Turn` blocks in their own files; they import from here, never the reverse.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::store::{RequestLogMetadata, StoredPendingAsk};
@@ -14,8 +16,8 @@ use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};
 use crate::chat::turn_log::TurnLog;
 use crate::llm::ContentPart;
 use crate::llm::{ModelMessage, Usage};
-use palaver_contract::asks::AskResponse;
 use palaver_contract::asks::AskSurface;
+use palaver_contract::asks::{AskKind, AskResponse};
 
 /// The answer of a resolved ask, ready for the model.
 pub(super) struct Resolved {
@@ -25,6 +27,13 @@ pub(super) struct Resolved {
     pub(super) parts: Vec<ContentPart>,
     pub(super) rows_before: i64,
     pub(super) rows_added: i64,
+}
+
+/// The arguments of the ask calls of one step as they stream, by call: the ask's kind, the
+/// text so far, and the preview last shown.
+#[derive(Default)]
+pub(super) struct Previews {
+    pub(super) calls: HashMap<String, (AskKind, String, Option<Value>)>,
 }
 
 /// Where a step left the turn.
@@ -84,6 +93,8 @@ pub(super) struct Turn {
     pub(super) questions_asked: usize,
     /// A new message came while the turn waited on a tool's question: the turn ends unsaved.
     pub(super) superseded: bool,
+    /// The step's asks as the model writes them, previewed.
+    pub(super) previews: Previews,
 }
 
 impl Turn {

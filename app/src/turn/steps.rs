@@ -133,6 +133,7 @@ impl Turn {
                     text.push_str(&delta);
                     self.emit(TurnEvent::Text { text: delta }).await;
                 }
+                ModelEvent::ToolCallDelta { id, name, piece } => self.preview_piece(&id, &name, &piece).await,
                 ModelEvent::ToolCall(call) => calls.push(call),
                 ModelEvent::Finish { usage, .. } => {
                     self.usage.input_tokens += usage.input_tokens;
@@ -151,13 +152,16 @@ impl Turn {
     pub(super) async fn steps(&mut self) -> StepsEnd {
         for _ in 0..self.runner.settings.max_steps {
             let Some((text, calls, error)) = self.call_model().await else {
+                self.settle_previews(None).await;
                 return StepsEnd::Stopped;
             };
             if let Some(error) = error {
+                self.settle_previews(None).await;
                 self.reply.push_str(&text);
                 return StepsEnd::Failed(error);
             }
             if calls.is_empty() {
+                self.settle_previews(None).await;
                 self.reply.push_str(&text);
                 return StepsEnd::Finished;
             }
@@ -167,6 +171,9 @@ impl Turn {
                 self.emit(TurnEvent::Replace { replace: "text".into(), text: reply }).await;
             }
             let pause = self.tool_step(calls).await;
+            // A preview stays only for the ask the turn pauses on: the real card replaces it.
+            let asked = pause.as_ref().map(|pause| pause.stored.ask.tool_call_id.clone());
+            self.settle_previews(asked.as_deref()).await;
             if self.superseded {
                 return StepsEnd::Superseded;
             }

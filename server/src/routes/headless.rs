@@ -204,6 +204,7 @@ pub async fn turn(
             | TurnEvent::ToolResult { .. }
             | TurnEvent::AskResolved { .. }
             | TurnEvent::Attached { .. }
+            | TurnEvent::AskPreview { .. }
             | TurnEvent::Blocks { .. } => {}
         }
     }

@@ -8,6 +8,7 @@ mod drafts;
 mod files;
 mod form;
 mod markdown;
+mod preview;
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -15,6 +16,7 @@ use serde_json::{Value, json};
 #[cfg(feature = "hydrate")]
 pub(crate) use controls::load as load_ask_controls;
 pub use drafts::provide_ask_drafts;
+pub use preview::AskPreviewCard;
 
 use super::deadline;
 use super::summary::ask_summary;
