@@ -508,3 +508,54 @@ async fn while_one_question_waits_another_call_on_that_server_is_told_it_is_busy
     assert_eq!(text(&answered), "First done.");
     hub.shut_down().await;
 }
+
+#[tokio::test]
+async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_trail_has_both() {
+    let hub = everything_without_approvals().await;
+    let elicit = |id: &str| call(id, "everything__trigger-elicitation-request", json!({}));
+    let settings = TurnSettings {
+        tool_sources: vec![std::sync::Arc::new(hub.clone())],
+        ask_ttl: Duration::from_secs(1),
+        ..TurnSettings::default()
+    };
+    let echo = call("call_echo", "everything__echo", json!({"message": "still here"}));
+    let h = harness_with(json!([elicit("call_a"), elicit("call_b"), echo, {"text": "Done."}]), settings).await;
+
+    let (history, events) = h.prompt(None, "Ask me").await;
+    assert!(ask_event(&events).and_then(|ask| ask.expires_at).is_some(), "a tool's question has a deadline too");
+    let sweeper = h.runner.spawn_expiry_sweeper();
+    for _ in 0..50 {
+        if h.pending(&history).await.is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    sweeper.abort();
+    assert_eq!(h.pending(&history).await, None, "expired");
+    let rows = h.rows(&history).await;
+    let expired = rows.iter().any(|row| {
+        matches!(row, app::chat::model::HistoryRow::ToolCall { tool_call_id, ask: Some(ask), .. }
+        if tool_call_id == "call_a_q1" && ask.status == app::chat::model::AskStatus::Expired)
+    });
+    assert!(expired, "{rows:?}");
+
+    // A question the user stops is cancelled by Palaver, for the user.
+    let (history, _) = h.prompt(None, "Ask me again").await;
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_b_q1"));
+    assert!(h.running.stop(&history), "the turn waits on its tool's question");
+    for _ in 0..50 {
+        if h.pending(&history).await.is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
+    let endings: Vec<(&str, Option<&str>, &str)> =
+        trail.iter().map(|entry| (entry.decision.as_str(), entry.reason.as_deref(), entry.surface.as_str())).collect();
+    assert_eq!(endings, [("cancel", Some("user_stopped"), "palaver"), ("expired", Some("expired"), "palaver")]);
+
+    // The server took both endings in its stride: the next call goes through.
+    let (_, events) = h.prompt(None, "Echo").await;
+    assert_eq!(tool_result(&events, "call_echo"), Some(json!({"text": "Echo: still here"})), "{events:?}");
+    hub.shut_down().await;
+}

@@ -1,4 +1,6 @@
 import { expect, test } from "@playwright/test";
+import { ChatPage } from "./fixtures/chat_page";
+import { AskCard } from "./fixtures/ask_card";
 import { accountsPort } from "../playwright.config";
 import { AccountPages } from "./fixtures/account_pages";
 
@@ -42,4 +44,17 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
   await files.getByRole("button", { name: "Reconnect" }).click();
   await expect(files).toHaveAttribute("data-state", "connecting");
   await expect(files).toHaveAttribute("data-state", "connected"); // the section looks again while it connects
+
+  // Everyone's decisions on asks are on the admin page too.
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("A plan from the inbox");
+  await new AskCard(page).button("option:starter").click();
+  await expect(chat.assistantMessages().last()).toHaveText("Starter it is.");
+  await page.goto("/admin");
+  const audit = page.getByTestId("audit");
+  await expect(audit.getByRole("heading")).toHaveText("Decisions on asks (everyone)");
+  await expect(audit.getByTestId("audit-entry")).toHaveCount(1);
+  await expect(audit.getByTestId("audit-entry")).toContainText("choice ask");
+  await expect(audit.getByTestId("audit-entry")).toContainText("answered");
 });
