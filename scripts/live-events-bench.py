@@ -127,26 +127,8 @@ def main():
     script_path = os.path.join(workdir, "mock.json")
     with open(script_path, "w") as script:
         json.dump(load.mock_script([f"cycle 0-0-{n}" for n in range(args.asks)]), script)
-    env = dict(
-        os.environ,
-        LEPTOS_OUTPUT_NAME="palaver",
-        LEPTOS_SITE_ROOT="target/site",
-        LEPTOS_SITE_PKG_DIR="pkg",
-        LEPTOS_SITE_ADDR=f"127.0.0.1:{PORT}",
-        PALAVER_DATABASE_URL=f"sqlite://{workdir}/live.db?mode=rwc",
-        PALAVER_DATA_DIR=workdir,
-        PALAVER_MODEL=f"mock:{script_path}",
-        PALAVER_OPEN_SIGNUP="true",
-        RUST_LOG="warn",
-    )
-    server = subprocess.Popen([os.path.join(load.ROOT, "target/release/palaver")], cwd=load.ROOT, env=env)
+    server = load.start_server(workdir, script_path)
     try:
-        for _ in range(100):
-            try:
-                load.Client().call("GET", "/health")
-                break
-            except Exception:  # noqa: BLE001 - not up yet
-                time.sleep(0.1)
         token = load.signed_in_client("live0").token
         samples = asyncio.run(latency(token, args.asks))
         print(

@@ -110,6 +110,31 @@ def run_user(client, prompts, latencies, errors):
             errors.append(str(error))
 
 
+def start_server(workdir, script_path):
+    """Starts the release build on PORT with the mock model's `script_path` and a fresh
+    database in `workdir`; returns once it answers /health."""
+    env = dict(
+        os.environ,
+        LEPTOS_OUTPUT_NAME="palaver",
+        LEPTOS_SITE_ROOT="target/site",
+        LEPTOS_SITE_PKG_DIR="pkg",
+        LEPTOS_SITE_ADDR=f"127.0.0.1:{PORT}",
+        PALAVER_DATABASE_URL=f"sqlite://{workdir}/palaver.db?mode=rwc",
+        PALAVER_DATA_DIR=workdir,
+        PALAVER_MODEL=f"mock:{script_path}",
+        PALAVER_OPEN_SIGNUP="true",
+        RUST_LOG="warn",
+    )
+    server = subprocess.Popen([os.path.join(ROOT, "target/release/palaver")], cwd=ROOT, env=env)
+    for _ in range(100):
+        try:
+            Client().call("GET", "/health")
+            break
+        except Exception:  # noqa: BLE001 - not up yet
+            time.sleep(0.1)
+    return server
+
+
 def peak_rss_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -146,26 +171,8 @@ def main():
     with open(script_path, "w") as script:
         json.dump(mock_script([p for level in levels for user in plan[level] for p in user]), script)
 
-    env = dict(
-        os.environ,
-        LEPTOS_OUTPUT_NAME="palaver",
-        LEPTOS_SITE_ROOT="target/site",
-        LEPTOS_SITE_PKG_DIR="pkg",
-        LEPTOS_SITE_ADDR=f"127.0.0.1:{PORT}",
-        PALAVER_DATABASE_URL=f"sqlite://{workdir}/load.db?mode=rwc",
-        PALAVER_DATA_DIR=workdir,
-        PALAVER_MODEL=f"mock:{script_path}",
-        PALAVER_OPEN_SIGNUP="true",
-        RUST_LOG="warn",
-    )
-    server = subprocess.Popen([os.path.join(ROOT, "target/release/palaver")], cwd=ROOT, env=env)
+    server = start_server(workdir, script_path)
     try:
-        for _ in range(100):
-            try:
-                Client().call("GET", "/health")
-                break
-            except Exception:  # noqa: BLE001 - not up yet
-                time.sleep(0.1)
         print(f"{'users':>5} {'cycles':>7} {'cycles/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU ms/cycle':>20} {'peak RSS MiB':>13}")
         for level in levels:
             clients = [signed_in_client(f"load{level}x{user}") for user in range(level)]

@@ -245,30 +245,32 @@ fn ButtonsBody(
     let card = to_simple_card(&ask, &tool_call_id);
     let skip = ask.allows_decline();
     let grant_buttons = grants.map(|tool| {
-        let grant = move |scope: &'static str| {
-            move |_| answer.run(json!({"action": "accept", "content": {"confirmed": true}, "grant": scope}))
+        let grant_button = move |scope: &'static str, label: AnyView| {
+            view! {
+                <button
+                    type="button"
+                    class="ask-button"
+                    data-testid=format!("ask-grant-{scope}")
+                    disabled=move || channel.busy.get()
+                    on:click=move |_| {
+                        answer.run(json!({"action": "accept", "content": {"confirmed": true}, "grant": scope}))
+                    }
+                >
+                    {label}
+                </button>
+            }
         };
         view! {
             <div class="ask-card__buttons" role="group" aria-label="Allow later calls">
-                <button
-                    type="button"
-                    class="ask-button"
-                    data-testid="ask-grant-conversation"
-                    disabled=move || channel.busy.get()
-                    on:click=grant("conversation")
-                >
-                    "Allow in this conversation"
-                </button>
-                <button
-                    type="button"
-                    class="ask-button"
-                    data-testid="ask-grant-always"
-                    disabled=move || channel.busy.get()
-                    on:click=grant("always")
-                >
-                    "Always allow "
-                    <code>{tool}</code>
-                </button>
+                {grant_button("conversation", "Allow in this conversation".into_any())}
+                {grant_button(
+                    "always",
+                    view! {
+                        "Always allow "
+                        <code>{tool}</code>
+                    }
+                        .into_any(),
+                )}
             </div>
         }
     });
