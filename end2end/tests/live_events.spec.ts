@@ -14,9 +14,17 @@ test("an ask made in one tab shows in a second tab and on the watch, and is answ
   const secondChat = new ChatPage(second);
   await secondChat.open(new URL(page.url()).pathname + new URL(page.url()).search);
   const watch = await context.newPage();
+  let watchLooked = 0;
+  watch.on("request", (request) => {
+    if (request.url().endsWith("/gpt/histories/pendingAsks")) watchLooked += 1;
+  });
   await watch.goto("/watch");
   await watch.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
   await expect(watch.getByText("Nothing to answer.")).toBeVisible();
+  // The watch no longer polls: idle, it asks for nothing.
+  const looked = watchLooked;
+  await watch.waitForTimeout(4_000);
+  expect(watchLooked).toBe(looked);
   await expect(second.getByTestId("inbox-count")).toHaveText("0");
 
   await chat.sendMessage("Which plan?");
@@ -24,7 +32,7 @@ test("an ask made in one tab shows in a second tab and on the watch, and is answ
   // No reload anywhere: the live events bring the ask.
   await expect(new AskCard(second).button("option:team")).toBeVisible({ timeout: 3_000 });
   await expect(second.getByTestId("inbox-count")).toHaveText("1");
-  await expect(watch.getByTestId("watch-button-option:team")).toBeVisible({ timeout: 3_000 });
+  await expect(watch.getByTestId("watch-button-option:team")).toBeVisible({ timeout: 1_500 });
 
   await watch.getByTestId("watch-button-option:team").click();
   await expect(watch.getByTestId("watch-reply")).toHaveText("Team it is.");
