@@ -135,7 +135,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
     let state = server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings, mcp.clone());
-    state.turns.spawn_expiry_sweeper();
+    let sweeper = state.turns.spawn_expiry_sweeper();
     let router = server::router(state);
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
@@ -145,6 +145,8 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         .await
         .map_err(|err| format!("Server error: {err}"))?;
     mcp.shut_down().await;
+    // Stopped before the pool closes, so no sweep meets a closed pool.
+    sweeper.abort();
     pool.close().await;
     tracing::info!("stopped");
     Ok(())

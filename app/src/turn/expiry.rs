@@ -81,7 +81,7 @@ impl TurnRunner {
     }
 
     /// Dates the asks stored before asks expired, then ends due asks now and every second,
-    /// so asks expire across restarts. Runs until the pool closes.
+    /// so asks expire across restarts. Runs until it is aborted or the pool closes.
     pub fn spawn_expiry_sweeper(&self) -> tokio::task::JoinHandle<()> {
         let runner = self.clone();
         tokio::spawn(async move {
@@ -93,8 +93,11 @@ impl TurnRunner {
             }
             let mut tick = tokio::time::interval(SWEEP_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-            while !runner.pool.is_closed() {
+            loop {
                 tick.tick().await;
+                if runner.pool.is_closed() {
+                    return;
+                }
                 if let Err(err) = runner.expire_due().await {
                     tracing::warn!(?err, "the ask expiry sweep failed; trying again");
                 }
