@@ -155,3 +155,25 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
     let again = h.request(Some(&history), TurnInput::Prompt("Still there?".into()));
     assert_eq!(h.runner.start(again).await.err().map(|err| err.status_code()), Some(404));
 }
+
+#[tokio::test]
+async fn a_stop_that_names_a_turn_stops_it_and_not_another_tabs_turn_on_the_conversation() {
+    let story = |words: [&str; 3]| json!({"parts": words, "chunkDelayMs": 250});
+    let h = harness(json!([story(["First", " tab", " story."]), story(["Second", " tab", " story."])])).await;
+    let conversations = app::chat::Conversations::new(h.pool.clone(), None, h.running.clone(), Default::default());
+    let history = app::chat::store::create_history(&h.pool, &h.caller.user.id).await.unwrap();
+    let mut first = h.runner.start(h.request(Some(&history), TurnInput::Prompt("One".into()))).await.unwrap();
+    let mut second = h.runner.start(h.request(Some(&history), TurnInput::Prompt("Two".into()))).await.unwrap();
+    let stopped = conversations.stop(&h.caller, &history, Some(&first.stream_id)).await.unwrap();
+    assert!(stopped, "that turn was running");
+    let (mut one, mut two) = (Vec::new(), Vec::new());
+    while let Some(event) = first.events.recv().await {
+        one.push(event);
+    }
+    while let Some(event) = second.events.recv().await {
+        two.push(event);
+    }
+    assert_ne!(text(&one), "First tab story.", "the named turn stopped: {one:?}");
+    assert_eq!(text(&two), "Second tab story.", "the other tab's turn went on");
+    assert!(!conversations.stop(&h.caller, &history, Some(&first.stream_id)).await.unwrap(), "it has ended");
+}

@@ -20,3 +20,27 @@ test("Stop ends a running reply and keeps what was said", async ({ page }) => {
   await chat.open(new URL(page.url()).pathname + new URL(page.url()).search);
   await expect(chat.assistantMessages().last()).toHaveText(kept.trim());
 });
+
+test("Stop ends the turn this tab shows, not another turn on the conversation", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Two turns at once");
+  const reply = chat.assistantMessages().last();
+  await expect(reply).toContainText("The tab's");
+  // A second turn on the same conversation, from the API (a watch, a bot).
+  const history = new URL(page.url()).searchParams.get("c");
+  const other = page.request.post(`/gpt/histories/${history}/turn`, {
+    data: { prompt: "Meanwhile, from the API" },
+    headers: { origin: new URL(page.url()).origin },
+  });
+
+  await page.waitForTimeout(300);
+  await page.getByTestId("stop").click();
+  await expect(chat.send).toHaveText("Send");
+  expect(await reply.textContent()).not.toContain("and on.");
+  const response = await other;
+  const finished = await response.json();
+  expect(response.status(), JSON.stringify(finished)).toBe(200);
+  expect(finished.data.text).toBe("The API's story ends.");
+});

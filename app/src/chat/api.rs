@@ -39,10 +39,11 @@ pub async fn delete_conversation(id: String) -> Result<(), AppError> {
     state.conversations.delete(&caller, &id).await
 }
 
-/// Stops the turn running on a conversation: the model is not called again, what it produced
-/// is kept. Returns whether a turn was running.
+/// Stops the turns running on a conversation, or with `stream` (a stream id, as the turn's
+/// event ids carry it) only that one: the model is not called again, what it produced is
+/// kept. Returns whether a turn was running.
 #[server(prefix = "/api", endpoint = "stop_turn")]
-pub async fn stop_turn(id: String) -> Result<bool, AppError> {
+pub async fn stop_turn(id: String, #[server(default)] stream: Option<String>) -> Result<bool, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.stop(&caller, &id).await
+    state.conversations.stop(&caller, &id, stream.as_deref()).await
 }

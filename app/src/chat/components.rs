@@ -109,10 +109,12 @@ pub fn ChatPage() -> impl IntoView {
         };
         state.start_turn(prompt_body(&id, &prompt), Some(prompt));
     };
+    // Stop ends the turn this tab shows; another tab's turn on the conversation goes on.
     let stop = move || {
         if let Some(id) = history_id.get_untracked() {
+            let stream = live.with_untracked(|turn| turn.as_ref().and_then(|turn| turn.stream.clone()));
             leptos::task::spawn_local(async move {
-                let _ = stop_turn(id).await;
+                let _ = stop_turn(id, stream).await;
             });
         }
     };

@@ -20,6 +20,8 @@ pub(super) struct LiveTurn {
     pub(super) blocks: Option<Box<BlocksCheck>>,
     /// An ask the model is still writing, shown inert until the real card replaces it.
     pub(super) preview: Option<AskPreviewEvent>,
+    /// The stream the events came on (their ids say), so Stop names this turn only.
+    pub(super) stream: Option<String>,
 }
 
 /// The chat page's state, shared by its parts as one `Copy` handle.
@@ -69,8 +71,15 @@ impl ChatState {
 }
 
 /// Applies one event of the running turn to what the transcript shows of it.
-fn apply_event(live: RwSignal<Option<LiveTurn>>, event: TurnEvent) {
+fn apply_event(live: RwSignal<Option<LiveTurn>>, id: Option<&str>, event: TurnEvent) {
     let update = |change: &dyn Fn(&mut LiveTurn)| live.update(|turn| turn.iter_mut().for_each(change));
+    if let Some((stream, _)) = id.and_then(|id| id.rsplit_once('.')) {
+        update(&|turn| {
+            if turn.stream.as_deref() != Some(stream) {
+                turn.stream = Some(stream.to_string());
+            }
+        });
+    }
     match event {
         TurnEvent::Text { text } => update(&|turn| turn.reply.push_str(&text)),
         TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
@@ -99,8 +108,8 @@ async fn run_turn(body: PromptBody, state: ChatState) {
     let ChatState { live, busy, server_errors, notice, history_id, .. } = state;
     let mut last_seen = None;
     let mut result = super::stream::send_prompt(&body, |id, event| {
+        apply_event(live, id.as_deref(), event);
         last_seen = id.or(last_seen.take());
-        apply_event(live, event);
     })
     .await;
     // The connection dropped mid-reply: the turn goes on on the server, so follow it again
@@ -112,10 +121,10 @@ async fn run_turn(body: PromptBody, state: ChatState) {
         for _ in 0..REATTACH_TRIES {
             crate::browser::sleep(REATTACH_PAUSE).await;
             let followed = super::stream::attach(id, last_seen.clone().as_deref(), |seen, event| {
-                last_seen = seen.or(last_seen.take());
                 if !matches!(event, TurnEvent::Attached { .. }) {
-                    apply_event(live, event);
+                    apply_event(live, seen.as_deref(), event);
                 }
+                last_seen = seen.or(last_seen.take());
             })
             .await;
             match followed {
@@ -157,11 +166,11 @@ pub(super) async fn follow_running(state: ChatState, id: String) {
     if busy.get_untracked() {
         return;
     }
-    let followed = super::stream::attach(&id, None, |_, event| {
+    let followed = super::stream::attach(&id, None, |seen, event| {
         if matches!(event, TurnEvent::Attached { .. }) {
             busy.set(true);
         }
-        apply_event(live, event);
+        apply_event(live, seen.as_deref(), event);
     })
     .await;
     if busy.get_untracked() && matches!(followed, Ok(super::stream::Attach::Followed) | Err(_)) {

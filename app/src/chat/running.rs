@@ -55,10 +55,20 @@ impl RunningTurns {
 
     /// Asks every turn running on a conversation to stop; false when none is running.
     pub fn stop(&self, history_id: &str) -> bool {
+        self.stop_where(history_id, |_| true)
+    }
+
+    /// Asks the one turn whose stream is `stream_id` to stop (the one a tab shows), leaving
+    /// the conversation's other turns running; false when it is not running.
+    pub fn stop_stream(&self, history_id: &str, stream_id: &str) -> bool {
+        self.stop_where(history_id, |turn| turn.log.is_stream(stream_id))
+    }
+
+    fn stop_where(&self, history_id: &str, chosen: impl Fn(&Running) -> bool) -> bool {
         let switches = self.switches();
         let running = switches.get(history_id).map(Vec::as_slice).unwrap_or_default();
-        // Every switch is flipped: no short circuit.
-        running.iter().filter(|turn| turn.switch.send(true).is_ok()).count() > 0
+        // Every chosen switch is flipped: no short circuit.
+        running.iter().filter(|turn| chosen(turn)).filter(|turn| turn.switch.send(true).is_ok()).count() > 0
     }
 }
 
@@ -79,5 +89,16 @@ mod tests {
         running.unregister("h1", &first);
         assert!(running.stop("h1"), "the second turn still runs");
         assert!(!running.stop("h3"));
+    }
+
+    #[test]
+    fn a_stop_that_names_a_stream_stops_that_turn_only() {
+        let running = RunningTurns::default();
+        let (_one, one_stop) = running.register("h1", TurnLog::new("t1", None));
+        let (_two, two_stop) = running.register("h1", TurnLog::new("t2", None));
+        assert!(running.stop_stream("h1", "t2"));
+        assert!(*two_stop.borrow() && !*one_stop.borrow(), "the other tab's turn goes on");
+        assert!(!running.stop_stream("h1", "t9"));
+        assert!(!running.stop_stream("h2", "t1"));
     }
 }

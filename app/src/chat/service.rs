@@ -82,9 +82,13 @@ impl Conversations {
     }
 
     /// Stops the turn running on a conversation the caller owns; false when none was running.
-    pub async fn stop(&self, caller: &Caller, id: &str) -> AppResult<bool> {
+    /// With `stream`, only the turn of that stream (the one a tab shows).
+    pub async fn stop(&self, caller: &Caller, id: &str, stream: Option<&str>) -> AppResult<bool> {
         authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
-        Ok(self.running.stop(id))
+        Ok(match stream {
+            Some(stream) => self.running.stop_stream(id, stream),
+            None => self.running.stop(id),
+        })
     }
 
     /// A conversation as clients see it, without an access check: each document reply

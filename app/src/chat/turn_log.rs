@@ -67,6 +67,11 @@ impl TurnLog {
         self.bump();
     }
 
+    /// Whether `stream_id` is this turn's current stream.
+    pub fn is_stream(&self, stream_id: &str) -> bool {
+        self.state().stream_id == stream_id
+    }
+
     pub fn is_streaming(&self) -> bool {
         !self.state().ended
     }
