@@ -133,6 +133,10 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_APPROVAL_TTL_SECONDS", default_value_t = 60 * 60,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub approval_ttl_seconds: u64,
+    /// Seconds running turns get to finish after SIGTERM or Ctrl-C; then they are stopped (each
+    /// saves what it has). A second signal stops them at once.
+    #[arg(long, global = true, env = "PALAVER_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
+    pub shutdown_grace_seconds: u64,
     /// Per-file cap of `files` answers and uploads, in bytes.
     #[arg(long, global = true, env = "PALAVER_MAX_FILE_SIZE_BYTES", default_value_t = 10 * 1024 * 1024)]
     pub max_file_size_bytes: u64,

@@ -136,20 +136,79 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
 
     let state = server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings, mcp.clone());
     let sweeper = state.turns.spawn_expiry_sweeper();
+    let (running, live) = (state.conversations.running.clone(), state.live.clone());
     let router = server::router(state);
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
     tracing::info!("listening on http://{addr}");
+    let signals = count_signals();
+    let grace = std::time::Duration::from_secs(config.shutdown_grace_seconds);
+    shut_down_turns(signals.clone(), running.clone(), live, grace);
+    let mut first = signals.clone();
     axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(async move {
+            let _ = first.wait_for(|count| *count >= 1).await;
+        })
         .await
         .map_err(|err| format!("Server error: {err}"))?;
+    // Turns whose client left are no connection: wait for them too, then for the stopped ones
+    // to save what they have.
+    let saved = async {
+        while running.count() > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    // The serving stopped at the first signal, so the turns are stopped within `grace` of now.
+    if tokio::time::timeout(grace + SAVE_WAIT, saved).await.is_err() {
+        tracing::warn!(turns = running.count(), "some turns did not save before the exit");
+    }
     mcp.shut_down().await;
     // Stopped before the pool closes, so no sweep meets a closed pool.
     sweeper.abort();
     pool.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// How long stopped turns get to save what they have, past the grace period.
+const SAVE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Counts SIGTERM and Ctrl-C signals as they come.
+fn count_signals() -> tokio::sync::watch::Receiver<u32> {
+    let (count, counted) = tokio::sync::watch::channel(0);
+    tokio::spawn(async move {
+        loop {
+            shutdown_signal().await;
+            count.send_modify(|signals| *signals += 1);
+        }
+    });
+    counted
+}
+
+/// On the first signal: event streams end, running turns get `grace` to finish, then they are
+/// stopped (each saves what it has); a second signal stops them at once.
+fn shut_down_turns(
+    mut signals: tokio::sync::watch::Receiver<u32>,
+    running: app::chat::running::RunningTurns,
+    live: app::live::LiveHub,
+    grace: std::time::Duration,
+) {
+    tokio::spawn(async move {
+        let _ = signals.wait_for(|count| *count >= 1).await;
+        tracing::info!(turns = running.count(), grace_seconds = grace.as_secs(), "shutting down");
+        live.close();
+        let finished = async {
+            while running.count() > 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        };
+        tokio::select! {
+            () = finished => return,
+            () = tokio::time::sleep(grace) => {}
+            _ = signals.wait_for(|count| *count >= 2) => tracing::info!("a second signal: stopping the turns now"),
+        }
+        running.stop_everything();
+    });
 }
 
 async fn shutdown_signal() {

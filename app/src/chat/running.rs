@@ -53,6 +53,18 @@ impl RunningTurns {
         }
     }
 
+    /// How many turns are running (waiting on a tool's question included).
+    pub fn count(&self) -> usize {
+        self.switches().values().map(Vec::len).sum()
+    }
+
+    /// Asks every running turn to stop (Palaver is shutting down): each saves what it has.
+    pub fn stop_everything(&self) {
+        for turn in self.switches().values().flatten() {
+            let _ = turn.switch.send(true);
+        }
+    }
+
     /// Asks every turn running on a conversation to stop; false when none is running.
     pub fn stop(&self, history_id: &str) -> bool {
         self.stop_where(history_id, |_| true)

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 use super::LiveEvent;
 
@@ -41,6 +41,8 @@ pub struct LiveHub {
     epoch: Arc<str>,
     state: Arc<Mutex<HubState>>,
     sender: broadcast::Sender<Arc<Delivered>>,
+    /// Flips to true when Palaver shuts down: every event stream ends.
+    closing: watch::Sender<bool>,
 }
 
 impl Default for LiveHub {
@@ -51,6 +53,7 @@ impl Default for LiveHub {
             epoch: epoch.into(),
             state: Arc::new(Mutex::new(HubState { next_seq: 1, buffers: HashMap::new() })),
             sender,
+            closing: watch::channel(false).0,
         }
     }
 }
@@ -71,6 +74,19 @@ pub struct Subscription {
 impl LiveHub {
     fn state(&self) -> MutexGuard<'_, HubState> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Ends every event stream (clients reconnect to whichever instance serves next).
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once the hub closes.
+    pub fn closed(&self) -> impl std::future::Future<Output = ()> + Send + use<> {
+        let mut closing = self.closing.subscribe();
+        async move {
+            let _ = closing.wait_for(|closed| *closed).await;
+        }
     }
 
     /// The SSE id of an event.

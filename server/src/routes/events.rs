@@ -51,6 +51,7 @@ pub async fn events(
             }
         }
     });
-    let events = stream::iter(missed).chain(live).map(Ok);
+    // Shutting down ends the stream, so the server's graceful shutdown is not held open.
+    let events = stream::iter(missed).chain(live).take_until(hub.closed()).map(Ok);
     Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
