@@ -177,3 +177,19 @@ async fn a_stop_that_names_a_turn_stops_it_and_not_another_tabs_turn_on_the_conv
     assert_eq!(text(&two), "Second tab story.", "the other tab's turn went on");
     assert!(!conversations.stop(&h.caller, &history, Some(&first.stream_id)).await.unwrap(), "it has ended");
 }
+
+#[tokio::test]
+async fn a_user_with_too_many_replies_running_is_told_to_wait_and_nothing_changes() {
+    let slow = json!({"parts": ["A", " slow", " reply."], "chunkDelayMs": 200});
+    let settings = app::turn::TurnSettings { max_turns_per_user: 1, ..Default::default() };
+    let h = common::harness_with(json!([slow, {"text": "Now it runs."}]), settings).await;
+    let mut running = h.runner.start(h.request(None, TurnInput::Prompt("First".into()))).await.unwrap();
+    let refused = h.runner.start(h.request(None, TurnInput::Prompt("Second".into()))).await.err();
+    assert!(matches!(&refused, Some(app::error::AppError::TooManyRequests { retry_after_secs: 5, .. })), "{refused:?}");
+    assert_eq!(refused.map(|err| err.status_code()), Some(429));
+    let (histories,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM histories").fetch_one(&h.pool).await.unwrap();
+    assert_eq!(histories, 1, "the refused turn made no conversation");
+    while running.events.recv().await.is_some() {}
+    let (_, events) = h.prompt(None, "Second").await;
+    assert_eq!(text(&events), "Now it runs.", "once the first is done");
+}

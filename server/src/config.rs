@@ -137,6 +137,10 @@ pub struct ServeConfig {
     /// saves what it has). A second signal stops them at once.
     #[arg(long, global = true, env = "PALAVER_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
     pub shutdown_grace_seconds: u64,
+    /// The most replies one user may have running at once; more get 429 with Retry-After.
+    #[arg(long, global = true, env = "PALAVER_MAX_TURNS_PER_USER", default_value_t = 4,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_turns_per_user: u64,
     /// Per-file cap of `files` answers and uploads, in bytes.
     #[arg(long, global = true, env = "PALAVER_MAX_FILE_SIZE_BYTES", default_value_t = 10 * 1024 * 1024)]
     pub max_file_size_bytes: u64,
@@ -204,6 +208,7 @@ impl ServeConfig {
             tool_sources: Vec::new(),
             ask_ttl: std::time::Duration::from_secs(self.ask_ttl_seconds),
             approval_ttl: std::time::Duration::from_secs(self.approval_ttl_seconds),
+            max_turns_per_user: usize::try_from(self.max_turns_per_user).unwrap_or(usize::MAX),
         })
     }
 

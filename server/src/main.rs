@@ -134,6 +134,13 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let mcp = config.mcp_config.as_deref().map(app::mcp::McpHub::from_file).unwrap_or_default();
     tracing::info!(model = model.name(), database = %config.database_url, "starting");
 
+    if let Some(files) = &turn_settings.files {
+        match files.remove_leftovers().await {
+            Ok(0) => {}
+            Ok(removed) => tracing::info!(removed, "removed the partial files of uploads a stop cut off"),
+            Err(err) => tracing::warn!(%err, "could not clear the partial uploads"),
+        }
+    }
     let state = server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings, mcp.clone());
     let sweeper = state.turns.spawn_expiry_sweeper();
     let (running, live) = (state.conversations.running.clone(), state.live.clone());

@@ -13,6 +13,8 @@ use super::turn_log::TurnLog;
 struct Running {
     switch: watch::Sender<bool>,
     log: Arc<TurnLog>,
+    /// Whose turn it is (a turn speaks as the conversation's owner).
+    user_id: String,
 }
 
 type Switches = HashMap<String, Vec<Running>>;
@@ -29,10 +31,21 @@ impl RunningTurns {
 
     /// Registers a turn starting on a conversation, with its event log; its receiver flips
     /// to true on a stop.
-    pub fn register(&self, history_id: &str, log: Arc<TurnLog>) -> (watch::Sender<bool>, watch::Receiver<bool>) {
+    pub fn register(
+        &self,
+        history_id: &str,
+        user_id: &str,
+        log: Arc<TurnLog>,
+    ) -> (watch::Sender<bool>, watch::Receiver<bool>) {
         let (sender, receiver) = watch::channel(false);
-        self.switches().entry(history_id.to_string()).or_default().push(Running { switch: sender.clone(), log });
+        let running = Running { switch: sender.clone(), log, user_id: user_id.to_string() };
+        self.switches().entry(history_id.to_string()).or_default().push(running);
         (sender, receiver)
+    }
+
+    /// How many turns of `user_id` are running (waiting on a tool's question included).
+    pub fn count_of(&self, user_id: &str) -> usize {
+        self.switches().values().flatten().filter(|turn| turn.user_id == user_id).count()
     }
 
     /// The log of the newest turn streaming on a conversation, for a client to attach to.
@@ -92,9 +105,10 @@ mod tests {
     fn a_stop_reaches_every_turn_of_the_conversation_and_only_those() {
         let running = RunningTurns::default();
         let log = || TurnLog::new("t", None);
-        let (first, first_stop) = running.register("h1", log());
-        let (_second, second_stop) = running.register("h1", log());
-        let (_other, other_stop) = running.register("h2", log());
+        let (first, first_stop) = running.register("h1", "ada", log());
+        let (_second, second_stop) = running.register("h1", "ada", log());
+        let (_other, other_stop) = running.register("h2", "bob", log());
+        assert_eq!((running.count_of("ada"), running.count_of("bob"), running.count()), (2, 1, 3));
         assert!(running.stop("h1"));
         assert!(*first_stop.borrow() && *second_stop.borrow());
         assert!(!*other_stop.borrow());
@@ -106,8 +120,8 @@ mod tests {
     #[test]
     fn a_stop_that_names_a_stream_stops_that_turn_only() {
         let running = RunningTurns::default();
-        let (_one, one_stop) = running.register("h1", TurnLog::new("t1", None));
-        let (_two, two_stop) = running.register("h1", TurnLog::new("t2", None));
+        let (_one, one_stop) = running.register("h1", "ada", TurnLog::new("t1", None));
+        let (_two, two_stop) = running.register("h1", "ada", TurnLog::new("t2", None));
         assert!(running.stop_stream("h1", "t2"));
         assert!(*two_stop.borrow() && !*one_stop.borrow(), "the other tab's turn goes on");
         assert!(!running.stop_stream("h1", "t9"));

@@ -70,6 +70,8 @@ pub struct TurnSettings {
     pub ask_ttl: Duration,
     /// The same for an approval (shorter: the call it guards grows stale).
     pub approval_ttl: Duration,
+    /// The most turns one user may have running at once (a tool's question waiting included).
+    pub max_turns_per_user: usize,
 }
 
 impl Default for TurnSettings {
@@ -84,6 +86,7 @@ impl Default for TurnSettings {
             tool_sources: Vec::new(),
             ask_ttl: Duration::from_secs(24 * 60 * 60),
             approval_ttl: Duration::from_secs(60 * 60),
+            max_turns_per_user: 4,
         }
     }
 }
@@ -165,6 +168,21 @@ impl TurnRunner {
     pub async fn start(&self, request: TurnRequest) -> AppResult<TurnHandle> {
         let owner_id = request.caller.user.id.clone();
         let decider = request.decider();
+        // Checked before anything is written, so a refused turn changes nothing. An answer to a
+        // running tool's question goes on in a turn that is counted already.
+        let resumes = match (&request.input, &request.history_id) {
+            (TurnInput::Answer { tool_call_id, .. }, Some(history)) => self.waiting.is_waiting(history, tool_call_id),
+            _ => false,
+        };
+        if !resumes && self.running.count_of(&owner_id) >= self.settings.max_turns_per_user {
+            return Err(AppError::TooManyRequests {
+                message: format!(
+                    "{} replies of yours are running already. Wait for one to finish, or stop one.",
+                    self.settings.max_turns_per_user
+                ),
+                retry_after_secs: 5,
+            });
+        }
         let turn_id = new_id();
         let (history_id, rows, resolved, cancelled) = match request.input {
             TurnInput::Prompt(ref prompt) => {
@@ -225,7 +243,8 @@ impl TurnRunner {
             TurnInput::Answer { .. } => None,
         };
         let log = TurnLog::new(&turn_id, prompt);
-        let (stop_switch, stop) = self.running.register(&history_id, log.clone());
+        let (stop_switch, stop) = self.running.register(&history_id, &owner_id, log.clone());
+
         // A delete between the access check and now found no switch to flip: look again, now
         // that a delete would stop this turn.
         let still_there = histories::history_owner(&self.pool, &history_id).await;

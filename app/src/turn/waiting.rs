@@ -56,6 +56,11 @@ impl WaitingTurns {
         Some(resumed)
     }
 
+    /// Whether a turn waits on the ask `tool_call_id` of the conversation.
+    pub fn is_waiting(&self, history_id: &str, tool_call_id: &str) -> bool {
+        self.waiting().get(history_id).is_some_and(|waiter| waiter.tool_call_id == tool_call_id)
+    }
+
     /// Forgets a turn that stopped waiting by itself.
     pub fn forget(&self, history_id: &str, tool_call_id: &str) {
         let mut waiting = self.waiting();

@@ -71,6 +71,24 @@ impl FileStore {
         Ok(UploadWriter { id, path, file, hasher: Sha256::new(), size: 0, cap })
     }
 
+    /// Removes what uploads cut off by a killed process left (`*.part`); how many it removed.
+    /// Run at start, before any upload (one instance per data folder).
+    pub async fn remove_leftovers(&self) -> std::io::Result<usize> {
+        let mut entries = match tokio::fs::read_dir(&self.dir).await {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(err) => return Err(err),
+        };
+        let mut removed = 0;
+        while let Some(entry) = entries.next_entry().await? {
+            if entry.file_name().to_string_lossy().ends_with(".part") {
+                tokio::fs::remove_file(entry.path()).await?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
     /// The bytes of `file_id` if it is an upload of `owner_id` that is not deleted.
     pub async fn load_owned(&self, pool: &SqlitePool, owner_id: &str, file_id: &str) -> AppResult<Option<Vec<u8>>> {
         let Some(id) = store::owned_file_id(pool, owner_id, file_id).await? else { return Ok(None) };
@@ -154,4 +172,23 @@ pub fn upload_mime_type(declared: Option<&str>, filename: &str) -> String {
         _ => "application/octet-stream",
     }
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_upload_cut_off_leaves_nothing_after_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::new(dir.path());
+        assert_eq!(store.remove_leftovers().await.unwrap(), 0, "no uploads folder yet");
+        let cut_off = store.begin(100).await.unwrap();
+        let partial = cut_off.path.clone();
+        std::mem::forget(cut_off); // the process died mid-upload
+        tokio::fs::write(store.path("kept"), b"a finished upload").await.unwrap();
+        assert_eq!(store.remove_leftovers().await.unwrap(), 1);
+        assert!(!partial.exists());
+        assert!(store.path("kept").exists(), "finished uploads stay");
+    }
 }
