@@ -109,6 +109,7 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::DELETE, "/gpt/histories/{id}", Access::HistoryWrite, delete(g::delete_history)),
         route(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
         route(Method::GET, "/gpt/histories/{id}/stream", Access::HistoryRead, get(g::attach)),
+        route(Method::GET, "/gpt/histories/{id}/export", Access::HistoryRead, get(g::export_history)),
         route(Method::POST, "/gpt/actions", Access::HistoryWrite, post(g::host_action)),
         // Admins may ask for everyone's entries (`all=true`); the handler checks.
         route(Method::GET, "/gpt/audit", Access::Authenticated, get(routes::audit::audit)),

@@ -13,12 +13,11 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, RequestId
 /// JSON bodies larger than this are passed through without a `requestId`.
 const MAX_REWRITTEN_BODY: usize = 8 * 1024 * 1024;
 
-fn is_json(response: &Response) -> bool {
-    response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/json"))
+/// A JSON answer of the API (not a file to download: an export keeps to its own content).
+fn is_json_answer(response: &Response) -> bool {
+    let header = |name| response.headers().get(name).and_then(|value| value.to_str().ok());
+    header(header::CONTENT_TYPE).is_some_and(|value| value.starts_with("application/json"))
+        && !header(header::CONTENT_DISPOSITION).is_some_and(|value| value.starts_with("attachment"))
 }
 
 async fn with_request_id(response: Response, request_id: &str) -> Response {
@@ -75,7 +74,7 @@ pub async fn observe(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let mut response = next.run(request).await;
     // Server functions speak Leptos's own encoding; only the HTTP API gets requestId.
-    if is_json(&response) && !path.starts_with("/api/") {
+    if is_json_answer(&response) && !path.starts_with("/api/") {
         response = with_request_id(response, &request_id).await;
     }
     tracing::info!(

@@ -56,6 +56,7 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/gpt/histories") => (path.into(), Some(json!({}))),
         ("GET", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.history), None),
         ("GET", "/gpt/histories/{id}/stream") => (format!("/gpt/histories/{}/stream", world.history), None),
+        ("GET", "/gpt/histories/{id}/export") => (format!("/gpt/histories/{}/export", world.history), None),
         ("PATCH", "/gpt/histories/{id}") => {
             (format!("/gpt/histories/{}", world.history), Some(json!({"title": "Probe"})))
         }

@@ -173,3 +173,26 @@ async fn a_server_function_called_with_bad_arguments_answers_400() {
     let unknown = world.app.call_form(&world.ada, "/api/stop_turn", "identifier=x").await;
     assert_eq!(unknown.status, StatusCode::BAD_REQUEST, "{}", unknown.text);
 }
+
+#[tokio::test]
+async fn a_conversation_exports_as_markdown_and_as_json_for_its_readers_only() {
+    let world = world().await;
+    let export = |format: &str| format!("{}/export?format={format}", path(&world));
+    let markdown = world.app.call(Some(&world.ada), "GET", &export("markdown"), None).await;
+    assert_eq!(markdown.status, StatusCode::OK);
+    assert_eq!(markdown.headers["content-type"], "text/markdown; charset=utf-8");
+    assert_eq!(markdown.headers["content-disposition"], "attachment; filename=\"Here-is-my-receipt.md\"");
+    assert_eq!(
+        markdown.text,
+        "# Here is my receipt\n\n**You:**\n\n> Here is my receipt\n\n**Asked:** Upload the receipt.\n\n*Waiting for your answer.*\n"
+    );
+    let whole = world.app.call(Some(&world.ada), "GET", &export("json"), None).await;
+    assert_eq!(whole.headers["content-disposition"], "attachment; filename=\"Here-is-my-receipt.json\"");
+    let (_, read) = world.app.json(&world.ada, "GET", &path(&world), None).await;
+    assert_eq!(whole.json(), read["data"], "the JSON is the conversation as the API reads it, and nothing more");
+
+    assert_eq!(world.app.call(Some(&world.bob), "GET", &export("json"), None).await.status, StatusCode::FORBIDDEN);
+    let odd = world.app.call(Some(&world.ada), "GET", &export("pdf"), None).await;
+    assert_eq!(odd.status, StatusCode::BAD_REQUEST);
+    assert!(odd.json()["detail"].as_str().unwrap().contains("format=markdown or format=json"), "{}", odd.text);
+}

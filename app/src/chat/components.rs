@@ -156,7 +156,24 @@ pub fn ChatPage() -> impl IntoView {
         <div class="chat">
             <ConversationList histories current=history_id changed=list_changed />
             <main class="chat__main">
-                <section class="transcript" aria-label="Conversation" data-testid="transcript">
+                {move || {
+                    history_id
+                        .get()
+                        .map(|id| {
+                            view! {
+                                <nav class="transcript__tools" aria-label="This conversation">
+                                    "Export: "
+                                    <a href=format!("/gpt/histories/{id}/export?format=markdown") download>
+                                        "Markdown"
+                                    </a>
+                                    " · "
+                                    <a href=format!("/gpt/histories/{id}/export?format=json") download>
+                                        "JSON"
+                                    </a>
+                                </nav>
+                            }
+                        })
+                }} <section class="transcript" aria-label="Conversation" data-testid="transcript">
                     <Transition fallback=|| {
                         view! { <p class="transcript__empty">"Loading…"</p> }
                     }>
@@ -177,8 +194,7 @@ pub fn ChatPage() -> impl IntoView {
                                 }
                             })
                     }}
-                </section>
-                <Composer busy on_send=send on_stop=stop />
+                </section> <Composer busy on_send=send on_stop=stop />
             </main>
         </div>
     }
@@ -254,10 +270,23 @@ fn UserMessage(text: String) -> impl IntoView {
 
 #[component]
 fn AssistantMessage(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
+    let copied = RwSignal::new(false);
+    let markdown = text.clone();
     view! {
         <article class="message message--assistant" data-testid="assistant-message">
             <ReplyBody text blocks />
         </article>
+        // The reply as the model wrote it: markdown (or the block document).
+        <div class="message__actions">
+            <button
+                type="button"
+                class="message__copy"
+                data-testid="copy-message"
+                on:click=move |_| crate::browser::copy_text(markdown.clone(), copied)
+            >
+                {move || if copied.get() { "Copied" } else { "Copy" }}
+            </button>
+        </div>
     }
 }
 
@@ -333,6 +362,9 @@ fn Composer(
                     if event.key() == "Enter" && !event.shift_key() {
                         event.prevent_default();
                         submit_on_enter();
+                    } else if event.key() == "Escape" && busy.get_untracked() {
+                        event.prevent_default();
+                        on_stop();
                     }
                 }
             >

@@ -12,6 +12,7 @@ mod block_settings;
 mod components;
 mod conversation_list;
 pub mod deadline;
+pub mod export;
 #[cfg(feature = "hydrate")]
 pub(crate) mod files;
 mod inbox;

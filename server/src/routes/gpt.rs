@@ -62,6 +62,46 @@ fn sse_event(id: &str, event: &TurnEvent) -> Event {
     Event::default().id(id).data(serde_json::to_string(event).unwrap_or_default())
 }
 
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportQuery {
+    /// `markdown` (the default) or `json`.
+    format: Option<String>,
+}
+
+/// `GET /gpt/histories/{id}/export?format=markdown|json`: the conversation as a file to keep.
+pub async fn export_history(
+    State(conversations): State<Conversations>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+    query: Result<axum::extract::Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, Problem> {
+    let axum::extract::Query(query) = query.map_err(|rejection| {
+        Problem::bad_request("Invalid query")
+            .with_detail(format!("{}. Use format=markdown or format=json.", rejection.body_text()))
+    })?;
+    let format = query.format.unwrap_or_else(|| "markdown".into());
+    if format != "markdown" && format != "json" {
+        return Err(Problem::bad_request("Unknown export format")
+            .with_detail(format!("format was \"{format}\"; send format=markdown or format=json.")));
+    }
+    let history = conversations.read(&caller, &id).await.map_err(history_problem)?;
+    let (body, content_type, extension) = match format.as_str() {
+        "json" => (serde_json::to_string_pretty(&history).unwrap_or_default(), "application/json", "json"),
+        _ => (app::chat::export::to_markdown(&history), "text/markdown; charset=utf-8", "md"),
+    };
+    let file_name = app::chat::export::file_name(&history, extension);
+    let disposition = format!("attachment; filename=\"{file_name}\"");
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, content_type.to_string()),
+            (axum::http::header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
+}
+
 /// `GET /gpt/histories/{id}/stream`: attaches to the turn running on the conversation, from
 /// after the `Last-Event-ID` it names, or from its start (`{attached}` first, then the turn's
 /// events as `POST /gpt/prompt` sends them); 204 when no turn is streaming there.

@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { ChatPage } from "./fixtures/chat_page";
+
+test("a reply is copied as markdown, and the conversation exports as Markdown and JSON", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Keep this one");
+  await expect(chat.assistantMessages().last()).toHaveText("Here is the answer.");
+
+  await page.getByTestId("copy-message").last().click();
+  await expect(page.getByTestId("copy-message").last()).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Here is **the** answer.");
+
+  const markdown = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Markdown" }).click();
+  const file = await markdown;
+  expect(file.suggestedFilename()).toBe("Keep-this-one.md");
+  const href = await page.getByRole("link", { name: "Markdown" }).getAttribute("href");
+  const text = await (await page.request.get(href!)).text();
+  expect(text).toBe("# Keep this one\n\n**You:**\n\n> Keep this one\n\n**Palaver:**\n\nHere is **the** answer.\n");
+  const json = page.waitForEvent("download");
+  await page.getByRole("link", { name: "JSON" }).click();
+  expect((await json).suggestedFilename()).toBe("Keep-this-one.json");
+});
+
+test("Escape stops a running reply", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("A reply I stop with Escape");
+  await expect(chat.assistantMessages().last()).toContainText("It begins,");
+  await chat.composer.press("Escape");
+  await expect(chat.send).toHaveText("Send");
+  await expect(chat.assistantMessages().last()).not.toContainText("and it ends.");
+});
