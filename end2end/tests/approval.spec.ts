@@ -71,6 +71,7 @@ test("Always allow runs later calls without a card, until it is revoked in Setti
   await chat.open();
   await chat.sendMessage("Make folders, and keep allowing it");
   await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__create_directory");
+  await expect(ask.button("approve")).toHaveText("Allow once");
   await expect(ask.card.getByTestId("ask-grant-conversation")).toHaveText("Allow in this conversation");
   await expect(ask.card.getByTestId("ask-grant-always")).toHaveText("Always allow files__create_directory");
   await ask.card.getByTestId("ask-grant-always").click();
@@ -85,6 +86,8 @@ test("Always allow runs later calls without a card, until it is revoked in Setti
   );
 
   await page.goto("/settings");
+  // Revoke works once the page is live.
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
   const grant = page.getByTestId("grants").getByTestId("grant");
   await expect(grant).toHaveCount(1);
   await expect(grant).toContainText("files__create_directory — in every conversation");

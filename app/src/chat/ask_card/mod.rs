@@ -242,8 +242,15 @@ fn ButtonsBody(
     channel: AnswerChannel,
     #[prop(default = None)] grants: Option<String>,
 ) -> impl IntoView {
-    let card = to_simple_card(&ask, &tool_call_id);
+    let mut card = to_simple_card(&ask, &tool_call_id);
     let skip = ask.allows_decline();
+    // Beside the grants, approving is allowing this one call.
+    if grants.is_some() {
+        card.buttons
+            .iter_mut()
+            .filter(|button| button.id == "approve")
+            .for_each(|button| button.label = "Allow once".into());
+    }
     let grant_buttons = grants.map(|tool| {
         let grant_button = move |scope: &'static str, label: AnyView| {
             view! {
