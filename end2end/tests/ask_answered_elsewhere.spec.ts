@@ -17,7 +17,7 @@ test("an ask answered in another tab shows how it ended in the first, without a 
   await expect(otherChat.assistantMessages().last()).toHaveText("Starter it is.");
 
   // The first tab hears of the answer and shows how the ask ended, without a reload.
-  await expect(new AskCard(page).summaries()).toHaveText(["✓ You chose: Starter"], { timeout: 3_000 });
+  await expect(new AskCard(page).summaries()).toHaveText(["✓ You chose: Starter"], { timeout: 5_000 });
   await expect(chat.assistantMessages().last()).toHaveText("Starter it is.");
   await expect(new AskCard(page).card).toHaveCount(0);
 });
