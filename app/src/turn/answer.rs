@@ -160,16 +160,12 @@ impl TurnRunner {
         turn_id: &str,
         resolution: Resolution<'_>,
     ) -> AppResult<Option<i64>> {
-        let reason = match resolution.response {
-            AskResponse::Cancel { reason } => reason.clone(),
-            _ => None,
-        };
         let event = AskResolved {
             history_id: history_id.to_string(),
             tool_call_id: resolution.expected.ask.tool_call_id.clone(),
             ending: resolution.status.as_str().to_string(),
             action: resolution.response.action().to_string(),
-            reason,
+            reason: resolution.response.cancel_reason().map(str::to_string),
         };
         let Some((rows_before, owner)) = store::resolve(&self.pool, history_id, turn_id, resolution).await? else {
             return Ok(None);
@@ -322,9 +318,7 @@ impl Turn {
         };
         self.messages.push(output.message(call_id, &tool_name));
     }
-}
 
-impl Turn {
     /// Runs an approved call at most once, whatever replays or races its approval: the run is
     /// recorded (with its arguments' digest) before it starts.
     async fn run_approved(&mut self, call: &ToolCall) -> ToolOutput {

@@ -72,10 +72,7 @@ impl StoredPendingAsk {
             Some(AskResponse::Accept { content }) if self.approval_id.is_some() => content["confirmed"].as_bool(),
             _ => None,
         };
-        let reason = match response {
-            Some(AskResponse::Cancel { reason }) => reason.as_deref(),
-            _ => None,
-        };
+        let reason = response.and_then(AskResponse::cancel_reason);
         Ending {
             history_id,
             tool_call_id: &self.ask.tool_call_id,

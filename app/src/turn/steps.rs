@@ -286,23 +286,19 @@ impl Turn {
     /// or completed with nothing to approve: its rows and the model's result are in); else what
     /// the check found, for the check before the run.
     async fn preflight(&mut self, tool: &dyn HostTool, call: &ToolCall) -> Option<Option<String>> {
-        let (questions, _) = mpsc::channel(1);
-        let Some(check) = tool.preflight(self.context(&call.id, questions), &call.input) else { return Some(None) };
-        let denied = |reason: String| {
-            let shown = json!({"approved": false, "reason": reason});
-            (shown.clone().into(), tool_message(call, json!({"type": "execution-denied", "reason": reason})))
+        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0), &call.input) else {
+            return Some(None);
         };
-        let (output, told): (ToolOutput, ModelMessage) = match check.await {
-            Ok(Preflight::Ready { fingerprint }) => return Some(fingerprint),
-            Ok(Preflight::Completed { output }) => (output.clone(), output.message(&call.id, &call.name)),
-            Ok(Preflight::Denied { reason }) => denied(reason),
-            Err(message) => denied(format!("The check before approval failed: {message}")),
-        };
-        self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
-        self.new_rows.push(call_row(call, call.input.clone(), None));
-        self.new_rows.push(result_row(call, output.result));
-        self.messages.push(told);
-        None
+        match ready_or_refused(check.await) {
+            Ok(fingerprint) => Some(fingerprint),
+            Err(output) => {
+                self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
+                self.new_rows.push(call_row(call, call.input.clone(), None));
+                self.new_rows.push(result_row(call, output.result.clone()));
+                self.messages.push(output.message(&call.id, &call.name));
+                None
+            }
+        }
     }
 
     /// The guarded tool's check again, just before its approved call runs (`approved`: what the
@@ -310,15 +306,12 @@ impl Turn {
     /// meanwhile, or what was approved has changed (a stale approval).
     pub(super) async fn check_again(&mut self, call: &ToolCall, approved: Option<&str>) -> Result<(), ToolOutput> {
         let Some(tool) = self.tools.get(&call.name).cloned() else { return Ok(()) };
-        let (questions, _) = mpsc::channel(1);
-        let Some(check) = tool.preflight(self.context(&call.id, questions), &call.input) else { return Ok(()) };
-        let refused = |reason: &str, message: String| json!({"approved": false, "reason": reason, "message": message});
-        match check.await {
-            Ok(Preflight::Ready { fingerprint }) if fingerprint.as_deref() == approved => Ok(()),
-            Ok(Preflight::Ready { .. }) => Err(refused("stale_approval", STALE_APPROVAL.into()).into()),
-            Ok(Preflight::Completed { output }) => Err(output),
-            Ok(Preflight::Denied { reason }) => Err(json!({"approved": false, "reason": reason}).into()),
-            Err(message) => Err(refused("check_failed", format!("The check before the run failed: {message}")).into()),
+        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0), &call.input) else {
+            return Ok(());
+        };
+        match ready_or_refused(check.await)? {
+            fingerprint if fingerprint.as_deref() == approved => Ok(()),
+            _ => Err(json!({"approved": false, "reason": "stale_approval", "message": STALE_APPROVAL}).into()),
         }
     }
 
@@ -377,6 +370,16 @@ impl Turn {
             preflight: None,
         };
         Pause { stored, row }
+    }
+}
+
+/// A check's finding: ready (with what it checked), or the call's result when it must not run.
+fn ready_or_refused(found: Result<Preflight, String>) -> Result<Option<String>, ToolOutput> {
+    match found {
+        Ok(Preflight::Ready { fingerprint }) => Ok(fingerprint),
+        Ok(Preflight::Completed { output }) => Err(output),
+        Ok(Preflight::Denied { reason }) => Err(json!({"approved": false, "reason": reason}).into()),
+        Err(message) => Err(json!({"approved": false, "reason": "check_failed", "message": message}).into()),
     }
 }
 

@@ -41,6 +41,14 @@ impl AskResponse {
         }
     }
 
+    /// The reason a cancel gives, if it gives one.
+    pub fn cancel_reason(&self) -> Option<&str> {
+        match self {
+            AskResponse::Cancel { reason } => reason.as_deref(),
+            _ => None,
+        }
+    }
+
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or_default()
     }
