@@ -48,6 +48,8 @@ test("the demo agent's replies show as they should: prose as markdown, documents
 });
 
 test("each of the demo agent's asks is answered in the browser", async ({ page }) => {
+  // Six asks, each a streamed reply from the demo agent: more than 30 s on a loaded machine.
+  test.setTimeout(60_000);
   await signUpFreshUser(page);
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
