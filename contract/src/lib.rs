@@ -59,6 +59,7 @@ macro_rules! code_enum {
 
 pub mod asks;
 pub mod blocks;
+pub mod locale;
 pub mod path;
 pub mod site_path;
 pub mod text;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use palaver_contract::asks::{
-    ASK_KINDS, AskKind, AskSurface, check_simple_card, parse_ask_input, to_simple_card, validate_ask_input,
-    validate_ask_response,
+    ASK_KINDS, AskKind, AskSurface, check_simple_card, parse_ask_input, parse_stored_ask, to_simple_card,
+    told_answer, validate_ask_input, validate_ask_response,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -51,7 +51,8 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 fn valid_fixtures() -> Vec<(AskKind, Value)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/asks/valid");
+    // The reference's fixtures and Palaver's own (question sets, locales).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/asks/valid");
     let mut fixtures: Vec<(AskKind, Value)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| {
@@ -105,12 +106,19 @@ fn exercise(kind: AskKind, input: &Value, answer: &Value) {
             let card = to_simple_card(&ask, "call_fuzz");
             assert_eq!(check_simple_card(&serde_json::to_value(&card).unwrap()), vec![]);
             let _ = validate_ask_response(&ask, answer, 1024);
+            let _ = told_answer(kind, input, answer);
+            let stored = ask.stored_input(input);
+            if surface == AskSurface::Full {
+                assert_eq!(parse_stored_ask(kind, &stored), Ok(ask.clone()), "{stored}");
+            }
             for button in &card.buttons {
                 assert_eq!(validate_ask_response(&ask, &button.response.to_value(), 10 * 1024 * 1024), vec![]);
             }
         }
     }
     let _ = check_simple_card(input);
+    let _ = parse_stored_ask(kind, input);
+    let _ = told_answer(kind, input, answer);
 }
 
 proptest! {
@@ -144,7 +152,7 @@ fn deep_nesting_and_huge_strings() {
         exercise(kind, &deep, &deep);
         exercise(
             kind,
-            &json!({"prompt": huge, "options": huge, "fields": [huge], "accept": [huge]}),
+            &json!({"prompt": huge, "options": huge, "fields": [huge], "accept": [huge], "questions": [{"title": huge}], "locale": huge}),
             &json!({"action": huge}),
         );
     }

@@ -1,5 +1,6 @@
 //! The published JSON Schemas: the committed files are what the contract generates, and they
-//! accept and reject the same documents as the reference's (with `files` added to the kinds),
+//! accept and reject the same documents as the reference's (with `files` and Palaver's
+//! `questions` added to the kinds), Palaver's question-set schema accepts its stored sets,
 //! and the reply document's schema the same documents as the block contract's own structure check.
 
 use std::path::PathBuf;
@@ -31,39 +32,44 @@ fn committed_schemas_are_up_to_date() {
     }
 }
 
-/// The reference copy, with `files` added to every kind enum (the copies predate it).
+/// The reference copy, with `files` (the copies predate it) and Palaver's `questions` added to
+/// every kind enum.
 fn reference(file: &str) -> Value {
     let path = manifest_dir().join("../../shared/schemas").join(file);
     let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    add_files_kind(&mut schema);
+    add_kinds(&mut schema);
     schema
 }
 
-fn add_files_kind(value: &mut Value) {
+fn add_kinds(value: &mut Value) {
     match value {
         Value::Object(map) => {
             if let Some(Value::Array(kinds)) = map.get_mut("enum")
                 && kinds.contains(&json!("choice"))
-                && !kinds.contains(&json!("files"))
             {
-                kinds.push(json!("files"));
+                for kind in ["files", "questions"] {
+                    if !kinds.contains(&json!(kind)) {
+                        kinds.push(json!(kind));
+                    }
+                }
             }
-            map.values_mut().for_each(add_files_kind);
+            map.values_mut().for_each(add_kinds);
         }
-        Value::Array(items) => items.iter_mut().for_each(add_files_kind),
+        Value::Array(items) => items.iter_mut().for_each(add_kinds),
         _ => {}
     }
 }
 
 fn cards() -> Vec<Value> {
-    let dir = manifest_dir().join("../../shared/fixtures/asks/valid");
+    let dir = manifest_dir().join("fixtures/asks/valid");
     let mut cards: Vec<Value> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| {
             let fixture: Value =
                 serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
             let kind = AskKind::parse(fixture["kind"].as_str().unwrap()).unwrap();
-            let ask = parse_ask_input(kind, &fixture["input"], AskSurface::Full).unwrap();
+            let surface = fixture["surface"].as_str().and_then(AskSurface::parse).unwrap_or_default();
+            let ask = parse_ask_input(kind, &fixture["input"], surface).unwrap();
             serde_json::to_value(to_simple_card(&ask, "call_1")).unwrap()
         })
         .collect();
@@ -96,6 +102,7 @@ fn mutations(doc: &Value) -> Vec<Value> {
                     json!([]),
                     json!("watch"),
                     json!("files"),
+                    json!("questions"),
                 ] {
                     let mut replaced = doc.clone();
                     *pointer_mut(&mut replaced, &child_path) = replacement;
@@ -186,6 +193,36 @@ fn pending_asks_schema_matches_the_reference() {
     }
     corpus.push(json!({"data": []}));
     assert_same_verdicts("pendingAsksResponse.schema.json", &corpus);
+}
+
+#[test]
+fn question_set_schema_takes_the_stored_sets_and_their_valid_answers() {
+    let schema = ask_json_schemas().into_iter().find(|(name, _)| *name == "questionSet.schema.json").unwrap().1;
+    let sets = jsonschema::draft7::new(&schema).unwrap();
+    let mut answers_schema = schema["definitions"]["QuestionsAnswer"].clone();
+    answers_schema["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    let answers = jsonschema::draft7::new(&answers_schema).unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(manifest_dir().join("fixtures/asks/valid")).unwrap() {
+        let fixture: Value = serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        if fixture["kind"] != "questions" {
+            continue;
+        }
+        let ask = parse_ask_input(AskKind::Questions, &fixture["input"], AskSurface::Full).unwrap();
+        let stored = ask.stored_input(&fixture["input"]);
+        assert!(sets.is_valid(&stored), "{stored}");
+        assert!(!sets.is_valid(&fixture["input"]), "a set without ids passes: {}", fixture["input"]);
+        for case in fixture["answers"].as_array().into_iter().flatten() {
+            let accepted = case["response"]["action"] == "accept";
+            if accepted && case["errors"].as_array().is_some_and(Vec::is_empty) {
+                assert!(answers.is_valid(&case["response"]["content"]), "{}", case["response"]);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 3);
+    assert!(!answers.is_valid(&json!({"answers": {"shade": {"picked": ["a1"]}}})));
+    assert!(!answers.is_valid(&json!({"answers": {"q1": {"custom": "x"}}})));
 }
 
 /// Every block fixture's document (the not-a-document one aside).

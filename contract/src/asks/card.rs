@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc, finalize};
-use super::input::{Ask, AskKind, ChoiceInput, SelectMode};
+use super::input::{Ask, AskKind, ChoiceInput, QuestionsInput, SelectMode};
 use super::limits::ASK_LIMITS;
 use super::response::{AskResponse, validate_ask_response};
 use crate::text::{js_trim, shorten};
@@ -113,12 +113,18 @@ pub fn to_simple_card(ask: &Ask, tool_call_id: &str) -> SimpleCard {
             (submit.into_iter().chain(decline.then(cancel)).collect(), true)
         }
         Ask::Files(_) => (decline.then(skip).into_iter().collect(), true),
+        Ask::Questions(input) => questions_buttons(input, decline),
+    };
+    // A set of one question: the buttons answer that question, so the card asks it.
+    let text = match ask {
+        Ask::Questions(QuestionsInput { questions, .. }) if questions.len() == 1 => &questions[0].title,
+        _ => ask.prompt(),
     };
     SimpleCard {
         tool_call_id: tool_call_id.to_string(),
         kind: ask.kind(),
         title: ask.title().map(|title| shorten(title, limits.title_max_length)),
-        text: shorten(ask.prompt(), limits.text_max_length),
+        text: shorten(text, limits.text_max_length),
         buttons,
         handoff,
     }
@@ -171,6 +177,34 @@ fn choice_buttons(ask: &Ask, input: &ChoiceInput, decline: bool) -> (Vec<SimpleC
     }
     let room_for_skip = options.len() < ASK_LIMITS.simple_card.buttons_max;
     (options.into_iter().chain(skip_button.filter(|_| room_for_skip)).collect(), false)
+}
+
+/// A set of one single-pick question whose answers each fit a button, all of them on the card,
+/// becomes those buttons (and Skip, when there is room); anything else hands off.
+fn questions_buttons(input: &QuestionsInput, decline: bool) -> (Vec<SimpleCardButton>, bool) {
+    let card = &ASK_LIMITS.simple_card;
+    let skip_button = decline.then(skip);
+    let [question] = input.questions.as_slice() else {
+        return (skip_button.into_iter().collect(), true);
+    };
+    let fits = |label: &str| crate::text::utf16_len(js_trim(label)) <= card.button_label_max_length;
+    let simple = !question.is_multi()
+        && !question.allows_custom()
+        && question.answers.len() <= card.buttons_max
+        && question.answers.iter().all(|answer| fits(&answer.label));
+    if !simple {
+        return (skip_button.into_iter().collect(), true);
+    }
+    let buttons: Vec<SimpleCardButton> = question
+        .answers
+        .iter()
+        .map(|answer| {
+            let response = AskResponse::accept(json!({"answers": {&question.id: {"picked": [&answer.id]}}}));
+            button(format!("answer:{}", answer.id), js_trim(&answer.label), ButtonStyle::Default, response)
+        })
+        .collect();
+    let room_for_skip = buttons.len() < card.buttons_max;
+    (buttons.into_iter().chain(skip_button.filter(|_| room_for_skip)).collect(), false)
 }
 
 /// The answer a card's button sends (`resolveButtonAnswer`), or `UNKNOWN_BUTTON`.

@@ -21,12 +21,15 @@ pub enum AskKind {
     Markdown,
     Form,
     Files,
+    /// Palaver's addition: a set of quick questions in one card.
+    Questions,
 }
 
-pub const ASK_KINDS: [AskKind; 5] =
-    [AskKind::Choice, AskKind::Confirm, AskKind::Markdown, AskKind::Form, AskKind::Files];
-/// The kinds a small screen can show (`COMPACT_ASK_KINDS`).
-pub const COMPACT_ASK_KINDS: [AskKind; 2] = [AskKind::Choice, AskKind::Confirm];
+pub const ASK_KINDS: [AskKind; 6] =
+    [AskKind::Choice, AskKind::Confirm, AskKind::Markdown, AskKind::Form, AskKind::Files, AskKind::Questions];
+/// The kinds a small screen can show (`COMPACT_ASK_KINDS`, with Palaver's question sets as
+/// one single-pick question).
+pub const COMPACT_ASK_KINDS: [AskKind; 3] = [AskKind::Choice, AskKind::Confirm, AskKind::Questions];
 
 impl AskKind {
     pub fn as_str(self) -> &'static str {
@@ -36,6 +39,7 @@ impl AskKind {
             AskKind::Markdown => "markdown",
             AskKind::Form => "form",
             AskKind::Files => "files",
+            AskKind::Questions => "questions",
         }
     }
 
@@ -109,6 +113,9 @@ pub struct ChoiceInput {
     pub prompt: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The BCP 47 tag of the language the ask is written in (Palaver's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub submit_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,6 +140,9 @@ pub struct ConfirmInput {
     pub prompt: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The BCP 47 tag of the language the ask is written in (Palaver's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirm_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -149,6 +159,9 @@ pub struct MarkdownInput {
     pub prompt: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The BCP 47 tag of the language the ask is written in (Palaver's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub submit_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -296,6 +309,9 @@ pub struct FormInput {
     pub prompt: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The BCP 47 tag of the language the ask is written in (Palaver's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub submit_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -357,6 +373,9 @@ pub struct FilesInput {
     pub prompt: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The BCP 47 tag of the language the ask is written in (Palaver's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub submit_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -410,6 +429,62 @@ impl FilesInput {
     }
 }
 
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QuestionAnswer {
+    /// `a1`, `a2`, … within its question, minted by Palaver.
+    pub id: String,
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Question {
+    /// `q1`, `q2`, … within the set, minted by Palaver.
+    pub id: String,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multi: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_custom: Option<bool>,
+    pub answers: Vec<QuestionAnswer>,
+}
+
+impl Question {
+    pub fn is_multi(&self) -> bool {
+        self.multi == Some(true)
+    }
+
+    pub fn allows_custom(&self) -> bool {
+        self.allow_custom == Some(true)
+    }
+
+    /// The label of the answer with `id`, if the question offers it.
+    pub fn answer_label(&self, id: &str) -> Option<&str> {
+        self.answers.iter().find(|answer| answer.id == id).map(|answer| answer.label.as_str())
+    }
+}
+
+/// A question set as stored and sent: the model's labels, with the ids Palaver minted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionsInput {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_decline: Option<bool>,
+    pub questions: Vec<Question>,
+}
+
+/// The id Palaver gives the question (`q1`, …) or answer (`a1`, …) at `index`.
+pub fn minted_id(prefix: char, index: usize) -> String {
+    format!("{prefix}{}", index + 1)
+}
+
 /// A validated ask: its kind and input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "input", rename_all = "lowercase")]
@@ -419,6 +494,7 @@ pub enum Ask {
     Markdown(MarkdownInput),
     Form(FormInput),
     Files(FilesInput),
+    Questions(QuestionsInput),
 }
 
 impl Ask {
@@ -429,6 +505,7 @@ impl Ask {
             Ask::Markdown(_) => AskKind::Markdown,
             Ask::Form(_) => AskKind::Form,
             Ask::Files(_) => AskKind::Files,
+            Ask::Questions(_) => AskKind::Questions,
         }
     }
 
@@ -439,6 +516,7 @@ impl Ask {
             Ask::Markdown(input) => &input.prompt,
             Ask::Form(input) => &input.prompt,
             Ask::Files(input) => &input.prompt,
+            Ask::Questions(input) => &input.prompt,
         }
     }
 
@@ -449,6 +527,28 @@ impl Ask {
             Ask::Markdown(input) => input.title.as_deref(),
             Ask::Form(input) => input.title.as_deref(),
             Ask::Files(input) => input.title.as_deref(),
+            Ask::Questions(input) => input.title.as_deref(),
+        }
+    }
+
+    /// The language the ask is written in, when it says.
+    pub fn locale(&self) -> Option<&str> {
+        match self {
+            Ask::Choice(input) => input.locale.as_deref(),
+            Ask::Confirm(input) => input.locale.as_deref(),
+            Ask::Markdown(input) => input.locale.as_deref(),
+            Ask::Form(input) => input.locale.as_deref(),
+            Ask::Files(input) => input.locale.as_deref(),
+            Ask::Questions(input) => input.locale.as_deref(),
+        }
+    }
+
+    /// The input as stored and sent: what the model wrote, except that a question set carries
+    /// the ids Palaver minted for it.
+    pub fn stored_input(&self, written: &Value) -> Value {
+        match self {
+            Ask::Questions(input) => serde_json::to_value(input).unwrap_or_default(),
+            _ => written.clone(),
         }
     }
 
@@ -461,6 +561,7 @@ impl Ask {
             Ask::Markdown(input) => input.allow_decline,
             Ask::Form(input) => input.allow_decline,
             Ask::Files(input) => input.allow_decline,
+            Ask::Questions(input) => input.allow_decline,
         };
         allow_decline != Some(false)
     }

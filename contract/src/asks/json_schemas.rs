@@ -196,6 +196,68 @@ fn pending_asks_response_document() -> Value {
     )
 }
 
+/// Palaver's question sets: the ask as stored and sent (with the ids Palaver minted) and the
+/// content of an answer to it.
+fn question_set_document() -> Value {
+    let q = &ASK_LIMITS.questions;
+    let minted = |prefix: &str, what: &str| {
+        json!({"type": "string", "pattern": format!("^{prefix}[1-9][0-9]*$"), "description": format!("Minted by Palaver: {what}.")})
+    };
+    let answer = strict(
+        json!({
+            "description": bounded(q.answer_description_max_length),
+            "id": minted("a", "a1, a2, … within the question"),
+            "label": bounded(q.answer_label_max_length),
+        }),
+        &["id", "label"],
+    );
+    let question = strict(
+        json!({
+            "allowCustom": {"type": "boolean", "description": "The user may add an answer of their own beside the answers."},
+            "answers": {"type": "array", "minItems": q.answers_min, "maxItems": q.answers_max, "items": answer},
+            "id": minted("q", "q1, q2, … in the set"),
+            "multi": {"type": "boolean", "description": "More than one answer may be picked."},
+            "title": bounded(q.question_title_max_length),
+        }),
+        &["answers", "id", "title"],
+    );
+    let set = with(
+        strict(
+            json!({
+                "allowDecline": {"type": "boolean"},
+                "locale": {"type": "string", "minLength": 2, "maxLength": ASK_LIMITS.locale_max_length, "description": "A BCP 47 language tag."},
+                "prompt": bounded(ASK_LIMITS.prompt_max_length),
+                "questions": {"type": "array", "minItems": q.questions_min, "maxItems": q.questions_max, "items": question},
+                "title": bounded(ASK_LIMITS.title_max_length),
+            }),
+            &["prompt", "questions"],
+        ),
+        json!({"title": "QuestionSet"}),
+    );
+    let picked = strict(
+        json!({
+            "custom": bounded(q.custom_max_length),
+            "picked": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": q.answers_max},
+        }),
+        &["picked"],
+    );
+    let answer_content = with(
+        strict(
+            json!({"answers": {"type": "object", "propertyNames": {"pattern": "^q[1-9][0-9]*$"}, "additionalProperties": picked}}),
+            &["answers"],
+        ),
+        json!({
+            "title": "QuestionsAnswer",
+            "description": "The content of an accept answer: every question's id with the ids of the answers picked, and the user's own answer where the question allows one. A single-pick question takes exactly one of the two.",
+        }),
+    );
+    document(
+        "QuestionSet",
+        "Palaver's question-set ask (kind \"questions\") as pendingAsk.input carries it, and the content of an answer to it.",
+        json!({"definitions": {"QuestionSet": set, "QuestionsAnswer": answer_content}, "$ref": "#/definitions/QuestionSet"}),
+    )
+}
+
 /// The published documents keyed by file name (`askJsonSchemas`).
 pub fn ask_json_schemas() -> Vec<(&'static str, Value)> {
     vec![
@@ -203,5 +265,6 @@ pub fn ask_json_schemas() -> Vec<(&'static str, Value)> {
         ("turnRequest.schema.json", turn_request_document()),
         ("turnResponse.schema.json", turn_response_document()),
         ("pendingAsksResponse.schema.json", pending_asks_response_document()),
+        ("questionSet.schema.json", question_set_document()),
     ]
 }

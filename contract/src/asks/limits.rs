@@ -34,6 +34,17 @@ pub struct MarkdownLimits {
     pub max_length: usize,
     pub placeholder_max_length: usize,
 }
+/// Palaver's addition: question sets.
+pub struct QuestionsLimits {
+    pub answer_description_max_length: usize,
+    pub answer_label_max_length: usize,
+    pub answers_max: usize,
+    pub answers_min: usize,
+    pub custom_max_length: usize,
+    pub question_title_max_length: usize,
+    pub questions_max: usize,
+    pub questions_min: usize,
+}
 pub struct SimpleCardLimits {
     pub button_label_max_length: usize,
     pub buttons_max: usize,
@@ -47,9 +58,11 @@ pub struct AskLimits {
     pub confirm: ConfirmLimits,
     pub files: FilesLimits,
     pub form: FormLimits,
+    pub locale_max_length: usize,
     pub markdown: MarkdownLimits,
     pub pending_asks_per_history: usize,
     pub prompt_max_length: usize,
+    pub questions: QuestionsLimits,
     pub simple_card: SimpleCardLimits,
     pub submit_label_max_length: usize,
     pub title_max_length: usize,
@@ -84,9 +97,20 @@ pub const ASK_LIMITS: AskLimits = AskLimits {
         text_max_length: 2000,
         textarea_max_length: 10_000,
     },
+    locale_max_length: 35,
     markdown: MarkdownLimits { max_length: 20_000, placeholder_max_length: 120 },
     pending_asks_per_history: 1,
     prompt_max_length: 500,
+    questions: QuestionsLimits {
+        answer_description_max_length: 280,
+        answer_label_max_length: 120,
+        answers_max: 8,
+        answers_min: 1,
+        custom_max_length: 500,
+        question_title_max_length: 200,
+        questions_max: 6,
+        questions_min: 1,
+    },
     simple_card: SimpleCardLimits {
         button_label_max_length: 20,
         buttons_max: 3,
@@ -98,8 +122,31 @@ pub const ASK_LIMITS: AskLimits = AskLimits {
 };
 
 impl AskLimits {
-    /// Every limit keyed by its path, as the reference's Limits table lists them.
+    /// Every limit keyed by its path, as the reference's Limits table lists them, then
+    /// Palaver's additions ([`AskLimits::additions`]).
     pub fn entries(&self) -> Vec<(&'static str, String)> {
+        let mut entries = self.reference_entries();
+        entries.extend(self.additions());
+        entries
+    }
+
+    /// The limits Palaver adds to the reference's: locales and question sets.
+    pub fn additions(&self) -> Vec<(&'static str, String)> {
+        let q = &self.questions;
+        vec![
+            ("localeMaxLength", self.locale_max_length.to_string()),
+            ("questions.answerDescriptionMaxLength", q.answer_description_max_length.to_string()),
+            ("questions.answerLabelMaxLength", q.answer_label_max_length.to_string()),
+            ("questions.answersMax", q.answers_max.to_string()),
+            ("questions.answersMin", q.answers_min.to_string()),
+            ("questions.customMaxLength", q.custom_max_length.to_string()),
+            ("questions.questionTitleMaxLength", q.question_title_max_length.to_string()),
+            ("questions.questionsMax", q.questions_max.to_string()),
+            ("questions.questionsMin", q.questions_min.to_string()),
+        ]
+    }
+
+    fn reference_entries(&self) -> Vec<(&'static str, String)> {
         let c = &self.choice;
         let f = &self.files;
         let form = &self.form;

@@ -17,6 +17,8 @@ mod validate_choice;
 mod validate_common;
 mod validate_form;
 mod validate_input;
+mod validate_questions;
+mod told;
 
 pub use card::{
     ButtonStyle, SIMPLE_CARD_BUTTON_STYLES, SimpleCard, SimpleCardButton, check_simple_card, option_labels,
@@ -31,11 +33,12 @@ pub use form_values::is_blank;
 pub use input::{
     ASK_FILE_ACCEPT, ASK_KINDS, Ask, AskKind, AskSurface, Bounds, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption,
     ConfirmInput, FORM_FIELD_TYPES, FileAccept, FilesInput, FormField, FormFieldType, FormInput, FormOption,
-    MarkdownInput, SelectMode, ask_kinds_for_surface,
+    MarkdownInput, Question, QuestionAnswer, QuestionsInput, SelectMode, ask_kinds_for_surface, minted_id,
 };
 pub use json_schemas::ask_json_schemas;
 pub use limits::{ASK_LIMITS, AskLimits};
 pub use prompt::{ASKS_SYSTEM_PROMPT, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section};
 pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
 pub use tools::{AskTool, ask_input_schema_for, ask_tools, object_schemas};
-pub use validate_input::{kind_offered_on, parse_ask_input, validate_ask_input};
+pub use told::told_answer;
+pub use validate_input::{kind_offered_on, parse_ask_input, parse_stored_ask, validate_ask_input};

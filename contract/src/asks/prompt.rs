@@ -38,6 +38,7 @@ fn shared_rules(surface: AskSurface) -> String {
             ASK_LIMITS.prompt_max_length
         ),
         format!("- title is optional, at most {} characters.", ASK_LIMITS.title_max_length),
+        "- locale is optional: the BCP 47 tag of the language you wrote the ask in (\"de\", \"ar\", \"pt-BR\"). Set it whenever that is not English; the card then runs in that language's direction.".to_string(),
         "- Each kind below lists its other fields, and whether the user can skip it.".to_string(),
     ];
     if surface == AskSurface::Compact {
@@ -195,6 +196,44 @@ fn files_rules() -> String {
     .join("\n")
 }
 
+fn questions_rules(surface: AskSurface) -> String {
+    let q = &ASK_LIMITS.questions;
+    let card = &ASK_LIMITS.simple_card;
+    let answer = "Answer: {\"answers\":[\"<question> — <the answers picked>\"]}, one line per question in order.";
+    let lines = match surface {
+        AskSurface::Compact => vec![
+            "ask_questions: the user answers one quick question by tapping one of its answers.".to_string(),
+            format!(
+                "- questions holds exactly 1 item {{title, answers}}; answers holds {}-{} items of {{label, description?}}, each label at most {} characters and different from the others.",
+                ASK_LIMITS.choice.options_min, card.buttons_max, card.button_label_max_length
+            ),
+            "- Write no ids: Palaver numbers the questions and answers.".to_string(),
+            format!("- {}", skip_line(true)),
+            format!("- {answer}"),
+        ],
+        AskSurface::Full => vec![
+            "ask_questions: the user answers several quick questions in one card.".to_string(),
+            format!(
+                "- questions holds {}-{} items of {{title, multi?, allowCustom?, answers}}; title at most {} characters, each asked once.",
+                q.questions_min, q.questions_max, q.question_title_max_length
+            ),
+            format!(
+                "- answers holds {}-{} items of {{label, description?}}: label at most {} characters and different within its question, description at most {}.",
+                q.answers_min, q.answers_max, q.answer_label_max_length, q.answer_description_max_length
+            ),
+            "- multi (default false) lets the user pick more than one answer; allowCustom (default false) adds a box for an answer of their own, beside the answers.".to_string(),
+            "- Write no ids: Palaver numbers the questions and answers. Every question must be answered.".to_string(),
+            format!("- {}", skip_line(true)),
+            format!(
+                "- One question with at most {} answers of at most {} characters, without multi or allowCustom, shows as buttons on small screens.",
+                card.buttons_max, card.button_label_max_length
+            ),
+            format!("- {answer} An answer of the user's own reads: their own answer \"<text>\"."),
+        ],
+    };
+    lines.join("\n")
+}
+
 /// The system prompt section for the kinds a surface offers (`askPromptSection`); "" when none.
 pub fn ask_prompt_section(kinds: &[AskKind], surface: AskSurface) -> String {
     let kinds = ask_kinds_for_surface(kinds, surface);
@@ -209,6 +248,7 @@ pub fn ask_prompt_section(kinds: &[AskKind], surface: AskSurface) -> String {
         AskKind::Markdown => markdown_rules(),
         AskKind::Form => form_rules(),
         AskKind::Files => files_rules(),
+        AskKind::Questions => questions_rules(surface),
     }));
     sections.join("\n\n")
 }
@@ -229,7 +269,7 @@ mod tests {
     #[test]
     fn compact_keeps_only_compact_kinds_and_states_the_narrow_limits() {
         let section = ask_prompt_section(&ASK_KINDS, AskSurface::Compact);
-        assert!(section.starts_with("Ask tools you can call: ask_choice, ask_confirm."));
+        assert!(section.starts_with("Ask tools you can call: ask_choice, ask_confirm, ask_questions."));
         assert!(section.contains("first 140 characters of prompt and the first 40 of title"));
         assert!(section.contains("options holds 2-3 items"));
         assert!(!section.contains("\"many\""));

@@ -33,6 +33,7 @@ fn shared(with_submit_label: bool) -> Value {
     let mut properties = json!({
         "prompt": merge(text(ASK_LIMITS.prompt_max_length), json!({"description": "The question in plain text: no markdown, no links."})),
         "title": text(ASK_LIMITS.title_max_length),
+        "locale": {"type": "string", "minLength": 2, "maxLength": ASK_LIMITS.locale_max_length, "description": "The BCP 47 tag of the language prompt and labels are written in, such as \"de\" or \"ar\"."},
         "allowDecline": {"type": "boolean"},
     });
     if with_submit_label {
@@ -181,6 +182,41 @@ fn files_schema() -> Value {
     )
 }
 
+fn questions_schema(surface: AskSurface) -> Value {
+    let q = &ASK_LIMITS.questions;
+    let card = &ASK_LIMITS.simple_card;
+    let compact = surface == AskSurface::Compact;
+    let (questions_max, answers_min, answers_max, label_max) = if compact {
+        (1, ASK_LIMITS.choice.options_min, card.buttons_max, card.button_label_max_length)
+    } else {
+        (q.questions_max, q.answers_min, q.answers_max, q.answer_label_max_length)
+    };
+    let answer = object(
+        &["label"],
+        json!({"label": text(label_max), "description": text(q.answer_description_max_length)}),
+    );
+    let mut question = json!({
+        "title": merge(text(q.question_title_max_length), json!({"description": "The question itself, such as \"Which shade?\"."})),
+        "answers": {"type": "array", "minItems": answers_min, "maxItems": answers_max, "items": answer},
+    });
+    if !compact {
+        question = merge(
+            question,
+            json!({
+                "multi": {"type": "boolean", "description": "More than one answer may be picked."},
+                "allowCustom": {"type": "boolean", "description": "The user may add an answer of their own."},
+            }),
+        );
+    }
+    object(
+        &["prompt", "questions"],
+        merge(
+            shared(false),
+            json!({"questions": {"type": "array", "minItems": q.questions_min, "maxItems": questions_max, "items": object(&["title", "answers"], question)}}),
+        ),
+    )
+}
+
 /// The JSON Schema of an ask kind's input on a surface (`askInputSchemaFor`). A kind the
 /// compact surface does not offer gets its full schema; see `kind_offered_on`.
 pub fn ask_input_schema_for(kind: AskKind, surface: AskSurface) -> Value {
@@ -190,6 +226,7 @@ pub fn ask_input_schema_for(kind: AskKind, surface: AskSurface) -> Value {
         AskKind::Markdown => markdown_schema(),
         AskKind::Form => form_schema(),
         AskKind::Files => files_schema(),
+        AskKind::Questions => questions_schema(surface),
     }
 }
 
@@ -213,6 +250,12 @@ fn description(kind: AskKind, surface: AskSurface) -> &'static str {
         }
         (AskKind::Files, _) => {
             "Ask the user to upload images or documents; the files come back in the tool result so you can read them."
+        }
+        (AskKind::Questions, AskSurface::Full) => {
+            "Ask the user several quick questions in one card (1-6), each answered by picking from a few answers. Use it instead of a numbered list of questions in plain text."
+        }
+        (AskKind::Questions, AskSurface::Compact) => {
+            "Ask the user one quick question, answered by tapping one of two or three short answers."
         }
     }
 }
@@ -274,7 +317,7 @@ mod tests {
     fn compact_narrows_choice() {
         let tools = ask_tools(&ASK_KINDS, AskSurface::Compact);
         let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-        assert_eq!(names, ["ask_choice", "ask_confirm"]);
+        assert_eq!(names, ["ask_choice", "ask_confirm", "ask_questions"]);
         let choice = &tools[0].input_schema;
         assert_eq!(choice["properties"]["select"]["enum"], json!(["one"]));
         assert_eq!(choice["properties"]["options"]["maxItems"], 3);

@@ -12,6 +12,7 @@ use crate::text::{js_trim as visible_label, utf16_len};
 const CHOICE_KEYS: &[&str] = &[
     "prompt",
     "title",
+    "locale",
     "submitLabel",
     "allowDecline",
     "select",
@@ -23,7 +24,7 @@ const CHOICE_KEYS: &[&str] = &[
     "otherLabel",
 ];
 const COMPACT_CHOICE_KEYS: &[&str] =
-    &["prompt", "title", "submitLabel", "allowDecline", "select", "options", "default"];
+    &["prompt", "title", "locale", "submitLabel", "allowDecline", "select", "options", "default"];
 
 fn choice_option(ck: &mut Checker, value: &Value, at: Loc<'_>, compact: bool) -> Option<ChoiceOption> {
     let object = ck.object(value, at, &["id", "label", "description"])?;
@@ -81,6 +82,7 @@ pub(super) fn choice(ck: &mut Checker, value: &Value, surface: AskSurface) -> Op
         title: shared.title,
         submit_label: shared.submit_label,
         allow_decline: shared.allow_decline,
+        locale: shared.locale,
         select: if select? == "one" { SelectMode::One } else { SelectMode::Many },
         options: options?,
         default,

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::check::Checker;
-use super::errors::Loc;
+use super::errors::{AskErrorCode, Loc};
 use super::limits::ASK_LIMITS;
 
 /// The fields every ask shares.
@@ -12,6 +12,7 @@ pub(super) struct Shared {
     pub(super) title: Option<String>,
     pub(super) submit_label: Option<String>,
     pub(super) allow_decline: Option<bool>,
+    pub(super) locale: Option<String>,
 }
 
 pub(super) fn shared(ck: &mut Checker, object: &Map<String, Value>, at: Loc<'_>, with_submit_label: bool) -> Shared {
@@ -27,7 +28,25 @@ pub(super) fn shared(ck: &mut Checker, object: &Map<String, Value>, at: Loc<'_>,
             None
         },
         allow_decline: ck.boolean(object, at, "allowDecline"),
+        locale: object.get("locale").and_then(|value| locale(ck, value, at.key("locale"))),
     }
+}
+
+/// A BCP 47 language tag (Palaver's addition to every ask).
+fn locale(ck: &mut Checker, value: &Value, at: Loc<'_>) -> Option<String> {
+    let tag = ck.string(value, at)?;
+    let max = ASK_LIMITS.locale_max_length;
+    if tag.chars().count() > max {
+        ck.too_long(at, max);
+    } else if crate::locale::parse_locale(tag).is_none() {
+        ck.push(
+            at,
+            AskErrorCode::INVALID_FORMAT,
+            format!("locale {} is not a BCP 47 language tag.", super::errors::quote_str(tag)),
+            "Use the tag of the language the ask is written in, such as \"en\", \"de-CH\" or \"ar\".",
+        );
+    }
+    Some(tag.to_string())
 }
 
 /// The first index at which each later repeat of an id appears: `(repeat index, first index)`.

@@ -105,7 +105,7 @@ fn form_field(ck: &mut Checker, value: &Value, at: Loc<'_>) -> Option<FormField>
 
 pub(super) fn form(ck: &mut Checker, value: &Value) -> Option<FormInput> {
     let root = Loc::Root;
-    let object = ck.object(value, root, &["prompt", "title", "submitLabel", "allowDecline", "fields"])?;
+    let object = ck.object(value, root, &["prompt", "title", "locale", "submitLabel", "allowDecline", "fields"])?;
     let shared = shared(ck, object, root, true);
     let limits = &ASK_LIMITS.form;
     let fields_at = root.key("fields");
@@ -127,6 +127,7 @@ pub(super) fn form(ck: &mut Checker, value: &Value) -> Option<FormInput> {
         title: shared.title,
         submit_label: shared.submit_label,
         allow_decline: shared.allow_decline,
+        locale: shared.locale,
         fields: fields?,
     };
     for (index, first) in repeats(input.fields.iter().map(|field| field.id.as_str())) {

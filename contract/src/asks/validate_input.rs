@@ -9,6 +9,7 @@ use super::limits::ASK_LIMITS;
 use super::validate_choice::choice;
 use super::validate_common::{repeats, shared};
 use super::validate_form::form;
+use super::validate_questions::{questions, unmint};
 use crate::text::{js_trim as visible_label, utf16_len};
 
 /// Checks an ask input for a kind on a surface. Kinds the compact surface does not offer are
@@ -21,10 +22,20 @@ pub fn parse_ask_input(kind: AskKind, input: &Value, surface: AskSurface) -> Res
         AskKind::Markdown => markdown(&mut ck, input).map(Ask::Markdown),
         AskKind::Form => form(&mut ck, input).map(Ask::Form),
         AskKind::Files => files(&mut ck, input).map(Ask::Files),
+        AskKind::Questions => questions(&mut ck, input, surface).map(Ask::Questions),
     };
     match ask {
         Some(ask) if ck.errors.is_empty() => Ok(ask),
         _ => Err(finalize(ck.errors)),
+    }
+}
+
+/// Reads back an ask as it was stored and sent ([`Ask::stored_input`]): a question set with
+/// the ids Palaver minted, any other kind as the model wrote it.
+pub fn parse_stored_ask(kind: AskKind, stored: &Value) -> Result<Ask, Vec<AskError>> {
+    match kind {
+        AskKind::Questions => parse_ask_input(kind, &unmint(stored).map_err(|error| vec![error])?, AskSurface::Full),
+        _ => parse_ask_input(kind, stored, AskSurface::Full),
     }
 }
 
@@ -44,7 +55,7 @@ pub fn kind_offered_on(kind: AskKind, surface: AskSurface) -> Result<(), String>
 fn confirm(ck: &mut Checker, value: &Value) -> Option<ConfirmInput> {
     let root = Loc::Root;
     let object =
-        ck.object(value, root, &["prompt", "title", "confirmLabel", "denyLabel", "destructive", "allowDecline"])?;
+        ck.object(value, root, &["prompt", "title", "locale", "confirmLabel", "denyLabel", "destructive", "allowDecline"])?;
     let shared = shared(ck, object, root, false);
     let max = ASK_LIMITS.confirm.label_max_length;
     let confirm_label = ck.optional_text(object, root, "confirmLabel", max);
@@ -60,6 +71,7 @@ fn confirm(ck: &mut Checker, value: &Value) -> Option<ConfirmInput> {
         deny_label,
         destructive,
         allow_decline: shared.allow_decline,
+        locale: shared.locale,
     };
     for (key, label) in [("confirmLabel", &input.confirm_label), ("denyLabel", &input.deny_label)] {
         if label.as_deref().is_some_and(|label| utf16_len(label) > max) {
@@ -94,7 +106,7 @@ fn markdown(ck: &mut Checker, value: &Value) -> Option<MarkdownInput> {
     let object = ck.object(
         value,
         root,
-        &["prompt", "title", "submitLabel", "allowDecline", "initial", "placeholder", "minLength", "maxLength"],
+        &["prompt", "title", "locale", "submitLabel", "allowDecline", "initial", "placeholder", "minLength", "maxLength"],
     )?;
     let limits = &ASK_LIMITS.markdown;
     let cap = i64::try_from(limits.max_length).unwrap_or(i64::MAX);
@@ -116,6 +128,7 @@ fn markdown(ck: &mut Checker, value: &Value) -> Option<MarkdownInput> {
         title: shared.title,
         submit_label: shared.submit_label,
         allow_decline: shared.allow_decline,
+        locale: shared.locale,
         initial,
         placeholder,
         min_length,
@@ -140,7 +153,7 @@ fn markdown(ck: &mut Checker, value: &Value) -> Option<MarkdownInput> {
 fn files(ck: &mut Checker, value: &Value) -> Option<FilesInput> {
     let root = Loc::Root;
     let object =
-        ck.object(value, root, &["prompt", "title", "submitLabel", "allowDecline", "accept", "minFiles", "maxFiles"])?;
+        ck.object(value, root, &["prompt", "title", "locale", "submitLabel", "allowDecline", "accept", "minFiles", "maxFiles"])?;
     let shared = shared(ck, object, root, true);
     let limits = &ASK_LIMITS.files;
     let accept_at = root.key("accept");
@@ -166,6 +179,7 @@ fn files(ck: &mut Checker, value: &Value) -> Option<FilesInput> {
         title: shared.title,
         submit_label: shared.submit_label,
         allow_decline: shared.allow_decline,
+        locale: shared.locale,
         accept: accept?,
         min_files,
         max_files,

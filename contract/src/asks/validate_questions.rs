@@ -1,0 +1,167 @@
+//! `ask_questions` input (Palaver's addition): a set of quick questions in one card. The model
+//! writes titles and labels; Palaver mints every id, so an id the model writes is refused.
+
+use serde_json::{Map, Value};
+
+use super::check::Checker;
+use super::errors::{AskError, AskErrorCode, Loc};
+use super::input::{AskSurface, Question, QuestionAnswer, QuestionsInput, minted_id};
+use super::limits::ASK_LIMITS;
+use super::validate_common::{repeats, shared};
+use crate::text::{js_trim, utf16_len};
+
+const SET_KEYS: &[&str] = &["prompt", "title", "locale", "allowDecline", "questions"];
+const QUESTION_KEYS: &[&str] = &["title", "multi", "allowCustom", "answers"];
+/// The small screen offers one single-pick question: no `multi`, no free text.
+const COMPACT_QUESTION_KEYS: &[&str] = &["title", "answers"];
+const ANSWER_KEYS: &[&str] = &["label", "description"];
+
+/// An object with only `allowed` keys, where an `id` gets its own explanation.
+fn object_without_ids<'v>(
+    ck: &mut Checker,
+    value: &'v Value,
+    at: Loc<'_>,
+    allowed: &[&str],
+    noun: &str,
+) -> Option<&'v Map<String, Value>> {
+    let mut with_id: Vec<&str> = allowed.to_vec();
+    with_id.push("id");
+    let object = ck.object(value, at, &with_id)?;
+    if object.contains_key("id") {
+        ck.push(
+            at.key("id"),
+            AskErrorCode::UNKNOWN_KEY,
+            format!("{noun} ids are not written by the model: Palaver numbers them."),
+            format!("Remove \"id\" from {}.", at.path().inline()),
+        );
+    }
+    Some(object)
+}
+
+fn answer(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact: bool) -> Option<QuestionAnswer> {
+    let limits = &ASK_LIMITS.questions;
+    let object = object_without_ids(ck, value, at, ANSWER_KEYS, "Answer")?;
+    let label_max =
+        if compact { ASK_LIMITS.simple_card.button_label_max_length } else { limits.answer_label_max_length };
+    let label = ck.required(object, at, "label").and_then(|value| ck.visible_text(value, at.key("label"), label_max));
+    if compact
+        && let Some(label) = &label
+        && utf16_len(label) > label_max
+    {
+        ck.too_long_for_button(at.key("label"), label_max);
+    }
+    let description = ck.optional_text(object, at, "description", limits.answer_description_max_length);
+    Some(QuestionAnswer { id: minted_id('a', index), label: label?, description })
+}
+
+fn question(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact: bool) -> Option<Question> {
+    let limits = &ASK_LIMITS.questions;
+    let keys = if compact { COMPACT_QUESTION_KEYS } else { QUESTION_KEYS };
+    let object = object_without_ids(ck, value, at, keys, "Question")?;
+    let title = ck
+        .required(object, at, "title")
+        .and_then(|value| ck.visible_text(value, at.key("title"), limits.question_title_max_length));
+    let multi = ck.boolean(object, at, "multi");
+    let allow_custom = ck.boolean(object, at, "allowCustom");
+    let (min, max) = if compact {
+        (ASK_LIMITS.choice.options_min, ASK_LIMITS.simple_card.buttons_max)
+    } else {
+        (limits.answers_min, limits.answers_max)
+    };
+    let answers_at = at.key("answers");
+    let answers = ck.required(object, at, "answers").and_then(|value| ck.list(value, answers_at, min, max)).map(
+        |items| {
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(index, item)| answer(ck, item, answers_at.index(index), index, compact))
+                .collect::<Vec<_>>()
+        },
+    );
+    let question = Question { id: minted_id('q', index), title: title?, multi, allow_custom, answers: answers? };
+    for (index, first) in repeats(question.answers.iter().map(|answer| js_trim(&answer.label))) {
+        ck.push(
+            answers_at.index(index).key("label"),
+            AskErrorCode::DUPLICATE_LABEL,
+            format!("Answer label \"{}\" is already used by answers[{first}].", question.answers[index].label),
+            "Give every answer of a question a different label.",
+        );
+    }
+    Some(question)
+}
+
+pub(super) fn questions(ck: &mut Checker, value: &Value, surface: AskSurface) -> Option<QuestionsInput> {
+    let compact = surface == AskSurface::Compact;
+    let root = Loc::Root;
+    let limits = &ASK_LIMITS.questions;
+    let object = ck.object(value, root, SET_KEYS)?;
+    let shared = shared(ck, object, root, false);
+    let max = if compact { 1 } else { limits.questions_max };
+    let questions_at = root.key("questions");
+    let questions = ck
+        .required(object, root, "questions")
+        .and_then(|value| ck.list(value, questions_at, limits.questions_min, max))
+        .map(|items| {
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(index, item)| question(ck, item, questions_at.index(index), index, compact))
+                .collect::<Vec<_>>()
+        });
+    if ck.aborted {
+        return None;
+    }
+    let input = QuestionsInput {
+        prompt: shared.prompt?,
+        title: shared.title,
+        locale: shared.locale,
+        allow_decline: shared.allow_decline,
+        questions: questions?,
+    };
+    for (index, first) in repeats(input.questions.iter().map(|question| js_trim(&question.title))) {
+        ck.push(
+            questions_at.index(index).key("title"),
+            AskErrorCode::DUPLICATE_LABEL,
+            format!("Question \"{}\" is already asked by questions[{first}].", input.questions[index].title),
+            "Ask each question once.",
+        );
+    }
+    Some(input)
+}
+
+/// A stored question set: the ids must be the ones Palaver mints (`q1`…, `a1`…), in order.
+/// They are checked and taken off, so the set is then checked as the model's input was.
+pub(super) fn unmint(stored: &Value) -> Result<Value, AskError> {
+    let mut written = stored.clone();
+    let mismatch = |path: crate::path::Path, expected: &str| {
+        AskError::new(
+            path,
+            AskErrorCode::INVALID_FORMAT,
+            format!("A stored question set has an id other than \"{expected}\"."),
+            "Store the question set as Palaver minted it.",
+        )
+    };
+    let root = crate::path::Path::root();
+    let questions = written.get_mut("questions").and_then(Value::as_array_mut);
+    for (index, question) in questions.into_iter().flatten().enumerate() {
+        let at = root.key("questions").index(index);
+        let expected = minted_id('q', index);
+        if question.get("id").and_then(Value::as_str) != Some(expected.as_str()) {
+            return Err(mismatch(at.key("id"), &expected));
+        }
+        if let Some(object) = question.as_object_mut() {
+            object.remove("id");
+        }
+        let answers = question.get_mut("answers").and_then(Value::as_array_mut);
+        for (index, answer) in answers.into_iter().flatten().enumerate() {
+            let expected = minted_id('a', index);
+            if answer.get("id").and_then(Value::as_str) != Some(expected.as_str()) {
+                return Err(mismatch(at.key("answers").index(index).key("id"), &expected));
+            }
+            if let Some(object) = answer.as_object_mut() {
+                object.remove("id");
+            }
+        }
+    }
+    Ok(written)
+}
