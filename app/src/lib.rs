@@ -22,6 +22,7 @@ pub mod navigation;
 mod pages;
 pub mod sse;
 pub mod wire;
+pub mod words;
 
 #[cfg(feature = "ssr")]
 pub mod db;
@@ -64,7 +65,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HydrationScripts options />
                 <MetaTags />
             </head>
-            <body>
+            <body data-reader-language=words::page_words().tag()>
                 <App />
             </body>
         </html>
@@ -85,6 +86,7 @@ fn send_page_policy() {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    provide_context(words::page_words());
     view! {
         <Stylesheet id="leptos" href="/pkg/palaver.css" />
         <Title text="Palaver" />

@@ -63,6 +63,9 @@ pub struct PendingAskEntry {
     /// When the ask ends unanswered (Palaver's addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    /// The language the ask is written in (Palaver's addition), for the card's words and direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 /// The ask a headless turn left pending.
@@ -74,6 +77,8 @@ pub struct PendingAskBrief {
     pub tool_call_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 /// The `data` of `POST /gpt/histories/{id}/turn`: the whole turn, once it has finished.

@@ -44,9 +44,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("validate + card, whole corpus (one pass)", |b| b.iter(|| pass(black_box(&reference))));
     let questions = corpus(manifest.join("fixtures/asks"), |kind| kind == AskKind::Questions);
     println!("question sets: {} fixtures", questions.len());
-    c.bench_function("validate + card, question-set fixtures (one pass)", |b| {
-        b.iter(|| pass(black_box(&questions)))
-    });
+    c.bench_function("validate + card, question-set fixtures (one pass)", |b| b.iter(|| pass(black_box(&questions))));
 
     let plan = parse_ask_input(
         AskKind::Choice,

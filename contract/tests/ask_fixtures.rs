@@ -24,7 +24,10 @@ fn palaver_fixtures(group: &str) -> Vec<(String, Value)> {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let reference: Vec<String> =
         in_dir(&manifest.join("../../shared/fixtures/asks").join(group)).into_iter().map(|(name, _)| name).collect();
-    in_dir(&manifest.join("fixtures/asks").join(group)).into_iter().filter(|(name, _)| !reference.contains(name)).collect()
+    in_dir(&manifest.join("fixtures/asks").join(group))
+        .into_iter()
+        .filter(|(name, _)| !reference.contains(name))
+        .collect()
 }
 
 fn surface_of(fixture: &Value) -> AskSurface {
@@ -80,7 +83,10 @@ fn every_valid_fixture_validates_and_derives_its_card() {
                         .map(|e| format!("{} {}", e["path"].as_str().unwrap(), e["code"].as_str().unwrap()))
                         .collect();
                     if got != expected {
-                        failures.push(format!("{name}: answer {}\n  got      {got:?}\n  expected {expected:?}", case["response"]));
+                        failures.push(format!(
+                            "{name}: answer {}\n  got      {got:?}\n  expected {expected:?}",
+                            case["response"]
+                        ));
                     }
                 }
             }
@@ -138,13 +144,29 @@ fn palaver_has_fixtures_of_its_own_for_every_addition() {
         .iter()
         .flat_map(|(_, f)| f["errors"].as_array().cloned().unwrap_or_default())
         .chain(valid.iter().flat_map(|(_, f)| {
-            f["answers"].as_array().into_iter().flatten().flat_map(|case| case["errors"].as_array().cloned().unwrap_or_default()).collect::<Vec<_>>()
+            f["answers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|case| case["errors"].as_array().cloned().unwrap_or_default())
+                .collect::<Vec<_>>()
         }))
         .map(|e| e["code"].as_str().unwrap().to_string())
         .collect();
     for code in [
-        "DUPLICATE_ID", "DUPLICATE_LABEL", "INVALID_FORMAT", "INVALID_TYPE", "MISSING_REQUIRED", "OPTION_NOT_OFFERED",
-        "OTHER_NOT_ALLOWED", "SELECTION_COUNT", "TOO_FEW", "TOO_LONG", "TOO_MANY", "TOO_SHORT", "UNKNOWN_KEY",
+        "DUPLICATE_ID",
+        "DUPLICATE_LABEL",
+        "INVALID_FORMAT",
+        "INVALID_TYPE",
+        "MISSING_REQUIRED",
+        "OPTION_NOT_OFFERED",
+        "OTHER_NOT_ALLOWED",
+        "SELECTION_COUNT",
+        "TOO_FEW",
+        "TOO_LONG",
+        "TOO_MANY",
+        "TOO_SHORT",
+        "UNKNOWN_KEY",
     ] {
         assert!(codes.contains(code), "no Palaver fixture produces {code}");
     }

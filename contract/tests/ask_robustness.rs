@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use palaver_contract::asks::{
-    ASK_KINDS, AskKind, AskSurface, check_simple_card, parse_ask_input, parse_stored_ask, to_simple_card,
-    told_answer, validate_ask_input, validate_ask_response,
+    ASK_KINDS, AskKind, AskSurface, check_simple_card, parse_ask_input, parse_stored_ask, to_simple_card, told_answer,
+    validate_ask_input, validate_ask_response,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};

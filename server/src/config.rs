@@ -123,7 +123,12 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_SESSION_IDLE_MINUTES", default_value_t = 7 * 24 * 60)]
     pub session_idle_minutes: u64,
     /// The ask kinds the agent may use, comma-separated ("" turns asks off).
-    #[arg(long, global = true, env = "PALAVER_ASK_KINDS", default_value = "choice,confirm,markdown,form,files")]
+    #[arg(
+        long,
+        global = true,
+        env = "PALAVER_ASK_KINDS",
+        default_value = "choice,confirm,markdown,form,files,questions"
+    )]
     pub ask_kinds: String,
     /// Seconds an ask waits for its answer; then it ends as expired (never answered by time).
     #[arg(long, global = true, env = "PALAVER_ASK_TTL_SECONDS", default_value_t = 24 * 60 * 60,

@@ -37,17 +37,17 @@ pub fn moment(iso: &str) -> Option<String> {
     Some(format!("{day} {month} {year}, {hour:02}:{minute:02} UTC"))
 }
 
-/// What a pending card says of the time left, once under an hour.
-pub fn time_left(remaining_ms: i64) -> Option<String> {
+/// What a pending card says of the time left, once under an hour, in the card's words.
+pub fn time_left(remaining_ms: i64, words: &crate::words::Words) -> Option<String> {
     const MINUTE: i64 = 60_000;
     match remaining_ms {
         ms if ms >= 60 * MINUTE => None,
         ms if ms >= MINUTE => {
-            let minutes = ms / MINUTE;
-            Some(format!("Expires in {minutes} {}", if minutes == 1 { "minute" } else { "minutes" }))
+            let minutes = usize::try_from(ms / MINUTE).unwrap_or_default();
+            Some(words.with_count("expires-in-minutes", "minutes", minutes))
         }
-        ms if ms > 0 => Some("Expires in less than a minute".into()),
-        _ => Some("Time is up: this question is ending".into()),
+        ms if ms > 0 => Some(words.get("expires-soon")),
+        _ => Some(words.get("time-is-up")),
     }
 }
 
@@ -81,12 +81,15 @@ mod tests {
 
     #[test]
     fn the_time_left_shows_under_an_hour() {
-        assert_eq!(time_left(61 * 60_000), None);
-        assert_eq!(time_left(60 * 60_000), None);
-        assert_eq!(time_left(59 * 60_000 + 59_999).as_deref(), Some("Expires in 59 minutes"));
-        assert_eq!(time_left(90_000).as_deref(), Some("Expires in 1 minute"));
-        assert_eq!(time_left(5_000).as_deref(), Some("Expires in less than a minute"));
-        assert_eq!(time_left(0).as_deref(), Some("Time is up: this question is ending"));
+        let en = crate::words::Words::default();
+        assert_eq!(time_left(61 * 60_000, &en), None);
+        assert_eq!(time_left(60 * 60_000, &en), None);
+        assert_eq!(time_left(59 * 60_000 + 59_999, &en).as_deref(), Some("Expires in 59 minutes"));
+        assert_eq!(time_left(90_000, &en).as_deref(), Some("Expires in 1 minute"));
+        assert_eq!(time_left(5_000, &en).as_deref(), Some("Expires in less than a minute"));
+        assert_eq!(time_left(0, &en).as_deref(), Some("Time is up: this question is ending"));
+        let de = crate::words::Words::for_tag("de").unwrap();
+        assert_eq!(time_left(3 * 60_000, &de).as_deref(), Some("Läuft in 3 Minuten ab"));
     }
 
     #[test]

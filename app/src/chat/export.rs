@@ -26,7 +26,8 @@ pub fn to_markdown(view: &HistoryView) -> String {
             }
             TranscriptItem::Ask(ask) => {
                 let prompt = ask.input["prompt"].as_str().unwrap_or_default();
-                let summary = ask_summary(ask.kind, &ask.input, ask.status, ask.response.as_ref());
+                let words = crate::words::Words::for_ask(ask.input["locale"].as_str(), &Default::default());
+                let summary = ask_summary(ask.kind, &ask.input, ask.status, ask.response.as_ref(), &words);
                 format!("**Asked:** {prompt}\n\n*{summary}*")
             }
         };

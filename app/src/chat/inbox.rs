@@ -118,9 +118,11 @@ pub fn Inbox() -> impl IntoView {
                                 let conversation = ask.title.clone().unwrap_or_else(|| "Untitled conversation".into());
                                 let asked = deadline::epoch_ms(&ask.created);
                                 let expires = ask.expires_at.as_deref().and_then(deadline::epoch_ms);
+                                let words = crate::words::reader_words();
                                 let when = move || {
                                     let age = asked.map(|asked| format!("asked {}", deadline::age(now.get() - asked)));
-                                    let left = expires.and_then(|expires| deadline::time_left(expires - now.get()));
+                                    let left = expires
+                                        .and_then(|expires| deadline::time_left(expires - now.get(), &words));
                                     [age, left].into_iter().flatten().collect::<Vec<_>>().join(" · ")
                                 };
                                 let buttons = if ask.simple.handoff { Vec::new() } else { ask.simple.buttons.clone() };

@@ -180,9 +180,17 @@ pub struct AskEvent {
     pub grantable: bool,
 }
 
+impl AskEvent {
+    /// The language the ask is written in, when it names one.
+    pub fn locale(&self) -> Option<String> {
+        self.input["locale"].as_str().map(str::to_string)
+    }
+}
+
 impl From<AskEvent> for crate::wire::PendingAskBrief {
     fn from(ask: AskEvent) -> Self {
-        Self { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id, expires_at: ask.expires_at }
+        let locale = ask.locale();
+        Self { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id, expires_at: ask.expires_at, locale }
     }
 }
 

@@ -11,6 +11,6 @@ mod theme;
 pub(crate) use blocks::renderer as block_renderer;
 pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply, StreamingBlocks};
 pub use error_alert::{error_alert, error_paragraph};
-pub use simple_card::{SimpleCardView, handoff_line};
+pub use simple_card::{SimpleCardView, button_label, handoff_line};
 pub use text_area::textarea_text;
 pub use theme::{THEME_SCRIPT, ThemeToggle};

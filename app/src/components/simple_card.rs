@@ -1,18 +1,38 @@
 //! A simple card as a small screen shows it: title, text, up to three buttons, and the
-//! handoff line when the full app is needed.
+//! handoff line when the full app is needed, in the ask's language and direction.
 
 use leptos::prelude::*;
 
+use crate::words::{CardLanguage, Words, reader_words};
 use palaver_contract::asks::{AskKind, ButtonStyle, SimpleCard, SimpleCardButton};
 
 /// The line a card that hands off shows, by kind.
-pub fn handoff_line(kind: AskKind) -> &'static str {
-    match kind {
-        AskKind::Markdown => "Edit on your phone",
-        AskKind::Form => "Fill it in on your phone",
-        AskKind::Files => "Upload on your phone",
-        AskKind::Choice | AskKind::Confirm => "Continue on your phone",
-    }
+pub fn handoff_line(kind: AskKind, words: &Words) -> String {
+    words.get(match kind {
+        AskKind::Markdown => "handoff-edit",
+        AskKind::Form => "handoff-form",
+        AskKind::Files => "handoff-files",
+        AskKind::Choice | AskKind::Confirm | AskKind::Questions => "handoff-continue",
+    })
+}
+
+/// A button's label as shown: the card's own words for the buttons Palaver labels (Skip,
+/// Cancel, the defaults); the ask's labels as they are. The wire keeps the contract's labels.
+pub fn button_label(button: &SimpleCardButton, kind: AskKind, words: &Words) -> String {
+    let own = match (button.id.as_str(), kind, button.label.as_str()) {
+        ("skip", ..) => Some(words.get("skip")),
+        ("cancel", ..) | ("deny", AskKind::Confirm, "Cancel") => Some(words.get("cancel")),
+        ("approve", AskKind::Confirm, "Confirm") => Some(words.get("confirm")),
+        ("approve", AskKind::Markdown, _) => Some(words.get("approve-draft")),
+        ("submit-defaults", ..) => Some(words.get("submit-defaults")),
+        ("use-default", _, "Use suggested") => Some(words.get("use-suggested")),
+        ("use-default", _, label) => label
+            .strip_prefix("Use \"")
+            .and_then(|rest| rest.strip_suffix('"'))
+            .map(|chosen| words.with_text("use-default", "label", chosen)),
+        _ => None,
+    };
+    own.unwrap_or_else(|| button.label.clone())
 }
 
 fn button_class(style: ButtonStyle) -> &'static str {
@@ -32,10 +52,22 @@ pub fn SimpleCardView(
     fallback_title: Option<String>,
     on_press: Callback<SimpleCardButton>,
     #[prop(into)] disabled: Signal<bool>,
+    /// The language the ask is written in.
+    #[prop(default = None)]
+    locale: Option<String>,
 ) -> impl IntoView {
-    let handoff = card.handoff.then(|| handoff_line(card.kind));
+    let words = Words::for_ask(locale.as_deref(), &reader_words());
+    let language = CardLanguage::of(locale.as_deref());
+    let handoff = card.handoff.then(|| handoff_line(card.kind, &words));
+    let kind = card.kind;
     view! {
-        <section class="watch__card" data-testid="watch-card" aria-label="Question">
+        <section
+            class="watch__card"
+            data-testid="watch-card"
+            aria-label=words.get("question")
+            lang=language.lang
+            dir=language.dir
+        >
             {card.title.clone().or(fallback_title).map(|title| view! { <h2 class="watch__title">{title}</h2> })}
             <p class="watch__text">{card.text.clone()}</p>
             <div class="watch__buttons">
@@ -44,6 +76,7 @@ pub fn SimpleCardView(
                     .into_iter()
                     .map(|button| {
                         let pressed = button.clone();
+                        let label = button_label(&button, kind, &words);
                         view! {
                             <button
                                 type="button"
@@ -52,7 +85,7 @@ pub fn SimpleCardView(
                                 data-testid=format!("watch-button-{}", button.id)
                                 on:click=move |_| on_press.run(pressed.clone())
                             >
-                                {button.label}
+                                <bdi>{label}</bdi>
                             </button>
                         }
                     })

@@ -26,6 +26,7 @@ Try one of these:\n\n\
 - **write an announcement**: edit a markdown draft I wrote\n\
 - **invoice details**: fill in a short form\n\
 - **upload a receipt**: send me a file\n\
+- **design a logo**: a few quick questions in one card; **شعار** asks them in Arabic\n\
 - **add todo buy milk**, **list my todos**, **delete my completed todos** (that one asks for approval)\n\
 - **mcp**: the tools of the MCP servers connected here; **mcp echo {\"message\": \"hi\"}** calls one\n\
 - **markdown**: a tour of what replies can format\n\
@@ -166,6 +167,12 @@ fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
             }),
         );
     }
+    if has("logo") || has("questions") {
+        return call("ask_questions", logo_questions());
+    }
+    if has("شعار") || has("arabic") {
+        return call("ask_questions", arabic_logo_question());
+    }
     if has("hello") || has("hi") || has("hey") {
         return Move::Say(format!("Hello! 👋 Nice to meet you.\n\n{HELP}"));
     }
@@ -173,6 +180,27 @@ fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
     Move::Say(format!(
         "You said:\n\n{quoted}\nI'm only the demo agent, so I can't do much with that yet. Type **help** to see what I can show you."
     ))
+}
+
+fn logo_questions() -> Value {
+    json!({
+        "title": "Your new logo", "prompt": "Three quick questions before I sketch the logo.",
+        "questions": [
+            {"title": "Which shade of gold?", "answers": [
+                {"label": "#b49c54", "description": "Warm and a little muted"}, {"label": "#d4af37", "description": "Bright metallic"}]},
+            {"title": "Where will it appear?", "multi": true, "allowCustom": true, "answers": [
+                {"label": "Website"}, {"label": "Business cards"}, {"label": "Signage"}]},
+            {"title": "Which style?", "answers": [{"label": "Wordmark"}, {"label": "Emblem"}, {"label": "Monogram"}]}
+        ]
+    })
+}
+
+/// The logo's first question in Arabic: right to left, with left-to-right answers.
+fn arabic_logo_question() -> Value {
+    json!({
+        "prompt": "سؤال سريع قبل أن أرسم الشعار.", "locale": "ar",
+        "questions": [{"title": "أي درجة من الذهبي؟", "answers": [{"label": "#b49c54"}, {"label": "#d4af37"}]}]
+    })
 }
 
 fn plan_ask() -> Value {
@@ -258,6 +286,16 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
             } else {
                 format!("You chose **{}**. Done!", picked.join("**, **"))
             }
+        }
+        "ask_questions" => {
+            let lines: String = content["answers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|line| format!("- {line}\n"))
+                .collect();
+            format!("Thanks! Here is what you told me:\n\n{lines}")
         }
         "ask_confirm" if content["confirmed"] == true => "Confirmed: I'd go ahead and do it now.".to_string(),
         "ask_confirm" => "OK, I won't do it.".to_string(),
@@ -475,6 +513,8 @@ mod tests {
             (AskKind::Markdown, "draft"),
             (AskKind::Form, "invoice"),
             (AskKind::Files, "upload"),
+            (AskKind::Questions, "logo"),
+            (AskKind::Questions, "arabic"),
         ] {
             let Move::Call(_, input) = answer_prompt(&request(vec![], &[&kind.tool_name()]), text) else {
                 panic!("{text}")

@@ -133,11 +133,18 @@ pub fn WatchPage() -> impl IntoView {
                             },
                         ));
                         let expires_at = item.expires_at.as_deref().and_then(deadline::epoch_ms);
+                        let words = crate::words::Words::for_ask(item.locale.as_deref(), &crate::words::reader_words());
                         let time_left = move || {
-                            expires_at.and_then(|deadline| deadline::time_left(deadline - now.get()))
+                            expires_at.and_then(|deadline| deadline::time_left(deadline - now.get(), &words))
                         };
                         view! {
-                            <SimpleCardView card=item.simple fallback_title=item.title on_press=press disabled=busy />
+                            <SimpleCardView
+                                card=item.simple
+                                fallback_title=item.title
+                                on_press=press
+                                disabled=busy
+                                locale=item.locale
+                            />
                             {move || {
                                 time_left()
                                     .map(|text| {

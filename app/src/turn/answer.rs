@@ -20,8 +20,8 @@ use crate::grants::GrantScope;
 use crate::live::{AskResolved, LiveEvent};
 use crate::llm::{ContentPart, ModelMessage, ToolCall};
 use palaver_contract::asks::{
-    Ask, AskResponse, AskSurface, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type,
-    parse_ask_data_url, parse_ask_input, validate_ask_response,
+    Ask, AskResponse, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type, parse_ask_data_url,
+    parse_stored_ask, told_answer, validate_ask_response,
 };
 
 /// The cancel reason of an elicitation whose server request ended with the process.
@@ -108,7 +108,7 @@ impl TurnRunner {
         }
         let (response, grant) = split_grant(&pending, response)?;
         let response = &response;
-        let ask = parse_ask_input(pending.ask.kind, &pending.ask.input, AskSurface::Full).map_err(|errors| {
+        let ask = parse_stored_ask(pending.ask.kind, &pending.ask.input).map_err(|errors| {
             tracing::error!(?errors, "a stored pending ask no longer validates");
             AppError::Internal
         })?;
@@ -256,7 +256,7 @@ impl Turn {
                     (None, None) => self.messages.push(ModelMessage::Tool {
                         tool_call_id: pending.ask.tool_call_id.clone(),
                         tool_name: pending.ask.kind.tool_name(),
-                        result: response.to_value(),
+                        result: told_answer(pending.ask.kind, &pending.ask.input, &response.to_value()),
                         parts,
                     }),
                 }

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::chat::model::{AskStatus, HistoryRow};
 use crate::llm::{ModelMessage, ToolCall};
+use palaver_contract::asks::{AskKind, told_answer};
 
 fn is_ask_tool(name: &str) -> bool {
     name.starts_with("ask_")
@@ -33,6 +34,8 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
     // Approvals and tools' questions are not replayed, except one that expired: the model
     // never saw it end, so it sees the call and its expiry.
     let mut expired: Vec<&str> = Vec::new();
+    // The ask calls seen so far, for telling their answers as the model is told them.
+    let mut asked: Vec<(&str, AskKind, &Value)> = Vec::new();
     rows.iter()
         .filter_map(|row| match row {
             HistoryRow::User { text } => Some(ModelMessage::User { text: text.clone() }),
@@ -43,6 +46,9 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
                 let ended_by_time = ask.as_ref().is_some_and(|ask| ask.status == AskStatus::Expired);
                 if ended_by_time {
                     expired.push(tool_call_id);
+                }
+                if let Some(ask) = ask {
+                    asked.push((tool_call_id, ask.kind, args));
                 }
                 (is_ask_tool(tool_name) || ended_by_time).then(|| ModelMessage::Assistant {
                     text: String::new(),
@@ -55,7 +61,11 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
             }
             HistoryRow::ToolResult { tool_name, tool_call_id, result } => {
                 let ended_by_time = expired.contains(&tool_call_id.as_str());
-                let told = if ended_by_time { told_expiry(result) } else { result.clone() };
+                let told = match asked.iter().find(|(id, ..)| id == tool_call_id) {
+                    _ if ended_by_time => told_expiry(result),
+                    Some((_, kind, args)) => told_answer(*kind, args, result),
+                    None => result.clone(),
+                };
                 (is_ask_tool(tool_name) || ended_by_time)
                     .then(|| ModelMessage::tool(tool_call_id.clone(), tool_name.clone(), told))
             }

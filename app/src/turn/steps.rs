@@ -335,7 +335,7 @@ impl Turn {
             AskFrom::Approval { tool, .. } => (Some(AskOrigin::Approval), Some(tool.clone())),
             AskFrom::Elicitation { tool, .. } => (Some(AskOrigin::Elicitation), Some(tool.clone())),
         };
-        let input = call.input.clone();
+        let input = ask.stored_input(&call.input);
         let simple = to_simple_card(&ask, &call.id);
         let row = HistoryRow::ToolCall {
             tool_name: host_tool.clone().unwrap_or_else(|| kind.tool_name()),

@@ -200,9 +200,7 @@ fn pending_asks_response_document() -> Value {
 /// content of an answer to it.
 fn question_set_document() -> Value {
     let q = &ASK_LIMITS.questions;
-    let minted = |prefix: &str, what: &str| {
-        json!({"type": "string", "pattern": format!("^{prefix}[1-9][0-9]*$"), "description": format!("Minted by Palaver: {what}.")})
-    };
+    let minted = |prefix: &str, what: &str| json!({"type": "string", "pattern": format!("^{prefix}[1-9][0-9]*$"), "description": format!("Minted by Palaver: {what}.")});
     let answer = strict(
         json!({
             "description": bounded(q.answer_description_max_length),

@@ -12,13 +12,13 @@ mod json_schemas;
 mod limits;
 mod prompt;
 mod response;
+mod told;
 mod tools;
 mod validate_choice;
 mod validate_common;
 mod validate_form;
 mod validate_input;
 mod validate_questions;
-mod told;
 
 pub use card::{
     ButtonStyle, SIMPLE_CARD_BUTTON_STYLES, SimpleCard, SimpleCardButton, check_simple_card, option_labels,
@@ -39,6 +39,6 @@ pub use json_schemas::ask_json_schemas;
 pub use limits::{ASK_LIMITS, AskLimits};
 pub use prompt::{ASKS_SYSTEM_PROMPT, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section};
 pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
-pub use tools::{AskTool, ask_input_schema_for, ask_tools, object_schemas};
 pub use told::told_answer;
+pub use tools::{AskTool, ask_input_schema_for, ask_tools, object_schemas};
 pub use validate_input::{kind_offered_on, parse_ask_input, parse_stored_ask, validate_ask_input};

@@ -191,10 +191,8 @@ fn questions_schema(surface: AskSurface) -> Value {
     } else {
         (q.questions_max, q.answers_min, q.answers_max, q.answer_label_max_length)
     };
-    let answer = object(
-        &["label"],
-        json!({"label": text(label_max), "description": text(q.answer_description_max_length)}),
-    );
+    let answer =
+        object(&["label"], json!({"label": text(label_max), "description": text(q.answer_description_max_length)}));
     let mut question = json!({
         "title": merge(text(q.question_title_max_length), json!({"description": "The question itself, such as \"Which shade?\"."})),
         "answers": {"type": "array", "minItems": answers_min, "maxItems": answers_max, "items": answer},

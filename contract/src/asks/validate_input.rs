@@ -54,8 +54,11 @@ pub fn kind_offered_on(kind: AskKind, surface: AskSurface) -> Result<(), String>
 
 fn confirm(ck: &mut Checker, value: &Value) -> Option<ConfirmInput> {
     let root = Loc::Root;
-    let object =
-        ck.object(value, root, &["prompt", "title", "locale", "confirmLabel", "denyLabel", "destructive", "allowDecline"])?;
+    let object = ck.object(
+        value,
+        root,
+        &["prompt", "title", "locale", "confirmLabel", "denyLabel", "destructive", "allowDecline"],
+    )?;
     let shared = shared(ck, object, root, false);
     let max = ASK_LIMITS.confirm.label_max_length;
     let confirm_label = ck.optional_text(object, root, "confirmLabel", max);
@@ -106,7 +109,17 @@ fn markdown(ck: &mut Checker, value: &Value) -> Option<MarkdownInput> {
     let object = ck.object(
         value,
         root,
-        &["prompt", "title", "locale", "submitLabel", "allowDecline", "initial", "placeholder", "minLength", "maxLength"],
+        &[
+            "prompt",
+            "title",
+            "locale",
+            "submitLabel",
+            "allowDecline",
+            "initial",
+            "placeholder",
+            "minLength",
+            "maxLength",
+        ],
     )?;
     let limits = &ASK_LIMITS.markdown;
     let cap = i64::try_from(limits.max_length).unwrap_or(i64::MAX);
@@ -152,8 +165,11 @@ fn markdown(ck: &mut Checker, value: &Value) -> Option<MarkdownInput> {
 
 fn files(ck: &mut Checker, value: &Value) -> Option<FilesInput> {
     let root = Loc::Root;
-    let object =
-        ck.object(value, root, &["prompt", "title", "locale", "submitLabel", "allowDecline", "accept", "minFiles", "maxFiles"])?;
+    let object = ck.object(
+        value,
+        root,
+        &["prompt", "title", "locale", "submitLabel", "allowDecline", "accept", "minFiles", "maxFiles"],
+    )?;
     let shared = shared(ck, object, root, true);
     let limits = &ASK_LIMITS.files;
     let accept_at = root.key("accept");

@@ -69,15 +69,14 @@ fn question(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact:
         (limits.answers_min, limits.answers_max)
     };
     let answers_at = at.key("answers");
-    let answers = ck.required(object, at, "answers").and_then(|value| ck.list(value, answers_at, min, max)).map(
-        |items| {
+    let answers =
+        ck.required(object, at, "answers").and_then(|value| ck.list(value, answers_at, min, max)).map(|items| {
             items
                 .iter()
                 .enumerate()
                 .filter_map(|(index, item)| answer(ck, item, answers_at.index(index), index, compact))
                 .collect::<Vec<_>>()
-        },
-    );
+        });
     let question = Question { id: minted_id('q', index), title: title?, multi, allow_custom, answers: answers? };
     for (index, first) in repeats(question.answers.iter().map(|answer| js_trim(&answer.label))) {
         ck.push(

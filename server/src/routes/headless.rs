@@ -29,6 +29,7 @@ pub async fn pending_asks(
     let data: Vec<PendingAskEntry> = items
         .into_iter()
         .map(|item| PendingAskEntry {
+            locale: item.pending.ask.locale(),
             created: item.pending.created,
             history_id: item.history_id,
             kind: item.pending.ask.kind,

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::AnswerChannel;
 use super::drafts::{ChoiceDraft, use_ask_draft};
 use super::{ErrorList, SubmitRow, card_buttons};
+use crate::words::Words;
 use palaver_contract::asks::{Ask, ButtonStyle, ChoiceInput, SelectMode, SimpleCardButton, to_simple_card};
 use palaver_contract::text::utf16_len;
 
@@ -17,6 +18,7 @@ pub(super) fn ChoiceBody(
     tool_call_id: String,
     answer: Callback<Value>,
     channel: AnswerChannel,
+    words: Words,
 ) -> impl IntoView {
     let card = to_simple_card(&ask, &tool_call_id);
     let fits = input.options.iter().all(|option| utf16_len(&option.label) <= 20);
@@ -30,7 +32,7 @@ pub(super) fn ChoiceBody(
         if ask.allows_decline() && !buttons.iter().any(|button| button.id == "skip") {
             buttons.push(SimpleCardButton {
                 id: "skip".into(),
-                label: "Skip".into(),
+                label: words.get("skip"),
                 style: ButtonStyle::Cancel,
                 response: palaver_contract::asks::AskResponse::Decline,
             });
@@ -44,7 +46,7 @@ pub(super) fn ChoiceBody(
                         </ul>
                     }
                 })}
-            {card_buttons(buttons, answer, channel)}
+            {card_buttons(buttons, ask.kind(), answer, channel, &words)}
             <ErrorList errors=Signal::derive(move || {
                 channel.server_errors.get().into_iter().map(|e| e.message).collect()
             }) />
@@ -69,10 +71,11 @@ pub(super) fn ChoiceBody(
     });
     let name = format!("choice-{tool_call_id}");
     let options = input.options.clone();
+    let (choose_one, search_label) = (words.get("choose-one"), words.get("search-options"));
     let controls = match input.select {
         SelectMode::One if options.len() <= 8 => view! {
             <fieldset class="ask-card__options">
-                <legend>"Choose one"</legend>
+                <legend>{words.get("choose-one")}</legend>
                 {options
                     .into_iter()
                     .map(|option| {
@@ -94,7 +97,7 @@ pub(super) fn ChoiceBody(
                                         touched.set(true);
                                     }
                                 />
-                                {label}
+                                <bdi>{label}</bdi>
                             </label>
                         }
                     })
@@ -118,7 +121,7 @@ pub(super) fn ChoiceBody(
             view! {
                 <div class="ask-card__options">
                     <label class="ask-field">
-                        "Search the options"
+                        {search_label}
                         <input
                             type="search"
                             prop:value=move || search.get()
@@ -126,7 +129,7 @@ pub(super) fn ChoiceBody(
                         />
                     </label>
                     <label class="ask-field">
-                        "Choose one"
+                        {choose_one}
                         <select
                             size="6"
                             on:change=move |event| {
@@ -152,11 +155,11 @@ pub(super) fn ChoiceBody(
         SelectMode::Many => {
             let bounds = input.selection_bounds();
             let hint = if bounds.min == bounds.max {
-                format!("Choose {}", bounds.max)
+                words.with_count("choose-exactly", "count", usize::try_from(bounds.max).unwrap_or_default())
             } else {
-                format!("Choose {} to {}", bounds.min, bounds.max)
+                words.with("choose-range", &[("min", bounds.min.into()), ("max", bounds.max.into())])
             };
-            let other_label = input.other_label.clone().unwrap_or_else(|| "Other".into());
+            let other_label = input.other_label.clone().unwrap_or_else(|| words.get("other"));
             view! {
                 <fieldset class="ask-card__options">
                     <legend>{hint}</legend>
@@ -183,7 +186,7 @@ pub(super) fn ChoiceBody(
                                             touched.set(true);
                                         }
                                     />
-                                    {option.label.clone()}
+                                    <bdi>{option.label.clone()}</bdi>
                                 </label>
                             }
                         })
@@ -211,7 +214,7 @@ pub(super) fn ChoiceBody(
     };
     view! {
         {controls}
-        <SubmitRow ask draft touched answer channel />
+        <SubmitRow ask draft touched answer channel words />
     }
     .into_any()
 }

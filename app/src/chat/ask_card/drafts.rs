@@ -27,6 +27,14 @@ pub struct FormDraft {
     pub touched: RwSignal<bool>,
 }
 
+/// A question set's draft: each question's answer so far, `{picked, custom?}` by question id
+/// (a single-pick question answered in the user's own words has `custom`, even while empty).
+#[derive(Clone, Copy)]
+pub struct QuestionsDraft {
+    pub answers: RwSignal<Map<String, Value>>,
+    pub touched: RwSignal<bool>,
+}
+
 /// A files card's draft, with the uploads still in flight (file name, progress from 0 to 1).
 #[derive(Clone, Copy)]
 pub struct FilesDraft {
@@ -43,6 +51,7 @@ pub enum AskDraft {
     Markdown(MarkdownDraft),
     Form(FormDraft),
     Files(FilesDraft),
+    Questions(QuestionsDraft),
 }
 
 /// A kind's draft as it is kept among the others.
@@ -71,6 +80,7 @@ kind_draft!(ChoiceDraft, Choice);
 kind_draft!(MarkdownDraft, Markdown);
 kind_draft!(FormDraft, Form);
 kind_draft!(FilesDraft, Files);
+kind_draft!(QuestionsDraft, Questions);
 
 #[derive(Clone, Copy)]
 struct AskDrafts {

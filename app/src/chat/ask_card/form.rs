@@ -34,6 +34,7 @@ pub(super) fn FormBody(
     tool_call_id: String,
     answer: Callback<Value>,
     channel: AnswerChannel,
+    words: crate::words::Words,
 ) -> impl IntoView {
     let FormDraft { values, touched } = use_ask_draft(&tool_call_id, || FormDraft {
         values: RwSignal::new(input.default_values()),
@@ -244,6 +245,6 @@ pub(super) fn FormBody(
                 })
                 .collect_view()}
         </div>
-        <SubmitRow ask draft touched answer channel />
+        <SubmitRow ask draft touched answer channel words />
     }
 }

@@ -18,6 +18,7 @@ pub(super) fn MarkdownBody(
     tool_call_id: String,
     answer: Callback<Value>,
     channel: AnswerChannel,
+    words: crate::words::Words,
 ) -> impl IntoView {
     let initial = input.initial.clone().unwrap_or_default();
     let MarkdownDraft { text, touched } = use_ask_draft(&tool_call_id, || MarkdownDraft {
@@ -54,6 +55,6 @@ pub(super) fn MarkdownBody(
                 <div class="markdown" inner_html=move || markdown::to_html(&text.get())></div>
             </div>
         </div>
-        <SubmitRow ask draft touched answer channel />
+        <SubmitRow ask draft touched answer channel words />
     }
 }

@@ -9,6 +9,7 @@ mod files;
 mod form;
 mod markdown;
 mod preview;
+mod questions;
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -22,14 +23,17 @@ use super::deadline;
 use super::summary::ask_summary;
 use super::transcript::AskItem;
 use crate::chat::model::{AskOrigin, AskStatus};
+use crate::components::button_label;
 use crate::error::FieldError;
+use crate::words::{CardLanguage, Words, reader_words};
 use choice::ChoiceBody;
 use files::FilesBody;
 use form::FormBody;
 use markdown::MarkdownBody;
 use palaver_contract::asks::{
-    Ask, AskError, AskSurface, ButtonStyle, SimpleCardButton, parse_ask_input, to_simple_card, validate_ask_response,
+    Ask, AskError, AskKind, ButtonStyle, SimpleCardButton, parse_stored_ask, to_simple_card, validate_ask_response,
 };
+use questions::QuestionsBody;
 
 /// Where an ask card sends its answer, and what the server said about the last one.
 #[derive(Clone, Copy)]
@@ -57,7 +61,10 @@ fn style_class(style: ButtonStyle) -> &'static str {
 #[component]
 pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
     if !item.waiting {
-        let summary = ask_summary(item.kind, &item.input, item.status, item.response.as_ref());
+        let locale = item.input["locale"].as_str();
+        let words = Words::for_ask(locale, &reader_words());
+        let language = CardLanguage::of(locale);
+        let summary = ask_summary(item.kind, &item.input, item.status, item.response.as_ref(), &words);
         let answered = matches!(item.response.as_ref().and_then(|r| r["action"].as_str()), Some("accept"))
             || (item.response.is_none() && item.status == AskStatus::Answered);
         let markdown_answer = (item.kind == palaver_contract::asks::AskKind::Markdown && answered)
@@ -66,10 +73,10 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
             .filter(|_| item.response.as_ref().is_some_and(|r| r["content"]["changed"] == true));
         let ended_at = item.expired_at.as_deref().and_then(|iso| Some((iso.to_string(), deadline::moment(iso)?)));
         return view! {
-            <div class="ask-card ask-card--done" data-testid="ask-summary">
+            <div class="ask-card ask-card--done" data-testid="ask-summary" lang=language.lang dir=language.dir>
                 <p class="ask-card__summary">
                     <span aria-hidden="true">{if answered { "✓ " } else { "– " }}</span>
-                    {summary}
+                    <bdi>{summary}</bdi>
                     {ended_at
                         .map(|(iso, moment)| {
                             view! {
@@ -98,7 +105,7 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
 
 /// A pending ask's card: its controls, checked with the contract as the person answers.
 fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
-    let Ok(ask) = parse_ask_input(item.kind, &item.input, AskSurface::Full) else {
+    let Ok(ask) = parse_stored_ask(item.kind, &item.input) else {
         return view! {
             <div class="ask-card" data-testid="ask-invalid">
                 <p>"This question cannot be shown. Send a message to continue."</p>
@@ -124,18 +131,22 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
         (Some(AskOrigin::Approval), tool) => Some(tool.clone()),
         _ => None,
     };
+    let words = Words::for_ask(ask.locale(), &reader_words());
+    let language = CardLanguage::of(ask.locale());
     let title = ask.title().map(str::to_string);
-    let label = title.clone().unwrap_or_else(|| "Question".into());
+    let label = title.clone().unwrap_or_else(|| words.get("question"));
     let prompt = ask.prompt().to_string();
+    let w = words.clone();
     let body = match &ask {
-        Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
         Ask::Confirm(_) => {
             let grants = item.grantable.then(|| item.tool_name.clone());
-            view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel grants /> }.into_any()
+            view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel grants words=w /> }.into_any()
         }
-        Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
-        Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
-        Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel /> }.into_any(),
+        Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
+        Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
+        Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
+        Ask::Questions(input) => view! { <QuestionsBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
     };
     // A newly shown ask takes the focus, so keyboard and screen-reader users land on it.
     let card = NodeRef::<leptos::html::Section>::new();
@@ -145,12 +156,21 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
         }
     });
     view! {
-        <section node_ref=card class="ask-card ask-card--pending" data-testid="ask-card" aria-label=label tabindex="-1">
+        <section
+            node_ref=card
+            class="ask-card ask-card--pending"
+            data-testid="ask-card"
+            aria-label=label
+            tabindex="-1"
+            lang=language.lang
+            dir=language.dir
+        >
             {guard
                 .map(|tool| {
                     view! {
                         <p class="ask-card__guard" data-testid="approval-tool">
-                            "Approval needed for "
+                            {words.get("approval-needed")}
+                            " "
                             <code>{tool}</code>
                         </p>
                     }
@@ -163,7 +183,10 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
                 .map(|expires_at| {
                     let ran_out = channel.ran_out;
                     let tool_call_id = item.tool_call_id.clone();
-                    view! { <TimeLeft expires_at ran_out=Callback::new(move |()| ran_out.run(tool_call_id.clone())) /> }
+                    let words = words.clone();
+                    view! {
+                        <TimeLeft expires_at ran_out=Callback::new(move |()| ran_out.run(tool_call_id.clone())) words />
+                    }
                 })}
         </section>
     }
@@ -174,7 +197,7 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
 /// again, and shows the ask as the server ended it. Browser only: the page from the server has
 /// no clock to agree with.
 #[component]
-fn TimeLeft(expires_at: String, ran_out: Callback<()>) -> impl IntoView {
+fn TimeLeft(expires_at: String, ran_out: Callback<()>, words: Words) -> impl IntoView {
     let deadline = deadline::epoch_ms(&expires_at);
     let now = RwSignal::new(None::<i64>);
     Effect::new(move |_| {
@@ -193,7 +216,8 @@ fn TimeLeft(expires_at: String, ran_out: Callback<()>) -> impl IntoView {
             ran_out.run(());
         }
     });
-    let label = move || remaining.get().and_then(deadline::time_left);
+    let words = StoredValue::new(words);
+    let label = move || remaining.get().and_then(|ms| words.with_value(|words| deadline::time_left(ms, words)));
     view! {
         <Show when=move || label().is_some()>
             <p class="ask-card__deadline" data-testid="ask-deadline">
@@ -203,11 +227,14 @@ fn TimeLeft(expires_at: String, ran_out: Callback<()>) -> impl IntoView {
     }
 }
 
-/// The card's buttons, each sending its stored answer (confirm, and choices that fit).
+/// The card's buttons, each sending its stored answer (confirm, and choices that fit); Palaver's
+/// own labels in the card's words.
 pub(super) fn card_buttons(
     buttons: Vec<SimpleCardButton>,
+    kind: AskKind,
     answer: Callback<Value>,
     channel: AnswerChannel,
+    words: &Words,
 ) -> impl IntoView {
     view! {
         <div class="ask-card__buttons" role="group" aria-label="Answers">
@@ -215,6 +242,7 @@ pub(super) fn card_buttons(
                 .into_iter()
                 .map(|button| {
                     let response = button.response.to_value();
+                    let label = button_label(&button, kind, words);
                     view! {
                         <button
                             type="button"
@@ -223,7 +251,7 @@ pub(super) fn card_buttons(
                             disabled=move || channel.busy.get()
                             on:click=move |_| answer.run(response.clone())
                         >
-                            {button.label}
+                            <bdi>{label}</bdi>
                         </button>
                     }
                 })
@@ -241,6 +269,7 @@ fn ButtonsBody(
     answer: Callback<Value>,
     channel: AnswerChannel,
     #[prop(default = None)] grants: Option<String>,
+    words: Words,
 ) -> impl IntoView {
     let mut card = to_simple_card(&ask, &tool_call_id);
     let skip = ask.allows_decline();
@@ -249,8 +278,9 @@ fn ButtonsBody(
         card.buttons
             .iter_mut()
             .filter(|button| button.id == "approve")
-            .for_each(|button| button.label = "Allow once".into());
+            .for_each(|button| button.label = words.get("allow-once"));
     }
+    let (allow_here, always) = (words.get("allow-in-conversation"), words.get("always-allow"));
     let grant_buttons = grants.map(|tool| {
         let grant_button = move |scope: &'static str, label: AnyView| {
             view! {
@@ -269,11 +299,12 @@ fn ButtonsBody(
         };
         view! {
             <div class="ask-card__buttons" role="group" aria-label="Allow later calls">
-                {grant_button("conversation", "Allow in this conversation".into_any())}
+                {grant_button("conversation", allow_here.into_any())}
                 {grant_button(
                     "always",
                     view! {
-                        "Always allow "
+                        {always}
+                        " "
                         <code>{tool}</code>
                     }
                         .into_any(),
@@ -281,10 +312,11 @@ fn ButtonsBody(
             </div>
         }
     });
+    let skip_button = skip.then(|| view! { <SkipButton answer channel words=words.clone() /> });
     view! {
-        {card_buttons(card.buttons, answer, channel)}
+        {card_buttons(card.buttons, ask.kind(), answer, channel, &words)}
         {grant_buttons}
-        {skip.then(|| view! { <SkipButton answer channel /> })}
+        {skip_button}
         <ErrorList errors=Signal::derive(move || {
             channel.server_errors.get().into_iter().map(|e| e.message).collect()
         }) />
@@ -292,7 +324,7 @@ fn ButtonsBody(
 }
 
 #[component]
-fn SkipButton(answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView {
+fn SkipButton(answer: Callback<Value>, channel: AnswerChannel, words: Words) -> impl IntoView {
     view! {
         <button
             type="button"
@@ -301,7 +333,7 @@ fn SkipButton(answer: Callback<Value>, channel: AnswerChannel) -> impl IntoView 
             disabled=move || channel.busy.get()
             on:click=move |_| answer.run(json!({"action": "decline"}))
         >
-            "Skip"
+            {words.get("skip")}
         </button>
     }
 }
@@ -340,15 +372,16 @@ pub(super) fn SubmitRow(
     touched: RwSignal<bool>,
     answer: Callback<Value>,
     channel: AnswerChannel,
+    words: Words,
 ) -> impl IntoView {
     let label = match &ask {
         Ask::Choice(i) => i.submit_label.clone(),
         Ask::Markdown(i) => i.submit_label.clone(),
         Ask::Form(i) => i.submit_label.clone(),
         Ask::Files(i) => i.submit_label.clone(),
-        Ask::Confirm(_) => None,
+        Ask::Confirm(_) | Ask::Questions(_) => None,
     }
-    .unwrap_or_else(|| "Submit".into());
+    .unwrap_or_else(|| words.get("submit"));
     let skip = ask.allows_decline();
     let checked = ask.clone();
     let valid = Memo::new(move |_| validate_ask_response(&checked, &draft.get(), u64::MAX).is_empty());
@@ -364,9 +397,9 @@ pub(super) fn SubmitRow(
                 disabled=move || !valid.get() || channel.busy.get()
                 on:click=move |_| answer.run(draft.get_untracked())
             >
-                {label}
+                <bdi>{label}</bdi>
             </button>
-            {skip.then(|| view! { <SkipButton answer channel /> })}
+            {skip.then(|| view! { <SkipButton answer channel words=words.clone() /> })}
         </div>
         <ErrorList errors />
     }

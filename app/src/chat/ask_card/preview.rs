@@ -26,6 +26,7 @@ fn labels(kind: AskKind, input: &Value) -> Vec<String> {
         AskKind::Choice => list("options", "label"),
         AskKind::Form => list("fields", "label"),
         AskKind::Confirm => [text(&input["confirmLabel"]), text(&input["denyLabel"])].into_iter().flatten().collect(),
+        AskKind::Questions => list("questions", "title"),
         AskKind::Markdown | AskKind::Files => Vec::new(),
     }
 }

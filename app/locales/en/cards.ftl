@@ -1,0 +1,77 @@
+# Palaver's own words on ask cards, their summaries and the watch. Values (labels, names,
+# counts) come in as arguments; the card isolates each with <bdi>.
+
+## The card
+question = Question
+submit = Submit
+skip = Skip
+cancel = Cancel
+confirm = Confirm
+other = Other
+your-own-answer = Your own answer
+choose-one = Choose one
+choose-exactly = Choose { $count }
+choose-range = Choose { $min } to { $max }
+choose-any = Choose one or more
+search-options = Search the options
+approval-needed = Approval needed for
+allow-once = Allow once
+allow-in-conversation = Allow in this conversation
+always-allow = Always allow
+use-suggested = Use suggested
+use-default = Use “{ $label }”
+approve-draft = Approve draft
+submit-defaults = Submit defaults
+question-of = Question { $number } of { $total }
+
+## Hand-off lines on small screens
+handoff-edit = Edit on your phone
+handoff-form = Fill it in on your phone
+handoff-files = Upload on your phone
+handoff-continue = Continue on your phone
+
+## The time left
+expires-in-minutes = { $minutes ->
+    [one] Expires in 1 minute
+   *[other] Expires in { $minutes } minutes
+}
+expires-soon = Expires in less than a minute
+time-is-up = Time is up: this question is ending
+
+digit-group = ,
+
+## Summaries of asks no longer pending
+you-chose = You chose: { $choices }
+you-chose-none = You chose none of the options.
+you-answered = You answered this question.
+you-skipped = You skipped this question.
+you-confirmed = You confirmed: { $label }
+you-declined = You declined: { $label }
+draft-as-is = You approved the draft as is
+draft-edited = { $count ->
+    [one] You edited the draft (1 character)
+   *[other] You edited the draft ({ $shown } characters)
+}
+form-sent = { $count ->
+    [one] You sent the form (1 field)
+   *[other] You sent the form ({ $shown } fields)
+}
+files-sent = { $count ->
+    [0] You sent 0 files
+    [one] You sent 1 file: { $names }
+   *[other] You sent { $count } files: { $names }
+}
+answers-sent = { $count ->
+    [one] You answered 1 question
+   *[other] You answered { $count } questions
+}
+own-answer = your own: { $text }
+not-answered-message = Not answered: you sent a message instead.
+not-asked = Not asked: the assistant asked another question first.
+not-answered-stopped = Not answered: you stopped the reply.
+not-answered-withdrawn = Not answered: the server withdrew its question.
+expired-nothing-done = Expired: nobody answered in time, so nothing was done.
+not-answered-restart = Not answered in time: Palaver restarted, and the server's question ended with it.
+cancelled = This question was cancelled.
+expired = Expired: nobody answered in time.
+waiting = Waiting for your answer.

@@ -1,0 +1,202 @@
+//! Palaver's own words on ask cards, their summaries and the watch, from the Fluent catalogs in
+//! `app/locales/` (English, Arabic, German), embedded at build time. A card speaks the ask's
+//! language when the catalog has it, else the reader's (their browser's Accept-Language), else
+//! English. The reader's language is decided once, by the server: the page carries it, so the
+//! browser hydrates the very words the server wrote.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use fluent_bundle::FluentValue;
+use fluent_langneg::{NegotiationStrategy, negotiate_languages, parse_accepted_languages};
+use fluent_templates::{LanguageIdentifier, Loader, static_loader};
+use palaver_contract::locale::{TextDirection, parse_locale, text_direction};
+
+static_loader! {
+    static CATALOG = {
+        locales: "./locales",
+        fallback_language: "en",
+        // Fluent wraps each value in Unicode isolates, which a right-to-left sentence needs for
+        // a left-to-right name or number inside it; left-to-right catalogs go without, so their
+        // text stays plain (the cards isolate values with <bdi>).
+        customise: |bundle| {
+            let rtl = bundle.locales.first().is_some_and(|language| {
+                text_direction(&language.to_string()) == TextDirection::Rtl
+            });
+            bundle.set_use_isolating(rtl);
+        },
+    };
+}
+
+/// The attribute the page's `<body>` carries the reader's language in.
+pub const READER_LANGUAGE_ATTRIBUTE: &str = "data-reader-language";
+
+/// The words of one catalog language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Words {
+    language: LanguageIdentifier,
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Words { language: fluent_templates::langid!("en") }
+    }
+}
+
+fn available() -> Vec<LanguageIdentifier> {
+    CATALOG.locales().cloned().collect()
+}
+
+/// The first of `requested` the catalog has (matching by language, then region).
+fn best_of(requested: &[LanguageIdentifier]) -> Option<Words> {
+    let available = available();
+    let found = negotiate_languages(requested, &available, None, NegotiationStrategy::Lookup);
+    found.first().map(|language| Words { language: (*language).clone() })
+}
+
+impl Words {
+    /// The reader's words from an Accept-Language header (English when none of its languages
+    /// is in the catalog).
+    pub fn from_accept_language(header: &str) -> Words {
+        best_of(&parse_accepted_languages(header)).unwrap_or_default()
+    }
+
+    /// The words for one language tag, if the catalog has its language.
+    pub fn for_tag(tag: &str) -> Option<Words> {
+        // The language, script and region only: Fluent's identifiers take no extensions.
+        let id: LanguageIdentifier = parse_locale(tag)?.id.to_string().parse().ok()?;
+        best_of(&[id])
+    }
+
+    /// The words of a card for an ask written in `locale`: that language's when the catalog has
+    /// it, else the reader's.
+    pub fn for_ask(locale: Option<&str>, reader: &Words) -> Words {
+        locale.and_then(Words::for_tag).unwrap_or_else(|| reader.clone())
+    }
+
+    /// The BCP 47 tag of this catalog language.
+    pub fn tag(&self) -> String {
+        self.language.to_string()
+    }
+
+    /// The message `id`.
+    pub fn get(&self, id: &str) -> String {
+        CATALOG.lookup(&self.language, id)
+    }
+
+    /// The message `id` with its arguments (numbers pick the plural form).
+    pub fn with(&self, id: &str, args: &[(&'static str, FluentValue<'static>)]) -> String {
+        let args: HashMap<Cow<'static, str>, FluentValue<'static>> =
+            args.iter().map(|(name, value)| (Cow::Borrowed(*name), value.clone())).collect();
+        CATALOG.lookup_with_args(&self.language, id, &args)
+    }
+
+    /// `id` with one text argument.
+    pub fn with_text(&self, id: &str, name: &'static str, text: impl Into<String>) -> String {
+        self.with(id, &[(name, FluentValue::from(text.into()))])
+    }
+
+    /// `id` with one number argument.
+    pub fn with_count(&self, id: &str, name: &'static str, count: usize) -> String {
+        self.with(id, &[(name, FluentValue::from(count))])
+    }
+}
+
+/// The reader's words, as the page decided them (English outside a page).
+pub fn reader_words() -> Words {
+    leptos::prelude::use_context::<Words>().unwrap_or_default()
+}
+
+/// The reader's words for this page: on the server from the request's Accept-Language, in the
+/// browser from what the server wrote into the page.
+pub fn page_words() -> Words {
+    #[cfg(feature = "ssr")]
+    {
+        use leptos::prelude::use_context;
+        let header = use_context::<axum::http::request::Parts>().and_then(|parts| {
+            parts.headers.get(axum::http::header::ACCEPT_LANGUAGE)?.to_str().ok().map(str::to_string)
+        });
+        header.map(|header| Words::from_accept_language(&header)).unwrap_or_default()
+    }
+    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
+    {
+        let tag = leptos::prelude::document().body().and_then(|body| body.get_attribute(READER_LANGUAGE_ATTRIBUTE));
+        tag.and_then(|tag| Words::for_tag(&tag)).unwrap_or_default()
+    }
+    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+    {
+        Words::default()
+    }
+}
+
+/// How a card is set for its ask's language: `lang` when the ask names one, and `dir` always
+/// (the ask's direction, else the page's left to right), never `auto`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardLanguage {
+    pub lang: Option<String>,
+    pub dir: &'static str,
+}
+
+impl CardLanguage {
+    pub fn of(locale: Option<&str>) -> CardLanguage {
+        CardLanguage {
+            lang: locale.map(str::to_string),
+            dir: locale.map_or(TextDirection::Ltr, text_direction).as_str(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reader_gets_their_first_language_the_catalog_has() {
+        assert_eq!(Words::from_accept_language("de-CH,de;q=0.9,en;q=0.8").tag(), "de");
+        assert_eq!(Words::from_accept_language("ja,ar-EG;q=0.7").tag(), "ar");
+        assert_eq!(Words::from_accept_language("ja, ko").tag(), "en");
+        assert_eq!(Words::from_accept_language("").tag(), "en");
+    }
+
+    #[test]
+    fn an_ask_in_a_catalog_language_speaks_it_and_any_other_falls_back_to_the_reader() {
+        let reader = Words::from_accept_language("de");
+        assert_eq!(Words::for_ask(Some("ar-u-nu-latn"), &reader).tag(), "ar");
+        assert_eq!(Words::for_ask(Some("en-GB"), &reader).tag(), "en");
+        assert_eq!(Words::for_ask(Some("fa"), &reader).tag(), "de");
+        assert_eq!(Words::for_ask(None, &reader).tag(), "de");
+    }
+
+    #[test]
+    fn every_catalog_has_every_message_and_plurals_follow_the_language() {
+        let english = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/locales/en/cards.ftl")).unwrap();
+        let ids: Vec<&str> = english
+            .lines()
+            .filter(|line| !line.starts_with([' ', '#']) && line.contains(" = "))
+            .filter_map(|line| line.split(" = ").next())
+            .collect();
+        assert!(ids.len() > 40);
+        for tag in ["ar", "de"] {
+            let path = format!("{}/locales/{tag}/cards.ftl", env!("CARGO_MANIFEST_DIR"));
+            let catalog = std::fs::read_to_string(path).unwrap();
+            for id in &ids {
+                assert!(catalog.lines().any(|line| line.starts_with(&format!("{id} = "))), "{tag} lacks {id}");
+            }
+        }
+        let german = Words::for_tag("de").unwrap();
+        assert_eq!(german.with_count("expires-in-minutes", "minutes", 1), "Läuft in 1 Minute ab");
+        assert_eq!(german.with_count("expires-in-minutes", "minutes", 5), "Läuft in 5 Minuten ab");
+        let arabic = Words::for_tag("ar").unwrap();
+        assert_eq!(arabic.with_count("expires-in-minutes", "minutes", 2), "ينتهي خلال دقيقتين");
+        // Right to left: a value is isolated, so a Latin label keeps its place.
+        assert_eq!(arabic.with_text("you-chose", "choices", "Team"), "اخترت: \u{2068}Team\u{2069}");
+        assert_eq!(Words::default().with_text("you-chose", "choices", "Team"), "You chose: Team");
+    }
+
+    #[test]
+    fn a_card_takes_its_direction_from_the_ask_never_auto() {
+        assert_eq!(CardLanguage::of(Some("he")), CardLanguage { lang: Some("he".into()), dir: "rtl" });
+        assert_eq!(CardLanguage::of(Some("de")).dir, "ltr");
+        assert_eq!(CardLanguage::of(None), CardLanguage { lang: None, dir: "ltr" });
+    }
+}
