@@ -74,6 +74,16 @@ impl Words {
         locale.and_then(Words::for_tag).unwrap_or_else(|| reader.clone())
     }
 
+    /// `text` isolated (FSI…PDI) in a right-to-left catalog, so a left-to-right label such as
+    /// `#b49c54` keeps its own order inside a sentence; as it is in a left-to-right one.
+    pub fn isolate(&self, text: &str) -> String {
+        if text_direction(&self.tag()) == TextDirection::Rtl {
+            format!("\u{2068}{text}\u{2069}")
+        } else {
+            text.to_string()
+        }
+    }
+
     /// The BCP 47 tag of this catalog language.
     pub fn tag(&self) -> String {
         self.language.to_string()

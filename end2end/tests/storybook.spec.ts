@@ -6,7 +6,8 @@ async function storyLinks(page: Page, kind: "asks" | "cards") {
   const links = page.locator(`a[href^="/storybook/${kind}/"]`);
   await expect(links.first()).toBeVisible();
   const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href") ?? ""));
-  expect(hrefs.length).toBe(48);
+  // The reference's 48, and Palaver's 8 (question sets and locales).
+  expect(hrefs.length).toBe(56);
   return hrefs;
 }
 
@@ -59,6 +60,7 @@ test("each kind's card shows its handoff line", async ({ page }) => {
     "form-invoice-details": "Fill it in on your phone",
     "files-receipt-photos": "Upload on your phone",
     "choice-many-options-with-default": "Continue on your phone",
+    "questions-logo-shade-and-sizes": "Continue on your phone",
   };
   for (const [story, line] of Object.entries(expected)) {
     await page.goto(`/storybook/cards/${story}`);
@@ -138,4 +140,21 @@ test("a hostile document in the html frame stays inert and makes no request", as
   expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
   expect(outside).toEqual([]);
   expect(blocked.every((url) => url.startsWith("https://tracker.example.com/"))).toBe(true);
+});
+
+test("a right-to-left story: the Arabic question set in Arabic, its answers in their place", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/storybook/asks/questions-arabic-shade");
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  const light = page.locator('[data-theme-panel="light"]');
+  const card = light.getByTestId("ask-card");
+  await expect(card).toHaveAttribute("dir", "rtl");
+  await expect(card.getByTestId("ask-submit")).toHaveText("إرسال");
+  const radio = card.getByRole("radio", { name: "#b49c54" });
+  const label = card.locator("label.ask-option", { has: page.getByRole("radio", { name: "#b49c54" }) }).locator("bdi");
+  const [radioBox, labelBox] = [(await radio.boundingBox())!, (await label.boundingBox())!];
+  expect(radioBox.x).toBeGreaterThan(labelBox.x);
+  await expect(light.getByTestId("watch-card")).toHaveAttribute("dir", "rtl");
+  await expect(light.getByTestId("watch-button-skip")).toHaveText("تخطٍّ");
+  await page.screenshot({ path: "../docs/storybook-rtl.png" });
 });

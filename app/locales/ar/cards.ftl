@@ -50,14 +50,30 @@ you-skipped = تخطّيت هذا السؤال.
 you-confirmed = أكّدت: { $label }
 you-declined = رفضت: { $label }
 draft-as-is = اعتمدت المسودة كما هي
-draft-edited = حرّرت المسودة ({ $shown } حرفًا)
-form-sent = أرسلت النموذج ({ $shown } حقول)
+draft-edited = { $count ->
+    [one] حرّرت المسودة (حرف واحد)
+    [two] حرّرت المسودة (حرفان)
+    [few] حرّرت المسودة ({ $shown } أحرف)
+   *[other] حرّرت المسودة ({ $shown } حرفًا)
+}
+form-sent = { $count ->
+    [one] أرسلت النموذج (حقل واحد)
+    [two] أرسلت النموذج (حقلان)
+    [few] أرسلت النموذج ({ $shown } حقول)
+   *[other] أرسلت النموذج ({ $shown } حقلًا)
+}
 files-sent = { $count ->
     [0] لم ترسل أي ملف
     [one] أرسلت ملفًا واحدًا: { $names }
    *[other] أرسلت { $count } ملفات: { $names }
 }
-answers-sent = أجبت عن { $count } أسئلة
+question-answered = { $question } { $answers }
+answers-sent = { $count ->
+    [one] أجبت عن سؤال واحد
+    [two] أجبت عن سؤالين
+    [few] أجبت عن { $shown } أسئلة
+   *[other] أجبت عن { $shown } سؤالًا
+}
 own-answer = إجابتك: { $text }
 not-answered-message = لم تتم الإجابة: أرسلت رسالة بدلًا من ذلك.
 not-asked = لم يُطرح: طرح المساعد سؤالًا آخر أولًا.

@@ -60,6 +60,7 @@ files-sent = { $count ->
     [one] Du hast 1 Datei gesendet: { $names }
    *[other] Du hast { $count } Dateien gesendet: { $names }
 }
+question-answered = { $question } { $answers }
 answers-sent = { $count ->
     [one] Du hast 1 Frage beantwortet
    *[other] Du hast { $count } Fragen beantwortet

@@ -61,6 +61,7 @@ files-sent = { $count ->
     [one] You sent 1 file: { $names }
    *[other] You sent { $count } files: { $names }
 }
+question-answered = { $question } { $answers }
 answers-sent = { $count ->
     [one] You answered 1 question
    *[other] You answered { $count } questions

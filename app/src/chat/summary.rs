@@ -37,14 +37,17 @@ fn question_answers(input: &Value, content: &Value, words: &Words) -> Vec<String
         .iter()
         .filter_map(|question| {
             let answer = &content["answers"][question["id"].as_str()?];
-            let mut chosen = option_labels(
+            let chosen = option_labels(
                 &serde_json::json!({"options": question["answers"]}),
                 answer["picked"].as_array().map(Vec::as_slice).unwrap_or_default(),
             );
+            let mut chosen: Vec<String> = chosen.iter().map(|label| words.isolate(label)).collect();
             if let Some(custom) = answer["custom"].as_str() {
                 chosen.push(words.with_text("own-answer", "text", custom));
             }
-            Some(format!("{} {}", question["title"].as_str()?, chosen.join(", ")))
+            let title = question["title"].as_str()?;
+            let args = [("question", FluentValue::from(title.to_string())), ("answers", chosen.join(", ").into())];
+            Some(words.with("question-answered", &args))
         })
         .collect()
 }
@@ -56,6 +59,7 @@ fn accepted(kind: AskKind, input: &Value, content: &Value, words: &Words) -> Str
             let labels = option_labels(input, content["selected"].as_array().map(Vec::as_slice).unwrap_or_default());
             let mut parts = Vec::new();
             if !labels.is_empty() {
+                let labels: Vec<String> = labels.iter().map(|label| words.isolate(label)).collect();
                 parts.push(words.with_text("you-chose", "choices", labels.join(", ")));
             }
             if let Some(other) = content["other"].as_str().filter(|other| !other.is_empty()) {
@@ -219,5 +223,12 @@ mod tests {
             ask_summary(AskKind::Choice, &input, AskStatus::Answered, Some(&json!({"action": "decline"})), &german),
             "Du hast diese Frage übersprungen."
         );
+        // Right to left, each left-to-right label is isolated, so "#b49c54" keeps its "#" first.
+        let arabic = Words::for_tag("ar").unwrap();
+        let one = json!({"prompt": "p", "questions": [input["questions"][0]]});
+        let answer = accept(json!({"answers": {"q1": {"picked": ["a1"]}}}));
+        let summary = ask_summary(AskKind::Questions, &one, AskStatus::Answered, Some(&answer), &arabic);
+        assert!(summary.starts_with("أجبت عن سؤال واحد"), "{summary}");
+        assert!(summary.contains("\u{2068}#b49c54\u{2069}"), "{summary}");
     }
 }

@@ -11,15 +11,14 @@ use crate::chat::model::AskStatus;
 use crate::chat::{AnswerChannel, AskCard, AskItem};
 use crate::components::SimpleCardView;
 use crate::error::AppError;
-use palaver_contract::asks::{
-    AskKind, AskSurface, SimpleCardButton, parse_ask_input, to_simple_card, validate_ask_response,
-};
+use palaver_contract::asks::{AskKind, SimpleCardButton, parse_stored_ask, to_simple_card, validate_ask_response};
 
 /// One ask fixture as the storybook shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoryFixture {
     pub name: String,
     pub kind: AskKind,
+    /// The input as Palaver stores it (a question set with its minted ids).
     pub input: Value,
 }
 
@@ -29,11 +28,11 @@ fn all_fixtures() -> Vec<StoryFixture> {
         .iter()
         .filter_map(|(name, json)| {
             let fixture: Value = serde_json::from_str(json).ok()?;
-            Some(StoryFixture {
-                name: name.to_string(),
-                kind: serde_json::from_value(fixture["kind"].clone()).ok()?,
-                input: fixture["input"].clone(),
-            })
+            let kind: AskKind = serde_json::from_value(fixture["kind"].clone()).ok()?;
+            let written = &fixture["input"];
+            let input = palaver_contract::asks::parse_ask_input(kind, written, Default::default())
+                .map_or_else(|_| written.clone(), |ask| ask.stored_input(written));
+            Some(StoryFixture { name: name.to_string(), kind, input })
         })
         .collect()
 }
@@ -75,10 +74,11 @@ fn answered_states(
 
 #[component]
 fn Story(fixture: StoryFixture) -> impl IntoView {
-    let Ok(ask) = parse_ask_input(fixture.kind, &fixture.input, AskSurface::Full) else {
+    let Ok(ask) = parse_stored_ask(fixture.kind, &fixture.input) else {
         return view! { <p class="error">"This fixture does not validate."</p> }.into_any();
     };
     let card = to_simple_card(&ask, "call_fixture");
+    let locale = ask.locale().map(str::to_string);
     let sent = RwSignal::new(None::<Value>);
     let checked = ask.clone();
     let channel = AnswerChannel {
@@ -132,7 +132,7 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
             </section>
             <section aria-label="Simple card">
                 <div class="watch">
-                    <SimpleCardView card=card on_press=pressed disabled=Signal::stored(false) />
+                    <SimpleCardView card=card on_press=pressed disabled=Signal::stored(false) locale />
                 </div>
             </section>
             <section aria-label="Answered states" class="storybook__states">
@@ -158,13 +158,14 @@ fn ask_story(fixture: StoryFixture) -> impl IntoView {
 }
 
 fn card_story(fixture: StoryFixture) -> impl IntoView {
-    in_both_themes(move || match parse_ask_input(fixture.kind, &fixture.input, AskSurface::Full) {
+    in_both_themes(move || match parse_stored_ask(fixture.kind, &fixture.input) {
         Ok(ask) => {
             let card = to_simple_card(&ask, "call_fixture");
             let json = serde_json::to_string_pretty(&card).unwrap_or_default();
+            let locale = ask.locale().map(str::to_string);
             view! {
                 <div class="watch">
-                    <SimpleCardView card on_press=Callback::new(|_| {}) disabled=Signal::stored(false) />
+                    <SimpleCardView card on_press=Callback::new(|_| {}) disabled=Signal::stored(false) locale />
                 </div>
                 <pre>{json}</pre>
             }
