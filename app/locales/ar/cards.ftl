@@ -14,6 +14,7 @@ choose-range = اختر من { $min } إلى { $max }
 choose-any = اختر واحدة أو أكثر
 search-options = ابحث في الخيارات
 approval-needed = يلزم الإذن لـ
+needed-by = قيم مطلوبة لـ
 allow-once = اسمح مرة واحدة
 allow-in-conversation = اسمح في هذه المحادثة
 always-allow = اسمح دائمًا

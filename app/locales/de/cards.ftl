@@ -14,6 +14,7 @@ choose-range = Wähle { $min } bis { $max }
 choose-any = Wähle eine oder mehrere
 search-options = Optionen durchsuchen
 approval-needed = Freigabe nötig für
+needed-by = Werte benötigt für
 allow-once = Einmal erlauben
 allow-in-conversation = In diesem Gespräch erlauben
 always-allow = Immer erlauben

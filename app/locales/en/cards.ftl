@@ -15,6 +15,7 @@ choose-range = Choose { $min } to { $max }
 choose-any = Choose one or more
 search-options = Search the options
 approval-needed = Approval needed for
+needed-by = Values needed by
 allow-once = Allow once
 allow-in-conversation = Allow in this conversation
 always-allow = Always allow

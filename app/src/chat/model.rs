@@ -40,6 +40,8 @@ pub fn check_title(title: &str) -> Result<String, String> {
 pub enum AskOrigin {
     Approval,
     Elicitation,
+    /// The values a step's tool calls need from the person (see `turn::arguments`).
+    Arguments,
 }
 
 impl AskOrigin {
@@ -47,6 +49,7 @@ impl AskOrigin {
         match self {
             AskOrigin::Approval => "approval",
             AskOrigin::Elicitation => "elicitation",
+            AskOrigin::Arguments => "arguments",
         }
     }
 }

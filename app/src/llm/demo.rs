@@ -28,6 +28,7 @@ Try one of these:\n\n\
 - **upload a receipt**: send me a file\n\
 - **design a logo**: a few quick questions in one card; **شعار** asks them in Arabic\n\
 - **add todo buy milk**, **list my todos**, **delete my completed todos** (that one asks for approval)\n\
+- **schedule a reminder to call Ada**: you give the time, checked before the reminder is set\n\
 - **mcp**: the tools of the MCP servers connected here; **mcp echo {\"message\": \"hi\"}** calls one\n\
 - **markdown**: a tour of what replies can format\n\
 - **dashboard**, **checklist**, **invoice preview**: replies built from display blocks\n\n\
@@ -109,6 +110,11 @@ fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
     }
     if lowered.contains("delete") && lowered.contains("completed") {
         return call("deleteCompletedTodos", json!({}));
+    }
+    if let Some(rest) = lowered.strip_prefix("schedule a reminder to") {
+        let title = message[message.len() - rest.len()..].trim().trim_start_matches(':').trim();
+        // The time is the person's to give: the tool is offered without it, and Palaver asks.
+        return call("scheduleReminder", json!({ "title": if title.is_empty() { "Something" } else { title } }));
     }
     if let Some(rest) = lowered.strip_prefix("add todo").or_else(|| lowered.strip_prefix("remind me to")) {
         let title = message[message.len() - rest.len()..].trim().trim_start_matches(':').trim();
@@ -347,6 +353,11 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
             format!("Your todos:\n\n{lines}")
         }
         "addTodo" => format!("Added **{}** to your todos.", result["todo"]["title"].as_str().unwrap_or("it")),
+        "scheduleReminder" if result.get("reminder").is_some() => format!(
+            "I'll remind you to **{}** at **{}**.",
+            result["reminder"]["title"].as_str().unwrap_or("do it"),
+            result["reminder"]["time"].as_str().unwrap_or("the time you gave")
+        ),
         "deleteCompletedTodos" if result["type"] == "execution-denied" => {
             "OK, I kept your completed todos.".to_string()
         }

@@ -4,10 +4,12 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+use super::arguments::HeldStep;
 use super::replay;
 use super::run::{Resolved, Turn};
+use super::steps::{call_row, result_row, tool_message};
 use super::store::{self, AskLog, AskPhase, Deadline, Resolution, StoredPendingAsk};
 use super::tools::ToolOutput;
 use super::waiting::Resumed;
@@ -250,10 +252,11 @@ impl Turn {
                 self.replayed_len = self.messages.len();
                 self.messages.extend(pending.response_messages.iter().cloned());
                 self.metadata.ask = Some(AskLog::of(&pending, AskPhase::Answered(response.action())));
-                match (pending.guarded_call_id(), &pending.asked_by_call) {
-                    (Some(call_id), _) => self.finish_approval(&pending, call_id, &response).await,
-                    (None, Some(call_id)) => self.finish_lost_question(&pending, call_id).await,
-                    (None, None) => self.messages.push(ModelMessage::Tool {
+                match (pending.guarded_call_id(), &pending.asked_by_call, &pending.held_step) {
+                    (Some(call_id), ..) => self.finish_approval(&pending, call_id, &response).await,
+                    (None, Some(call_id), _) => self.finish_lost_question(&pending, call_id).await,
+                    (None, None, Some(held)) => self.finish_held_step(held.clone(), &response).await,
+                    (None, None, None) => self.messages.push(ModelMessage::Tool {
                         tool_call_id: pending.ask.tool_call_id.clone(),
                         tool_name: pending.ask.kind.tool_name(),
                         result: told_answer(pending.ask.kind, &pending.ask.input, &response.to_value()),
@@ -263,6 +266,42 @@ impl Turn {
                 Some(serde_json::to_string(&response).unwrap_or_default())
             }
         }
+    }
+
+    /// An argument ask answered: the values that fit are kept; then the next form, or the held
+    /// step's calls, each with the person's values (or refused for want of one).
+    async fn finish_held_step(&mut self, mut held: HeldStep, response: &AskResponse) {
+        match response {
+            AskResponse::Accept { content } => held.take(content["values"].as_object().unwrap_or(&Map::new())),
+            AskResponse::Decline => held.refuse_open("the user chose not to give it"),
+            AskResponse::Cancel { .. } => held.refuse_open("the question ended before it was answered"),
+        }
+        if let Some(pause) = self.arguments_pause(&mut held) {
+            self.held_pause = Some(pause);
+            return;
+        }
+        let settled = held.settled_calls();
+        // The model sees its calls as they run: the person's values, never what it proposed.
+        let step = self.messages.iter_mut().rev().find_map(|message| match message {
+            ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => Some(tool_calls),
+            _ => None,
+        });
+        if let Some(tool_calls) = step {
+            *tool_calls = settled.iter().map(|(call, _)| call.clone()).collect();
+        }
+        let mut runnable = Vec::new();
+        for (call, refusal) in settled {
+            let Some(refusal) = refusal else {
+                runnable.push(call);
+                continue;
+            };
+            let result = json!({"error": refusal});
+            self.emit_tool_result(&call.id, &call.name, result.clone()).await;
+            self.new_rows.push(call_row(&call, call.input.clone(), None));
+            self.new_rows.push(result_row(&call, result.clone()));
+            self.messages.push(tool_message(&call, result));
+        }
+        self.held_pause = self.run_calls(runnable).await;
     }
 
     /// An elicitation answered after a restart: its tool call ended with the old process.

@@ -7,6 +7,7 @@
 //! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
 
 mod answer;
+pub mod arguments;
 mod ask_preview;
 mod expiry;
 mod pending;
@@ -280,6 +281,7 @@ impl TurnRunner {
             questions_asked: 0,
             previews: Default::default(),
             superseded: false,
+            held_pause: None,
         };
         let stream_id = turn_id;
         tokio::spawn(turn.run());

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::arguments::HeldStep;
 use crate::audit::store::Ending;
 use crate::chat::model::{AskEvent, AskOrigin};
 use crate::grants::GrantScope;
@@ -34,6 +35,9 @@ pub struct StoredPendingAsk {
     /// just before the run must find the same, or the approval is stale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preflight: Option<String>,
+    /// For an argument ask: the step it holds, and what the person has given so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_step: Option<HeldStep>,
 }
 
 /// An approval's id names the tool call it guards.

@@ -95,6 +95,9 @@ pub(super) struct Turn {
     pub(super) superseded: bool,
     /// The step's asks as the model writes them, previewed.
     pub(super) previews: Previews,
+    /// The ask the answer's own handling paused on (an argument ask's next round, or an
+    /// approval in the step it released): the turn pauses on it before calling the model.
+    pub(super) held_pause: Option<Pause>,
 }
 
 impl Turn {
@@ -126,7 +129,11 @@ impl Turn {
         }
         let prompt_log = self.prepare().await;
         // An approved tool's question may have been superseded while `prepare` ran it.
-        let end = if self.superseded { StepsEnd::Superseded } else { self.steps().await };
+        let end = match self.held_pause.take() {
+            _ if self.superseded => StepsEnd::Superseded,
+            Some(pause) => StepsEnd::Paused(Box::new(pause)),
+            None => self.steps().await,
+        };
         let mut pending_ref = None;
         let mut error = None;
         match end {

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::BASE_SYSTEM_PROMPT;
+use super::arguments::{self, ARGUMENTS_PREFIX, HeldStep};
 use super::run::{Pause, StepsEnd, Turn};
 use super::store::APPROVAL_PREFIX;
 use super::store::{self, StoredPendingAsk};
@@ -67,7 +68,7 @@ impl Turn {
         let hosts = self.tools.iter().map(|tool| ToolDefinition {
             name: tool.name().to_string(),
             description: tool.description().to_string(),
-            input_schema: tool.input_schema(),
+            input_schema: arguments::model_schema(&tool.input_schema()),
         });
         asks.chain(hosts).collect()
     }
@@ -188,9 +189,41 @@ impl Turn {
         StepsEnd::Finished
     }
 
-    /// Handles one step's tool calls in call order; returns the ask the turn pauses on.
+    /// Handles one step's tool calls: held on an argument ask when they need values from the
+    /// person, else run in call order. Returns the ask the turn pauses on.
     pub(super) async fn tool_step(&mut self, calls: Vec<ToolCall>) -> Option<Pause> {
         self.messages.push(ModelMessage::Assistant { text: String::new(), tool_calls: calls.clone() });
+        let fields = arguments::needed(&calls, &self.tools);
+        if !fields.is_empty() && self.runner.asks_on() {
+            let mut held = HeldStep::new(calls.clone(), fields);
+            if let Some(pause) = self.arguments_pause(&mut held) {
+                return Some(pause);
+            }
+        }
+        self.run_calls(calls).await
+    }
+
+    /// The pause on the next form of a held step; `None` once it needs no more values.
+    pub(super) fn arguments_pause(&self, held: &mut HeldStep) -> Option<Pause> {
+        let input = held.next_form()?;
+        let ask = match parse_ask_input(AskKind::Form, &input, AskSurface::Full) {
+            Ok(ask) => ask,
+            Err(errors) => {
+                tracing::error!(?errors, "an argument form does not validate");
+                return None;
+            }
+        };
+        let first = held.calls.first().map(|call| call.id.clone()).unwrap_or_default();
+        let tool = held.fields.first().map(|field| field.tool.clone()).unwrap_or_default();
+        let id = format!("{ARGUMENTS_PREFIX}{first}_{}", held.round);
+        let call = ToolCall { id, name: tool.clone(), input };
+        let mut pause = self.ask_pause(&call, ask, AskFrom::Arguments { tool });
+        pause.stored.held_step = Some(held.clone());
+        Some(pause)
+    }
+
+    /// Runs one step's tool calls in call order; returns the ask the turn pauses on.
+    pub(super) async fn run_calls(&mut self, calls: Vec<ToolCall>) -> Option<Pause> {
         let offered = self.offered_kinds();
         let mut pause: Option<Pause> = None;
         let mut dropped_rows = Vec::new();
@@ -334,6 +367,7 @@ impl Turn {
             AskFrom::Model => (None, None),
             AskFrom::Approval { tool, .. } => (Some(AskOrigin::Approval), Some(tool.clone())),
             AskFrom::Elicitation { tool, .. } => (Some(AskOrigin::Elicitation), Some(tool.clone())),
+            AskFrom::Arguments { tool } => (Some(AskOrigin::Arguments), Some(tool.clone())),
         };
         let input = ask.stored_input(&call.input);
         let simple = to_simple_card(&ask, &call.id);
@@ -368,6 +402,7 @@ impl Turn {
             created: String::new(),
             asked_by_call,
             preflight: None,
+            held_step: None,
         };
         Pause { stored, row }
     }
@@ -395,6 +430,10 @@ pub(super) enum AskFrom {
     Approval {
         tool: String,
         grantable: bool,
+    },
+    /// The values the calls of a step of this host tool (the first that needs one) wait for.
+    Arguments {
+        tool: String,
     },
     /// A running host tool's question: the call, and the MCP server that asks.
     Elicitation {

@@ -127,8 +127,9 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
             channel.send.run((tool_call_id.clone(), response))
         })
     };
-    let guard = match (item.origin, &item.tool_name) {
-        (Some(AskOrigin::Approval), tool) => Some(tool.clone()),
+    let guard = match item.origin {
+        Some(AskOrigin::Approval) => Some(("approval-needed", item.tool_name.clone())),
+        Some(AskOrigin::Arguments) => Some(("needed-by", item.tool_name.clone())),
         _ => None,
     };
     let words = Words::for_ask(ask.locale(), &reader_words());
@@ -166,10 +167,10 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
             dir=language.dir
         >
             {guard
-                .map(|tool| {
+                .map(|(line, tool)| {
                     view! {
                         <p class="ask-card__guard" data-testid="approval-tool">
-                            {words.get("approval-needed")}
+                            {words.get(line)}
                             " "
                             <code>{tool}</code>
                         </p>

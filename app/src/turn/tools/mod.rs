@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::llm::{ContentPart, ModelMessage};
 
-use todos::{AddTodo, CompleteTodo, DeleteCompletedTodos, ListTodos};
+use todos::{AddTodo, CompleteTodo, DeleteCompletedTodos, ListTodos, ScheduleReminder};
 
 /// What a tool run knows about its call.
 #[derive(Clone)]
@@ -139,8 +139,13 @@ impl ToolRegistry {
 
     /// The demo todo tools.
     pub fn demo_todos() -> Self {
-        let tools: [Arc<dyn HostTool>; 4] =
-            [Arc::new(ListTodos), Arc::new(AddTodo), Arc::new(CompleteTodo), Arc::new(DeleteCompletedTodos)];
+        let tools: [Arc<dyn HostTool>; 5] = [
+            Arc::new(ListTodos),
+            Arc::new(AddTodo),
+            Arc::new(CompleteTodo),
+            Arc::new(DeleteCompletedTodos),
+            Arc::new(ScheduleReminder),
+        ];
         let mut registry = Self::default();
         for tool in tools {
             registry.insert(tool).expect("the demo tools' names are neither ask_ names nor repeated");
@@ -178,6 +183,6 @@ mod tests {
         assert!(ToolRegistry::demo_todos().insert(Arc::new(todos::ListTodos)).is_err(), "a name is taken once");
         let demo = ToolRegistry::demo_todos();
         let names: Vec<&str> = demo.iter().map(|tool| tool.name()).collect();
-        assert_eq!(names, ["addTodo", "completeTodo", "deleteCompletedTodos", "listTodos"]);
+        assert_eq!(names, ["addTodo", "completeTodo", "deleteCompletedTodos", "listTodos", "scheduleReminder"]);
     }
 }

@@ -1,4 +1,5 @@
-//! The demo todo tools the spec's examples use; deleting completed todos needs approval.
+//! The demo todo tools the spec's examples use; deleting completed todos needs approval, and a
+//! reminder's time is one only the person may give (an argument ask).
 
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
@@ -59,13 +60,52 @@ impl HostTool for AddTodo {
                 .map(str::trim)
                 .filter(|title| !title.is_empty())
                 .ok_or("addTodo needs a title.")?;
-            // The idempotency key is the id, so a replayed call adds nothing twice.
-            let id = format!(
-                "todo_{}",
-                crate::accounts::auth::secret_hash(&context.idempotency_key).get(..24).unwrap_or_default()
-            );
-            store::add(&context.pool, &id, &context.user_id, title).await.map_err(database_error)?;
+            let id = add_todo(&context, title).await?;
             Ok(json!({"todo": {"id": id, "title": title, "completed": false}}).into())
+        })
+    }
+}
+
+/// Adds a todo whose id is the call's idempotency key, so a replayed call adds nothing twice.
+async fn add_todo(context: &ToolContext, title: &str) -> Result<String, String> {
+    let id =
+        format!("todo_{}", crate::accounts::auth::secret_hash(&context.idempotency_key).get(..24).unwrap_or_default());
+    store::add(&context.pool, &id, &context.user_id, title).await.map_err(database_error)?;
+    Ok(id)
+}
+
+pub struct ScheduleReminder;
+
+impl HostTool for ScheduleReminder {
+    fn name(&self) -> &str {
+        "scheduleReminder"
+    }
+    fn description(&self) -> &str {
+        "Put a reminder on the signed-in user's todo list. The user gives its time."
+    }
+    fn input_schema(&self) -> Value {
+        strict_object(
+            json!({
+                "title": {"type": "string", "minLength": 1, "maxLength": 160, "description": "What to be reminded of"},
+                "time": {
+                    "type": "string",
+                    "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                    "description": "When to remind you, as HH:mm on a 24-hour clock (such as 09:30)",
+                    crate::turn::arguments::PERSON_ONLY: true,
+                },
+            }),
+            &["title", "time"],
+        )
+    }
+    fn execute(&self, context: ToolContext, input: Value) -> ToolRun {
+        Box::pin(async move {
+            let title = input["title"].as_str().map(str::trim).filter(|title| !title.is_empty());
+            let (Some(title), Some(time)) = (title, input["time"].as_str()) else {
+                return Err("scheduleReminder needs a title and a time.".to_string());
+            };
+            let todo = format!("{title} (at {time})");
+            let id = add_todo(&context, &todo).await?;
+            Ok(json!({"reminder": {"id": id, "title": title, "time": time}}).into())
         })
     }
 }

@@ -1,0 +1,414 @@
+//! Argument asks: the arguments of a step's host tool calls that only the person may supply (a
+//! property marked `"x-palaver-person-only": true` in the tool's input schema; the model is
+//! offered the tool without it), and the required ones the model left out. Before any call of
+//! the step runs, one form asks for them all: one field per distinct (tool, argument), bound to
+//! every call that needs it. Each answer is checked against the argument's own schema; one that
+//! does not fit is asked again, alone, up to three rounds; after that the calls that need it
+//! are refused and the model is told which argument and why.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::tools::ToolRegistry;
+use crate::llm::ToolCall;
+use palaver_contract::asks::ASK_LIMITS;
+use palaver_contract::text::shorten;
+
+/// The schema keyword that marks an argument only the person may supply.
+pub const PERSON_ONLY: &str = "x-palaver-person-only";
+/// An argument ask's id names the first call it asks for (and its round).
+pub const ARGUMENTS_PREFIX: &str = "arguments_";
+
+const FIRST_QUESTION: &str = "Before the next step can run, a few values are needed. Each field says what it is for.";
+const AGAIN_QUESTION: &str = "One answer did not fit what the tool accepts. Please answer that field again.";
+/// How many rounds a field is asked before its calls are refused.
+pub const MAX_ROUNDS: u8 = 3;
+
+/// One value the person is asked for, and what came of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArgumentField {
+    pub tool: String,
+    pub argument: String,
+    /// The calls (by id) that take this value.
+    pub calls: Vec<String>,
+    /// The argument's own schema, which the answer must fit.
+    pub schema: Value,
+    pub rounds: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    /// Why its calls are refused, once they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+impl ArgumentField {
+    fn settled(&self) -> bool {
+        self.value.is_some() || self.refused.is_some()
+    }
+}
+
+/// A step held until the person has given the values its calls need.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeldStep {
+    /// The step's calls, as the model made them.
+    pub calls: Vec<ToolCall>,
+    pub fields: Vec<ArgumentField>,
+    /// The fields (by index) the form now asks, in field order: `f1` is the first.
+    pub asking: Vec<usize>,
+    /// How many forms this step has asked (each ask's id counts up).
+    pub round: usize,
+}
+
+fn is_person_only(schema: &Value) -> bool {
+    schema.get(PERSON_ONLY) == Some(&Value::Bool(true))
+}
+
+/// The input schema the model is offered: without the arguments only the person may supply.
+pub fn model_schema(schema: &Value) -> Value {
+    let mut offered = schema.clone();
+    let Some(properties) = offered.get_mut("properties").and_then(Value::as_object_mut) else { return offered };
+    let hidden: Vec<String> =
+        properties.iter().filter(|(_, property)| is_person_only(property)).map(|(name, _)| name.clone()).collect();
+    if hidden.is_empty() {
+        return offered;
+    }
+    properties.retain(|name, _| !hidden.contains(name));
+    if let Some(required) = offered.get_mut("required").and_then(Value::as_array_mut) {
+        required.retain(|name| name.as_str().is_none_or(|name| !hidden.iter().any(|hidden| hidden == name)));
+    }
+    offered
+}
+
+/// The values the calls of one step need from the person, one field per (tool, argument) in
+/// call order; empty when they need none.
+pub fn needed(calls: &[ToolCall], tools: &ToolRegistry) -> Vec<ArgumentField> {
+    let mut fields: Vec<ArgumentField> = Vec::new();
+    for call in calls {
+        let Some(tool) = tools.get(&call.name) else { continue };
+        let schema = tool.input_schema();
+        let Some(properties) = schema["properties"].as_object() else { continue };
+        let required: Vec<&str> =
+            schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        for (argument, property) in properties {
+            let given = call.input.get(argument).is_some_and(|value| !value.is_null());
+            if !is_person_only(property) && (given || !required.contains(&argument.as_str())) {
+                continue;
+            }
+            match fields.iter_mut().find(|field| field.tool == call.name && field.argument == *argument) {
+                Some(field) => field.calls.push(call.id.clone()),
+                None => fields.push(ArgumentField {
+                    tool: call.name.clone(),
+                    argument: argument.clone(),
+                    calls: vec![call.id.clone()],
+                    schema: property.clone(),
+                    rounds: 0,
+                    value: None,
+                    refused: None,
+                }),
+            }
+        }
+    }
+    fields
+}
+
+/// The form field that asks for `field`, with the positional id `id`. Its label is the
+/// argument's description; nothing the model proposed is shown or filled in.
+fn form_field(id: String, field: &ArgumentField) -> Value {
+    let limits = &ASK_LIMITS.form;
+    let schema = &field.schema;
+    let described = schema["description"].as_str().map(str::trim).filter(|text| !text.is_empty());
+    let question = described.map_or_else(|| format!("{} for {}", field.argument, field.tool), str::to_string);
+    let mut form = json!({"id": id, "label": shorten(&question, limits.label_max_length), "required": true});
+    if palaver_contract::text::utf16_len(&question) > limits.label_max_length {
+        form["helperText"] = json!(shorten(&question, limits.helper_text_max_length));
+    }
+    let options: Vec<&Value> = schema["enum"].as_array().into_iter().flatten().collect();
+    let kind = match schema["type"].as_str() {
+        _ if (2..=ASK_LIMITS.choice.options_max).contains(&options.len()) => {
+            form["options"] = options
+                .iter()
+                .enumerate()
+                .map(|(index, value)| {
+                    let label = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+                    json!({"id": format!("o{}", index + 1), "label": shorten(&label, ASK_LIMITS.choice.option_label_max_length)})
+                })
+                .collect();
+            "select"
+        }
+        Some("integer") | Some("number") => {
+            form["integer"] = json!(schema["type"] == "integer");
+            for (bound, key) in [("minimum", "min"), ("maximum", "max")] {
+                if let Some(number) = schema[bound].as_f64() {
+                    form[key] = json!(number);
+                }
+            }
+            "number"
+        }
+        Some("boolean") => "boolean",
+        _ => match schema["format"].as_str() {
+            Some("date") => "date",
+            Some("email") => "email",
+            Some("uri") | Some("url") => "url",
+            _ => {
+                for key in ["minLength", "maxLength"] {
+                    if let Some(length) = schema[key].as_u64().filter(|length| *length <= limits.text_max_length as u64)
+                    {
+                        form[key] = json!(length);
+                    }
+                }
+                "text"
+            }
+        },
+    };
+    form["type"] = json!(kind);
+    form
+}
+
+/// A form answer as the argument takes it: a picked option as the enum value it stands for.
+fn as_argument(field: &ArgumentField, answer: &Value) -> Value {
+    let options = field.schema["enum"].as_array();
+    let picked = answer.as_str().and_then(|id| id.strip_prefix('o')).and_then(|index| index.parse::<usize>().ok());
+    match (options, picked) {
+        (Some(options), Some(index)) if options.len() >= 2 => options.get(index - 1).cloned().unwrap_or(Value::Null),
+        _ => answer.clone(),
+    }
+}
+
+/// Whether `value` fits the argument's schema, with the first reason it does not.
+fn fits(schema: &Value, value: &Value) -> Result<(), String> {
+    let mut own = schema.clone();
+    if let Some(object) = own.as_object_mut() {
+        object.remove(PERSON_ONLY);
+    }
+    match jsonschema::validator_for(&own) {
+        Ok(validator) => validator.validate(value).map_err(|error| error.to_string()),
+        Err(error) => {
+            tracing::warn!(%error, "an argument's schema does not compile; its answer is taken as it is");
+            Ok(())
+        }
+    }
+}
+
+impl HeldStep {
+    pub fn new(calls: Vec<ToolCall>, fields: Vec<ArgumentField>) -> Self {
+        HeldStep { calls, fields, asking: Vec::new(), round: 0 }
+    }
+
+    /// The next form's input, or `None` once every field is settled. A field asked again goes
+    /// alone, under the second question; the others go as many to a form as a form holds.
+    pub fn next_form(&mut self) -> Option<Value> {
+        let open: Vec<usize> = (0..self.fields.len()).filter(|index| !self.fields[*index].settled()).collect();
+        let again = open.iter().copied().find(|index| self.fields[*index].rounds > 0);
+        let (prompt, asking) = match again {
+            Some(index) => (AGAIN_QUESTION, vec![index]),
+            None if open.is_empty() => return None,
+            None => (FIRST_QUESTION, open.into_iter().take(ASK_LIMITS.form.fields_max).collect()),
+        };
+        let fields: Vec<Value> = asking
+            .iter()
+            .enumerate()
+            .map(|(position, index)| form_field(format!("f{}", position + 1), &self.fields[*index]))
+            .collect();
+        self.asking = asking;
+        self.round += 1;
+        Some(json!({"prompt": prompt, "allowDecline": true, "fields": fields}))
+    }
+
+    /// Takes the answer to the current form: each value that fits its argument is kept; one
+    /// that does not counts a round, and after [`MAX_ROUNDS`] its calls are refused.
+    pub fn take(&mut self, values: &Map<String, Value>) {
+        for (position, index) in std::mem::take(&mut self.asking).into_iter().enumerate() {
+            let field = &mut self.fields[index];
+            field.rounds += 1;
+            let answer = values.get(&format!("f{}", position + 1)).map(|answer| as_argument(field, answer));
+            let checked = match &answer {
+                Some(answer) => fits(&field.schema, answer),
+                None => Err("no value was given".to_string()),
+            };
+            match checked {
+                Ok(()) => field.value = answer,
+                Err(reason) if field.rounds >= MAX_ROUNDS => field.refused = Some(reason),
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Refuses every field not yet settled (the person skipped the form, or it ended).
+    pub fn refuse_open(&mut self, reason: &str) {
+        for field in self.fields.iter_mut().filter(|field| !field.settled()) {
+            field.refused = Some(reason.to_string());
+        }
+    }
+
+    /// The step's calls as they run: the person's values in (and nothing the model proposed
+    /// for them), each with why it must not run when a value it needs was refused.
+    pub fn settled_calls(&self) -> Vec<(ToolCall, Option<String>)> {
+        self.calls
+            .iter()
+            .map(|call| {
+                let mut call = call.clone();
+                let mut refusals = Vec::new();
+                for field in self.fields.iter().filter(|field| field.calls.contains(&call.id)) {
+                    if let Some(object) = call.input.as_object_mut() {
+                        object.remove(&field.argument);
+                    }
+                    match (&field.value, &field.refused) {
+                        (Some(value), _) => {
+                            if !call.input.is_object() {
+                                call.input = json!({});
+                            }
+                            call.input[&field.argument] = value.clone();
+                        }
+                        (None, reason) => refusals.push(format!(
+                            "\"{}\": {}",
+                            field.argument,
+                            reason.as_deref().unwrap_or("no value was given")
+                        )),
+                    }
+                }
+                let refusal = (!refusals.is_empty()).then(|| {
+                    format!(
+                        "This call did not run: the user did not give a value that fits for {}.",
+                        refusals.join("; ")
+                    )
+                });
+                (call, refusal)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::turn::tools::{HostTool, ToolContext, ToolRun};
+
+    struct Booking;
+
+    impl HostTool for Booking {
+        fn name(&self) -> &str {
+            "book"
+        }
+        fn description(&self) -> &str {
+            "Books a table."
+        }
+        fn input_schema(&self) -> Value {
+            let person = |description: &str, extra: Value| {
+                let mut property = json!({"type": "string", "description": description, PERSON_ONLY: true});
+                if let (Some(property), Value::Object(extra)) = (property.as_object_mut(), extra) {
+                    property.extend(extra);
+                }
+                property
+            };
+            let mut properties = json!({
+                "place": {"type": "string", "description": "Where"},
+                "time": person("When, as HH:mm", json!({"pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"})),
+                "seats": {"type": "integer", "minimum": 1, "maximum": 12, "description": "How many seats", PERSON_ONLY: true},
+                "room": {"type": "string", "enum": ["inside", "terrace"], "description": "Which room", PERSON_ONLY: true},
+            });
+            for extra in 0..7 {
+                properties[format!("note{extra}")] = person(&format!("Note {extra}"), json!({}));
+            }
+            json!({"type": "object", "properties": properties, "required": ["place", "time"]})
+        }
+        fn execute(&self, _context: ToolContext, _input: Value) -> ToolRun {
+            Box::pin(async { Ok(json!({}).into()) })
+        }
+    }
+
+    fn registry() -> ToolRegistry {
+        let mut tools = ToolRegistry::default();
+        tools.insert(Arc::new(Booking)).unwrap();
+        tools
+    }
+
+    fn call(id: &str, input: Value) -> ToolCall {
+        ToolCall { id: id.into(), name: "book".into(), input }
+    }
+
+    #[test]
+    fn the_model_is_offered_the_tool_without_the_persons_arguments() {
+        let offered = model_schema(&Booking.input_schema());
+        let names: Vec<&String> = offered["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(names, ["place"]);
+        assert_eq!(offered["required"], json!(["place"]));
+    }
+
+    #[test]
+    fn two_calls_share_one_field_per_argument_and_rounds_hold_at_most_a_form() {
+        let calls = [call("c1", json!({"place": "Ada's", "time": "07:00"})), call("c2", json!({}))];
+        let mut held = HeldStep::new(calls.to_vec(), needed(&calls, &registry()));
+        let arguments: Vec<&str> = held.fields.iter().map(|field| field.argument.as_str()).collect();
+        assert_eq!(arguments.len(), 11, "place (missing from c2), then the person's: {arguments:?}");
+        assert_eq!(held.fields.iter().find(|f| f.argument == "time").unwrap().calls, ["c1", "c2"]);
+        assert_eq!(held.fields.iter().find(|f| f.argument == "place").unwrap().calls, ["c2"]);
+
+        let first = held.next_form().unwrap();
+        assert_eq!(first["fields"].as_array().unwrap().len(), 8, "a form holds eight");
+        assert_eq!(first["prompt"], FIRST_QUESTION);
+        let ids: Vec<&str> = first["fields"].as_array().unwrap().iter().map(|f| f["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"]);
+        assert!(!first.to_string().contains("07:00"), "nothing the model proposed is shown: {first}");
+        let room = first["fields"].as_array().unwrap().iter().find(|f| f["label"] == "Which room").unwrap();
+        assert_eq!(room["type"], "select");
+        let parsed = palaver_contract::asks::parse_ask_input(
+            palaver_contract::asks::AskKind::Form,
+            &first,
+            palaver_contract::asks::AskSurface::Full,
+        );
+        assert!(parsed.is_ok(), "{parsed:?}");
+
+        // Answers each field of the current form; the time first comes in a shape it does not take.
+        let answer_form = |held: &mut HeldStep, time: &str| {
+            let mut values = Map::new();
+            for (position, index) in held.asking.clone().iter().enumerate() {
+                let answer = match held.fields[*index].argument.as_str() {
+                    "time" => json!(time),
+                    "seats" => json!(4),
+                    "room" => json!("o2"),
+                    _ => json!("x"),
+                };
+                values.insert(format!("f{}", position + 1), answer);
+            }
+            held.take(&values);
+        };
+        answer_form(&mut held, "9.30");
+        let rest = held.next_form().unwrap();
+        assert_eq!(rest["prompt"], FIRST_QUESTION, "then the fields the first form could not hold");
+        assert_eq!(rest["fields"].as_array().unwrap().len(), 3);
+        answer_form(&mut held, "9.30");
+        let again = held.next_form().unwrap();
+        assert_eq!(again["prompt"], AGAIN_QUESTION);
+        assert_eq!(again["fields"].as_array().unwrap().len(), 1, "the answer that did not fit is asked alone");
+        assert_eq!(again["fields"][0]["label"], "When, as HH:mm");
+        answer_form(&mut held, "09:30");
+        assert_eq!(held.next_form(), None);
+
+        let settled = held.settled_calls();
+        assert_eq!(settled[0].0.input["time"], "09:30", "the person's value, never the model's");
+        assert_eq!(settled[1].0.input["time"], "09:30", "bound to every call that needs it");
+        assert_eq!(settled[0].0.input["room"], "terrace");
+        assert!(settled.iter().all(|(_, refusal)| refusal.is_none()));
+    }
+
+    #[test]
+    fn after_three_rounds_that_do_not_fit_the_calls_are_refused_with_the_reason() {
+        let calls = [call("c1", json!({"place": "Ada's"}))];
+        let mut fields = needed(&calls, &registry());
+        fields.retain(|field| field.argument == "seats");
+        let mut held = HeldStep::new(calls.to_vec(), fields);
+        for _ in 0..MAX_ROUNDS {
+            held.next_form().unwrap();
+            held.take(&Map::from_iter([("f1".to_string(), json!(40))]));
+        }
+        assert_eq!(held.next_form(), None);
+        let (call, refusal) = &held.settled_calls()[0];
+        let refusal = refusal.as_deref().unwrap();
+        assert!(refusal.contains("\"seats\"") && refusal.contains("12"), "{refusal}");
+        assert!(call.input.get("seats").is_none());
+    }
+}
