@@ -559,3 +559,34 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
     assert_eq!(tool_result(&events, "call_echo"), Some(json!({"text": "Echo: still here"})), "{events:?}");
     hub.shut_down().await;
 }
+
+#[tokio::test]
+async fn an_mcp_tools_person_only_argument_is_asked_of_the_person_and_the_call_runs_with_it() {
+    let mcp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
+    let python = mcp.join(".venv/bin/python");
+    let booking = mcp.join("booking_server.py").display().to_string();
+    let hub = connected_hub(json!({"booking": {"command": python, "args": [booking], "approval": "never"}})).await;
+    let h = harness_on(
+        &hub,
+        json!([
+            call("call_book", "booking__book_table", json!({"place": "Chez Ada", "time": "12:00"})),
+            {"text": "Booked."}
+        ]),
+    )
+    .await;
+    let (history, events) = h.prompt(None, "Book us a table at Chez Ada").await;
+    let offered = h.model_requests()[0]["tools"].clone();
+    let tool = offered.as_array().unwrap().iter().find(|tool| tool["name"] == "booking__book_table").unwrap().clone();
+    assert!(tool["inputSchema"]["properties"].get("time").is_none(), "the model is offered no time: {tool}");
+    let ask_id = asked(&events).expect("the call waits on the person");
+    let pending = app::turn::store::pending_ask(&h.pool, &history).await.unwrap().unwrap();
+    assert_eq!(pending.ask.input["fields"][0]["label"], "When the table is for, as HH:mm");
+    assert!(!pending.ask.input.to_string().contains("12:00"));
+
+    let answer = json!({"action": "accept", "content": {"values": {"f1": "19:30"}}});
+    let events = h.answer(&history, &ask_id, answer).await;
+    let booked = tool_result(&events, "call_book").expect("the call ran");
+    assert!(booked.to_string().contains("Booked Chez Ada at 19:30."), "{booked}");
+    assert_eq!(text(&events), "Booked.");
+    hub.shut_down().await;
+}

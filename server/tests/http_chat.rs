@@ -79,10 +79,12 @@ async fn the_next_turn_replays_the_conversation_to_the_model() {
             "ask_markdown",
             "ask_form",
             "ask_files",
+            "ask_questions",
             "addTodo",
             "completeTodo",
             "deleteCompletedTodos",
-            "listTodos"
+            "listTodos",
+            "scheduleReminder"
         ]
     );
 

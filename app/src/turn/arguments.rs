@@ -9,13 +9,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::tools::ToolRegistry;
+use super::tools::{PERSON_ONLY, ToolRegistry};
 use crate::llm::ToolCall;
 use palaver_contract::asks::ASK_LIMITS;
 use palaver_contract::text::shorten;
 
-/// The schema keyword that marks an argument only the person may supply.
-pub const PERSON_ONLY: &str = "x-palaver-person-only";
 /// An argument ask's id names the first call it asks for (and its round).
 pub const ARGUMENTS_PREFIX: &str = "arguments_";
 

@@ -6,8 +6,9 @@ use serde_json::{Value, json};
 
 use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc, finalize};
-use super::input::{Ask, AskKind, ChoiceInput, QuestionsInput, SelectMode};
+use super::input::{Ask, AskKind, ChoiceInput, SelectMode};
 use super::limits::ASK_LIMITS;
+use super::question_set::QuestionsInput;
 use super::response::{AskResponse, validate_ask_response};
 use crate::text::{js_trim, shorten};
 

@@ -172,6 +172,16 @@ impl Checker {
         Some(object)
     }
 
+    /// An object whose keys are checked elsewhere.
+    pub fn any_object<'v>(&mut self, value: &'v Value, at: Loc<'_>) -> Option<&'v Value> {
+        if value.is_object() {
+            Some(value)
+        } else {
+            self.invalid_type(at, Expected::Object, value);
+            None
+        }
+    }
+
     /// An object's values at `keys`, read in one pass; any other key is reported as unknown.
     /// `None` (reported) when the value is not an object.
     pub fn fields<'v, const N: usize>(

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::check::Checker;
 use super::errors::{AskErrorCode, Loc, js_number, quote_str};
-use super::input::{FormField, FormFieldType};
+use super::form_field::{FormField, FormFieldType};
 use super::limits::ASK_LIMITS;
 use crate::text::{js_trim, utf16_len};
 

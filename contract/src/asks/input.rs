@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::form_field::FormField;
 use super::limits::ASK_LIMITS;
+use super::question_set::QuestionsInput;
 
 /// The `{min, max}` an answer must meet: choices picked, characters written, files sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,133 +178,6 @@ pub struct MarkdownInput {
     pub max_length: Option<i64>,
 }
 
-/// The form field types, in the spec's order (`FORM_FIELD_TYPES`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FormFieldType {
-    Text,
-    Textarea,
-    Email,
-    Url,
-    Phone,
-    Number,
-    Date,
-    Time,
-    Datetime,
-    Boolean,
-    Select,
-    Multiselect,
-}
-
-pub const FORM_FIELD_TYPES: [FormFieldType; 12] = [
-    FormFieldType::Text,
-    FormFieldType::Textarea,
-    FormFieldType::Email,
-    FormFieldType::Url,
-    FormFieldType::Phone,
-    FormFieldType::Number,
-    FormFieldType::Date,
-    FormFieldType::Time,
-    FormFieldType::Datetime,
-    FormFieldType::Boolean,
-    FormFieldType::Select,
-    FormFieldType::Multiselect,
-];
-
-impl FormFieldType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FormFieldType::Text => "text",
-            FormFieldType::Textarea => "textarea",
-            FormFieldType::Email => "email",
-            FormFieldType::Url => "url",
-            FormFieldType::Phone => "phone",
-            FormFieldType::Number => "number",
-            FormFieldType::Date => "date",
-            FormFieldType::Time => "time",
-            FormFieldType::Datetime => "datetime",
-            FormFieldType::Boolean => "boolean",
-            FormFieldType::Select => "select",
-            FormFieldType::Multiselect => "multiselect",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<FormFieldType> {
-        FORM_FIELD_TYPES.into_iter().find(|kind| kind.as_str() == name)
-    }
-
-    /// The keys this type takes beyond the shared ones (`id`, `type`, `label`, …).
-    pub fn extra_keys(self) -> &'static [&'static str] {
-        match self {
-            FormFieldType::Text | FormFieldType::Textarea => &["minLength", "maxLength"],
-            FormFieldType::Number => &["min", "max", "integer"],
-            FormFieldType::Select | FormFieldType::Multiselect => &["options"],
-            _ => &[],
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FormOption {
-    pub id: String,
-    pub label: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FormField {
-    pub id: String,
-    #[serde(rename = "type")]
-    pub field_type: FormFieldType,
-    pub label: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub helper_text: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub required: Option<bool>,
-    /// The starting value; its JSON type matches the field type once validated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_length: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_length: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub integer: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub options: Option<Vec<FormOption>>,
-}
-
-impl FormField {
-    /// The most characters a text or textarea value may have; the field type's cap for the
-    /// other types (`formTextMaxLength`).
-    pub fn text_max_length(&self) -> usize {
-        let limits = &ASK_LIMITS.form;
-        let cap = if self.field_type == FormFieldType::Textarea {
-            limits.textarea_max_length
-        } else {
-            limits.text_max_length
-        };
-        match self.field_type {
-            FormFieldType::Text | FormFieldType::Textarea => {
-                self.max_length.and_then(|max| usize::try_from(max).ok()).unwrap_or(cap)
-            }
-            _ => cap,
-        }
-    }
-
-    pub fn is_required(&self) -> bool {
-        self.required == Some(true)
-    }
-
-    pub fn options(&self) -> &[FormOption] {
-        self.options.as_deref().unwrap_or_default()
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FormInput {
@@ -427,62 +302,6 @@ impl FilesInput {
             max: self.max_files.unwrap_or(limits.max_files as i64),
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct QuestionAnswer {
-    /// `a1`, `a2`, … within its question, minted by Palaver.
-    pub id: String,
-    pub label: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Question {
-    /// `q1`, `q2`, … within the set, minted by Palaver.
-    pub id: String,
-    pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub multi: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub allow_custom: Option<bool>,
-    pub answers: Vec<QuestionAnswer>,
-}
-
-impl Question {
-    pub fn is_multi(&self) -> bool {
-        self.multi == Some(true)
-    }
-
-    pub fn allows_custom(&self) -> bool {
-        self.allow_custom == Some(true)
-    }
-
-    /// The label of the answer with `id`, if the question offers it.
-    pub fn answer_label(&self, id: &str) -> Option<&str> {
-        self.answers.iter().find(|answer| answer.id == id).map(|answer| answer.label.as_str())
-    }
-}
-
-/// A question set as stored and sent: the model's labels, with the ids Palaver minted.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct QuestionsInput {
-    pub prompt: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub locale: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub allow_decline: Option<bool>,
-    pub questions: Vec<Question>,
-}
-
-/// The id Palaver gives the question (`q1`, …) or answer (`a1`, …) at `index`.
-pub fn minted_id(prefix: char, index: usize) -> String {
-    format!("{prefix}{}", index + 1)
 }
 
 /// A validated ask: its kind and input.

@@ -6,11 +6,13 @@ mod card;
 mod check;
 mod errors;
 mod files;
+mod form_field;
 mod form_values;
 mod input;
 mod json_schemas;
 mod limits;
 mod prompt;
+mod question_set;
 mod response;
 mod told;
 mod tools;
@@ -29,15 +31,16 @@ pub use files::{
     DataUrl, SniffedFileType, accepted_file_mime_types, check_ask_file_bytes, file_not_owned_error, format_bytes,
     is_text_file_mime_type, parse_ask_data_url, sniff_file_bytes,
 };
+pub use form_field::{FORM_FIELD_TYPES, FormField, FormFieldType, FormOption};
 pub use form_values::is_blank;
 pub use input::{
     ASK_FILE_ACCEPT, ASK_KINDS, Ask, AskKind, AskSurface, Bounds, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption,
-    ConfirmInput, FORM_FIELD_TYPES, FileAccept, FilesInput, FormField, FormFieldType, FormInput, FormOption,
-    MarkdownInput, Question, QuestionAnswer, QuestionsInput, SelectMode, ask_kinds_for_surface, minted_id,
+    ConfirmInput, FileAccept, FilesInput, FormInput, MarkdownInput, SelectMode, ask_kinds_for_surface,
 };
 pub use json_schemas::ask_json_schemas;
 pub use limits::{ASK_LIMITS, AskLimits};
 pub use prompt::{ASKS_SYSTEM_PROMPT, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section};
+pub use question_set::{Question, QuestionAnswer, QuestionsInput, minted_id};
 pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
 pub use told::told_answer;
 pub use tools::{AskTool, ask_input_schema_for, ask_tools, object_schemas};

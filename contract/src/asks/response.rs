@@ -7,7 +7,7 @@ use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc, finalize};
 use super::files::{accepted_file_mime_types, parse_ask_data_url, too_large};
 use super::form_values::{check_form_value, is_blank};
-use super::input::{Ask, Bounds, ChoiceInput, FilesInput, FormInput, MarkdownInput, QuestionsInput, SelectMode};
+use super::input::{Ask, Bounds, ChoiceInput, FilesInput, FormInput, MarkdownInput, SelectMode};
 use super::limits::ASK_LIMITS;
 use crate::text::{js_trim, utf16_len};
 
@@ -89,7 +89,7 @@ pub fn validate_ask_response(ask: &Ask, response: &Value, max_file_size_bytes: u
         Ask::Markdown(input) => markdown_answer(&mut ck, input, content, at),
         Ask::Form(input) => form_answer(&mut ck, input, content, at),
         Ask::Files(input) => files_answer(&mut ck, input, content, at, max_file_size_bytes),
-        Ask::Questions(input) => questions_answer(&mut ck, input, content, at),
+        Ask::Questions(input) => super::validate_questions::questions_answer(&mut ck, input, content, at),
     }
     finalize(ck.errors)
 }
@@ -125,7 +125,7 @@ fn envelope<'v>(ck: &mut Checker, response: &'v Value) -> Option<Option<&'v Valu
     }
     let content = match action {
         "accept" => {
-            ck.present(content, root, "content").and_then(|content| any_object(ck, content, root.key("content")))
+            ck.present(content, root, "content").and_then(|content| ck.any_object(content, root.key("content")))
         }
         "decline" => None,
         _ => {
@@ -139,16 +139,6 @@ fn envelope<'v>(ck: &mut Checker, response: &'v Value) -> Option<Option<&'v Valu
         return None;
     }
     Some(if action == "accept" { content } else { None })
-}
-
-/// An object whose keys are checked elsewhere.
-fn any_object<'v>(ck: &mut Checker, value: &'v Value, at: Loc<'_>) -> Option<&'v Value> {
-    if value.is_object() {
-        Some(value)
-    } else {
-        ck.invalid_type(at, super::check::Expected::Object, value);
-        None
-    }
 }
 
 fn bounds_text(bounds: Bounds, noun: &str, plural: &str, zero_means_at_most: bool) -> String {
@@ -277,7 +267,7 @@ fn markdown_answer(ck: &mut Checker, input: &MarkdownInput, content: &Value, at:
 fn form_answer(ck: &mut Checker, input: &FormInput, content: &Value, at: Loc<'_>) {
     let Some(object) = ck.object(content, at, &["values"]) else { return };
     let values_at = at.key("values");
-    let values = ck.required(object, at, "values").and_then(|values| any_object(ck, values, values_at));
+    let values = ck.required(object, at, "values").and_then(|values| ck.any_object(values, values_at));
     let Some(Value::Object(values)) = values.filter(|_| ck.errors.is_empty()) else {
         return;
     };
@@ -308,91 +298,6 @@ fn form_answer(ck: &mut Checker, input: &FormInput, content: &Value, at: Loc<'_>
                 format!("\"{}\" is required.", field.label),
                 format!("Fill in \"{}\" (content.values.{}).", field.label, field.id),
             );
-        }
-    }
-}
-
-/// `{answers: {"q1": {picked: ["a2"], custom?: "…"}}}`: every question answered, a single-pick
-/// question once (an answer or its own text), a multi question at least once.
-fn questions_answer(ck: &mut Checker, input: &QuestionsInput, content: &Value, at: Loc<'_>) {
-    let Some(object) = ck.object(content, at, &["answers"]) else { return };
-    let answers_at = at.key("answers");
-    let answers = ck.required(object, at, "answers").and_then(|answers| any_object(ck, answers, answers_at));
-    let Some(Value::Object(answers)) = answers.filter(|_| ck.errors.is_empty()) else {
-        return;
-    };
-    for key in answers.keys().filter(|key| !input.questions.iter().any(|question| &question.id == *key)) {
-        ck.push(
-            answers_at.name(key),
-            AskErrorCode::UNKNOWN_KEY,
-            format!("\"{key}\" is not the id of any question in this set."),
-            format!("Remove \"{key}\" from content.answers."),
-        );
-    }
-    let limits = &ASK_LIMITS.questions;
-    for question in &input.questions {
-        let question_at = answers_at.name(&question.id);
-        let Some(value) = answers.get(&question.id) else {
-            ck.push(
-                question_at,
-                AskErrorCode::MISSING_REQUIRED,
-                format!("\"{}\" has no answer.", question.title),
-                format!("Answer it in content.answers.{}, or decline the whole set.", question.id),
-            );
-            continue;
-        };
-        let Some([picked, custom]) = ck.fields(value, question_at, ["picked", "custom"]) else { continue };
-        let picked_at = question_at.key("picked");
-        let errors_before = ck.errors.len();
-        let picked = ck
-            .present(picked, question_at, "picked")
-            .and_then(|value| ck.string_list(value, picked_at, 0, question.answers.len().max(1)));
-        let custom =
-            custom.and_then(|value| ck.visible_text(value, question_at.key("custom"), limits.custom_max_length));
-        if ck.errors.len() > errors_before {
-            continue;
-        }
-        let Some(picked) = picked else { continue };
-        if custom.is_some() && !question.allows_custom() {
-            ck.push(
-                question_at.key("custom"),
-                AskErrorCode::OTHER_NOT_ALLOWED,
-                format!("\"{}\" takes only its answers, not one of the user's own.", question.title),
-                format!("Remove content.answers.{}.custom and pick from its answers.", question.id),
-            );
-        }
-        let count = picked.len() + usize::from(custom.is_some());
-        let fits = if question.is_multi() { count >= 1 } else { count == 1 };
-        if !fits {
-            let (wanted, fix) = if question.is_multi() {
-                ("at least one answer", "Pick one or more of its answers")
-            } else {
-                ("exactly one answer", "Pick one of its answers")
-            };
-            let own = if question.allows_custom() { ", or write one of your own" } else { "" };
-            ck.push(
-                picked_at,
-                AskErrorCode::SELECTION_COUNT,
-                format!("\"{}\" takes {wanted}; the answer gives {count}.", question.title),
-                format!("{fix} in content.answers.{}.picked{own}.", question.id),
-            );
-        }
-        for (index, id) in picked.iter().filter_map(Value::as_str).enumerate() {
-            if let Some(first) = picked[..index].iter().position(|earlier| earlier.as_str() == Some(id)) {
-                ck.push(
-                    picked_at.index(index),
-                    AskErrorCode::DUPLICATE_ID,
-                    format!("\"{id}\" is already picked at picked[{first}]."),
-                    "List each answer id once.",
-                );
-            } else if question.answer_label(id).is_none() {
-                ck.push(
-                    picked_at.index(index),
-                    AskErrorCode::OPTION_NOT_OFFERED,
-                    format!("{} is not one of the answers to \"{}\".", super::errors::quote_str(id), question.title),
-                    "Use the id of one of the question's answers.",
-                );
-            }
         }
     }
 }

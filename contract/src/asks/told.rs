@@ -4,7 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::input::{AskKind, minted_id};
+use super::input::AskKind;
+use super::question_set::minted_id;
 
 /// The result the model receives for `response` to an ask of `kind` whose input is `input`
 /// (as the model wrote it or as stored: the ids are positional either way).

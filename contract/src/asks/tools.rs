@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::input::{ASK_FILE_ACCEPT, AskKind, AskSurface, FORM_FIELD_TYPES, FormFieldType, ask_kinds_for_surface};
+use super::form_field::{FORM_FIELD_TYPES, FormFieldType};
+use super::input::{ASK_FILE_ACCEPT, AskKind, AskSurface, ask_kinds_for_surface};
 use super::limits::ASK_LIMITS;
 
 /// One ask tool as the model sees it.

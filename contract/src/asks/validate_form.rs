@@ -4,8 +4,9 @@ use serde_json::Value;
 
 use super::check::Checker;
 use super::errors::{AskErrorCode, Loc};
+use super::form_field::{FORM_FIELD_TYPES, FormField, FormFieldType, FormOption};
 use super::form_values::check_form_value;
-use super::input::{FORM_FIELD_TYPES, FormField, FormFieldType, FormInput, FormOption};
+use super::input::FormInput;
 use super::limits::ASK_LIMITS;
 use super::validate_common::{repeats, shared};
 

@@ -1,12 +1,14 @@
-//! `ask_questions` input (Palaver's addition): a set of quick questions in one card. The model
-//! writes titles and labels; Palaver mints every id, so an id the model writes is refused.
+//! `ask_questions` (Palaver's addition): a set of quick questions in one card, its input and
+//! the answer to it. The model writes titles and labels; Palaver mints every id, so an id the
+//! model writes is refused.
 
 use serde_json::{Map, Value};
 
 use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc};
-use super::input::{AskSurface, Question, QuestionAnswer, QuestionsInput, minted_id};
+use super::input::AskSurface;
 use super::limits::ASK_LIMITS;
+use super::question_set::{Question, QuestionAnswer, QuestionsInput, minted_id};
 use super::validate_common::{repeats, shared};
 use crate::text::{js_trim, utf16_len};
 
@@ -163,4 +165,89 @@ pub(super) fn unmint(stored: &Value) -> Result<Value, AskError> {
         }
     }
     Ok(written)
+}
+
+/// `{answers: {"q1": {picked: ["a2"], custom?: "…"}}}`: every question answered, a single-pick
+/// question once (an answer or its own text), a multi question at least once.
+pub(super) fn questions_answer(ck: &mut Checker, input: &QuestionsInput, content: &Value, at: Loc<'_>) {
+    let Some(object) = ck.object(content, at, &["answers"]) else { return };
+    let answers_at = at.key("answers");
+    let answers = ck.required(object, at, "answers").and_then(|answers| ck.any_object(answers, answers_at));
+    let Some(Value::Object(answers)) = answers.filter(|_| ck.errors.is_empty()) else {
+        return;
+    };
+    for key in answers.keys().filter(|key| !input.questions.iter().any(|question| &question.id == *key)) {
+        ck.push(
+            answers_at.name(key),
+            AskErrorCode::UNKNOWN_KEY,
+            format!("\"{key}\" is not the id of any question in this set."),
+            format!("Remove \"{key}\" from content.answers."),
+        );
+    }
+    let limits = &ASK_LIMITS.questions;
+    for question in &input.questions {
+        let question_at = answers_at.name(&question.id);
+        let Some(value) = answers.get(&question.id) else {
+            ck.push(
+                question_at,
+                AskErrorCode::MISSING_REQUIRED,
+                format!("\"{}\" has no answer.", question.title),
+                format!("Answer it in content.answers.{}, or decline the whole set.", question.id),
+            );
+            continue;
+        };
+        let Some([picked, custom]) = ck.fields(value, question_at, ["picked", "custom"]) else { continue };
+        let picked_at = question_at.key("picked");
+        let errors_before = ck.errors.len();
+        let picked = ck
+            .present(picked, question_at, "picked")
+            .and_then(|value| ck.string_list(value, picked_at, 0, question.answers.len().max(1)));
+        let custom =
+            custom.and_then(|value| ck.visible_text(value, question_at.key("custom"), limits.custom_max_length));
+        if ck.errors.len() > errors_before {
+            continue;
+        }
+        let Some(picked) = picked else { continue };
+        if custom.is_some() && !question.allows_custom() {
+            ck.push(
+                question_at.key("custom"),
+                AskErrorCode::OTHER_NOT_ALLOWED,
+                format!("\"{}\" takes only its answers, not one of the user's own.", question.title),
+                format!("Remove content.answers.{}.custom and pick from its answers.", question.id),
+            );
+        }
+        let count = picked.len() + usize::from(custom.is_some());
+        let fits = if question.is_multi() { count >= 1 } else { count == 1 };
+        if !fits {
+            let (wanted, fix) = if question.is_multi() {
+                ("at least one answer", "Pick one or more of its answers")
+            } else {
+                ("exactly one answer", "Pick one of its answers")
+            };
+            let own = if question.allows_custom() { ", or write one of your own" } else { "" };
+            ck.push(
+                picked_at,
+                AskErrorCode::SELECTION_COUNT,
+                format!("\"{}\" takes {wanted}; the answer gives {count}.", question.title),
+                format!("{fix} in content.answers.{}.picked{own}.", question.id),
+            );
+        }
+        for (index, id) in picked.iter().filter_map(Value::as_str).enumerate() {
+            if let Some(first) = picked[..index].iter().position(|earlier| earlier.as_str() == Some(id)) {
+                ck.push(
+                    picked_at.index(index),
+                    AskErrorCode::DUPLICATE_ID,
+                    format!("\"{id}\" is already picked at picked[{first}]."),
+                    "List each answer id once.",
+                );
+            } else if question.answer_label(id).is_none() {
+                ck.push(
+                    picked_at.index(index),
+                    AskErrorCode::OPTION_NOT_OFFERED,
+                    format!("{} is not one of the answers to \"{}\".", super::errors::quote_str(id), question.title),
+                    "Use the id of one of the question's answers.",
+                );
+            }
+        }
+    }
 }

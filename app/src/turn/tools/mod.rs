@@ -79,6 +79,10 @@ pub enum Preflight {
 
 pub type PreflightRun = BoxFuture<'static, Result<Preflight, String>>;
 
+/// The schema keyword that marks an input property only the person may supply: the model is
+/// offered the tool without it, and the person is asked (`turn::arguments`).
+pub const PERSON_ONLY: &str = "x-palaver-person-only";
+
 pub trait HostTool: Send + Sync {
     fn name(&self) -> &str;
     fn description(&self) -> &str;

@@ -91,7 +91,7 @@ impl HostTool for ScheduleReminder {
                     "type": "string",
                     "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
                     "description": "When to remind you, as HH:mm on a 24-hour clock (such as 09:30)",
-                    crate::turn::arguments::PERSON_ONLY: true,
+                    super::PERSON_ONLY: true,
                 },
             }),
             &["title", "time"],
