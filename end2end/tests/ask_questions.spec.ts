@@ -116,3 +116,34 @@ test("the watch shows an Arabic question right to left, with Arabic words", asyn
   });
   expect(rightGap).toBeLessThan(leftGap);
 });
+
+test.describe("a reader whose browser asks for German", () => {
+  test.use({ locale: "de-DE" });
+
+  test("an ask that names no language speaks the reader's, on the page and once hydrated", async ({ page }) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    await signUpFreshUser(page);
+    const chat = new ChatPage(page);
+    const ask = new AskCard(page);
+    await chat.open();
+    await chat.sendMessage("Logo questions for a German reader");
+    await expect(ask.submit).toHaveText("Senden");
+    await expect(ask.card.getByTestId("ask-skip")).toHaveText("Überspringen");
+    await expect(ask.card.getByTestId("ask-question-q1")).toContainText("Frage 1 von 2");
+    // The page from the server says the same, so hydration keeps it.
+    await page.reload();
+    await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+    await expect(page.locator("body")).toHaveAttribute("data-reader-language", "de");
+    await expect(ask.submit).toHaveText("Senden");
+    await ask.card.getByTestId("ask-question-q1").getByRole("radio", { name: "#d4af37" }).check();
+    await ask.card.getByTestId("ask-question-q2").getByRole("checkbox", { name: "Website" }).check();
+    await ask.submit.click();
+    await expect(ask.summaries()).toHaveText([
+      "✓ Du hast 2 Fragen beantwortet: Which shade of gold? #d4af37; Where will it appear? Website",
+    ]);
+    expect(problems.filter((text) => /hydrat/i.test(text))).toEqual([]);
+  });
+});

@@ -24,6 +24,18 @@ approve-draft = اعتمد المسودة
 submit-defaults = أرسل القيم المقترحة
 question-of = السؤال { $number } من { $total }
 
+pick-files = { $count ->
+    [one] اختر ملفًا واحدًا
+    [two] اختر ملفين
+    [few] اختر { $count } ملفات
+   *[other] اختر { $count } ملفًا
+}
+pick-files-range = اختر من { $min } إلى { $max } ملفات
+uploading = جارٍ رفع { $name }
+remove = إزالة
+draft = المسودة
+choose-placeholder = اختر…
+
 ## على الشاشات الصغيرة
 handoff-edit = حرّر على هاتفك
 handoff-form = املأه على هاتفك

@@ -24,6 +24,16 @@ approve-draft = Entwurf annehmen
 submit-defaults = Vorgaben senden
 question-of = Frage { $number } von { $total }
 
+pick-files = { $count ->
+    [one] Wähle 1 Datei
+   *[other] Wähle { $count } Dateien
+}
+pick-files-range = Wähle { $min } bis { $max } Dateien
+uploading = { $name } wird hochgeladen
+remove = Entfernen
+draft = Entwurf
+choose-placeholder = Auswählen…
+
 ## Hinweise auf kleinen Bildschirmen
 handoff-edit = Auf dem Handy bearbeiten
 handoff-form = Auf dem Handy ausfüllen

@@ -20,10 +20,20 @@ allow-once = Allow once
 allow-in-conversation = Allow in this conversation
 always-allow = Always allow
 use-suggested = Use suggested
-use-default = Use “{ $label }”
+use-default = Use "{ $label }"
 approve-draft = Approve draft
 submit-defaults = Submit defaults
 question-of = Question { $number } of { $total }
+
+pick-files = { $count ->
+    [one] Pick 1 file
+   *[other] Pick { $count } files
+}
+pick-files-range = Pick { $min } to { $max } files
+uploading = Uploading { $name }
+remove = Remove
+draft = Draft
+choose-placeholder = Choose…
 
 ## Hand-off lines on small screens
 handoff-edit = Edit on your phone

@@ -29,11 +29,13 @@ pub(super) fn FilesBody(
     let accept = accepted_file_mime_types(&input.accept).join(",");
     let bounds = input.count_bounds();
     let many = bounds.max > 1;
+    let count = |bound: i64| usize::try_from(bound).unwrap_or_default();
     let hint = if bounds.min == bounds.max {
-        format!("Pick {} file(s)", bounds.max)
+        words.with_count("pick-files", "count", count(bounds.max))
     } else {
-        format!("Pick {} to {} files", bounds.min, bounds.max)
+        words.with("pick-files-range", &[("min", count(bounds.min).into()), ("max", count(bounds.max).into())])
     };
+    let (uploading_words, remove) = (StoredValue::new(words.clone()), words.get("remove"));
     let on_change = move |event: leptos::ev::Event| {
         touched.set(true);
         upload_chosen(event, kept);
@@ -51,7 +53,8 @@ pub(super) fn FilesBody(
                     .map(|(name, done)| {
                         view! {
                             <label class="ask-files__progress">
-                                {format!("Uploading {name}")} <progress max="1" value=done.to_string()></progress>
+                                {uploading_words.with_value(|words| words.with_text("uploading", "name", name))}
+                                <progress max="1" value=done.to_string()></progress>
                             </label>
                         }
                     })
@@ -83,7 +86,7 @@ pub(super) fn FilesBody(
                                                 })
                                         }
                                     >
-                                        "Remove"
+                                        {remove.clone()}
                                     </button>
                                 </li>
                             }

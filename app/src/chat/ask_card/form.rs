@@ -49,6 +49,7 @@ pub(super) fn FormBody(
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"values": values.get()}}));
     let fields = input.fields.clone();
     let checked_ask = ask.clone();
+    let choose = words.get("choose-placeholder");
     view! {
         <div class="ask-form">
             {fields
@@ -148,7 +149,7 @@ pub(super) fn FormBody(
                                     prop:value=initial
                                     on:change=move |e| set(event_target_value(&e), false)
                                 >
-                                    <option value="">"Choose…"</option>
+                                    <option value="">{choose.clone()}</option>
                                     {options
                                         .into_iter()
                                         .map(|o| view! { <option value=o.id.clone()>{o.label.clone()}</option> })

@@ -35,7 +35,7 @@ pub(super) fn MarkdownBody(
     view! {
         <div class="ask-markdown">
             <label class="ask-field">
-                "Draft"
+                {words.get("draft")}
                 <textarea
                     rows="8"
                     placeholder=placeholder

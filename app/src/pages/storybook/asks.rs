@@ -184,3 +184,23 @@ pub fn StorybookAskPage() -> impl IntoView {
 pub fn StorybookCardPage() -> impl IntoView {
     view! { <StoryFrame load=storybook_fixture content=card_story /> }
 }
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::*;
+    use crate::components::button_label;
+    use crate::words::Words;
+
+    #[test]
+    fn in_english_every_card_button_reads_as_its_label_on_the_wire() {
+        let english = Words::default();
+        let fixtures = all_fixtures();
+        assert!(fixtures.len() > 50);
+        for fixture in fixtures {
+            let ask = parse_stored_ask(fixture.kind, &fixture.input).expect("a valid fixture");
+            for button in to_simple_card(&ask, "call").buttons {
+                assert_eq!(button_label(&button, fixture.kind, &english), button.label, "{}", fixture.name);
+            }
+        }
+    }
+}
