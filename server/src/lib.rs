@@ -6,6 +6,7 @@
 pub mod asks_cli;
 mod auth;
 pub mod blocks_cli;
+mod content_type;
 pub mod config;
 mod headers;
 mod observe;
@@ -173,6 +174,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api)
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(middleware::from_fn_with_state(state.clone(), auth::require_account_for_pages))
+        .layer(middleware::from_fn(content_type::require_json_bodies))
         .layer(middleware::from_fn_with_state(state.clone(), auth::refuse_cross_site))
         .layer(middleware::from_fn_with_state(state.clone(), headers::security_headers))
         .layer(middleware::from_fn(server_fn_status::server_fn_status))

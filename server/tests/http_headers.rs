@@ -95,3 +95,30 @@ async fn hsts_is_sent_when_users_reach_palaver_over_https() {
     let reply = app.send("GET", "/health", &[], None).await;
     assert_eq!(reply.headers.get(header::STRICT_TRANSPORT_SECURITY).unwrap(), "max-age=31536000");
 }
+
+#[tokio::test]
+async fn a_json_route_refuses_a_body_that_is_not_json_in_the_problem_shape() {
+    let app = TestApp::with_mock("[]").await;
+    let ada = app.user("ada", Role::User).await;
+    let bearer = format!("Bearer {}", ada.token);
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/gpt/histories")
+        .header("host", "palaver.test")
+        .header("authorization", &bearer)
+        .header("content-type", "text/plain")
+        .body(axum::body::Body::from(r#"{"title": "Plain"}"#))
+        .unwrap();
+    let reply = app.dispatch(request).await;
+    assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let problem = reply.json();
+    assert_eq!(problem["code"], "content-type-not-json");
+    assert!(problem["detail"].as_str().unwrap().contains("Content-Type: application/json"), "{problem}");
+    let (_, histories) = app.json(&ada, "GET", "/gpt/histories", None).await;
+    assert_eq!(histories["data"], json!([]), "nothing was created");
+    // With the header, the same body is taken; a body-less POST needs none.
+    let (status, _) = app.json(&ada, "POST", "/gpt/histories", Some(json!({"title": "Plain"}))).await;
+    assert!(status.is_success());
+    let reply = app.call(Some(&ada), "POST", "/auth/logout", None).await;
+    assert_ne!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+}
