@@ -142,6 +142,20 @@ pub struct ServeConfig {
     /// saves what it has). A second signal stops them at once.
     #[arg(long, global = true, env = "PALAVER_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
     pub shutdown_grace_seconds: u64,
+    /// Seconds a client has to send a request's headers (and an idle connection is kept);
+    /// slower connections are closed.
+    #[arg(long, global = true, env = "PALAVER_HEADER_TIMEOUT_SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_seconds: u64,
+    /// Seconds a request body may go without a byte arriving; a stalled upload gets 408.
+    #[arg(long, global = true, env = "PALAVER_BODY_TIMEOUT_SECONDS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout_seconds: u64,
+    /// The most connections one client address may hold open at once; more are closed as they
+    /// arrive.
+    #[arg(long, global = true, env = "PALAVER_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 128,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections_per_client: u64,
     /// The most replies one user may have running at once; more get 429 with Retry-After.
     #[arg(long, global = true, env = "PALAVER_MAX_TURNS_PER_USER", default_value_t = 4,
           value_parser = clap::value_parser!(u64).range(1..))]

@@ -6,9 +6,10 @@
 pub mod asks_cli;
 mod auth;
 pub mod blocks_cli;
-mod content_type;
 pub mod config;
+mod content_type;
 mod headers;
+pub mod listen;
 mod observe;
 mod problem;
 mod routes;

@@ -152,12 +152,16 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let grace = std::time::Duration::from_secs(config.shutdown_grace_seconds);
     shut_down_turns(signals.clone(), running.clone(), live, grace);
     let mut first = signals.clone();
-    axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(async move {
-            let _ = first.wait_for(|count| *count >= 1).await;
-        })
-        .await
-        .map_err(|err| format!("Server error: {err}"))?;
+    let limits = server::listen::ListenLimits {
+        header_timeout: std::time::Duration::from_secs(config.header_timeout_seconds),
+        body_timeout: std::time::Duration::from_secs(config.body_timeout_seconds),
+        max_connections_per_client: usize::try_from(config.max_connections_per_client).unwrap_or(usize::MAX),
+    };
+    server::listen::serve(listener, router, limits, async move {
+        let _ = first.wait_for(|count| *count >= 1).await;
+    })
+    .await
+    .map_err(|err| format!("Server error: {err}"))?;
     // Turns whose client left are no connection: wait for them too, then for the stopped ones
     // to save what they have.
     let saved = async {

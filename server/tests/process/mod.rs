@@ -1,0 +1,110 @@
+//! A real `palaver serve` process for the tests that need one (signals, the listener's limits):
+//! a temporary database with the user ada, the scripted mock model, and extra settings.
+#![allow(dead_code)] // Each test file uses its own part of this.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+pub struct Server {
+    pub child: Child,
+    pub port: u16,
+    pub dir: tempfile::TempDir,
+}
+
+/// A test that fails leaves no server behind.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+pub fn database(dir: &tempfile::TempDir) -> String {
+    format!("sqlite://{}?mode=rwc", dir.path().join("palaver.db").display())
+}
+
+/// Starts the server with the mock `script` and these extra environment settings, once it
+/// accepts connections.
+pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mock.json"), script.to_string()).unwrap();
+    let mut create = Command::new(env!("CARGO_BIN_EXE_palaver"))
+        .args(["users", "create", "ada"])
+        .env("PALAVER_DATABASE_URL", database(&dir))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut create.stdin.take().unwrap(), b"correct horse battery").unwrap();
+    assert!(create.wait().unwrap().success());
+    let port = free_port();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_palaver"));
+    command
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env("LEPTOS_OUTPUT_NAME", "palaver")
+        .env("LEPTOS_SITE_ROOT", "target/site")
+        .env("LEPTOS_SITE_PKG_DIR", "pkg")
+        .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
+        .env("PALAVER_DATABASE_URL", database(&dir))
+        .env("PALAVER_DATA_DIR", dir.path())
+        .env("PALAVER_MODEL", format!("mock:{}", dir.path().join("mock.json").display()))
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null());
+    for (name, value) in settings {
+        command.env(name, value);
+    }
+    // Held from here, so a server that never answers is killed with the failing test.
+    let server = Server { child: command.spawn().unwrap(), port, dir };
+    for _ in 0..100 {
+        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            return server;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the server did not start");
+}
+
+impl Server {
+    pub async fn request(&self, method: &str, path: &str, cookie: &str, body: &Value) -> TcpStream {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).await.unwrap();
+        let body = body.to_string();
+        let origin = format!("http://127.0.0.1:{}", self.port);
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nOrigin: {origin}\r\nCookie: {cookie}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.port,
+            body.len()
+        );
+        stream.write_all(format!("{head}{body}").as_bytes()).await.unwrap();
+        stream
+    }
+
+    pub async fn log_in(&self) -> String {
+        let login = json!({"username": "ada", "password": "correct horse battery"});
+        let mut reply = String::new();
+        self.request("POST", "/auth/login", "", &login).await.read_to_string(&mut reply).await.unwrap();
+        let cookie = reply.lines().find_map(|line| line.strip_prefix("set-cookie: ")).expect("a session cookie");
+        cookie.split(';').next().unwrap().to_string()
+    }
+
+    /// Starts a turn and reads its stream until the first text: the reply is under way.
+    pub async fn start_turn(&self, cookie: &str) -> BufReader<TcpStream> {
+        let mut stream = BufReader::new(self.request("POST", "/gpt/prompt", cookie, &json!({"prompt": "Talk"})).await);
+        let mut line = String::new();
+        while stream.read_line(&mut line).await.unwrap() > 0 {
+            if line.contains("\"text\"") {
+                return stream;
+            }
+            line.clear();
+        }
+        panic!("the turn sent no text");
+    }
+}
