@@ -193,3 +193,37 @@ async fn a_user_with_too_many_replies_running_is_told_to_wait_and_nothing_change
     let (_, events) = h.prompt(None, "Second").await;
     assert_eq!(text(&events), "Now it runs.", "once the first is done");
 }
+
+#[tokio::test]
+async fn a_tool_call_id_the_model_reuses_or_leaves_empty_gets_one_of_palavers_own() {
+    let nameless = json!({"toolCalls": [{"id": "", "name": "ask_choice", "input": {
+        "prompt": "Which size?", "select": "one",
+        "options": [{"id": "s", "label": "Small"}, {"id": "l", "label": "Large"}]}}]});
+    let h = harness(json!([choice("call_plan"), {"text": "Team."}, choice("call_plan"), {"text": "Solo."}, nameless, {"text": "Large."}]))
+        .await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    assert_eq!(asked(&events).as_deref(), Some("call_plan"), "a new id is kept");
+    h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+
+    let (_, events) = h.prompt(Some(&history), "And the other workspace").await;
+    let second = asked(&events).expect("asked again");
+    assert_ne!(second, "call_plan", "the model used call_plan before: the ask gets its own id");
+    let events = h.answer(&history, &second, json!({"action": "accept", "content": {"selected": ["solo"]}})).await;
+    assert_eq!(text(&events), "Solo.");
+    let rows = h.rows(&history).await;
+    assert_eq!(ask_status(&rows, "call_plan").as_deref(), Some("answered"), "the first ask keeps its ending");
+    let answers: Vec<&Value> = rows
+        .iter()
+        .filter_map(|row| match row {
+            HistoryRow::ToolResult { tool_call_id, result, .. } if tool_call_id == "call_plan" => Some(result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answers, [&json!({"action": "accept", "content": {"selected": ["team"]}})], "one answer per ask");
+
+    let (_, events) = h.prompt(Some(&history), "Pick a size").await;
+    let third = asked(&events).expect("an ask without an id is still asked");
+    assert!(!third.is_empty());
+    let events = h.answer(&history, &third, json!({"action": "accept", "content": {"selected": ["l"]}})).await;
+    assert_eq!(text(&events), "Large.", "and answered");
+}

@@ -25,8 +25,11 @@ fn is_json(headers: &HeaderMap) -> bool {
 pub async fn require_json_bodies(request: Request, next: Next) -> Response {
     let path = request.uri().path();
     let api = path.starts_with("/gpt/") || path.starts_with("/auth/");
-    // The headers say whether a body comes; a request built in-process says it by its size.
-    let body = has_body(request.headers()) || request.body().size_hint().upper() != Some(0);
+    // The headers say whether a body comes (HTTP/1.1 needs one of the two for a body); a
+    // request built in-process says it by its size.
+    let framed = request.headers().contains_key(header::CONTENT_LENGTH)
+        || request.headers().contains_key(header::TRANSFER_ENCODING);
+    let body = if framed { has_body(request.headers()) } else { request.body().size_hint().lower() > 0 };
     if api && body && !is_json(request.headers()) {
         return Problem::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type")
             .with_code("content-type-not-json")

@@ -115,3 +115,30 @@ async fn a_body_that_stalls_fails_at_the_body_timeout_in_the_problem_shape() {
     assert!(reply.starts_with("HTTP/1.1 4"), "{reply}");
     assert!(reply.contains("application/problem+json") || reply.contains("\"status\""), "{reply}");
 }
+
+#[tokio::test]
+async fn over_the_wire_a_request_without_a_body_needs_no_content_type_and_a_text_body_is_refused() {
+    let server = process::start(&json!({"responses": []}), &[]).await;
+    let cookie = server.log_in().await;
+    let mut get = connect(server.port).await;
+    let me = format!(
+        "GET /auth/me HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n",
+        server.port
+    );
+    get.write_all(me.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    get.read_to_string(&mut reply).await.unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    let mut post = connect(server.port).await;
+    let body = r#"{"title": "Plain"}"#;
+    let head = format!(
+        "POST /gpt/histories HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\nCookie: {cookie}\r\n\
+         Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len(),
+        port = server.port
+    );
+    post.write_all(head.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    post.read_to_string(&mut reply).await.unwrap();
+    assert!(reply.starts_with("HTTP/1.1 415"), "{reply}");
+}

@@ -9,6 +9,7 @@
 mod answer;
 pub mod arguments;
 mod ask_preview;
+mod call_ids;
 mod expiry;
 mod pending;
 mod question;

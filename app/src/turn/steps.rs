@@ -7,6 +7,7 @@ use tokio::sync::mpsc;
 
 use super::BASE_SYSTEM_PROMPT;
 use super::arguments::{self, ARGUMENTS_PREFIX, HeldStep};
+use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store::APPROVAL_PREFIX;
 use super::store::{self, StoredPendingAsk};
@@ -119,6 +120,7 @@ impl Turn {
         };
         let mut stream = self.runner.model.stream(request);
         let (mut text, mut calls, mut error) = (String::new(), Vec::new(), None);
+        let mut ids = CallIds::taken_by(self.rows.iter().chain(&self.new_rows), &self.messages);
         let mut stop = self.stop.clone();
         loop {
             let event = tokio::select! {
@@ -134,8 +136,14 @@ impl Turn {
                     text.push_str(&delta);
                     self.emit(TurnEvent::Text { text: delta }).await;
                 }
-                ModelEvent::ToolCallDelta { id, name, piece } => self.preview_piece(&id, &name, &piece).await,
-                ModelEvent::ToolCall(call) => calls.push(call),
+                ModelEvent::ToolCallDelta { id, name, piece } => {
+                    let id = ids.ours(&id);
+                    self.preview_piece(&id, &name, &piece).await;
+                }
+                ModelEvent::ToolCall(mut call) => {
+                    call.id = ids.for_call(&call, &calls);
+                    calls.push(call);
+                }
                 ModelEvent::Finish { usage, .. } => {
                     self.usage.input_tokens += usage.input_tokens;
                     self.usage.output_tokens += usage.output_tokens;
