@@ -40,7 +40,7 @@ pub use input::{
 pub use json_schemas::ask_json_schemas;
 pub use limits::{ASK_LIMITS, AskLimits};
 pub use prompt::{ASKS_SYSTEM_PROMPT, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section};
-pub use question_set::{Question, QuestionAnswer, QuestionsInput, minted_id};
+pub use question_set::{Question, QuestionsInput, minted_id};
 pub use response::{ASK_CANCEL_REASONS, AskResponse, validate_ask_response};
 pub use told::told_answer;
 pub use tools::{AskTool, ask_input_schema_for, ask_tools, object_schemas};

@@ -3,14 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct QuestionAnswer {
-    /// `a1`, `a2`, … within its question, minted by Palaver.
-    pub id: String,
-    pub label: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-}
+use super::input::ChoiceOption;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -22,7 +15,8 @@ pub struct Question {
     pub multi: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_custom: Option<bool>,
-    pub answers: Vec<QuestionAnswer>,
+    /// Its answers, as choice options whose ids (`a1`, `a2`, …) Palaver minted.
+    pub answers: Vec<ChoiceOption>,
 }
 
 impl Question {

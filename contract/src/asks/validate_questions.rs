@@ -7,8 +7,9 @@ use serde_json::{Map, Value};
 use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc};
 use super::input::AskSurface;
+use super::input::ChoiceOption;
 use super::limits::ASK_LIMITS;
-use super::question_set::{Question, QuestionAnswer, QuestionsInput, minted_id};
+use super::question_set::{Question, QuestionsInput, minted_id};
 use super::validate_common::{repeats, shared};
 use crate::text::{js_trim, utf16_len};
 
@@ -40,7 +41,29 @@ fn object_without_ids<'v>(
     Some(object)
 }
 
-fn answer(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact: bool) -> Option<QuestionAnswer> {
+/// Texts of a list that must differ (ignoring spaces at either end): each repeat is reported
+/// at `<list>[i].<key>` as `DUPLICATE_LABEL`.
+struct Repeated {
+    list: &'static str,
+    key: &'static str,
+    noun: &'static str,
+    fix: &'static str,
+}
+
+impl Repeated {
+    fn report(&self, ck: &mut Checker, list_at: Loc<'_>, texts: &[&str]) {
+        for (index, first) in repeats(texts.iter().map(|text| js_trim(text))) {
+            ck.push(
+                list_at.index(index).key(self.key),
+                AskErrorCode::DUPLICATE_LABEL,
+                format!("{} \"{}\" is already used by {}[{first}].", self.noun, texts[index], self.list),
+                self.fix,
+            );
+        }
+    }
+}
+
+fn answer(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact: bool) -> Option<ChoiceOption> {
     let limits = &ASK_LIMITS.questions;
     let object = object_without_ids(ck, value, at, ANSWER_KEYS, "Answer")?;
     let label_max =
@@ -53,7 +76,7 @@ fn answer(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact: b
         ck.too_long_for_button(at.key("label"), label_max);
     }
     let description = ck.optional_text(object, at, "description", limits.answer_description_max_length);
-    Some(QuestionAnswer { id: minted_id('a', index), label: label?, description })
+    Some(ChoiceOption { id: minted_id('a', index), label: label?, description })
 }
 
 fn question(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact: bool) -> Option<Question> {
@@ -80,14 +103,14 @@ fn question(ck: &mut Checker, value: &Value, at: Loc<'_>, index: usize, compact:
                 .collect::<Vec<_>>()
         });
     let question = Question { id: minted_id('q', index), title: title?, multi, allow_custom, answers: answers? };
-    for (index, first) in repeats(question.answers.iter().map(|answer| js_trim(&answer.label))) {
-        ck.push(
-            answers_at.index(index).key("label"),
-            AskErrorCode::DUPLICATE_LABEL,
-            format!("Answer label \"{}\" is already used by answers[{first}].", question.answers[index].label),
-            "Give every answer of a question a different label.",
-        );
-    }
+    let labels: Vec<&str> = question.answers.iter().map(|answer| answer.label.as_str()).collect();
+    let repeated = Repeated {
+        list: "answers",
+        key: "label",
+        noun: "Answer label",
+        fix: "Give every answer of a question a different label.",
+    };
+    repeated.report(ck, answers_at, &labels);
     Some(question)
 }
 
@@ -119,14 +142,12 @@ pub(super) fn questions(ck: &mut Checker, value: &Value, surface: AskSurface) ->
         allow_decline: shared.allow_decline,
         questions: questions?,
     };
-    for (index, first) in repeats(input.questions.iter().map(|question| js_trim(&question.title))) {
-        ck.push(
-            questions_at.index(index).key("title"),
-            AskErrorCode::DUPLICATE_LABEL,
-            format!("Question \"{}\" is already asked by questions[{first}].", input.questions[index].title),
-            "Ask each question once.",
-        );
-    }
+    let titles: Vec<&str> = input.questions.iter().map(|question| question.title.as_str()).collect();
+    Repeated { list: "questions", key: "title", noun: "Question", fix: "Ask each question once." }.report(
+        ck,
+        questions_at,
+        &titles,
+    );
     Some(input)
 }
 
