@@ -196,3 +196,32 @@ async fn a_conversation_exports_as_markdown_and_as_json_for_its_readers_only() {
     assert_eq!(odd.status, StatusCode::BAD_REQUEST);
     assert!(odd.json()["detail"].as_str().unwrap().contains("format=markdown or format=json"), "{}", odd.text);
 }
+
+#[tokio::test]
+async fn a_search_finds_the_owners_conversations_by_title_or_message_and_nobody_elses() {
+    let script = json!({"responses": [{"text": "Sourdough needs a starter."}, {"text": "Ferry times vary."}, {"text": "Mine."}]});
+    let app = TestApp::with_mock(&script.to_string()).await;
+    let ada = app.user("ada", Role::User).await;
+    let bob = app.user("bob", Role::User).await;
+    let history_of = |events: Vec<Value>| events.into_iter().find_map(|event| event.get("historyId").cloned()).unwrap();
+    let bread = history_of(app.prompt(&ada, json!({"prompt": "How do I bake bread?"})).await);
+    let ferry = history_of(app.prompt(&ada, json!({"prompt": "When is the 100% ferry_?"})).await);
+    app.prompt(&bob, json!({"prompt": "Bread for bob"})).await;
+    let found = |query: &str| {
+        let uri = format!("/gpt/histories?q={query}");
+        let (app, ada) = (&app, &ada);
+        async move {
+            let (status, body) = app.json(ada, "GET", &uri, None).await;
+            assert_eq!(status, StatusCode::OK);
+            body["data"].as_array().unwrap().iter().map(|history| history["id"].clone()).collect::<Vec<Value>>()
+        }
+    };
+    assert_eq!(found("SOURDOUGH").await, [bread.clone()], "a reply's text, in any ASCII case");
+    assert_eq!(found("bake").await, [bread.clone()], "the user's message");
+    assert_eq!(found("100%25%20ferry_").await, [ferry.clone()], "% and _ are looked for as they are");
+    assert_eq!(found("100%25%25").await, Vec::<Value>::new());
+    assert_eq!(found("nothing%20like%20it").await, Vec::<Value>::new());
+    assert_eq!(found("%20%20").await.len(), 2, "a blank search lists everything");
+    let (_, all) = app.json(&ada, "GET", "/gpt/histories", None).await;
+    assert_eq!(all["data"].as_array().unwrap().len(), 2, "bob's bread is not ada's");
+}

@@ -7,10 +7,11 @@ use crate::error::AppError;
 #[cfg(feature = "ssr")]
 use crate::server_fn::server_caller;
 
+/// The caller's conversations; with `search`, those whose title or messages hold it.
 #[server(prefix = "/api", endpoint = "list_histories")]
-pub async fn list_histories() -> Result<Vec<HistorySummary>, AppError> {
+pub async fn list_histories(search: Option<String>) -> Result<Vec<HistorySummary>, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.list(&caller).await
+    state.conversations.list(&caller, search.as_deref()).await
 }
 
 #[server(prefix = "/api", endpoint = "get_history")]

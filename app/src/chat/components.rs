@@ -25,7 +25,11 @@ pub fn ChatPage() -> impl IntoView {
     let query = use_query_map();
     let state = ChatState::new(Memo::new(move |_| query.read().get("c").filter(|id| !id.is_empty())));
     let ChatState { history_id, version, list_version, live, busy, server_errors, notice } = state;
-    let histories = Resource::new(move || (version.get(), list_version.get()), |_| list_histories());
+    let search = RwSignal::new(String::new());
+    let histories = Resource::new(
+        move || (version.get(), list_version.get(), search.get()),
+        |(_, _, search)| list_histories(Some(search)),
+    );
     let history = Resource::new(
         move || (history_id.get(), version.get()),
         |(id, version)| async move {
@@ -154,7 +158,7 @@ pub fn ChatPage() -> impl IntoView {
 
     view! {
         <div class="chat">
-            <ConversationList histories current=history_id changed=list_changed />
+            <ConversationList histories current=history_id changed=list_changed search />
             <main class="chat__main">
                 {move || {
                     history_id

@@ -1,5 +1,6 @@
 //! The conversation list: a link to each of the caller's conversations, most recent first,
-//! with rename (in place) and delete (after a confirmation), both reachable by keyboard.
+//! with rename (in place) and delete (after a confirmation), both reachable by keyboard, and a
+//! search over titles and messages (`/` focuses it from anywhere outside a text field).
 
 use leptos::prelude::*;
 
@@ -13,12 +14,43 @@ pub(super) fn ConversationList(
     current: Memo<Option<String>>,
     /// Called after a rename or a delete, with the id of a deleted conversation.
     changed: Callback<Option<String>>,
+    /// What the list is narrowed to (titles and messages that hold it).
+    search: RwSignal<String>,
 ) -> impl IntoView {
+    let field = NodeRef::<leptos::html::Input>::new();
+    let handle = window_event_listener(leptos::ev::keydown, move |event| {
+        let typing = event.target().is_some_and(|target| {
+            use leptos::wasm_bindgen::JsCast;
+            target.dyn_ref::<leptos::web_sys::HtmlElement>().is_some_and(|element| {
+                matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT") || element.is_content_editable()
+            })
+        });
+        let plain = !event.ctrl_key() && !event.meta_key() && !event.alt_key();
+        if event.key() == "/"
+            && !typing
+            && plain
+            && let Some(input) = field.get()
+        {
+            event.prevent_default();
+            let _ = input.focus();
+        }
+    });
+    on_cleanup(move || handle.remove());
     view! {
         <nav class="conversations" aria-label="Conversations">
             <a class="conversations__new" href="/" data-testid="new-chat">
                 "New chat"
             </a>
+            <input
+                node_ref=field
+                class="conversations__search"
+                type="search"
+                placeholder="Search (/)"
+                aria-label="Search conversations"
+                data-testid="conversation-search"
+                prop:value=move || search.get()
+                on:input=move |event| search.set(event_target_value(&event))
+            />
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
                     match histories.await {

@@ -26,6 +26,9 @@ pub struct Conversations {
     pub live: LiveHub,
 }
 
+/// The most characters of a search that are looked for.
+pub const SEARCH_MAX_LENGTH: usize = 200;
+
 impl Conversations {
     pub fn new(pool: SqlitePool, blocks: Option<BlocksSettings>, running: RunningTurns, live: LiveHub) -> Self {
         Self { pool, blocks, running, live }
@@ -36,9 +39,16 @@ impl Conversations {
         self.live.publish(&caller.user.id, LiveEvent::HistoryChanged(event));
     }
 
-    /// The caller's conversations, most recently active first.
-    pub async fn list(&self, caller: &Caller) -> AppResult<Vec<HistorySummary>> {
-        store::list_histories(&self.pool, &caller.user.id).await
+    /// The caller's conversations, most recently active first; with `search`, those whose
+    /// title or messages hold it (a search of only spaces lists them all).
+    pub async fn list(&self, caller: &Caller, search: Option<&str>) -> AppResult<Vec<HistorySummary>> {
+        match search.map(str::trim).filter(|search| !search.is_empty()) {
+            Some(search) => {
+                let search: String = search.chars().take(SEARCH_MAX_LENGTH).collect();
+                store::search_histories(&self.pool, &caller.user.id, &search).await
+            }
+            None => store::list_histories(&self.pool, &caller.user.id).await,
+        }
     }
 
     /// Starts an empty conversation owned by the caller.

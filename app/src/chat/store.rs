@@ -25,6 +25,28 @@ pub async fn list_histories(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<
     Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
 }
 
+/// The owner's conversations whose title or any message's text holds `needle` (ignoring ASCII
+/// case), most recently active first.
+pub async fn search_histories(pool: &SqlitePool, owner_id: &str, needle: &str) -> AppResult<Vec<HistorySummary>> {
+    let escaped: String =
+        needle.chars().flat_map(|ch| if matches!(ch, '%' | '_' | '\\') { vec!['\\', ch] } else { vec![ch] }).collect();
+    let pattern = format!("%{escaped}%");
+    let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
+        "SELECT id, title, created_at, updated_at FROM histories h
+         WHERE owner_id = ?1 AND deleted_at IS NULL
+           AND (title LIKE ?2 ESCAPE '\\' OR EXISTS (
+                SELECT 1 FROM history_rows r WHERE r.history_id = h.id
+                  AND json_extract(r.payload, '$.type') IN ('user', 'assistant')
+                  AND json_extract(r.payload, '$.text') LIKE ?2 ESCAPE '\\'))
+         ORDER BY updated_at DESC, id DESC",
+    )
+    .bind(owner_id)
+    .bind(pattern)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
+}
+
 pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<HistoryView>> {
     let Some((title, pending_ask)): Option<(Option<String>, Option<String>)> =
         sqlx::query_as("SELECT title, pending_ask FROM histories WHERE id = ?1 AND deleted_at IS NULL")

@@ -204,12 +204,20 @@ pub async fn create_history(
     Ok((StatusCode::CREATED, Json(json!({"data": history}))).into_response())
 }
 
-/// `GET /gpt/histories`: the caller's conversations, most recently active first.
+/// `GET /gpt/histories[?q=]`: the caller's conversations, most recently active first; with
+/// `q`, those whose title or messages hold it (Palaver's addition).
 pub async fn list_histories(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
+    query: Result<axum::extract::Query<SearchQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, Problem> {
-    Ok(Json(json!({"data": conversations.list(&caller).await?})))
+    let search = query.ok().and_then(|query| query.0.q);
+    Ok(Json(json!({"data": conversations.list(&caller, search.as_deref()).await?})))
+}
+
+#[derive(serde::Deserialize)]
+pub struct SearchQuery {
+    q: Option<String>,
 }
 
 /// The history router's own titles for a missing document and for someone else's.

@@ -1,0 +1,31 @@
+import { expect, test } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { ChatPage } from "./fixtures/chat_page";
+
+test("conversations are searched by what was said in them, and / goes to the search", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Tell me about sourdough");
+  await expect(chat.assistantMessages().last()).toHaveText("A starter is flour and water, fed daily.");
+  await chat.conversations.getByTestId("new-chat").click();
+  await chat.sendMessage("Ferry timetable please");
+  await expect(chat.assistantMessages().last()).toHaveText("Boats leave every hour.");
+  const links = chat.conversations.locator(".conversations__list li");
+  await expect(links).toHaveCount(2);
+
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("/");
+  const search = page.getByTestId("conversation-search");
+  await expect(search).toBeFocused();
+  await page.keyboard.type("STARTER");
+  await expect(links).toHaveCount(1);
+  await expect(links.first()).toContainText(/sourdough/i);
+  await search.fill("boats");
+  await expect(links).toHaveCount(1);
+  await expect(links.first()).toContainText(/ferry/i);
+  await search.fill("nothing like it");
+  await expect(links).toHaveCount(0);
+  await search.fill("");
+  await expect(links).toHaveCount(2);
+});
