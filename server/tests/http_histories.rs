@@ -216,9 +216,9 @@ async fn a_search_finds_the_owners_conversations_by_title_or_message_and_nobody_
             body["data"].as_array().unwrap().iter().map(|history| history["id"].clone()).collect::<Vec<Value>>()
         }
     };
-    assert_eq!(found("SOURDOUGH").await, [bread.clone()], "a reply's text, in any ASCII case");
-    assert_eq!(found("bake").await, [bread.clone()], "the user's message");
-    assert_eq!(found("100%25%20ferry_").await, [ferry.clone()], "% and _ are looked for as they are");
+    assert_eq!(found("SOURDOUGH").await, std::slice::from_ref(&bread), "a reply's text, in any ASCII case");
+    assert_eq!(found("bake").await, [bread], "the user's message");
+    assert_eq!(found("100%25%20ferry_").await, [ferry], "% and _ are looked for as they are");
     assert_eq!(found("100%25%25").await, Vec::<Value>::new());
     assert_eq!(found("nothing%20like%20it").await, Vec::<Value>::new());
     assert_eq!(found("%20%20").await.len(), 2, "a blank search lists everything");
