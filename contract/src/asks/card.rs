@@ -4,9 +4,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::ask::Ask;
 use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc, finalize};
-use super::input::{Ask, AskKind, ChoiceInput, SelectMode};
+use super::input::{AskKind, ChoiceInput, SelectMode};
 use super::limits::ASK_LIMITS;
 use super::question_set::QuestionsInput;
 use super::response::{AskResponse, validate_ask_response};

@@ -2,6 +2,7 @@
 //! simple card. Pure (no I/O, no Leptos), compiled for the server and the browser alike, so
 //! both run the very same validators.
 
+mod ask;
 mod card;
 mod check;
 mod errors;
@@ -22,6 +23,7 @@ mod validate_form;
 mod validate_input;
 mod validate_questions;
 
+pub use ask::Ask;
 pub use card::{
     ButtonStyle, SIMPLE_CARD_BUTTON_STYLES, SimpleCard, SimpleCardButton, check_simple_card, option_labels,
     resolve_button_answer, to_simple_card,
@@ -34,7 +36,7 @@ pub use files::{
 pub use form_field::{FORM_FIELD_TYPES, FormField, FormFieldType, FormOption};
 pub use form_values::is_blank;
 pub use input::{
-    ASK_FILE_ACCEPT, ASK_KINDS, Ask, AskKind, AskSurface, Bounds, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption,
+    ASK_FILE_ACCEPT, ASK_KINDS, AskKind, AskSurface, Bounds, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption,
     ConfirmInput, FileAccept, FilesInput, FormInput, MarkdownInput, SelectMode, ask_kinds_for_surface,
 };
 pub use json_schemas::ask_json_schemas;

@@ -3,11 +3,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::ask::Ask;
 use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc, finalize};
 use super::files::{accepted_file_mime_types, parse_ask_data_url, too_large};
 use super::form_values::{check_form_value, is_blank};
-use super::input::{Ask, Bounds, ChoiceInput, FilesInput, FormInput, MarkdownInput, SelectMode};
+use super::input::{Bounds, ChoiceInput, FilesInput, FormInput, MarkdownInput, SelectMode};
 use super::limits::ASK_LIMITS;
 use crate::text::{js_trim, utf16_len};
 

@@ -2,9 +2,10 @@
 
 use serde_json::Value;
 
+use super::ask::Ask;
 use super::check::Checker;
 use super::errors::{AskError, AskErrorCode, Loc, finalize};
-use super::input::{ASK_FILE_ACCEPT, Ask, AskKind, AskSurface, ConfirmInput, FileAccept, FilesInput, MarkdownInput};
+use super::input::{ASK_FILE_ACCEPT, AskKind, AskSurface, ConfirmInput, FileAccept, FilesInput, MarkdownInput};
 use super::limits::ASK_LIMITS;
 use super::validate_choice::choice;
 use super::validate_common::{repeats, shared};
