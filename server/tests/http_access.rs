@@ -49,6 +49,11 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
             (path.into(), Some(json!({"username": "owner", "password": "correct horse battery"})))
         }
         ("POST", "/auth/logout") => (path.into(), None),
+        // The same password again: the probe changes nobody's.
+        ("POST", "/auth/password") => (
+            path.into(),
+            Some(json!({"currentPassword": "correct horse battery", "newPassword": "correct horse battery"})),
+        ),
         ("POST", "/auth/tokens") => (path.into(), Some(json!({"name": "probe"}))),
         ("DELETE", "/auth/tokens/{id}") => (format!("/auth/tokens/{}", world.token_id), None),
         ("POST", "/files/upload") => (path.into(), None),
@@ -175,6 +180,7 @@ fn server_fn_args(world: &World, path: &str) -> String {
         "/api/revoke_api_token" | "/api/revoke_grant" => "id=unknown".into(),
         "/api/admin_mcp_reconnect" => "name=unknown".into(),
         "/api/create_api_token" => "name=probe".into(),
+        "/api/change_password" => "current_password=correct+horse+battery&new_password=correct+horse+battery".into(),
         "/api/log_in" => "username=owner&password=correct+horse+battery".into(),
         "/api/sign_up" | "/api/admin_create_user" => {
             "username=probeuser&password=correct+horse+battery&admin=false".into()

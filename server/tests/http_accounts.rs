@@ -245,3 +245,33 @@ async fn pages_that_need_an_account_redirect_to_log_in_and_back() {
     assert_eq!(login.status, StatusCode::OK);
     assert!(login.text.contains("Log in to Palaver"));
 }
+
+#[tokio::test]
+async fn a_password_change_needs_the_current_one_and_ends_the_other_sessions() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let mine = session_cookie(&sign_up(&app, "adalovelace").await);
+    let other = session_cookie(&log_in(&app, "adalovelace", PASSWORD).await);
+    let change = |current: &str, new: &str| {
+        let body = json!({"currentPassword": current, "newPassword": new});
+        let app = &app;
+        let mine = mine.clone();
+        async move { app.send("POST", "/auth/password", &[("cookie", &mine), SAME_SITE], Some(body)).await }
+    };
+    let wrong = change("not it", "a brand new passphrase").await;
+    assert_eq!(wrong.status, StatusCode::BAD_REQUEST);
+    assert_eq!(wrong.json()["title"], "The current password is not right.");
+    let as_username = change(PASSWORD, "AdaLovelace ").await;
+    assert_eq!(as_username.status, StatusCode::BAD_REQUEST);
+    assert!(as_username.json()["title"].as_str().unwrap().contains("may not be your username"), "{}", as_username.text);
+    assert_eq!(log_in(&app, "adalovelace", PASSWORD).await.status, StatusCode::OK, "nothing changed yet");
+
+    let changed = change(PASSWORD, "a brand new passphrase").await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    assert_eq!(changed.json()["data"]["sessionsEnded"], 2, "the other log-in and the check above");
+    assert_eq!(log_in(&app, "adalovelace", PASSWORD).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(log_in(&app, "adalovelace", "a brand new passphrase").await.status, StatusCode::OK);
+    let me = app.send("GET", "/auth/me", &[("cookie", &mine)], None).await;
+    assert_eq!(me.status, StatusCode::OK, "the session that changed it stays");
+    let them = app.send("GET", "/auth/me", &[("cookie", &other)], None).await;
+    assert_eq!(them.status, StatusCode::UNAUTHORIZED, "another session ends");
+}

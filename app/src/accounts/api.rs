@@ -45,6 +45,24 @@ pub async fn log_out() -> Result<(), AppError> {
     Ok(())
 }
 
+/// Changes the caller's password; returns how many of their other sessions ended.
+#[server(prefix = "/api", endpoint = "change_password")]
+pub async fn change_password(current_password: String, new_password: String) -> Result<u64, AppError> {
+    let (state, caller) = server_fn::server_caller().await?;
+    let headers = server_fn::headers().await?;
+    let kept = super::auth::session_secret(&headers).map(str::to_string);
+    let address = server_fn::client_address().await;
+    super::service::change_password(
+        &state.accounts,
+        &caller,
+        &current_password,
+        &new_password,
+        kept.as_deref(),
+        &address,
+    )
+    .await
+}
+
 #[server(prefix = "/api", endpoint = "create_api_token")]
 pub async fn create_api_token(name: String) -> Result<CreatedToken, AppError> {
     let (state, caller) = server_fn::server_caller().await?;

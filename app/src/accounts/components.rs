@@ -4,8 +4,8 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 use super::api::{
-    AdminCreateUser, CreateApiToken, LogIn, LogOut, RevokeApiToken, SignUp, admin_list_users, current_user,
-    list_api_tokens,
+    AdminCreateUser, ChangePassword, CreateApiToken, LogIn, LogOut, RevokeApiToken, SignUp, admin_list_users,
+    current_user, list_api_tokens,
 };
 use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH};
 use crate::components::{error_alert, error_paragraph};
@@ -143,6 +143,53 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
     }
 }
 
+/// Changing one's password: the current one, then the new one; the account's other sessions
+/// end, this one stays.
+#[component]
+fn PasswordSection() -> impl IntoView {
+    let change = ServerAction::<ChangePassword>::new();
+    view! {
+        <section aria-labelledby="password-heading">
+            <h2 id="password-heading">"Password"</h2>
+            <ActionForm action=change attr:class="password-form" attr:aria-label="Change your password">
+                <label>
+                    "Current password"
+                    <input type="password" name="current_password" autocomplete="current-password" required />
+                </label>
+                <label>
+                    "New password"
+                    <input
+                        type="password"
+                        name="new_password"
+                        autocomplete="new-password"
+                        required
+                        minlength=PASSWORD_MIN_LENGTH
+                        maxlength=PASSWORD_MAX_LENGTH
+                    />
+                </label>
+                <button type="submit">"Change password"</button>
+            </ActionForm>
+            {move || match change.value().get() {
+                Some(Ok(ended)) => {
+                    let others = match ended {
+                        0 => "No other session was signed in.".to_string(),
+                        1 => "Your 1 other session was signed out.".to_string(),
+                        many => format!("Your {many} other sessions were signed out."),
+                    };
+                    view! {
+                        <p role="status" data-testid="password-changed">
+                            "Password changed. "
+                            {others}
+                        </p>
+                    }
+                        .into_any()
+                }
+                other => error_alert(other).unwrap_or_else(|| ().into_any()),
+            }}
+        </section>
+    }
+}
+
 #[component]
 pub fn SettingsPage() -> impl IntoView {
     let create = ServerAction::<CreateApiToken>::new();
@@ -151,6 +198,7 @@ pub fn SettingsPage() -> impl IntoView {
     view! {
         <main class="settings-page">
             <h1>"Settings"</h1>
+            <PasswordSection />
             <section aria-labelledby="tokens-heading">
                 <h2 id="tokens-heading">"API tokens"</h2>
                 <p>

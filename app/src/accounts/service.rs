@@ -103,6 +103,37 @@ pub async fn revoke_token(accounts: &Accounts, caller: &Caller, token_id: &str) 
     }
 }
 
+/// Changes the caller's password. The current one must be right (a wrong one counts as a failed
+/// log-in), the new one must follow the rules and not be the username. Every other session of
+/// the account ends; `kept_session` (the caller's own session secret, if any) stays.
+pub async fn change_password(
+    accounts: &Accounts,
+    caller: &Caller,
+    current: &str,
+    new: &str,
+    kept_session: Option<&str>,
+    address: &str,
+) -> AppResult<u64> {
+    let username = caller.user.username.as_str();
+    if let Err(retry_after_secs) = accounts.limiter.check(username, address, Instant::now()) {
+        return Err(AppError::TooManyRequests {
+            message: "Too many wrong passwords. Try again later.".into(),
+            retry_after_secs,
+        });
+    }
+    let hash = store::find_login(&accounts.pool, username).await?.map(|(_, hash)| hash).ok_or(AppError::Internal)?;
+    if !verify_password(current.to_string(), hash).await {
+        accounts.limiter.record_failure(username, address, Instant::now());
+        return Err(AppError::BadRequest("The current password is not right.".into()));
+    }
+    check_password(new).map_err(AppError::BadRequest)?;
+    if new.trim().eq_ignore_ascii_case(username) {
+        return Err(AppError::BadRequest("The password may not be your username.".into()));
+    }
+    let hash = hash_password(new.to_string()).await?;
+    store::set_password(&accounts.pool, &caller.user.id, &hash, kept_session.map(secret_hash).as_deref()).await
+}
+
 fn require_admin(caller: &Caller) -> AppResult<()> {
     if caller.is_admin() { Ok(()) } else { Err(AppError::AdminsOnly) }
 }

@@ -102,6 +102,27 @@ pub async fn revoke_session(pool: &SqlitePool, secret_hash: &str) -> AppResult<(
     Ok(())
 }
 
+/// Sets a user's password hash and ends their sessions but `kept` (a session's secret hash);
+/// returns how many ended. One transaction: the new password never meets an old session.
+pub async fn set_password(pool: &SqlitePool, user_id: &str, password_hash: &str, kept: Option<&str>) -> AppResult<u64> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("UPDATE users SET password_hash = ?2 WHERE id = ?1")
+        .bind(user_id)
+        .bind(password_hash)
+        .execute(&mut *tx)
+        .await?;
+    let ended = sqlx::query(
+        "UPDATE sessions SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE user_id = ?1 AND revoked_at IS NULL AND (?2 IS NULL OR id_hash <> ?2)",
+    )
+    .bind(user_id)
+    .bind(kept)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(ended.rows_affected())
+}
+
 pub async fn create_token(pool: &SqlitePool, user_id: &str, name: &str, secret_hash: &str) -> AppResult<String> {
     let id = new_id();
     sqlx::query("INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES (?1, ?2, ?3, ?4)")

@@ -21,6 +21,30 @@ pub struct Credentials {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PasswordChange {
+    current_password: String,
+    new_password: String,
+}
+
+/// `POST /auth/password`: `{currentPassword, newPassword}` → `{data: {changed: true,
+/// sessionsEnded}}`; every other session of the account ends (the caller's own stays).
+pub async fn change_password(
+    State(accounts): State<Accounts>,
+    Authenticated(caller): Authenticated,
+    ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, Problem> {
+    let change: PasswordChange = parse(&body)?;
+    let kept = session_secret(&headers);
+    let ended =
+        service::change_password(&accounts, &caller, &change.current_password, &change.new_password, kept, &address)
+            .await?;
+    Ok(Json(json!({"data": {"changed": true, "sessionsEnded": ended}})).into_response())
+}
+
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TokenRequest {
     name: String,
