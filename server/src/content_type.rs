@@ -11,9 +11,17 @@ use axum::response::{IntoResponse, Response};
 
 use crate::problem::Problem;
 
-fn has_body(headers: &HeaderMap) -> bool {
-    let length = headers.get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok());
-    headers.contains_key(header::TRANSFER_ENCODING) || length.is_some_and(|length| length.trim() != "0")
+/// Whether a body comes: the framing headers say so (HTTP/1.1 needs one of them for a body);
+/// a request built in-process, without them, says it by its size.
+fn has_body(request: &Request) -> bool {
+    let headers = request.headers();
+    if headers.contains_key(header::TRANSFER_ENCODING) {
+        return true;
+    }
+    match headers.get(header::CONTENT_LENGTH) {
+        Some(length) => length.to_str().is_ok_and(|length| length.trim() != "0"),
+        None => request.body().size_hint().lower() > 0,
+    }
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -25,12 +33,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 pub async fn require_json_bodies(request: Request, next: Next) -> Response {
     let path = request.uri().path();
     let api = path.starts_with("/gpt/") || path.starts_with("/auth/");
-    // The headers say whether a body comes (HTTP/1.1 needs one of the two for a body); a
-    // request built in-process says it by its size.
-    let framed = request.headers().contains_key(header::CONTENT_LENGTH)
-        || request.headers().contains_key(header::TRANSFER_ENCODING);
-    let body = if framed { has_body(request.headers()) } else { request.body().size_hint().lower() > 0 };
-    if api && body && !is_json(request.headers()) {
+    if api && has_body(&request) && !is_json(request.headers()) {
         return Problem::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type")
             .with_code("content-type-not-json")
             .with_detail("This route takes a JSON body: send it with Content-Type: application/json.")
@@ -55,7 +58,14 @@ mod tests {
         assert!(!is_json(&headers(&[(header::CONTENT_TYPE, "text/plain")])));
         assert!(!is_json(&headers(&[(header::CONTENT_TYPE, "application/x-www-form-urlencoded")])));
         assert!(!is_json(&headers(&[])));
-        assert!(!has_body(&headers(&[(header::CONTENT_LENGTH, "0")])));
-        assert!(has_body(&headers(&[(header::TRANSFER_ENCODING, "chunked")])));
+        let request = |pairs: &[(header::HeaderName, &str)], body: &'static str| {
+            let mut request = Request::new(axum::body::Body::from(body));
+            *request.headers_mut() = headers(pairs);
+            request
+        };
+        assert!(!has_body(&request(&[(header::CONTENT_LENGTH, "0")], "")));
+        assert!(has_body(&request(&[(header::TRANSFER_ENCODING, "chunked")], "")));
+        assert!(has_body(&request(&[], "{}")), "in-process, by its size");
+        assert!(!has_body(&request(&[], "")));
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::arguments::HeldStep;
 use super::replay;
 use super::run::{Resolved, Turn};
-use super::steps::{call_row, result_row, tool_message};
+use super::steps::tool_message;
 use super::store::{self, AskLog, AskPhase, Deadline, Resolution, StoredPendingAsk};
 use super::tools::ToolOutput;
 use super::waiting::Resumed;
@@ -296,10 +296,7 @@ impl Turn {
                 continue;
             };
             let result = json!({"error": refusal});
-            self.emit_tool_result(&call.id, &call.name, result.clone()).await;
-            self.new_rows.push(call_row(&call, call.input.clone(), None));
-            self.new_rows.push(result_row(&call, result.clone()));
-            self.messages.push(tool_message(&call, result));
+            self.end_unrun_call(&call, result.clone(), tool_message(&call, result)).await;
         }
         self.held_pause = self.run_calls(runnable).await;
     }

@@ -176,11 +176,8 @@ fn as_argument(field: &ArgumentField, answer: &Value) -> Value {
 
 /// Whether `value` fits the argument's schema, with the first reason it does not.
 fn fits(schema: &Value, value: &Value) -> Result<(), String> {
-    let mut own = schema.clone();
-    if let Some(object) = own.as_object_mut() {
-        object.remove(PERSON_ONLY);
-    }
-    match jsonschema::validator_for(&own) {
+    // Our keyword is one JSON Schema does not know, so validators pass over it.
+    match jsonschema::validator_for(schema) {
         Ok(validator) => validator.validate(value).map_err(|error| error.to_string()),
         Err(error) => {
             tracing::warn!(%error, "an argument's schema does not compile; its answer is taken as it is");

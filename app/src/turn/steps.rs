@@ -79,6 +79,15 @@ impl Turn {
         self.emit(TurnEvent::ToolResult { tool_result: event }).await;
     }
 
+    /// Ends a host tool call that does not run: its result is shown and stored as `result`, and
+    /// the model is told `told` (denied, refused, or completed by its check).
+    pub(super) async fn end_unrun_call(&mut self, call: &ToolCall, result: Value, told: ModelMessage) {
+        self.emit_tool_result(&call.id, &call.name, result.clone()).await;
+        self.new_rows.push(call_row(call, call.input.clone(), None));
+        self.new_rows.push(result_row(call, result));
+        self.messages.push(told);
+    }
+
     /// Runs a host tool (its approval, if it needs one, given) and emits its result. The run
     /// ends early, as a tool error, when the user stops the turn.
     pub(super) async fn run_host_tool(&mut self, call: &ToolCall) -> ToolOutput {
@@ -293,10 +302,8 @@ impl Turn {
                         tracing::warn!(tool = call.name, "a tool that needs approval was called with asks off");
                     }
                     let denied = json!({"approved": false, "reason": reason});
-                    self.emit_tool_result(&call.id, &call.name, denied.clone()).await;
-                    self.new_rows.push(call_row(&call, call.input.clone(), None));
-                    self.new_rows.push(result_row(&call, denied));
-                    self.messages.push(tool_message(&call, json!({"type": "execution-denied", "reason": reason})));
+                    let told = tool_message(&call, json!({"type": "execution-denied", "reason": reason}));
+                    self.end_unrun_call(&call, denied, told).await;
                 }
             }
         }
@@ -333,10 +340,8 @@ impl Turn {
         match ready_or_refused(check.await) {
             Ok(fingerprint) => Some(fingerprint),
             Err(output) => {
-                self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
-                self.new_rows.push(call_row(call, call.input.clone(), None));
-                self.new_rows.push(result_row(call, output.result.clone()));
-                self.messages.push(output.message(&call.id, &call.name));
+                let result = output.result.clone();
+                self.end_unrun_call(call, result, output.message(&call.id, &call.name)).await;
                 None
             }
         }
