@@ -24,10 +24,19 @@ same_flags cargo clippy -p frontend -p app --features app/hydrate --target wasm3
 step "build (cargo leptos)"
 cargo leptos build --split
 
-step "Rust tests"
+step "Rust tests (SQLite)"
 same_flags cargo test -p palaver-contract --features sanitize
 same_flags cargo test -p app --features ssr
 same_flags cargo test -p server
+
+step "Rust tests again on PostgreSQL (a throw-away cluster)"
+postgres_dir=$(mktemp -d)
+trap 'scripts/postgres.sh stop "$postgres_dir/cluster"; rm -rf "$postgres_dir"' EXIT
+postgres_url=$(scripts/postgres.sh start "$postgres_dir/cluster")
+# Every storage-touching test takes a fresh database on it (app::db::scratch_url).
+PALAVER_TEST_POSTGRES_URL=$postgres_url same_flags cargo test -p app --features ssr
+PALAVER_TEST_POSTGRES_URL=$postgres_url same_flags cargo test -p server
+scripts/postgres.sh stop "$postgres_dir/cluster"
 
 step "MCP conformance (the suite's client scenarios)"
 scripts/mcp-conformance.sh

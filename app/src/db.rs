@@ -1,44 +1,277 @@
-//! The SQLite database: opening it, applying the embedded migrations, and the ids of its rows.
+//! The database: SQLite (the embedded default) or PostgreSQL, chosen by the URL's scheme;
+//! opening it, applying the backend's embedded migrations, the few places where the two
+//! dialects differ, and the ids of its rows.
+//!
+//! Every query goes through sqlx's `Any` driver, so the storage modules hold one copy of each
+//! statement. Parameters are written `$1`, `$2`… (both backends read them); what differs —
+//! the clock, reading and writing inside JSON, case-insensitive matching — comes from
+//! [`Backend`]. JSON columns are `TEXT` on SQLite and `jsonb` on PostgreSQL, so a query reads
+//! them as `CAST(column AS TEXT)` and writes them through [`Backend::json`].
 
-use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::SqlitePool;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::migrate::Migrator;
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor};
+
+/// The pool every storage module takes.
+pub type Pool = AnyPool;
+/// A transaction on it.
+pub type Tx<'c> = sqlx::Transaction<'c, Any>;
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
 
 /// A new random id: 32 lowercase hex digits, time-ordered (UUID v7).
 pub fn new_id() -> String {
     uuid::Uuid::now_v7().simple().to_string()
 }
 
-/// Opens (creating if needed) the database at `url` in WAL mode and migrates it to the newest schema.
-pub async fn connect(url: &str) -> Result<SqlitePool, sqlx::Error> {
-    let options = SqliteConnectOptions::from_str(url)?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        // With WAL, NORMAL never corrupts the database; a power cut may lose the last commits.
-        .synchronous(SqliteSynchronous::Normal)
-        .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5));
-    let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
-    sqlx::migrate!("../migrations").run(&pool).await?;
+/// Which database a URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend of `url`, or a message saying which schemes there are.
+    pub fn of_url(url: &str) -> Result<Self, String> {
+        let scheme = url.split_once(':').map(|(scheme, _)| scheme).unwrap_or_default();
+        match scheme {
+            "sqlite" => Ok(Backend::Sqlite),
+            "postgres" | "postgresql" => Ok(Backend::Postgres),
+            _ => Err(format!(
+                "The database URL must start with sqlite:// (a file, the default) or postgres:// (a PostgreSQL \
+                 server); `{}` does not.",
+                redacted(url)
+            )),
+        }
+    }
+
+    /// The backend behind `pool`.
+    pub fn of(pool: &Pool) -> Self {
+        Self::of_url(pool.connect_options().database_url.as_str()).unwrap_or(Backend::Sqlite)
+    }
+
+    /// The backend a transaction runs on.
+    pub fn of_tx(tx: &Tx<'_>) -> Self {
+        if tx.backend_name().eq_ignore_ascii_case("PostgreSQL") { Backend::Postgres } else { Backend::Sqlite }
+    }
+
+    /// The database's clock as the API writes times: ISO 8601 UTC with milliseconds.
+    pub const fn now(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            Backend::Postgres => "palaver_now()",
+        }
+    }
+
+    /// The time `seconds` (an integer expression) after `time` (an ISO 8601 expression), in the
+    /// same form; NULL when `time` is NULL.
+    pub fn seconds_after(self, time: &str, seconds: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("strftime('%Y-%m-%dT%H:%M:%fZ', {time}, {seconds} || ' seconds')"),
+            Backend::Postgres => format!("palaver_time(CAST({time} AS timestamptz) + {seconds} * interval '1 second')"),
+        }
+    }
+
+    /// The time `seconds` from now.
+    pub fn seconds_from_now(self, seconds: &str) -> String {
+        match self {
+            Backend::Sqlite => self.seconds_after("'now'", seconds),
+            Backend::Postgres => format!("palaver_time(now() + {seconds} * interval '1 second')"),
+        }
+    }
+
+    /// The text at `path` (dot-separated keys) inside the JSON `column`, NULL when absent.
+    pub fn json_text(self, column: &str, path: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("json_extract({column}, '$.{path}')"),
+            Backend::Postgres if !path.contains('.') => format!("({column} ->> '{path}')"),
+            Backend::Postgres => format!("({column} #>> '{{{}}}')", path.replace('.', ",")),
+        }
+    }
+
+    /// The JSON text `value` (a parameter or an expression) as the JSON column type.
+    pub fn json(self, value: &str) -> String {
+        match self {
+            Backend::Sqlite => value.to_owned(),
+            Backend::Postgres => format!("CAST({value} AS jsonb)"),
+        }
+    }
+
+    /// `target` (JSON) with each path set to its text value.
+    pub fn json_set(self, target: &str, values: &[(&str, &str)]) -> String {
+        match self {
+            Backend::Sqlite => {
+                let pairs: Vec<String> = values.iter().map(|(path, value)| format!("'$.{path}', {value}")).collect();
+                format!("json_set({target}, {})", pairs.join(", "))
+            }
+            Backend::Postgres => values.iter().fold(target.to_owned(), |json, (path, value)| {
+                format!("jsonb_set({json}, '{{{}}}', to_jsonb(CAST({value} AS text)))", path.replace('.', ","))
+            }),
+        }
+    }
+
+    /// The operator matching a `LIKE` pattern regardless of case.
+    pub const fn like_any_case(self) -> &'static str {
+        match self {
+            // SQLite's LIKE ignores the case of ASCII letters already.
+            Backend::Sqlite => "LIKE",
+            Backend::Postgres => "ILIKE",
+        }
+    }
+}
+
+/// How to reach the database.
+#[derive(Clone, Debug)]
+pub struct DatabaseSettings {
+    /// `sqlite://<file>?mode=rwc` or `postgres://user:password@host:port/database` (TLS with
+    /// `?sslmode=require` or `verify-full` and `sslrootcert=<file>`).
+    pub url: String,
+    pub max_connections: u32,
+    /// How long a query waits for a connection (and the start for the first) before it fails.
+    pub connect_timeout: Duration,
+    /// PostgreSQL cancels a statement that runs longer (SQLite's statements wait at most five
+    /// seconds for the write lock).
+    pub statement_timeout: Duration,
+}
+
+impl DatabaseSettings {
+    /// `url` with the defaults: eight connections, ten seconds to get one, statements cut off
+    /// after 30 seconds.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            max_connections: 8,
+            connect_timeout: Duration::from_secs(10),
+            statement_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Opens (creating if needed) the database and migrates it to the newest schema.
+pub async fn connect(url: &str) -> Result<Pool, sqlx::Error> {
+    connect_with(&DatabaseSettings::new(url)).await
+}
+
+/// [`connect`] with settings.
+pub async fn connect_with(settings: &DatabaseSettings) -> Result<Pool, sqlx::Error> {
+    let backend = Backend::of_url(&settings.url).map_err(|message| sqlx::Error::Configuration(message.into()))?;
+    install_default_drivers();
+    let url = match backend {
+        // A SQLite file is created when missing, unless the URL says otherwise (`mode=ro`).
+        Backend::Sqlite if !settings.url.contains("mode=") => {
+            format!("{}{}mode=rwc", settings.url, if settings.url.contains('?') { '&' } else { '?' })
+        }
+        _ => settings.url.clone(),
+    };
+    // One connection first, on its own: when the server cannot be reached the pool would only
+    // say that it timed out, and this says why.
+    match tokio::time::timeout(settings.connect_timeout, AnyConnection::connect(&url)).await {
+        Ok(first) => first?.close().await?,
+        Err(_) => return Err(sqlx::Error::PoolTimedOut),
+    }
+    let timeout_ms = settings.statement_timeout.as_millis();
+    let pool = AnyPoolOptions::new()
+        .max_connections(settings.max_connections)
+        .acquire_timeout(settings.connect_timeout)
+        .after_connect(move |connection, _| {
+            Box::pin(async move {
+                let setup = match backend {
+                    // With WAL, NORMAL never corrupts the database; a power cut may lose the last commits.
+                    Backend::Sqlite => "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;"
+                        .to_owned(),
+                    Backend::Postgres => format!("SET statement_timeout = {timeout_ms}; SET TIME ZONE 'UTC';"),
+                };
+                connection.execute(setup.as_str()).await.map(|_| ())
+            })
+        })
+        .connect(&url)
+        .await?;
+    match backend {
+        Backend::Sqlite => SQLITE_MIGRATIONS.run(&pool).await?,
+        Backend::Postgres => POSTGRES_MIGRATIONS.run(&pool).await?,
+    }
     Ok(pool)
 }
 
+/// A pool for code that needs one but never queries it: an in-memory SQLite, opened on first use.
+pub fn detached() -> Result<Pool, sqlx::Error> {
+    install_default_drivers();
+    Pool::connect_lazy("sqlite::memory:")
+}
+
 /// Whether the database answers.
-pub async fn ping(pool: &SqlitePool) -> Result<(), sqlx::Error> {
-    sqlx::query("SELECT 1").execute(pool).await.map(|_| ())
+pub async fn ping(pool: &Pool) -> Result<(), sqlx::Error> {
+    pool.acquire().await?.ping().await
+}
+
+/// The database a test or benchmark runs on: a fresh SQLite file in `dir`, or, when
+/// `PALAVER_TEST_POSTGRES_URL` names a PostgreSQL server (scripts/test.sh starts one), a fresh
+/// database on that server. This one switch runs every storage test on either backend.
+pub async fn scratch_url(dir: &std::path::Path) -> Result<String, sqlx::Error> {
+    let server = std::env::var("PALAVER_TEST_POSTGRES_URL").unwrap_or_default();
+    if server.is_empty() {
+        return Ok(format!("sqlite://{}?mode=rwc", dir.join("palaver.db").display()));
+    }
+    let name = format!("palaver_{}", new_id());
+    let mut admin = sqlx::postgres::PgConnection::connect(&server).await?;
+    admin.execute(format!("CREATE DATABASE {name}").as_str()).await?;
+    admin.close().await?;
+    let mut url = url::Url::parse(&server).map_err(|err| sqlx::Error::Configuration(err.into()))?;
+    url.set_path(&name);
+    Ok(url.to_string())
+}
+
+/// `url` without its password, for messages and logs.
+pub fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use sqlx::migrate::Migrator;
+    use std::str::FromStr;
+
+    use sqlx::SqlitePool;
+    use sqlx::sqlite::SqliteConnectOptions;
 
     use super::*;
 
+    #[test]
+    fn only_sqlite_and_postgres_urls_are_taken() {
+        assert_eq!(Backend::of_url("sqlite://data/palaver.db?mode=rwc"), Ok(Backend::Sqlite));
+        assert_eq!(Backend::of_url("sqlite::memory:"), Ok(Backend::Sqlite));
+        assert_eq!(Backend::of_url("postgres://palaver@db/palaver"), Ok(Backend::Postgres));
+        assert_eq!(Backend::of_url("postgresql://palaver@db/palaver"), Ok(Backend::Postgres));
+        let refused = Backend::of_url("mysql://root:hunter2@db/palaver").unwrap_err();
+        assert!(refused.contains("sqlite://") && refused.contains("postgres://"), "{refused}");
+        assert!(!refused.contains("hunter2"), "the password stays out of the message: {refused}");
+        assert!(Backend::of_url("data/palaver.db").is_err(), "a bare path is not taken for a SQLite file");
+    }
+
+    #[tokio::test]
+    async fn a_sqlite_file_is_created_when_missing_unless_the_url_says_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fresh.db");
+        connect(&format!("sqlite://{}", path.display())).await.unwrap();
+        assert!(path.exists());
+        let read_only = dir.path().join("absent.db");
+        assert!(connect(&format!("sqlite://{}?mode=ro", read_only.display())).await.is_err());
+        assert!(!read_only.exists());
+    }
+
     /// A database migrated up to `last` (a migration's file name), as an older Palaver left it.
     async fn migrated_up_to(dir: &std::path::Path, last: &str) -> SqlitePool {
-        let sources = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+        let sources = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations/sqlite");
         let older = dir.join("migrations");
         std::fs::create_dir(&older).unwrap();
         for entry in std::fs::read_dir(&sources).unwrap() {
@@ -74,7 +307,7 @@ mod tests {
                 .await
                 .unwrap();
         }
-        sqlx::migrate!("../migrations").run(&pool).await.unwrap();
+        SQLITE_MIGRATIONS.run(&pool).await.unwrap();
 
         let payloads: Vec<String> =
             sqlx::query_scalar("SELECT payload FROM history_rows ORDER BY seq").fetch_all(&pool).await.unwrap();

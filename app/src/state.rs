@@ -1,9 +1,9 @@
 //! Server state shared by routes and server functions: one substate per service, so a
 //! handler extracts only what it uses (`State<Conversations>`, `State<Accounts>`, …).
 
+use crate::db::Pool;
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
-use sqlx::SqlitePool;
 
 use crate::accounts::auth::Accounts;
 use crate::chat::Conversations;
@@ -15,7 +15,7 @@ use crate::uploads::Uploads;
 #[derive(Clone, FromRef)]
 pub struct AppState {
     pub leptos_options: LeptosOptions,
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub turns: TurnRunner,
     pub accounts: Accounts,
     pub conversations: Conversations,

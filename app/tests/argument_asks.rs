@@ -21,7 +21,7 @@ async fn pending_input(h: &Harness, history: &str) -> Value {
 }
 
 async fn titles(h: &Harness) -> Vec<String> {
-    let rows: Vec<(String,)> = sqlx::query_as("SELECT title FROM todos WHERE owner_id = ?1 ORDER BY title")
+    let rows: Vec<(String,)> = sqlx::query_as("SELECT title FROM todos WHERE owner_id = $1 ORDER BY title")
         .bind(&h.caller.user.id)
         .fetch_all(&h.pool)
         .await

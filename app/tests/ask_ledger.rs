@@ -189,7 +189,11 @@ async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
     let (first, _) = h.prompt(None, "One").await;
     let (second, _) = h.prompt(None, "Two").await;
     // An ask stored before asks expired has no expiresAt.
-    sqlx::query("UPDATE histories SET pending_ask = json_remove(pending_ask, '$.expiresAt') WHERE id = ?1")
+    let without_expiry = match app::db::Backend::of(&h.pool) {
+        app::db::Backend::Sqlite => "json_remove(pending_ask, '$.expiresAt')",
+        app::db::Backend::Postgres => "pending_ask - 'expiresAt'",
+    };
+    sqlx::query(&format!("UPDATE histories SET pending_ask = {without_expiry} WHERE id = $1"))
         .bind(&second)
         .execute(&h.pool)
         .await

@@ -145,7 +145,7 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
             conversations.delete(&h.caller, &history).await.expect("the owner deletes it");
         }
     }
-    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM history_rows WHERE history_id = ?1")
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM history_rows WHERE history_id = $1")
         .bind(&history)
         .fetch_one(&h.pool)
         .await

@@ -88,9 +88,20 @@ pub enum UsersCommand {
 
 #[derive(Clone, Debug, Args)]
 pub struct ServeConfig {
-    /// SQLite database URL.
+    /// The database: `sqlite://<file>?mode=rwc` (embedded, the default) or
+    /// `postgres://user:password@host:port/database` (TLS: `?sslmode=require`, or `verify-full`
+    /// with `sslrootcert=<file>`).
     #[arg(long, global = true, env = "PALAVER_DATABASE_URL", default_value = "sqlite://data/palaver.db?mode=rwc")]
     pub database_url: String,
+    /// Connections the pool keeps open at most.
+    #[arg(long, global = true, env = "PALAVER_DATABASE_MAX_CONNECTIONS", default_value_t = 8)]
+    pub database_max_connections: u32,
+    /// How long a query waits for a database connection, and the start for the first one.
+    #[arg(long, global = true, env = "PALAVER_DATABASE_CONNECT_TIMEOUT_SECONDS", default_value_t = 10)]
+    pub database_connect_timeout_seconds: u64,
+    /// PostgreSQL cancels a statement that runs longer than this.
+    #[arg(long, global = true, env = "PALAVER_DATABASE_STATEMENT_TIMEOUT_SECONDS", default_value_t = 30)]
+    pub database_statement_timeout_seconds: u64,
     /// The model: "demo" (keyless demo agent), "mock:<path>" (a scripted model for tests),
     /// "openai:<model>" (any OpenAI-compatible server) or "anthropic:<model>".
     #[arg(long, global = true, env = "PALAVER_MODEL", default_value = "demo")]
@@ -196,6 +207,15 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
+    pub fn database(&self) -> app::db::DatabaseSettings {
+        app::db::DatabaseSettings {
+            url: self.database_url.clone(),
+            max_connections: self.database_max_connections.max(1),
+            connect_timeout: std::time::Duration::from_secs(self.database_connect_timeout_seconds.max(1)),
+            statement_timeout: std::time::Duration::from_secs(self.database_statement_timeout_seconds.max(1)),
+        }
+    }
+
     pub fn turn_settings(&self) -> Result<app::turn::TurnSettings, String> {
         let mut kinds = Vec::new();
         for name in self.ask_kinds.split(',').map(str::trim).filter(|name| !name.is_empty()) {

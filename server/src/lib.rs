@@ -20,6 +20,7 @@ use std::sync::{Arc, LazyLock};
 use app::accounts::auth::{Accounts, AuthSettings};
 use app::chat::Conversations;
 use app::chat::running::RunningTurns;
+use app::db::Pool;
 use app::live::LiveHub;
 use app::llm::ChatModel;
 use app::mcp::McpHub;
@@ -34,12 +35,11 @@ use axum::middleware;
 use axum::routing::{MethodRouter, delete, get, patch, post};
 use leptos::prelude::*;
 use leptos_axum::{AxumRouteListing, LeptosRoutes, generate_route_list};
-use sqlx::SqlitePool;
 
 /// Builds the state the router serves from.
 pub fn app_state(
     leptos_options: LeptosOptions,
-    pool: SqlitePool,
+    pool: Pool,
     model: Arc<dyn ChatModel>,
     auth: AuthSettings,
     mut turn_settings: TurnSettings,

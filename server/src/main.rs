@@ -81,11 +81,14 @@ async fn sanitize_stdin() -> Result<(), String> {
 }
 
 /// Opens (creating and migrating if needed) the configured database.
-async fn open_database(config: &ServeConfig) -> Result<sqlx::SqlitePool, String> {
-    ensure_database_folder(&config.database_url).map_err(|err| format!("Cannot create the database folder: {err}"))?;
-    app::db::connect(&config.database_url)
-        .await
-        .map_err(|err| format!("Cannot open the database {}: {err}", config.database_url))
+async fn open_database(config: &ServeConfig) -> Result<app::db::Pool, String> {
+    let settings = config.database();
+    let shown = app::db::redacted(&settings.url);
+    let backend = app::db::Backend::of_url(&settings.url)?;
+    if backend == app::db::Backend::Sqlite {
+        ensure_database_folder(&settings.url).map_err(|err| format!("Cannot create the database folder: {err}"))?;
+    }
+    app::db::connect_with(&settings).await.map_err(|err| format!("Cannot open the database {shown}: {err}"))
 }
 
 async fn run_users(command: UsersCommand, config: &ServeConfig) -> Result<(), String> {
@@ -132,7 +135,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let pool = open_database(&config).await?;
     let model = app::llm::model_from_spec(&config.model, config.mock_log.clone(), &config.provider_settings())?;
     let mcp = config.mcp_config.as_deref().map(app::mcp::McpHub::from_file).unwrap_or_default();
-    tracing::info!(model = model.name(), database = %config.database_url, "starting");
+    tracing::info!(model = model.name(), database = %app::db::redacted(&config.database_url), "starting");
 
     if let Some(files) = &turn_settings.files {
         match files.remove_leftovers().await {

@@ -81,7 +81,8 @@ async fn sessions_expire_after_inactivity() {
     let cookie = session_cookie(&sign_up(&app, "ada").await);
     assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::OK);
     // Sixty idle seconds pass: move the session's expiry into the past.
-    sqlx::query("UPDATE sessions SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 seconds')")
+    let backend = app::db::Backend::of(&app.pool);
+    sqlx::query(&format!("UPDATE sessions SET expires_at = {}", backend.seconds_from_now("-1")))
         .execute(&app.pool)
         .await
         .unwrap();
@@ -92,17 +93,18 @@ async fn sessions_expire_after_inactivity() {
 async fn use_slides_the_session_forward() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
     let cookie = session_cookie(&sign_up(&app, "ada").await);
-    sqlx::query("UPDATE sessions SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+5 seconds')")
+    let backend = app::db::Backend::of(&app.pool);
+    sqlx::query(&format!("UPDATE sessions SET expires_at = {}", backend.seconds_from_now("5")))
         .execute(&app.pool)
         .await
         .unwrap();
     app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await;
-    let (live,): (bool,) =
-        sqlx::query_as("SELECT expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 days') FROM sessions")
+    let (expires_at, a_day_on): (String, String) =
+        sqlx::query_as(&format!("SELECT expires_at, {} FROM sessions", backend.seconds_from_now("86400")))
             .fetch_one(&app.pool)
             .await
             .unwrap();
-    assert!(live, "a request pushes the expiry a full idle period ahead");
+    assert!(expires_at > a_day_on, "a request pushes the expiry a full idle period ahead");
 }
 
 #[tokio::test]

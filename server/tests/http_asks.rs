@@ -91,10 +91,11 @@ async fn the_wire_example_turn_by_turn() {
     assert_eq!(history["rows"][1]["ask"], json!({"kind": "choice", "status": "answered"}));
     assert!(history["pendingAsk"].is_null());
 
-    let (metadata,): (String,) = sqlx::query_as("SELECT metadata FROM ai_requests ORDER BY created_at, rowid")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let (metadata,): (String,) =
+        sqlx::query_as("SELECT CAST(metadata AS TEXT) FROM ai_requests ORDER BY created_at, id")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
     assert_eq!(
         serde_json::from_str::<Value>(&metadata).unwrap()["ask"],
         json!({"kind": "choice", "phase": "asked", "toolCallId": "call_8f2c1"})
@@ -226,11 +227,11 @@ async fn approvals_run_the_tool_only_when_approved() {
         let user = ada.id.clone();
         let title = title.to_string();
         async move {
-            sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES (?1, ?2, ?3, ?4)")
+            sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ($1, $2, $3, $4)")
                 .bind(format!("t_{title}"))
                 .bind(user)
                 .bind(title)
-                .bind(completed)
+                .bind(i64::from(completed))
                 .execute(&pool)
                 .await
                 .unwrap();
@@ -500,7 +501,7 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
 async fn a_headless_approve_button_runs_the_tool_once() {
     let delete = json!({"id": "call_del", "name": "deleteCompletedTodos", "input": {}});
     let (app, ada) = setup(json!([{"toolCalls": [delete]}, {"text": "Deleted."}])).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', ?1, 'done', 1)")
+    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
         .bind(&ada.id)
         .execute(&app.pool)
         .await
@@ -614,7 +615,7 @@ async fn the_audit_trail_records_each_decision_once_and_serves_each_user_their_o
     let root = app.user("root", Role::Admin).await;
     let ada = app.user("ada", Role::User).await;
     let bob = app.user("bob", Role::User).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', ?1, 'done', 1)")
+    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
         .bind(&ada.id)
         .execute(&app.pool)
         .await

@@ -59,8 +59,10 @@ async fn an_uploaded_png_and_a_csv_data_url_reach_the_model() {
     let stored = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await.1;
     let text = stored.to_string();
     assert!(!text.contains("base64"), "no data URL is stored");
-    let (logged,): (String,) =
-        sqlx::query_as("SELECT prompt FROM ai_requests ORDER BY rowid DESC").fetch_one(&app.pool).await.unwrap();
+    let (logged,): (String,) = sqlx::query_as("SELECT prompt FROM ai_requests ORDER BY created_at DESC, id DESC")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert!(!logged.contains("base64"), "nor logged");
 }
 

@@ -7,7 +7,7 @@ mod process;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use process::{Server, database};
+use process::Server;
 use serde_json::json;
 use tokio::io::AsyncReadExt;
 
@@ -36,13 +36,13 @@ impl Server {
     }
 
     async fn replies(&self) -> Vec<String> {
-        let pool = app::db::connect(&database(&self.dir)).await.unwrap();
-        let rows: Vec<(String,)> = sqlx::query_as(
-            "SELECT json_extract(payload, '$.text') FROM history_rows WHERE row_type = 'assistant' ORDER BY seq",
-        )
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+        let pool = app::db::connect(&self.database_url).await.unwrap();
+        let text = app::db::Backend::of(&pool).json_text("payload", "text");
+        let rows: Vec<(String,)> =
+            sqlx::query_as(&format!("SELECT {text} FROM history_rows WHERE row_type = 'assistant' ORDER BY seq"))
+                .fetch_all(&pool)
+                .await
+                .unwrap();
         rows.into_iter().map(|(text,)| text).collect()
     }
 }

@@ -5,11 +5,11 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::db::Pool;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use axum::http::{HeaderMap, header};
 use sha2::{Digest, Sha256};
-use sqlx::SqlitePool;
 
 use super::PublicOrigins;
 pub use super::caller::{Caller, CallerVia};
@@ -48,13 +48,13 @@ impl Default for AuthSettings {
 /// settings and the log-in limiter (a substate of the app's state).
 #[derive(Clone)]
 pub struct Accounts {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub settings: AuthSettings,
     pub limiter: Arc<LoginLimiter>,
 }
 
 impl Accounts {
-    pub fn new(pool: SqlitePool, settings: AuthSettings) -> Self {
+    pub fn new(pool: Pool, settings: AuthSettings) -> Self {
         Self { pool, settings, limiter: Arc::default() }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use super::auth::{Accounts, Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, verify_password};
 use super::model::{CreatedToken, Role, TokenSummary, UserView, check_password, check_token_name, check_username};
@@ -19,7 +19,7 @@ pub struct NewSession {
 pub const LOGIN_FAILED: &str = "Incorrect username or password.";
 
 /// Creates an account directly (CLI, admin page): the first account becomes admin.
-pub async fn create_account(pool: &SqlitePool, username: &str, password: &str, role: Role) -> AppResult<UserView> {
+pub async fn create_account(pool: &Pool, username: &str, password: &str, role: Role) -> AppResult<UserView> {
     let username = username.trim();
     check_username(username).map_err(AppError::BadRequest)?;
     check_password(password).map_err(AppError::BadRequest)?;

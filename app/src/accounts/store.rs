@@ -1,6 +1,6 @@
-//! Users, sessions and API tokens in SQLite.
+//! Users, sessions and API tokens in the database.
 
-use sqlx::SqlitePool;
+use crate::db::{Backend, Pool};
 
 use super::model::{Role, TokenSummary, UserView};
 use crate::db::new_id;
@@ -19,10 +19,10 @@ fn is_unique_violation(err: &sqlx::Error) -> bool {
 
 /// Creates a user. The first account ever created is an admin, whatever `role` says: the
 /// check and the insert are one statement, so two first sign-ups cannot both become admin.
-pub async fn create_user(pool: &SqlitePool, username: &str, password_hash: &str, role: Role) -> AppResult<UserView> {
+pub async fn create_user(pool: &Pool, username: &str, password_hash: &str, role: Role) -> AppResult<UserView> {
     let row: Result<UserRow, sqlx::Error> = sqlx::query_as(
         "INSERT INTO users (id, username, username_key, password_hash, role)
-         VALUES (?1, ?2, ?3, ?4, CASE WHEN EXISTS (SELECT 1 FROM users) THEN ?5 ELSE 'admin' END)
+         VALUES ($1, $2, $3, $4, CASE WHEN EXISTS (SELECT 1 FROM users) THEN $5 ELSE 'admin' END)
          RETURNING id, username, role, created_at",
     )
     .bind(new_id())
@@ -39,51 +39,50 @@ pub async fn create_user(pool: &SqlitePool, username: &str, password_hash: &str,
     }
 }
 
-pub async fn user_by_id(pool: &SqlitePool, id: &str) -> AppResult<Option<UserView>> {
-    let row: Option<UserRow> = sqlx::query_as("SELECT id, username, role, created_at FROM users WHERE id = ?1")
+pub async fn user_by_id(pool: &Pool, id: &str) -> AppResult<Option<UserView>> {
+    let row: Option<UserRow> = sqlx::query_as("SELECT id, username, role, created_at FROM users WHERE id = $1")
         .bind(id)
         .fetch_optional(pool)
         .await?;
     Ok(row.map(user_view))
 }
 
-pub async fn has_users(pool: &SqlitePool) -> AppResult<bool> {
-    let (exists,): (bool,) = sqlx::query_as("SELECT EXISTS (SELECT 1 FROM users)").fetch_one(pool).await?;
-    Ok(exists)
+pub async fn has_users(pool: &Pool) -> AppResult<bool> {
+    let (exists,): (i64,) =
+        sqlx::query_as("SELECT CASE WHEN EXISTS (SELECT 1 FROM users) THEN 1 ELSE 0 END").fetch_one(pool).await?;
+    Ok(exists == 1)
 }
 
 /// A user and their password hash, by username (any case).
-pub async fn find_login(pool: &SqlitePool, username: &str) -> AppResult<Option<(UserView, String)>> {
+pub async fn find_login(pool: &Pool, username: &str) -> AppResult<Option<(UserView, String)>> {
     let row: Option<(String, String, String, String, String)> =
-        sqlx::query_as("SELECT id, username, role, created_at, password_hash FROM users WHERE username_key = ?1")
+        sqlx::query_as("SELECT id, username, role, created_at, password_hash FROM users WHERE username_key = $1")
             .bind(username.to_lowercase())
             .fetch_optional(pool)
             .await?;
     Ok(row.map(|(id, username, role, created, hash)| (user_view((id, username, role, created)), hash)))
 }
 
-pub async fn create_session(pool: &SqlitePool, user_id: &str, secret_hash: &str, idle_seconds: i64) -> AppResult<()> {
-    sqlx::query(
-        "INSERT INTO sessions (id_hash, user_id, expires_at)
-         VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3 || ' seconds'))",
-    )
-    .bind(secret_hash)
-    .bind(user_id)
-    .bind(idle_seconds)
-    .execute(pool)
-    .await?;
+pub async fn create_session(pool: &Pool, user_id: &str, secret_hash: &str, idle_seconds: i64) -> AppResult<()> {
+    let expires = Backend::of(pool).seconds_from_now("$3");
+    sqlx::query(&format!("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES ($1, $2, {expires})"))
+        .bind(secret_hash)
+        .bind(user_id)
+        .bind(idle_seconds)
+        .execute(pool)
+        .await?;
     Ok(())
 }
 
 /// The user of a live session, sliding its expiry forward (sessions expire after inactivity).
-pub async fn touch_session(pool: &SqlitePool, secret_hash: &str, idle_seconds: i64) -> AppResult<Option<UserView>> {
-    let row: Option<(String,)> = sqlx::query_as(
-        "UPDATE sessions
-         SET last_seen_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-             expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?2 || ' seconds')
-         WHERE id_hash = ?1 AND revoked_at IS NULL AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         RETURNING user_id",
-    )
+pub async fn touch_session(pool: &Pool, secret_hash: &str, idle_seconds: i64) -> AppResult<Option<UserView>> {
+    let backend = Backend::of(pool);
+    let (now, expires) = (backend.now(), backend.seconds_from_now("$2"));
+    let row: Option<(String,)> = sqlx::query_as(&format!(
+        "UPDATE sessions SET last_seen_at = {now}, expires_at = {expires}
+         WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > {now}
+         RETURNING user_id"
+    ))
     .bind(secret_hash)
     .bind(idle_seconds)
     .fetch_optional(pool)
@@ -94,8 +93,9 @@ pub async fn touch_session(pool: &SqlitePool, secret_hash: &str, idle_seconds: i
     }
 }
 
-pub async fn revoke_session(pool: &SqlitePool, secret_hash: &str) -> AppResult<()> {
-    sqlx::query("UPDATE sessions SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id_hash = ?1")
+pub async fn revoke_session(pool: &Pool, secret_hash: &str) -> AppResult<()> {
+    let now = Backend::of(pool).now();
+    sqlx::query(&format!("UPDATE sessions SET revoked_at = {now} WHERE id_hash = $1"))
         .bind(secret_hash)
         .execute(pool)
         .await?;
@@ -104,17 +104,18 @@ pub async fn revoke_session(pool: &SqlitePool, secret_hash: &str) -> AppResult<(
 
 /// Sets a user's password hash and ends their sessions but `kept` (a session's secret hash);
 /// returns how many ended. One transaction: the new password never meets an old session.
-pub async fn set_password(pool: &SqlitePool, user_id: &str, password_hash: &str, kept: Option<&str>) -> AppResult<u64> {
+pub async fn set_password(pool: &Pool, user_id: &str, password_hash: &str, kept: Option<&str>) -> AppResult<u64> {
     let mut tx = pool.begin().await?;
-    sqlx::query("UPDATE users SET password_hash = ?2 WHERE id = ?1")
+    sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
         .bind(user_id)
         .bind(password_hash)
         .execute(&mut *tx)
         .await?;
-    let ended = sqlx::query(
-        "UPDATE sessions SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE user_id = ?1 AND revoked_at IS NULL AND (?2 IS NULL OR id_hash <> ?2)",
-    )
+    let ended = sqlx::query(&format!(
+        "UPDATE sessions SET revoked_at = {}
+         WHERE user_id = $1 AND revoked_at IS NULL AND ($2 IS NULL OR id_hash <> $2)",
+        Backend::of(pool).now()
+    ))
     .bind(user_id)
     .bind(kept)
     .execute(&mut *tx)
@@ -123,9 +124,9 @@ pub async fn set_password(pool: &SqlitePool, user_id: &str, password_hash: &str,
     Ok(ended.rows_affected())
 }
 
-pub async fn create_token(pool: &SqlitePool, user_id: &str, name: &str, secret_hash: &str) -> AppResult<String> {
+pub async fn create_token(pool: &Pool, user_id: &str, name: &str, secret_hash: &str) -> AppResult<String> {
     let id = new_id();
-    sqlx::query("INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES (?1, ?2, ?3, ?4)")
+    sqlx::query("INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, $3, $4)")
         .bind(&id)
         .bind(user_id)
         .bind(name)
@@ -136,12 +137,13 @@ pub async fn create_token(pool: &SqlitePool, user_id: &str, name: &str, secret_h
 }
 
 /// The user of a live token and the token's name, recording that it was used.
-pub async fn use_token(pool: &SqlitePool, secret_hash: &str) -> AppResult<Option<(UserView, String)>> {
-    let row: Option<(String, String)> = sqlx::query_as(
-        "UPDATE api_tokens SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE token_hash = ?1 AND revoked_at IS NULL
+pub async fn use_token(pool: &Pool, secret_hash: &str) -> AppResult<Option<(UserView, String)>> {
+    let row: Option<(String, String)> = sqlx::query_as(&format!(
+        "UPDATE api_tokens SET last_used_at = {}
+         WHERE token_hash = $1 AND revoked_at IS NULL
          RETURNING user_id, name",
-    )
+        Backend::of(pool).now()
+    ))
     .bind(secret_hash)
     .fetch_optional(pool)
     .await?;
@@ -151,10 +153,10 @@ pub async fn use_token(pool: &SqlitePool, secret_hash: &str) -> AppResult<Option
     }
 }
 
-pub async fn list_tokens(pool: &SqlitePool, user_id: &str) -> AppResult<Vec<TokenSummary>> {
+pub async fn list_tokens(pool: &Pool, user_id: &str) -> AppResult<Vec<TokenSummary>> {
     let rows: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
         "SELECT id, name, created_at, last_used_at FROM api_tokens
-         WHERE user_id = ?1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC",
+         WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC",
     )
     .bind(user_id)
     .fetch_all(pool)
@@ -163,11 +165,11 @@ pub async fn list_tokens(pool: &SqlitePool, user_id: &str) -> AppResult<Vec<Toke
 }
 
 /// Revokes one of the user's tokens; false when they have no live token with that id.
-pub async fn revoke_token(pool: &SqlitePool, user_id: &str, token_id: &str) -> AppResult<bool> {
-    let result = sqlx::query(
-        "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?1 AND user_id = ?2 AND revoked_at IS NULL",
-    )
+pub async fn revoke_token(pool: &Pool, user_id: &str, token_id: &str) -> AppResult<bool> {
+    let result = sqlx::query(&format!(
+        "UPDATE api_tokens SET revoked_at = {} WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
+        Backend::of(pool).now()
+    ))
     .bind(token_id)
     .bind(user_id)
     .execute(pool)
@@ -175,7 +177,7 @@ pub async fn revoke_token(pool: &SqlitePool, user_id: &str, token_id: &str) -> A
     Ok(result.rows_affected() == 1)
 }
 
-pub async fn list_users(pool: &SqlitePool) -> AppResult<Vec<UserView>> {
+pub async fn list_users(pool: &Pool) -> AppResult<Vec<UserView>> {
     let rows: Vec<UserRow> =
         sqlx::query_as("SELECT id, username, role, created_at FROM users ORDER BY created_at").fetch_all(pool).await?;
     Ok(rows.into_iter().map(user_view).collect())

@@ -1,7 +1,7 @@
 //! The audit trail's table: an entry appended in the transaction that ends an ask, and pages
 //! of entries read back newest first.
 
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use crate::db::{Pool, Tx};
 
 use super::{AuditEntry, AuditPage, Decider};
 use crate::error::AppResult;
@@ -21,11 +21,11 @@ pub struct Ending<'a> {
     pub args_digest: Option<String>,
 }
 
-pub async fn record(tx: &mut Transaction<'_, Sqlite>, decider: &Decider, ending: &Ending<'_>) -> AppResult<()> {
+pub async fn record(tx: &mut Tx<'_>, decider: &Decider, ending: &Ending<'_>) -> AppResult<()> {
     sqlx::query(
         "INSERT INTO ask_audit (owner_id, actor_id, surface, token_name, history_id, tool_call_id, kind, origin,
                                 tool_name, decision, approved, reason, scope, args_digest)
-         VALUES ((SELECT owner_id FROM histories WHERE id = ?1), ?2, ?3, ?4, ?1, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+         VALUES ((SELECT owner_id FROM histories WHERE id = $1), $2, $3, $4, $1, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(ending.history_id)
     .bind(decider.user_id.as_deref())
@@ -36,7 +36,7 @@ pub async fn record(tx: &mut Transaction<'_, Sqlite>, decider: &Decider, ending:
     .bind(ending.origin)
     .bind(ending.tool_name)
     .bind(ending.decision)
-    .bind(ending.approved)
+    .bind(ending.approved.map(i64::from))
     .bind(ending.reason)
     .bind(ending.scope)
     .bind(ending.args_digest.as_deref())
@@ -59,14 +59,14 @@ struct EntryRow {
     origin: Option<String>,
     tool_name: Option<String>,
     decision: String,
-    approved: Option<bool>,
+    approved: Option<i64>,
     reason: Option<String>,
     scope: Option<String>,
     args_digest: Option<String>,
 }
 
 /// Up to `limit` entries older than `before`: of the conversations of `owner`, or of everyone.
-pub async fn page(pool: &SqlitePool, owner: Option<&str>, before: Option<i64>, limit: i64) -> AppResult<AuditPage> {
+pub async fn page(pool: &Pool, owner: Option<&str>, before: Option<i64>, limit: i64) -> AppResult<AuditPage> {
     let mut rows: Vec<EntryRow> = sqlx::query_as(
         "SELECT a.id, a.created_at, a.history_id, owner.username AS owner, actor.username AS actor, a.surface,
                 a.token_name, a.tool_call_id, a.kind, a.origin, a.tool_name, a.decision, a.approved, a.reason,
@@ -74,9 +74,9 @@ pub async fn page(pool: &SqlitePool, owner: Option<&str>, before: Option<i64>, l
          FROM ask_audit a
          LEFT JOIN users owner ON owner.id = a.owner_id
          LEFT JOIN users actor ON actor.id = a.actor_id
-         WHERE (?1 IS NULL OR a.owner_id = ?1) AND (?2 IS NULL OR a.id < ?2)
+         WHERE ($1 IS NULL OR a.owner_id = $1) AND ($2 IS NULL OR a.id < $2)
          ORDER BY a.id DESC
-         LIMIT ?3",
+         LIMIT $3",
     )
     .bind(owner)
     .bind(before)
@@ -101,7 +101,7 @@ pub async fn page(pool: &SqlitePool, owner: Option<&str>, before: Option<i64>, l
             origin: row.origin,
             tool_name: row.tool_name,
             decision: row.decision,
-            approved: row.approved,
+            approved: row.approved.map(|approved| approved != 0),
             reason: row.reason,
             scope: row.scope,
             args_digest: row.args_digest,

@@ -1,6 +1,6 @@
 //! Who may use a conversation: its owner; admins may also read other people's.
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use crate::accounts::auth::Caller;
 use crate::error::{AppError, AppResult};
@@ -15,7 +15,7 @@ pub enum HistoryAccess {
 
 /// Checks that `caller` may use the conversation `id`: 404 when there is none, 403 when it is
 /// someone else's (also for an admin who wants to write to it).
-pub async fn authorize_history(pool: &SqlitePool, caller: &Caller, id: &str, access: HistoryAccess) -> AppResult<()> {
+pub async fn authorize_history(pool: &Pool, caller: &Caller, id: &str, access: HistoryAccess) -> AppResult<()> {
     let Some(owner) = super::store::history_owner(pool, id).await? else {
         return Err(AppError::HistoryNotFound);
     };

@@ -1,7 +1,7 @@
 //! Conversation actions, shared by the JSON API (`/gpt/histories…`) and the server functions:
 //! list, create, read (authorize, then the view), rename, delete and stop.
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use palaver_contract::blocks::model::Block;
 
@@ -18,7 +18,7 @@ use crate::live::{HistoryChange, HistoryChanged, LiveEvent, LiveHub};
 /// checked as documents, and the running turns it can stop.
 #[derive(Clone)]
 pub struct Conversations {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     /// Replies are block documents; `None` keeps them markdown.
     pub blocks: Option<BlocksSettings>,
     pub running: RunningTurns,
@@ -30,7 +30,7 @@ pub struct Conversations {
 pub const SEARCH_MAX_LENGTH: usize = 200;
 
 impl Conversations {
-    pub fn new(pool: SqlitePool, blocks: Option<BlocksSettings>, running: RunningTurns, live: LiveHub) -> Self {
+    pub fn new(pool: Pool, blocks: Option<BlocksSettings>, running: RunningTurns, live: LiveHub) -> Self {
         Self { pool, blocks, running, live }
     }
 

@@ -1,23 +1,23 @@
 //! Conversation storage: every SQL statement about histories outside a turn. Every function
 //! takes the pool; none keeps state.
 
-use sqlx::SqlitePool;
+use crate::db::{Backend, Pool};
 
 use super::model::{HistorySummary, HistoryView};
 use crate::db::new_id;
 use crate::error::AppResult;
 
-pub async fn create_history(pool: &SqlitePool, owner_id: &str) -> AppResult<String> {
+pub async fn create_history(pool: &Pool, owner_id: &str) -> AppResult<String> {
     let id = new_id();
-    sqlx::query("INSERT INTO histories (id, owner_id) VALUES (?1, ?2)").bind(&id).bind(owner_id).execute(pool).await?;
+    sqlx::query("INSERT INTO histories (id, owner_id) VALUES ($1, $2)").bind(&id).bind(owner_id).execute(pool).await?;
     Ok(id)
 }
 
 /// The owner's conversations, most recently active first.
-pub async fn list_histories(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<HistorySummary>> {
+pub async fn list_histories(pool: &Pool, owner_id: &str) -> AppResult<Vec<HistorySummary>> {
     let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
         "SELECT id, title, created_at, updated_at FROM histories
-         WHERE owner_id = ?1 AND deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
+         WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
     )
     .bind(owner_id)
     .fetch_all(pool)
@@ -25,21 +25,24 @@ pub async fn list_histories(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<
     Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
 }
 
-/// The owner's conversations whose title or any message's text holds `needle` (ignoring ASCII
-/// case), most recently active first.
-pub async fn search_histories(pool: &SqlitePool, owner_id: &str, needle: &str) -> AppResult<Vec<HistorySummary>> {
+/// The owner's conversations whose title or any message's text holds `needle` (ignoring case:
+/// ASCII letters' on SQLite, every letter's on PostgreSQL), most recently active first.
+pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppResult<Vec<HistorySummary>> {
     let escaped: String =
         needle.chars().flat_map(|ch| if matches!(ch, '%' | '_' | '\\') { vec!['\\', ch] } else { vec![ch] }).collect();
     let pattern = format!("%{escaped}%");
-    let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
+    let backend = Backend::of(pool);
+    let like = backend.like_any_case();
+    let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(&format!(
         "SELECT id, title, created_at, updated_at FROM histories h
-         WHERE owner_id = ?1 AND deleted_at IS NULL
-           AND (title LIKE ?2 ESCAPE '\\' OR EXISTS (
+         WHERE owner_id = $1 AND deleted_at IS NULL
+           AND (title {like} $2 ESCAPE '\\' OR EXISTS (
                 SELECT 1 FROM history_rows r WHERE r.history_id = h.id
-                  AND json_extract(r.payload, '$.type') IN ('user', 'assistant')
-                  AND json_extract(r.payload, '$.text') LIKE ?2 ESCAPE '\\'))
+                  AND r.row_type IN ('user', 'assistant')
+                  AND {} {like} $2 ESCAPE '\\'))
          ORDER BY updated_at DESC, id DESC",
-    )
+        backend.json_text("r.payload", "text"),
+    ))
     .bind(owner_id)
     .bind(pattern)
     .fetch_all(pool)
@@ -47,9 +50,9 @@ pub async fn search_histories(pool: &SqlitePool, owner_id: &str, needle: &str) -
     Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
 }
 
-pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<HistoryView>> {
+pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {
     let Some((title, pending_ask)): Option<(Option<String>, Option<String>)> =
-        sqlx::query_as("SELECT title, pending_ask FROM histories WHERE id = ?1 AND deleted_at IS NULL")
+        sqlx::query_as("SELECT title, CAST(pending_ask AS TEXT) FROM histories WHERE id = $1 AND deleted_at IS NULL")
             .bind(id)
             .fetch_optional(pool)
             .await?
@@ -65,7 +68,7 @@ pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<Histo
         }
     });
     let payloads: Vec<(String,)> =
-        sqlx::query_as("SELECT payload FROM history_rows WHERE history_id = ?1 ORDER BY seq")
+        sqlx::query_as("SELECT CAST(payload AS TEXT) FROM history_rows WHERE history_id = $1 ORDER BY seq")
             .bind(id)
             .fetch_all(pool)
             .await?;
@@ -84,9 +87,9 @@ pub async fn load_history(pool: &SqlitePool, id: &str) -> AppResult<Option<Histo
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`
 /// for one without an owner.
-pub async fn history_owner(pool: &SqlitePool, id: &str) -> AppResult<Option<Option<String>>> {
+pub async fn history_owner(pool: &Pool, id: &str) -> AppResult<Option<Option<String>>> {
     let owner: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT owner_id FROM histories WHERE id = ?1 AND deleted_at IS NULL")
+        sqlx::query_as("SELECT owner_id FROM histories WHERE id = $1 AND deleted_at IS NULL")
             .bind(id)
             .fetch_optional(pool)
             .await?;
@@ -94,8 +97,8 @@ pub async fn history_owner(pool: &SqlitePool, id: &str) -> AppResult<Option<Opti
 }
 
 /// Sets the title only when the conversation has none yet; returns whether it did.
-pub async fn set_title_if_unset(pool: &SqlitePool, history_id: &str, title: &str) -> AppResult<bool> {
-    let result = sqlx::query("UPDATE histories SET title = ?1 WHERE id = ?2 AND title IS NULL")
+pub async fn set_title_if_unset(pool: &Pool, history_id: &str, title: &str) -> AppResult<bool> {
+    let result = sqlx::query("UPDATE histories SET title = $1 WHERE id = $2 AND title IS NULL")
         .bind(title)
         .bind(history_id)
         .execute(pool)
@@ -104,9 +107,9 @@ pub async fn set_title_if_unset(pool: &SqlitePool, history_id: &str, title: &str
 }
 
 /// Renames a conversation that is not deleted; returns it as the list shows it, or `None`.
-pub async fn rename_history(pool: &SqlitePool, id: &str, title: &str) -> AppResult<Option<HistorySummary>> {
+pub async fn rename_history(pool: &Pool, id: &str, title: &str) -> AppResult<Option<HistorySummary>> {
     let row: Option<(String, Option<String>, String, String)> = sqlx::query_as(
-        "UPDATE histories SET title = ?1 WHERE id = ?2 AND deleted_at IS NULL
+        "UPDATE histories SET title = $1 WHERE id = $2 AND deleted_at IS NULL
          RETURNING id, title, created_at, updated_at",
     )
     .bind(title)
@@ -118,31 +121,32 @@ pub async fn rename_history(pool: &SqlitePool, id: &str, title: &str) -> AppResu
 
 /// Marks a conversation deleted (its rows stay, for the request log and audits); false when
 /// it was already gone.
-pub async fn delete_history(pool: &SqlitePool, id: &str) -> AppResult<bool> {
-    let result = sqlx::query(
-        "UPDATE histories SET deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND deleted_at IS NULL",
-    )
-    .bind(id)
-    .execute(pool)
-    .await?;
+pub async fn delete_history(pool: &Pool, id: &str) -> AppResult<bool> {
+    let now = Backend::of(pool).now();
+    let result = sqlx::query(&format!("UPDATE histories SET deleted_at = {now} WHERE id = $1 AND deleted_at IS NULL"))
+        .bind(id)
+        .execute(pool)
+        .await?;
     Ok(result.rows_affected() == 1)
 }
 
 /// The saved state of each block a host action changed in a conversation, as `(block id, block JSON)`.
-pub async fn block_states(pool: &SqlitePool, history_id: &str) -> AppResult<Vec<(String, String)>> {
-    Ok(sqlx::query_as("SELECT block_id, block FROM block_states WHERE history_id = ?1")
+pub async fn block_states(pool: &Pool, history_id: &str) -> AppResult<Vec<(String, String)>> {
+    Ok(sqlx::query_as("SELECT block_id, CAST(block AS TEXT) FROM block_states WHERE history_id = $1")
         .bind(history_id)
         .fetch_all(pool)
         .await?)
 }
 
 /// Saves a block's new state, replacing the one saved before.
-pub async fn save_block_state(pool: &SqlitePool, history_id: &str, block_id: &str, block_json: &str) -> AppResult<()> {
-    sqlx::query(
-        "INSERT INTO block_states (history_id, block_id, block) VALUES (?1, ?2, ?3)
-         ON CONFLICT (history_id, block_id) DO UPDATE SET block = excluded.block,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-    )
+pub async fn save_block_state(pool: &Pool, history_id: &str, block_id: &str, block_json: &str) -> AppResult<()> {
+    let backend = Backend::of(pool);
+    sqlx::query(&format!(
+        "INSERT INTO block_states (history_id, block_id, block) VALUES ($1, $2, {})
+         ON CONFLICT (history_id, block_id) DO UPDATE SET block = excluded.block, updated_at = {}",
+        backend.json("$3"),
+        backend.now()
+    ))
     .bind(history_id)
     .bind(block_id)
     .bind(block_json)

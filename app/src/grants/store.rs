@@ -1,24 +1,22 @@
 //! The grants' table: made in the transaction that stores the approval that gave them, looked
 //! up before each guarded call, listed and revoked from Settings.
 
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use crate::db::{Backend, Pool, Tx};
 
 use super::{Grant, GrantScope};
 use crate::db::new_id;
 use crate::error::AppResult;
 
-const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
-
 /// Stores a grant of `user_id` for `tool_name` (in `history_id`, for a conversation grant).
 pub async fn create(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     user_id: &str,
     tool_name: &str,
     scope: GrantScope,
     history_id: &str,
 ) -> AppResult<()> {
     let history = (scope == GrantScope::Conversation).then_some(history_id);
-    sqlx::query("INSERT INTO approval_grants (id, user_id, tool_name, scope, history_id) VALUES (?1, ?2, ?3, ?4, ?5)")
+    sqlx::query("INSERT INTO approval_grants (id, user_id, tool_name, scope, history_id) VALUES ($1, $2, $3, $4, $5)")
         .bind(new_id())
         .bind(user_id)
         .bind(tool_name)
@@ -31,16 +29,11 @@ pub async fn create(
 
 /// The live grant that covers a call of `tool_name` in `history_id` by `user_id`, if any (a
 /// conversation's own first).
-pub async fn covering(
-    pool: &SqlitePool,
-    user_id: &str,
-    tool_name: &str,
-    history_id: &str,
-) -> AppResult<Option<GrantScope>> {
+pub async fn covering(pool: &Pool, user_id: &str, tool_name: &str, history_id: &str) -> AppResult<Option<GrantScope>> {
     let scope: Option<(String,)> = sqlx::query_as(
         "SELECT scope FROM approval_grants
-         WHERE user_id = ?1 AND tool_name = ?2 AND revoked_at IS NULL
-           AND (scope = 'always' OR (scope = 'conversation' AND history_id = ?3))
+         WHERE user_id = $1 AND tool_name = $2 AND revoked_at IS NULL
+           AND (scope = 'always' OR (scope = 'conversation' AND history_id = $3))
          ORDER BY scope = 'always', created_at LIMIT 1",
     )
     .bind(user_id)
@@ -62,11 +55,11 @@ struct GrantRow {
 }
 
 /// A user's live grants, newest first (a conversation grant of a deleted conversation is gone).
-pub async fn list(pool: &SqlitePool, user_id: &str) -> AppResult<Vec<Grant>> {
+pub async fn list(pool: &Pool, user_id: &str) -> AppResult<Vec<Grant>> {
     let rows: Vec<GrantRow> = sqlx::query_as(
         "SELECT g.id, g.tool_name, g.scope, g.history_id, h.title AS history_title, g.created_at
          FROM approval_grants g LEFT JOIN histories h ON h.id = g.history_id
-         WHERE g.user_id = ?1 AND g.revoked_at IS NULL AND (g.history_id IS NULL OR h.deleted_at IS NULL)
+         WHERE g.user_id = $1 AND g.revoked_at IS NULL AND (g.history_id IS NULL OR h.deleted_at IS NULL)
          ORDER BY g.created_at DESC, g.id",
     )
     .bind(user_id)
@@ -88,9 +81,10 @@ pub async fn list(pool: &SqlitePool, user_id: &str) -> AppResult<Vec<Grant>> {
 }
 
 /// Revokes a grant of `user_id`; false when there is no such live grant.
-pub async fn revoke(pool: &SqlitePool, user_id: &str, id: &str) -> AppResult<bool> {
+pub async fn revoke(pool: &Pool, user_id: &str, id: &str) -> AppResult<bool> {
     let revoked = sqlx::query(&format!(
-        "UPDATE approval_grants SET revoked_at = {NOW} WHERE id = ?1 AND user_id = ?2 AND revoked_at IS NULL"
+        "UPDATE approval_grants SET revoked_at = {} WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
+        Backend::of(pool).now()
     ))
     .bind(id)
     .bind(user_id)

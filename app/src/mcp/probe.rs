@@ -61,7 +61,7 @@ pub async fn try_server(server: ServerConfig) -> Result<(), String> {
         }
     }
     // MCP tools never touch Palaver's database; the context needs one all the same.
-    let pool = sqlx::SqlitePool::connect_lazy("sqlite::memory:").map_err(|err| err.to_string())?;
+    let pool = crate::db::detached().map_err(|err| err.to_string())?;
     for tool in hub.mcp_tools() {
         let arguments = sample_arguments(&tool.input_schema());
         println!("call {} {arguments}", tool.mcp_name());

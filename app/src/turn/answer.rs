@@ -8,9 +8,10 @@ use serde_json::{Map, Value, json};
 
 use super::arguments::HeldStep;
 use super::replay;
+use super::request_log::{AskLog, AskPhase};
 use super::run::{Resolved, Turn};
 use super::steps::tool_message;
-use super::store::{self, AskLog, AskPhase, Deadline, Resolution, StoredPendingAsk};
+use super::store::{self, Deadline, Resolution, StoredPendingAsk};
 use super::tools::ToolOutput;
 use super::waiting::Resumed;
 use super::{TurnInput, TurnRunner};

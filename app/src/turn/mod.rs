@@ -16,6 +16,7 @@ mod question;
 mod record;
 mod replay;
 mod reply_document;
+pub mod request_log;
 mod run;
 mod steps;
 pub mod store;
@@ -25,8 +26,8 @@ mod waiting;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::db::Pool;
 use serde_json::Value;
-use sqlx::SqlitePool;
 use tokio::sync::mpsc;
 
 use crate::accounts::auth::{Caller, CallerVia};
@@ -134,7 +135,7 @@ pub struct TurnHandle {
 
 #[derive(Clone)]
 pub struct TurnRunner {
-    pool: SqlitePool,
+    pool: Pool,
     model: Arc<dyn ChatModel>,
     settings: Arc<TurnSettings>,
     /// The stop switch of each running turn, shared with the chat service.
@@ -146,7 +147,7 @@ pub struct TurnRunner {
 }
 
 impl TurnRunner {
-    pub fn new(pool: SqlitePool, model: Arc<dyn ChatModel>, settings: TurnSettings, running: RunningTurns) -> Self {
+    pub fn new(pool: Pool, model: Arc<dyn ChatModel>, settings: TurnSettings, running: RunningTurns) -> Self {
         Self {
             pool,
             model,
@@ -275,7 +276,7 @@ impl TurnRunner {
             prompt_index: 0,
             replayed_len: 0,
             usage: Usage::default(),
-            metadata: store::RequestLogMetadata::default(),
+            metadata: request_log::RequestLogMetadata::default(),
             document: false,
             block_errors: String::new(),
             tools: self.tools(),

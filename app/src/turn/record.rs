@@ -4,8 +4,9 @@
 use std::time::Instant;
 
 use super::TurnInput;
+use super::request_log::{AskLog, AskPhase};
 use super::run::{Pause, Turn};
-use super::store::{self, AiRequestLog, AskLog, AskPhase, StoredPendingAsk};
+use super::store::{self, AiRequestLog, StoredPendingAsk};
 use crate::chat::model::{HistoryRow, PendingAskRef, TurnEvent};
 use crate::chat::store as histories;
 use crate::error::AppError;

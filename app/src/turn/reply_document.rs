@@ -4,8 +4,8 @@
 
 use futures::StreamExt;
 
+use super::request_log::UiBlocksLog;
 use super::run::Turn;
-use super::store::UiBlocksLog;
 use crate::chat::BlocksSettings;
 use crate::chat::model::TurnEvent;
 use crate::llm::{ModelEvent, ModelMessage, ModelRequest};

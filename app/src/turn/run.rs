@@ -9,7 +9,8 @@ use std::time::Instant;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
-use super::store::{RequestLogMetadata, StoredPendingAsk};
+use super::request_log::RequestLogMetadata;
+use super::store::StoredPendingAsk;
 use super::tools::ToolRegistry;
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};

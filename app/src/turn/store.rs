@@ -1,14 +1,19 @@
 //! The turn runner's storage: appending a turn's rows, and the two atomic moves of asks —
 //! pausing on an ask (claim the one pending slot) and resolving it (answer or cancel).
 //!
-//! Each move is one transaction whose first statement is a guarded write, so SQLite takes the
-//! write lock at once and two racing requests serialise: exactly one of them changes the slot.
+//! Each move is one transaction whose first statement is a guarded write on the conversation's
+//! `histories` row, so two racing requests serialise and exactly one of them changes the slot.
+//! On SQLite the write takes the database's write lock at once. On PostgreSQL (read committed,
+//! its default) it takes the row's lock; a racer waits on it, then re-reads the row as the
+//! winner left it and its guard (`pending_ask IS NULL`, the expected `toolCallId`) no longer
+//! matches. The same lock makes the rows' `MAX(seq) + 1` safe: every insert of rows comes after
+//! such a write in its transaction, so no two transactions number rows of one conversation at
+//! once.
 
 use std::time::Duration;
 
-use serde::Serialize;
+use crate::db::{Backend, Pool, Tx};
 use serde_json::{Value, json};
-use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
 use crate::audit::Decider;
@@ -17,16 +22,14 @@ use crate::chat::model::{AskOrigin, AskStatus, HistoryRow};
 use crate::error::AppResult;
 use crate::grants::GrantScope;
 use crate::grants::store as grants;
-use palaver_contract::asks::{AskKind, AskResponse};
-use palaver_contract::blocks::{BlockErrorCode, BlockWarningCode};
+use palaver_contract::asks::AskResponse;
 
-const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
-/// `?3` seconds from now.
-const LATER: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3 || ' seconds')";
-
-pub async fn pending_ask(pool: &SqlitePool, history_id: &str) -> AppResult<Option<StoredPendingAsk>> {
+pub async fn pending_ask(pool: &Pool, history_id: &str) -> AppResult<Option<StoredPendingAsk>> {
     let row: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT pending_ask FROM histories WHERE id = ?1").bind(history_id).fetch_optional(pool).await?;
+        sqlx::query_as("SELECT CAST(pending_ask AS TEXT) FROM histories WHERE id = $1")
+            .bind(history_id)
+            .fetch_optional(pool)
+            .await?;
     Ok(row.and_then(|(json,)| json).and_then(|json| match serde_json::from_str(&json) {
         Ok(ask) => Some(ask),
         Err(err) => {
@@ -36,20 +39,15 @@ pub async fn pending_ask(pool: &SqlitePool, history_id: &str) -> AppResult<Optio
     }))
 }
 
-async fn next_seq(tx: &mut Transaction<'_, Sqlite>, history_id: &str) -> AppResult<i64> {
-    let (seq,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = ?1")
+async fn next_seq(tx: &mut Tx<'_>, history_id: &str) -> AppResult<i64> {
+    let (seq,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = $1")
         .bind(history_id)
         .fetch_one(&mut **tx)
         .await?;
     Ok(seq)
 }
 
-async fn insert_rows(
-    tx: &mut Transaction<'_, Sqlite>,
-    history_id: &str,
-    turn_id: &str,
-    rows: &[HistoryRow],
-) -> AppResult<()> {
+async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
     let first = next_seq(tx, history_id).await?;
     for (offset, row) in (0_i64..).zip(rows) {
         let payload = serde_json::to_string(row).map_err(|err| {
@@ -60,10 +58,11 @@ async fn insert_rows(
             HistoryRow::ToolCall { ask: Some(ask), .. } => Some(ask),
             _ => None,
         };
-        sqlx::query(
+        sqlx::query(&format!(
             "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        )
+             VALUES ($1, $2, $3, $4, {}, $6, $7, $8)",
+            Backend::of_tx(tx).json("$5")
+        ))
         .bind(history_id)
         .bind(first + offset)
         .bind(turn_id)
@@ -80,27 +79,25 @@ async fn insert_rows(
 
 /// Marks a conversation active; false when it is gone (deleted), and then nothing may be
 /// written to it.
-async fn touch(tx: &mut Transaction<'_, Sqlite>, history_id: &str) -> AppResult<bool> {
-    let touched = sqlx::query(&format!("UPDATE histories SET updated_at = {NOW} WHERE id = ?1 AND deleted_at IS NULL"))
+async fn touch(tx: &mut Tx<'_>, history_id: &str) -> AppResult<bool> {
+    let now = Backend::of_tx(tx).now();
+    let touched = sqlx::query(&format!("UPDATE histories SET updated_at = {now} WHERE id = $1 AND deleted_at IS NULL"))
         .bind(history_id)
         .execute(&mut **tx)
         .await?;
     Ok(touched.rows_affected() == 1)
 }
 
-async fn set_ask_status(
-    tx: &mut Transaction<'_, Sqlite>,
-    history_id: &str,
-    tool_call_id: &str,
-    status: AskStatus,
-) -> AppResult<()> {
+async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, tool_call_id: &str, status: AskStatus) -> AppResult<()> {
+    let backend = Backend::of_tx(tx);
     // An expired ask's row also says when it ended.
     sqlx::query(&format!(
-        "UPDATE history_rows SET ask_status = ?3,
-             payload = CASE WHEN ?3 = 'expired' THEN json_set(payload, '$.ask.status', ?3, '$.ask.expiredAt', {NOW})
-                            ELSE json_set(payload, '$.ask.status', ?3) END
-         WHERE history_id = ?1 AND row_type = 'tool-call' AND ask_kind IS NOT NULL
-           AND json_extract(payload, '$.toolCallId') = ?2",
+        "UPDATE history_rows SET ask_status = $3,
+             payload = CASE WHEN $3 = 'expired' THEN {} ELSE {} END
+         WHERE history_id = $1 AND row_type = 'tool-call' AND ask_kind IS NOT NULL AND {} = $2",
+        backend.json_set("payload", &[("ask.status", "$3"), ("ask.expiredAt", backend.now())]),
+        backend.json_set("payload", &[("ask.status", "$3")]),
+        backend.json_text("payload", "toolCallId"),
     ))
     .bind(history_id)
     .bind(tool_call_id)
@@ -111,7 +108,7 @@ async fn set_ask_status(
 }
 
 /// Appends a finished turn's rows at once; nothing when the conversation was deleted meanwhile.
-pub async fn append_rows(pool: &SqlitePool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
+pub async fn append_rows(pool: &Pool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
     let mut tx = pool.begin().await?;
     if touch(&mut tx, history_id).await? {
         insert_rows(&mut tx, history_id, turn_id, rows).await?;
@@ -130,20 +127,24 @@ pub fn one_ask_at_a_time() -> Value {
 /// the ask's row (the last of `rows`) is stored cancelled with `one_ask_at_a_time` instead,
 /// and this returns false. A conversation deleted meanwhile gets nothing.
 pub async fn pause(
-    pool: &SqlitePool,
+    pool: &Pool,
     history_id: &str,
     turn_id: &str,
     mut rows: Vec<HistoryRow>,
     ask: &mut StoredPendingAsk,
     ttl: Duration,
 ) -> AppResult<bool> {
+    let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     let json = serde_json::to_string(&*ask).map_err(|_| crate::error::AppError::Internal)?;
+    let now = backend.now();
     let dated: Option<(String, String)> = sqlx::query_as(&format!(
-        "UPDATE histories
-         SET pending_ask = json_set(?1, '$.created', {NOW}, '$.expiresAt', {LATER}), updated_at = {NOW}
-         WHERE id = ?2 AND pending_ask IS NULL AND deleted_at IS NULL
-         RETURNING json_extract(pending_ask, '$.created'), json_extract(pending_ask, '$.expiresAt')"
+        "UPDATE histories SET pending_ask = {}, updated_at = {now}
+         WHERE id = $2 AND pending_ask IS NULL AND deleted_at IS NULL
+         RETURNING {}, {}",
+        backend.json_set(&backend.json("$1"), &[("created", now), ("expiresAt", &backend.seconds_from_now("$3"))]),
+        backend.json_text("pending_ask", "created"),
+        backend.json_text("pending_ask", "expiresAt"),
     ))
     .bind(json)
     .bind(history_id)
@@ -186,12 +187,11 @@ pub enum Deadline {
 }
 
 impl Deadline {
-    fn condition(self) -> String {
+    fn condition(self, backend: Backend) -> String {
+        let (expires_at, now) = (backend.json_text("pending_ask", "expiresAt"), backend.now());
         match self {
-            Deadline::Before => format!(
-                "(json_extract(pending_ask, '$.expiresAt') IS NULL OR json_extract(pending_ask, '$.expiresAt') > {NOW})"
-            ),
-            Deadline::Passed => format!("json_extract(pending_ask, '$.expiresAt') <= {NOW}"),
+            Deadline::Before => format!("({expires_at} IS NULL OR {expires_at} > {now})"),
+            Deadline::Passed => format!("{expires_at} <= {now}"),
         }
     }
 }
@@ -216,17 +216,20 @@ pub struct Resolution<'a> {
 /// rows and marks the ask's row. Returns the number of rows the conversation had before and its
 /// owner, or `None` when the ask was no longer pending (or not on that side of its deadline).
 pub async fn resolve(
-    pool: &SqlitePool,
+    pool: &Pool,
     history_id: &str,
     turn_id: &str,
     resolution: Resolution<'_>,
 ) -> AppResult<Option<(i64, String)>> {
+    let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     let cleared: Option<(Option<String>,)> = sqlx::query_as(&format!(
-        "UPDATE histories SET pending_ask = NULL, updated_at = {NOW}
-         WHERE id = ?1 AND json_extract(pending_ask, '$.toolCallId') = ?2 AND deleted_at IS NULL AND {}
+        "UPDATE histories SET pending_ask = NULL, updated_at = {}
+         WHERE id = $1 AND {} = $2 AND deleted_at IS NULL AND {}
          RETURNING owner_id",
-        resolution.deadline.condition()
+        backend.now(),
+        backend.json_text("pending_ask", "toolCallId"),
+        resolution.deadline.condition(backend)
     ))
     .bind(history_id)
     .bind(&resolution.expected.ask.tool_call_id)
@@ -250,7 +253,7 @@ pub async fn resolve(
 /// Undoes an answer whose continuation failed before any output: the ask is pending again,
 /// its answer rows are gone. Only while the conversation is as the answer left it.
 pub async fn undo_resolution(
-    pool: &SqlitePool,
+    pool: &Pool,
     history_id: &str,
     ask: &StoredPendingAsk,
     rows_before: i64,
@@ -258,11 +261,12 @@ pub async fn undo_resolution(
 ) -> AppResult<bool> {
     let mut tx = pool.begin().await?;
     let json = serde_json::to_string(ask).map_err(|_| crate::error::AppError::Internal)?;
-    let restored = sqlx::query(
-        "UPDATE histories SET pending_ask = ?1
-         WHERE id = ?2 AND pending_ask IS NULL
-           AND (SELECT COUNT(*) FROM history_rows WHERE history_id = ?2) = ?3",
-    )
+    let restored = sqlx::query(&format!(
+        "UPDATE histories SET pending_ask = {}
+         WHERE id = $2 AND pending_ask IS NULL
+           AND (SELECT COUNT(*) FROM history_rows WHERE history_id = $2) = $3",
+        Backend::of(pool).json("$1")
+    ))
     .bind(json)
     .bind(history_id)
     .bind(rows_before + rows_added)
@@ -271,7 +275,7 @@ pub async fn undo_resolution(
     .rows_affected()
         == 1;
     if restored {
-        sqlx::query("DELETE FROM history_rows WHERE history_id = ?1 AND seq >= ?2")
+        sqlx::query("DELETE FROM history_rows WHERE history_id = $1 AND seq >= $2")
             .bind(history_id)
             .bind(rows_before)
             .execute(&mut *tx)
@@ -284,12 +288,14 @@ pub async fn undo_resolution(
 }
 
 /// When the ask asked as `tool_call_id` expired, if it did.
-pub async fn expired_at(pool: &SqlitePool, history_id: &str, tool_call_id: &str) -> AppResult<Option<String>> {
-    let expired: Option<(Option<String>,)> = sqlx::query_as(
-        "SELECT json_extract(payload, '$.ask.expiredAt') FROM history_rows
-         WHERE history_id = ?1 AND row_type = 'tool-call' AND ask_status = 'expired'
-           AND json_extract(payload, '$.toolCallId') = ?2",
-    )
+pub async fn expired_at(pool: &Pool, history_id: &str, tool_call_id: &str) -> AppResult<Option<String>> {
+    let backend = Backend::of(pool);
+    let expired: Option<(Option<String>,)> = sqlx::query_as(&format!(
+        "SELECT {} FROM history_rows
+         WHERE history_id = $1 AND row_type = 'tool-call' AND ask_status = 'expired' AND {} = $2",
+        backend.json_text("payload", "ask.expiredAt"),
+        backend.json_text("payload", "toolCallId"),
+    ))
     .bind(history_id)
     .bind(tool_call_id)
     .fetch_optional(pool)
@@ -298,11 +304,13 @@ pub async fn expired_at(pool: &SqlitePool, history_id: &str, tool_call_id: &str)
 }
 
 /// Pending asks whose `expiresAt` has passed, oldest first (at most `limit`).
-pub async fn due_asks(pool: &SqlitePool, limit: i64) -> AppResult<Vec<(String, StoredPendingAsk)>> {
+pub async fn due_asks(pool: &Pool, limit: i64) -> AppResult<Vec<(String, StoredPendingAsk)>> {
+    let backend = Backend::of(pool);
+    let (expires_at, now) = (backend.json_text("pending_ask", "expiresAt"), backend.now());
     let rows: Vec<(String, String)> = sqlx::query_as(&format!(
-        "SELECT id, pending_ask FROM histories
-         WHERE pending_ask IS NOT NULL AND json_extract(pending_ask, '$.expiresAt') <= {NOW} AND deleted_at IS NULL
-         ORDER BY json_extract(pending_ask, '$.expiresAt') LIMIT ?1"
+        "SELECT id, CAST(pending_ask AS TEXT) FROM histories
+         WHERE pending_ask IS NOT NULL AND {expires_at} <= {now} AND deleted_at IS NULL
+         ORDER BY {expires_at} LIMIT $1"
     ))
     .bind(limit)
     .fetch_all(pool)
@@ -321,16 +329,23 @@ pub async fn due_asks(pool: &SqlitePool, limit: i64) -> AppResult<Vec<(String, S
 
 /// Gives asks stored before asks expired an `expiresAt`: `ttl` (or `approval_ttl` for an
 /// approval) after they were asked. Returns how many it dated.
-pub async fn date_undated_asks(pool: &SqlitePool, ttl: Duration, approval_ttl: Duration) -> AppResult<u64> {
-    let sql = "UPDATE histories
-         SET pending_ask = json_set(pending_ask, '$.expiresAt', COALESCE(
-             strftime('%Y-%m-%dT%H:%M:%fZ', json_extract(pending_ask, '$.created'), ?1 || ' seconds'),
-             strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?1 || ' seconds')))
-         WHERE pending_ask IS NOT NULL AND json_extract(pending_ask, '$.expiresAt') IS NULL
-           AND json_extract(pending_ask, '$.origin') IS ?2";
+pub async fn date_undated_asks(pool: &Pool, ttl: Duration, approval_ttl: Duration) -> AppResult<u64> {
+    let backend = Backend::of(pool);
+    let expires_at = format!(
+        "COALESCE({}, {})",
+        backend.seconds_after(&backend.json_text("pending_ask", "created"), "$1"),
+        backend.seconds_from_now("$1")
+    );
+    let sql = format!(
+        "UPDATE histories SET pending_ask = {}
+         WHERE pending_ask IS NOT NULL AND {} IS NULL AND {} IS NOT DISTINCT FROM $2",
+        backend.json_set("pending_ask", &[("expiresAt", &expires_at)]),
+        backend.json_text("pending_ask", "expiresAt"),
+        backend.json_text("pending_ask", "origin"),
+    );
     let mut count = 0;
     for (origin, ttl) in [(None, ttl), (Some("elicitation"), ttl), (Some("approval"), approval_ttl)] {
-        count += sqlx::query(sql).bind(seconds(ttl)).bind(origin).execute(pool).await?.rows_affected();
+        count += sqlx::query(&sql).bind(seconds(ttl)).bind(origin).execute(pool).await?.rows_affected();
     }
     Ok(count)
 }
@@ -338,9 +353,9 @@ pub async fn date_undated_asks(pool: &SqlitePool, ttl: Duration, approval_ttl: D
 /// Records that the approved call `key` (`<history id>/<call id>`) runs, with the digest of its
 /// arguments; false when it ran before (a replayed, retried or racing approval): it must not
 /// run again.
-pub async fn claim_approved_run(pool: &SqlitePool, key: &str, tool_name: &str, args_digest: &str) -> AppResult<bool> {
+pub async fn claim_approved_run(pool: &Pool, key: &str, tool_name: &str, args_digest: &str) -> AppResult<bool> {
     let claimed = sqlx::query(
-        "INSERT INTO approved_runs (idempotency_key, tool_name, args_digest) VALUES (?1, ?2, ?3)
+        "INSERT INTO approved_runs (idempotency_key, tool_name, args_digest) VALUES ($1, $2, $3)
          ON CONFLICT (idempotency_key) DO NOTHING",
     )
     .bind(key)
@@ -358,12 +373,13 @@ pub struct PendingAskListItem {
     pub pending: StoredPendingAsk,
 }
 
-pub async fn pending_asks_of(pool: &SqlitePool, owner_id: &str) -> AppResult<Vec<PendingAskListItem>> {
-    let rows: Vec<(String, Option<String>, String)> = sqlx::query_as(
-        "SELECT id, title, pending_ask FROM histories
-         WHERE owner_id = ?1 AND pending_ask IS NOT NULL AND deleted_at IS NULL
-         ORDER BY json_extract(pending_ask, '$.created') DESC, id DESC",
-    )
+pub async fn pending_asks_of(pool: &Pool, owner_id: &str) -> AppResult<Vec<PendingAskListItem>> {
+    let rows: Vec<(String, Option<String>, String)> = sqlx::query_as(&format!(
+        "SELECT id, title, CAST(pending_ask AS TEXT) FROM histories
+         WHERE owner_id = $1 AND pending_ask IS NOT NULL AND deleted_at IS NULL
+         ORDER BY {} DESC, id DESC",
+        Backend::of(pool).json_text("pending_ask", "created")
+    ))
     .bind(owner_id)
     .fetch_all(pool)
     .await?;
@@ -391,14 +407,15 @@ pub struct AiRequestLog<'a> {
     pub output_tokens: u32,
     pub latency_ms: u64,
     /// What the turn asked or answered, how its document checked, whether it was stopped.
-    pub metadata: &'a RequestLogMetadata,
+    pub metadata: &'a super::request_log::RequestLogMetadata,
 }
 
-pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppResult<()> {
-    sqlx::query(
+pub async fn log_ai_request(pool: &Pool, entry: &AiRequestLog<'_>) -> AppResult<()> {
+    sqlx::query(&format!(
         "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, {})",
+        Backend::of(pool).json("$11")
+    ))
     .bind(crate::db::new_id())
     .bind(entry.history_id)
     .bind(entry.user_id)
@@ -406,77 +423,11 @@ pub async fn log_ai_request(pool: &SqlitePool, entry: &AiRequestLog<'_>) -> AppR
     .bind(entry.prompt)
     .bind(entry.response)
     .bind(entry.error)
-    .bind(entry.input_tokens)
-    .bind(entry.output_tokens)
+    .bind(i64::from(entry.input_tokens))
+    .bind(i64::from(entry.output_tokens))
     .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
     .bind(serde_json::to_string(entry.metadata).unwrap_or_else(|_| "{}".into()))
     .execute(pool)
     .await?;
     Ok(())
-}
-
-/// `ai_requests.metadata`: what a turn asked or answered, how its reply checked as a document,
-/// and whether the user stopped it.
-#[derive(Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RequestLogMetadata {
-    /// The ask a prompt turn paused on, or the ask an answer turn answered.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ask: Option<AskLog>,
-    /// The ask an answer turn paused on next.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_ask: Option<AskLog>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ui_blocks: Option<UiBlocksLog>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub stopped: bool,
-}
-
-/// Where an ask was when the turn logged it: asked, or answered with an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AskPhase {
-    Asked,
-    Answered(&'static str),
-}
-
-/// One ask in the request log.
-#[derive(Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AskLog {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub action: Option<&'static str>,
-    pub kind: AskKind,
-    pub phase: &'static str,
-    pub tool_call_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub origin: Option<AskOrigin>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_name: Option<String>,
-}
-
-impl AskLog {
-    pub fn of(pending: &StoredPendingAsk, phase: AskPhase) -> Self {
-        let (phase, action) = match phase {
-            AskPhase::Asked => ("asked", None),
-            AskPhase::Answered(action) => ("answered", Some(action)),
-        };
-        Self {
-            action,
-            kind: pending.ask.kind,
-            phase,
-            tool_call_id: pending.ask.tool_call_id.clone(),
-            origin: pending.ask.origin,
-            tool_name: pending.ask.tool_name.clone(),
-        }
-    }
-}
-
-/// How a reply checked as a block document.
-#[derive(Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UiBlocksLog {
-    pub ok: bool,
-    pub error_codes: Vec<BlockErrorCode>,
-    pub warning_codes: Vec<BlockWarningCode>,
-    pub repaired: bool,
 }

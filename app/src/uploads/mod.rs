@@ -6,8 +6,8 @@ mod store;
 
 use std::path::{Path, PathBuf};
 
+use crate::db::Pool;
 use sha2::{Digest, Sha256};
-use sqlx::SqlitePool;
 use tokio::io::AsyncWriteExt;
 
 use crate::db::new_id;
@@ -17,7 +17,7 @@ use crate::error::{AppError, AppResult};
 /// are kept (`None` when file storage is off) and the per-file cap.
 #[derive(Clone)]
 pub struct Uploads {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub files: Option<FileStore>,
     pub max_file_size_bytes: u64,
 }
@@ -90,7 +90,7 @@ impl FileStore {
     }
 
     /// The bytes of `file_id` if it is an upload of `owner_id` that is not deleted.
-    pub async fn load_owned(&self, pool: &SqlitePool, owner_id: &str, file_id: &str) -> AppResult<Option<Vec<u8>>> {
+    pub async fn load_owned(&self, pool: &Pool, owner_id: &str, file_id: &str) -> AppResult<Option<Vec<u8>>> {
         let Some(id) = store::owned_file_id(pool, owner_id, file_id).await? else { return Ok(None) };
         match tokio::fs::read(self.path(&id)).await {
             Ok(bytes) => Ok(Some(bytes)),
@@ -117,7 +117,7 @@ impl UploadWriter {
     pub async fn finish(
         mut self,
         store: &FileStore,
-        pool: &SqlitePool,
+        pool: &Pool,
         owner_id: &str,
         filename: &str,
         mime_type: &str,

@@ -1,6 +1,6 @@
 //! The index of uploads: one row per stored file.
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use crate::error::AppResult;
 
@@ -14,8 +14,8 @@ pub struct FileRow<'a> {
     pub sha256: &'a str,
 }
 
-pub async fn insert_file(pool: &SqlitePool, row: &FileRow<'_>) -> AppResult<()> {
-    sqlx::query("INSERT INTO files (id, owner_id, filename, mime_type, size, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+pub async fn insert_file(pool: &Pool, row: &FileRow<'_>) -> AppResult<()> {
+    sqlx::query("INSERT INTO files (id, owner_id, filename, mime_type, size, sha256) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(row.id)
         .bind(row.owner_id)
         .bind(row.filename)
@@ -28,9 +28,9 @@ pub async fn insert_file(pool: &SqlitePool, row: &FileRow<'_>) -> AppResult<()> 
 }
 
 /// The id of `file_id` when it is an upload of `owner_id` that is not deleted.
-pub async fn owned_file_id(pool: &SqlitePool, owner_id: &str, file_id: &str) -> AppResult<Option<String>> {
+pub async fn owned_file_id(pool: &Pool, owner_id: &str, file_id: &str) -> AppResult<Option<String>> {
     let owned: Option<(String,)> =
-        sqlx::query_as("SELECT id FROM files WHERE id = ?1 AND owner_id = ?2 AND deleted_at IS NULL")
+        sqlx::query_as("SELECT id FROM files WHERE id = $1 AND owner_id = $2 AND deleted_at IS NULL")
             .bind(file_id)
             .bind(owner_id)
             .fetch_optional(pool)

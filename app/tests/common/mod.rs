@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use app::db::Pool;
 use serde_json::{Value, json};
-use sqlx::SqlitePool;
 
 use app::accounts::auth::{Caller, CallerVia};
 use app::accounts::model::Role;
@@ -20,7 +20,7 @@ use palaver_contract::asks::AskSurface;
 
 pub struct Harness {
     pub dir: tempfile::TempDir,
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub runner: TurnRunner,
     pub running: RunningTurns,
     pub caller: Caller,
@@ -34,7 +34,7 @@ pub async fn harness(responses: Value) -> Harness {
 /// (`Harness::model_requests`).
 pub async fn harness_with(responses: Value, settings: TurnSettings) -> Harness {
     let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("turns.db").display());
+    let url = app::db::scratch_url(dir.path()).await.expect("a scratch database");
     let pool = app::db::connect(&url).await.expect("database");
     let log = Some(dir.path().join("model-requests.jsonl"));
     let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), log).expect("script");
@@ -87,7 +87,7 @@ impl Harness {
     /// Gives the harness's user a completed todo, so `deleteCompletedTodos` has one to delete
     /// (with none, its check completes the call without asking).
     pub async fn seed_completed_todo(&self, title: &str) {
-        sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES (?1, ?2, ?1, 1)")
+        sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ($1, $2, $1, 1)")
             .bind(title)
             .bind(&self.caller.user.id)
             .execute(&self.pool)

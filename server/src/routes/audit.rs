@@ -1,9 +1,9 @@
 //! `GET /gpt/audit`: the audit trail of asks as JSON, newest first, a page at a time.
 
+use app::db::Pool;
 use axum::Json;
 use axum::extract::{Query, State};
 use serde::Deserialize;
-use sqlx::SqlitePool;
 
 use app::audit::{AUDIT_PAGE_MAX, AuditPage};
 use app::error::AppError;
@@ -24,7 +24,7 @@ pub struct AuditQuery {
 }
 
 pub async fn audit(
-    State(pool): State<SqlitePool>,
+    State(pool): State<Pool>,
     Authenticated(caller): Authenticated,
     query: Result<Query<AuditQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Data<AuditPage>>, Problem> {

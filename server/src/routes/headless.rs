@@ -1,12 +1,12 @@
 //! The headless endpoints for clients that do not read server-sent events (a watch app, a
 //! notification action, a bot): the pending asks, and a whole turn as one JSON response.
 
+use app::db::Pool;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
-use sqlx::SqlitePool;
 
 use app::chat::access::{HistoryAccess, authorize_history};
 use app::chat::model::TurnEvent;
@@ -22,7 +22,7 @@ use crate::problem::Problem;
 
 /// `GET /gpt/histories/pendingAsks`: the caller's pending asks, newest first.
 pub async fn pending_asks(
-    State(pool): State<SqlitePool>,
+    State(pool): State<Pool>,
     Authenticated(caller): Authenticated,
 ) -> Result<Json<Data<Vec<PendingAskEntry>>>, Problem> {
     let items = pending_asks_of(&pool, &caller.user.id).await?;
@@ -159,7 +159,7 @@ fn turn_problem(err: AppError) -> Problem {
 /// `POST /gpt/histories/{id}/turn`: runs a whole turn and answers once it has finished.
 pub async fn turn(
     State(turns): State<TurnRunner>,
-    State(pool): State<SqlitePool>,
+    State(pool): State<Pool>,
     Authenticated(caller): Authenticated,
     Path(history_id): Path<String>,
     body: Bytes,
@@ -225,6 +225,6 @@ pub async fn turn(
     Ok(Json(Data { data }))
 }
 
-async fn current_title(pool: &SqlitePool, history_id: &str) -> Result<Option<String>, Problem> {
+async fn current_title(pool: &Pool, history_id: &str) -> Result<Option<String>, Problem> {
     Ok(app::chat::store::load_history(pool, history_id).await?.and_then(|history| history.title))
 }

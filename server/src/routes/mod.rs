@@ -8,14 +8,14 @@ pub mod gpt;
 pub mod headless;
 mod turn_body;
 
+use app::db::Pool;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
-use sqlx::SqlitePool;
 
 /// 200 once the database answers (it is migrated before the server listens).
-pub async fn health(State(pool): State<SqlitePool>) -> (StatusCode, Json<Value>) {
+pub async fn health(State(pool): State<Pool>) -> (StatusCode, Json<Value>) {
     match app::db::ping(&pool).await {
         Ok(_) => (StatusCode::OK, Json(json!({"status": "ok"}))),
         Err(err) => {

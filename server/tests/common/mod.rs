@@ -21,7 +21,7 @@ use tower::ServiceExt;
 pub struct TestApp {
     pub router: Router,
     pub dir: TempDir,
-    pub pool: sqlx::SqlitePool,
+    pub pool: app::db::Pool,
     pub state: AppState,
 }
 
@@ -111,7 +111,7 @@ impl TestApp {
         auth: AuthSettings,
         Extras { blocks, mcp, ask_ttl }: Extras,
     ) -> Self {
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
+        let url = app::db::scratch_url(dir.path()).await.expect("a scratch database");
         let pool = app::db::connect(&url).await.expect("database");
         let options = LeptosOptions::builder().output_name("palaver").build();
         let defaults = app::turn::TurnSettings::default();

@@ -13,6 +13,7 @@ pub struct Server {
     pub child: Child,
     pub port: u16,
     pub dir: tempfile::TempDir,
+    pub database_url: String,
 }
 
 /// A test that fails leaves no server behind.
@@ -27,18 +28,15 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-pub fn database(dir: &tempfile::TempDir) -> String {
-    format!("sqlite://{}?mode=rwc", dir.path().join("palaver.db").display())
-}
-
 /// Starts the server with the mock `script` and these extra environment settings, once it
 /// accepts connections.
 pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
     let dir = tempfile::tempdir().unwrap();
+    let database_url = app::db::scratch_url(dir.path()).await.unwrap();
     std::fs::write(dir.path().join("mock.json"), script.to_string()).unwrap();
     let mut create = Command::new(env!("CARGO_BIN_EXE_palaver"))
         .args(["users", "create", "ada"])
-        .env("PALAVER_DATABASE_URL", database(&dir))
+        .env("PALAVER_DATABASE_URL", &database_url)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -53,7 +51,7 @@ pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
         .env("LEPTOS_SITE_ROOT", "target/site")
         .env("LEPTOS_SITE_PKG_DIR", "pkg")
         .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
-        .env("PALAVER_DATABASE_URL", database(&dir))
+        .env("PALAVER_DATABASE_URL", &database_url)
         .env("PALAVER_DATA_DIR", dir.path())
         .env("PALAVER_MODEL", format!("mock:{}", dir.path().join("mock.json").display()))
         .env("RUST_LOG", "warn")
@@ -62,7 +60,7 @@ pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
         command.env(name, value);
     }
     // Held from here, so a server that never answers is killed with the failing test.
-    let server = Server { child: command.spawn().unwrap(), port, dir };
+    let server = Server { child: command.spawn().unwrap(), port, dir, database_url };
     for _ in 0..100 {
         if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
             return server;

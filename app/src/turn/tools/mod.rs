@@ -9,9 +9,9 @@ mod todos;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::db::Pool;
 use futures::future::BoxFuture;
 use serde_json::Value;
-use sqlx::SqlitePool;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::llm::{ContentPart, ModelMessage};
@@ -21,7 +21,7 @@ use todos::{AddTodo, CompleteTodo, DeleteCompletedTodos, ListTodos, ScheduleRemi
 /// What a tool run knows about its call.
 #[derive(Clone)]
 pub struct ToolContext {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub user_id: String,
     pub history_id: String,
     /// `<turnId>:<toolCallId>`: the same call never runs twice under one key.

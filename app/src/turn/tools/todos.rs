@@ -1,8 +1,8 @@
 //! The demo todo tools the spec's examples use; deleting completed todos needs approval, and a
 //! reminder's time is one only the person may give (an argument ask).
 
+use crate::db::Pool;
 use serde_json::{Value, json};
-use sqlx::SqlitePool;
 
 use super::{HostTool, Preflight, PreflightRun, ToolContext, ToolRun, store};
 
@@ -15,7 +15,7 @@ fn database_error(err: sqlx::Error) -> String {
     "The todo list could not be reached.".to_string()
 }
 
-async fn todos(pool: &SqlitePool, user_id: &str) -> Result<Value, String> {
+async fn todos(pool: &Pool, user_id: &str) -> Result<Value, String> {
     let rows = store::list(pool, user_id).await.map_err(database_error)?;
     Ok(json!(
         rows.into_iter()
