@@ -114,7 +114,12 @@ async fn main() {
     let responses: Vec<serde_json::Value> = (0..CALLS).flat_map(|_| [call.clone(), json!({"text": "ok"})]).collect();
     let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), None).unwrap();
     let settings = TurnSettings { tool_sources: vec![std::sync::Arc::new(hub.clone())], ..TurnSettings::default() };
-    let runner = TurnRunner::new(pool.clone(), Arc::new(model), settings, RunningTurns::default());
+    let runner = TurnRunner::new(
+        pool.clone(),
+        Arc::new(model),
+        settings,
+        RunningTurns::new(pool.clone(), app::signals::Signals::local(), app::chat::running::DEFAULT_LEASE),
+    );
     let user =
         app::accounts::service::create_account(&pool, "bench", "correct horse battery", Role::User).await.unwrap();
     let caller = Caller { user, via: CallerVia::Session };

@@ -204,6 +204,12 @@ pub fn detached() -> Result<Pool, sqlx::Error> {
     Pool::connect_lazy("sqlite::memory:")
 }
 
+/// Sends `payload` on the PostgreSQL channel `channel`, to every connection that listens.
+pub async fn notify(pool: &Pool, channel: &str, payload: &str) -> Result<(), sqlx::Error> {
+    // pg_notify returns void, which the Any driver cannot carry: select a constant instead.
+    sqlx::query("SELECT 1 FROM pg_notify($1, $2)").bind(channel).bind(payload).execute(pool).await.map(|_| ())
+}
+
 /// Whether the database answers.
 pub async fn ping(pool: &Pool) -> Result<(), sqlx::Error> {
     pool.acquire().await?.ping().await

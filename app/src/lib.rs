@@ -35,6 +35,8 @@ mod outbound;
 #[cfg(feature = "ssr")]
 pub mod server_fn;
 #[cfg(feature = "ssr")]
+pub mod signals;
+#[cfg(feature = "ssr")]
 pub mod state;
 #[cfg(feature = "ssr")]
 pub mod turn;

@@ -206,7 +206,11 @@ async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
         h.pool.clone(),
         std::sync::Arc::new(model),
         short_lived(3600, 3600),
-        app::chat::running::RunningTurns::default(),
+        app::chat::running::RunningTurns::new(
+            h.pool.clone(),
+            app::signals::Signals::local(),
+            app::chat::running::DEFAULT_LEASE,
+        ),
     );
     let sweeper = restarted.spawn_expiry_sweeper();
     let mut waited = 0;

@@ -251,7 +251,7 @@ async fn a_call_past_its_timeout_is_cancelled_and_a_stop_cancels_a_running_call(
     while let Some(event) = handle.events.recv().await {
         if matches!(&event, TurnEvent::ToolCall { .. }) {
             tokio::time::sleep(Duration::from_millis(300)).await;
-            assert!(h.running.stop(&history));
+            assert!(h.running.stop(&history).await);
         }
         events.push(event);
     }
@@ -428,7 +428,11 @@ async fn skip_declines_a_new_message_cancels_and_a_restart_loses_the_question() 
                 .unwrap(),
         ),
         TurnSettings::default(),
-        app::chat::running::RunningTurns::default(),
+        app::chat::running::RunningTurns::new(
+            h.pool.clone(),
+            app::signals::Signals::local(),
+            app::chat::running::DEFAULT_LEASE,
+        ),
     );
     let mut handle = restarted
         .start(h.request(
@@ -542,7 +546,7 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
     // A question the user stops is cancelled by Palaver, for the user.
     let (history, _) = h.prompt(None, "Ask me again").await;
     assert_eq!(h.pending(&history).await.as_deref(), Some("call_b_q1"));
-    assert!(h.running.stop(&history), "the turn waits on its tool's question");
+    assert!(h.running.stop(&history).await, "the turn waits on its tool's question");
     for _ in 0..50 {
         if h.pending(&history).await.is_none() {
             break;

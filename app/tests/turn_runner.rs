@@ -122,12 +122,12 @@ async fn a_stop_ends_the_turn_and_keeps_what_was_said() {
     let mut events = Vec::new();
     while let Some(event) = handle.events.recv().await {
         if matches!(&event, TurnEvent::Text { text } if text == "Once upon a time") {
-            assert!(h.running.stop(&history), "the turn is running");
+            assert!(h.running.stop(&history).await, "the turn is running");
         }
         events.push(event);
     }
     assert!(!text(&events).contains("and it did."), "{events:?}");
-    assert!(!h.running.stop(&history), "a finished turn is no longer running");
+    assert!(!h.running.stop(&history).await, "a finished turn is no longer running");
     let rows = h.rows(&history).await;
     assert!(matches!(rows.last(), Some(HistoryRow::Assistant { text, .. }) if text.starts_with("Once upon a time")));
 }
@@ -136,7 +136,12 @@ async fn a_stop_ends_the_turn_and_keeps_what_was_said() {
 async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_it() {
     let long = json!({"parts": ["Once upon a time", " there was", " a very long story"], "chunkDelayMs": 300});
     let h = harness(json!([long])).await;
-    let conversations = app::chat::Conversations::new(h.pool.clone(), None, h.running.clone(), Default::default());
+    let conversations = app::chat::Conversations::new(
+        h.pool.clone(),
+        None,
+        h.running.clone(),
+        app::live::LiveHub::new(h.pool.clone(), app::signals::Signals::local()),
+    );
     let story = h.request(None, TurnInput::Prompt("Tell me a story".into()));
     let mut handle = h.runner.start(story).await.expect("start");
     let history = handle.history_id.clone();
@@ -151,7 +156,7 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
         .await
         .expect("count");
     assert_eq!(rows, 0, "the stopped turn saved nothing to the deleted conversation");
-    assert!(!h.running.stop(&history), "the turn ended");
+    assert!(!h.running.stop(&history).await, "the turn ended");
     let again = h.request(Some(&history), TurnInput::Prompt("Still there?".into()));
     assert_eq!(h.runner.start(again).await.err().map(|err| err.status_code()), Some(404));
 }
@@ -160,7 +165,12 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
 async fn a_stop_that_names_a_turn_stops_it_and_not_another_tabs_turn_on_the_conversation() {
     let story = |words: [&str; 3]| json!({"parts": words, "chunkDelayMs": 250});
     let h = harness(json!([story(["First", " tab", " story."]), story(["Second", " tab", " story."])])).await;
-    let conversations = app::chat::Conversations::new(h.pool.clone(), None, h.running.clone(), Default::default());
+    let conversations = app::chat::Conversations::new(
+        h.pool.clone(),
+        None,
+        h.running.clone(),
+        app::live::LiveHub::new(h.pool.clone(), app::signals::Signals::local()),
+    );
     let history = app::chat::store::create_history(&h.pool, &h.caller.user.id).await.unwrap();
     let mut first = h.runner.start(h.request(Some(&history), TurnInput::Prompt("One".into()))).await.unwrap();
     let mut second = h.runner.start(h.request(Some(&history), TurnInput::Prompt("Two".into()))).await.unwrap();

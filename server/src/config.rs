@@ -171,6 +171,11 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_MAX_TURNS_PER_USER", default_value_t = 4,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_turns_per_user: u64,
+    /// How long a running turn's lease lasts: when an instance dies, its turns stop counting
+    /// toward the user's limit after this long.
+    #[arg(long, global = true, env = "PALAVER_TURN_LEASE_SECONDS", default_value_t = 15,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub turn_lease_seconds: u64,
     /// Per-file cap of `files` answers and uploads, in bytes.
     #[arg(long, global = true, env = "PALAVER_MAX_FILE_SIZE_BYTES", default_value_t = 10 * 1024 * 1024)]
     pub max_file_size_bytes: u64,
@@ -248,6 +253,7 @@ impl ServeConfig {
             ask_ttl: std::time::Duration::from_secs(self.ask_ttl_seconds),
             approval_ttl: std::time::Duration::from_secs(self.approval_ttl_seconds),
             max_turns_per_user: usize::try_from(self.max_turns_per_user).unwrap_or(usize::MAX),
+            turn_lease: std::time::Duration::from_secs(self.turn_lease_seconds),
         })
     }
 

@@ -24,6 +24,7 @@ use app::db::Pool;
 use app::live::LiveHub;
 use app::llm::ChatModel;
 use app::mcp::McpHub;
+use app::signals::Signals;
 use app::state::AppState;
 use app::turn::{TurnRunner, TurnSettings};
 use app::uploads::Uploads;
@@ -36,7 +37,8 @@ use axum::routing::{MethodRouter, delete, get, patch, post};
 use leptos::prelude::*;
 use leptos_axum::{AxumRouteListing, LeptosRoutes, generate_route_list};
 
-/// Builds the state the router serves from.
+/// Builds the state the router serves from; `signals` reach the other instances on the
+/// database (`Signals::connect`), or stay here (`Signals::local`).
 pub fn app_state(
     leptos_options: LeptosOptions,
     pool: Pool,
@@ -44,9 +46,10 @@ pub fn app_state(
     auth: AuthSettings,
     mut turn_settings: TurnSettings,
     mcp: McpHub,
+    signals: Signals,
 ) -> AppState {
-    let running = RunningTurns::default();
-    let live = LiveHub::default();
+    let running = RunningTurns::new(pool.clone(), signals.clone(), turn_settings.turn_lease);
+    let live = LiveHub::new(pool.clone(), signals);
     let conversations = Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone(), live.clone());
     let uploads = Uploads {
         pool: pool.clone(),

@@ -144,7 +144,11 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
             Err(err) => tracing::warn!(%err, "could not clear the partial uploads"),
         }
     }
-    let state = server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings, mcp.clone());
+    let signals = app::signals::Signals::connect(&pool)
+        .await
+        .map_err(|err| format!("Cannot listen for the other instances' signals: {err}"))?;
+    let state =
+        server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings, mcp.clone(), signals);
     let sweeper = state.turns.spawn_expiry_sweeper();
     let (running, live) = (state.conversations.running.clone(), state.live.clone());
     let router = server::router(state);

@@ -452,6 +452,7 @@ async fn an_answer_survives_a_server_restart() {
         common::test_auth(),
         app::turn::TurnSettings::default(),
         Default::default(),
+        app::signals::Signals::local(),
     );
     let restarted = TestApp { router: server::router(state.clone()), dir: dir_app.dir, pool: dir_app.pool, state };
     // The fresh mock starts at its first response again; skip it with a throwaway turn.
@@ -484,7 +485,9 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
     )
     .unwrap();
     let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();
-    let state = server::app_state(options, app.pool.clone(), model, common::test_auth(), settings, Default::default());
+    let signals = app::signals::Signals::local();
+    let state =
+        server::app_state(options, app.pool.clone(), model, common::test_auth(), settings, Default::default(), signals);
     let off = TestApp { router: server::router(state.clone()), dir: app.dir, pool: app.pool, state };
     let ada = off.user("ada", Role::User).await;
     let turn = off.prompt(&ada, json!({"prompt": "hi", "askResponse": {"toolCallId": "x", "action": "decline"}})).await;

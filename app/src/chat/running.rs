@@ -5,12 +5,18 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
-use tokio::sync::watch;
+use tokio::sync::{broadcast, watch};
 
+use super::store::{self, RunningTurnRow};
 use super::turn_log::TurnLog;
+use crate::db::{Pool, new_id};
+use crate::signals::{Channel, Signal, Signals};
 
 struct Running {
+    /// This registration's row in `running_turns`.
+    key: String,
     switch: watch::Sender<bool>,
     log: Arc<TurnLog>,
     /// Whose turn it is (a turn speaks as the conversation's owner).
@@ -19,33 +25,87 @@ struct Running {
 
 type Switches = HashMap<String, Vec<Running>>;
 
-#[derive(Clone, Default)]
+/// A running turn's lease unless configured.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(15);
+
+/// The turns running on this instance, in memory, and on every instance, in `running_turns`.
+#[derive(Clone)]
 pub struct RunningTurns {
     switches: Arc<Mutex<Switches>>,
+    pool: Pool,
+    signals: Signals,
+    /// This instance's id in `running_turns`.
+    instance_id: Arc<str>,
+    lease: Duration,
 }
 
 impl RunningTurns {
+    /// The running turns of an instance whose leases last `lease` (renewed every third of it).
+    /// It hears the Stops that other instances signal for its turns.
+    pub fn new(pool: Pool, signals: Signals, lease: Duration) -> Self {
+        let running = Self {
+            switches: Arc::default(),
+            pool,
+            signals: signals.clone(),
+            instance_id: new_id().into(),
+            lease: lease.max(Duration::from_secs(1)),
+        };
+        tokio::spawn(keep_up(running.without_signals(), signals.subscribe()));
+        running
+    }
+
+    /// This registry for the task that serves it: holding the signals would keep it alive.
+    fn without_signals(&self) -> Housekeeper {
+        Housekeeper {
+            switches: Arc::downgrade(&self.switches),
+            pool: self.pool.clone(),
+            instance_id: self.instance_id.clone(),
+            lease: self.lease,
+        }
+    }
+
     fn switches(&self) -> MutexGuard<'_, Switches> {
-        self.switches.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.switches)
+    }
+
+    fn lease_seconds(&self) -> i64 {
+        i64::try_from(self.lease.as_secs()).unwrap_or(i64::MAX)
     }
 
     /// Registers a turn starting on a conversation, with its event log; its receiver flips
     /// to true on a stop.
-    pub fn register(
+    pub async fn register(
         &self,
         history_id: &str,
         user_id: &str,
         log: Arc<TurnLog>,
     ) -> (watch::Sender<bool>, watch::Receiver<bool>) {
         let (sender, receiver) = watch::channel(false);
-        let running = Running { switch: sender.clone(), log, user_id: user_id.to_string() };
+        let key = new_id();
+        let row = RunningTurnRow {
+            key: &key,
+            history_id,
+            user_id,
+            stream_id: &log.stream_id(),
+            instance_id: &self.instance_id,
+        };
+        // Without its row, a Stop sent to another instance misses the turn; it still runs here.
+        if let Err(err) = store::add_running_turn(&self.pool, &row, self.lease_seconds()).await {
+            tracing::warn!(?err, history = history_id, "a running turn was not recorded for other instances");
+        }
+        let running = Running { key, switch: sender.clone(), log, user_id: user_id.to_string() };
         self.switches().entry(history_id.to_string()).or_default().push(running);
         (sender, receiver)
     }
 
-    /// How many turns of `user_id` are running (waiting on a tool's question included).
-    pub fn count_of(&self, user_id: &str) -> usize {
-        self.switches().values().flatten().filter(|turn| turn.user_id == user_id).count()
+    /// How many turns of `user_id` are running, on any instance (waiting on a tool's question
+    /// included).
+    pub async fn count_of(&self, user_id: &str) -> usize {
+        let here = self.switches().values().flatten().filter(|turn| turn.user_id == user_id).count();
+        match store::running_turns_of(&self.pool, user_id).await {
+            Ok(everywhere) => usize::try_from(everywhere).unwrap_or(usize::MAX).max(here),
+            Err(_) => here,
+        }
     }
 
     /// The log of the newest turn streaming on a conversation, for a client to attach to.
@@ -56,44 +116,117 @@ impl RunningTurns {
     }
 
     /// Forgets a finished turn.
-    pub fn unregister(&self, history_id: &str, switch: &watch::Sender<bool>) {
-        let mut switches = self.switches();
-        if let Some(running) = switches.get_mut(history_id) {
+    pub async fn unregister(&self, history_id: &str, switch: &watch::Sender<bool>) {
+        let key = {
+            let mut switches = self.switches();
+            let Some(running) = switches.get_mut(history_id) else { return };
+            let key = running.iter().find(|current| current.switch.same_channel(switch)).map(|turn| turn.key.clone());
             running.retain(|current| !current.switch.same_channel(switch));
             if running.is_empty() {
                 switches.remove(history_id);
             }
+            key
+        };
+        if let Some(key) = key
+            && let Err(err) = store::remove_running_turn(&self.pool, &key).await
+        {
+            // Its lease runs out instead.
+            tracing::warn!(?err, history = history_id, "a finished turn's row stays until its lease ends");
         }
     }
 
-    /// How many turns are running (waiting on a tool's question included).
+    /// How many turns are running here (waiting on a tool's question included).
     pub fn count(&self) -> usize {
         self.switches().values().map(Vec::len).sum()
     }
 
-    /// Asks every running turn to stop (Palaver is shutting down): each saves what it has.
+    /// Asks every turn running here to stop (Palaver is shutting down): each saves what it has.
     pub fn stop_everything(&self) {
         for turn in self.switches().values().flatten() {
             let _ = turn.switch.send(true);
         }
     }
 
-    /// Asks every turn running on a conversation to stop; false when none is running.
-    pub fn stop(&self, history_id: &str) -> bool {
-        self.stop_where(history_id, |_| true)
+    /// Asks every turn running on a conversation to stop, here or on another instance; false
+    /// when none is running.
+    pub async fn stop(&self, history_id: &str) -> bool {
+        let here = stop_where(&self.switches, history_id, |_| true);
+        here | self.stop_elsewhere(history_id, None).await
     }
 
     /// Asks the one turn whose stream is `stream_id` to stop (the one a tab shows), leaving
     /// the conversation's other turns running; false when it is not running.
-    pub fn stop_stream(&self, history_id: &str, stream_id: &str) -> bool {
-        self.stop_where(history_id, |turn| turn.log.is_stream(stream_id))
+    pub async fn stop_stream(&self, history_id: &str, stream_id: &str) -> bool {
+        let here = stop_where(&self.switches, history_id, |turn| turn.log.is_stream(stream_id));
+        here | self.stop_elsewhere(history_id, Some(stream_id)).await
     }
 
-    fn stop_where(&self, history_id: &str, chosen: impl Fn(&Running) -> bool) -> bool {
-        let switches = self.switches();
-        let running = switches.get(history_id).map(Vec::as_slice).unwrap_or_default();
-        // Every chosen switch is flipped: no short circuit.
-        running.iter().filter(|turn| chosen(turn)).filter(|turn| turn.switch.send(true).is_ok()).count() > 0
+    /// Signals the Stop to the instance that runs the turn, when another one does.
+    async fn stop_elsewhere(&self, history_id: &str, stream_id: Option<&str>) -> bool {
+        match store::runs_elsewhere(&self.pool, history_id, stream_id, &self.instance_id).await {
+            Ok(true) => {
+                let payload =
+                    stream_id.map_or_else(|| history_id.to_owned(), |stream| format!("{history_id} {stream}"));
+                self.signals.send(Channel::Stop, &payload).await.is_ok()
+            }
+            Ok(false) => false,
+            Err(err) => {
+                tracing::warn!(?err, history = history_id, "could not look for the turn on other instances");
+                false
+            }
+        }
+    }
+}
+
+fn lock(switches: &Mutex<Switches>) -> MutexGuard<'_, Switches> {
+    switches.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Flips every chosen switch of a conversation (no short circuit); whether any was flipped.
+fn stop_where(switches: &Mutex<Switches>, history_id: &str, chosen: impl Fn(&Running) -> bool) -> bool {
+    let switches = lock(switches);
+    let running = switches.get(history_id).map(Vec::as_slice).unwrap_or_default();
+    running.iter().filter(|turn| chosen(turn)).filter(|turn| turn.switch.send(true).is_ok()).count() > 0
+}
+
+/// What the registry's task needs: it ends once the registry is gone.
+struct Housekeeper {
+    switches: std::sync::Weak<Mutex<Switches>>,
+    pool: Pool,
+    instance_id: Arc<str>,
+    lease: Duration,
+}
+
+/// Renews this instance's leases and forgets lapsed ones; carries out the Stops other
+/// instances signal.
+async fn keep_up(housekeeper: Housekeeper, mut signals: broadcast::Receiver<Signal>) {
+    let mut renew = tokio::time::interval(housekeeper.lease / 3);
+    let lease_seconds = i64::try_from(housekeeper.lease.as_secs()).unwrap_or(i64::MAX);
+    loop {
+        if housekeeper.switches.strong_count() == 0 {
+            return;
+        }
+        let signal = tokio::select! {
+            signal = signals.recv() => signal,
+            _ = renew.tick() => {
+                match store::renew_leases(&housekeeper.pool, &housekeeper.instance_id, lease_seconds).await {
+                    Ok(0) => {}
+                    Ok(lapsed) => tracing::info!(lapsed, "forgot the turns of an instance that stopped renewing them"),
+                    Err(err) => tracing::warn!(?err, "the running turns' leases were not renewed"),
+                }
+                continue;
+            }
+        };
+        let Some(switches) = housekeeper.switches.upgrade() else { return };
+        match signal {
+            Ok(Signal { channel: Channel::Stop, payload }) => {
+                let (history_id, stream_id) =
+                    payload.split_once(' ').map_or((payload.as_str(), None), |(h, s)| (h, Some(s)));
+                stop_where(&switches, history_id, |turn| stream_id.is_none_or(|stream| turn.log.is_stream(stream)));
+            }
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
     }
 }
 
@@ -101,30 +234,67 @@ impl RunningTurns {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_stop_reaches_every_turn_of_the_conversation_and_only_those() {
-        let running = RunningTurns::default();
-        let log = || TurnLog::new("t", None);
-        let (first, first_stop) = running.register("h1", "ada", log());
-        let (_second, second_stop) = running.register("h1", "ada", log());
-        let (_other, other_stop) = running.register("h2", "bob", log());
-        assert_eq!((running.count_of("ada"), running.count_of("bob"), running.count()), (2, 1, 3));
-        assert!(running.stop("h1"));
-        assert!(*first_stop.borrow() && *second_stop.borrow());
-        assert!(!*other_stop.borrow());
-        running.unregister("h1", &first);
-        assert!(running.stop("h1"), "the second turn still runs");
-        assert!(!running.stop("h3"));
+    async fn registry(dir: &tempfile::TempDir) -> RunningTurns {
+        let pool = crate::db::connect(&crate::db::scratch_url(dir.path()).await.unwrap()).await.unwrap();
+        RunningTurns::new(pool, Signals::local(), Duration::from_secs(15))
     }
 
-    #[test]
-    fn a_stop_that_names_a_stream_stops_that_turn_only() {
-        let running = RunningTurns::default();
-        let (_one, one_stop) = running.register("h1", "ada", TurnLog::new("t1", None));
-        let (_two, two_stop) = running.register("h1", "ada", TurnLog::new("t2", None));
-        assert!(running.stop_stream("h1", "t2"));
+    #[tokio::test]
+    async fn a_stop_reaches_every_turn_of_the_conversation_and_only_those() {
+        let dir = tempfile::tempdir().unwrap();
+        let running = registry(&dir).await;
+        let log = || TurnLog::new("t", None);
+        let (first, first_stop) = running.register("h1", "ada", log()).await;
+        let (_second, second_stop) = running.register("h1", "ada", log()).await;
+        let (_other, other_stop) = running.register("h2", "bob", log()).await;
+        assert_eq!((running.count_of("ada").await, running.count_of("bob").await, running.count()), (2, 1, 3));
+        assert!(running.stop("h1").await);
+        assert!(*first_stop.borrow() && *second_stop.borrow());
+        assert!(!*other_stop.borrow());
+        running.unregister("h1", &first).await;
+        assert_eq!(running.count_of("ada").await, 1, "its row went with it");
+        assert!(running.stop("h1").await, "the second turn still runs");
+        assert!(!running.stop("h3").await);
+    }
+
+    #[tokio::test]
+    async fn a_stop_that_names_a_stream_stops_that_turn_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let running = registry(&dir).await;
+        let (_one, one_stop) = running.register("h1", "ada", TurnLog::new("t1", None)).await;
+        let (_two, two_stop) = running.register("h1", "ada", TurnLog::new("t2", None)).await;
+        assert!(running.stop_stream("h1", "t2").await);
         assert!(*two_stop.borrow() && !*one_stop.borrow(), "the other tab's turn goes on");
-        assert!(!running.stop_stream("h1", "t9"));
-        assert!(!running.stop_stream("h2", "t1"));
+        assert!(!running.stop_stream("h1", "t9").await);
+        assert!(!running.stop_stream("h2", "t1").await);
+    }
+
+    #[tokio::test]
+    async fn a_stop_sent_to_one_instance_reaches_the_turn_on_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let here = registry(&dir).await;
+        let signals = here.signals.clone();
+        // A second instance on the same database, hearing the same signals.
+        let there = RunningTurns::new(here.pool.clone(), signals, Duration::from_secs(15));
+        let (_turn, stopped) = there.register("h1", "ada", TurnLog::new("t1", None)).await;
+        assert_eq!(here.count_of("ada").await, 1, "counted on every instance");
+        assert!(here.stop("h1").await, "found on the other instance");
+        let mut stopped = stopped;
+        tokio::time::timeout(Duration::from_secs(5), stopped.wait_for(|stop| *stop)).await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_turns_of_an_instance_that_stopped_renewing_them_no_longer_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let here = registry(&dir).await;
+        let gone = RunningTurns::new(here.pool.clone(), Signals::local(), Duration::from_secs(1));
+        let (_turn, _stopped) = gone.register("h1", "ada", TurnLog::new("t1", None)).await;
+        let pool = gone.pool.clone();
+        drop(gone);
+        assert_eq!(here.count_of("ada").await, 1);
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        assert_eq!(here.count_of("ada").await, 0, "its lease ran out");
+        assert!(!here.stop("h1").await);
+        assert_eq!(store::renew_leases(&pool, "another", 15).await.unwrap(), 1, "and its row is forgotten");
     }
 }

@@ -34,9 +34,9 @@ impl Conversations {
         Self { pool, blocks, running, live }
     }
 
-    fn tell(&self, caller: &Caller, history_id: &str, change: HistoryChange, title: Option<String>) {
+    async fn tell(&self, caller: &Caller, history_id: &str, change: HistoryChange, title: Option<String>) {
         let event = HistoryChanged { history_id: history_id.to_string(), change, title };
-        self.live.publish(&caller.user.id, LiveEvent::HistoryChanged(event));
+        self.live.publish(&caller.user.id, LiveEvent::HistoryChanged(event)).await;
     }
 
     /// The caller's conversations, most recently active first; with `search`, those whose
@@ -54,7 +54,7 @@ impl Conversations {
     /// Starts an empty conversation owned by the caller.
     pub async fn create(&self, caller: &Caller) -> AppResult<HistoryView> {
         let id = store::create_history(&self.pool, &caller.user.id).await?;
-        self.tell(caller, &id, HistoryChange::Created, None);
+        self.tell(caller, &id, HistoryChange::Created, None).await;
         // A new conversation is known without reading it back: no title, rows or pending ask.
         Ok(HistoryView { id, title: None, rows: Vec::new(), pending_ask: None })
     }
@@ -75,7 +75,7 @@ impl Conversations {
         authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
         let title = check_title(title).map_err(AppError::BadRequest)?;
         let renamed = store::rename_history(&self.pool, id, &title).await?.ok_or(AppError::HistoryNotFound)?;
-        self.tell(caller, id, HistoryChange::Renamed, renamed.title.clone());
+        self.tell(caller, id, HistoryChange::Renamed, renamed.title.clone()).await;
         Ok(renamed)
     }
 
@@ -86,8 +86,8 @@ impl Conversations {
         if !store::delete_history(&self.pool, id).await? {
             return Err(AppError::HistoryNotFound);
         }
-        self.running.stop(id);
-        self.tell(caller, id, HistoryChange::Deleted, None);
+        self.running.stop(id).await;
+        self.tell(caller, id, HistoryChange::Deleted, None).await;
         Ok(())
     }
 
@@ -96,8 +96,8 @@ impl Conversations {
     pub async fn stop(&self, caller: &Caller, id: &str, stream: Option<&str>) -> AppResult<bool> {
         authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
         Ok(match stream {
-            Some(stream) => self.running.stop_stream(id, stream),
-            None => self.running.stop(id),
+            Some(stream) => self.running.stop_stream(id, stream).await,
+            None => self.running.stop(id).await,
         })
     }
 

@@ -154,3 +154,85 @@ pub async fn save_block_state(pool: &Pool, history_id: &str, block_id: &str, blo
     .await?;
     Ok(())
 }
+
+/// One running turn's row: `key` is this registration's own id.
+pub struct RunningTurnRow<'a> {
+    pub key: &'a str,
+    pub history_id: &'a str,
+    pub user_id: &'a str,
+    pub stream_id: &'a str,
+    pub instance_id: &'a str,
+}
+
+/// Records a turn starting, leased for `lease_seconds`.
+pub async fn add_running_turn(pool: &Pool, turn: &RunningTurnRow<'_>, lease_seconds: i64) -> AppResult<()> {
+    sqlx::query(&format!(
+        "INSERT INTO running_turns (id, history_id, user_id, stream_id, instance_id, lease_until)
+         VALUES ($1, $2, $3, $4, $5, {})",
+        Backend::of(pool).seconds_from_now("$6")
+    ))
+    .bind(turn.key)
+    .bind(turn.history_id)
+    .bind(turn.user_id)
+    .bind(turn.stream_id)
+    .bind(turn.instance_id)
+    .bind(lease_seconds)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+pub async fn remove_running_turn(pool: &Pool, key: &str) -> AppResult<()> {
+    sqlx::query("DELETE FROM running_turns WHERE id = $1").bind(key).execute(pool).await?;
+    Ok(())
+}
+
+/// How many turns of `user_id` run on any instance (a lapsed lease does not count).
+pub async fn running_turns_of(pool: &Pool, user_id: &str) -> AppResult<i64> {
+    let (count,): (i64,) = sqlx::query_as(&format!(
+        "SELECT COUNT(*) FROM running_turns WHERE user_id = $1 AND lease_until > {}",
+        Backend::of(pool).now()
+    ))
+    .bind(user_id)
+    .fetch_one(pool)
+    .await?;
+    Ok(count)
+}
+
+/// Whether a turn of the conversation (of that stream, when given) runs on an instance other
+/// than `instance_id`.
+pub async fn runs_elsewhere(
+    pool: &Pool,
+    history_id: &str,
+    stream_id: Option<&str>,
+    instance_id: &str,
+) -> AppResult<bool> {
+    let (count,): (i64,) = sqlx::query_as(&format!(
+        "SELECT COUNT(*) FROM running_turns
+         WHERE history_id = $1 AND ($2 IS NULL OR stream_id = $2) AND instance_id <> $3 AND lease_until > {}",
+        Backend::of(pool).now()
+    ))
+    .bind(history_id)
+    .bind(stream_id)
+    .bind(instance_id)
+    .fetch_one(pool)
+    .await?;
+    Ok(count > 0)
+}
+
+/// Renews the leases of the turns running on `instance_id`, and forgets the turns whose lease
+/// ran out (their instance died); returns how many it forgot.
+pub async fn renew_leases(pool: &Pool, instance_id: &str, lease_seconds: i64) -> AppResult<u64> {
+    let backend = Backend::of(pool);
+    sqlx::query(&format!(
+        "UPDATE running_turns SET lease_until = {} WHERE instance_id = $1",
+        backend.seconds_from_now("$2")
+    ))
+    .bind(instance_id)
+    .bind(lease_seconds)
+    .execute(pool)
+    .await?;
+    let lapsed =
+        sqlx::query(&format!("DELETE FROM running_turns WHERE lease_until <= {}", backend.now())).execute(pool).await?;
+    Ok(lapsed.rows_affected())
+}

@@ -67,6 +67,11 @@ impl TurnLog {
         self.bump();
     }
 
+    /// The turn's current stream.
+    pub fn stream_id(&self) -> String {
+        self.state().stream_id.clone()
+    }
+
     /// Whether `stream_id` is this turn's current stream.
     pub fn is_stream(&self, stream_id: &str) -> bool {
         self.state().stream_id == stream_id

@@ -1,67 +1,55 @@
-//! The hub every live event passes through: one broadcast to every connection (each keeps its
-//! user's events) and, per user, the newest events for connections that come back.
+//! The hub every live event passes through. An event is stored once (`live_events`) and
+//! signalled to every instance; each instance's hub reads it back and broadcasts it to its own
+//! connections, which keep their user's events. A client that comes back, to any instance,
+//! gets what it missed from the table.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
-use super::LiveEvent;
+use super::{LiveEvent, Resync, store};
+use crate::db::Pool;
+use crate::error::{AppError, AppResult};
+use crate::signals::{Channel, Signal, Signals};
 
 /// How many of a user's newest events a reconnecting client can get back.
-const BUFFER_PER_USER: usize = 256;
+const MISSED_AT_MOST: i64 = 256;
+
+/// How long events are kept for clients that come back.
+const KEPT_SECONDS: i64 = 3600;
 
 /// How many events a slow connection may fall behind before it is told to resync.
 const CHANNEL_CAPACITY: usize = 1024;
 
-/// An event with its id and whose it is.
+/// An event with its id and whose it is; `user_id` is empty for one meant for everyone.
 #[derive(Debug)]
 pub struct Delivered {
-    pub seq: u64,
+    pub seq: i64,
     pub user_id: String,
     pub event: LiveEvent,
 }
 
-#[derive(Default)]
-struct UserBuffer {
-    events: VecDeque<Arc<Delivered>>,
-    /// The newest sequence number that fell out of the buffer.
-    dropped_through: u64,
-}
-
-struct HubState {
-    next_seq: u64,
-    buffers: HashMap<String, UserBuffer>,
+impl Delivered {
+    pub fn is_for(&self, user_id: &str) -> bool {
+        self.user_id.is_empty() || self.user_id == user_id
+    }
 }
 
 /// The live events of every user. Cloning shares it.
 #[derive(Clone)]
 pub struct LiveHub {
-    /// Ids are `<epoch>.<seq>`: an id from before a restart names another epoch.
-    epoch: Arc<str>,
-    state: Arc<Mutex<HubState>>,
+    pool: Pool,
+    signals: Signals,
     sender: broadcast::Sender<Arc<Delivered>>,
     /// Flips to true when Palaver shuts down: every event stream ends.
     closing: watch::Sender<bool>,
 }
 
-impl Default for LiveHub {
-    fn default() -> Self {
-        let (sender, _) = broadcast::channel(CHANNEL_CAPACITY);
-        let epoch = crate::db::new_id().chars().filter(char::is_ascii_alphanumeric).take(8).collect::<String>();
-        Self {
-            epoch: epoch.into(),
-            state: Arc::new(Mutex::new(HubState { next_seq: 1, buffers: HashMap::new() })),
-            sender,
-            closing: watch::channel(false).0,
-        }
-    }
-}
-
 /// What a client missed since the id it last saw.
 pub enum Missed {
     Events(Vec<Arc<Delivered>>),
-    /// More than the buffer holds, or an id from before a restart.
+    /// More than is kept, or an id this database never gave.
     TooMuch,
 }
 
@@ -72,8 +60,11 @@ pub struct Subscription {
 }
 
 impl LiveHub {
-    fn state(&self) -> MutexGuard<'_, HubState> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// A hub delivering the events signalled on `signals`; it prunes old events as it goes.
+    pub fn new(pool: Pool, signals: Signals) -> Self {
+        let (sender, _) = broadcast::channel(CHANNEL_CAPACITY);
+        tokio::spawn(deliver(pool.clone(), signals.subscribe(), sender.clone()));
+        Self { pool, signals, sender, closing: watch::channel(false).0 }
     }
 
     /// Ends every event stream (clients reconnect to whichever instance serves next).
@@ -91,80 +82,136 @@ impl LiveHub {
 
     /// The SSE id of an event.
     pub fn id_of(&self, delivered: &Delivered) -> String {
-        format!("{}.{}", self.epoch, delivered.seq)
+        delivered.seq.to_string()
     }
 
-    /// Sends `event` to every connection of `user_id`, and keeps it for those that come back.
-    pub fn publish(&self, user_id: &str, event: LiveEvent) {
-        let mut state = self.state();
-        let delivered = Arc::new(Delivered { seq: state.next_seq, user_id: user_id.to_string(), event });
-        state.next_seq += 1;
-        let buffer = state.buffers.entry(user_id.to_string()).or_default();
-        buffer.events.push_back(delivered.clone());
-        if buffer.events.len() > BUFFER_PER_USER
-            && let Some(dropped) = buffer.events.pop_front()
-        {
-            buffer.dropped_through = dropped.seq;
+    /// Stores `event` for `user_id` and signals it to every instance. A failure is logged,
+    /// not returned: a live event only saves a reload, and what it tells is stored already.
+    pub async fn publish(&self, user_id: &str, event: LiveEvent) {
+        if let Err(err) = self.try_publish(user_id, &event).await {
+            tracing::warn!(?err, user = user_id, "a live event was not sent");
         }
-        // Sent under the lock, so a subscriber sees each event once: in its buffer copy or live.
-        let _ = self.sender.send(delivered);
+    }
+
+    async fn try_publish(&self, user_id: &str, event: &LiveEvent) -> AppResult<()> {
+        let json = serde_json::to_string(event).map_err(|_| AppError::Internal)?;
+        let seq = store::insert(&self.pool, user_id, &json).await?;
+        self.signals.send(Channel::Live, &seq.to_string()).await
     }
 
     /// Subscribes `user_id`; `last_seen` is the `Last-Event-ID` of a client that reconnects.
-    pub fn subscribe(&self, user_id: &str, last_seen: Option<&str>) -> Subscription {
-        let state = self.state();
+    /// An event can be both missed and live: the caller skips the live copy.
+    pub async fn subscribe(&self, user_id: &str, last_seen: Option<&str>) -> Subscription {
         let live = self.sender.subscribe();
-        let buffer = state.buffers.get(user_id);
-        let missed = match last_seen.map(|id| id.split_once('.')) {
+        let missed = match last_seen.map(str::parse::<i64>) {
             None => Missed::Events(Vec::new()),
-            Some(Some((epoch, seq))) if epoch == &*self.epoch => match seq.parse::<u64>() {
-                Ok(seq) if seq >= buffer.map_or(0, |buffer| buffer.dropped_through) && seq < state.next_seq => {
-                    Missed::Events(
-                        buffer
-                            .map(|buffer| buffer.events.iter().filter(|event| event.seq > seq).cloned().collect())
-                            .unwrap_or_default(),
-                    )
-                }
+            Some(Ok(seen)) => match store::after(&self.pool, user_id, seen, MISSED_AT_MOST + 1).await {
+                Ok(Some(events)) if events.len() <= MISSED_AT_MOST as usize => Missed::Events(
+                    events
+                        .into_iter()
+                        .filter_map(|(seq, json)| Some(Arc::new(delivered(seq, user_id.to_owned(), &json)?)))
+                        .collect(),
+                ),
                 _ => Missed::TooMuch,
             },
-            Some(_) => Missed::TooMuch,
+            Some(Err(_)) => Missed::TooMuch,
         };
         Subscription { missed, live }
+    }
+}
+
+fn delivered(seq: i64, user_id: String, json: &str) -> Option<Delivered> {
+    match serde_json::from_str(json) {
+        Ok(event) => Some(Delivered { seq, user_id, event }),
+        Err(err) => {
+            tracing::error!(%err, seq, "unreadable live event skipped");
+            None
+        }
+    }
+}
+
+/// Reads back each event signalled and broadcasts it here, until the signals end; prunes the
+/// table once a minute.
+async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, sender: broadcast::Sender<Arc<Delivered>>) {
+    let mut prune = tokio::time::interval(Duration::from_secs(60));
+    let everyone = |event| Arc::new(Delivered { seq: 0, user_id: String::new(), event });
+    loop {
+        let signal = tokio::select! {
+            signal = signals.recv() => signal,
+            _ = prune.tick() => {
+                if let Err(err) = store::prune(&pool, KEPT_SECONDS).await {
+                    tracing::warn!(?err, "old live events were not pruned");
+                }
+                continue;
+            }
+        };
+        match signal {
+            Ok(Signal { channel: Channel::Live, payload }) => {
+                let Ok(seq) = payload.parse::<i64>() else { continue };
+                match store::event(&pool, seq).await {
+                    Ok(Some((user_id, json))) => {
+                        if let Some(delivered) = delivered(seq, user_id, &json) {
+                            let _ = sender.send(Arc::new(delivered));
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(err) => {
+                        tracing::warn!(?err, seq, "a live event could not be read back");
+                        let _ = sender.send(everyone(LiveEvent::Resync(Resync {})));
+                    }
+                }
+            }
+            // What other instances sent meanwhile is lost: everyone loads again.
+            Ok(Signal { channel: Channel::Reconnected, .. }) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                let _ = sender.send(everyone(LiveEvent::Resync(Resync {})));
+            }
+            Ok(Signal { channel: Channel::Stop, .. }) => {}
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::{HistoryRef, Resync};
+    use crate::live::HistoryRef;
 
     fn started(id: &str) -> LiveEvent {
         LiveEvent::TurnStarted(HistoryRef { history_id: id.into() })
     }
 
-    fn seqs(missed: Missed) -> Vec<u64> {
+    fn seqs(missed: Missed) -> Vec<i64> {
         match missed {
             Missed::Events(events) => events.iter().map(|event| event.seq).collect(),
             Missed::TooMuch => panic!("expected the missed events"),
         }
     }
 
-    #[test]
-    fn a_client_that_comes_back_gets_what_it_missed_or_a_resync() {
-        let hub = LiveHub::default();
-        hub.publish("ada", started("h1"));
-        hub.publish("bob", started("h2"));
-        hub.publish("ada", started("h3"));
-        let first = format!("{}.1", hub.epoch);
-        assert_eq!(seqs(hub.subscribe("ada", Some(&first)).missed), [3], "ada's own, after the one she saw");
-        assert_eq!(seqs(hub.subscribe("ada", None).missed), Vec::<u64>::new(), "a new client starts now");
-        assert!(matches!(hub.subscribe("ada", Some("other.1")).missed, Missed::TooMuch), "another epoch");
-        assert!(matches!(hub.subscribe("ada", Some(&format!("{}.99", hub.epoch))).missed, Missed::TooMuch));
-        for _ in 0..BUFFER_PER_USER {
-            hub.publish("ada", LiveEvent::Resync(Resync {}));
+    #[tokio::test]
+    async fn a_client_that_comes_back_gets_what_it_missed_or_a_resync() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = crate::db::connect(&crate::db::scratch_url(dir.path()).await.unwrap()).await.unwrap();
+        let hub = LiveHub::new(pool, Signals::local());
+        let mut live = hub.sender.subscribe();
+        hub.publish("ada", started("h1")).await;
+        hub.publish("bob", started("h2")).await;
+        hub.publish("ada", started("h3")).await;
+        let first = live.recv().await.unwrap().seq;
+        let bobs = live.recv().await.unwrap();
+        assert_eq!((bobs.user_id.as_str(), bobs.event.history_id()), ("bob", Some("h2")), "delivered in order");
+        let third = live.recv().await.unwrap().seq;
+
+        let again = hub.subscribe("ada", Some(&first.to_string())).await;
+        assert_eq!(seqs(again.missed), [third], "ada's own, after the one she saw");
+        assert_eq!(seqs(hub.subscribe("ada", None).await.missed), Vec::<i64>::new(), "a new client starts now");
+        for unknown in [bobs.seq.to_string(), "999999".into(), "epoch.1".into()] {
+            let missed = hub.subscribe("ada", Some(&unknown)).await.missed;
+            assert!(matches!(missed, Missed::TooMuch), "{unknown}: not one of ada's events");
         }
-        assert!(matches!(hub.subscribe("ada", Some(&first)).missed, Missed::TooMuch), "beyond the buffer");
-        let recent = format!("{}.{}", hub.epoch, hub.state().next_seq - 2);
-        assert_eq!(seqs(hub.subscribe("ada", Some(&recent)).missed).len(), 1);
+        for _ in 0..MISSED_AT_MOST {
+            hub.publish("ada", LiveEvent::Resync(Resync {})).await;
+        }
+        let missed = hub.subscribe("ada", Some(&first.to_string())).await.missed;
+        assert!(matches!(missed, Missed::TooMuch), "beyond what a client gets back");
     }
 }

@@ -173,7 +173,7 @@ impl TurnRunner {
         let Some((rows_before, owner)) = store::resolve(&self.pool, history_id, turn_id, resolution).await? else {
             return Ok(None);
         };
-        self.live.publish(&owner, LiveEvent::AskResolved(event));
+        self.live.publish(&owner, LiveEvent::AskResolved(event)).await;
         Ok(Some(rows_before))
     }
 

@@ -75,6 +75,9 @@ pub struct TurnSettings {
     pub approval_ttl: Duration,
     /// The most turns one user may have running at once (a tool's question waiting included).
     pub max_turns_per_user: usize,
+    /// How long a running turn's lease lasts without renewal: an instance that dies leaves its
+    /// turns counted (and findable by a Stop) at most this long.
+    pub turn_lease: Duration,
 }
 
 impl Default for TurnSettings {
@@ -90,6 +93,7 @@ impl Default for TurnSettings {
             ask_ttl: Duration::from_secs(24 * 60 * 60),
             approval_ttl: Duration::from_secs(60 * 60),
             max_turns_per_user: 4,
+            turn_lease: crate::chat::running::DEFAULT_LEASE,
         }
     }
 }
@@ -149,12 +153,12 @@ pub struct TurnRunner {
 impl TurnRunner {
     pub fn new(pool: Pool, model: Arc<dyn ChatModel>, settings: TurnSettings, running: RunningTurns) -> Self {
         Self {
+            live: LiveHub::new(pool.clone(), crate::signals::Signals::local()),
             pool,
             model,
             settings: Arc::new(settings),
             running,
             waiting: Default::default(),
-            live: LiveHub::default(),
         }
     }
 
@@ -177,7 +181,7 @@ impl TurnRunner {
             (TurnInput::Answer { tool_call_id, .. }, Some(history)) => self.waiting.is_waiting(history, tool_call_id),
             _ => false,
         };
-        if !resumes && self.running.count_of(&owner_id) >= self.settings.max_turns_per_user {
+        if !resumes && self.running.count_of(&owner_id).await >= self.settings.max_turns_per_user {
             return Err(AppError::TooManyRequests {
                 message: format!(
                     "{} replies of yours are running already. Wait for one to finish, or stop one.",
@@ -207,7 +211,7 @@ impl TurnRunner {
                         let id = histories::create_history(&self.pool, &owner_id).await?;
                         let created =
                             HistoryChanged { history_id: id.clone(), change: HistoryChange::Created, title: None };
-                        self.live.publish(&owner_id, LiveEvent::HistoryChanged(created));
+                        self.live.publish(&owner_id, LiveEvent::HistoryChanged(created)).await;
                         id
                     }
                 };
@@ -232,7 +236,8 @@ impl TurnRunner {
                     };
                     if self.waiting.resume(&history_id, tool_call_id, answer) {
                         self.live
-                            .publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }));
+                            .publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }))
+                            .await;
                         return Ok(TurnHandle { history_id, stream_id, events });
                     }
                 }
@@ -246,13 +251,13 @@ impl TurnRunner {
             TurnInput::Answer { .. } => None,
         };
         let log = TurnLog::new(&turn_id, prompt);
-        let (stop_switch, stop) = self.running.register(&history_id, &owner_id, log.clone());
+        let (stop_switch, stop) = self.running.register(&history_id, &owner_id, log.clone()).await;
 
         // A delete between the access check and now found no switch to flip: look again, now
         // that a delete would stop this turn.
         let still_there = histories::history_owner(&self.pool, &history_id).await;
         if !matches!(still_there, Ok(Some(_))) {
-            self.running.unregister(&history_id, &stop_switch);
+            self.running.unregister(&history_id, &stop_switch).await;
             return Err(still_there.err().unwrap_or(AppError::HistoryNotFound));
         }
         let turn = Turn {
@@ -287,7 +292,7 @@ impl TurnRunner {
         };
         let stream_id = turn_id;
         tokio::spawn(turn.run());
-        self.live.publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }));
+        self.live.publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() })).await;
         Ok(TurnHandle { history_id, stream_id, events })
     }
 

@@ -64,7 +64,7 @@ impl Turn {
         match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl).await {
             Ok(true) => {
                 let tool_call_id = stored.ask.tool_call_id.clone();
-                self.tell_asked(&stored);
+                self.tell_asked(&stored).await;
                 self.emit(TurnEvent::Ask { ask: Box::new(stored.ask), history_id: self.history_id.clone() }).await;
                 Some(PendingAskRef { tool_call_id })
             }
@@ -92,7 +92,7 @@ impl Turn {
             .await
             {
                 Ok(true) => {
-                    self.tell_asked(&resolved.pending);
+                    self.tell_asked(&resolved.pending).await;
                     return Some(PendingAskRef { tool_call_id: resolved.pending.ask.tool_call_id.clone() });
                 }
                 Ok(false) => {}
@@ -113,7 +113,7 @@ impl Turn {
                     change: HistoryChange::Renamed,
                     title: Some(title.clone()),
                 };
-                self.runner.live.publish(&self.user_id, LiveEvent::HistoryChanged(change));
+                self.runner.live.publish(&self.user_id, LiveEvent::HistoryChanged(change)).await;
                 Some(title)
             }
             _ => None,
@@ -121,14 +121,14 @@ impl Turn {
     }
 
     /// Tells the owner's tabs and devices that the conversation waits on `pending`.
-    fn tell_asked(&self, pending: &StoredPendingAsk) {
+    async fn tell_asked(&self, pending: &StoredPendingAsk) {
         let event = AskCreated {
             history_id: self.history_id.clone(),
             tool_call_id: pending.ask.tool_call_id.clone(),
             kind: pending.ask.kind,
             expires_at: pending.ask.expires_at.clone(),
         };
-        self.runner.live.publish(&self.user_id, LiveEvent::AskCreated(event));
+        self.runner.live.publish(&self.user_id, LiveEvent::AskCreated(event)).await;
     }
 
     /// Ends this request's stream with `{done}`, and tells the owner's tabs and devices.
@@ -137,7 +137,7 @@ impl Turn {
             history_id: self.history_id.clone(),
             pending_ask: pending_ask.as_ref().map(|pending| pending.tool_call_id.clone()),
         };
-        self.runner.live.publish(&self.user_id, LiveEvent::TurnDone(event));
+        self.runner.live.publish(&self.user_id, LiveEvent::TurnDone(event)).await;
         self.emit(TurnEvent::Done { done: true, history_id: self.history_id.clone(), title, pending_ask }).await;
     }
 

@@ -158,7 +158,7 @@ impl Turn {
         }
         let title = self.title().await;
         self.log(prompt_log, error.as_deref(), started).await;
-        self.runner.running.unregister(&self.history_id, &self.stop_switch);
+        self.runner.running.unregister(&self.history_id, &self.stop_switch).await;
         self.done(title, pending_ref).await;
     }
 }

@@ -38,7 +38,7 @@ pub async fn harness_with(responses: Value, settings: TurnSettings) -> Harness {
     let pool = app::db::connect(&url).await.expect("database");
     let log = Some(dir.path().join("model-requests.jsonl"));
     let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), log).expect("script");
-    let running = RunningTurns::default();
+    let running = RunningTurns::new(pool.clone(), app::signals::Signals::local(), app::chat::running::DEFAULT_LEASE);
     let runner = TurnRunner::new(pool.clone(), Arc::new(model), settings, running.clone());
     let user = app::accounts::service::create_account(&pool, "ada", "correct horse battery", Role::User)
         .await

@@ -2,6 +2,7 @@
 //! `id:`; a client that reconnects with `Last-Event-ID` first gets what it missed (or one
 //! `resync`). Comments every 15 s keep proxies from closing an idle stream.
 
+use std::collections::HashSet;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -25,24 +26,30 @@ pub async fn events(
     headers: HeaderMap,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let last_seen = headers.get("last-event-id").and_then(|value| value.to_str().ok());
-    let subscription = hub.subscribe(&caller.user.id, last_seen);
+    let subscription = hub.subscribe(&caller.user.id, last_seen).await;
     let event_of = {
         let hub = hub.clone();
         move |delivered: &app::live::Delivered| {
             Event::default().id(hub.id_of(delivered)).data(serde_json::to_string(&delivered.event).unwrap_or_default())
         }
     };
-    let missed: Vec<Event> = match subscription.missed {
-        Missed::Events(events) => events.iter().map(|delivered| event_of(delivered)).collect(),
-        Missed::TooMuch => vec![resync()],
+    let (missed, sent): (Vec<Event>, HashSet<i64>) = match subscription.missed {
+        Missed::Events(events) => (
+            events.iter().map(|delivered| event_of(delivered)).collect(),
+            events.iter().map(|event| event.seq).collect(),
+        ),
+        Missed::TooMuch => (vec![resync()], HashSet::new()),
     };
     let user_id = caller.user.id;
     let live = stream::unfold(subscription.live, move |mut live| {
-        let (user_id, event_of) = (user_id.clone(), event_of.clone());
+        let (user_id, event_of, sent) = (user_id.clone(), event_of.clone(), sent.clone());
         async move {
             loop {
                 match live.recv().await {
-                    Ok(delivered) if delivered.user_id == user_id => return Some((event_of(&delivered), live)),
+                    // One stored after the subscription began may have come with the missed ones.
+                    Ok(delivered) if delivered.is_for(&user_id) && !sent.contains(&delivered.seq) => {
+                        return Some((event_of(&delivered), live));
+                    }
                     Ok(_) => {}
                     // Fell behind the channel: what it lost cannot be told apart, so resync.
                     Err(RecvError::Lagged(_)) => return Some((resync(), live)),

@@ -122,7 +122,8 @@ impl TestApp {
             approval_ttl: ask_ttl.unwrap_or(defaults.approval_ttl),
             ..defaults
         };
-        let state = server::app_state(options, pool.clone(), model, auth, turn_settings, mcp);
+        let signals = app::signals::Signals::connect(&pool).await.expect("signals");
+        let state = server::app_state(options, pool.clone(), model, auth, turn_settings, mcp, signals);
         let router = server::router(state.clone());
         Self { router, dir, pool, state }
     }

@@ -1,0 +1,58 @@
+//! The live events' table: each event stored once, read back by every instance that delivers
+//! it and by clients that come back with the id they last saw.
+
+use crate::db::{Backend, Pool};
+use crate::error::AppResult;
+
+/// Stores an event of `user_id`; its sequence number.
+pub async fn insert(pool: &Pool, user_id: &str, event_json: &str) -> AppResult<i64> {
+    let (seq,): (i64,) = sqlx::query_as(&format!(
+        "INSERT INTO live_events (user_id, event) VALUES ($1, {}) RETURNING seq",
+        Backend::of(pool).json("$2")
+    ))
+    .bind(user_id)
+    .bind(event_json)
+    .fetch_one(pool)
+    .await?;
+    Ok(seq)
+}
+
+/// The event `seq`, as `(user id, event JSON)`.
+pub async fn event(pool: &Pool, seq: i64) -> AppResult<Option<(String, String)>> {
+    Ok(sqlx::query_as("SELECT user_id, CAST(event AS TEXT) FROM live_events WHERE seq = $1")
+        .bind(seq)
+        .fetch_optional(pool)
+        .await?)
+}
+
+/// The events of `user_id` after `seen`, oldest first, at most `limit`; `None` when `seen` is
+/// not an event of theirs that is still kept (pruned, or from another database).
+pub async fn after(pool: &Pool, user_id: &str, seen: i64, limit: i64) -> AppResult<Option<Vec<(i64, String)>>> {
+    let kept: Option<(i64,)> = sqlx::query_as("SELECT seq FROM live_events WHERE seq = $1 AND user_id = $2")
+        .bind(seen)
+        .bind(user_id)
+        .fetch_optional(pool)
+        .await?;
+    if kept.is_none() {
+        return Ok(None);
+    }
+    let events = sqlx::query_as(
+        "SELECT seq, CAST(event AS TEXT) FROM live_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+    )
+    .bind(user_id)
+    .bind(seen)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    Ok(Some(events))
+}
+
+/// Forgets the events older than `seconds`.
+pub async fn prune(pool: &Pool, seconds: i64) -> AppResult<u64> {
+    let cutoff = Backend::of(pool).seconds_from_now("$1");
+    let pruned = sqlx::query(&format!("DELETE FROM live_events WHERE created_at < {cutoff}"))
+        .bind(-seconds)
+        .execute(pool)
+        .await?;
+    Ok(pruned.rows_affected())
+}
