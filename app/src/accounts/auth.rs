@@ -1,9 +1,8 @@
 //! Who is calling: session cookies, bearer tokens, password hashing, and the login limiter.
 
-use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::db::Pool;
 use argon2::Argon2;
@@ -55,7 +54,7 @@ pub struct Accounts {
 
 impl Accounts {
     pub fn new(pool: Pool, settings: AuthSettings) -> Self {
-        Self { pool, settings, limiter: Arc::default() }
+        Self { limiter: Arc::new(LoginLimiter::new(pool.clone())), pool, settings }
     }
 }
 
@@ -169,53 +168,59 @@ pub fn clear_session_cookie(secure: bool) -> String {
 }
 
 /// Failed log-ins allowed per username and per address in one window.
-const MAX_FAILURES_PER_USERNAME: usize = 5;
-const MAX_FAILURES_PER_ADDRESS: usize = 20;
+const MAX_FAILURES_PER_USERNAME: i64 = 5;
+const MAX_FAILURES_PER_ADDRESS: i64 = 20;
 const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
 
-/// Counts failed log-ins per username and per client address over a sliding window.
-#[derive(Default)]
+/// The Unix time in milliseconds: the limiter's clock.
+pub fn unix_ms(at: SystemTime) -> i64 {
+    at.duration_since(UNIX_EPOCH).map_or(0, |since| i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// Counts failed log-ins per username and per client address over a sliding window, in the
+/// database: the limits hold across restarts and across instances.
 pub struct LoginLimiter {
-    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
+    pool: Pool,
 }
 
 impl LoginLimiter {
-    fn keys(username: &str, address: &str) -> [(String, usize); 2] {
+    pub fn new(pool: Pool) -> Self {
+        Self { pool }
+    }
+
+    fn keys(username: &str, address: &str) -> [(String, i64); 2] {
         [
             (format!("user:{}", username.to_lowercase()), MAX_FAILURES_PER_USERNAME),
             (format!("addr:{address}"), MAX_FAILURES_PER_ADDRESS),
         ]
     }
 
-    /// `Err` with the seconds to wait when either limit is reached.
-    pub fn check(&self, username: &str, address: &str, now: Instant) -> Result<(), u64> {
-        let mut failures = self.failures.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut wait = 0;
+    fn window_ms() -> i64 {
+        i64::try_from(FAILURE_WINDOW.as_millis()).unwrap_or(i64::MAX)
+    }
+
+    /// `Err` with the seconds to wait when either limit is reached at `now_ms`.
+    pub async fn check(&self, username: &str, address: &str, now_ms: i64) -> AppResult<Result<(), u64>> {
+        let mut wait_ms = 0;
         for (key, limit) in Self::keys(username, address) {
-            let Some(times) = failures.get_mut(&key) else { continue };
-            while times.front().is_some_and(|time| now.duration_since(*time) >= FAILURE_WINDOW) {
-                times.pop_front();
-            }
-            if times.len() >= limit
-                && let Some(oldest) = times.front()
+            let (count, oldest) = store::failures_since(&self.pool, &key, now_ms - Self::window_ms()).await?;
+            if count >= limit
+                && let Some(oldest) = oldest
             {
-                let left = FAILURE_WINDOW.saturating_sub(now.duration_since(*oldest));
-                wait = wait.max(left.as_secs().max(1));
+                wait_ms = wait_ms.max(oldest + Self::window_ms() - now_ms);
             }
         }
-        if wait > 0 { Err(wait) } else { Ok(()) }
+        let wait_secs = u64::try_from(wait_ms).unwrap_or(0).div_ceil(1000);
+        Ok(if wait_ms > 0 { Err(wait_secs.max(1)) } else { Ok(()) })
     }
 
-    pub fn record_failure(&self, username: &str, address: &str, now: Instant) {
-        let mut failures = self.failures.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        for (key, _) in Self::keys(username, address) {
-            failures.entry(key).or_default().push_back(now);
-        }
+    pub async fn record_failure(&self, username: &str, address: &str, now_ms: i64) -> AppResult<()> {
+        let keys = Self::keys(username, address).map(|(key, _)| key);
+        store::record_failures(&self.pool, &keys, now_ms, now_ms - Self::window_ms()).await
     }
 
-    pub fn clear_username(&self, username: &str) {
-        let mut failures = self.failures.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        failures.remove(&format!("user:{}", username.to_lowercase()));
+    pub async fn clear_username(&self, username: &str) -> AppResult<()> {
+        store::forget_failures(&self.pool, &format!("user:{}", username.to_lowercase())).await
     }
 }
 
@@ -223,29 +228,42 @@ impl LoginLimiter {
 mod tests {
     use super::*;
 
-    #[test]
-    fn limiter_blocks_after_five_failures_for_a_username() {
-        let limiter = LoginLimiter::default();
-        let start = Instant::now();
-        for _ in 0..MAX_FAILURES_PER_USERNAME {
-            assert!(limiter.check("Ada", "1.2.3.4", start).is_ok());
-            limiter.record_failure("Ada", "1.2.3.4", start);
-        }
-        let wait = limiter.check("ada", "5.6.7.8", start).unwrap_err();
-        assert!(wait > 800, "about fifteen minutes: {wait}");
-        assert!(limiter.check("grace", "5.6.7.8", start).is_ok());
-        assert!(limiter.check("ada", "5.6.7.8", start + FAILURE_WINDOW).is_ok(), "the window slides");
+    async fn limiter(dir: &tempfile::TempDir) -> LoginLimiter {
+        LoginLimiter::new(crate::db::connect(&crate::db::scratch_url(dir.path()).await.unwrap()).await.unwrap())
     }
 
-    #[test]
-    fn limiter_blocks_an_address_trying_many_usernames() {
-        let limiter = LoginLimiter::default();
-        let now = Instant::now();
-        for index in 0..MAX_FAILURES_PER_ADDRESS {
-            limiter.record_failure(&format!("user{index}"), "9.9.9.9", now);
+    #[tokio::test]
+    async fn limiter_blocks_after_five_failures_for_a_username() {
+        let dir = tempfile::tempdir().unwrap();
+        let limiter = limiter(&dir).await;
+        let start = unix_ms(SystemTime::now());
+        for _ in 0..MAX_FAILURES_PER_USERNAME {
+            assert!(limiter.check("Ada", "1.2.3.4", start).await.unwrap().is_ok());
+            limiter.record_failure("Ada", "1.2.3.4", start).await.unwrap();
         }
-        assert!(limiter.check("someone-new", "9.9.9.9", now).is_err());
-        assert!(limiter.check("someone-new", "8.8.8.8", now).is_ok());
+        let wait = limiter.check("ada", "5.6.7.8", start).await.unwrap().unwrap_err();
+        assert_eq!(wait, 900, "fifteen minutes");
+        assert!(limiter.check("grace", "5.6.7.8", start).await.unwrap().is_ok());
+        let later = start + LoginLimiter::window_ms();
+        assert!(limiter.check("ada", "5.6.7.8", later).await.unwrap().is_ok(), "the window slides");
+
+        // Kept in the database: another instance (or a restart) counts the same failures.
+        let elsewhere = LoginLimiter::new(limiter.pool.clone());
+        assert!(elsewhere.check("ada", "5.6.7.8", start).await.unwrap().is_err());
+        limiter.clear_username("ADA").await.unwrap();
+        assert!(elsewhere.check("ada", "5.6.7.8", start).await.unwrap().is_ok(), "a log-in clears the name");
+    }
+
+    #[tokio::test]
+    async fn limiter_blocks_an_address_trying_many_usernames() {
+        let dir = tempfile::tempdir().unwrap();
+        let limiter = limiter(&dir).await;
+        let now = unix_ms(SystemTime::now());
+        for index in 0..MAX_FAILURES_PER_ADDRESS {
+            limiter.record_failure(&format!("user{index}"), "9.9.9.9", now).await.unwrap();
+        }
+        assert!(limiter.check("someone-new", "9.9.9.9", now).await.unwrap().is_err());
+        assert!(limiter.check("someone-new", "8.8.8.8", now).await.unwrap().is_ok());
     }
 
     #[test]

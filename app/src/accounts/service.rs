@@ -1,10 +1,10 @@
 //! Account actions, shared by the JSON API (`/auth/*`), the server functions and the CLI.
 
-use std::time::Instant;
+use std::time::SystemTime;
 
 use crate::db::Pool;
 
-use super::auth::{Accounts, Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, verify_password};
+use super::auth::{Accounts, Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, unix_ms, verify_password};
 use super::model::{CreatedToken, Role, TokenSummary, UserView, check_password, check_token_name, check_username};
 use super::store;
 use crate::error::{AppError, AppResult};
@@ -45,7 +45,7 @@ pub async fn sign_up(accounts: &Accounts, username: &str, password: &str) -> App
 /// Logs in, rate-limited per username and per client address.
 pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address: &str) -> AppResult<NewSession> {
     let username = username.trim();
-    if let Err(retry_after_secs) = accounts.limiter.check(username, address, Instant::now()) {
+    if let Err(retry_after_secs) = accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
         return Err(AppError::TooManyRequests {
             message: "Too many failed log-ins. Try again later.".into(),
             retry_after_secs,
@@ -60,11 +60,11 @@ pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address
     let verified = verify_password(password.to_string(), hash).await;
     match user.filter(|_| verified) {
         Some(user) => {
-            accounts.limiter.clear_username(username);
+            accounts.limiter.clear_username(username).await?;
             start_session(accounts, user).await
         }
         None => {
-            accounts.limiter.record_failure(username, address, Instant::now());
+            accounts.limiter.record_failure(username, address, unix_ms(SystemTime::now())).await?;
             Err(AppError::Unauthorized(LOGIN_FAILED.into()))
         }
     }
@@ -115,7 +115,7 @@ pub async fn change_password(
     address: &str,
 ) -> AppResult<u64> {
     let username = caller.user.username.as_str();
-    if let Err(retry_after_secs) = accounts.limiter.check(username, address, Instant::now()) {
+    if let Err(retry_after_secs) = accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
         return Err(AppError::TooManyRequests {
             message: "Too many wrong passwords. Try again later.".into(),
             retry_after_secs,
@@ -123,7 +123,7 @@ pub async fn change_password(
     }
     let hash = store::find_login(&accounts.pool, username).await?.map(|(_, hash)| hash).ok_or(AppError::Internal)?;
     if !verify_password(current.to_string(), hash).await {
-        accounts.limiter.record_failure(username, address, Instant::now());
+        accounts.limiter.record_failure(username, address, unix_ms(SystemTime::now())).await?;
         return Err(AppError::BadRequest("The current password is not right.".into()));
     }
     check_password(new).map_err(AppError::BadRequest)?;

@@ -182,3 +182,36 @@ pub async fn list_users(pool: &Pool) -> AppResult<Vec<UserView>> {
         sqlx::query_as("SELECT id, username, role, created_at FROM users ORDER BY created_at").fetch_all(pool).await?;
     Ok(rows.into_iter().map(user_view).collect())
 }
+
+/// How many failures `key` had after `since_ms`, and the oldest of them.
+pub async fn failures_since(pool: &Pool, key: &str, since_ms: i64) -> AppResult<(i64, Option<i64>)> {
+    Ok(sqlx::query_as("SELECT COUNT(*), MIN(at_ms) FROM login_failures WHERE key = $1 AND at_ms > $2")
+        .bind(key)
+        .bind(since_ms)
+        .fetch_one(pool)
+        .await?)
+}
+
+/// Records a failure of each key at `at_ms`, forgetting theirs from before `forget_before_ms`.
+pub async fn record_failures(pool: &Pool, keys: &[String], at_ms: i64, forget_before_ms: i64) -> AppResult<()> {
+    let mut tx = pool.begin().await?;
+    for key in keys {
+        sqlx::query("DELETE FROM login_failures WHERE key = $1 AND at_ms <= $2")
+            .bind(key)
+            .bind(forget_before_ms)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO login_failures (key, at_ms) VALUES ($1, $2)")
+            .bind(key)
+            .bind(at_ms)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+pub async fn forget_failures(pool: &Pool, key: &str) -> AppResult<()> {
+    sqlx::query("DELETE FROM login_failures WHERE key = $1").bind(key).execute(pool).await?;
+    Ok(())
+}
