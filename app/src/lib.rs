@@ -31,7 +31,7 @@ pub mod llm;
 #[cfg(feature = "ssr")]
 pub mod mcp;
 #[cfg(feature = "ssr")]
-mod outbound;
+pub mod outbound;
 #[cfg(feature = "ssr")]
 pub mod server_fn;
 #[cfg(feature = "ssr")]

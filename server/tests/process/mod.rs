@@ -29,20 +29,38 @@ fn free_port() -> u16 {
 }
 
 /// Starts the server with the mock `script` and these extra environment settings, once it
-/// accepts connections.
+/// accepts connections: on a fresh database with the user ada, its files in its own folder.
 pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let database_url = app::db::scratch_url(dir.path()).await.unwrap();
-    std::fs::write(dir.path().join("mock.json"), script.to_string()).unwrap();
+    create_ada(&database_url);
+    let data_dir = dir.path().to_path_buf();
+    start_instance(&database_url, &data_dir, script, settings).await
+}
+
+/// Creates the user ada (password `correct horse battery`) on the database.
+pub fn create_ada(database_url: &str) {
     let mut create = Command::new(env!("CARGO_BIN_EXE_palaver"))
         .args(["users", "create", "ada"])
-        .env("PALAVER_DATABASE_URL", &database_url)
+        .env("PALAVER_DATABASE_URL", database_url)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
     std::io::Write::write_all(&mut create.stdin.take().unwrap(), b"correct horse battery").unwrap();
     assert!(create.wait().unwrap().success());
+}
+
+/// Starts one more instance on `database_url`, keeping files in `data_dir` (several instances
+/// may share both), with its own mock `script`.
+pub async fn start_instance(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    script: &Value,
+    settings: &[(&str, String)],
+) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mock.json"), script.to_string()).unwrap();
     let port = free_port();
     let mut command = Command::new(env!("CARGO_BIN_EXE_palaver"));
     command
@@ -51,8 +69,8 @@ pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
         .env("LEPTOS_SITE_ROOT", "target/site")
         .env("LEPTOS_SITE_PKG_DIR", "pkg")
         .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
-        .env("PALAVER_DATABASE_URL", &database_url)
-        .env("PALAVER_DATA_DIR", dir.path())
+        .env("PALAVER_DATABASE_URL", database_url)
+        .env("PALAVER_DATA_DIR", data_dir)
         .env("PALAVER_MODEL", format!("mock:{}", dir.path().join("mock.json").display()))
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null());
@@ -60,7 +78,7 @@ pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
         command.env(name, value);
     }
     // Held from here, so a server that never answers is killed with the failing test.
-    let server = Server { child: command.spawn().unwrap(), port, dir, database_url };
+    let server = Server { child: command.spawn().unwrap(), port, dir, database_url: database_url.to_owned() };
     for _ in 0..100 {
         if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
             return server;
