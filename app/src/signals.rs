@@ -23,6 +23,8 @@ pub enum Channel {
     Live,
     /// Stop the turns of a conversation; the payload is `<history id>` or `<history id> <stream id>`.
     Stop,
+    /// A running turn's stream has new events stored; the payload is the stream's id.
+    Stream,
     /// The connection to the other instances was lost and is back: what was sent meanwhile is gone.
     Reconnected,
 }
@@ -32,12 +34,13 @@ impl Channel {
         match self {
             Channel::Live => "palaver_live",
             Channel::Stop => "palaver_stop",
+            Channel::Stream => "palaver_stream",
             Channel::Reconnected => "palaver_reconnected",
         }
     }
 
     fn named(name: &str) -> Option<Self> {
-        [Channel::Live, Channel::Stop].into_iter().find(|channel| channel.name() == name)
+        [Channel::Live, Channel::Stop, Channel::Stream].into_iter().find(|channel| channel.name() == name)
     }
 }
 
@@ -75,7 +78,7 @@ impl Signals {
             return Ok(Self::local());
         }
         let mut listener = PgListener::connect(pool.connect_options().database_url.as_str()).await?;
-        listener.listen_all([Channel::Live.name(), Channel::Stop.name()]).await?;
+        listener.listen_all([Channel::Live.name(), Channel::Stop.name(), Channel::Stream.name()]).await?;
         let (sender, _) = broadcast::channel(CAPACITY);
         let (listening, stopped) = oneshot::channel();
         tokio::spawn(relay(listener, sender.clone(), stopped));
@@ -91,6 +94,11 @@ impl Signals {
             }
         }
         Ok(())
+    }
+
+    /// Whether other instances may hear these signals (and read what this one stores for them).
+    pub fn cross_instances(&self) -> bool {
+        self.inner.shared.is_some()
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Signal> {

@@ -6,8 +6,9 @@ CREATE TABLE running_turns (
     id          TEXT PRIMARY KEY NOT NULL,
     history_id  TEXT NOT NULL,
     user_id     TEXT NOT NULL,
-    -- The stream a client attaches to (the turn's id).
+    -- The stream a client attaches to (the turn's id), and the prompt it answers.
     stream_id   TEXT NOT NULL,
+    prompt      TEXT,
     instance_id TEXT NOT NULL,
     lease_until TEXT NOT NULL,
     started_at  TEXT NOT NULL DEFAULT palaver_now()
@@ -16,3 +17,13 @@ CREATE TABLE running_turns (
 CREATE INDEX running_turns_by_history ON running_turns (history_id);
 CREATE INDEX running_turns_by_user ON running_turns (user_id);
 CREATE INDEX running_turns_by_instance ON running_turns (instance_id);
+
+-- With several instances, the events of each running turn's stream, so a client attached
+-- through another instance gets them: written in small batches while the turn runs, forgotten
+-- once it has ended.
+CREATE TABLE turn_stream_events (
+    stream_id TEXT NOT NULL,
+    n         BIGINT NOT NULL,
+    event     JSONB NOT NULL,
+    PRIMARY KEY (stream_id, n)
+);

@@ -247,6 +247,9 @@ async fn an_instance_killed_mid_turn_leaves_the_conversation_usable_on_the_other
     let history = pair.new_history(&pair.a).await;
     let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
     read_until(&mut running, |event| event["text"].is_string()).await;
+    let stream = format!("/gpt/histories/{history}/stream");
+    let mut attached = pair.request(&pair.b, reqwest::Method::GET, &stream).send().await.unwrap();
+    read_until(&mut attached, |event| event["text"].is_string()).await;
     pair.a.child.kill().unwrap(); // SIGKILL: no grace, nothing saved, no lease given back.
     pair.a.child.wait().unwrap();
 
@@ -254,6 +257,9 @@ async fn an_instance_killed_mid_turn_leaves_the_conversation_usable_on_the_other
     let next = json!({"prompt": "Still there?", "historyId": history});
     let first = pair.prompt(&pair.b, next.clone()).await;
     assert_eq!(first.status(), StatusCode::TOO_MANY_REQUESTS, "A's turn still counts while its lease lasts");
+    let seen = read_until(&mut attached, |event| event["error"].is_string()).await;
+    assert!(seen.last().unwrap()["error"].as_str().unwrap().contains("cut off"), "{seen:?}");
+    assert!(attached.chunk().await.unwrap().is_none(), "the client attached through B is let go");
     let started = Instant::now();
     let reply = loop {
         let reply = pair.prompt(&pair.b, next.clone()).await;
@@ -273,4 +279,26 @@ async fn an_instance_killed_mid_turn_leaves_the_conversation_usable_on_the_other
         .await
         .unwrap();
     assert_eq!(stop.text().await.unwrap(), "false", "nothing is left running");
+}
+
+#[tokio::test]
+async fn a_reply_streaming_on_one_instance_is_reattached_through_the_other() {
+    let reply = json!({"parts": vec!["part "; 12], "chunkDelayMs": 150});
+    let Some(pair) = pair(json!([reply]), json!([]), &[]).await else { return };
+    let history = pair.new_history(&pair.a).await;
+    let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
+    read_until(&mut running, |event| event["text"].is_string()).await;
+
+    let mut attached =
+        pair.request(&pair.b, reqwest::Method::GET, &format!("/gpt/histories/{history}/stream")).send().await.unwrap();
+    assert_eq!(attached.status(), StatusCode::OK, "B finds the turn running on A");
+    let seen = read_until(&mut attached, |event| event["done"] == true).await;
+    assert_eq!(seen[0]["attached"]["prompt"], "Talk");
+    let text: String = seen.iter().filter_map(|event| event["text"].as_str()).collect();
+    assert_eq!(text, "part ".repeat(12), "the whole reply, from its start");
+    assert_eq!(seen.last().unwrap()["historyId"], history.as_str());
+    let _ = running.text().await;
+
+    let after = pair.request(&pair.b, reqwest::Method::GET, &format!("/gpt/histories/{history}/stream")).send().await;
+    assert_eq!(after.unwrap().status(), StatusCode::NO_CONTENT, "nothing runs any more");
 }

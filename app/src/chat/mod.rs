@@ -25,6 +25,8 @@ pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
 mod stream;
+#[cfg(feature = "ssr")]
+mod stream_mirror;
 pub mod summary;
 pub mod transcript;
 #[cfg(feature = "ssr")]

@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 
 use super::store::{self, RunningTurnRow};
+use super::stream_mirror;
 use super::turn_log::TurnLog;
 use crate::db::{Pool, new_id};
 use crate::signals::{Channel, Signal, Signals};
@@ -17,6 +18,8 @@ use crate::signals::{Channel, Signal, Signals};
 struct Running {
     /// This registration's row in `running_turns`.
     key: String,
+    /// Flipped when the turn is unregistered: its stream's writer finishes.
+    finished: watch::Sender<bool>,
     switch: watch::Sender<bool>,
     log: Arc<TurnLog>,
     /// Whose turn it is (a turn speaks as the conversation's owner).
@@ -82,18 +85,31 @@ impl RunningTurns {
     ) -> (watch::Sender<bool>, watch::Receiver<bool>) {
         let (sender, receiver) = watch::channel(false);
         let key = new_id();
+        let prompt = log.prompt();
         let row = RunningTurnRow {
             key: &key,
             history_id,
             user_id,
             stream_id: &log.stream_id(),
+            prompt: prompt.as_deref(),
             instance_id: &self.instance_id,
         };
         // Without its row, a Stop sent to another instance misses the turn; it still runs here.
         if let Err(err) = store::add_running_turn(&self.pool, &row, self.lease_seconds()).await {
             tracing::warn!(?err, history = history_id, "a running turn was not recorded for other instances");
         }
-        let running = Running { key, switch: sender.clone(), log, user_id: user_id.to_string() };
+        let (finished, writer_finished) = watch::channel(false);
+        if self.signals.cross_instances() {
+            let writer = stream_mirror::write(
+                self.pool.clone(),
+                self.signals.clone(),
+                key.clone(),
+                log.clone(),
+                writer_finished,
+            );
+            tokio::spawn(writer);
+        }
+        let running = Running { key, finished, switch: sender.clone(), log, user_id: user_id.to_string() };
         self.switches().entry(history_id.to_string()).or_default().push(running);
         (sender, receiver)
     }
@@ -108,11 +124,26 @@ impl RunningTurns {
         }
     }
 
-    /// The log of the newest turn streaming on a conversation, for a client to attach to.
-    pub fn streaming(&self, history_id: &str) -> Option<Arc<TurnLog>> {
-        let switches = self.switches();
-        let running = switches.get(history_id)?;
-        running.iter().rev().find(|turn| turn.log.is_streaming()).map(|turn| turn.log.clone())
+    /// The log of the newest turn streaming on a conversation, for a client to attach to: the
+    /// turn's own when it runs here, else a replica of one running on another instance.
+    pub async fn streaming(&self, history_id: &str) -> Option<Arc<TurnLog>> {
+        let here = self
+            .switches()
+            .get(history_id)
+            .and_then(|running| running.iter().rev().find(|turn| turn.log.is_streaming()).map(|turn| turn.log.clone()));
+        if here.is_some() || !self.signals.cross_instances() {
+            return here;
+        }
+        match store::stream_elsewhere(&self.pool, history_id, &self.instance_id).await {
+            Ok(Some((stream_id, prompt))) => {
+                Some(stream_mirror::follow(self.pool.clone(), &self.signals, stream_id, prompt))
+            }
+            Ok(None) => None,
+            Err(err) => {
+                tracing::warn!(?err, history = history_id, "could not look for the turn on other instances");
+                None
+            }
+        }
     }
 
     /// Forgets a finished turn.
@@ -120,7 +151,10 @@ impl RunningTurns {
         let key = {
             let mut switches = self.switches();
             let Some(running) = switches.get_mut(history_id) else { return };
-            let key = running.iter().find(|current| current.switch.same_channel(switch)).map(|turn| turn.key.clone());
+            let key = running.iter().find(|current| current.switch.same_channel(switch)).map(|turn| {
+                turn.finished.send_replace(true);
+                turn.key.clone()
+            });
             running.retain(|current| !current.switch.same_channel(switch));
             if running.is_empty() {
                 switches.remove(history_id);

@@ -161,20 +161,22 @@ pub struct RunningTurnRow<'a> {
     pub history_id: &'a str,
     pub user_id: &'a str,
     pub stream_id: &'a str,
+    pub prompt: Option<&'a str>,
     pub instance_id: &'a str,
 }
 
 /// Records a turn starting, leased for `lease_seconds`.
 pub async fn add_running_turn(pool: &Pool, turn: &RunningTurnRow<'_>, lease_seconds: i64) -> AppResult<()> {
     sqlx::query(&format!(
-        "INSERT INTO running_turns (id, history_id, user_id, stream_id, instance_id, lease_until)
-         VALUES ($1, $2, $3, $4, $5, {})",
-        Backend::of(pool).seconds_from_now("$6")
+        "INSERT INTO running_turns (id, history_id, user_id, stream_id, prompt, instance_id, lease_until)
+         VALUES ($1, $2, $3, $4, $5, $6, {})",
+        Backend::of(pool).seconds_from_now("$7")
     ))
     .bind(turn.key)
     .bind(turn.history_id)
     .bind(turn.user_id)
     .bind(turn.stream_id)
+    .bind(turn.prompt)
     .bind(turn.instance_id)
     .bind(lease_seconds)
     .execute(pool)
@@ -234,5 +236,74 @@ pub async fn renew_leases(pool: &Pool, instance_id: &str, lease_seconds: i64) ->
     .await?;
     let lapsed =
         sqlx::query(&format!("DELETE FROM running_turns WHERE lease_until <= {}", backend.now())).execute(pool).await?;
+    sqlx::query("DELETE FROM turn_stream_events WHERE stream_id NOT IN (SELECT stream_id FROM running_turns)")
+        .execute(pool)
+        .await?;
     Ok(lapsed.rows_affected())
+}
+
+/// A running turn's new stream (the answer to a tool's question resumed it).
+pub async fn set_running_stream(pool: &Pool, key: &str, stream_id: &str) -> AppResult<()> {
+    sqlx::query("UPDATE running_turns SET stream_id = $2, prompt = NULL WHERE id = $1")
+        .bind(key)
+        .bind(stream_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The stream and prompt of the newest turn running on the conversation on another instance.
+pub async fn stream_elsewhere(
+    pool: &Pool,
+    history_id: &str,
+    instance_id: &str,
+) -> AppResult<Option<(String, Option<String>)>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT stream_id, prompt FROM running_turns
+         WHERE history_id = $1 AND instance_id <> $2 AND lease_until > {}
+         ORDER BY started_at DESC, id DESC LIMIT 1",
+        Backend::of(pool).now()
+    ))
+    .bind(history_id)
+    .bind(instance_id)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Whether a turn with that stream is still running (on a live lease).
+pub async fn stream_is_running(pool: &Pool, stream_id: &str) -> AppResult<bool> {
+    let (count,): (i64,) = sqlx::query_as(&format!(
+        "SELECT COUNT(*) FROM running_turns WHERE stream_id = $1 AND lease_until > {}",
+        Backend::of(pool).now()
+    ))
+    .bind(stream_id)
+    .fetch_one(pool)
+    .await?;
+    Ok(count > 0)
+}
+
+/// Appends a stream's events (JSON) from number `first` on.
+pub async fn append_stream_events(pool: &Pool, stream_id: &str, first: i64, events: &[String]) -> AppResult<()> {
+    let insert = format!(
+        "INSERT INTO turn_stream_events (stream_id, n, event) VALUES ($1, $2, {})",
+        Backend::of(pool).json("$3")
+    );
+    let mut tx = pool.begin().await?;
+    for (n, event) in (first..).zip(events) {
+        sqlx::query(&insert).bind(stream_id).bind(n).bind(event).execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A stream's events (JSON) from number `from` on.
+pub async fn stream_events_from(pool: &Pool, stream_id: &str, from: i64) -> AppResult<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT CAST(event AS TEXT) FROM turn_stream_events WHERE stream_id = $1 AND n >= $2 ORDER BY n",
+    )
+    .bind(stream_id)
+    .bind(from)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(|(event,)| event).collect())
 }

@@ -57,6 +57,18 @@ impl TurnLog {
         self.bump();
     }
 
+    /// Ends the stream without a `{done}` (its turn was lost with the instance that ran it):
+    /// attached clients are let go.
+    pub fn end(&self) {
+        self.state().ended = true;
+        self.bump();
+    }
+
+    /// Wakes on every change.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changed.subscribe()
+    }
+
     /// A new stream of the same turn (the answer to a tool's question resumed it).
     pub fn restart(&self, stream_id: &str) {
         {
@@ -70,6 +82,11 @@ impl TurnLog {
     /// The turn's current stream.
     pub fn stream_id(&self) -> String {
         self.state().stream_id.clone()
+    }
+
+    /// The prompt the current stream answers (none for a stream an answer resumed).
+    pub fn prompt(&self) -> Option<String> {
+        self.state().prompt.clone()
     }
 
     /// Whether `stream_id` is this turn's current stream.

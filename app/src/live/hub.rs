@@ -165,7 +165,7 @@ async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, sender: b
             Ok(Signal { channel: Channel::Reconnected, .. }) | Err(broadcast::error::RecvError::Lagged(_)) => {
                 let _ = sender.send(everyone(LiveEvent::Resync(Resync {})));
             }
-            Ok(Signal { channel: Channel::Stop, .. }) => {}
+            Ok(Signal { channel: Channel::Stop | Channel::Stream, .. }) => {}
             Err(broadcast::error::RecvError::Closed) => return,
         }
     }

@@ -113,7 +113,7 @@ pub async fn attach(
 ) -> Result<Response, Problem> {
     conversations.authorize_read(&caller, &id).await.map_err(history_problem)?;
     let last_seen = headers.get("last-event-id").and_then(|value| value.to_str().ok());
-    let Some(attached) = conversations.running.streaming(&id).and_then(|log| log.attach(last_seen)) else {
+    let Some(attached) = conversations.running.streaming(&id).await.and_then(|log| log.attach(last_seen)) else {
         return Ok(StatusCode::NO_CONTENT.into_response());
     };
     let first = TurnEvent::Attached { attached: AttachedEvent { prompt: attached.prompt.clone() } };
