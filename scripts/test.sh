@@ -29,14 +29,21 @@ same_flags cargo test -p palaver-contract --features sanitize
 same_flags cargo test -p app --features ssr
 same_flags cargo test -p server
 
-step "Rust tests again on PostgreSQL (a throw-away cluster)"
-postgres_dir=$(mktemp -d)
-trap 'scripts/postgres.sh stop "$postgres_dir/cluster"; rm -rf "$postgres_dir"' EXIT
-postgres_url=$(scripts/postgres.sh start "$postgres_dir/cluster")
-# Every storage-touching test takes a fresh database on it (app::db::scratch_url).
-PALAVER_TEST_POSTGRES_URL=$postgres_url same_flags cargo test -p app --features ssr
-PALAVER_TEST_POSTGRES_URL=$postgres_url same_flags cargo test -p server
-scripts/postgres.sh stop "$postgres_dir/cluster"
+step "Rust tests again on PostgreSQL, files in an S3-compatible bucket (throw-away servers)"
+services=$(mktemp -d)
+trap 'scripts/postgres.sh stop "$services/postgres"; scripts/s3.sh stop "$services/s3"; rm -rf "$services"' EXIT
+postgres_url=$(scripts/postgres.sh start "$services/postgres")
+s3_env=$(scripts/s3.sh start "$services/s3")
+# Every storage test takes a fresh database on the server (app::db::scratch_url) and a fresh
+# prefix in the bucket (app::uploads::scratch_url); two-instance tests run in this pass only.
+(
+  export PALAVER_TEST_POSTGRES_URL=$postgres_url
+  set -a && eval "$s3_env" && set +a
+  same_flags cargo test -p app --features ssr
+  same_flags cargo test -p server
+)
+scripts/postgres.sh stop "$services/postgres"
+scripts/s3.sh stop "$services/s3"
 
 step "MCP conformance (the suite's client scenarios)"
 scripts/mcp-conformance.sh

@@ -121,6 +121,12 @@ pub struct ServeConfig {
     /// With the mock model, append every model request to this file as one JSON line.
     #[arg(long, global = true, env = "PALAVER_MOCK_LOG")]
     pub mock_log: Option<PathBuf>,
+    /// Where uploads are kept instead of the data folder: `s3://<bucket>/<prefix>`, an
+    /// S3-compatible bucket every instance reaches; the endpoint, region and credentials come
+    /// from AWS_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
+    /// (AWS_ALLOW_HTTP=true for an endpoint without TLS).
+    #[arg(long, global = true, env = "PALAVER_FILES_URL")]
+    pub files_url: Option<String>,
     /// Where Palaver keeps its files (uploads, and the default database).
     #[arg(long, global = true, env = "PALAVER_DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
@@ -236,7 +242,7 @@ impl ServeConfig {
             max_file_size_bytes: self.max_file_size_bytes,
             max_steps: self.max_steps.max(1),
             tools,
-            files: Some(app::uploads::FileStore::new(&self.data_dir)),
+            files: Some(app::uploads::FileStore::from_url(self.files_url.as_deref(), &self.data_dir)?),
             blocks: self.ui_blocks.then(|| app::chat::BlocksSettings {
                 html: self.ui_blocks_html,
                 image_hosts: self

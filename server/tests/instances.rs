@@ -26,7 +26,7 @@ struct Pair {
     b: Server,
     http: reqwest::Client,
     cookie: String,
-    /// The files both instances keep (one folder, as on a shared volume).
+    /// The files both instances keep: one folder, as on a shared volume, or one bucket.
     data: tempfile::TempDir,
 }
 
@@ -41,6 +41,8 @@ async fn pair(script_a: Value, script_b: Value, settings: &[(&str, String)]) -> 
     let url = app::db::scratch_url(data.path()).await.unwrap();
     create_ada(&url);
     let mut with_log = settings.to_vec();
+    // One bucket prefix for both, when the test run has an S3-compatible server.
+    with_log.extend(app::uploads::scratch_url().map(|url| ("PALAVER_FILES_URL", url)));
     let (a_log, b_log) = (data.path().join("a.jsonl"), data.path().join("b.jsonl"));
     with_log.push(("PALAVER_MOCK_LOG", a_log.display().to_string()));
     let a = start_instance(&url, data.path(), &json!({"responses": script_a}), &with_log).await;

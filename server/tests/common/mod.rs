@@ -116,7 +116,7 @@ impl TestApp {
         let options = LeptosOptions::builder().output_name("palaver").build();
         let defaults = app::turn::TurnSettings::default();
         let turn_settings = app::turn::TurnSettings {
-            files: Some(app::uploads::FileStore::new(dir.path())),
+            files: Some(app::uploads::FileStore::scratch(dir.path()).expect("a scratch file store")),
             blocks,
             ask_ttl: ask_ttl.unwrap_or(defaults.ask_ttl),
             approval_ttl: ask_ttl.unwrap_or(defaults.approval_ttl),

@@ -35,7 +35,9 @@ pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
     let database_url = app::db::scratch_url(dir.path()).await.unwrap();
     create_ada(&database_url);
     let data_dir = dir.path().to_path_buf();
-    start_instance(&database_url, &data_dir, script, settings).await
+    let mut settings = settings.to_vec();
+    settings.extend(app::uploads::scratch_url().map(|url| ("PALAVER_FILES_URL", url)));
+    start_instance(&database_url, &data_dir, script, &settings).await
 }
 
 /// Creates the user ada (password `correct horse battery`) on the database.
