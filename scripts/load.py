@@ -1,20 +1,29 @@
 #!/usr/bin/env python3
 """Load test: N concurrent users run prompt -> ask -> answer cycles through the headless API
-against a release build of Palaver with the mock model, on 127.0.0.1 only.
+against release builds of Palaver with the mock model, on 127.0.0.1 only.
 
     python3 scripts/load.py [--cycles 40] [--users 1,8,64]
+                            [--setups sqlite,postgres,postgres-2,bare-sqlite,bare-postgres]
 
-Prints, per concurrency level: cycles per second, p50/p99 cycle latency, the server's CPU time
-per cycle (its overhead, apart from queueing on a machine the load generator shares), and the
-server's peak RSS. A cycle is two requests: POST /gpt/histories/{id}/turn {prompt} (the agent asks a choice)
-and POST .../turn {toolCallId, buttonId} (the answer resumes the turn to its reply).
-Bounded in count and time; it stops the server it started.
+Setups: one instance on SQLite; one on PostgreSQL; two on one PostgreSQL (each cycle's prompt
+goes to the first, its answer to the second); and the bare limit on each database: an axum
+server (server/examples/bare_cycle.rs) doing only the same number of inserts per request as
+Palaver does (counted from a real cycle first) and one guarded update, so Palaver's overhead is
+a ratio. PostgreSQL is a throw-away cluster (scripts/postgres.sh) with its default settings but
+durability off; the load generator shares the machine's 2 cores.
+
+Prints, per setup and concurrency level: cycles per second, p50/p99 cycle latency, the servers'
+CPU time per cycle (their overhead, apart from queueing), and their peak RSS. A Palaver cycle is
+three requests: POST /gpt/histories, POST /gpt/histories/{id}/turn {prompt} (the agent asks a
+choice) and POST .../turn {toolCallId, buttonId} (the answer resumes the turn to its reply).
+Bounded in count and time; it stops what it started.
 """
 
 import argparse
 import http.client
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -24,7 +33,7 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PORT = 3300
+PORTS = (3300, 3301)
 PLAN = {
     "prompt": "Which plan should I set up?",
     "select": "one",
@@ -35,29 +44,32 @@ PLAN = {
         {"id": "enterprise", "label": "Enterprise"},
     ],
 }
+REPLY = "Done. Your team is on the Team plan."
 
 
-def mock_script(prompts):
-    """One scripted conversation per cycle: ask a choice, then reply."""
-    conversations = {
-        prompt: {
-            "responses": [
-                {"toolCalls": [{"id": f"call_{index}", "name": "ask_choice", "input": PLAN}]},
-                {"text": "Done. Your team is on the Team plan."},
-            ]
-        }
-        for index, prompt in enumerate(prompts)
-    }
-    return {"responses": [], "conversations": conversations}
+def mock_scripts(prompts, instances):
+    """One scripted conversation per cycle: ask a choice, then reply. With two instances the
+    first asks (it gets the prompts) and the second replies (it gets the answers)."""
+    ask = lambda index: {"toolCalls": [{"id": f"call_{index}", "name": "ask_choice", "input": PLAN}]}
+    reply = {"text": REPLY}
+    if instances == 1:
+        steps = [lambda index: [ask(index), reply]]
+    else:
+        steps = [lambda index: [ask(index)], lambda index: [reply]]
+    return [
+        {"responses": [], "conversations": {prompt: {"responses": step(index)} for index, prompt in enumerate(prompts)}}
+        for step in steps
+    ]
 
 
 class Client:
-    def __init__(self, token=None):
-        self.connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    def __init__(self, port, token=None):
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.token = token
 
-    def call(self, method, path, body=None):
-        headers = {"Content-Type": "application/json", "Host": f"127.0.0.1:{PORT}"}
+    def call(self, method, path, body=None, raw=False):
+        headers = {"Content-Type": "application/json", "Host": f"127.0.0.1:{self.port}"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         self.connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
@@ -65,14 +77,39 @@ class Client:
         data = response.read()
         if response.status >= 400:
             raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
+        if raw:
+            return data.decode()
         return json.loads(data) if data else None
 
+    def call_form(self, path, form):
+        """A server function (`/api/...`), its arguments form-encoded; the raw reply."""
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Host": f"127.0.0.1:{self.port}"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        self.connection.request("POST", path, body=form, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read().decode()
+        if response.status >= 400:
+            raise RuntimeError(f"POST {path}: {response.status} {data[:200]!r}")
+        return data
 
-def signed_in_client(name):
-    anonymous = Client()
-    anonymous.call("POST", "/auth/signup", {"username": name, "password": "correct horse battery"})
+
+def wait_for(port, path="/health"):
+    for _ in range(300):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET" if path == "/health" else "POST", path)
+            connection.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+def signed_in_token(port, name):
+    Client(port).call("POST", "/auth/signup", {"username": name, "password": "correct horse battery"})
     # Sign-up set a cookie; a bearer token is what headless clients use.
-    session = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    session = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     session.request(
         "POST",
         "/auth/login",
@@ -86,53 +123,95 @@ def signed_in_client(name):
         "POST",
         "/auth/tokens",
         body=json.dumps({"name": "load"}),
-        headers={"Content-Type": "application/json", "Cookie": cookie, "Origin": f"http://127.0.0.1:{PORT}"},
+        headers={"Content-Type": "application/json", "Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
     )
-    token = json.loads(session.getresponse().read())["token"]
-    return Client(token)
+    return json.loads(session.getresponse().read())["token"]
 
 
-def run_user(client, prompts, latencies, errors):
+def palaver_cycle(asker, answerer, prompt):
+    history = asker.call("POST", "/gpt/histories", {})["data"]["id"]
+    ask = asker.call("POST", f"/gpt/histories/{history}/turn", {"prompt": prompt})["data"]["pendingAsk"]
+    body = {"toolCallId": ask["toolCallId"], "buttonId": "option:team"}
+    second = answerer.call("POST", f"/gpt/histories/{history}/turn", body)["data"]
+    assert second["text"] == REPLY, second
+
+
+def bare_cycle(client, _answerer, _prompt):
+    history = client.call("POST", "/histories", raw=True)
+    client.call("POST", f"/histories/{history}/prompt", raw=True)
+    client.call("POST", f"/histories/{history}/answer", raw=True)
+
+
+def run_user(cycle, asker, answerer, prompts, latencies, errors):
     for prompt in prompts:
         try:
             started = time.perf_counter()
-            history = client.call("POST", "/gpt/histories", {})["data"]["id"]
-            first = client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": prompt})["data"]
-            ask = first["pendingAsk"]
-            second = client.call(
-                "POST",
-                f"/gpt/histories/{history}/turn",
-                {"toolCallId": ask["toolCallId"], "buttonId": "option:team"},
-            )["data"]
-            assert second["text"] == "Done. Your team is on the Team plan.", second
+            cycle(asker, answerer, prompt)
             latencies.append(time.perf_counter() - started)
         except Exception as error:  # noqa: BLE001 - reported below
             errors.append(str(error))
 
 
-def start_server(workdir, script_path):
-    """Starts the release build on PORT with the mock model's `script_path` and a fresh
-    database in `workdir`; returns once it answers /health."""
-    env = dict(
+def palaver_env(port, database_url, data_dir, script_path, log_sql=False):
+    return dict(
         os.environ,
         LEPTOS_OUTPUT_NAME="palaver",
         LEPTOS_SITE_ROOT="target/site",
         LEPTOS_SITE_PKG_DIR="pkg",
-        LEPTOS_SITE_ADDR=f"127.0.0.1:{PORT}",
-        PALAVER_DATABASE_URL=f"sqlite://{workdir}/palaver.db?mode=rwc",
-        PALAVER_DATA_DIR=workdir,
+        LEPTOS_SITE_ADDR=f"127.0.0.1:{port}",
+        PALAVER_DATABASE_URL=database_url,
+        PALAVER_DATA_DIR=data_dir,
         PALAVER_MODEL=f"mock:{script_path}",
         PALAVER_OPEN_SIGNUP="true",
-        RUST_LOG="warn",
+        # Enough for 64 users' turns at once, on each instance.
+        PALAVER_DATABASE_MAX_CONNECTIONS="16",
+        RUST_LOG="warn,sqlx::query=debug" if log_sql else "warn",
     )
-    server = subprocess.Popen([os.path.join(ROOT, "target/release/palaver")], cwd=ROOT, env=env)
-    for _ in range(100):
-        try:
-            Client().call("GET", "/health")
-            break
-        except Exception:  # noqa: BLE001 - not up yet
-            time.sleep(0.1)
+
+
+def start_palaver(port, database_url, data_dir, script, log=None):
+    script_path = os.path.join(data_dir, f"mock-{port}.json")
+    with open(script_path, "w") as file:
+        json.dump(script, file)
+    server = subprocess.Popen(
+        [os.path.join(ROOT, "target/release/palaver")],
+        cwd=ROOT,
+        env=palaver_env(port, database_url, data_dir, script_path, log_sql=log is not None),
+        stderr=log,
+    )
+    wait_for(port)
     return server
+
+
+def count_inserts(workdir):
+    """The inserts each request of one Palaver cycle makes, from sqlx's statement log:
+    (per prompt, including the conversation's own; per answer)."""
+    log_path = os.path.join(workdir, "statements.log")
+    with open(log_path, "w") as log:
+        script = mock_scripts(["count"], 1)[0]
+        server = start_palaver(PORTS[0], f"sqlite://{workdir}/count.db?mode=rwc", workdir, script, log=log)
+        try:
+            client = Client(PORTS[0], signed_in_token(PORTS[0], "counter"))
+            marks = []
+
+            def mark():
+                time.sleep(0.3)  # what the request's task still writes after its reply
+                log.flush()
+                marks.append(os.path.getsize(log_path))
+
+            mark()
+            history = client.call("POST", "/gpt/histories", {})["data"]["id"]
+            ask = client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": "count"})["data"]["pendingAsk"]
+            mark()
+            client.call("POST", f"/gpt/histories/{history}/turn", {"toolCallId": ask["toolCallId"], "buttonId": "option:team"})
+            mark()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    with open(log_path, "rb") as log:
+        text = log.read()
+    inserts = lambda part: len(re.findall(rb'summary="INSERT', part))
+    return inserts(text[marks[0] : marks[1]]), inserts(text[marks[1] : marks[2]])
 
 
 def peak_rss_kib(pid):
@@ -155,51 +234,104 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
+class Postgres:
+    """A throw-away cluster; `database()` gives a fresh database's URL."""
+
+    def __init__(self, workdir):
+        self.dir = os.path.join(workdir, "postgres")
+        self.url = subprocess.run(
+            [os.path.join(ROOT, "scripts/postgres.sh"), "start", self.dir], check=True, capture_output=True, text=True
+        ).stdout.strip()
+        self.count = 0
+
+    def database(self):
+        self.count += 1
+        name = f"palaver_load_{self.count}"
+        subprocess.run(["psql", self.url, "-qc", f"CREATE DATABASE {name}"], check=True)
+        return self.url.rsplit("/", 1)[0] + f"/{name}"
+
+    def stop(self):
+        subprocess.run([os.path.join(ROOT, "scripts/postgres.sh"), "stop", self.dir], check=False)
+
+
+def start_setup(setup, workdir, postgres, prompts, inserts):
+    """The servers of `setup` and how a cycle talks to them."""
+    data_dir = tempfile.mkdtemp(prefix=f"{setup}-", dir=workdir)
+    if setup.startswith("bare-"):
+        url = f"sqlite://{data_dir}/bare.db?mode=rwc" if setup == "bare-sqlite" else postgres.database()
+        binary = os.path.join(ROOT, "target/release/examples/bare_cycle")
+        server = subprocess.Popen([binary, f"127.0.0.1:{PORTS[0]}", url, str(inserts[0]), str(inserts[1])], cwd=ROOT)
+        wait_for(PORTS[0], "/histories")
+        return [server], bare_cycle, lambda name: (Client(PORTS[0]), Client(PORTS[0]))
+    instances = 2 if setup == "postgres-2" else 1
+    url = f"sqlite://{data_dir}/palaver.db?mode=rwc" if setup == "sqlite" else postgres.database()
+    scripts = mock_scripts(prompts, instances)
+    servers = [start_palaver(PORTS[n], url, data_dir, scripts[n]) for n in range(instances)]
+
+    def clients(name):
+        token = signed_in_token(PORTS[0], name)
+        return Client(PORTS[0], token), Client(PORTS[instances - 1], token)
+
+    return servers, palaver_cycle, clients
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=40, help="cycles per user at each level")
     parser.add_argument("--users", default="1,8,64", help="concurrency levels")
+    parser.add_argument("--setups", default="sqlite,postgres,postgres-2,bare-sqlite,bare-postgres")
     args = parser.parse_args()
     levels = [int(level) for level in args.users.split(",")]
+    setups = args.setups.split(",")
 
-    print("building the release server…", flush=True)
-    subprocess.run(["cargo", "build", "--release", "-p", "server", "--bin", "palaver"], cwd=ROOT, check=True)
-
+    print("building the release server and the bare limit…", flush=True)
+    subprocess.run(
+        ["cargo", "build", "--release", "-p", "server", "--bin", "palaver", "--example", "bare_cycle"], cwd=ROOT, check=True
+    )
     workdir = tempfile.mkdtemp(prefix="palaver-load-")
-    plan = {level: [[f"cycle {level}-{user}-{n}" for n in range(args.cycles)] for user in range(level)] for level in levels}
-    script_path = os.path.join(workdir, "mock.json")
-    with open(script_path, "w") as script:
-        json.dump(mock_script([p for level in levels for user in plan[level] for p in user]), script)
-
-    server = start_server(workdir, script_path)
+    postgres = Postgres(workdir) if any("postgres" in setup for setup in setups) else None
     try:
-        print(f"{'users':>5} {'cycles':>7} {'cycles/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU ms/cycle':>20} {'peak RSS MiB':>13}")
-        for level in levels:
-            clients = [signed_in_client(f"load{level}x{user}") for user in range(level)]
-            latencies, errors = [], []
-            threads = [
-                threading.Thread(target=run_user, args=(client, prompts, latencies, errors))
-                for client, prompts in zip(clients, plan[level])
-            ]
-            started = time.perf_counter()
-            cpu_before = cpu_seconds(server.pid)
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(timeout=300)
-            elapsed = time.perf_counter() - started
-            server_cpu_ms = (cpu_seconds(server.pid) - cpu_before) * 1000 / max(len(latencies), 1)
-            if errors:
-                print(f"{len(errors)} errors, first: {errors[0]}", file=sys.stderr)
-            print(
-                f"{level:>5} {len(latencies):>7} {len(latencies) / elapsed:>9.1f} "
-                f"{statistics.median(latencies) * 1000:>8.2f} {percentile(latencies, 0.99) * 1000:>8.2f} "
-                f"{server_cpu_ms:>20.2f} {peak_rss_kib(server.pid) / 1024:>13.1f}",
-                flush=True,
-            )
+        inserts = count_inserts(workdir)
+        print(f"a Palaver cycle inserts {inserts[0]} rows with its prompt and {inserts[1]} with its answer")
+        plan = {level: [[f"cycle {level}-{user}-{n}" for n in range(args.cycles)] for user in range(level)] for level in levels}
+        prompts = [prompt for level in levels for user in plan[level] for prompt in user]
+        print(f"{'setup':>13} {'users':>5} {'cycles':>7} {'cycles/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU ms/cycle':>20} {'peak RSS MiB':>13}")
+        for setup in setups:
+            servers, cycle, clients = start_setup(setup, workdir, postgres, prompts, inserts)
+            try:
+                for level in levels:
+                    pairs = [clients(f"load{level}x{user}") for user in range(level)]
+                    latencies, errors = [], []
+                    threads = [
+                        threading.Thread(target=run_user, args=(cycle, asker, answerer, user_prompts, latencies, errors))
+                        for (asker, answerer), user_prompts in zip(pairs, plan[level])
+                    ]
+                    started = time.perf_counter()
+                    cpu_before = sum(cpu_seconds(server.pid) for server in servers)
+                    for thread in threads:
+                        thread.start()
+                    for thread in threads:
+                        thread.join(timeout=300)
+                    elapsed = time.perf_counter() - started
+                    cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
+                    if errors:
+                        print(f"{len(errors)} errors, first: {errors[0]}", file=sys.stderr)
+                    if not latencies:
+                        continue
+                    print(
+                        f"{setup:>13} {level:>5} {len(latencies):>7} {len(latencies) / elapsed:>9.1f} "
+                        f"{statistics.median(latencies) * 1000:>8.2f} {percentile(latencies, 0.99) * 1000:>8.2f} "
+                        f"{cpu * 1000 / len(latencies):>20.2f} "
+                        f"{sum(peak_rss_kib(server.pid) for server in servers) / 1024:>13.1f}",
+                        flush=True,
+                    )
+            finally:
+                for server in servers:
+                    server.terminate()
+                    server.wait(timeout=10)
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        if postgres:
+            postgres.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 

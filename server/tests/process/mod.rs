@@ -12,7 +12,9 @@ use tokio::net::TcpStream;
 pub struct Server {
     pub child: Child,
     pub port: u16,
-    pub dir: tempfile::TempDir,
+    /// The folders it uses (its mock script's; its database's and files', when they are its
+    /// own), kept while it runs.
+    pub dirs: Vec<tempfile::TempDir>,
     pub database_url: String,
 }
 
@@ -37,7 +39,9 @@ pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
     let data_dir = dir.path().to_path_buf();
     let mut settings = settings.to_vec();
     settings.extend(app::uploads::scratch_url().map(|url| ("PALAVER_FILES_URL", url)));
-    start_instance(&database_url, &data_dir, script, &settings).await
+    let mut server = start_instance(&database_url, &data_dir, script, &settings).await;
+    server.dirs.push(dir);
+    server
 }
 
 /// Creates the user ada (password `correct horse battery`) on the database.
@@ -80,7 +84,8 @@ pub async fn start_instance(
         command.env(name, value);
     }
     // Held from here, so a server that never answers is killed with the failing test.
-    let server = Server { child: command.spawn().unwrap(), port, dir, database_url: database_url.to_owned() };
+    let server =
+        Server { child: command.spawn().unwrap(), port, dirs: vec![dir], database_url: database_url.to_owned() };
     for _ in 0..100 {
         if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
             return server;
