@@ -41,7 +41,9 @@ case $command in
     echo "postgres://palaver@127.0.0.1:$port/postgres"
     ;;
   stop)
-    [ -d "$dir/data" ] && as_owner "$bin/pg_ctl" --pgdata="$dir/data" --mode=immediate --wait --silent stop || true
+    if [ -f "$dir/data/postmaster.pid" ]; then
+      as_owner "$bin/pg_ctl" --pgdata="$dir/data" --mode=immediate --wait --silent stop
+    fi
     ;;
   *)
     echo "usage: scripts/postgres.sh start|stop <dir>" >&2

@@ -275,6 +275,37 @@ mod tests {
         assert!(!read_only.exists());
     }
 
+    /// The columns of every table Palaver made, as `table.column`, sorted.
+    async fn columns(pool: &Pool) -> Vec<String> {
+        let sql = match Backend::of(pool) {
+            Backend::Sqlite => {
+                "SELECT m.name || '.' || p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p
+                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> '_sqlx_migrations'"
+            }
+            Backend::Postgres => {
+                "SELECT CAST(table_name || '.' || column_name AS TEXT) FROM information_schema.columns
+                 WHERE table_schema = 'public' AND table_name <> '_sqlx_migrations'"
+            }
+        };
+        let mut columns: Vec<String> = sqlx::query_scalar(sql).fetch_all(pool).await.unwrap();
+        columns.sort();
+        columns
+    }
+
+    #[tokio::test]
+    async fn both_backends_have_the_same_tables_and_columns() {
+        if std::env::var("PALAVER_TEST_POSTGRES_URL").unwrap_or_default().is_empty() {
+            eprintln!("skipped: needs PostgreSQL (PALAVER_TEST_POSTGRES_URL)");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let postgres = connect(&scratch_url(dir.path()).await.unwrap()).await.unwrap();
+        let sqlite = connect(&format!("sqlite://{}", dir.path().join("parity.db").display())).await.unwrap();
+        let (on_postgres, on_sqlite) = (columns(&postgres).await, columns(&sqlite).await);
+        assert!(on_sqlite.len() > 60, "{on_sqlite:?}");
+        assert_eq!(on_postgres, on_sqlite);
+    }
+
     /// A database migrated up to `last` (a migration's file name), as an older Palaver left it.
     async fn migrated_up_to(dir: &std::path::Path, last: &str) -> SqlitePool {
         let sources = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations/sqlite");

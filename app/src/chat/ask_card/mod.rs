@@ -341,10 +341,13 @@ fn SkipButton(answer: Callback<Value>, channel: AnswerChannel, words: Words) -> 
 
 #[component]
 pub(super) fn ErrorList(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
+    // The errors are derived in the card's scope: when a live event rebuilds the transcript,
+    // the card can be disposed a moment before this list, which then reads nothing.
+    let errors = move || errors.try_get().unwrap_or_default();
     view! {
-        <Show when=move || !errors.get().is_empty()>
+        <Show when=move || !errors().is_empty()>
             <ul class="ask-card__errors" role="alert" data-testid="ask-errors">
-                {move || errors.get().into_iter().map(|error| view! { <li>{error}</li> }).collect_view()}
+                {move || errors().into_iter().map(|error| view! { <li>{error}</li> }).collect_view()}
             </ul>
         </Show>
     }
