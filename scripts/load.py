@@ -248,7 +248,8 @@ class Postgres:
         self.count += 1
         name = f"palaver_load_{self.count}"
         subprocess.run(["psql", self.url, "-qc", f"CREATE DATABASE {name}"], check=True)
-        return self.url.rsplit("/", 1)[0] + f"/{name}"
+        base, query = self.url.split("?", 1) if "?" in self.url else (self.url, "")
+        return base.rsplit("/", 1)[0] + f"/{name}" + (f"?{query}" if query else "")
 
     def stop(self):
         subprocess.run([os.path.join(ROOT, "scripts/postgres.sh"), "stop", self.dir], check=False)

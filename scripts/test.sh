@@ -37,7 +37,7 @@ s3_env=$(scripts/s3.sh start "$services/s3")
 # Every storage test takes a fresh database on the server (app::db::scratch_url) and a fresh
 # prefix in the bucket (app::uploads::scratch_url); two-instance tests run in this pass only.
 (
-  export PALAVER_TEST_POSTGRES_URL=$postgres_url
+  export PALAVER_TEST_POSTGRES_URL=$postgres_url PALAVER_TEST_POSTGRES_CA=$services/postgres/ca.crt
   set -a && eval "$s3_env" && set +a
   same_flags cargo test -p app --features ssr
   same_flags cargo test -p server

@@ -306,6 +306,49 @@ mod tests {
         assert_eq!(on_postgres, on_sqlite);
     }
 
+    /// The test server's URL and the CA of its certificate, when the test run has them.
+    fn test_server() -> Option<(String, String)> {
+        let server = std::env::var("PALAVER_TEST_POSTGRES_URL").ok().filter(|url| !url.is_empty());
+        let ca = std::env::var("PALAVER_TEST_POSTGRES_CA").ok().filter(|ca| !ca.is_empty());
+        let found = server.zip(ca);
+        if found.is_none() {
+            eprintln!("skipped: needs PostgreSQL with TLS (PALAVER_TEST_POSTGRES_URL, PALAVER_TEST_POSTGRES_CA)");
+        }
+        found
+    }
+
+    #[tokio::test]
+    async fn postgres_over_tls_checks_the_servers_certificate() {
+        let Some((_, ca)) = test_server() else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let plain = scratch_url(dir.path()).await.unwrap();
+        let verified = plain.replace("sslmode=disable", &format!("sslmode=verify-full&sslrootcert={ca}"));
+        let pool = connect(&verified).await.unwrap();
+        let (ssl,): (String,) =
+            sqlx::query_as("SELECT CAST(ssl AS TEXT) FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        assert_eq!(ssl, "true", "the connection is encrypted");
+        // The machine's own CAs never signed the test server's certificate.
+        let other_ca =
+            plain.replace("sslmode=disable", "sslmode=verify-full&sslrootcert=/etc/ssl/certs/ca-certificates.crt");
+        assert!(connect(&other_ca).await.is_err(), "a certificate that does not verify is refused");
+    }
+
+    #[tokio::test]
+    async fn postgres_cuts_off_a_statement_that_runs_past_the_timeout() {
+        let Some(_) = test_server() else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let settings = DatabaseSettings {
+            statement_timeout: Duration::from_millis(300),
+            ..DatabaseSettings::new(scratch_url(dir.path()).await.unwrap())
+        };
+        let pool = connect_with(&settings).await.unwrap();
+        let slow = sqlx::query("SELECT 1 FROM pg_sleep(3)").execute(&pool).await.unwrap_err();
+        assert!(slow.to_string().contains("statement timeout"), "{slow}");
+    }
+
     /// A database migrated up to `last` (a migration's file name), as an older Palaver left it.
     async fn migrated_up_to(dir: &std::path::Path, last: &str) -> SqlitePool {
         let sources = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations/sqlite");
