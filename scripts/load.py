@@ -13,7 +13,8 @@ a ratio. PostgreSQL is a throw-away cluster (scripts/postgres.sh) with its defau
 durability off; the load generator shares the machine's 2 cores.
 
 Prints, per setup and concurrency level: cycles per second, p50/p99 cycle latency, the servers'
-CPU time per cycle (their overhead, apart from queueing), and their peak RSS. A Palaver cycle is
+CPU time per cycle (their overhead, apart from queueing), PostgreSQL's CPU time per cycle, and
+the servers' peak RSS. A Palaver cycle is
 three requests: POST /gpt/histories, POST /gpt/histories/{id}/turn {prompt} (the agent asks a
 choice) and POST .../turn {toolCallId, buttonId} (the answer resumes the turn to its reply).
 Bounded in count and time; it stops what it started.
@@ -209,7 +210,8 @@ def count_inserts(workdir):
             server.terminate()
             server.wait(timeout=10)
     with open(log_path, "rb") as log:
-        text = log.read()
+        text = re.sub(rb"\x1b\[[0-9;]*m", b"", log.read())  # the log's colours
+    marks = [len(re.sub(rb"\x1b\[[0-9;]*m", b"", open(log_path, "rb").read()[:mark])) for mark in marks]
     inserts = lambda part: len(re.findall(rb'summary="INSERT', part))
     return inserts(text[marks[0] : marks[1]]), inserts(text[marks[1] : marks[2]])
 
@@ -250,6 +252,22 @@ class Postgres:
         subprocess.run(["psql", self.url, "-qc", f"CREATE DATABASE {name}"], check=True)
         base, query = self.url.split("?", 1) if "?" in self.url else (self.url, "")
         return base.rsplit("/", 1)[0] + f"/{name}" + (f"?{query}" if query else "")
+
+    def cpu_seconds(self):
+        """CPU time of the cluster's processes so far: the postmaster, its live backends, and
+        the backends that ended (counted into the postmaster's children's time)."""
+        with open(os.path.join(self.dir, "data", "postmaster.pid")) as pid_file:
+            postmaster = int(pid_file.readline())
+        with open(f"/proc/{postmaster}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total = sum(int(field) for field in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(postmaster)], capture_output=True, text=True)
+        for pid in children.stdout.split():
+            try:
+                total += cpu_seconds(int(pid))
+            except OSError:
+                pass  # ended meanwhile: counted with the postmaster's children
+        return total
 
     def stop(self):
         subprocess.run([os.path.join(ROOT, "scripts/postgres.sh"), "stop", self.dir], check=False)
@@ -296,7 +314,10 @@ def main():
         print(f"a Palaver cycle inserts {inserts[0]} rows with its prompt and {inserts[1]} with its answer")
         plan = {level: [[f"cycle {level}-{user}-{n}" for n in range(args.cycles)] for user in range(level)] for level in levels}
         prompts = [prompt for level in levels for user in plan[level] for prompt in user]
-        print(f"{'setup':>13} {'users':>5} {'cycles':>7} {'cycles/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU ms/cycle':>20} {'peak RSS MiB':>13}")
+        print(
+            f"{'setup':>13} {'users':>5} {'cycles':>7} {'cycles/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
+            f"{'server CPU ms/cycle':>20} {'db CPU ms/cycle':>16} {'peak RSS MiB':>13}"
+        )
         for setup in setups:
             servers, cycle, clients = start_setup(setup, workdir, postgres, prompts, inserts)
             try:
@@ -308,13 +329,16 @@ def main():
                         for (asker, answerer), user_prompts in zip(pairs, plan[level])
                     ]
                     started = time.perf_counter()
+                    on_postgres = "postgres" in setup
                     cpu_before = sum(cpu_seconds(server.pid) for server in servers)
+                    db_before = postgres.cpu_seconds() if on_postgres else 0
                     for thread in threads:
                         thread.start()
                     for thread in threads:
                         thread.join(timeout=300)
                     elapsed = time.perf_counter() - started
                     cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
+                    db_cpu = f"{(postgres.cpu_seconds() - db_before) * 1000 / max(len(latencies), 1):.2f}" if on_postgres else "-"
                     if errors:
                         print(f"{len(errors)} errors, first: {errors[0]}", file=sys.stderr)
                     if not latencies:
@@ -322,7 +346,7 @@ def main():
                     print(
                         f"{setup:>13} {level:>5} {len(latencies):>7} {len(latencies) / elapsed:>9.1f} "
                         f"{statistics.median(latencies) * 1000:>8.2f} {percentile(latencies, 0.99) * 1000:>8.2f} "
-                        f"{cpu * 1000 / len(latencies):>20.2f} "
+                        f"{cpu * 1000 / len(latencies):>20.2f} {db_cpu:>16} "
                         f"{sum(peak_rss_kib(server.pid) for server in servers) / 1024:>13.1f}",
                         flush=True,
                     )

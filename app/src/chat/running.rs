@@ -237,7 +237,7 @@ async fn keep_up(housekeeper: Housekeeper, mut signals: broadcast::Receiver<Sign
     let mut renew = tokio::time::interval(housekeeper.lease / 3);
     let lease_seconds = i64::try_from(housekeeper.lease.as_secs()).unwrap_or(i64::MAX);
     loop {
-        if housekeeper.switches.strong_count() == 0 {
+        if housekeeper.switches.strong_count() == 0 || housekeeper.pool.is_closed() {
             return;
         }
         let signal = tokio::select! {

@@ -130,12 +130,12 @@ fn delivered(seq: i64, user_id: String, json: &str) -> Option<Delivered> {
     }
 }
 
-/// Reads back each event signalled and broadcasts it here, until the signals end; prunes the
-/// table once a minute.
+/// Reads back each event signalled and broadcasts it here, until the signals end or the pool
+/// closes (Palaver shuts down); prunes the table once a minute.
 async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, sender: broadcast::Sender<Arc<Delivered>>) {
     let mut prune = tokio::time::interval(Duration::from_secs(60));
     let everyone = |event| Arc::new(Delivered { seq: 0, user_id: String::new(), event });
-    loop {
+    while !pool.is_closed() {
         let signal = tokio::select! {
             signal = signals.recv() => signal,
             _ = prune.tick() => {
