@@ -101,6 +101,46 @@ impl Backend {
         }
     }
 
+    /// JSON text as this backend can store it: PostgreSQL's `jsonb` cannot hold U+0000, so
+    /// there each one in a string or key becomes U+FFFD; SQLite keeps the text as it is.
+    pub fn storable_json(self, json: String) -> String {
+        if self == Backend::Sqlite || !json.contains("\\u0000") {
+            return json;
+        }
+        fn replace_nul(value: &mut serde_json::Value) {
+            match value {
+                serde_json::Value::String(text) => *text = text.replace('\0', "\u{fffd}"),
+                serde_json::Value::Array(items) => items.iter_mut().for_each(replace_nul),
+                serde_json::Value::Object(map) => {
+                    *map = std::mem::take(map)
+                        .into_iter()
+                        .map(|(key, mut item)| {
+                            replace_nul(&mut item);
+                            (key.replace('\0', "\u{fffd}"), item)
+                        })
+                        .collect();
+                }
+                _ => {}
+            }
+        }
+        match serde_json::from_str::<serde_json::Value>(&json) {
+            Ok(mut value) => {
+                replace_nul(&mut value);
+                value.to_string()
+            }
+            // Not JSON: the database refuses it as it would have anyway.
+            Err(_) => json,
+        }
+    }
+
+    /// Text as this backend can store it: PostgreSQL's `text` cannot hold U+0000 either.
+    pub fn storable_text(self, text: &str) -> String {
+        match self {
+            Backend::Postgres => text.replace('\0', "\u{fffd}"),
+            Backend::Sqlite => text.to_owned(),
+        }
+    }
+
     /// `target` (JSON) with each path set to its text value.
     pub fn json_set(self, target: &str, values: &[(&str, &str)]) -> String {
         match self {
@@ -251,6 +291,18 @@ mod tests {
     use sqlx::sqlite::SqliteConnectOptions;
 
     use super::*;
+
+    #[test]
+    fn a_nul_in_json_is_kept_on_sqlite_and_replaced_for_postgres() {
+        let json = serde_json::json!({"text": "a\u{0}b", "k\u{0}": ["\u{0}"], "literal": "\\u0000"}).to_string();
+        assert_eq!(Backend::Sqlite.storable_json(json.clone()), json);
+        let stored: serde_json::Value = serde_json::from_str(&Backend::Postgres.storable_json(json)).unwrap();
+        assert_eq!(
+            stored,
+            serde_json::json!({"text": "a\u{fffd}b", "k\u{fffd}": ["\u{fffd}"], "literal": "\\u0000"}),
+            "a backslash and u0000 typed as text stay"
+        );
+    }
 
     #[test]
     fn only_sqlite_and_postgres_urls_are_taken() {

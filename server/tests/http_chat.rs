@@ -189,3 +189,20 @@ async fn oversized_prompts_and_bodies_are_refused_in_the_apis_json_shape() {
     assert!(problem["detail"].as_str().unwrap().contains("length limit exceeded"), "{problem}");
     assert!(problem["requestId"].is_string());
 }
+
+#[tokio::test]
+async fn a_message_with_a_nul_character_is_kept_on_either_backend() {
+    let (app, ada) = app_with_user(r#"{"responses": [{"text": "Got a\u0000b."}]}"#).await;
+    let events = app.prompt(&ada, json!({"prompt": "Keep a\u{0}b"})).await;
+    let done = events.last().unwrap();
+    assert_eq!(done["done"], true, "{events:?}");
+    let history_id = done["historyId"].as_str().unwrap();
+    let (status, history) = app.json(&ada, "GET", &format!("/gpt/histories/{history_id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    // PostgreSQL cannot hold U+0000 in text or jsonb: there it is stored as U+FFFD.
+    let kept = |text: &str| text == "Keep a\u{0}b" || text == "Keep a\u{fffd}b";
+    let rows = history["data"]["rows"].as_array().unwrap();
+    assert!(kept(rows[0]["text"].as_str().unwrap()), "{rows:?}");
+    assert!(rows[1]["text"].as_str().unwrap().starts_with("Got a"), "{rows:?}");
+    assert_eq!(history["data"]["title"].as_str().map(|title| title.starts_with("Keep a")), Some(true));
+}

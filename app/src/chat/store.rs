@@ -99,7 +99,7 @@ pub async fn history_owner(pool: &Pool, id: &str) -> AppResult<Option<Option<Str
 /// Sets the title only when the conversation has none yet; returns whether it did.
 pub async fn set_title_if_unset(pool: &Pool, history_id: &str, title: &str) -> AppResult<bool> {
     let result = sqlx::query("UPDATE histories SET title = $1 WHERE id = $2 AND title IS NULL")
-        .bind(title)
+        .bind(Backend::of(pool).storable_text(title))
         .bind(history_id)
         .execute(pool)
         .await?;
@@ -112,7 +112,7 @@ pub async fn rename_history(pool: &Pool, id: &str, title: &str) -> AppResult<Opt
         "UPDATE histories SET title = $1 WHERE id = $2 AND deleted_at IS NULL
          RETURNING id, title, created_at, updated_at",
     )
-    .bind(title)
+    .bind(Backend::of(pool).storable_text(title))
     .bind(id)
     .fetch_optional(pool)
     .await?;
@@ -149,7 +149,7 @@ pub async fn save_block_state(pool: &Pool, history_id: &str, block_id: &str, blo
     ))
     .bind(history_id)
     .bind(block_id)
-    .bind(block_json)
+    .bind(backend.storable_json(block_json.to_owned()))
     .execute(pool)
     .await?;
     Ok(())
@@ -284,12 +284,12 @@ pub async fn stream_is_running(pool: &Pool, stream_id: &str) -> AppResult<bool> 
 
 /// Appends a stream's events (JSON) from number `first` on.
 pub async fn append_stream_events(pool: &Pool, stream_id: &str, first: i64, events: &[String]) -> AppResult<()> {
-    let insert = format!(
-        "INSERT INTO turn_stream_events (stream_id, n, event) VALUES ($1, $2, {})",
-        Backend::of(pool).json("$3")
-    );
+    let backend = Backend::of(pool);
+    let insert =
+        format!("INSERT INTO turn_stream_events (stream_id, n, event) VALUES ($1, $2, {})", backend.json("$3"));
     let mut tx = pool.begin().await?;
     for (n, event) in (first..).zip(events) {
+        let event = backend.storable_json(event.clone());
         sqlx::query(&insert).bind(stream_id).bind(n).bind(event).execute(&mut *tx).await?;
     }
     tx.commit().await?;

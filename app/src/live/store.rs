@@ -6,12 +6,13 @@ use crate::error::AppResult;
 
 /// Stores an event of `user_id`; its sequence number.
 pub async fn insert(pool: &Pool, user_id: &str, event_json: &str) -> AppResult<i64> {
+    let backend = Backend::of(pool);
     let (seq,): (i64,) = sqlx::query_as(&format!(
         "INSERT INTO live_events (user_id, event) VALUES ($1, {}) RETURNING seq",
-        Backend::of(pool).json("$2")
+        backend.json("$2")
     ))
     .bind(user_id)
-    .bind(event_json)
+    .bind(backend.storable_json(event_json.to_owned()))
     .fetch_one(pool)
     .await?;
     Ok(seq)

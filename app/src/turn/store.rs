@@ -58,16 +58,17 @@ async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[H
             HistoryRow::ToolCall { ask: Some(ask), .. } => Some(ask),
             _ => None,
         };
+        let backend = Backend::of_tx(tx);
         sqlx::query(&format!(
             "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin)
              VALUES ($1, $2, $3, $4, {}, $6, $7, $8)",
-            Backend::of_tx(tx).json("$5")
+            backend.json("$5")
         ))
         .bind(history_id)
         .bind(first + offset)
         .bind(turn_id)
         .bind(row.row_type())
-        .bind(payload)
+        .bind(backend.storable_json(payload))
         .bind(ask.map(|ask| ask.kind.as_str()))
         .bind(ask.map(|ask| ask.status.as_str()))
         .bind(ask.and_then(|ask| ask.origin).map(AskOrigin::as_str))
@@ -146,7 +147,7 @@ pub async fn pause(
         backend.json_text("pending_ask", "created"),
         backend.json_text("pending_ask", "expiresAt"),
     ))
-    .bind(json)
+    .bind(backend.storable_json(json))
     .bind(history_id)
     .bind(seconds(ttl))
     .fetch_optional(&mut *tx)
@@ -259,15 +260,16 @@ pub async fn undo_resolution(
     rows_before: i64,
     rows_added: i64,
 ) -> AppResult<bool> {
+    let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     let json = serde_json::to_string(ask).map_err(|_| crate::error::AppError::Internal)?;
     let restored = sqlx::query(&format!(
         "UPDATE histories SET pending_ask = {}
          WHERE id = $2 AND pending_ask IS NULL
            AND (SELECT COUNT(*) FROM history_rows WHERE history_id = $2) = $3",
-        Backend::of(pool).json("$1")
+        backend.json("$1")
     ))
-    .bind(json)
+    .bind(backend.storable_json(json))
     .bind(history_id)
     .bind(rows_before + rows_added)
     .execute(&mut *tx)
@@ -411,22 +413,24 @@ pub struct AiRequestLog<'a> {
 }
 
 pub async fn log_ai_request(pool: &Pool, entry: &AiRequestLog<'_>) -> AppResult<()> {
+    let backend = Backend::of(pool);
+    let metadata = serde_json::to_string(entry.metadata).unwrap_or_else(|_| "{}".into());
     sqlx::query(&format!(
         "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, {})",
-        Backend::of(pool).json("$11")
+        backend.json("$11")
     ))
     .bind(crate::db::new_id())
     .bind(entry.history_id)
     .bind(entry.user_id)
     .bind(entry.model)
-    .bind(entry.prompt)
-    .bind(entry.response)
-    .bind(entry.error)
+    .bind(backend.storable_text(entry.prompt))
+    .bind(backend.storable_text(entry.response))
+    .bind(entry.error.map(|error| backend.storable_text(error)))
     .bind(i64::from(entry.input_tokens))
     .bind(i64::from(entry.output_tokens))
     .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
-    .bind(serde_json::to_string(entry.metadata).unwrap_or_else(|_| "{}".into()))
+    .bind(backend.storable_json(metadata))
     .execute(pool)
     .await?;
     Ok(())

@@ -18,7 +18,7 @@ pub async fn insert_file(pool: &Pool, row: &FileRow<'_>) -> AppResult<()> {
     sqlx::query("INSERT INTO files (id, owner_id, filename, mime_type, size, sha256) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(row.id)
         .bind(row.owner_id)
-        .bind(row.filename)
+        .bind(crate::db::Backend::of(pool).storable_text(row.filename))
         .bind(row.mime_type)
         .bind(i64::try_from(row.size).unwrap_or(i64::MAX))
         .bind(row.sha256)

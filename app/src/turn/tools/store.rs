@@ -17,7 +17,7 @@ pub async fn add(pool: &Pool, id: &str, owner_id: &str, title: &str) -> Result<(
     sqlx::query("INSERT INTO todos (id, owner_id, title) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING")
         .bind(id)
         .bind(owner_id)
-        .bind(title)
+        .bind(crate::db::Backend::of(pool).storable_text(title))
         .execute(pool)
         .await?;
     Ok(())
