@@ -79,6 +79,19 @@ impl Pair {
         events(&reply.text().await.unwrap())
     }
 
+    /// Stop for the conversation's turns, sent to `server` (the server function the chat calls).
+    async fn stop(&self, server: &Server, history: &str) -> String {
+        let reply = self
+            .request(server, reqwest::Method::POST, "/api/stop_turn")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("id={history}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(reply.status(), StatusCode::OK);
+        reply.text().await.unwrap()
+    }
+
     /// A new conversation's id.
     async fn new_history(&self, server: &Server) -> String {
         let reply =
@@ -195,15 +208,7 @@ async fn a_stop_sent_to_one_instance_stops_the_turn_running_on_the_other() {
     let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
     read_until(&mut running, |event| event["text"].is_string()).await;
     let stopped_at = Instant::now();
-    let stop = pair
-        .request(&pair.b, reqwest::Method::POST, "/api/stop_turn")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(format!("id={history}"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(stop.status(), StatusCode::OK);
-    assert_eq!(stop.text().await.unwrap(), "true", "B found the turn on A");
+    assert_eq!(pair.stop(&pair.b, &history).await, "true", "B found the turn on A");
     read_until(&mut running, |event| event["done"] == true).await;
     let took = stopped_at.elapsed();
     assert!(took < Duration::from_secs(3), "the reply would have run 10 s more; it stopped after {took:?}");
@@ -273,14 +278,7 @@ async fn an_instance_killed_mid_turn_leaves_the_conversation_usable_on_the_other
     };
     let text: String = events(&reply.text().await.unwrap()).iter().filter_map(|event| event["text"].as_str()).collect();
     assert_eq!(text, "B is here.");
-    let stop = pair
-        .request(&pair.b, reqwest::Method::POST, "/api/stop_turn")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(format!("id={history}"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(stop.text().await.unwrap(), "false", "nothing is left running");
+    assert_eq!(pair.stop(&pair.b, &history).await, "false", "nothing is left running");
 }
 
 #[tokio::test]
