@@ -25,12 +25,15 @@ pub async fn headers() -> AppResult<HeaderMap> {
     leptos_axum::extract::<HeaderMap>().await.map_err(|_| AppError::Internal)
 }
 
-/// The client's address, for rate limits ("unknown" when the server does not know it).
-pub async fn client_address() -> String {
-    leptos_axum::extract::<ConnectInfo<SocketAddr>>()
-        .await
-        .map(|ConnectInfo(addr)| addr.ip().to_string())
-        .unwrap_or_else(|_| "unknown".into())
+/// The client's address, for rate limits: the peer's, or the one a trusted proxy forwards
+/// ("unknown" when the server does not know it).
+pub async fn client_address(state: &AppState) -> String {
+    let (Ok(ConnectInfo(peer)), Ok(headers)) =
+        (leptos_axum::extract::<ConnectInfo<SocketAddr>>().await, headers().await)
+    else {
+        return "unknown".into();
+    };
+    state.accounts.settings.trusted_proxies.client(peer.ip(), &headers).to_string()
 }
 
 pub fn set_cookie(cookie: &str) {

@@ -28,14 +28,23 @@ where
     }
 }
 
-/// The client's IP address, for rate limits ("unknown" when the server was not given it).
+/// The client's IP address, for rate limits: the peer's, or the one a trusted proxy forwards
+/// ("unknown" when the server was not given it).
 pub struct ClientAddress(pub String);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+impl<S> FromRequestParts<S> for ClientAddress
+where
+    Accounts: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let address = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip().to_string());
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let proxies = Accounts::from_ref(state).settings.trusted_proxies;
+        let address = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| proxies.client(peer.ip(), &parts.headers).to_string());
         Ok(ClientAddress(address.unwrap_or_else(|| "unknown".into())))
     }
 }

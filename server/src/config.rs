@@ -139,6 +139,11 @@ pub struct ServeConfig {
     /// Minutes without a request after which a browser session ends.
     #[arg(long, global = true, env = "PALAVER_SESSION_IDLE_MINUTES", default_value_t = 7 * 24 * 60)]
     pub session_idle_minutes: u64,
+    /// The reverse proxies in front of Palaver (addresses or ranges, comma-separated): only
+    /// their `X-Forwarded-For` says who the client is, for the log-in limits and the
+    /// connection cap (a proxy's own connections are not capped per client).
+    #[arg(long, global = true, env = "PALAVER_TRUSTED_PROXIES")]
+    pub trusted_proxies: Option<String>,
     /// The ask kinds the agent may use, comma-separated ("" turns asks off).
     #[arg(
         long,
@@ -284,6 +289,7 @@ impl ServeConfig {
             session_idle: std::time::Duration::from_secs(self.session_idle_minutes.saturating_mul(60)),
             secure_cookies: self.secure_cookies,
             public_origins,
+            trusted_proxies: app::accounts::TrustedProxies::parse(self.trusted_proxies.as_deref().unwrap_or_default())?,
         })
     }
 }

@@ -28,11 +28,13 @@ use tower::ServiceExt;
 use tower_http::timeout::TimeoutBody;
 
 /// The listener's limits.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ListenLimits {
     pub header_timeout: Duration,
     pub body_timeout: Duration,
     pub max_connections_per_client: usize,
+    /// Proxies carry many clients' connections: theirs are not capped per client.
+    pub trusted_proxies: app::accounts::TrustedProxies,
 }
 
 /// Open connections by client address.
@@ -102,7 +104,9 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let Some(slot) = connections.open(client.ip(), limits.max_connections_per_client) else {
+        let cap =
+            if limits.trusted_proxies.trusts(client.ip()) { usize::MAX } else { limits.max_connections_per_client };
+        let Some(slot) = connections.open(client.ip(), cap) else {
             tracing::warn!(client = %client.ip(), "a client holds too many connections: closed a new one");
             continue;
         };

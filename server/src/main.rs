@@ -129,6 +129,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let addr = leptos_options.site_addr;
     // Settings are checked before anything is created or migrated.
     let auth_settings = config.auth_settings(addr)?;
+    let auth_trusted_proxies = auth_settings.trusted_proxies.clone();
     let turn_settings = config.turn_settings()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
@@ -163,6 +164,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         header_timeout: std::time::Duration::from_secs(config.header_timeout_seconds),
         body_timeout: std::time::Duration::from_secs(config.body_timeout_seconds),
         max_connections_per_client: usize::try_from(config.max_connections_per_client).unwrap_or(usize::MAX),
+        trusted_proxies: auth_trusted_proxies,
     };
     server::listen::serve(listener, router, limits, async move {
         let _ = first.wait_for(|count| *count >= 1).await;

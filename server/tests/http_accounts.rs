@@ -277,3 +277,47 @@ async fn a_password_change_needs_the_current_one_and_ends_the_other_sessions() {
     let them = app.send("GET", "/auth/me", &[("cookie", &other)], None).await;
     assert_eq!(them.status, StatusCode::UNAUTHORIZED, "another session ends");
 }
+
+/// A log-in as `username` from the peer `peer`, naming `forwarded` in X-Forwarded-For.
+async fn log_in_from(app: &TestApp, peer: &str, forwarded: &str, username: &str, password: &str) -> Reply {
+    let body = json!({"username": username, "password": password}).to_string();
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/auth/login")
+        .header(header::HOST, "palaver.test")
+        .header(SAME_SITE.0, SAME_SITE.1)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("x-forwarded-for", forwarded)
+        .extension(axum::extract::ConnectInfo(std::net::SocketAddr::new(peer.parse().unwrap(), 40000)))
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    app.dispatch(request).await
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_limits_count_each_forwarded_client_and_no_one_else_may_forward() {
+    let trusted = app::accounts::TrustedProxies::parse("10.0.0.0/8").unwrap();
+    let app = TestApp::with_settings(
+        r#"{"responses": []}"#,
+        AuthSettings { trusted_proxies: trusted, ..common::test_auth() },
+    )
+    .await;
+    sign_up(&app, "ada").await;
+    // Twenty failures of one client through the proxy, a different username each: only the
+    // address limit applies.
+    for n in 0..20 {
+        let failed = log_in_from(&app, "10.0.0.2", "198.51.100.9", &format!("user{n}"), "wrong").await;
+        assert_eq!(failed.status, StatusCode::UNAUTHORIZED);
+    }
+    let blocked = log_in_from(&app, "10.0.0.2", "198.51.100.9", "ada", PASSWORD).await;
+    assert_eq!(blocked.status, StatusCode::TOO_MANY_REQUESTS, "the forwarded client is limited");
+    let other = log_in_from(&app, "10.0.0.2", "203.0.113.4", "ada", PASSWORD).await;
+    assert_eq!(other.status, StatusCode::OK, "another client behind the same proxy is not: {}", other.text);
+
+    // A peer that is not a trusted proxy cannot pick its address with the header.
+    for n in 0..20 {
+        log_in_from(&app, "192.0.2.1", &format!("203.0.113.{n}"), &format!("other{n}"), "wrong").await;
+    }
+    let spoofed = log_in_from(&app, "192.0.2.1", "203.0.113.99", "ada", PASSWORD).await;
+    assert_eq!(spoofed.status, StatusCode::TOO_MANY_REQUESTS, "its failures counted against its own address");
+}

@@ -32,7 +32,7 @@ pub async fn sign_up(username: String, password: String) -> Result<UserView, App
 #[server(prefix = "/api", endpoint = "log_in")]
 pub async fn log_in(username: String, password: String) -> Result<UserView, AppError> {
     let state = server_fn::app_state()?;
-    let address = server_fn::client_address().await;
+    let address = server_fn::client_address(&state).await;
     begin_session(super::service::log_in(&state.accounts, &username, &password, &address).await).await
 }
 
@@ -51,7 +51,7 @@ pub async fn change_password(current_password: String, new_password: String) -> 
     let (state, caller) = server_fn::server_caller().await?;
     let headers = server_fn::headers().await?;
     let kept = super::auth::session_secret(&headers).map(str::to_string);
-    let address = server_fn::client_address().await;
+    let address = server_fn::client_address(&state).await;
     super::service::change_password(
         &state.accounts,
         &caller,

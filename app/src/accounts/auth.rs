@@ -10,9 +10,9 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use axum::http::{HeaderMap, header};
 use sha2::{Digest, Sha256};
 
-use super::PublicOrigins;
 pub use super::caller::{Caller, CallerVia};
 use super::store;
+use super::{PublicOrigins, TrustedProxies};
 use crate::error::{AppError, AppResult};
 
 pub const SESSION_COOKIE: &str = "palaver_session";
@@ -30,6 +30,8 @@ pub struct AuthSettings {
     pub secure_cookies: bool,
     /// Where users reach Palaver; state-changing requests from anywhere else are refused.
     pub public_origins: PublicOrigins,
+    /// The proxies whose `X-Forwarded-For` names the client (for rate limits).
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Default for AuthSettings {
@@ -39,6 +41,7 @@ impl Default for AuthSettings {
             session_idle: Duration::from_secs(7 * 24 * 3600),
             secure_cookies: false,
             public_origins: PublicOrigins::local(SocketAddr::from(([127, 0, 0, 1], 3000))),
+            trusted_proxies: TrustedProxies::default(),
         }
     }
 }

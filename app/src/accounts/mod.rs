@@ -5,6 +5,8 @@ pub mod api;
 pub mod auth;
 #[cfg(feature = "ssr")]
 mod caller;
+#[cfg(feature = "ssr")]
+mod client_address;
 mod components;
 pub mod model;
 #[cfg(feature = "ssr")]
@@ -14,6 +16,8 @@ pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
 
+#[cfg(feature = "ssr")]
+pub use client_address::TrustedProxies;
 pub use components::{AdminPage, LoginPage, SettingsPage, SignupPage, UserMenu};
 #[cfg(feature = "ssr")]
 pub use public_origins::PublicOrigins;
