@@ -44,7 +44,10 @@ PY
     echo "AWS_SECRET_ACCESS_KEY=palaver-test"
     ;;
   stop)
-    [ -f "$dir/s3.pid" ] && kill "$(cat "$dir/s3.pid")" 2>/dev/null || true
+    if [ -f "$dir/s3.pid" ]; then
+      kill "$(cat "$dir/s3.pid")" 2>/dev/null || true
+      rm -f "$dir/s3.pid"
+    fi
     ;;
   *)
     echo "usage: scripts/s3.sh start|stop <dir>" >&2

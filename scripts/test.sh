@@ -31,7 +31,7 @@ same_flags cargo test -p server
 
 step "Rust tests again on PostgreSQL, files in an S3-compatible bucket (throw-away servers)"
 services=$(mktemp -d)
-trap 'scripts/postgres.sh stop "$services/postgres"; scripts/s3.sh stop "$services/s3"; rm -rf "$services"' EXIT
+trap 'scripts/postgres.sh stop "$services/postgres" || true; scripts/s3.sh stop "$services/s3" || true; rm -rf "$services"' EXIT
 postgres_url=$(scripts/postgres.sh start "$services/postgres")
 s3_env=$(scripts/s3.sh start "$services/s3")
 # Every storage test takes a fresh database on the server (app::db::scratch_url) and a fresh

@@ -25,5 +25,6 @@ CREATE TABLE turn_stream_events (
     stream_id TEXT NOT NULL,
     n         BIGINT NOT NULL,
     event     JSONB NOT NULL,
+    written_at TEXT NOT NULL DEFAULT palaver_now(),
     PRIMARY KEY (stream_id, n)
 );

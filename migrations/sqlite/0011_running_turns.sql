@@ -25,5 +25,6 @@ CREATE TABLE turn_stream_events (
     stream_id TEXT NOT NULL,
     n         INTEGER NOT NULL,
     event     TEXT NOT NULL,
+    written_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (stream_id, n)
 );

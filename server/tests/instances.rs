@@ -302,3 +302,31 @@ async fn a_reply_streaming_on_one_instance_is_reattached_through_the_other() {
     let after = pair.request(&pair.b, reqwest::Method::GET, &format!("/gpt/histories/{history}/stream")).send().await;
     assert_eq!(after.unwrap().status(), StatusCode::NO_CONTENT, "nothing runs any more");
 }
+
+#[tokio::test]
+async fn a_client_that_comes_back_through_the_other_instance_gets_only_what_it_missed() {
+    let reply = json!({"parts": vec!["part "; 16], "chunkDelayMs": 150});
+    let Some(pair) = pair(json!([reply]), json!([]), &[]).await else { return };
+    let history = pair.new_history(&pair.a).await;
+    let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
+    // The client reads part of the reply through A, with the events' ids.
+    let mut raw = String::new();
+    while raw.matches("\"text\"").count() < 3 {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), running.chunk()).await.unwrap().unwrap().unwrap();
+        raw.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let seen_text: String = events(&raw).iter().filter_map(|event| event["text"].as_str()).collect();
+    let last_id = raw.lines().filter_map(|line| line.strip_prefix("id: ")).last().expect("ids").to_owned();
+    drop(running);
+
+    let mut back = pair
+        .request(&pair.b, reqwest::Method::GET, &format!("/gpt/histories/{history}/stream"))
+        .header("last-event-id", &last_id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(back.status(), StatusCode::OK);
+    let rest = read_until(&mut back, |event| event["done"] == true).await;
+    let rest_text: String = rest.iter().filter_map(|event| event["text"].as_str()).collect();
+    assert_eq!(format!("{seen_text}{rest_text}"), "part ".repeat(16), "nothing twice, nothing lost");
+}

@@ -170,18 +170,34 @@ pub fn clear_session_cookie(secure: bool) -> String {
     session_cookie("", Duration::ZERO, secure)
 }
 
-/// Failed log-ins allowed per username and per address in one window.
-const MAX_FAILURES_PER_USERNAME: i64 = 5;
+/// Failed log-ins allowed in one window: per username from one client, and per client.
+const MAX_FAILURES_PER_CLIENT_AND_USERNAME: i64 = 5;
 const MAX_FAILURES_PER_ADDRESS: i64 = 20;
 const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Past this many failures of a username from anywhere, each attempt on it waits longer
+/// (doubling from `FIRST_DELAY`, at most `MAX_DELAY`), instead of the username being locked:
+/// a lock would let anyone lock its owner out.
+const FAILURES_BEFORE_DELAY: i64 = 5;
+const FIRST_DELAY: Duration = Duration::from_millis(250);
+const MAX_DELAY: Duration = Duration::from_secs(8);
 
 /// The Unix time in milliseconds: the limiter's clock.
 pub fn unix_ms(at: SystemTime) -> i64 {
     at.duration_since(UNIX_EPOCH).map_or(0, |since| i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// Counts failed log-ins per username and per client address over a sliding window, in the
-/// database: the limits hold across restarts and across instances.
+/// What the limiter says of a log-in attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// Check the password after waiting this long.
+    After(Duration),
+    /// Refused: try again in this many seconds.
+    Refused(u64),
+}
+
+/// Counts failed log-ins over a sliding window, in the database (the limits hold across
+/// restarts and across instances): per username from one client and per client address,
+/// which refuse; per username from everyone, which only slows the attempts down.
 pub struct LoginLimiter {
     pool: Pool,
 }
@@ -191,9 +207,14 @@ impl LoginLimiter {
         Self { pool }
     }
 
-    fn keys(username: &str, address: &str) -> [(String, i64); 2] {
+    fn username_key(username: &str) -> String {
+        format!("user:{}", username.to_lowercase())
+    }
+
+    /// The keys that refuse, with their limits.
+    fn refusing_keys(username: &str, address: &str) -> [(String, i64); 2] {
         [
-            (format!("user:{}", username.to_lowercase()), MAX_FAILURES_PER_USERNAME),
+            (format!("client:{address}:{}", username.to_lowercase()), MAX_FAILURES_PER_CLIENT_AND_USERNAME),
             (format!("addr:{address}"), MAX_FAILURES_PER_ADDRESS),
         ]
     }
@@ -202,28 +223,39 @@ impl LoginLimiter {
         i64::try_from(FAILURE_WINDOW.as_millis()).unwrap_or(i64::MAX)
     }
 
-    /// `Err` with the seconds to wait when either limit is reached at `now_ms`.
-    pub async fn check(&self, username: &str, address: &str, now_ms: i64) -> AppResult<Result<(), u64>> {
+    /// Whether an attempt at `now_ms` goes ahead, and after how long.
+    pub async fn check(&self, username: &str, address: &str, now_ms: i64) -> AppResult<Attempt> {
+        let since = now_ms - Self::window_ms();
         let mut wait_ms = 0;
-        for (key, limit) in Self::keys(username, address) {
-            let (count, oldest) = store::failures_since(&self.pool, &key, now_ms - Self::window_ms()).await?;
+        for (key, limit) in Self::refusing_keys(username, address) {
+            let (count, oldest) = store::failures_since(&self.pool, &key, since).await?;
             if count >= limit
                 && let Some(oldest) = oldest
             {
                 wait_ms = wait_ms.max(oldest + Self::window_ms() - now_ms);
             }
         }
-        let wait_secs = u64::try_from(wait_ms).unwrap_or(0).div_ceil(1000);
-        Ok(if wait_ms > 0 { Err(wait_secs.max(1)) } else { Ok(()) })
+        if wait_ms > 0 {
+            return Ok(Attempt::Refused(u64::try_from(wait_ms).unwrap_or(0).div_ceil(1000).max(1)));
+        }
+        let (failures, _) = store::failures_since(&self.pool, &Self::username_key(username), since).await?;
+        let doublings = u32::try_from(failures - FAILURES_BEFORE_DELAY).unwrap_or(0).min(16);
+        let delay = if failures < FAILURES_BEFORE_DELAY { Duration::ZERO } else { FIRST_DELAY * 2_u32.pow(doublings) };
+        Ok(Attempt::After(delay.min(MAX_DELAY)))
     }
 
     pub async fn record_failure(&self, username: &str, address: &str, now_ms: i64) -> AppResult<()> {
-        let keys = Self::keys(username, address).map(|(key, _)| key);
+        let mut keys = Self::refusing_keys(username, address).map(|(key, _)| key).to_vec();
+        keys.push(Self::username_key(username));
         store::record_failures(&self.pool, &keys, now_ms, now_ms - Self::window_ms()).await
     }
 
-    pub async fn clear_username(&self, username: &str) -> AppResult<()> {
-        store::forget_failures(&self.pool, &format!("user:{}", username.to_lowercase())).await
+    /// The right password from `address`: that client's failures on the username, and the
+    /// username's slowing down, are forgotten.
+    pub async fn clear_username(&self, username: &str, address: &str) -> AppResult<()> {
+        let [(client_key, _), _] = Self::refusing_keys(username, address);
+        store::forget_failures(&self.pool, &client_key).await?;
+        store::forget_failures(&self.pool, &Self::username_key(username)).await
     }
 }
 
@@ -236,25 +268,41 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn limiter_blocks_after_five_failures_for_a_username() {
+    async fn five_failures_refuse_that_client_and_only_slow_the_username_down_for_others() {
         let dir = tempfile::tempdir().unwrap();
         let limiter = limiter(&dir).await;
         let start = unix_ms(SystemTime::now());
-        for _ in 0..MAX_FAILURES_PER_USERNAME {
-            assert!(limiter.check("Ada", "1.2.3.4", start).await.unwrap().is_ok());
+        for _ in 0..MAX_FAILURES_PER_CLIENT_AND_USERNAME {
+            assert_eq!(limiter.check("Ada", "1.2.3.4", start).await.unwrap(), Attempt::After(Duration::ZERO));
             limiter.record_failure("Ada", "1.2.3.4", start).await.unwrap();
         }
-        let wait = limiter.check("ada", "5.6.7.8", start).await.unwrap().unwrap_err();
-        assert_eq!(wait, 900, "fifteen minutes");
-        assert!(limiter.check("grace", "5.6.7.8", start).await.unwrap().is_ok());
+        assert_eq!(limiter.check("ada", "1.2.3.4", start).await.unwrap(), Attempt::Refused(900), "fifteen minutes");
+        assert_eq!(
+            limiter.check("ada", "5.6.7.8", start).await.unwrap(),
+            Attempt::After(FIRST_DELAY),
+            "another client may still try, slowed down: no lockout by strangers"
+        );
+        assert_eq!(limiter.check("grace", "5.6.7.8", start).await.unwrap(), Attempt::After(Duration::ZERO));
         let later = start + LoginLimiter::window_ms();
-        assert!(limiter.check("ada", "5.6.7.8", later).await.unwrap().is_ok(), "the window slides");
+        assert_eq!(limiter.check("ada", "1.2.3.4", later).await.unwrap(), Attempt::After(Duration::ZERO), "it slides");
 
         // Kept in the database: another instance (or a restart) counts the same failures.
         let elsewhere = LoginLimiter::new(limiter.pool.clone());
-        assert!(elsewhere.check("ada", "5.6.7.8", start).await.unwrap().is_err());
-        limiter.clear_username("ADA").await.unwrap();
-        assert!(elsewhere.check("ada", "5.6.7.8", start).await.unwrap().is_ok(), "a log-in clears the name");
+        assert!(matches!(elsewhere.check("ada", "1.2.3.4", start).await.unwrap(), Attempt::Refused(_)));
+        limiter.clear_username("ADA", "1.2.3.4").await.unwrap();
+        assert_eq!(elsewhere.check("ada", "1.2.3.4", start).await.unwrap(), Attempt::After(Duration::ZERO));
+    }
+
+    #[tokio::test]
+    async fn the_slowing_down_doubles_up_to_its_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let limiter = limiter(&dir).await;
+        let now = unix_ms(SystemTime::now());
+        for n in 0..12 {
+            limiter.record_failure("ada", &format!("10.0.0.{n}"), now).await.unwrap();
+        }
+        // Twelve failures, seven past the first five: 250 ms doubled seven times, capped.
+        assert_eq!(limiter.check("ada", "10.9.9.9", now).await.unwrap(), Attempt::After(MAX_DELAY));
     }
 
     #[tokio::test]
@@ -265,8 +313,8 @@ mod tests {
         for index in 0..MAX_FAILURES_PER_ADDRESS {
             limiter.record_failure(&format!("user{index}"), "9.9.9.9", now).await.unwrap();
         }
-        assert!(limiter.check("someone-new", "9.9.9.9", now).await.unwrap().is_err());
-        assert!(limiter.check("someone-new", "8.8.8.8", now).await.unwrap().is_ok());
+        assert!(matches!(limiter.check("someone-new", "9.9.9.9", now).await.unwrap(), Attempt::Refused(_)));
+        assert_eq!(limiter.check("someone-new", "8.8.8.8", now).await.unwrap(), Attempt::After(Duration::ZERO));
     }
 
     #[test]

@@ -4,7 +4,9 @@ use std::time::SystemTime;
 
 use crate::db::Pool;
 
-use super::auth::{Accounts, Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, unix_ms, verify_password};
+use super::auth::{
+    Accounts, Attempt, Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, unix_ms, verify_password,
+};
 use super::model::{CreatedToken, Role, TokenSummary, UserView, check_password, check_token_name, check_username};
 use super::store;
 use crate::error::{AppError, AppResult};
@@ -45,11 +47,14 @@ pub async fn sign_up(accounts: &Accounts, username: &str, password: &str) -> App
 /// Logs in, rate-limited per username and per client address.
 pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address: &str) -> AppResult<NewSession> {
     let username = username.trim();
-    if let Err(retry_after_secs) = accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
-        return Err(AppError::TooManyRequests {
-            message: "Too many failed log-ins. Try again later.".into(),
-            retry_after_secs,
-        });
+    match accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
+        Attempt::Refused(retry_after_secs) => {
+            return Err(AppError::TooManyRequests {
+                message: "Too many failed log-ins. Try again later.".into(),
+                retry_after_secs,
+            });
+        }
+        Attempt::After(delay) => tokio::time::sleep(delay).await,
     }
     let found = store::find_login(&accounts.pool, username).await?;
     // Verify against a real hash even for unknown usernames, so timing does not tell them apart.
@@ -60,7 +65,7 @@ pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address
     let verified = verify_password(password.to_string(), hash).await;
     match user.filter(|_| verified) {
         Some(user) => {
-            accounts.limiter.clear_username(username).await?;
+            accounts.limiter.clear_username(username, address).await?;
             start_session(accounts, user).await
         }
         None => {
@@ -115,11 +120,14 @@ pub async fn change_password(
     address: &str,
 ) -> AppResult<u64> {
     let username = caller.user.username.as_str();
-    if let Err(retry_after_secs) = accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
-        return Err(AppError::TooManyRequests {
-            message: "Too many wrong passwords. Try again later.".into(),
-            retry_after_secs,
-        });
+    match accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
+        Attempt::Refused(retry_after_secs) => {
+            return Err(AppError::TooManyRequests {
+                message: "Too many wrong passwords. Try again later.".into(),
+                retry_after_secs,
+            });
+        }
+        Attempt::After(delay) => tokio::time::sleep(delay).await,
     }
     let hash = store::find_login(&accounts.pool, username).await?.map(|(_, hash)| hash).ok_or(AppError::Internal)?;
     if !verify_password(current.to_string(), hash).await {

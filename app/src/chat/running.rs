@@ -136,7 +136,7 @@ impl RunningTurns {
         }
         match store::stream_elsewhere(&self.pool, history_id, &self.instance_id).await {
             Ok(Some((stream_id, prompt))) => {
-                Some(stream_mirror::follow(self.pool.clone(), &self.signals, stream_id, prompt))
+                Some(stream_mirror::follow(self.pool.clone(), &self.signals, stream_id, prompt).await)
             }
             Ok(None) => None,
             Err(err) => {
@@ -225,10 +225,47 @@ fn stop_where(switches: &Mutex<Switches>, history_id: &str, chosen: impl Fn(&Run
 
 /// What the registry's task needs: it ends once the registry is gone.
 struct Housekeeper {
+    /// The registry's turns, by conversation.
     switches: std::sync::Weak<Mutex<Switches>>,
     pool: Pool,
     instance_id: Arc<str>,
     lease: Duration,
+}
+
+impl Housekeeper {
+    /// Renews the lease of each turn running here (only those), and forgets lapsed ones.
+    async fn renew(&self, lease_seconds: i64) {
+        let held: Vec<(String, String, String, String, Option<String>)> = match self.switches.upgrade() {
+            Some(switches) => lock(&switches)
+                .iter()
+                .flat_map(|(history_id, turns)| {
+                    turns.iter().map(move |turn| {
+                        let (stream, prompt) = (turn.log.stream_id(), turn.log.prompt());
+                        (turn.key.clone(), history_id.clone(), turn.user_id.clone(), stream, prompt)
+                    })
+                })
+                .collect(),
+            None => return,
+        };
+        for (key, history_id, user_id, stream_id, prompt) in &held {
+            let row = RunningTurnRow {
+                key,
+                history_id,
+                user_id,
+                stream_id,
+                prompt: prompt.as_deref(),
+                instance_id: &self.instance_id,
+            };
+            if let Err(err) = store::renew_lease(&self.pool, &row, lease_seconds).await {
+                tracing::warn!(?err, history = history_id.as_str(), "a running turn's lease was not renewed");
+            }
+        }
+        match store::forget_lapsed(&self.pool).await {
+            Ok(0) => {}
+            Ok(lapsed) => tracing::info!(lapsed, "forgot the turns of an instance that stopped renewing them"),
+            Err(err) => tracing::warn!(?err, "lapsed turns were not forgotten"),
+        }
+    }
 }
 
 /// Renews this instance's leases and forgets lapsed ones; carries out the Stops other
@@ -243,11 +280,7 @@ async fn keep_up(housekeeper: Housekeeper, mut signals: broadcast::Receiver<Sign
         let signal = tokio::select! {
             signal = signals.recv() => signal,
             _ = renew.tick() => {
-                match store::renew_leases(&housekeeper.pool, &housekeeper.instance_id, lease_seconds).await {
-                    Ok(0) => {}
-                    Ok(lapsed) => tracing::info!(lapsed, "forgot the turns of an instance that stopped renewing them"),
-                    Err(err) => tracing::warn!(?err, "the running turns' leases were not renewed"),
-                }
+                housekeeper.renew(lease_seconds).await;
                 continue;
             }
         };
@@ -329,6 +362,6 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(1200)).await;
         assert_eq!(here.count_of("ada").await, 0, "its lease ran out");
         assert!(!here.stop("h1").await);
-        assert_eq!(store::renew_leases(&pool, "another", 15).await.unwrap(), 1, "and its row is forgotten");
+        assert_eq!(store::forget_lapsed(&pool).await.unwrap(), 1, "and its row is forgotten");
     }
 }

@@ -222,23 +222,36 @@ pub async fn runs_elsewhere(
     Ok(count > 0)
 }
 
-/// Renews the leases of the turns running on `instance_id`, and forgets the turns whose lease
-/// ran out (their instance died); returns how many it forgot.
-pub async fn renew_leases(pool: &Pool, instance_id: &str, lease_seconds: i64) -> AppResult<u64> {
-    let backend = Backend::of(pool);
-    sqlx::query(&format!(
-        "UPDATE running_turns SET lease_until = {} WHERE instance_id = $1",
-        backend.seconds_from_now("$2")
+/// Renews a running turn's lease; its row again when it was lost (its lease lapsed while
+/// this instance could not renew it).
+pub async fn renew_lease(pool: &Pool, turn: &RunningTurnRow<'_>, lease_seconds: i64) -> AppResult<()> {
+    let renewed = sqlx::query(&format!(
+        "UPDATE running_turns SET lease_until = {} WHERE id = $1",
+        Backend::of(pool).seconds_from_now("$2")
     ))
-    .bind(instance_id)
+    .bind(turn.key)
     .bind(lease_seconds)
     .execute(pool)
     .await?;
+    if renewed.rows_affected() == 0 {
+        add_running_turn(pool, turn, lease_seconds).await?;
+    }
+    Ok(())
+}
+
+/// Forgets the turns whose lease ran out (their instance died), and, a minute on, the stored
+/// events of streams no turn runs any more; returns how many turns it forgot.
+pub async fn forget_lapsed(pool: &Pool) -> AppResult<u64> {
+    let backend = Backend::of(pool);
     let lapsed =
         sqlx::query(&format!("DELETE FROM running_turns WHERE lease_until <= {}", backend.now())).execute(pool).await?;
-    sqlx::query("DELETE FROM turn_stream_events WHERE stream_id NOT IN (SELECT stream_id FROM running_turns)")
-        .execute(pool)
-        .await?;
+    sqlx::query(&format!(
+        "DELETE FROM turn_stream_events
+         WHERE stream_id NOT IN (SELECT stream_id FROM running_turns) AND written_at < {}",
+        backend.seconds_from_now("-60")
+    ))
+    .execute(pool)
+    .await?;
     Ok(lapsed.rows_affected())
 }
 

@@ -24,8 +24,9 @@ const LAST_EVENTS_WAIT: Duration = Duration::from_secs(2);
 /// How often a replica looks whether its turn still runs when no batch arrives.
 const FOLLOW_CHECK: Duration = Duration::from_secs(1);
 
-/// Writes the events of `log` (the turn registered as `key`) until its stream ends, or
-/// shortly after `finished` flips.
+/// Writes the events of `log` (the turn registered as `key`) while it runs: each stream it
+/// streams (a turn resumed by the answer to a tool's question starts another), until shortly
+/// after `finished` flips (the stream's `{done}` comes just after).
 pub async fn write(pool: Pool, signals: Signals, key: String, log: Arc<TurnLog>, mut finished: watch::Receiver<bool>) {
     let mut changes = log.changes();
     let (mut stream_id, mut written) = (log.stream_id(), 0_usize);
@@ -51,54 +52,67 @@ pub async fn write(pool: Pool, signals: Signals, key: String, log: Arc<TurnLog>,
                 Err(err) => tracing::warn!(?err, "a turn's events were not written for other instances"),
             }
         }
-        if ended {
-            return;
-        }
-        let wait = async {
-            match deadline {
-                Some(deadline) => tokio::time::timeout_at(deadline, changes.changed()).await.is_ok(),
-                None => tokio::select! {
-                    changed = changes.changed() => changed.is_ok(),
-                    _ = finished.wait_for(|finished| *finished) => {
-                        deadline = Some(tokio::time::Instant::now() + LAST_EVENTS_WAIT);
-                        true
-                    }
-                },
+        if *finished.borrow() {
+            if ended {
+                return;
             }
+            deadline.get_or_insert_with(|| tokio::time::Instant::now() + LAST_EVENTS_WAIT);
+        }
+        let changed = match deadline {
+            Some(deadline) => {
+                tokio::time::timeout_at(deadline, changes.changed()).await.is_ok_and(|changed| changed.is_ok())
+            }
+            None => tokio::select! {
+                changed = changes.changed() => changed.is_ok(),
+                _ = finished.changed() => true,
+            },
         };
-        if !wait.await {
+        if !changed {
             return;
         }
         tokio::time::sleep(BATCH_WINDOW).await;
     }
 }
 
-/// A replica of the log of a turn whose stream is `stream_id`, running on another instance,
-/// filled as its events are written; it ends with the stream, or when the turn is gone.
-pub fn follow(pool: Pool, signals: &Signals, stream_id: String, prompt: Option<String>) -> Arc<TurnLog> {
+/// A replica of the log of a turn whose stream is `stream_id`, running on another instance:
+/// the events written so far, then the rest as they come (a task fills it); it ends with the
+/// stream, or when the turn is gone.
+pub async fn follow(pool: Pool, signals: &Signals, stream_id: String, prompt: Option<String>) -> Arc<TurnLog> {
     let replica = TurnLog::new(&stream_id, prompt);
-    tokio::spawn(fill(pool, signals.subscribe(), stream_id, replica.clone()));
+    // Subscribed first, so no batch written from now on goes unheard.
+    let heard = signals.subscribe();
+    let have = fill_from(&pool, &stream_id, &replica, 0).await;
+    if replica.is_streaming() {
+        tokio::spawn(fill(pool, heard, stream_id, replica.clone(), have));
+    }
     replica
 }
 
-async fn fill(pool: Pool, mut signals: broadcast::Receiver<Signal>, stream_id: String, replica: Arc<TurnLog>) {
-    let mut have = 0_i64;
-    loop {
-        match store::stream_events_from(&pool, &stream_id, have).await {
-            Ok(events) => {
-                for json in events {
-                    have += 1;
-                    match serde_json::from_str::<TurnEvent>(&json) {
-                        Ok(event) => replica.push(&event),
-                        Err(err) => tracing::warn!(%err, "an unreadable stream event skipped"),
-                    }
+/// Pushes the stream's stored events from number `have` on into the replica; the new count.
+async fn fill_from(pool: &Pool, stream_id: &str, replica: &TurnLog, mut have: i64) -> i64 {
+    match store::stream_events_from(pool, stream_id, have).await {
+        Ok(events) => {
+            for json in events {
+                have += 1;
+                match serde_json::from_str::<TurnEvent>(&json) {
+                    Ok(event) => replica.push(&event),
+                    Err(err) => tracing::warn!(%err, "an unreadable stream event skipped"),
                 }
             }
-            Err(err) => tracing::warn!(?err, "a turn's events could not be read from the database"),
         }
-        if !replica.is_streaming() {
-            return;
-        }
+        Err(err) => tracing::warn!(?err, "a turn's events could not be read from the database"),
+    }
+    have
+}
+
+async fn fill(
+    pool: Pool,
+    mut signals: broadcast::Receiver<Signal>,
+    stream_id: String,
+    replica: Arc<TurnLog>,
+    mut have: i64,
+) {
+    loop {
         let woken = tokio::time::timeout(FOLLOW_CHECK, async {
             loop {
                 match signals.recv().await {
@@ -110,19 +124,13 @@ async fn fill(pool: Pool, mut signals: broadcast::Receiver<Signal>, stream_id: S
             }
         })
         .await;
-        let running = || store::stream_is_running(&pool, &stream_id);
         match woken {
-            Ok(true) => {}
             Ok(false) => return replica.end(),
-            // No batch for a while: the turn may be gone (its instance died, or it ended just now).
-            Err(_) if !matches!(running().await, Ok(true)) => {
-                if let Ok(events) = store::stream_events_from(&pool, &stream_id, have).await {
-                    for json in events {
-                        if let Ok(event) = serde_json::from_str::<TurnEvent>(&json) {
-                            replica.push(&event);
-                        }
-                    }
-                }
+            // No batch for a while: the turn may be gone. It ended if its last events (written
+            // just after its row goes) arrive in the writer's grace; else its instance died.
+            Err(_) if !matches!(store::stream_is_running(&pool, &stream_id).await, Ok(true)) => {
+                tokio::time::sleep(LAST_EVENTS_WAIT).await;
+                fill_from(&pool, &stream_id, &replica, have).await;
                 if replica.is_streaming() {
                     replica.push(&TurnEvent::Error {
                         error: "The reply was cut off: the server running it stopped.".into(),
@@ -131,7 +139,11 @@ async fn fill(pool: Pool, mut signals: broadcast::Receiver<Signal>, stream_id: S
                 }
                 return;
             }
-            Err(_) => {}
+            Ok(true) | Err(_) => {}
+        }
+        have = fill_from(&pool, &stream_id, &replica, have).await;
+        if !replica.is_streaming() {
+            return;
         }
     }
 }

@@ -109,7 +109,9 @@ impl TurnLog {
             .and_then(|id| id.rsplit_once('.'))
             .filter(|(stream, _)| *stream == state.stream_id)
             .and_then(|(_, n)| n.parse::<usize>().ok())
-            .map_or(0, |n| (n + 1).min(state.events.len()));
+            // Not capped at the events here: a replica of a turn on another instance may not
+            // have caught up with what its client saw there.
+            .map_or(0, |n| n + 1);
         Some(Attached {
             log: self.clone(),
             stream_id: state.stream_id.clone(),

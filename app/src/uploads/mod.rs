@@ -112,9 +112,14 @@ impl FileStore {
     }
 
     /// Removes what uploads cut off by a killed process left in a local store (the staged
-    /// parts, `<id>#<n>`); how many it removed. Run at start, before any upload. A bucket's
+    /// parts, `<id>#<n>`) an hour or more ago; how many it removed. Run at start. The hour
+    /// spares the uploads other instances on a shared folder are writing now. A bucket's
     /// unfinished uploads are for its lifecycle rules.
     pub async fn remove_leftovers(&self) -> std::io::Result<usize> {
+        self.remove_staged_older_than(std::time::Duration::from_secs(3600)).await
+    }
+
+    async fn remove_staged_older_than(&self, age: std::time::Duration) -> std::io::Result<usize> {
         let Some(dir) = &self.local_dir else { return Ok(0) };
         let mut entries = match tokio::fs::read_dir(dir).await {
             Ok(entries) => entries,
@@ -123,7 +128,8 @@ impl FileStore {
         };
         let mut removed = 0;
         while let Some(entry) = entries.next_entry().await? {
-            if entry.file_name().to_string_lossy().contains('#') {
+            let modified = entry.metadata().await?.modified()?;
+            if entry.file_name().to_string_lossy().contains('#') && modified.elapsed().unwrap_or_default() >= age {
                 tokio::fs::remove_file(entry.path()).await?;
                 removed += 1;
             }
@@ -244,7 +250,8 @@ mod tests {
         std::mem::forget(cut_off); // the process died mid-upload
         let uploads = dir.path().join("uploads");
         std::fs::write(uploads.join("kept"), b"a finished upload").unwrap();
-        assert_eq!(store.remove_leftovers().await.unwrap(), 1);
+        assert_eq!(store.remove_leftovers().await.unwrap(), 0, "a staged upload this recent may be another instance's");
+        assert_eq!(store.remove_staged_older_than(std::time::Duration::ZERO).await.unwrap(), 1);
         let left: Vec<_> = std::fs::read_dir(&uploads).unwrap().map(|entry| entry.unwrap().file_name()).collect();
         assert_eq!(left, ["kept"], "finished uploads stay");
     }
