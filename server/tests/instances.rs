@@ -316,7 +316,7 @@ async fn a_client_that_comes_back_through_the_other_instance_gets_only_what_it_m
         raw.push_str(&String::from_utf8_lossy(&chunk));
     }
     let seen_text: String = events(&raw).iter().filter_map(|event| event["text"].as_str()).collect();
-    let last_id = raw.lines().filter_map(|line| line.strip_prefix("id: ")).last().expect("ids").to_owned();
+    let last_id = raw.lines().filter_map(|line| line.strip_prefix("id: ")).next_back().expect("ids").to_owned();
     drop(running);
 
     let mut back = pair
