@@ -321,3 +321,42 @@ async fn behind_a_trusted_proxy_the_limits_count_each_forwarded_client_and_no_on
     let spoofed = log_in_from(&app, "192.0.2.1", "203.0.113.99", "ada", PASSWORD).await;
     assert_eq!(spoofed.status, StatusCode::TOO_MANY_REQUESTS, "its failures counted against its own address");
 }
+
+#[tokio::test]
+async fn a_token_with_an_expiry_stops_working_when_it_runs_out() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    let headers = [("cookie", cookie.as_str()), SAME_SITE];
+    let create = |body| app.send("POST", "/auth/tokens", &headers, Some(body));
+    for days in [json!(0), json!(3651), json!(-1), json!(1.5), json!("7")] {
+        let refused = create(json!({"name": "Bad", "expiresInDays": days})).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{days}: {}", refused.text);
+    }
+    let created = create(json!({"name": "Week", "expiresInDays": 7})).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let bearer = format!("Bearer {}", created.json()["token"].as_str().unwrap());
+    assert_eq!(app.send("GET", "/auth/me", &[("authorization", &bearer)], None).await.status, StatusCode::OK);
+    let list = app.send("GET", "/auth/tokens", &[("cookie", &cookie)], None).await.json();
+    let expires = list["data"][0]["expires"].as_str().unwrap().to_owned();
+    let backend = app::db::Backend::of(&app.pool);
+    let (six_days, eight_days): (String, String) = sqlx::query_as(&format!(
+        "SELECT {}, {}",
+        backend.seconds_from_now(&(6 * 86_400).to_string()),
+        backend.seconds_from_now(&(8 * 86_400).to_string())
+    ))
+    .fetch_one(&app.pool)
+    .await
+    .unwrap();
+    assert!(six_days < expires && expires < eight_days, "a week from now: {expires}");
+
+    sqlx::query(&format!("UPDATE api_tokens SET expires_at = {}", backend.seconds_from_now("-1")))
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let expired = app.send("GET", "/auth/me", &[("authorization", &bearer)], None).await;
+    assert_eq!(expired.status, StatusCode::UNAUTHORIZED, "an expired token is refused");
+    let lasting = create(json!({"name": "Forever"})).await.json();
+    let list = app.send("GET", "/auth/tokens", &[("cookie", &cookie)], None).await.json();
+    let forever = list["data"].as_array().unwrap().iter().find(|token| token["id"] == lasting["id"]).unwrap().clone();
+    assert!(forever["expires"].is_null(), "without expiresInDays a token lasts until revoked");
+}

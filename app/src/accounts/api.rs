@@ -66,7 +66,7 @@ pub async fn change_password(current_password: String, new_password: String) -> 
 #[server(prefix = "/api", endpoint = "create_api_token")]
 pub async fn create_api_token(name: String) -> Result<CreatedToken, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    super::service::create_token(&state.accounts, &caller, &name).await
+    super::service::create_token(&state.accounts, &caller, &name, None).await
 }
 
 #[server(prefix = "/api", endpoint = "list_api_tokens")]

@@ -35,6 +35,9 @@ pub struct TokenSummary {
     pub name: String,
     pub created: String,
     pub last_used: Option<String>,
+    /// When it stops working; none: when it is revoked.
+    #[serde(default)]
+    pub expires: Option<String>,
 }
 
 /// A token just created: `token` is the secret, shown this once.

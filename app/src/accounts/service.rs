@@ -88,11 +88,26 @@ pub async fn log_out(accounts: &Accounts, session_secret: Option<&str>) -> AppRe
     Ok(())
 }
 
-pub async fn create_token(accounts: &Accounts, caller: &Caller, name: &str) -> AppResult<CreatedToken> {
+/// The longest a token may be given to live.
+pub const MAX_TOKEN_DAYS: u32 = 3650;
+
+/// Creates an API token, lasting `expires_in_days` (1 to 3650) or until it is revoked.
+pub async fn create_token(
+    accounts: &Accounts,
+    caller: &Caller,
+    name: &str,
+    expires_in_days: Option<u32>,
+) -> AppResult<CreatedToken> {
     check_token_name(name).map_err(AppError::BadRequest)?;
+    if expires_in_days.is_some_and(|days| !(1..=MAX_TOKEN_DAYS).contains(&days)) {
+        return Err(AppError::BadRequest(format!(
+            "expiresInDays must be a whole number of days from 1 to {MAX_TOKEN_DAYS}, or left out for a token that lasts until it is revoked."
+        )));
+    }
     let name = name.trim().to_string();
     let token = format!("{TOKEN_PREFIX}{}", new_secret()?);
-    let id = store::create_token(&accounts.pool, &caller.user.id, &name, &secret_hash(&token)).await?;
+    let lifetime = expires_in_days.map(|days| i64::from(days) * 86_400);
+    let id = store::create_token(&accounts.pool, &caller.user.id, &name, &secret_hash(&token), lifetime).await?;
     Ok(CreatedToken { id, name, token })
 }
 

@@ -124,25 +124,37 @@ pub async fn set_password(pool: &Pool, user_id: &str, password_hash: &str, kept:
     Ok(ended.rows_affected())
 }
 
-pub async fn create_token(pool: &Pool, user_id: &str, name: &str, secret_hash: &str) -> AppResult<String> {
+/// Stores a token that expires `lifetime_seconds` from now (never, without).
+pub async fn create_token(
+    pool: &Pool,
+    user_id: &str,
+    name: &str,
+    secret_hash: &str,
+    lifetime_seconds: Option<i64>,
+) -> AppResult<String> {
     let id = new_id();
-    sqlx::query("INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, $3, $4)")
-        .bind(&id)
-        .bind(user_id)
-        .bind(name)
-        .bind(secret_hash)
-        .execute(pool)
-        .await?;
+    // A NULL lifetime makes a NULL expiry on both backends.
+    let expires = Backend::of(pool).seconds_from_now("$5");
+    sqlx::query(&format!(
+        "INSERT INTO api_tokens (id, user_id, name, token_hash, expires_at) VALUES ($1, $2, $3, $4, {expires})"
+    ))
+    .bind(&id)
+    .bind(user_id)
+    .bind(name)
+    .bind(secret_hash)
+    .bind(lifetime_seconds)
+    .execute(pool)
+    .await?;
     Ok(id)
 }
 
 /// The user of a live token and the token's name, recording that it was used.
 pub async fn use_token(pool: &Pool, secret_hash: &str) -> AppResult<Option<(UserView, String)>> {
     let row: Option<(String, String)> = sqlx::query_as(&format!(
-        "UPDATE api_tokens SET last_used_at = {}
-         WHERE token_hash = $1 AND revoked_at IS NULL
+        "UPDATE api_tokens SET last_used_at = {now}
+         WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > {now})
          RETURNING user_id, name",
-        Backend::of(pool).now()
+        now = Backend::of(pool).now()
     ))
     .bind(secret_hash)
     .fetch_optional(pool)
@@ -154,14 +166,17 @@ pub async fn use_token(pool: &Pool, secret_hash: &str) -> AppResult<Option<(User
 }
 
 pub async fn list_tokens(pool: &Pool, user_id: &str) -> AppResult<Vec<TokenSummary>> {
-    let rows: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
-        "SELECT id, name, created_at, last_used_at FROM api_tokens
+    let rows: Vec<(String, String, String, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT id, name, created_at, last_used_at, expires_at FROM api_tokens
          WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC",
     )
     .bind(user_id)
     .fetch_all(pool)
     .await?;
-    Ok(rows.into_iter().map(|(id, name, created, last_used)| TokenSummary { id, name, created, last_used }).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, created, last_used, expires)| TokenSummary { id, name, created, last_used, expires })
+        .collect())
 }
 
 /// Revokes one of the user's tokens; false when they have no live token with that id.

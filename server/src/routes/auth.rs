@@ -45,9 +45,12 @@ pub async fn change_password(
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TokenRequest {
     name: String,
+    /// Days until the token stops working; none: until it is revoked.
+    #[serde(default)]
+    expires_in_days: Option<u32>,
 }
 
 /// A JSON body, or a 400 problem that says what is wrong with it.
@@ -109,7 +112,7 @@ pub async fn create_token(
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
     let request: TokenRequest = parse(&body)?;
-    let created = service::create_token(&accounts, &caller, &request.name).await?;
+    let created = service::create_token(&accounts, &caller, &request.name, request.expires_in_days).await?;
     Ok((StatusCode::CREATED, Json(json!(created))).into_response())
 }
 

@@ -134,8 +134,10 @@ impl TestApp {
             .await
             .expect("account");
         let caller = app::accounts::auth::Caller { user: user.clone(), via: app::accounts::auth::CallerVia::Session };
-        let token =
-            app::accounts::service::create_token(&self.state.accounts, &caller, "tests").await.expect("token").token;
+        let token = app::accounts::service::create_token(&self.state.accounts, &caller, "tests", None)
+            .await
+            .expect("token")
+            .token;
         TestUser { id: user.id, username: user.username, token }
     }
 
