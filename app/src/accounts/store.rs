@@ -7,6 +7,8 @@ use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 
 type UserRow = (String, String, String, String);
+/// A token as listed: id, name, created, last used, expires.
+type TokenRow = (String, String, String, Option<String>, Option<String>);
 
 fn user_view((id, username, role, created): UserRow) -> UserView {
     let role = if role == "admin" { Role::Admin } else { Role::User };
@@ -166,7 +168,7 @@ pub async fn use_token(pool: &Pool, secret_hash: &str) -> AppResult<Option<(User
 }
 
 pub async fn list_tokens(pool: &Pool, user_id: &str) -> AppResult<Vec<TokenSummary>> {
-    let rows: Vec<(String, String, String, Option<String>, Option<String>)> = sqlx::query_as(
+    let rows: Vec<TokenRow> = sqlx::query_as(
         "SELECT id, name, created_at, last_used_at, expires_at FROM api_tokens
          WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC",
     )
