@@ -25,9 +25,18 @@ pub fn Inbox() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let now = RwSignal::new(0_i64);
+    // Live events can start refreshes that overlap: only the newest one's answer is shown, so
+    // an older answer arriving last (a title not set yet) cannot undo it.
+    let newest = StoredValue::new(0_u64);
     let refresh = move || {
+        let this = newest.get_value() + 1;
+        newest.set_value(this);
         leptos::task::spawn_local(async move {
-            match crate::http::get::<Data<Vec<PendingAskEntry>>>("/gpt/histories/pendingAsks").await {
+            let fetched = crate::http::get::<Data<Vec<PendingAskEntry>>>("/gpt/histories/pendingAsks").await;
+            if newest.get_value() != this {
+                return;
+            }
+            match fetched {
                 Ok(Data { data }) => {
                     now.set(crate::browser::now_ms());
                     asks.set(data);
