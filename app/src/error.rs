@@ -28,6 +28,14 @@ pub enum AppError {
     GrantNotFound,
     #[error("Only admins can do this.")]
     AdminsOnly,
+    /// The account is disabled by an admin (told only after a right password).
+    #[error("This account is disabled. Ask an admin to enable it.")]
+    AccountDisabled,
+    #[error("User not found")]
+    UserNotFound,
+    /// The change would leave no enabled admin.
+    #[error("Palaver needs an admin: make another account admin first.")]
+    LastAdmin,
     /// An answer names an ask the conversation is not waiting on (409).
     #[error("This ask is no longer pending")]
     StaleAsk { tool_call_id: String },
@@ -52,9 +60,15 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => 400,
             AppError::Unauthorized(_) => 401,
-            AppError::NotHistoryOwner | AppError::SignUpClosed | AppError::AdminsOnly => 403,
-            AppError::HistoryNotFound | AppError::TokenNotFound | AppError::GrantNotFound => 404,
-            AppError::UsernameTaken | AppError::StaleAsk { .. } | AppError::ExpiredAsk { .. } => 409,
+            AppError::NotHistoryOwner | AppError::SignUpClosed | AppError::AdminsOnly | AppError::AccountDisabled => {
+                403
+            }
+            AppError::HistoryNotFound | AppError::TokenNotFound | AppError::GrantNotFound | AppError::UserNotFound => {
+                404
+            }
+            AppError::UsernameTaken | AppError::LastAdmin | AppError::StaleAsk { .. } | AppError::ExpiredAsk { .. } => {
+                409
+            }
             AppError::InvalidAnswer { .. } => 400,
             AppError::TooManyRequests { .. } => 429,
             AppError::Internal | AppError::ServerFn(_) => 500,

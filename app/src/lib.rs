@@ -1,6 +1,7 @@
 //! Palaver's shared library: the chat UI, and (with `ssr`) the turn runner,
 //! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
 
+pub mod account_deletion;
 pub mod accounts;
 pub mod audit;
 mod browser;

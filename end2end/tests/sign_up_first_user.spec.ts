@@ -6,6 +6,8 @@ import { AccountPages } from "./fixtures/account_pages";
 
 // This server starts with no accounts, so the sign-up here makes the first one: the admin.
 test.use({ baseURL: `http://127.0.0.1:${accountsPort}` });
+// The second test signs in as the admin the first one makes.
+test.describe.configure({ mode: "serial" });
 
 test("the first sign-up becomes admin, can sign out and log back in", async ({ page }) => {
   const accounts = new AccountPages(page);
@@ -57,4 +59,68 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
   await expect(audit.getByTestId("audit-entry")).toHaveCount(1);
   await expect(audit.getByTestId("audit-entry")).toContainText("choice ask");
   await expect(audit.getByTestId("audit-entry")).toContainText("answered");
+});
+
+test("the admin disables an account, enables it, sets its password; its owner deletes it", async ({ page, browser }) => {
+  const accounts = new AccountPages(page);
+  await page.goto("/login");
+  await accounts.logIn("founder", "correct horse battery");
+  await expect(accounts.signedInUser).toHaveText("founder");
+
+  await page.goto("/admin");
+  await accounts.waitForHydration();
+  const create = page.getByRole("form", { name: "Create an account" });
+  await create.getByLabel("Username").fill("member");
+  await create.getByLabel("Password").fill("a member password");
+  await create.getByRole("button", { name: "Create account" }).click();
+  const row = page.locator('[data-testid="account-row"][data-username="member"]');
+  await expect(row).toContainText("active");
+
+  // The member signs in on another device.
+  const device = await browser.newContext({ baseURL: `http://127.0.0.1:${accountsPort}` });
+  const memberPage = await device.newPage();
+  const member = new AccountPages(memberPage);
+  await memberPage.goto("/login");
+  await member.logIn("member", "a member password");
+  await expect(member.signedInUser).toHaveText("member");
+
+  await row.getByRole("button", { name: "Disable member" }).click();
+  await expect(row).toContainText("disabled");
+  await expect(row.getByRole("button", { name: "Enable member" })).toBeVisible();
+  expect((await memberPage.request.get("/auth/me")).status()).toBe(401);
+  await memberPage.goto("/login");
+  await member.logIn("member", "a member password");
+  await expect(memberPage.getByRole("alert")).toHaveText("This account is disabled. Ask an admin to enable it.");
+
+  await row.getByRole("button", { name: "Enable member" }).click();
+  await expect(row).toContainText("active");
+  await row.getByRole("button", { name: "Set password member" }).click();
+  const reset = page.getByRole("form", { name: "New password for member" });
+  await reset.getByLabel("New password").fill("short");
+  await reset.getByRole("button", { name: "Set password" }).click();
+  expect(await reset.getByLabel("New password").evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
+  await reset.getByLabel("New password").fill("a fresh member passphrase");
+  await reset.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByTestId("password-set")).toHaveText("Password set. No session was signed in.");
+
+  await memberPage.goto("/login");
+  await member.logIn("member", "a fresh member passphrase");
+  await expect(member.signedInUser).toHaveText("member");
+  await memberPage.goto("/settings");
+  await member.waitForHydration();
+  const deletion = memberPage.getByRole("form", { name: "Delete your account" });
+  await deletion.getByLabel("Password").fill("not my password");
+  await deletion.getByRole("button", { name: "Delete my account" }).click();
+  await expect(memberPage.getByRole("alert")).toHaveText("The password is not right.");
+  await deletion.getByLabel("Password").fill("a fresh member passphrase");
+  await deletion.getByRole("button", { name: "Delete my account" }).click();
+  await expect(memberPage).toHaveURL(/\/login/);
+  const gone = await memberPage.request.post("/auth/login", {
+    data: { username: "member", password: "a fresh member passphrase" },
+    headers: { origin: `http://127.0.0.1:${accountsPort}` },
+  });
+  expect(gone.status()).toBe(401);
+  await page.reload();
+  await expect(page.getByTestId("account-row")).toHaveCount(1);
+  await device.close();
 });

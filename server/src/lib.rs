@@ -99,6 +99,10 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::POST, "/auth/tokens", Access::Authenticated, post(a::create_token)),
         route(Method::GET, "/auth/tokens", Access::Authenticated, get(a::list_tokens)),
         route(Method::DELETE, "/auth/tokens/{id}", Access::Authenticated, delete(a::revoke_token)),
+        route(Method::DELETE, "/auth/me", Access::Authenticated, delete(a::delete_account)),
+        route(Method::GET, "/admin/users", Access::Admin, get(a::admin_list_users)),
+        route(Method::PATCH, "/admin/users/{id}", Access::Admin, patch(a::admin_update_user)),
+        route(Method::POST, "/admin/users/{id}/password", Access::Admin, post(a::admin_reset_password)),
         // Uploads stream to disk under their own cap, not axum's default body limit.
         route(
             Method::POST,
@@ -141,6 +145,9 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/revoke_api_token", Access::Authenticated),
     ("/api/admin_list_users", Access::Admin),
     ("/api/admin_create_user", Access::Admin),
+    ("/api/admin_set_disabled", Access::Admin),
+    ("/api/admin_reset_password", Access::Admin),
+    ("/api/delete_account", Access::Authenticated),
     ("/api/admin_mcp_status", Access::Admin),
     ("/api/admin_mcp_reconnect", Access::Admin),
     ("/api/my_audit", Access::Authenticated),

@@ -55,6 +55,15 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
             Some(json!({"currentPassword": "correct horse battery", "newPassword": "correct horse battery"})),
         ),
         ("POST", "/auth/tokens") => (path.into(), Some(json!({"name": "probe"}))),
+        // A wrong password: past the access check it is a 400, and nobody's account goes.
+        ("DELETE", "/auth/me") => (path.into(), Some(json!({"password": "not the password"}))),
+        ("GET", "/admin/users") => (path.into(), None),
+        ("PATCH", "/admin/users/{id}") => {
+            (format!("/admin/users/{}", world.other.id), Some(json!({"disabled": false})))
+        }
+        ("POST", "/admin/users/{id}/password") => {
+            (format!("/admin/users/{}/password", world.other.id), Some(json!({"password": "correct horse battery"})))
+        }
         ("DELETE", "/auth/tokens/{id}") => (format!("/auth/tokens/{}", world.token_id), None),
         ("POST", "/files/upload") => (path.into(), None),
         ("POST", "/gpt/prompt") => (path.into(), Some(json!({"prompt": "hello", "historyId": world.history}))),
@@ -106,6 +115,13 @@ async fn every_api_route_follows_its_access_rule() {
             anonymous.status,
             anonymous.text
         );
+        if route.access == Access::Admin {
+            let user = app.call(Some(&world.other), method, &path, body.clone()).await;
+            assert_eq!(user.status, StatusCode::FORBIDDEN, "{label} is for admins: {}", user.text);
+            let admin = app.call(Some(&world.admin), method, &path, body.clone()).await;
+            assert!(admin.status.is_success(), "{label} as admin: {} {}", admin.status, admin.text);
+            continue;
+        }
         // The others go first: the owner's delete probe leaves nothing for them to be refused.
         let history_rule = matches!(route.access, Access::HistoryRead | Access::HistoryWrite);
         if history_rule {
@@ -129,7 +145,8 @@ async fn every_api_route_follows_its_access_rule() {
         // action probe names a stepper the empty conversation lacks: past the check it is a 404.
         let owner_passed = owner.status.is_success()
             || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
-            || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND);
+            || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND)
+            || (route.path == "/auth/me" && method == "DELETE" && owner.status == StatusCode::BAD_REQUEST);
         assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
     }
 }
@@ -180,6 +197,10 @@ fn server_fn_args(world: &World, path: &str) -> String {
         "/api/revoke_api_token" | "/api/revoke_grant" => "id=unknown".into(),
         "/api/admin_mcp_reconnect" => "name=unknown".into(),
         "/api/create_api_token" => "name=probe".into(),
+        // A wrong password: past the access check it is a 400, and nobody's account goes.
+        "/api/delete_account" => "password=not+the+password".into(),
+        "/api/admin_set_disabled" => format!("user_id={}&disabled=false", world.other.id),
+        "/api/admin_reset_password" => format!("user_id={}&new_password=correct+horse+battery", world.other.id),
         "/api/change_password" => "current_password=correct+horse+battery&new_password=correct+horse+battery".into(),
         "/api/log_in" => "username=owner&password=correct+horse+battery".into(),
         "/api/sign_up" | "/api/admin_create_user" => {
@@ -222,7 +243,9 @@ async fn every_server_function_has_an_access_rule_and_follows_it() {
                 assert!(owner.status.is_success(), "{path} as owner: {} {}", owner.status, owner.text);
             }
             _ => assert!(
-                user.status.is_success() || user.status == StatusCode::NOT_FOUND,
+                user.status.is_success()
+                    || user.status == StatusCode::NOT_FOUND
+                    || (*path == "/api/delete_account" && user.status == StatusCode::BAD_REQUEST),
                 "{path}: {} {}",
                 user.status,
                 user.text

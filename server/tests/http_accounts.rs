@@ -6,11 +6,13 @@ mod common;
 use std::time::Duration;
 
 use app::accounts::auth::AuthSettings;
+use app::accounts::model::Role;
 use axum::http::{StatusCode, header};
-use common::{Reply, TestApp};
+use common::{Reply, TestApp, TestUser};
 use serde_json::json;
 
 const PASSWORD: &str = "correct horse battery";
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
 const SAME_SITE: (&str, &str) = ("origin", "http://palaver.test");
 
 fn session_cookie(reply: &Reply) -> String {
@@ -264,7 +266,7 @@ async fn a_password_change_needs_the_current_one_and_ends_the_other_sessions() {
     assert_eq!(wrong.json()["title"], "The current password is not right.");
     let as_username = change(PASSWORD, "AdaLovelace ").await;
     assert_eq!(as_username.status, StatusCode::BAD_REQUEST);
-    assert!(as_username.json()["title"].as_str().unwrap().contains("may not be your username"), "{}", as_username.text);
+    assert!(as_username.json()["title"].as_str().unwrap().contains("may not be the username"), "{}", as_username.text);
     assert_eq!(log_in(&app, "adalovelace", PASSWORD).await.status, StatusCode::OK, "nothing changed yet");
 
     let changed = change(PASSWORD, "a brand new passphrase").await;
@@ -359,4 +361,181 @@ async fn a_token_with_an_expiry_stops_working_when_it_runs_out() {
     let list = app.send("GET", "/auth/tokens", &[("cookie", &cookie)], None).await.json();
     let forever = list["data"].as_array().unwrap().iter().find(|token| token["id"] == lasting["id"]).unwrap().clone();
     assert!(forever["expires"].is_null(), "without expiresInDays a token lasts until revoked");
+}
+
+#[tokio::test]
+async fn a_disabled_account_cannot_log_in_and_its_sessions_and_tokens_stop_until_enabled() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let ada = app.user("ada", Role::Admin).await;
+    let grace = app.user("grace", Role::User).await;
+    let grace_cookie = session_cookie(&log_in(&app, "grace", PASSWORD).await);
+    let update = |user: &TestUser, id: &str, body: serde_json::Value| {
+        let (app, user, uri) = (&app, user.clone(), format!("/admin/users/{id}"));
+        async move { app.call(Some(&user), "PATCH", &uri, Some(body)).await }
+    };
+
+    assert_eq!(update(&grace, &ada.id, json!({"disabled": true})).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(update(&ada, "nobody", json!({"disabled": true})).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(update(&ada, &grace.id, json!({"disabled": "yes"})).await.status, StatusCode::BAD_REQUEST);
+    let own = update(&ada, &ada.id, json!({"disabled": true})).await;
+    assert_eq!(
+        (own.status, own.json()["title"].clone()),
+        (StatusCode::BAD_REQUEST, json!("You cannot disable your own account."))
+    );
+
+    let disabled = update(&ada, &grace.id, json!({"disabled": true})).await;
+    assert_eq!(disabled.status, StatusCode::OK, "{}", disabled.text);
+    assert_eq!(disabled.json()["data"]["disabled"], true);
+    assert_eq!(app.call(Some(&grace), "GET", "/auth/me", None).await.status, StatusCode::UNAUTHORIZED, "token");
+    let by_cookie = app.send("GET", "/auth/me", &[("cookie", &grace_cookie)], None).await;
+    assert_eq!(by_cookie.status, StatusCode::UNAUTHORIZED, "session");
+    let right = log_in(&app, "grace", PASSWORD).await;
+    assert_eq!(
+        (right.status, right.json()["title"].clone()),
+        (StatusCode::FORBIDDEN, json!("This account is disabled. Ask an admin to enable it."))
+    );
+    let wrong = log_in(&app, "grace", "not her password").await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "a wrong password learns nothing: {}", wrong.text);
+    let listed = app.json(&ada, "GET", "/admin/users", None).await.1;
+    let row = listed["data"].as_array().unwrap().iter().find(|user| user["id"] == grace.id.as_str()).unwrap().clone();
+    assert_eq!(row["disabled"], true);
+
+    assert_eq!(update(&ada, &grace.id, json!({"disabled": false})).await.json()["data"]["disabled"], false);
+    assert_eq!(app.call(Some(&grace), "GET", "/auth/me", None).await.status, StatusCode::OK, "the token works again");
+    assert_eq!(log_in(&app, "grace", PASSWORD).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn two_admins_cannot_disable_each_other_at_once() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let ada = app.user("ada", Role::Admin).await;
+    let hopper = app.user("hopper", Role::Admin).await;
+    // Hopper's request was authenticated before Ada's change landed.
+    let hopper_caller = app::accounts::auth::Caller {
+        user: app::accounts::store::user_by_id(&app.pool, &hopper.id).await.unwrap().unwrap(),
+        via: app::accounts::auth::CallerVia::Session,
+    };
+    let (status, _) =
+        app.json(&ada, "PATCH", &format!("/admin/users/{}", hopper.id), Some(json!({"disabled": true}))).await;
+    assert_eq!(status, StatusCode::OK);
+    let late = app::accounts::service::admin_set_disabled(&app.state.accounts, &hopper_caller, &ada.id, true).await;
+    assert_eq!(late, Err(app::error::AppError::LastAdmin));
+    assert_eq!(app.call(Some(&ada), "GET", "/auth/me", None).await.status, StatusCode::OK, "Ada stays enabled");
+}
+
+#[tokio::test]
+async fn an_admin_resets_a_password_and_the_accounts_sessions_end() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let ada = app.user("ada", Role::Admin).await;
+    let grace = app.user("grace", Role::User).await;
+    let grace_cookie = session_cookie(&log_in(&app, "grace", PASSWORD).await);
+    let reset = |user: &TestUser, id: &str, password: &str| {
+        let (app, user, uri) = (&app, user.clone(), format!("/admin/users/{id}/password"));
+        let body = json!({"password": password});
+        async move { app.call(Some(&user), "POST", &uri, Some(body)).await }
+    };
+    assert_eq!(reset(&grace, &ada.id, "a takeover passphrase").await.status, StatusCode::FORBIDDEN);
+    assert_eq!(reset(&ada, &grace.id, "short").await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(reset(&ada, &grace.id, "Grace").await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(reset(&ada, "nobody", "a fresh passphrase").await.status, StatusCode::NOT_FOUND);
+    assert_eq!(log_in(&app, "grace", PASSWORD).await.status, StatusCode::OK, "nothing changed yet");
+
+    let done = reset(&ada, &grace.id, "a fresh passphrase").await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+    assert_eq!(done.json()["data"]["sessionsEnded"], 2, "both of her log-ins");
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &grace_cookie)], None).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(log_in(&app, "grace", PASSWORD).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(log_in(&app, "grace", "a fresh passphrase").await.status, StatusCode::OK);
+}
+
+/// How many rows of each table still name `user_id` or one of `histories`.
+async fn rows_left(app: &TestApp, user_id: &str, histories: &[String]) -> Vec<(&'static str, i64)> {
+    let history = histories.first().map(String::as_str).unwrap_or("none");
+    let checks = [
+        ("users", "SELECT COUNT(*) FROM users WHERE id = $1"),
+        ("sessions", "SELECT COUNT(*) FROM sessions WHERE user_id = $1"),
+        ("api_tokens", "SELECT COUNT(*) FROM api_tokens WHERE user_id = $1"),
+        ("histories", "SELECT COUNT(*) FROM histories WHERE owner_id = $1 OR id = $2"),
+        ("history_rows", "SELECT COUNT(*) FROM history_rows WHERE history_id = $2"),
+        ("ai_requests", "SELECT COUNT(*) FROM ai_requests WHERE user_id = $1 OR history_id = $2"),
+        ("files", "SELECT COUNT(*) FROM files WHERE owner_id = $1"),
+        ("ask_audit", "SELECT COUNT(*) FROM ask_audit WHERE owner_id = $1 OR actor_id = $1"),
+        ("live_events", "SELECT COUNT(*) FROM live_events WHERE user_id = $1"),
+        ("approval_grants", "SELECT COUNT(*) FROM approval_grants WHERE user_id = $1"),
+    ];
+    let mut left = Vec::new();
+    for (table, query) in checks {
+        let (count,): (i64,) =
+            sqlx::query_as(query).bind(user_id).bind(history).fetch_one(&app.pool).await.expect(table);
+        left.push((table, count));
+    }
+    left
+}
+
+#[tokio::test]
+async fn a_user_deletes_their_account_and_everything_it_owns() {
+    let ask =
+        json!({"id": "call_f", "name": "ask_files", "input": {"prompt": "Upload the receipt.", "accept": ["image"]}});
+    let script = json!({"responses": [{"toolCalls": [ask]}, {"text": "Got it."}]});
+    let app = TestApp::with_mock(&script.to_string()).await;
+    let ada = app.user("ada", Role::Admin).await;
+    let grace = app.user("grace", Role::User).await;
+    let events = app.prompt(&grace, json!({"prompt": "Here is my receipt"})).await;
+    let history = events[0]["historyId"].as_str().unwrap().to_string();
+    let upload = app.upload(&grace, "receipt.png", "image/png", PNG).await.json();
+    let files =
+        json!([{"fileId": upload["id"], "filename": "receipt.png", "mimeType": "image/png", "size": PNG.len()}]);
+    let answer = json!({"toolCallId": "call_f", "action": "accept", "content": {"files": files}});
+    let answered =
+        app.call(Some(&grace), "POST", "/gpt/prompt", Some(json!({"historyId": history, "askResponse": answer})));
+    let answered = answered.await;
+    assert_eq!(answered.status, StatusCode::OK, "{}", answered.text);
+    let histories = vec![history.clone()];
+    let before: std::collections::BTreeMap<_, _> = rows_left(&app, &grace.id, &histories).await.into_iter().collect();
+    for table in ["users", "api_tokens", "histories", "history_rows", "ai_requests", "files", "ask_audit"] {
+        assert!(before[table] > 0, "{table} has grace's rows before: {before:?}");
+    }
+
+    let delete = |password: &str| app.call(Some(&grace), "DELETE", "/auth/me", Some(json!({"password": password})));
+    let wrong = delete("not her password").await;
+    assert_eq!(
+        (wrong.status, wrong.json()["title"].clone()),
+        (StatusCode::BAD_REQUEST, json!("The password is not right."))
+    );
+    assert_eq!(
+        rows_left(&app, &grace.id, &histories).await.into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        before
+    );
+
+    let deleted = delete(PASSWORD).await;
+    assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text);
+    assert_eq!(deleted.json()["data"], json!({"deleted": true, "conversations": 1, "files": 1}));
+    assert!(session_cookie(&deleted).ends_with('='), "the cookie is cleared");
+    let left: Vec<_> =
+        rows_left(&app, &grace.id, &histories).await.into_iter().filter(|(_, count)| *count > 0).collect();
+    assert!(left.is_empty(), "rows left: {left:?}");
+    let uploads = app.dir.path().join("uploads");
+    if std::env::var_os("PALAVER_TEST_S3_URL").is_none() {
+        assert_eq!(std::fs::read_dir(&uploads).unwrap().count(), 0, "the file's bytes are gone");
+    }
+    assert_eq!(app.call(Some(&grace), "GET", "/auth/me", None).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(log_in(&app, "grace", PASSWORD).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.call(Some(&ada), "GET", &format!("/gpt/histories/{history}"), None).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn the_last_admin_cannot_delete_their_account_while_others_remain() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let ada = app.user("ada", Role::Admin).await;
+    let grace = app.user("grace", Role::User).await;
+    let refused = app.call(Some(&ada), "DELETE", "/auth/me", Some(json!({"password": PASSWORD}))).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+    assert_eq!(app.call(Some(&ada), "GET", "/auth/me", None).await.status, StatusCode::OK);
+    let gone = app.call(Some(&grace), "DELETE", "/auth/me", Some(json!({"password": PASSWORD}))).await;
+    assert_eq!(gone.status, StatusCode::OK);
+    let alone = app.call(Some(&ada), "DELETE", "/auth/me", Some(json!({"password": PASSWORD}))).await;
+    assert_eq!(alone.status, StatusCode::OK, "alone, the admin may go: the next sign-up is the admin");
 }

@@ -92,3 +92,16 @@ pub async fn admin_create_user(username: String, password: String, admin: bool) 
     let (state, caller) = server_fn::server_caller().await?;
     super::service::admin_create_user(&state.accounts, &caller, &username, &password, admin).await
 }
+
+#[server(prefix = "/api", endpoint = "admin_set_disabled")]
+pub async fn admin_set_disabled(user_id: String, disabled: bool) -> Result<UserView, AppError> {
+    let (state, caller) = server_fn::server_caller().await?;
+    super::service::admin_set_disabled(&state.accounts, &caller, &user_id, disabled).await
+}
+
+/// Sets another account's password; returns how many of its sessions ended.
+#[server(prefix = "/api", endpoint = "admin_reset_password")]
+pub async fn admin_reset_password(user_id: String, new_password: String) -> Result<u64, AppError> {
+    let (state, caller) = server_fn::server_caller().await?;
+    super::service::admin_reset_password(&state.accounts, &caller, &user_id, &new_password).await
+}

@@ -1,11 +1,11 @@
-//! Account pages: sign up, log in, settings (API tokens), admin; and the header's user menu.
+//! Account pages and sections: sign up, log in, the password and API tokens of Settings; and
+//! the header's user menu.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 use super::api::{
-    AdminCreateUser, ChangePassword, CreateApiToken, LogIn, LogOut, RevokeApiToken, SignUp, admin_list_users,
-    current_user, list_api_tokens,
+    ChangePassword, CreateApiToken, LogIn, LogOut, RevokeApiToken, SignUp, current_user, list_api_tokens,
 };
 use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH};
 use crate::components::{error_alert, error_paragraph};
@@ -146,7 +146,7 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
 /// Changing one's password: the current one, then the new one; the account's other sessions
 /// end, this one stays.
 #[component]
-fn PasswordSection() -> impl IntoView {
+pub fn PasswordSection() -> impl IntoView {
     let change = ServerAction::<ChangePassword>::new();
     view! {
         <section aria-labelledby="password-heading">
@@ -190,16 +190,14 @@ fn PasswordSection() -> impl IntoView {
     }
 }
 
+/// The caller's API tokens: create one (shown once), list and revoke them.
 #[component]
-pub fn SettingsPage() -> impl IntoView {
+pub fn TokensSection() -> impl IntoView {
     let create = ServerAction::<CreateApiToken>::new();
     let revoke = ServerAction::<RevokeApiToken>::new();
     let tokens = Resource::new(move || (create.version().get(), revoke.version().get()), |_| list_api_tokens());
     view! {
-        <main class="settings-page">
-            <h1>"Settings"</h1>
-            <PasswordSection />
-            <section aria-labelledby="tokens-heading">
+        <section aria-labelledby="tokens-heading">
                 <h2 id="tokens-heading">"API tokens"</h2>
                 <p>
                     "Headless clients (a watch app, a notification action, a bot) send "
@@ -286,72 +284,6 @@ pub fn SettingsPage() -> impl IntoView {
                         }
                     })}
                 </Transition>
-            </section>
-            <crate::grants::GrantsSection />
-            <crate::audit::AuditSection everyone=false />
-        </main>
-    }
-}
-
-#[component]
-pub fn AdminPage() -> impl IntoView {
-    let create = ServerAction::<AdminCreateUser>::new();
-    let users = Resource::new(move || create.version().get(), |_| admin_list_users());
-    let username = RwSignal::new(String::new());
-    let password = RwSignal::new(String::new());
-    let admin = RwSignal::new(false);
-    view! {
-        <main class="settings-page">
-            <h1>"Admin"</h1>
-            <section aria-labelledby="users-heading">
-                <h2 id="users-heading">"Accounts"</h2>
-                <form
-                    class="token-form"
-                    aria-label="Create an account"
-                    on:submit=move |event| {
-                        event.prevent_default();
-                        create
-                            .dispatch(AdminCreateUser {
-                                username: username.get_untracked(),
-                                password: password.get_untracked(),
-                                admin: admin.get_untracked(),
-                            });
-                    }
-                >
-                    <label>"Username" <input type="text" required bind:value=username /></label>
-                    <label>
-                        "Password" <input type="password" required minlength=PASSWORD_MIN_LENGTH bind:value=password />
-                    </label>
-                    <label class="checkbox">
-                        <input type="checkbox" bind:checked=admin />
-                        "Admin"
-                    </label>
-                    <button type="submit">"Create account"</button>
-                </form>
-                {move || error_alert(create.value().get())}
-                <Transition fallback=|| {
-                    view! { <p>"Loading…"</p> }
-                }>
-                    {move || Suspend::new(async move {
-                        match users.await {
-                            Ok(list) => {
-                                view! {
-                                    <ul class="user-list">
-                                        {list
-                                            .into_iter()
-                                            .map(|user| view! { <li>{user.username} " · " {user.role.as_str()}</li> })
-                                            .collect_view()}
-                                    </ul>
-                                }
-                                    .into_any()
-                            }
-                            Err(err) => error_paragraph(&err),
-                        }
-                    })}
-                </Transition>
-            </section>
-            <crate::mcp_admin::McpServersSection />
-            <crate::audit::AuditSection everyone=true />
-        </main>
+        </section>
     }
 }

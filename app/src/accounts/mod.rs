@@ -1,5 +1,6 @@
 //! Accounts: users, browser sessions, API tokens, and who may do what.
 
+mod admin_users;
 pub mod api;
 #[cfg(feature = "ssr")]
 pub mod auth;
@@ -16,8 +17,9 @@ pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
 
+pub use admin_users::AccountsSection;
 #[cfg(feature = "ssr")]
 pub use client_address::TrustedProxies;
-pub use components::{AdminPage, LoginPage, SettingsPage, SignupPage, UserMenu};
+pub use components::{LoginPage, PasswordSection, SignupPage, TokensSection, UserMenu};
 #[cfg(feature = "ssr")]
 pub use public_origins::PublicOrigins;

@@ -25,6 +25,9 @@ pub struct UserView {
     pub username: String,
     pub role: Role,
     pub created: String,
+    /// Disabled by an admin: it cannot log in, and its sessions and tokens are refused.
+    #[serde(default)]
+    pub disabled: bool,
 }
 
 /// An API token as listed: the secret itself is shown only once, when it is created.

@@ -64,6 +64,7 @@ pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address
     };
     let verified = verify_password(password.to_string(), hash).await;
     match user.filter(|_| verified) {
+        Some(user) if user.disabled => Err(AppError::AccountDisabled),
         Some(user) => {
             accounts.limiter.clear_username(username, address).await?;
             start_session(accounts, user).await
@@ -135,6 +136,21 @@ pub async fn change_password(
     address: &str,
 ) -> AppResult<u64> {
     let username = caller.user.username.as_str();
+    check_own_password(accounts, caller, current, address, "The current password is not right.").await?;
+    let hash = new_password_hash(username, new).await?;
+    store::set_password(&accounts.pool, &caller.user.id, &hash, kept_session.map(secret_hash).as_deref()).await
+}
+
+/// Checks the caller's own password, rate-limited like a log-in (a wrong one counts as a
+/// failed log-in).
+async fn check_own_password(
+    accounts: &Accounts,
+    caller: &Caller,
+    password: &str,
+    address: &str,
+    wrong: &str,
+) -> AppResult<()> {
+    let username = caller.user.username.as_str();
     match accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
         Attempt::Refused(retry_after_secs) => {
             return Err(AppError::TooManyRequests {
@@ -145,16 +161,20 @@ pub async fn change_password(
         Attempt::After(delay) => tokio::time::sleep(delay).await,
     }
     let hash = store::find_login(&accounts.pool, username).await?.map(|(_, hash)| hash).ok_or(AppError::Internal)?;
-    if !verify_password(current.to_string(), hash).await {
+    if !verify_password(password.to_string(), hash).await {
         accounts.limiter.record_failure(username, address, unix_ms(SystemTime::now())).await?;
-        return Err(AppError::BadRequest("The current password is not right.".into()));
+        return Err(AppError::BadRequest(wrong.into()));
     }
+    Ok(())
+}
+
+/// The hash of a new password for `username`, once it follows the rules and is not the username.
+async fn new_password_hash(username: &str, new: &str) -> AppResult<String> {
     check_password(new).map_err(AppError::BadRequest)?;
     if new.trim().eq_ignore_ascii_case(username) {
-        return Err(AppError::BadRequest("The password may not be your username.".into()));
+        return Err(AppError::BadRequest("The password may not be the username.".into()));
     }
-    let hash = hash_password(new.to_string()).await?;
-    store::set_password(&accounts.pool, &caller.user.id, &hash, kept_session.map(secret_hash).as_deref()).await
+    hash_password(new.to_string()).await
 }
 
 fn require_admin(caller: &Caller) -> AppResult<()> {
@@ -175,4 +195,48 @@ pub async fn admin_create_user(
 pub async fn admin_list_users(accounts: &Accounts, caller: &Caller) -> AppResult<Vec<UserView>> {
     require_admin(caller)?;
     store::list_users(&accounts.pool).await
+}
+
+/// Disables or enables an account. An admin cannot disable themselves, nor the last enabled
+/// admin; a disabled account's sessions end at once and its tokens are refused.
+pub async fn admin_set_disabled(
+    accounts: &Accounts,
+    caller: &Caller,
+    user_id: &str,
+    disabled: bool,
+) -> AppResult<UserView> {
+    require_admin(caller)?;
+    if disabled && caller.user.id == user_id {
+        return Err(AppError::BadRequest("You cannot disable your own account.".into()));
+    }
+    match store::set_disabled(&accounts.pool, user_id, disabled).await? {
+        None => Err(AppError::UserNotFound),
+        Some(false) => Err(AppError::LastAdmin),
+        Some(true) => store::user_by_id(&accounts.pool, user_id).await?.ok_or(AppError::UserNotFound),
+    }
+}
+
+/// Sets another account's password (for one who forgot theirs); every session of that account
+/// ends. Returns how many ended.
+pub async fn admin_reset_password(accounts: &Accounts, caller: &Caller, user_id: &str, new: &str) -> AppResult<u64> {
+    require_admin(caller)?;
+    let user = store::user_by_id(&accounts.pool, user_id).await?.ok_or(AppError::UserNotFound)?;
+    let hash = new_password_hash(&user.username, new).await?;
+    store::set_password(&accounts.pool, &user.id, &hash, None).await
+}
+
+/// Checks the caller's password before an irreversible step (a wrong one counts as a failed
+/// log-in), and that the account is not the last enabled admin of an instance with others.
+pub async fn confirm_account_deletion(
+    accounts: &Accounts,
+    caller: &Caller,
+    password: &str,
+    address: &str,
+) -> AppResult<()> {
+    check_own_password(accounts, caller, password, address, "The password is not right.").await?;
+    let others = store::list_users(&accounts.pool).await?.into_iter().any(|user| user.id != caller.user.id);
+    if caller.is_admin() && others && !store::has_other_admin(&accounts.pool, &caller.user.id).await? {
+        return Err(AppError::LastAdmin);
+    }
+    Ok(())
 }

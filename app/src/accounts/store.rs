@@ -6,13 +6,16 @@ use super::model::{Role, TokenSummary, UserView};
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 
-type UserRow = (String, String, String, String);
+/// A user as read: id, username, role, created, disabled (0 or 1).
+type UserRow = (String, String, String, String, i64);
+/// The columns of a [`UserRow`].
+const USER_COLUMNS: &str = "id, username, role, created_at, CASE WHEN disabled_at IS NULL THEN 0 ELSE 1 END";
 /// A token as listed: id, name, created, last used, expires.
 type TokenRow = (String, String, String, Option<String>, Option<String>);
 
-fn user_view((id, username, role, created): UserRow) -> UserView {
+fn user_view((id, username, role, created, disabled): UserRow) -> UserView {
     let role = if role == "admin" { Role::Admin } else { Role::User };
-    UserView { id, username, role, created }
+    UserView { id, username, role, created, disabled: disabled == 1 }
 }
 
 fn is_unique_violation(err: &sqlx::Error) -> bool {
@@ -22,11 +25,11 @@ fn is_unique_violation(err: &sqlx::Error) -> bool {
 /// Creates a user. The first account ever created is an admin, whatever `role` says: the
 /// check and the insert are one statement, so two first sign-ups cannot both become admin.
 pub async fn create_user(pool: &Pool, username: &str, password_hash: &str, role: Role) -> AppResult<UserView> {
-    let row: Result<UserRow, sqlx::Error> = sqlx::query_as(
+    let row: Result<UserRow, sqlx::Error> = sqlx::query_as(&format!(
         "INSERT INTO users (id, username, username_key, password_hash, role)
          VALUES ($1, $2, $3, $4, CASE WHEN EXISTS (SELECT 1 FROM users) THEN $5 ELSE 'admin' END)
-         RETURNING id, username, role, created_at",
-    )
+         RETURNING {USER_COLUMNS}"
+    ))
     .bind(new_id())
     .bind(username)
     .bind(username.to_lowercase())
@@ -42,7 +45,7 @@ pub async fn create_user(pool: &Pool, username: &str, password_hash: &str, role:
 }
 
 pub async fn user_by_id(pool: &Pool, id: &str) -> AppResult<Option<UserView>> {
-    let row: Option<UserRow> = sqlx::query_as("SELECT id, username, role, created_at FROM users WHERE id = $1")
+    let row: Option<UserRow> = sqlx::query_as(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
         .bind(id)
         .fetch_optional(pool)
         .await?;
@@ -57,12 +60,14 @@ pub async fn has_users(pool: &Pool) -> AppResult<bool> {
 
 /// A user and their password hash, by username (any case).
 pub async fn find_login(pool: &Pool, username: &str) -> AppResult<Option<(UserView, String)>> {
-    let row: Option<(String, String, String, String, String)> =
-        sqlx::query_as("SELECT id, username, role, created_at, password_hash FROM users WHERE username_key = $1")
+    let row: Option<(String, String, String, String, i64, String)> =
+        sqlx::query_as(&format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE username_key = $1"))
             .bind(username.to_lowercase())
             .fetch_optional(pool)
             .await?;
-    Ok(row.map(|(id, username, role, created, hash)| (user_view((id, username, role, created)), hash)))
+    Ok(row.map(|(id, username, role, created, disabled, hash)| {
+        (user_view((id, username, role, created, disabled)), hash)
+    }))
 }
 
 pub async fn create_session(pool: &Pool, user_id: &str, secret_hash: &str, idle_seconds: i64) -> AppResult<()> {
@@ -90,7 +95,7 @@ pub async fn touch_session(pool: &Pool, secret_hash: &str, idle_seconds: i64) ->
     .fetch_optional(pool)
     .await?;
     match row {
-        Some((user_id,)) => user_by_id(pool, &user_id).await,
+        Some((user_id,)) => Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled)),
         None => Ok(None),
     }
 }
@@ -162,7 +167,9 @@ pub async fn use_token(pool: &Pool, secret_hash: &str) -> AppResult<Option<(User
     .fetch_optional(pool)
     .await?;
     match row {
-        Some((user_id, name)) => Ok(user_by_id(pool, &user_id).await?.map(|user| (user, name))),
+        Some((user_id, name)) => {
+            Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled).map(|user| (user, name)))
+        }
         None => Ok(None),
     }
 }
@@ -194,9 +201,54 @@ pub async fn revoke_token(pool: &Pool, user_id: &str, token_id: &str) -> AppResu
     Ok(result.rows_affected() == 1)
 }
 
+/// Disables or enables a user; disabling ends their sessions in the same transaction. An
+/// admin is disabled only while another enabled admin remains (checked in the statement, so
+/// two admins cannot disable each other at once). `None`: no such user; `Some(false)`: it
+/// would leave no admin.
+pub async fn set_disabled(pool: &Pool, user_id: &str, disabled: bool) -> AppResult<Option<bool>> {
+    let now = Backend::of(pool).now();
+    let mut tx = pool.begin().await?;
+    let changed = if disabled {
+        sqlx::query(&format!(
+            "UPDATE users SET disabled_at = COALESCE(disabled_at, {now})
+             WHERE id = $1 AND (role <> 'admin' OR EXISTS (
+                 SELECT 1 FROM users AS other
+                 WHERE other.role = 'admin' AND other.disabled_at IS NULL AND other.id <> $1))"
+        ))
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?
+    } else {
+        sqlx::query("UPDATE users SET disabled_at = NULL WHERE id = $1").bind(user_id).execute(&mut *tx).await?
+    };
+    if changed.rows_affected() == 0 {
+        let (exists,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM users WHERE id = $1").bind(user_id).fetch_one(&mut *tx).await?;
+        return Ok((exists == 1).then_some(false));
+    }
+    if disabled {
+        sqlx::query(&format!("UPDATE sessions SET revoked_at = {now} WHERE user_id = $1 AND revoked_at IS NULL"))
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(Some(true))
+}
+
+/// Whether an enabled admin other than `user_id` exists.
+pub async fn has_other_admin(pool: &Pool, user_id: &str) -> AppResult<bool> {
+    let (count,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM users WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1")
+            .bind(user_id)
+            .fetch_one(pool)
+            .await?;
+    Ok(count > 0)
+}
+
 pub async fn list_users(pool: &Pool) -> AppResult<Vec<UserView>> {
     let rows: Vec<UserRow> =
-        sqlx::query_as("SELECT id, username, role, created_at FROM users ORDER BY created_at").fetch_all(pool).await?;
+        sqlx::query_as(&format!("SELECT {USER_COLUMNS} FROM users ORDER BY created_at")).fetch_all(pool).await?;
     Ok(rows.into_iter().map(user_view).collect())
 }
 

@@ -3,6 +3,7 @@
 //! wasm chunks the router loads on the first visit, so the chat's download does not carry them
 //! (`cargo leptos build --split`).
 
+mod settings;
 mod storybook;
 mod watch;
 
@@ -56,8 +57,8 @@ macro_rules! lazy_page {
 
 lazy_page!(LoginRoute, palaver_login_page, crate::accounts::LoginPage);
 lazy_page!(SignupRoute, palaver_signup_page, crate::accounts::SignupPage);
-lazy_page!(SettingsRoute, palaver_settings_page, crate::accounts::SettingsPage);
-lazy_page!(AdminRoute, palaver_admin_page, crate::accounts::AdminPage);
+lazy_page!(SettingsRoute, palaver_settings_page, settings::SettingsPage);
+lazy_page!(AdminRoute, palaver_admin_page, settings::AdminPage);
 lazy_page!(WatchRoute, palaver_watch_page, super::watch::WatchPage);
 lazy_page!(StorybookIndexRoute, palaver_storybook_index, super::storybook::StorybookIndex);
 lazy_page!(StorybookAskRoute, palaver_storybook_asks, super::storybook::StorybookAskPage);

@@ -137,6 +137,17 @@ impl FileStore {
         Ok(removed)
     }
 
+    /// Removes the bytes of these uploads (their index rows are gone already); a failure is
+    /// logged, leaving an orphan object and no reference to it.
+    pub async fn remove(&self, ids: &[String]) {
+        for id in ids {
+            match self.objects.delete(&ObjectPath::from(id.as_str())).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(err) => tracing::warn!(%err, file = id, "an upload's bytes could not be removed"),
+            }
+        }
+    }
+
     /// The bytes of `file_id` if it is an upload of `owner_id` that is not deleted.
     pub async fn load_owned(&self, pool: &Pool, owner_id: &str, file_id: &str) -> AppResult<Option<Vec<u8>>> {
         let Some(id) = store::owned_file_id(pool, owner_id, file_id).await? else { return Ok(None) };

@@ -7,8 +7,11 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
+use app::account_deletion;
 use app::accounts::auth::{Accounts, clear_session_cookie, session_cookie, session_secret, wants_secure_cookie};
 use app::accounts::service::{self, NewSession};
+use app::chat::Conversations;
+use app::uploads::Uploads;
 
 use crate::auth::{Authenticated, ClientAddress};
 use crate::problem::Problem;
@@ -130,4 +133,72 @@ pub async fn revoke_token(
 ) -> Result<Response, Problem> {
     service::revoke_token(&accounts, &caller, &id).await?;
     Ok(Json(json!({"data": {"id": id, "revoked": true}})).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccountDeletion {
+    password: String,
+}
+
+/// `DELETE /auth/me`: `{password}` → `{data: {deleted: true, conversations, files}}`; the
+/// account and everything it owns are gone, and the session cookie is cleared.
+pub async fn delete_account(
+    State(accounts): State<Accounts>,
+    State(conversations): State<Conversations>,
+    State(uploads): State<Uploads>,
+    Authenticated(caller): Authenticated,
+    ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, Problem> {
+    let request: AccountDeletion = parse(&body)?;
+    let deleted =
+        account_deletion::delete_account(&accounts, &conversations, &uploads, &caller, &request.password, &address)
+            .await?;
+    let cookie = clear_session_cookie(wants_secure_cookie(&accounts.settings, &headers));
+    Ok(with_cookie(Json(json!({"data": deleted})).into_response(), &cookie))
+}
+
+pub async fn admin_list_users(
+    State(accounts): State<Accounts>,
+    Authenticated(caller): Authenticated,
+) -> Result<Response, Problem> {
+    Ok(Json(json!({"data": service::admin_list_users(&accounts, &caller).await?})).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserUpdate {
+    disabled: bool,
+}
+
+/// `PATCH /admin/users/{id}`: `{disabled}` → `{data: user}`.
+pub async fn admin_update_user(
+    State(accounts): State<Accounts>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, Problem> {
+    let update: UserUpdate = parse(&body)?;
+    let user = service::admin_set_disabled(&accounts, &caller, &id, update.disabled).await?;
+    Ok(Json(json!({"data": user})).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordReset {
+    password: String,
+}
+
+/// `POST /admin/users/{id}/password`: `{password}` → `{data: {reset: true, sessionsEnded}}`.
+pub async fn admin_reset_password(
+    State(accounts): State<Accounts>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, Problem> {
+    let reset: PasswordReset = parse(&body)?;
+    let ended = service::admin_reset_password(&accounts, &caller, &id, &reset.password).await?;
+    Ok(Json(json!({"data": {"reset": true, "sessionsEnded": ended}})).into_response())
 }
