@@ -131,6 +131,7 @@ async fn main() {
             history_id: None,
             input: TurnInput::Prompt("echo".into()),
             surface: AskSurface::Full,
+            redo: None,
         };
         let mut handle = runner.start(request).await.unwrap();
         let mut called = None;

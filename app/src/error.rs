@@ -33,6 +33,15 @@ pub enum AppError {
     AccountDisabled,
     #[error("User not found")]
     UserNotFound,
+    /// A regenerate or edit while a reply runs on the conversation.
+    #[error("A reply is running on this conversation: stop it, or wait for it, first.")]
+    ReplyRunning,
+    /// A regenerate or edit on a conversation with no message of the user's.
+    #[error("There is no message to send again.")]
+    NothingToRedo,
+    /// The conversation changed since the client saw it (another tab or device moved first).
+    #[error("The conversation changed since you saw it. Reload it and try again.")]
+    ConversationChanged,
     /// The change would leave no enabled admin.
     #[error("Palaver needs an admin: make another account admin first.")]
     LastAdmin,
@@ -66,9 +75,13 @@ impl AppError {
             AppError::HistoryNotFound | AppError::TokenNotFound | AppError::GrantNotFound | AppError::UserNotFound => {
                 404
             }
-            AppError::UsernameTaken | AppError::LastAdmin | AppError::StaleAsk { .. } | AppError::ExpiredAsk { .. } => {
-                409
-            }
+            AppError::UsernameTaken
+            | AppError::LastAdmin
+            | AppError::ReplyRunning
+            | AppError::NothingToRedo
+            | AppError::ConversationChanged
+            | AppError::StaleAsk { .. }
+            | AppError::ExpiredAsk { .. } => 409,
             AppError::InvalidAnswer { .. } => 400,
             AppError::TooManyRequests { .. } => 429,
             AppError::Internal | AppError::ServerFn(_) => 500,

@@ -23,7 +23,9 @@ pub struct AskAnswer {
     pub response: Value,
 }
 
-/// `POST /gpt/prompt`: a prompt, or an answer to the pending ask.
+/// `POST /gpt/prompt`: a prompt, or an answer to the pending ask; with `replace_last`, the
+/// prompt (or, without one, the same message again) replaces the last message and what
+/// followed it, if the conversation still has `seen_rows` rows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptBody {
@@ -33,6 +35,10 @@ pub struct PromptBody {
     pub prompt: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ask_response: Option<AskAnswer>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replace_last: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen_rows: Option<usize>,
 }
 
 /// `POST /gpt/histories/{id}/turn`: a prompt, or a button of the pending ask's simple card.

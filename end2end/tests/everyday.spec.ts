@@ -36,3 +36,41 @@ test("Escape stops a running reply", async ({ page }) => {
   await expect(chat.send).toHaveText("Send");
   await expect(chat.assistantMessages().last()).not.toContainText("and it ends.");
 });
+
+test("the last reply is regenerated, and the last message edited and sent in its place", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Pick a number");
+  await expect(chat.assistantMessages().last()).toHaveText("Seven.");
+  await chat.sendMessage("And a colour?");
+  await expect(chat.assistantMessages().last()).toHaveText("Red.");
+  await chat.waitForReply();
+
+  // Only the last reply has Regenerate, only the last message has Edit.
+  await expect(page.getByTestId("regenerate")).toHaveCount(1);
+  await expect(page.getByTestId("edit-message")).toHaveCount(1);
+  await page.getByTestId("regenerate").click();
+  await expect(chat.assistantMessages()).toHaveText(["Seven.", "Crimson."]);
+  await expect(chat.userMessages()).toHaveText(["Pick a number", "And a colour?"]);
+  await chat.waitForReply();
+
+  await page.getByTestId("edit-message").click();
+  const edit = page.getByRole("form", { name: "Edit your message" });
+  await expect(edit.getByLabel("Your message")).toHaveValue("And a colour?");
+  await edit.getByLabel("Your message").press("Escape");
+  await expect(edit).toHaveCount(0);
+  await expect(chat.userMessages().last()).toHaveText("And a colour?");
+
+  await page.getByTestId("edit-message").click();
+  await edit.getByLabel("Your message").fill("And a fruit?");
+  await edit.getByLabel("Your message").press("Enter");
+  await expect(chat.userMessages()).toHaveText(["Pick a number", "And a fruit?"]);
+  await expect(chat.assistantMessages()).toHaveText(["Seven.", "Pear."]);
+  await chat.waitForReply();
+
+  // What shows is what was saved.
+  await page.reload();
+  await expect(chat.userMessages()).toHaveText(["Pick a number", "And a fruit?"]);
+  await expect(chat.assistantMessages()).toHaveText(["Seven.", "Pear."]);
+});

@@ -206,3 +206,114 @@ async fn a_message_with_a_nul_character_is_kept_on_either_backend() {
     assert!(rows[1]["text"].as_str().unwrap().starts_with("Got a"), "{rows:?}");
     assert_eq!(history["data"]["title"].as_str().map(|title| title.starts_with("Keep a")), Some(true));
 }
+
+/// The rows of a conversation as `user` reads them.
+async fn rows(app: &TestApp, user: &TestUser, history: &serde_json::Value) -> serde_json::Value {
+    let history = history.as_str().unwrap();
+    app.json(user, "GET", &format!("/gpt/histories/{history}"), None).await.1["data"]["rows"].clone()
+}
+
+#[tokio::test]
+async fn the_last_reply_is_regenerated_and_the_last_message_edited_in_place() {
+    let script = r#"{"responses": [{"text": "Paris."}, {"text": "Ten."}, {"text": "Eleven."}, {"text": "Red."}]}"#;
+    let (app, ada) = app_with_user(script).await;
+    let first = app.prompt(&ada, json!({"prompt": "Capital of France?"})).await;
+    let history = first.last().unwrap()["historyId"].clone();
+    app.prompt(&ada, json!({"prompt": "How many toes?", "historyId": history})).await;
+
+    let regenerated = app.prompt(&ada, json!({"historyId": history, "replaceLast": true, "seenRows": 4})).await;
+    assert_eq!(streamed_text(&regenerated), "Eleven.");
+    assert_eq!(
+        rows(&app, &ada, &history).await,
+        json!([
+            {"type": "user", "text": "Capital of France?"},
+            {"type": "assistant", "text": "Paris."},
+            {"type": "user", "text": "How many toes?"},
+            {"type": "assistant", "text": "Eleven."}
+        ])
+    );
+    let log = app.mock_log();
+    assert_eq!(
+        log[2]["messages"],
+        json!([
+            {"role": "user", "text": "Capital of France?"},
+            {"role": "assistant", "text": "Paris."},
+            {"role": "user", "text": "How many toes?"}
+        ]),
+        "the model never sees the retracted reply"
+    );
+
+    let edited =
+        app.prompt(&ada, json!({"historyId": history, "replaceLast": true, "prompt": "Favourite colour?"})).await;
+    assert_eq!(streamed_text(&edited), "Red.");
+    let rows_now = rows(&app, &ada, &history).await;
+    assert_eq!(rows_now[2], json!({"type": "user", "text": "Favourite colour?"}));
+    assert_eq!(rows_now.as_array().unwrap().len(), 4);
+    assert_eq!(app.mock_log()[3]["messages"][2], json!({"role": "user", "text": "Favourite colour?"}));
+}
+
+#[tokio::test]
+async fn a_redo_is_refused_with_nothing_changed_when_it_cannot_be_done() {
+    let (app, ada) = app_with_user(r#"{"responses": [{"text": "Paris."}]}"#).await;
+    let first = app.prompt(&ada, json!({"prompt": "Capital of France?"})).await;
+    let history = first.last().unwrap()["historyId"].clone();
+    let before = rows(&app, &ada, &history).await;
+    let send = |body: serde_json::Value| app.call(Some(&ada), "POST", "/gpt/prompt", Some(body));
+
+    let stale = send(json!({"historyId": history, "replaceLast": true, "seenRows": 1})).await;
+    assert_eq!(
+        (stale.status, stale.json()["title"].clone()),
+        (StatusCode::CONFLICT, json!("The conversation changed since you saw it. Reload it and try again."))
+    );
+    for (body, why) in [
+        (json!({"historyId": history, "replaceLast": "yes"}), "replaceLast is a boolean"),
+        (json!({"historyId": history, "seenRows": 2}), "seenRows needs replaceLast"),
+        (json!({"historyId": history, "replaceLast": true, "seenRows": -1}), "a count is not negative"),
+        (json!({"replaceLast": true, "prompt": "Hi"}), "a new conversation has nothing to replace"),
+        (
+            json!({"historyId": history, "replaceLast": true, "askResponse": {"toolCallId": "x", "action": "cancel"}}),
+            "an answer is not a message",
+        ),
+        (json!({"historyId": history, "replaceLast": true, "prompt": "x".repeat(100_001)}), "too long"),
+    ] {
+        let refused = send(body).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{why}: {}", refused.text);
+    }
+    let (_, empty) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let nothing = send(json!({"historyId": empty["data"]["id"], "replaceLast": true})).await;
+    assert_eq!(
+        (nothing.status, nothing.json()["title"].clone()),
+        (StatusCode::CONFLICT, json!("There is no message to send again."))
+    );
+    let grace = app.user("grace", Role::User).await;
+    let foreign =
+        app.call(Some(&grace), "POST", "/gpt/prompt", Some(json!({"historyId": history, "replaceLast": true}))).await;
+    assert_eq!(foreign.status, StatusCode::FORBIDDEN);
+    assert_eq!(rows(&app, &ada, &history).await, before, "nothing changed");
+    assert_eq!(app.mock_log().len(), 1, "no model call");
+}
+
+#[tokio::test]
+async fn regenerating_a_reply_that_asked_withdraws_its_ask() {
+    let ask = json!({"id": "call_c", "name": "ask_confirm", "input": {"prompt": "Book it?"}});
+    let script = json!({"responses": [{"toolCalls": [ask]}, {"text": "Booked nothing; tell me more."}]});
+    let (app, ada) = app_with_user(&script.to_string()).await;
+    let first = app.prompt(&ada, json!({"prompt": "Book a table"})).await;
+    let history = first.last().unwrap()["historyId"].clone();
+    let (_, view) = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await;
+    assert_eq!(view["data"]["pendingAsk"]["toolCallId"], "call_c");
+
+    let again = app.prompt(&ada, json!({"historyId": history, "replaceLast": true})).await;
+    assert_eq!(streamed_text(&again), "Booked nothing; tell me more.");
+    let (_, view) = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await;
+    assert!(view["data"]["pendingAsk"].is_null(), "{view}");
+    assert_eq!(
+        view["data"]["rows"],
+        json!([
+            {"type": "user", "text": "Book a table"},
+            {"type": "assistant", "text": "Booked nothing; tell me more."}
+        ])
+    );
+    let (_, pending) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
+    assert_eq!(pending["data"], json!([]));
+}

@@ -6,19 +6,13 @@ use leptos_router::hooks::use_query_map;
 use serde_json::Value;
 
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
-use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
+use super::ask_card::AnswerChannel;
 use super::conversation_list::ConversationList;
-use super::model::HistoryView;
+use super::messages::{LastExchange, LiveTurnView, RedoChannel, SavedRows};
 use super::page_state::{ChatState, LiveTurn, follow_running};
-use super::transcript::{TranscriptItem, transcript};
-use crate::components::{BlockActionsContext, BlocksReply, StreamingBlocks, textarea_text};
-use crate::error::AppError;
-use crate::grants::GrantScope;
+use crate::components::{BlockActionsContext, textarea_text};
 use crate::live::{HistoryChange, LiveEvent};
-use crate::markdown;
 use crate::wire::{AskAnswer, PromptBody};
-use palaver_contract::blocks::BlocksCheck;
-use palaver_contract::blocks::reads_as_document;
 
 #[component]
 pub fn ChatPage() -> impl IntoView {
@@ -139,6 +133,24 @@ pub fn ChatPage() -> impl IntoView {
         }
     });
     let channel = AnswerChannel { send: answer, server_errors, busy, ran_out };
+    let redo = RedoChannel {
+        busy,
+        send: Callback::new(move |(last, edited): (LastExchange, Option<String>)| {
+            let Some(id) = history_id.get_untracked() else { return };
+            if busy.get_untracked() {
+                return;
+            }
+            let body = PromptBody {
+                history_id: Some(id),
+                prompt: edited.clone(),
+                replace_last: true,
+                seen_rows: Some(last.seen_rows),
+                ..Default::default()
+            };
+            state.start_redo(body, edited.unwrap_or(last.text), last.starts_at);
+        }),
+    };
+    let keep = Memo::new(move |_| live.with(|turn| turn.as_ref().and_then(|turn| turn.keeps_rows)));
     let leave = leptos_router::hooks::use_navigate();
     let list_changed = Callback::new(move |deleted: Option<String>| {
         if deleted.is_some() && deleted == history_id.get_untracked() {
@@ -183,7 +195,7 @@ pub fn ChatPage() -> impl IntoView {
                     }>
                         {move || Suspend::new(async move {
                             let (_, view) = history.await;
-                            view! { <SavedRows view channel /> }
+                            view! { <SavedRows view channel redo keep /> }
                         })}
                     </Transition>
                     {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
@@ -205,127 +217,7 @@ pub fn ChatPage() -> impl IntoView {
 }
 
 fn prompt_body(history_id: &str, prompt: &str) -> PromptBody {
-    PromptBody { history_id: Some(history_id.into()), prompt: Some(prompt.into()), ask_response: None }
-}
-
-#[component]
-fn SavedRows(view: Result<Option<HistoryView>, AppError>, channel: AnswerChannel) -> impl IntoView {
-    match view {
-        Ok(Some(history)) => transcript(&history)
-            .into_iter()
-            .map(|item| match item {
-                TranscriptItem::User(text) => view! { <UserMessage text /> }.into_any(),
-                TranscriptItem::Assistant { text, blocks } => view! { <AssistantMessage text blocks /> }.into_any(),
-                TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
-                    view! { <ToolLine tool_name args result allowed_by /> }.into_any()
-                }
-                TranscriptItem::Ask(item) => view! { <AskCard item=*item channel /> }.into_any(),
-            })
-            .collect_view()
-            .into_any(),
-        Ok(None) => {
-            view! { <p class="transcript__empty">"Start a conversation: type a message below. Try “help”."</p> }
-                .into_any()
-        }
-        Err(err) => view! {
-            <p class="error" role="alert">
-                {err.to_string()}
-            </p>
-        }
-        .into_any(),
-    }
-}
-
-/// A compact, expandable line for a host tool the agent used, with its input and result.
-#[component]
-fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: Option<GrantScope>) -> impl IntoView {
-    let pretty = |value: &Value| serde_json::to_string_pretty(value).unwrap_or_default();
-    let summary = match allowed_by {
-        // A guarded call that ran without asking says which grant let it.
-        Some(scope) => view! {
-            "Ran "
-            <code>{tool_name}</code>
-            {format!(" — {}", scope.words())}
-        }
-        .into_any(),
-        None => view! {
-            "Used "
-            <code>{tool_name}</code>
-        }
-        .into_any(),
-    };
-    view! {
-        <details class="tool-line" data-testid="tool-line">
-            <summary>{summary}</summary>
-            <pre>{pretty(&args)}</pre>
-            {result.map(|result| view! { <pre>{pretty(&result)}</pre> })}
-        </details>
-    }
-}
-
-#[component]
-fn UserMessage(text: String) -> impl IntoView {
-    view! {
-        <article class="message message--user" data-testid="user-message">
-            <p class="message__text">{text}</p>
-        </article>
-    }
-}
-
-#[component]
-fn AssistantMessage(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
-    let copied = RwSignal::new(false);
-    let markdown = text.clone();
-    view! {
-        <article class="message message--assistant" data-testid="assistant-message">
-            <ReplyBody text blocks />
-        </article>
-        // The reply as the model wrote it: markdown (or the block document).
-        <div class="message__actions">
-            <button
-                type="button"
-                class="message__copy"
-                data-testid="copy-message"
-                on:click=move |_| crate::browser::copy_text(markdown.clone(), copied)
-            >
-                {move || if copied.get() { "Copied" } else { "Copy" }}
-            </button>
-        </div>
-    }
-}
-
-/// A reply's text as markdown, or as blocks once it checked as a document.
-#[component]
-fn ReplyBody(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
-    match blocks {
-        Some(check) => view! { <BlocksReply check=*check raw=text /> }.into_any(),
-        None => view! { <div class="markdown" inner_html=markdown::to_html(&text)></div> }.into_any(),
-    }
-}
-
-#[component]
-fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
-    view! {
-        {turn.prompt.map(|text| view! { <UserMessage text /> })}
-        {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">"Using " <code>{tool}</code></p> }).collect_view()}
-        <article
-            class="message message--assistant"
-            class:message--streaming=move || busy.get()
-            data-testid="assistant-message"
-            aria-live="polite"
-            aria-busy=move || busy.get().to_string()
-        >
-            // A reply that reads as a document shows the blocks complete so far until it is
-            // checked, rather than half a document as text.
-            {if turn.blocks.is_none() && reads_as_document(&turn.reply) {
-                view! { <StreamingBlocks text=turn.reply /> }.into_any()
-            } else {
-                view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()
-            }}
-            {turn.error.map(|error| view! { <p class="error" role="alert" data-testid="turn-error">{error}</p> })}
-        </article>
-        {turn.preview.map(|preview| view! { <AskPreviewCard preview /> })}
-    }
+    PromptBody { history_id: Some(history_id.into()), prompt: Some(prompt.into()), ..Default::default() }
 }
 
 #[component]

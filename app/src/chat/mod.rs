@@ -16,6 +16,7 @@ pub mod export;
 #[cfg(feature = "hydrate")]
 pub(crate) mod files;
 mod inbox;
+mod messages;
 pub mod model;
 mod page_state;
 #[cfg(feature = "ssr")]

@@ -22,6 +22,8 @@ pub(super) struct LiveTurn {
     pub(super) preview: Option<AskPreviewEvent>,
     /// The stream the events came on (their ids say), so Stop names this turn only.
     pub(super) stream: Option<String>,
+    /// A redo: how many saved rows stay shown (the exchange it replaces is hidden).
+    pub(super) keeps_rows: Option<usize>,
 }
 
 /// The chat page's state, shared by its parts as one `Copy` handle.
@@ -62,10 +64,20 @@ impl ChatState {
 
     /// Shows `prompt` (or nothing, for an answer) at once and streams the turn `body` starts.
     pub(super) fn start_turn(self, body: PromptBody, prompt: Option<String>) {
+        self.begin(body, LiveTurn { prompt, ..Default::default() });
+    }
+
+    /// Like [`Self::start_turn`] for a redo: the saved rows from `keep_rows` on are hidden while
+    /// `prompt` replaces them.
+    pub(super) fn start_redo(self, body: PromptBody, prompt: String, keep_rows: usize) {
+        self.begin(body, LiveTurn { prompt: Some(prompt), keeps_rows: Some(keep_rows), ..Default::default() });
+    }
+
+    fn begin(self, body: PromptBody, turn: LiveTurn) {
         self.busy.set(true);
         self.server_errors.set(Vec::new());
         self.notice.set(None);
-        self.live.set(Some(LiveTurn { prompt, ..Default::default() }));
+        self.live.set(Some(turn));
         leptos::task::spawn_local(run_turn(body, self));
     }
 }

@@ -124,6 +124,18 @@ impl RunningTurns {
         }
     }
 
+    /// Whether a turn runs on a conversation, here or on another instance (one waiting on a
+    /// tool's question included).
+    pub async fn is_running(&self, history_id: &str) -> bool {
+        if self.switches().get(history_id).is_some_and(|turns| !turns.is_empty()) {
+            return true;
+        }
+        store::runs_elsewhere(&self.pool, history_id, None, &self.instance_id).await.unwrap_or_else(|err| {
+            tracing::warn!(?err, history = history_id, "could not look for the turn on other instances");
+            false
+        })
+    }
+
     /// The log of the newest turn streaming on a conversation, for a client to attach to: the
     /// turn's own when it runs here, else a replica of one running on another instance.
     pub async fn streaming(&self, history_id: &str) -> Option<Arc<TurnLog>> {

@@ -44,6 +44,19 @@ use crate::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent, LiveHub}
 use crate::llm::{ChatModel, Usage};
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use run::Turn;
+
+/// A message's text must be there, and of a size a model reads: every later turn replays it.
+fn check_prompt(prompt: &str) -> AppResult<()> {
+    if prompt.trim().is_empty() {
+        return Err(AppError::BadRequest("prompt is required".into()));
+    }
+    if prompt.chars().count() > PROMPT_MAX_LENGTH {
+        return Err(AppError::BadRequest(format!(
+            "prompt is longer than {PROMPT_MAX_LENGTH} characters; send a file for longer text"
+        )));
+    }
+    Ok(())
+}
 use tools::ToolRegistry;
 
 /// The longest message a user may send, in characters.
@@ -107,6 +120,15 @@ pub enum TurnInput {
     Answer { tool_call_id: String, response: Value },
 }
 
+/// Regenerate or edit: the conversation's last exchange (its last message and everything
+/// after it) is retracted before the prompt is sent; an empty prompt sends the retracted
+/// message again. With `seen_rows` (how many rows the client shows), the conversation must
+/// still have as many.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Redo {
+    pub seen_rows: Option<i64>,
+}
+
 #[derive(Clone, Debug)]
 pub struct TurnRequest {
     /// Who sends the turn: a turn always speaks as the conversation's owner.
@@ -115,6 +137,8 @@ pub struct TurnRequest {
     pub history_id: Option<String>,
     pub input: TurnInput,
     pub surface: AskSurface,
+    /// Set, the prompt takes the place of the last message (regenerate or edit).
+    pub redo: Option<Redo>,
 }
 
 impl TurnRequest {
@@ -172,9 +196,10 @@ impl TurnRunner {
     }
 
     /// Checks the request, then runs the turn in its own task.
-    pub async fn start(&self, request: TurnRequest) -> AppResult<TurnHandle> {
+    pub async fn start(&self, mut request: TurnRequest) -> AppResult<TurnHandle> {
         let owner_id = request.caller.user.id.clone();
         let decider = request.decider();
+        let turn_id = new_id();
         // Checked before anything is written, so a refused turn changes nothing. An answer to a
         // running tool's question goes on in a turn that is counted already.
         let resumes = match (&request.input, &request.history_id) {
@@ -190,18 +215,23 @@ impl TurnRunner {
                 retry_after_secs: 5,
             });
         }
-        let turn_id = new_id();
+        let mut cancelled_by_redo = None;
+        if let Some(redo) = request.redo {
+            let (Some(history_id), TurnInput::Prompt(edited)) = (request.history_id.as_deref(), &request.input) else {
+                return Err(AppError::BadRequest(
+                    "To regenerate or edit the last message, send historyId and an optional prompt, not askResponse."
+                        .into(),
+                ));
+            };
+            let edited = Some(edited.as_str()).filter(|edited| !edited.trim().is_empty());
+            let (prompt, cancelled) =
+                self.retract_last(&request.caller, history_id, &turn_id, edited, redo.seen_rows, &decider).await?;
+            cancelled_by_redo = cancelled;
+            request.input = TurnInput::Prompt(prompt);
+        }
         let (history_id, rows, resolved, cancelled) = match request.input {
             TurnInput::Prompt(ref prompt) => {
-                if prompt.trim().is_empty() {
-                    return Err(AppError::BadRequest("prompt is required".into()));
-                }
-                // Every later turn replays the prompt: a message is held to a size a model reads.
-                if prompt.chars().count() > PROMPT_MAX_LENGTH {
-                    return Err(AppError::BadRequest(format!(
-                        "prompt is longer than {PROMPT_MAX_LENGTH} characters; send a file for longer text"
-                    )));
-                }
+                check_prompt(prompt)?;
                 let history_id = match &request.history_id {
                     Some(id) => {
                         authorize_history(&self.pool, &request.caller, id, HistoryAccess::Write).await?;
@@ -215,7 +245,10 @@ impl TurnRunner {
                         id
                     }
                 };
-                let cancelled = self.cancel_for_prompt(&history_id, &turn_id, &decider).await?;
+                let cancelled = match cancelled_by_redo {
+                    Some(cancelled) => Some(cancelled),
+                    None => self.cancel_for_prompt(&history_id, &turn_id, &decider).await?,
+                };
                 let rows = self.rows(&history_id).await?;
                 (history_id, rows, None, cancelled)
             }
@@ -306,6 +339,37 @@ impl TurnRunner {
             }
         }
         registry
+    }
+
+    /// Retracts a conversation's last exchange for a redo; returns the prompt to send in its
+    /// place (`edited`, or the retracted message) and the pending ask it cancelled, if any.
+    /// Everything is checked before anything changes: the caller may write, no reply runs,
+    /// the conversation has the rows the client saw and a message to redo.
+    async fn retract_last(
+        &self,
+        caller: &Caller,
+        history_id: &str,
+        turn_id: &str,
+        edited: Option<&str>,
+        seen_rows: Option<i64>,
+        decider: &Decider,
+    ) -> AppResult<(String, Option<String>)> {
+        authorize_history(&self.pool, caller, history_id, HistoryAccess::Write).await?;
+        if let Some(edited) = edited {
+            check_prompt(edited)?;
+        }
+        if self.running.is_running(history_id).await {
+            return Err(AppError::ReplyRunning);
+        }
+        let last = store::last_message(&self.pool, history_id).await?.ok_or(AppError::NothingToRedo)?;
+        if seen_rows.is_some_and(|seen| seen != last.row_count) {
+            return Err(AppError::ConversationChanged);
+        }
+        let cancelled = self.cancel_for_prompt(history_id, turn_id, decider).await?;
+        if !store::retract_exchange(&self.pool, history_id, &last).await? {
+            return Err(AppError::ConversationChanged);
+        }
+        Ok((edited.map_or(last.text, str::to_string), cancelled))
     }
 
     async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {

@@ -118,6 +118,61 @@ pub async fn append_rows(pool: &Pool, history_id: &str, turn_id: &str, rows: &[H
     Ok(())
 }
 
+/// The last message the user sent on a conversation, and how many rows it has in all.
+pub struct LastMessage {
+    pub seq: i64,
+    pub turn_id: String,
+    pub text: String,
+    pub row_count: i64,
+}
+
+pub async fn last_message(pool: &Pool, history_id: &str) -> AppResult<Option<LastMessage>> {
+    let text = Backend::of(pool).json_text("payload", "text");
+    let row: Option<(i64, String, Option<String>, i64)> = sqlx::query_as(&format!(
+        "SELECT seq, turn_id, {text}, (SELECT COUNT(*) FROM history_rows WHERE history_id = $1)
+         FROM history_rows WHERE history_id = $1 AND row_type = 'user' ORDER BY seq DESC LIMIT 1"
+    ))
+    .bind(history_id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(seq, turn_id, text, row_count)| LastMessage {
+        seq,
+        turn_id,
+        text: text.unwrap_or_default(),
+        row_count,
+    }))
+}
+
+/// Retracts the last exchange: the message `last` and every row after it (the reply, its
+/// tool calls and asks). False, with nothing changed, when that message is no longer the last
+/// one, an ask is pending, or the conversation is gone: someone else moved first.
+pub async fn retract_exchange(pool: &Pool, history_id: &str, last: &LastMessage) -> AppResult<bool> {
+    let now = Backend::of(pool).now();
+    let mut tx = pool.begin().await?;
+    let claimed = sqlx::query(&format!(
+        "UPDATE histories SET updated_at = {now}
+         WHERE id = $1 AND deleted_at IS NULL AND pending_ask IS NULL
+           AND EXISTS (SELECT 1 FROM history_rows
+                       WHERE history_id = $1 AND seq = $2 AND turn_id = $3 AND row_type = 'user')
+           AND NOT EXISTS (SELECT 1 FROM history_rows WHERE history_id = $1 AND seq > $2 AND row_type = 'user')"
+    ))
+    .bind(history_id)
+    .bind(last.seq)
+    .bind(&last.turn_id)
+    .execute(&mut *tx)
+    .await?;
+    if claimed.rows_affected() == 0 {
+        return Ok(false);
+    }
+    sqlx::query("DELETE FROM history_rows WHERE history_id = $1 AND seq >= $2")
+        .bind(history_id)
+        .bind(last.seq)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
 /// The cancel answer a dropped ask is stored with.
 pub fn one_ask_at_a_time() -> Value {
     json!({"action": "cancel", "reason": "one_ask_at_a_time"})

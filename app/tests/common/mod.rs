@@ -54,6 +54,7 @@ impl Harness {
             history_id: history_id.map(str::to_string),
             input,
             surface: AskSurface::Full,
+            redo: None,
         }
     }
 

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use app::chat::Conversations;
 use app::chat::model::{AttachedEvent, TurnEvent};
 use app::error::AppError;
-use app::turn::{TurnInput, TurnRequest, TurnRunner};
+use app::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, HostActionBody, HostActionResult};
 use palaver_contract::asks::AskSurface;
 
@@ -164,6 +164,9 @@ fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
 }
 
 /// `POST /gpt/prompt`: runs a turn (a prompt, or an answer to the pending ask) and streams it.
+/// With `replaceLast: true` (our addition), the conversation's last message and what followed
+/// it are retracted first: `prompt` takes its place (edit), or without one it is sent again
+/// (regenerate); `seenRows`, when sent, must be the conversation's row count (else 409).
 pub async fn prompt(
     State(turns): State<TurnRunner>,
     Authenticated(caller): Authenticated,
@@ -173,9 +176,11 @@ pub async fn prompt(
     let surface = surface(&body)?;
     let history_id = optional_string(&body, "historyId")?;
     let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
+    let redo = redo(&body)?;
     // With asks off, askResponse is ignored and prompt is required, as before asks existed.
     let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;
     let input = match (prompt, answer) {
+        (None, None) if redo.is_some() => TurnInput::Prompt(String::new()),
         (None, None) => return Err(Problem::bad_request("prompt is required")),
         (Some(_), Some(_)) => return Err(Problem::bad_request("Send either prompt or askResponse, not both")),
         (Some(prompt), None) => TurnInput::Prompt(prompt),
@@ -189,8 +194,31 @@ pub async fn prompt(
             TurnInput::Answer { tool_call_id, response }
         }
     };
-    let handle = turns.start(TurnRequest { caller, history_id, input, surface }).await?;
+    let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo }).await?;
     Ok(Sse::new(event_stream(handle.events, handle.stream_id)).keep_alive(KeepAlive::default()).into_response())
+}
+
+/// `replaceLast` (a boolean, false when absent) and `seenRows` (a count of rows, with it).
+fn redo(body: &serde_json::Map<String, Value>) -> Result<Option<Redo>, Problem> {
+    let replace = match body.get("replaceLast") {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => return Err(Problem::bad_request("replaceLast must be true or false")),
+    };
+    let seen_rows = match body.get("seenRows") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(
+            value
+                .as_i64()
+                .filter(|rows| *rows >= 0)
+                .ok_or_else(|| Problem::bad_request("seenRows must be a whole number of rows, 0 or more"))?,
+        ),
+    };
+    match (replace, seen_rows) {
+        (true, seen_rows) => Ok(Some(Redo { seen_rows })),
+        (false, None) => Ok(None),
+        (false, Some(_)) => Err(Problem::bad_request("seenRows goes with replaceLast: true")),
+    }
 }
 
 /// `POST /gpt/histories`: starts an empty conversation owned by the caller.

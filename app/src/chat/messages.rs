@@ -1,0 +1,307 @@
+//! The transcript's parts: saved rows, messages (copy, regenerate the last reply, edit the last
+//! message), tool lines and the running turn.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
+use super::model::{HistoryRow, HistoryView};
+use super::page_state::LiveTurn;
+use super::transcript::{TranscriptItem, transcript};
+use crate::components::{BlocksReply, StreamingBlocks, textarea_text};
+use crate::error::AppError;
+use crate::grants::GrantScope;
+use crate::markdown;
+use palaver_contract::blocks::{BlocksCheck, reads_as_document};
+
+/// The conversation's last exchange, which a regenerate or an edit replaces: where it starts
+/// in the saved rows, how many rows the client shows, and the message that began it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct LastExchange {
+    pub(super) starts_at: usize,
+    pub(super) seen_rows: usize,
+    pub(super) text: String,
+}
+
+impl LastExchange {
+    fn of(history: &HistoryView) -> Option<Self> {
+        history.rows.iter().enumerate().rev().find_map(|(starts_at, row)| match row {
+            HistoryRow::User { text } => Some(Self { starts_at, seen_rows: history.rows.len(), text: text.clone() }),
+            _ => None,
+        })
+    }
+}
+
+/// Sends a redo of the last exchange: with a text, the edited message; without, the same
+/// message again (regenerate).
+#[derive(Clone, Copy)]
+pub(super) struct RedoChannel {
+    pub(super) send: Callback<(LastExchange, Option<String>)>,
+    pub(super) busy: RwSignal<bool>,
+}
+
+/// The last exchange, and where to send its redo.
+#[derive(Clone)]
+struct RedoTarget {
+    channel: RedoChannel,
+    last: LastExchange,
+}
+
+/// The saved rows; while a redo runs (`keep` rows), the exchange it replaces is hidden.
+#[component]
+pub(super) fn SavedRows(
+    view: Result<Option<HistoryView>, AppError>,
+    channel: AnswerChannel,
+    redo: RedoChannel,
+    keep: Memo<Option<usize>>,
+) -> impl IntoView {
+    match view {
+        Ok(Some(history)) => {
+            let last = LastExchange::of(&history);
+            (move || {
+                let mut shown = history.clone();
+                let redoing = keep.get();
+                if let Some(keep) = redoing {
+                    shown.rows.truncate(keep);
+                    shown.pending_ask = None;
+                }
+                let items = transcript(&shown);
+                let last_message = items.iter().rposition(|item| matches!(item, TranscriptItem::User(_)));
+                let last_reply = items
+                    .iter()
+                    .rposition(|item| matches!(item, TranscriptItem::Assistant { .. }))
+                    .filter(|reply| last_message.is_some_and(|message| message < *reply));
+                let target = |n: usize, at: Option<usize>| {
+                    last.clone()
+                        .filter(|_| redoing.is_none() && at == Some(n))
+                        .map(|last| RedoTarget { channel: redo, last })
+                };
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, item)| match item {
+                        TranscriptItem::User(text) => {
+                            view! { <UserMessage text redo=target(n, last_message) /> }.into_any()
+                        }
+                        TranscriptItem::Assistant { text, blocks } => {
+                            view! { <AssistantMessage text blocks regenerate=target(n, last_reply) /> }.into_any()
+                        }
+                        TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
+                            view! { <ToolLine tool_name args result allowed_by /> }.into_any()
+                        }
+                        TranscriptItem::Ask(item) => view! { <AskCard item=*item channel /> }.into_any(),
+                    })
+                    .collect_view()
+            })
+            .into_any()
+        }
+        Ok(None) => {
+            view! { <p class="transcript__empty">"Start a conversation: type a message below. Try “help”."</p> }
+                .into_any()
+        }
+        Err(err) => view! {
+            <p class="error" role="alert">
+                {err.to_string()}
+            </p>
+        }
+        .into_any(),
+    }
+}
+
+/// A compact, expandable line for a host tool the agent used, with its input and result.
+#[component]
+fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: Option<GrantScope>) -> impl IntoView {
+    let pretty = |value: &Value| serde_json::to_string_pretty(value).unwrap_or_default();
+    let summary = match allowed_by {
+        // A guarded call that ran without asking says which grant let it.
+        Some(scope) => view! {
+            "Ran "
+            <code>{tool_name}</code>
+            {format!(" — {}", scope.words())}
+        }
+        .into_any(),
+        None => view! {
+            "Used "
+            <code>{tool_name}</code>
+        }
+        .into_any(),
+    };
+    view! {
+        <details class="tool-line" data-testid="tool-line">
+            <summary>{summary}</summary>
+            <pre>{pretty(&args)}</pre>
+            {result.map(|result| view! { <pre>{pretty(&result)}</pre> })}
+        </details>
+    }
+}
+
+/// A message of the user's; the last one (with `redo`) can be edited and sent in its place.
+#[component]
+fn UserMessage(text: String, redo: Option<RedoTarget>) -> impl IntoView {
+    let editing = RwSignal::new(false);
+    let shown = text.clone();
+    let message = move || view! { <p class="message__text">{shown.clone()}</p> };
+    view! {
+        <article class="message message--user" data-testid="user-message">
+            {match redo.clone() {
+                Some(target) => {
+                    view! {
+                        <Show when=move || editing.get() fallback=message.clone()>
+                            <EditMessage target=target.clone() editing />
+                        </Show>
+                    }
+                        .into_any()
+                }
+                None => message().into_any(),
+            }}
+        </article>
+        {redo
+            .map(|RedoTarget { channel, .. }| {
+                view! {
+                    <div class="message__actions message__actions--user" hidden=move || editing.get()>
+                        <button
+                            type="button"
+                            class="message__action"
+                            data-testid="edit-message"
+                            disabled=move || channel.busy.get()
+                            on:click=move |_| editing.set(true)
+                        >
+                            "Edit"
+                        </button>
+                    </div>
+                }
+            })}
+    }
+}
+
+/// The last message in a text box: Enter (or Send) sends it in place of the old one, Escape
+/// (or Cancel) leaves it as it was.
+#[component]
+fn EditMessage(target: RedoTarget, editing: RwSignal<bool>) -> impl IntoView {
+    let RedoTarget { channel, last } = target;
+    let draft = RwSignal::new(last.text.clone());
+    let send = move || {
+        let edited = draft.get_untracked().trim().to_string();
+        if !edited.is_empty() && !channel.busy.get_untracked() {
+            editing.set(false);
+            channel.send.run((last.clone(), Some(edited)));
+        }
+    };
+    let send_on_enter = send.clone();
+    view! {
+        <form
+            class="message__edit"
+            aria-label="Edit your message"
+            on:submit=move |event| {
+                event.prevent_default();
+                send();
+            }
+        >
+            <label class="visually-hidden" for="edit-message-input">
+                "Your message"
+            </label>
+            <textarea
+                id="edit-message-input"
+                class="composer__input"
+                rows="3"
+                autofocus
+                prop:value=move || draft.get()
+                on:input=move |event| draft.set(event_target_value(&event))
+                on:keydown=move |event| {
+                    if event.key() == "Enter" && !event.shift_key() {
+                        event.prevent_default();
+                        send_on_enter();
+                    } else if event.key() == "Escape" {
+                        event.prevent_default();
+                        editing.set(false);
+                    }
+                }
+            >
+                {textarea_text(&draft.get_untracked())}
+            </textarea>
+            <div class="message__actions">
+                <button type="submit" disabled=move || draft.with(|text| text.trim().is_empty())>
+                    "Send"
+                </button>
+                <button type="button" on:click=move |_| editing.set(false)>
+                    "Cancel"
+                </button>
+            </div>
+        </form>
+    }
+}
+
+#[component]
+fn AssistantMessage(
+    text: String,
+    blocks: Option<Box<BlocksCheck>>,
+    /// Set on the last reply: it can be written again.
+    regenerate: Option<RedoTarget>,
+) -> impl IntoView {
+    let copied = RwSignal::new(false);
+    let markdown = text.clone();
+    view! {
+        <article class="message message--assistant" data-testid="assistant-message">
+            <ReplyBody text blocks />
+        </article>
+        // The reply as the model wrote it: markdown (or the block document).
+        <div class="message__actions">
+            <button
+                type="button"
+                class="message__action"
+                data-testid="copy-message"
+                on:click=move |_| crate::browser::copy_text(markdown.clone(), copied)
+            >
+                {move || if copied.get() { "Copied" } else { "Copy" }}
+            </button>
+            {regenerate
+                .map(|RedoTarget { channel, last }| {
+                    view! {
+                        <button
+                            type="button"
+                            class="message__action"
+                            data-testid="regenerate"
+                            disabled=move || channel.busy.get()
+                            on:click=move |_| channel.send.run((last.clone(), None))
+                        >
+                            "Regenerate"
+                        </button>
+                    }
+                })}
+        </div>
+    }
+}
+
+/// A reply's text as markdown, or as blocks once it checked as a document.
+#[component]
+fn ReplyBody(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
+    match blocks {
+        Some(check) => view! { <BlocksReply check=*check raw=text /> }.into_any(),
+        None => view! { <div class="markdown" inner_html=markdown::to_html(&text)></div> }.into_any(),
+    }
+}
+
+#[component]
+pub(super) fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
+    view! {
+        {turn.prompt.map(|text| view! { <UserMessage text redo=None /> })}
+        {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">"Using " <code>{tool}</code></p> }).collect_view()}
+        <article
+            class="message message--assistant"
+            class:message--streaming=move || busy.get()
+            data-testid="assistant-message"
+            aria-live="polite"
+            aria-busy=move || busy.get().to_string()
+        >
+            // A reply that reads as a document shows the blocks complete so far until it is
+            // checked, rather than half a document as text.
+            {if turn.blocks.is_none() && reads_as_document(&turn.reply) {
+                view! { <StreamingBlocks text=turn.reply /> }.into_any()
+            } else {
+                view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()
+            }}
+            {turn.error.map(|error| view! { <p class="error" role="alert" data-testid="turn-error">{error}</p> })}
+        </article>
+        {turn.preview.map(|preview| view! { <AskPreviewCard preview /> })}
+    }
+}
