@@ -12,6 +12,39 @@ pub fn go_to(path: &str) {
 #[cfg(not(feature = "hydrate"))]
 pub fn go_to(_path: &str) {}
 
+/// How near its end (in pixels) a scrolled box counts as showing it.
+#[cfg(feature = "hydrate")]
+const END_SLACK: i32 = 48;
+
+/// Whether a scrolled box shows its end; true on the server.
+#[cfg(feature = "hydrate")]
+pub fn shows_end(element: &web_sys::Element) -> bool {
+    element.scroll_top() + element.client_height() >= element.scroll_height() - END_SLACK
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn shows_end(_element: &leptos::web_sys::Element) -> bool {
+    true
+}
+
+/// Scrolls a box to its end; when its last ask card is taller than the box, to the card's
+/// top instead, so the question shows first.
+#[cfg(feature = "hydrate")]
+pub fn scroll_to_newest(element: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    element.set_scroll_top(element.scroll_height());
+    let Ok(cards) = element.query_selector_all("[data-testid=\"ask-card\"]") else { return };
+    let last = cards.length().checked_sub(1).and_then(|last| cards.item(last));
+    let Some(card) = last.and_then(|card| card.dyn_into::<web_sys::Element>().ok()) else { return };
+    let (card, shown) = (card.get_bounding_client_rect(), element.get_bounding_client_rect());
+    if card.bottom() >= shown.bottom() - 1.0 && card.top() < shown.top() {
+        element.set_scroll_top(element.scroll_top() + (card.top() - shown.top()) as i32 - 8);
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+pub fn scroll_to_newest(_element: &leptos::web_sys::Element) {}
+
 /// The browser's offset from UTC in minutes (east is positive); 0 on the server.
 #[cfg(feature = "hydrate")]
 pub fn utc_offset_minutes() -> i64 {

@@ -90,16 +90,15 @@ fn send_page_policy() {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     provide_context(words::page_words());
+    chat::ConversationsDrawer::provide();
     view! {
         <Stylesheet id="leptos" href="/pkg/palaver.css" />
         <Title text="Palaver" />
         <Router>
             <header class="app-header">
+                <chat::ConversationsButton />
                 <a class="app-header__brand" href="/">
                     "Palaver"
-                </a>
-                <a class="app-header__link" href="/watch">
-                    "Watch"
                 </a>
                 <UserMenu>
                     <chat::Inbox />

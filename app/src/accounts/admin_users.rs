@@ -73,7 +73,9 @@ fn CreateAccountForm(create: ServerAction<AdminCreateUser>) -> impl IntoView {
             }
         >
             <label>"Username" <input type="text" required bind:value=username /></label>
-            <label>"Password" <input type="password" required minlength=PASSWORD_MIN_LENGTH bind:value=password /></label>
+            <label>
+                "Password" <input type="password" required minlength=PASSWORD_MIN_LENGTH bind:value=password />
+            </label>
             <label class="checkbox">
                 <input type="checkbox" bind:checked=admin />
                 "Admin"
@@ -128,7 +130,11 @@ fn AccountRow(user: UserView, set_disabled: ServerAction<AdminSetDisabled>) -> i
         <Show when=move || resetting.get()>
             <tr>
                 <td colspan="4">
-                    <form class="token-form" aria-label=format!("New password for {label}") on:submit=submit_reset.clone()>
+                    <form
+                        class="token-form"
+                        aria-label=format!("New password for {label}")
+                        on:submit=submit_reset.clone()
+                    >
                         <label>
                             "New password"
                             <input

@@ -112,6 +112,7 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
     let children = StoredValue::new(children);
     let user = Resource::new(|| (), |_| current_user());
     let log_out = ServerAction::<LogOut>::new();
+    let open = RwSignal::new(false);
     Effect::new(move |_| {
         if let Some(Ok(())) = log_out.value().get() {
             go_to("/login");
@@ -126,16 +127,30 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
                     .map(|user| {
                         view! {
                             {children.with_value(|children| children())}
-                            <nav class="user-menu" aria-label="Account">
-                                <span class="user-menu__name" data-testid="signed-in-user">
+                            <div class="user-menu" class:user-menu--open=move || open.get()>
+                                // On a phone the account's links fold behind the username.
+                                <button
+                                    type="button"
+                                    class="user-menu__toggle"
+                                    aria-controls="account-menu"
+                                    aria-expanded=move || open.get().to_string()
+                                    on:click=move |_| open.update(|open| *open = !*open)
+                                >
                                     {user.username.clone()}
-                                </span>
-                                <a href="/settings">"Settings"</a>
-                                {(user.role == Role::Admin).then(|| view! { <a href="/admin">"Admin"</a> })}
-                                <ActionForm action=log_out attr:class="user-menu__logout">
-                                    <button type="submit">"Sign out"</button>
-                                </ActionForm>
-                            </nav>
+                                    <span class="visually-hidden">": account menu"</span>
+                                </button>
+                                <nav class="user-menu__items" id="account-menu" aria-label="Account">
+                                    <span class="user-menu__name" data-testid="signed-in-user">
+                                        {user.username.clone()}
+                                    </span>
+                                    <a href="/settings">"Settings"</a>
+                                    {(user.role == Role::Admin).then(|| view! { <a href="/admin">"Admin"</a> })}
+                                    <a href="/watch">"Watch"</a>
+                                    <ActionForm action=log_out attr:class="user-menu__logout">
+                                        <button type="submit">"Sign out"</button>
+                                    </ActionForm>
+                                </nav>
+                            </div>
                         }
                     })
             })}
@@ -198,92 +213,92 @@ pub fn TokensSection() -> impl IntoView {
     let tokens = Resource::new(move || (create.version().get(), revoke.version().get()), |_| list_api_tokens());
     view! {
         <section aria-labelledby="tokens-heading">
-                <h2 id="tokens-heading">"API tokens"</h2>
-                <p>
-                    "Headless clients (a watch app, a notification action, a bot) send "
-                    <code>"Authorization: Bearer <token>"</code>"."
-                </p>
-                <ActionForm action=create attr:class="token-form" attr:aria-label="Create a token">
-                    <label>
-                        "Token name" <input type="text" name="name" required maxlength="60" placeholder="Watch" />
-                    </label>
-                    <button type="submit">"Create token"</button>
-                </ActionForm>
-                {move || match create.value().get() {
-                    Some(Ok(created)) => {
-                        view! {
-                            <div class="token-created" role="status" data-testid="new-token">
-                                <p>"Copy the token “" {created.name} "” now: it is shown only this once."</p>
-                                <code class="token-created__secret">{created.token}</code>
-                            </div>
-                        }
-                            .into_any()
+            <h2 id="tokens-heading">"API tokens"</h2>
+            <p>
+                "Headless clients (a watch app, a notification action, a bot) send "
+                <code>"Authorization: Bearer <token>"</code>"."
+            </p>
+            <ActionForm action=create attr:class="token-form" attr:aria-label="Create a token">
+                <label>
+                    "Token name" <input type="text" name="name" required maxlength="60" placeholder="Watch" />
+                </label>
+                <button type="submit">"Create token"</button>
+            </ActionForm>
+            {move || match create.value().get() {
+                Some(Ok(created)) => {
+                    view! {
+                        <div class="token-created" role="status" data-testid="new-token">
+                            <p>"Copy the token “" {created.name} "” now: it is shown only this once."</p>
+                            <code class="token-created__secret">{created.token}</code>
+                        </div>
                     }
-                    Some(Err(err)) => {
-                        view! {
-                            <p class="error" role="alert">
-                                {err.to_string()}
-                            </p>
-                        }
-                            .into_any()
+                        .into_any()
+                }
+                Some(Err(err)) => {
+                    view! {
+                        <p class="error" role="alert">
+                            {err.to_string()}
+                        </p>
                     }
-                    None => ().into_any(),
-                }}
-                <Transition fallback=|| {
-                    view! { <p>"Loading…"</p> }
-                }>
-                    {move || Suspend::new(async move {
-                        match tokens.await {
-                            Ok(list) if list.is_empty() => view! { <p>"No tokens yet."</p> }.into_any(),
-                            Ok(list) => {
-                                view! {
-                                    <table class="token-list">
-                                        <thead>
-                                            <tr>
-                                                <th scope="col">"Name"</th>
-                                                <th scope="col">"Created"</th>
-                                                <th scope="col">"Last used"</th>
-                                                <th scope="col">
-                                                    <span class="visually-hidden">"Actions"</span>
-                                                </th>
-                                            </tr>
-                                        </thead>
-                                        <tbody>
-                                            {list
-                                                .into_iter()
-                                                .map(|token| {
-                                                    let id = token.id.clone();
-                                                    view! {
-                                                        <tr>
-                                                            <td>{token.name.clone()}</td>
-                                                            <td>{token.created.clone()}</td>
-                                                            <td>
-                                                                {token.last_used.clone().unwrap_or_else(|| "never".into())}
-                                                            </td>
-                                                            <td>
-                                                                <button
-                                                                    type="button"
-                                                                    on:click=move |_| {
-                                                                        revoke.dispatch(RevokeApiToken { id: id.clone() });
-                                                                    }
-                                                                >
-                                                                    "Revoke "
-                                                                    <span class="visually-hidden">{token.name.clone()}</span>
-                                                                </button>
-                                                            </td>
-                                                        </tr>
-                                                    }
-                                                })
-                                                .collect_view()}
-                                        </tbody>
-                                    </table>
-                                }
-                                    .into_any()
+                        .into_any()
+                }
+                None => ().into_any(),
+            }}
+            <Transition fallback=|| {
+                view! { <p>"Loading…"</p> }
+            }>
+                {move || Suspend::new(async move {
+                    match tokens.await {
+                        Ok(list) if list.is_empty() => view! { <p>"No tokens yet."</p> }.into_any(),
+                        Ok(list) => {
+                            view! {
+                                <table class="token-list">
+                                    <thead>
+                                        <tr>
+                                            <th scope="col">"Name"</th>
+                                            <th scope="col">"Created"</th>
+                                            <th scope="col">"Last used"</th>
+                                            <th scope="col">
+                                                <span class="visually-hidden">"Actions"</span>
+                                            </th>
+                                        </tr>
+                                    </thead>
+                                    <tbody>
+                                        {list
+                                            .into_iter()
+                                            .map(|token| {
+                                                let id = token.id.clone();
+                                                view! {
+                                                    <tr>
+                                                        <td>{token.name.clone()}</td>
+                                                        <td>{token.created.clone()}</td>
+                                                        <td>
+                                                            {token.last_used.clone().unwrap_or_else(|| "never".into())}
+                                                        </td>
+                                                        <td>
+                                                            <button
+                                                                type="button"
+                                                                on:click=move |_| {
+                                                                    revoke.dispatch(RevokeApiToken { id: id.clone() });
+                                                                }
+                                                            >
+                                                                "Revoke "
+                                                                <span class="visually-hidden">{token.name.clone()}</span>
+                                                            </button>
+                                                        </td>
+                                                    </tr>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </tbody>
+                                </table>
                             }
-                            Err(err) => error_paragraph(&err),
+                                .into_any()
                         }
-                    })}
-                </Transition>
+                        Err(err) => error_paragraph(&err),
+                    }
+                })}
+            </Transition>
         </section>
     }
 }

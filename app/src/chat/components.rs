@@ -5,9 +5,12 @@ use leptos_router::hooks::use_query_map;
 
 use serde_json::Value;
 
+use super::announcer::AskAnnouncer;
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::AnswerChannel;
 use super::conversation_list::ConversationList;
+use super::drawer::{ConversationsDrawer, DrawerBackdrop};
+use super::follow::follow_newest;
 use super::messages::{LastExchange, LiveTurnView, RedoChannel, SavedRows};
 use super::page_state::{ChatState, LiveTurn, follow_running};
 use crate::components::{BlockActionsContext, textarea_text};
@@ -151,6 +154,21 @@ pub fn ChatPage() -> impl IntoView {
         }),
     };
     let keep = Memo::new(move |_| live.with(|turn| turn.as_ref().and_then(|turn| turn.keeps_rows)));
+    let ConversationsDrawer(drawer) = ConversationsDrawer::expect();
+    // Choosing a conversation (or a new chat) closes the drawer.
+    Effect::new(move |_| {
+        history_id.track();
+        drawer.set(false);
+    });
+    let pending = Memo::new(move |_| {
+        let view = history.get().and_then(|(_, view)| view.ok().flatten())?;
+        view.pending_ask.map(|pending| (pending.ask.tool_call_id, pending.ask.simple.text))
+    });
+    let transcript_box = NodeRef::<leptos::html::Section>::new();
+    let behind = follow_newest(transcript_box, move || {
+        live.track();
+        history.track();
+    });
     let leave = leptos_router::hooks::use_navigate();
     let list_changed = Callback::new(move |deleted: Option<String>| {
         if deleted.is_some() && deleted == history_id.get_untracked() {
@@ -169,8 +187,10 @@ pub fn ChatPage() -> impl IntoView {
     });
 
     view! {
-        <div class="chat">
+        <div class="chat" class:chat--drawer-open=move || drawer.get()>
             <ConversationList histories current=history_id changed=list_changed search />
+            <DrawerBackdrop />
+            <AskAnnouncer pending />
             <main class="chat__main">
                 {move || {
                     history_id
@@ -189,7 +209,14 @@ pub fn ChatPage() -> impl IntoView {
                                 </nav>
                             }
                         })
-                }} <section class="transcript" aria-label="Conversation" data-testid="transcript">
+                }}
+                <section
+                    class="transcript"
+                    aria-label="Conversation"
+                    data-testid="transcript"
+                    node_ref=transcript_box
+                    on:scroll=move |_| behind.scrolled()
+                >
                     <Transition fallback=|| {
                         view! { <p class="transcript__empty">"Loading…"</p> }
                     }>
@@ -210,6 +237,16 @@ pub fn ChatPage() -> impl IntoView {
                                 }
                             })
                     }}
+                    <Show when=move || behind.shown()>
+                        <button
+                            type="button"
+                            class="transcript__pill"
+                            data-testid="new-messages"
+                            on:click=move |_| behind.catch_up()
+                        >
+                            "New messages ↓"
+                        </button>
+                    </Show>
                 </section> <Composer busy on_send=send on_stop=stop />
             </main>
         </div>

@@ -37,7 +37,7 @@ pub(super) fn ConversationList(
     });
     on_cleanup(move || handle.remove());
     view! {
-        <nav class="conversations" aria-label="Conversations">
+        <nav class="conversations" id="conversations" aria-label="Conversations">
             <a class="conversations__new" href="/" data-testid="new-chat">
                 "New chat"
             </a>

@@ -96,7 +96,8 @@ pub fn Inbox() -> impl IntoView {
     view! {
         <details class="inbox" data-testid="inbox" node_ref=details>
             <summary class="inbox__toggle">
-                "Needs your input" <span class="inbox__count" data-testid="inbox-count" aria-label="pending asks">
+                <span class="inbox__label">"Needs your input"</span>
+                <span class="inbox__count" data-testid="inbox-count" aria-label="pending asks">
                     {move || asks.with(Vec::len)}
                 </span>
             </summary>

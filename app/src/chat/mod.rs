@@ -5,6 +5,7 @@
 pub mod access;
 #[cfg(feature = "ssr")]
 pub mod actions;
+mod announcer;
 pub mod api;
 mod ask_card;
 #[cfg(feature = "ssr")]
@@ -12,9 +13,11 @@ mod block_settings;
 mod components;
 mod conversation_list;
 pub mod deadline;
+mod drawer;
 pub mod export;
 #[cfg(feature = "hydrate")]
 pub(crate) mod files;
+mod follow;
 mod inbox;
 mod messages;
 pub mod model;
@@ -39,6 +42,7 @@ pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 #[cfg(feature = "ssr")]
 pub use block_settings::BlocksSettings;
 pub use components::ChatPage;
+pub use drawer::{ConversationsButton, ConversationsDrawer};
 pub use inbox::Inbox;
 #[cfg(feature = "ssr")]
 pub use service::Conversations;

@@ -51,7 +51,7 @@ pub(super) fn MarkdownBody(
             <p class="ask-markdown__count" aria-live="polite">
                 {move || format!("{} / {max} characters", text.with(|t| utf16_len(t)))}
             </p>
-            <div class="ask-markdown__preview" aria-label="Preview">
+            <div class="ask-markdown__preview" role="group" aria-label="Preview">
                 <div class="markdown" inner_html=move || markdown::to_html(&text.get())></div>
             </div>
         </div>

@@ -1,0 +1,29 @@
+//! Tells a screen reader when the conversation starts waiting on a question and when that
+//! question ends, through a polite live region.
+
+use leptos::prelude::*;
+
+/// The pending ask as announced: its id and its question.
+pub(super) type Announced = Option<(String, String)>;
+
+#[component]
+pub(super) fn AskAnnouncer(pending: Memo<Announced>) -> impl IntoView {
+    let said = RwSignal::new(String::new());
+    Effect::new(move |previous: Option<Announced>| {
+        let now = pending.get();
+        let before = previous.flatten();
+        match (&before, &now) {
+            (_, Some((id, question))) if before.as_ref().map(|(id, _)| id) != Some(id) => {
+                said.set(format!("Palaver asks: {question}"));
+            }
+            (Some((_, question)), None) => said.set(format!("The question has ended: {question}")),
+            _ => {}
+        }
+        now
+    });
+    view! {
+        <p class="visually-hidden" role="status" aria-live="polite" data-testid="ask-announcer">
+            {move || said.get()}
+        </p>
+    }
+}

@@ -1,0 +1,52 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { AskCard } from "./fixtures/ask_card";
+import { ChatPage } from "./fixtures/chat_page";
+import { seedCompletedTodo } from "./fixtures/database";
+
+/** Presses Tab until `target` has the focus: the keyboard's way there, never a click. */
+async function tabTo(page: Page, target: Locator, most = 40) {
+  for (let step = 0; step < most; step++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+}
+
+async function askFor(page: Page, message: string, before?: (username: string) => void) {
+  const username = await signUpFreshUser(page);
+  before?.(username);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage(message);
+  await expect(ask.card).toBeFocused();
+  // A screen reader hears the question.
+  await expect(page.getByTestId("ask-announcer")).toHaveText(/^Palaver asks: \S/);
+  return { chat, ask };
+}
+
+test("a choice ask is answered with the keyboard alone, and its ending is announced", async ({ page }) => {
+  const { chat, ask } = await askFor(page, "Keyboard: pick a plan");
+  await tabTo(page, ask.button("option:team"));
+  await page.keyboard.press("Enter");
+  await expect(chat.assistantMessages().last()).toHaveText("Done. Your team is on the Team plan.");
+  await expect(page.getByTestId("ask-announcer")).toHaveText(/^The question has ended: \S/);
+});
+
+test("an approval is denied with the keyboard alone", async ({ page }) => {
+  const { chat, ask } = await askFor(page, "Keyboard: clean up", (username) => seedCompletedTodo(username));
+  await tabTo(page, ask.button("deny"));
+  await page.keyboard.press("Space");
+  await expect(chat.assistantMessages().last()).toHaveText("Kept them.");
+});
+
+test("a markdown draft is edited and sent with the keyboard alone", async ({ page }) => {
+  const { chat, ask } = await askFor(page, "Keyboard: edit the draft");
+  await tabTo(page, ask.card.getByLabel("Draft"));
+  await page.keyboard.press("End");
+  await page.keyboard.type("!");
+  await tabTo(page, ask.submit);
+  await page.keyboard.press("Enter");
+  await expect(chat.assistantMessages().last()).toHaveText("Announcement ready.");
+});
