@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use super::api::{AdminCreateUser, AdminResetPassword, AdminSetDisabled, admin_list_users};
-use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, UserView};
+use super::components::{NewPasswordField, password_outcome};
+use super::model::{PASSWORD_MIN_LENGTH, UserView};
 use crate::components::{error_alert, error_paragraph};
 
 #[component]
@@ -91,7 +92,6 @@ fn CreateAccountForm(create: ServerAction<AdminCreateUser>) -> impl IntoView {
 fn AccountRow(user: UserView, set_disabled: ServerAction<AdminSetDisabled>) -> impl IntoView {
     let reset = ServerAction::<AdminResetPassword>::new();
     let resetting = RwSignal::new(false);
-    let new_password = RwSignal::new(String::new());
     let UserView { id, username, role, disabled, .. } = user;
     let toggle = {
         let id = id.clone();
@@ -99,14 +99,9 @@ fn AccountRow(user: UserView, set_disabled: ServerAction<AdminSetDisabled>) -> i
             set_disabled.dispatch(AdminSetDisabled { user_id: id.clone(), disabled: !disabled });
         }
     };
-    let submit_reset = {
-        let id = id.clone();
-        move |event: leptos::ev::SubmitEvent| {
-            event.prevent_default();
-            reset.dispatch(AdminResetPassword { user_id: id.clone(), new_password: new_password.get_untracked() });
-        }
-    };
     let label = username.clone();
+    // Copy, for the form the row opens and closes again and again.
+    let user_id = StoredValue::new(id);
     view! {
         <tr data-testid="account-row" data-username=username.clone()>
             <td>{username.clone()}</td>
@@ -130,40 +125,26 @@ fn AccountRow(user: UserView, set_disabled: ServerAction<AdminSetDisabled>) -> i
         <Show when=move || resetting.get()>
             <tr>
                 <td colspan="4">
-                    <form
-                        class="token-form"
-                        aria-label=format!("New password for {label}")
-                        on:submit=submit_reset.clone()
+                    <ActionForm
+                        action=reset
+                        attr:class="token-form"
+                        attr:aria-label=format!("New password for {label}")
                     >
-                        <label>
-                            "New password"
-                            <input
-                                type="password"
-                                autocomplete="new-password"
-                                required
-                                minlength=PASSWORD_MIN_LENGTH
-                                maxlength=PASSWORD_MAX_LENGTH
-                                bind:value=new_password
-                            />
-                        </label>
+                        <input type="hidden" name="user_id" value=user_id.get_value() />
+                        <NewPasswordField />
                         <button type="submit">"Set password"</button>
-                    </form>
-                    {move || match reset.value().get() {
-                        Some(Ok(ended)) => {
-                            let sessions = match ended {
+                    </ActionForm>
+                    {move || {
+                        password_outcome(
+                            reset.value().get(),
+                            "password-set",
+                            "Password set. ",
+                            |ended| match ended {
                                 0 => "No session was signed in.".to_string(),
                                 1 => "Its 1 session was signed out.".to_string(),
                                 many => format!("Its {many} sessions were signed out."),
-                            };
-                            view! {
-                                <p role="status" data-testid="password-set">
-                                    "Password set. "
-                                    {sessions}
-                                </p>
-                            }
-                                .into_any()
-                        }
-                        other => error_alert(other).unwrap_or_else(|| ().into_any()),
+                            },
+                        )
                     }}
                 </td>
             </tr>

@@ -158,6 +158,44 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
     }
 }
 
+/// A new password's field, named as the server functions' argument, with the rules' lengths.
+#[component]
+pub(super) fn NewPasswordField() -> impl IntoView {
+    view! {
+        <label>
+            "New password"
+            <input
+                type="password"
+                name="new_password"
+                autocomplete="new-password"
+                required
+                minlength=PASSWORD_MIN_LENGTH
+                maxlength=PASSWORD_MAX_LENGTH
+            />
+        </label>
+    }
+}
+
+/// What a password form's action came to: `done` and how many sessions ended (worded by
+/// `ended`), or its error; nothing before it ran.
+pub(super) fn password_outcome(
+    result: Option<Result<u64, AppError>>,
+    test_id: &'static str,
+    done: &'static str,
+    ended: fn(u64) -> String,
+) -> AnyView {
+    match result {
+        Some(Ok(count)) => view! {
+            <p role="status" data-testid=test_id>
+                {done}
+                {ended(count)}
+            </p>
+        }
+        .into_any(),
+        other => error_alert(other).unwrap_or_else(|| ().into_any()),
+    }
+}
+
 /// Changing one's password: the current one, then the new one; the account's other sessions
 /// end, this one stays.
 #[component]
@@ -171,35 +209,20 @@ pub fn PasswordSection() -> impl IntoView {
                     "Current password"
                     <input type="password" name="current_password" autocomplete="current-password" required />
                 </label>
-                <label>
-                    "New password"
-                    <input
-                        type="password"
-                        name="new_password"
-                        autocomplete="new-password"
-                        required
-                        minlength=PASSWORD_MIN_LENGTH
-                        maxlength=PASSWORD_MAX_LENGTH
-                    />
-                </label>
+                <NewPasswordField />
                 <button type="submit">"Change password"</button>
             </ActionForm>
-            {move || match change.value().get() {
-                Some(Ok(ended)) => {
-                    let others = match ended {
+            {move || {
+                password_outcome(
+                    change.value().get(),
+                    "password-changed",
+                    "Password changed. ",
+                    |ended| match ended {
                         0 => "No other session was signed in.".to_string(),
                         1 => "Your 1 other session was signed out.".to_string(),
                         many => format!("Your {many} other sessions were signed out."),
-                    };
-                    view! {
-                        <p role="status" data-testid="password-changed">
-                            "Password changed. "
-                            {others}
-                        </p>
-                    }
-                        .into_any()
-                }
-                other => error_alert(other).unwrap_or_else(|| ().into_any()),
+                    },
+                )
             }}
         </section>
     }

@@ -6,11 +6,12 @@ use leptos::prelude::*;
 /// The pending ask as announced: its id and its question.
 pub(super) type Announced = Option<(String, String)>;
 
-#[component]
-pub(super) fn AskAnnouncer(pending: Memo<Announced>) -> impl IntoView {
+/// What the live region says, kept up by an effect (effects may read the conversation's
+/// resource while the page hydrates) that compares each pending ask with the one before.
+pub(super) fn announce_asks(pending: impl Fn() -> Announced + 'static) -> RwSignal<String> {
     let said = RwSignal::new(String::new());
     Effect::new(move |previous: Option<Announced>| {
-        let now = pending.get();
+        let now = pending();
         let before = previous.flatten();
         match (&before, &now) {
             (_, Some((id, question))) if before.as_ref().map(|(id, _)| id) != Some(id) => {
@@ -21,6 +22,11 @@ pub(super) fn AskAnnouncer(pending: Memo<Announced>) -> impl IntoView {
         }
         now
     });
+    said
+}
+
+#[component]
+pub(super) fn AskAnnouncer(said: RwSignal<String>) -> impl IntoView {
     view! {
         <p class="visually-hidden" role="status" aria-live="polite" data-testid="ask-announcer">
             {move || said.get()}

@@ -5,7 +5,7 @@ use leptos_router::hooks::use_query_map;
 
 use serde_json::Value;
 
-use super::announcer::AskAnnouncer;
+use super::announcer::{AskAnnouncer, announce_asks};
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::AnswerChannel;
 use super::conversation_list::ConversationList;
@@ -160,7 +160,7 @@ pub fn ChatPage() -> impl IntoView {
         history_id.track();
         drawer.set(false);
     });
-    let pending = Memo::new(move |_| {
+    let said = announce_asks(move || {
         let view = history.get().and_then(|(_, view)| view.ok().flatten())?;
         view.pending_ask.map(|pending| (pending.ask.tool_call_id, pending.ask.simple.text))
     });
@@ -190,7 +190,7 @@ pub fn ChatPage() -> impl IntoView {
         <div class="chat" class:chat--drawer-open=move || drawer.get()>
             <ConversationList histories current=history_id changed=list_changed search />
             <DrawerBackdrop />
-            <AskAnnouncer pending />
+            <AskAnnouncer said />
             <main class="chat__main">
                 {move || {
                     history_id
