@@ -324,8 +324,9 @@ impl TurnRunner {
             held_pause: None,
         };
         let stream_id = turn_id;
-        tokio::spawn(turn.run());
+        // Told before the turn runs, so no event of the turn (its ask, say) comes first.
         self.live.publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() })).await;
+        tokio::spawn(turn.run());
         Ok(TurnHandle { history_id, stream_id, events })
     }
 
