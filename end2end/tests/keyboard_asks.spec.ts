@@ -50,3 +50,28 @@ test("a markdown draft is edited and sent with the keyboard alone", async ({ pag
   await page.keyboard.press("Enter");
   await expect(chat.assistantMessages().last()).toHaveText("Announcement ready.");
 });
+
+test("a question set is answered with the keyboard alone", async ({ page }) => {
+  const { chat, ask } = await askFor(page, "Keyboard: logo questions");
+  await tabTo(page, ask.card.getByTestId("ask-question-q1").getByRole("radio").first());
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Space");
+  await tabTo(page, ask.card.getByTestId("ask-question-q2").getByRole("checkbox", { name: "Signage" }));
+  await page.keyboard.press("Space");
+  await expect(ask.submit).toBeEnabled();
+  await tabTo(page, ask.submit);
+  await page.keyboard.press("Enter");
+  await expect(chat.assistantMessages().last()).toHaveText("Sketching it now.");
+});
+
+test("a files ask is answered with the keyboard alone: the picker opens from the keyboard", async ({ page }) => {
+  const { chat, ask } = await askFor(page, "Keyboard: receipts");
+  await tabTo(page, ask.card.getByTestId("ask-file-input"));
+  const chooser = page.waitForEvent("filechooser");
+  await page.keyboard.press("Space");
+  await (await chooser).setFiles([{ name: "totals.csv", mimeType: "text/csv", buffer: Buffer.from("item,total\nlunch,12\n") }]);
+  await expect(ask.card.getByRole("listitem")).toHaveCount(1);
+  await tabTo(page, ask.submit);
+  await page.keyboard.press("Enter");
+  await expect(chat.assistantMessages().last()).toHaveText("Receipts received.");
+});
