@@ -234,8 +234,7 @@ pub async fn confirm_account_deletion(
     address: &str,
 ) -> AppResult<()> {
     check_own_password(accounts, caller, password, address, "The password is not right.").await?;
-    let others = store::list_users(&accounts.pool).await?.into_iter().any(|user| user.id != caller.user.id);
-    if caller.is_admin() && others && !store::has_other_admin(&accounts.pool, &caller.user.id).await? {
+    if caller.is_admin() && store::would_leave_others_without_admin(&accounts.pool, &caller.user.id).await? {
         return Err(AppError::LastAdmin);
     }
     Ok(())

@@ -236,14 +236,17 @@ pub async fn set_disabled(pool: &Pool, user_id: &str, disabled: bool) -> AppResu
     Ok(Some(true))
 }
 
-/// Whether an enabled admin other than `user_id` exists.
-pub async fn has_other_admin(pool: &Pool, user_id: &str) -> AppResult<bool> {
-    let (count,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM users WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1")
-            .bind(user_id)
-            .fetch_one(pool)
-            .await?;
-    Ok(count > 0)
+/// Whether other accounts exist but no enabled admin besides `user_id`: removing that account
+/// would leave them without one.
+pub async fn would_leave_others_without_admin(pool: &Pool, user_id: &str) -> AppResult<bool> {
+    let (others, other_admins): (i64, i64) = sqlx::query_as(
+        "SELECT COUNT(*), COUNT(CASE WHEN role = 'admin' AND disabled_at IS NULL THEN 1 END)
+         FROM users WHERE id <> $1",
+    )
+    .bind(user_id)
+    .fetch_one(pool)
+    .await?;
+    Ok(others > 0 && other_admins == 0)
 }
 
 pub async fn list_users(pool: &Pool) -> AppResult<Vec<UserView>> {

@@ -44,6 +44,10 @@ use crate::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent, LiveHub}
 use crate::llm::{ChatModel, Usage};
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use run::Turn;
+use tools::ToolRegistry;
+
+/// The longest message a user may send, in characters.
+pub const PROMPT_MAX_LENGTH: usize = 100_000;
 
 /// A message's text must be there, and of a size a model reads: every later turn replays it.
 fn check_prompt(prompt: &str) -> AppResult<()> {
@@ -57,10 +61,6 @@ fn check_prompt(prompt: &str) -> AppResult<()> {
     }
     Ok(())
 }
-use tools::ToolRegistry;
-
-/// The longest message a user may send, in characters.
-pub const PROMPT_MAX_LENGTH: usize = 100_000;
 
 /// The system prompt every turn starts from.
 pub const BASE_SYSTEM_PROMPT: &str = "You are Palaver, a helpful assistant in a chat app. \
