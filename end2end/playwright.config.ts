@@ -38,6 +38,8 @@ function palaver(port: number, name: string, openSignup: boolean, model = "mock:
       // The demo server runs on run.sh's defaults; the others connect to real MCP servers from
       // npm (scripts/mcp): the reference server and a filesystem one.
       ...(model === "demo" ? {} : { PALAVER_MCP_CONFIG: "end2end/mcp-servers.json" }),
+      // The chat server offers a second model to pick (its default keeps a label of its own).
+      ...(name === "chat" ? { PALAVER_MODELS: `${model}=Scripted,demo=Demo agent` } : {}),
       RUST_LOG: "warn",
     },
   };

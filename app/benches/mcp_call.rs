@@ -116,7 +116,7 @@ async fn main() {
     let settings = TurnSettings { tool_sources: vec![std::sync::Arc::new(hub.clone())], ..TurnSettings::default() };
     let runner = TurnRunner::new(
         pool.clone(),
-        Arc::new(model),
+        app::llm::Models::single(Arc::new(model)),
         settings,
         RunningTurns::new(pool.clone(), app::signals::Signals::local(), app::chat::running::DEFAULT_LEASE),
     );
@@ -132,6 +132,8 @@ async fn main() {
             input: TurnInput::Prompt("echo".into()),
             surface: AskSurface::Full,
             redo: None,
+            model: None,
+            attachments: Vec::new(),
         };
         let mut handle = runner.start(request).await.unwrap();
         let mut called = None;

@@ -7,6 +7,7 @@ static FINISHED: AtomicBool = AtomicBool::new(false);
 /// Called by the frontend once the first page is hydrated.
 pub fn finish() {
     FINISHED.store(true, Ordering::Relaxed);
+    crate::markdown::code_blocks::enhance();
     // Lets browser tests wait until the page reacts to input.
     let _ = js_sys::Reflect::set(&js_sys::global(), &"__PALAVER_HYDRATED__".into(), &true.into());
 }

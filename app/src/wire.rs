@@ -14,6 +14,14 @@ pub struct Data<T> {
     pub data: T,
 }
 
+/// A model the picker offers (`GET /gpt/models`): its id is what a conversation stores.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelOption {
+    pub id: String,
+    pub label: String,
+    pub default: bool,
+}
+
 /// An answer to the pending ask: the ask's tool call id beside the answer envelope.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -39,6 +47,19 @@ pub struct PromptBody {
     pub replace_last: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seen_rows: Option<usize>,
+    /// The model the conversation runs on from now on (Palaver's addition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Files sent with the prompt (Palaver's addition).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<FileRef>,
+}
+
+/// An upload, by the id `POST /files/upload` returned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileRef {
+    pub file_id: String,
 }
 
 /// `POST /gpt/histories/{id}/turn`: a prompt, or a button of the pending ask's simple card.

@@ -204,7 +204,7 @@ async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
     let model = app::llm::MockModel::from_json(r#"{"responses": []}"#, None).unwrap();
     let restarted = app::turn::TurnRunner::new(
         h.pool.clone(),
-        std::sync::Arc::new(model),
+        app::llm::Models::single(std::sync::Arc::new(model)),
         short_lived(3600, 3600),
         app::chat::running::RunningTurns::new(
             h.pool.clone(),

@@ -423,10 +423,10 @@ async fn skip_declines_a_new_message_cancels_and_a_restart_loses_the_question() 
     let last = ask_event(&asked_last).unwrap();
     let restarted = app::turn::TurnRunner::new(
         h.pool.clone(),
-        std::sync::Arc::new(
+        app::llm::Models::single(std::sync::Arc::new(
             app::llm::MockModel::from_json(&json!({"responses": [{"text": "It was lost."}]}).to_string(), None)
                 .unwrap(),
-        ),
+        )),
         TurnSettings::default(),
         app::chat::running::RunningTurns::new(
             h.pool.clone(),

@@ -141,6 +141,7 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
         None,
         h.running.clone(),
         app::live::LiveHub::new(h.pool.clone(), app::signals::Signals::local()),
+        h.runner.models().clone(),
     );
     let story = h.request(None, TurnInput::Prompt("Tell me a story".into()));
     let mut handle = h.runner.start(story).await.expect("start");
@@ -170,8 +171,9 @@ async fn a_stop_that_names_a_turn_stops_it_and_not_another_tabs_turn_on_the_conv
         None,
         h.running.clone(),
         app::live::LiveHub::new(h.pool.clone(), app::signals::Signals::local()),
+        h.runner.models().clone(),
     );
-    let history = app::chat::store::create_history(&h.pool, &h.caller.user.id).await.unwrap();
+    let history = app::chat::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
     let mut first = h.runner.start(h.request(Some(&history), TurnInput::Prompt("One".into()))).await.unwrap();
     let mut second = h.runner.start(h.request(Some(&history), TurnInput::Prompt("Two".into()))).await.unwrap();
     let stopped = conversations.stop(&h.caller, &history, Some(&first.stream_id)).await.unwrap();

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpFreshUser } from "./fixtures/accounts";
+import { lastRequestOf } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
 
 test("a reply is copied as markdown, and the conversation exports as Markdown and JSON", async ({ page, context }) => {
@@ -73,4 +74,51 @@ test("the last reply is regenerated, and the last message edited and sent in its
   await page.reload();
   await expect(chat.userMessages()).toHaveText(["Pick a number", "And a fruit?"]);
   await expect(chat.assistantMessages()).toHaveText(["Seven.", "Pear."]);
+});
+
+test("a code block is highlighted and its Copy button copies the code", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Show me some code");
+  const reply = chat.assistantMessages().last();
+  const python = reply.locator(".code-block").first();
+  await expect(python.locator(".code-language")).toHaveText("python");
+  // highlight.js has marked the code up: the keyword and the string are spans of their own.
+  await expect(python.locator(".hljs-keyword").first()).toHaveText("def");
+  await expect(python.locator(".hljs-string")).toContainText("Hello");
+  const unknown = reply.locator(".code-block").last();
+  await expect(unknown.locator("code")).toHaveAttribute("data-highlighted", "plain");
+  await expect(unknown.locator("code span")).toHaveCount(0);
+
+  await python.getByRole("button", { name: "Copy code" }).click();
+  await expect(python.getByRole("button", { name: "Copy code" })).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('def greet(name):\n    return f"Hello, {name}"\n');
+  expect(chat.consoleErrors).toEqual([]);
+});
+
+test("files attached to a message are uploaded, shown on it and reach the model", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await page.getByTestId("attach-files").setInputFiles([
+    { name: "receipt.txt", mimeType: "text/plain", buffer: Buffer.from("lunch 12.50") },
+    { name: "extra.txt", mimeType: "text/plain", buffer: Buffer.from("not this one") },
+  ]);
+  const pending = page.getByTestId("pending-files");
+  await expect(pending.getByTestId("attachment")).toHaveCount(2);
+  await pending.getByRole("button", { name: "Remove extra.txt" }).click();
+  await expect(pending.getByTestId("attachment")).toHaveText(["receipt.txt11 B"]);
+
+  await chat.sendMessage("What is on this receipt?");
+  await expect(chat.assistantMessages().last()).toHaveText("A lunch, 12.50.");
+  await expect(pending).toBeHidden();
+  await expect(chat.userMessages().last().getByTestId("attachment")).toHaveText("receipt.txt11 B");
+  const sent = lastRequestOf("What is on this receipt?").messages[0];
+  expect(sent.parts.map((part: any) => part.text)).toEqual(["File 1 of 1: receipt.txt (text/plain, 11 bytes)", "lunch 12.50"]);
+
+  await page.reload();
+  await expect(chat.userMessages().last().getByTestId("attachment")).toHaveText("receipt.txt11 B");
+  expect(chat.consoleErrors).toEqual([]);
 });

@@ -103,9 +103,15 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_DATABASE_STATEMENT_TIMEOUT_SECONDS", default_value_t = 30)]
     pub database_statement_timeout_seconds: u64,
     /// The model: "demo" (keyless demo agent), "mock:<path>" (a scripted model for tests),
-    /// "openai:<model>" (any OpenAI-compatible server) or "anthropic:<model>".
-    #[arg(long, global = true, env = "PALAVER_MODEL", default_value = "demo")]
-    pub model: String,
+    /// "openai:<model>" (any OpenAI-compatible server) or "anthropic:<model>". The default
+    /// model; without it (and without --models), "demo".
+    #[arg(long, global = true, env = "PALAVER_MODEL")]
+    pub model: Option<String>,
+    /// The models a person may pick per conversation: comma-separated "provider:model", each
+    /// with an optional "=Label" ("openai:gpt-4o=GPT-4o,anthropic:claude-sonnet-4-5=Claude").
+    /// Without --model, the first is the default.
+    #[arg(long, global = true, env = "PALAVER_MODELS")]
+    pub models: Option<String>,
     /// The OpenAI-compatible server's base URL (Ollama: http://127.0.0.1:11434/v1).
     #[arg(long, global = true, env = "PALAVER_OPENAI_BASE_URL", default_value = app::llm::OPENAI_BASE_URL)]
     pub openai_base_url: String,

@@ -22,7 +22,7 @@ use app::chat::Conversations;
 use app::chat::running::RunningTurns;
 use app::db::Pool;
 use app::live::LiveHub;
-use app::llm::ChatModel;
+use app::llm::Models;
 use app::mcp::McpHub;
 use app::signals::Signals;
 use app::state::AppState;
@@ -42,7 +42,7 @@ use leptos_axum::{AxumRouteListing, LeptosRoutes, generate_route_list};
 pub fn app_state(
     leptos_options: LeptosOptions,
     pool: Pool,
-    model: Arc<dyn ChatModel>,
+    models: Models,
     auth: AuthSettings,
     mut turn_settings: TurnSettings,
     mcp: McpHub,
@@ -50,7 +50,8 @@ pub fn app_state(
 ) -> AppState {
     let running = RunningTurns::new(pool.clone(), signals.clone(), turn_settings.turn_lease);
     let live = LiveHub::new(pool.clone(), signals);
-    let conversations = Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone(), live.clone());
+    let conversations =
+        Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone(), live.clone(), models.clone());
     let uploads = Uploads {
         pool: pool.clone(),
         files: turn_settings.files.clone(),
@@ -58,7 +59,7 @@ pub fn app_state(
     };
     let accounts = Accounts::new(pool.clone(), auth);
     turn_settings.tool_sources.push(Arc::new(mcp.clone()));
-    let turns = TurnRunner::new(pool.clone(), model, turn_settings, running).with_live(live.clone());
+    let turns = TurnRunner::new(pool.clone(), models, turn_settings, running).with_live(live.clone());
     AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live }
 }
 
@@ -115,7 +116,8 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::POST, "/gpt/histories", Access::Authenticated, post(g::create_history)),
         route(Method::GET, "/gpt/histories/pendingAsks", Access::Authenticated, get(h::pending_asks)),
         route(Method::GET, "/gpt/histories/{id}", Access::HistoryRead, get(g::read_history)),
-        route(Method::PATCH, "/gpt/histories/{id}", Access::HistoryWrite, patch(g::rename_history)),
+        route(Method::PATCH, "/gpt/histories/{id}", Access::HistoryWrite, patch(g::update_history)),
+        route(Method::GET, "/gpt/models", Access::Authenticated, get(g::list_models)),
         route(Method::DELETE, "/gpt/histories/{id}", Access::HistoryWrite, delete(g::delete_history)),
         route(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
         route(Method::GET, "/gpt/histories/{id}/stream", Access::HistoryRead, get(g::attach)),
@@ -159,6 +161,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/create_conversation", Access::Authenticated),
     ("/api/stop_turn", Access::HistoryWrite),
     ("/api/rename_conversation", Access::HistoryWrite),
+    ("/api/list_models", Access::Authenticated),
+    ("/api/choose_model", Access::HistoryWrite),
     ("/api/delete_conversation", Access::HistoryWrite),
     ("/api/storybook_fixtures", Access::Public),
     ("/api/storybook_fixture", Access::Public),

@@ -134,9 +134,14 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
     let pool = open_database(&config).await?;
-    let model = app::llm::model_from_spec(&config.model, config.mock_log.clone(), &config.provider_settings())?;
+    let models = app::llm::Models::from_settings(
+        config.model.as_deref(),
+        config.models.as_deref(),
+        config.mock_log.clone(),
+        &config.provider_settings(),
+    )?;
     let mcp = config.mcp_config.as_deref().map(app::mcp::McpHub::from_file).unwrap_or_default();
-    tracing::info!(model = model.name(), database = %app::db::redacted(&config.database_url), "starting");
+    tracing::info!(model = models.default_choice().id, database = %app::db::redacted(&config.database_url), "starting");
 
     if let Some(files) = &turn_settings.files {
         match files.remove_leftovers().await {
@@ -149,7 +154,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         .await
         .map_err(|err| format!("Cannot listen for the other instances' signals: {err}"))?;
     let state =
-        server::app_state(leptos_options, pool.clone(), model, auth_settings, turn_settings, mcp.clone(), signals);
+        server::app_state(leptos_options, pool.clone(), models, auth_settings, turn_settings, mcp.clone(), signals);
     let sweeper = state.turns.spawn_expiry_sweeper();
     let (running, live) = (state.conversations.running.clone(), state.live.clone());
     let router = server::router(state);

@@ -39,9 +39,10 @@ async fn world() -> World {
 /// The request that exercises a route: its concrete path and body.
 fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
     match (method, path) {
-        ("GET", "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit" | "/gpt/events") => {
-            (path.into(), None)
-        }
+        (
+            "GET",
+            "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit" | "/gpt/events" | "/gpt/models",
+        ) => (path.into(), None),
         ("POST", "/auth/signup") => {
             (path.into(), Some(json!({"username": "newcomer", "password": "correct horse battery"})))
         }
@@ -193,6 +194,10 @@ fn server_fn_args(world: &World, path: &str) -> String {
     match path {
         "/api/get_history" | "/api/stop_turn" => format!("id={}", world.history),
         "/api/rename_conversation" => format!("id={}&title=Probe", world.history),
+        "/api/choose_model" => {
+            let model = &world.app.state.conversations.models.default_choice().id;
+            format!("id={}&model={}", world.history, model.replace(':', "%3A").replace('/', "%2F"))
+        }
         "/api/delete_conversation" => format!("id={}", world.doomed),
         "/api/revoke_api_token" | "/api/revoke_grant" => "id=unknown".into(),
         "/api/admin_mcp_reconnect" => "name=unknown".into(),

@@ -448,7 +448,7 @@ async fn an_answer_survives_a_server_restart() {
     let state = server::app_state(
         options,
         dir_app.pool.clone(),
-        model,
+        app::llm::Models::single(model),
         common::test_auth(),
         app::turn::TurnSettings::default(),
         Default::default(),
@@ -486,8 +486,15 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
     .unwrap();
     let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();
     let signals = app::signals::Signals::local();
-    let state =
-        server::app_state(options, app.pool.clone(), model, common::test_auth(), settings, Default::default(), signals);
+    let state = server::app_state(
+        options,
+        app.pool.clone(),
+        app::llm::Models::single(model),
+        common::test_auth(),
+        settings,
+        Default::default(),
+        signals,
+    );
     let off = TestApp { router: server::router(state.clone()), dir: app.dir, pool: app.pool, state };
     let ada = off.user("ada", Role::User).await;
     let turn = off.prompt(&ada, json!({"prompt": "hi", "askResponse": {"toolCallId": "x", "action": "decline"}})).await;

@@ -114,7 +114,11 @@ async fn events(model: &dyn ChatModel, request: ModelRequest) -> Vec<ModelEvent>
 }
 
 fn hello() -> ModelRequest {
-    ModelRequest { system: "Be brief.".into(), messages: vec![ModelMessage::User { text: "Hi".into() }], tools: vec![] }
+    ModelRequest {
+        system: "Be brief.".into(),
+        messages: vec![ModelMessage::User { text: "Hi".into(), parts: vec![] }],
+        tools: vec![],
+    }
 }
 
 fn delta(content: Value) -> Value {
@@ -264,7 +268,7 @@ fn conversation_with_an_answered_files_ask() -> ModelRequest {
     ModelRequest {
         system: "System text.".into(),
         messages: vec![
-            ModelMessage::User { text: "Here is my receipt".into() },
+            ModelMessage::User { text: "Here is my receipt".into(), parts: vec![] },
             ModelMessage::Assistant {
                 text: String::new(),
                 tool_calls: vec![ToolCall {

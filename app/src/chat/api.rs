@@ -6,6 +6,7 @@ use super::model::{HistorySummary, HistoryView};
 use crate::error::AppError;
 #[cfg(feature = "ssr")]
 use crate::server_fn::server_caller;
+use crate::wire::ModelOption;
 
 /// The caller's conversations; with `search`, those whose title or messages hold it.
 #[server(prefix = "/api", endpoint = "list_histories")]
@@ -20,18 +21,33 @@ pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
     state.conversations.read(&caller, &id).await
 }
 
-/// Starts an empty conversation for the caller (the chat creates one before its first message,
-/// so it always knows which conversation a running turn belongs to).
+/// Starts an empty conversation for the caller, on `model` or the default (the chat creates
+/// one before its first message, so it always knows which conversation a running turn
+/// belongs to).
 #[server(prefix = "/api", endpoint = "create_conversation")]
-pub async fn create_conversation() -> Result<String, AppError> {
+pub async fn create_conversation(#[server(default)] model: Option<String>) -> Result<String, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.create(&caller).await.map(|history| history.id)
+    state.conversations.create(&caller, model.as_deref()).await.map(|history| history.id)
 }
 
 #[server(prefix = "/api", endpoint = "rename_conversation")]
 pub async fn rename_conversation(id: String, title: String) -> Result<HistorySummary, AppError> {
     let (state, caller) = server_caller().await?;
     state.conversations.rename(&caller, &id, &title).await
+}
+
+/// The models a conversation may run on, the default first.
+#[server(prefix = "/api", endpoint = "list_models")]
+pub async fn list_models() -> Result<Vec<ModelOption>, AppError> {
+    let (state, _caller) = server_caller().await?;
+    Ok(state.conversations.models.options())
+}
+
+/// Chooses the model a conversation runs on from its next turn.
+#[server(prefix = "/api", endpoint = "choose_model")]
+pub async fn choose_model(id: String, model: String) -> Result<HistorySummary, AppError> {
+    let (state, caller) = server_caller().await?;
+    state.conversations.choose_model(&caller, &id, &model).await
 }
 
 #[server(prefix = "/api", endpoint = "delete_conversation")]

@@ -8,14 +8,17 @@ use serde_json::Value;
 use super::announcer::{AskAnnouncer, announce_asks};
 use super::api::{create_conversation, get_history, list_histories, stop_turn};
 use super::ask_card::AnswerChannel;
+use super::attachments::{AttachButton, PendingFiles, PendingList};
 use super::conversation_list::ConversationList;
 use super::drawer::{ConversationsDrawer, DrawerBackdrop};
 use super::follow::follow_newest;
 use super::messages::{LastExchange, LiveTurnView, RedoChannel, SavedRows};
+use super::model::Attachment;
+use super::model_picker::{ModelChoice, ModelPicker};
 use super::page_state::{ChatState, LiveTurn, follow_running};
 use crate::components::{BlockActionsContext, textarea_text};
 use crate::live::{HistoryChange, LiveEvent};
-use crate::wire::{AskAnswer, PromptBody};
+use crate::wire::{AskAnswer, FileRef, PromptBody};
 
 #[component]
 pub fn ChatPage() -> impl IntoView {
@@ -38,6 +41,12 @@ pub fn ChatPage() -> impl IntoView {
         },
     );
     super::ask_card::provide_ask_drafts(history_id.into());
+    // The picker shows the open conversation's model; a new chat starts on the default.
+    let model = ModelChoice(RwSignal::new(None));
+    Effect::new(move |_| {
+        let shown = history.get().and_then(|(_, view)| view.ok().flatten()).and_then(|view| view.model);
+        model.0.set(shown);
+    });
 
     // Once the conversation has reloaded after a finished turn, the saved rows replace the live turn.
     Effect::new(move |_| {
@@ -84,21 +93,23 @@ pub fn ChatPage() -> impl IntoView {
         });
     });
 
-    let send = move |prompt: String| {
+    let send = move |prompt: String, files: Vec<Attachment>| {
         let Some(id) = history_id.get_untracked() else {
             // A new chat: create the conversation first, so a running turn always has one.
             busy.set(true);
-            live.set(Some(LiveTurn { prompt: Some(prompt.clone()), ..Default::default() }));
+            let shown = LiveTurn { prompt: Some(prompt.clone()), attachments: files.clone(), ..Default::default() };
+            live.set(Some(shown));
             let navigate = navigate.clone();
             leptos::task::spawn_local(async move {
-                match create_conversation().await {
+                match create_conversation(model.0.get_untracked()).await {
                     Ok(id) => {
                         navigate(&format!("/?c={id}"), Default::default());
-                        state.start_turn(prompt_body(&id, &prompt), Some(prompt.clone()));
+                        state.start_turn(prompt_body(&id, &prompt, &files, model), Some(prompt.clone()), files);
                     }
                     Err(err) => {
                         live.set(Some(LiveTurn {
                             prompt: Some(prompt),
+                            attachments: files,
                             error: Some(err.to_string()),
                             ..Default::default()
                         }));
@@ -108,7 +119,7 @@ pub fn ChatPage() -> impl IntoView {
             });
             return;
         };
-        state.start_turn(prompt_body(&id, &prompt), Some(prompt));
+        state.start_turn(prompt_body(&id, &prompt, &files, model), Some(prompt), files);
     };
     // Stop ends the turn this tab shows; another tab's turn on the conversation goes on.
     let stop = move || {
@@ -125,7 +136,7 @@ pub fn ChatPage() -> impl IntoView {
             ask_response: Some(AskAnswer { tool_call_id, response }),
             ..Default::default()
         };
-        state.start_turn(body, None);
+        state.start_turn(body, None, Vec::new());
     });
     // Once per ask: a browser clock ahead of the server's must not reload again and again.
     let ran_out_of_time = StoredValue::new(Vec::<String>::new());
@@ -180,7 +191,7 @@ pub fn ChatPage() -> impl IntoView {
     provide_context(BlockActionsContext {
         reply: Callback::new(move |text: String| {
             if !busy.get_untracked() {
-                reply_send(text);
+                reply_send(text, Vec::new());
             }
         }),
         history_id: history_id.into(),
@@ -192,24 +203,27 @@ pub fn ChatPage() -> impl IntoView {
             <DrawerBackdrop />
             <AskAnnouncer said />
             <main class="chat__main">
-                {move || {
-                    history_id
-                        .get()
-                        .map(|id| {
-                            view! {
-                                <nav class="transcript__tools" aria-label="This conversation">
-                                    "Export: "
-                                    <a href=format!("/gpt/histories/{id}/export?format=markdown") download>
-                                        "Markdown"
-                                    </a>
-                                    " · "
-                                    <a href=format!("/gpt/histories/{id}/export?format=json") download>
-                                        "JSON"
-                                    </a>
-                                </nav>
-                            }
-                        })
-                }}
+                <div class="chat__bar">
+                    <ModelPicker choice=model history_id />
+                    {move || {
+                        history_id
+                            .get()
+                            .map(|id| {
+                                view! {
+                                    <nav class="transcript__tools" aria-label="This conversation">
+                                        "Export: "
+                                        <a href=format!("/gpt/histories/{id}/export?format=markdown") download>
+                                            "Markdown"
+                                        </a>
+                                        " · "
+                                        <a href=format!("/gpt/histories/{id}/export?format=json") download>
+                                            "JSON"
+                                        </a>
+                                    </nav>
+                                }
+                            })
+                    }}
+                </div>
                 <section
                     class="transcript"
                     aria-label="Conversation"
@@ -253,24 +267,33 @@ pub fn ChatPage() -> impl IntoView {
     }
 }
 
-fn prompt_body(history_id: &str, prompt: &str) -> PromptBody {
-    PromptBody { history_id: Some(history_id.into()), prompt: Some(prompt.into()), ..Default::default() }
+/// A message for the conversation, on the model the picker shows (a new chat's choice is
+/// stored with its first message).
+fn prompt_body(history_id: &str, prompt: &str, files: &[Attachment], model: ModelChoice) -> PromptBody {
+    PromptBody {
+        history_id: Some(history_id.into()),
+        prompt: Some(prompt.into()),
+        model: model.0.get_untracked(),
+        attachments: files.iter().map(|file| FileRef { file_id: file.file_id.clone() }).collect(),
+        ..Default::default()
+    }
 }
 
 #[component]
 fn Composer(
     busy: RwSignal<bool>,
-    on_send: impl Fn(String) + Clone + Send + Sync + 'static,
+    on_send: impl Fn(String, Vec<Attachment>) + Clone + Send + Sync + 'static,
     on_stop: impl Fn() + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let draft = RwSignal::new(String::new());
+    let files = PendingFiles::new();
     let submit = move || {
         let prompt = draft.get_untracked().trim().to_string();
-        if prompt.is_empty() || busy.get_untracked() {
+        if prompt.is_empty() || busy.get_untracked() || files.uploading() {
             return;
         }
         draft.set(String::new());
-        on_send(prompt);
+        on_send(prompt, files.take());
     };
     let submit_on_enter = submit.clone();
     view! {
@@ -281,6 +304,8 @@ fn Composer(
                 submit();
             }
         >
+            <PendingList pending=files />
+            <AttachButton pending=files busy />
             <label class="visually-hidden" for="composer-input">
                 "Message"
             </label>
@@ -306,7 +331,7 @@ fn Composer(
             <button
                 type="submit"
                 class="composer__send"
-                disabled=move || busy.get() || draft.with(|text| text.trim().is_empty())
+                disabled=move || busy.get() || files.uploading() || draft.with(|text| text.trim().is_empty())
             >
                 {move || if busy.get() { "Replying…" } else { "Send" }}
             </button>

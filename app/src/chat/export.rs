@@ -18,7 +18,11 @@ pub fn to_markdown(view: &HistoryView) -> String {
     let mut out = format!("# {}\n", view.title.as_deref().unwrap_or("Untitled conversation"));
     for item in transcript(view) {
         let section = match item {
-            TranscriptItem::User(text) => format!("**You:**\n\n{}", quoted(&text)),
+            TranscriptItem::User { text, attachments } => {
+                let files: String =
+                    attachments.iter().map(|file| format!("\n\n*Attached: {}*", file.describe())).collect();
+                format!("**You:**\n\n{}{files}", quoted(&text))
+            }
             TranscriptItem::Assistant { text, .. } => format!("**Palaver:**\n\n{text}"),
             TranscriptItem::Tool { tool_name, result, .. } => {
                 let outcome = if result.is_some() { "" } else { " (no result)" };
@@ -66,7 +70,7 @@ mod tests {
     #[test]
     fn a_conversation_reads_as_markdown() {
         let rows = vec![
-            HistoryRow::User { text: "Plan my week\nplease".into() },
+            HistoryRow::User { text: "Plan my week\nplease".into(), attachments: Vec::new() },
             HistoryRow::ToolCall {
                 tool_name: "ask_choice".into(),
                 tool_call_id: "c1".into(),
@@ -91,7 +95,8 @@ mod tests {
                 blocks: None,
             },
         ];
-        let view = HistoryView { id: "h1".into(), title: Some("Week / plan!".into()), rows, pending_ask: None };
+        let view =
+            HistoryView { id: "h1".into(), title: Some("Week / plan!".into()), model: None, rows, pending_ask: None };
         assert_eq!(
             to_markdown(&view),
             "# Week / plan!\n\n**You:**\n\n> Plan my week\n> please\n\n**Asked:** Which day?\n\n*You chose: Monday*\n\n**Palaver:**\n\nMonday it is.\n"

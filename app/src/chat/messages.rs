@@ -5,7 +5,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
-use super::model::{HistoryRow, HistoryView};
+use super::attachments::AttachmentList;
+use super::model::{Attachment, HistoryRow, HistoryView};
 use super::page_state::LiveTurn;
 use super::transcript::{TranscriptItem, transcript};
 use crate::components::{BlocksReply, StreamingBlocks, textarea_text};
@@ -26,7 +27,9 @@ pub(super) struct LastExchange {
 impl LastExchange {
     fn of(history: &HistoryView) -> Option<Self> {
         history.rows.iter().enumerate().rev().find_map(|(starts_at, row)| match row {
-            HistoryRow::User { text } => Some(Self { starts_at, seen_rows: history.rows.len(), text: text.clone() }),
+            HistoryRow::User { text, .. } => {
+                Some(Self { starts_at, seen_rows: history.rows.len(), text: text.clone() })
+            }
             _ => None,
         })
     }
@@ -66,7 +69,7 @@ pub(super) fn SavedRows(
                     shown.pending_ask = None;
                 }
                 let items = transcript(&shown);
-                let last_message = items.iter().rposition(|item| matches!(item, TranscriptItem::User(_)));
+                let last_message = items.iter().rposition(|item| matches!(item, TranscriptItem::User { .. }));
                 let last_reply = items
                     .iter()
                     .rposition(|item| matches!(item, TranscriptItem::Assistant { .. }))
@@ -80,8 +83,8 @@ pub(super) fn SavedRows(
                     .into_iter()
                     .enumerate()
                     .map(|(n, item)| match item {
-                        TranscriptItem::User(text) => {
-                            view! { <UserMessage text redo=target(n, last_message) /> }.into_any()
+                        TranscriptItem::User { text, attachments } => {
+                            view! { <UserMessage text attachments redo=target(n, last_message) /> }.into_any()
                         }
                         TranscriptItem::Assistant { text, blocks } => {
                             view! { <AssistantMessage text blocks regenerate=target(n, last_reply) /> }.into_any()
@@ -137,10 +140,15 @@ fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: O
 
 /// A message of the user's; the last one (with `redo`) can be edited and sent in its place.
 #[component]
-fn UserMessage(text: String, redo: Option<RedoTarget>) -> impl IntoView {
+fn UserMessage(text: String, attachments: Vec<Attachment>, redo: Option<RedoTarget>) -> impl IntoView {
     let editing = RwSignal::new(false);
     let shown = text.clone();
-    let message = move || view! { <p class="message__text">{shown.clone()}</p> };
+    let message = move || {
+        view! {
+            <p class="message__text">{shown.clone()}</p>
+            <AttachmentList files=attachments.clone() />
+        }
+    };
     view! {
         <article class="message message--user" data-testid="user-message">
             {match redo.clone() {
@@ -284,7 +292,7 @@ fn ReplyBody(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
 #[component]
 pub(super) fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
     view! {
-        {turn.prompt.map(|text| view! { <UserMessage text redo=None /> })}
+        {turn.prompt.map(|text| view! { <UserMessage text attachments=turn.attachments redo=None /> })}
         {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">"Using " <code>{tool}</code></p> }).collect_view()}
         <article
             class="message message--assistant"

@@ -8,6 +8,7 @@ pub mod actions;
 mod announcer;
 pub mod api;
 mod ask_card;
+mod attachments;
 #[cfg(feature = "ssr")]
 mod block_settings;
 mod components;
@@ -21,6 +22,7 @@ mod follow;
 mod inbox;
 mod messages;
 pub mod model;
+mod model_picker;
 mod page_state;
 #[cfg(feature = "ssr")]
 pub mod running;

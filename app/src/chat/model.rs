@@ -87,12 +87,32 @@ pub struct RowAsk {
     pub expired_at: Option<String>,
 }
 
+/// A file sent with a message: an upload of its sender.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment {
+    pub file_id: String,
+    pub filename: String,
+    pub mime_type: String,
+    pub size: u64,
+}
+
+impl Attachment {
+    /// How the model hears of it once its bytes are no longer sent: name, type and size.
+    pub fn describe(&self) -> String {
+        format!("{} ({}, {} bytes)", self.filename, self.mime_type, self.size)
+    }
+}
+
 /// One stored row of a conversation, in the order the conversation happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum HistoryRow {
     User {
         text: String,
+        /// Files sent with the message (uploads of its sender), by name and type.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<Attachment>,
     },
     Assistant {
         text: String,
@@ -119,11 +139,7 @@ pub enum HistoryRow {
         allowed_by: Option<crate::grants::GrantScope>,
     },
     #[serde(rename_all = "camelCase")]
-    ToolResult {
-        tool_name: String,
-        tool_call_id: String,
-        result: Value,
-    },
+    ToolResult { tool_name: String, tool_call_id: String, result: Value },
 }
 
 impl HistoryRow {
@@ -151,6 +167,9 @@ pub struct PendingAskView {
 pub struct HistoryView {
     pub id: String,
     pub title: Option<String>,
+    /// The model it runs on (its own choice, or the server's default).
+    #[serde(default)]
+    pub model: Option<String>,
     pub rows: Vec<HistoryRow>,
     #[serde(default)]
     pub pending_ask: Option<PendingAskView>,

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::model::{AskPreviewEvent, TurnEvent};
+use super::model::{AskPreviewEvent, Attachment, TurnEvent};
 use crate::error::FieldError;
 use crate::wire::PromptBody;
 use palaver_contract::blocks::BlocksCheck;
@@ -13,6 +13,8 @@ use palaver_contract::blocks::BlocksCheck;
 pub(super) struct LiveTurn {
     /// The user's message; `None` when the turn answers an ask.
     pub(super) prompt: Option<String>,
+    /// The files sent with it.
+    pub(super) attachments: Vec<Attachment>,
     pub(super) reply: String,
     pub(super) tools: Vec<String>,
     pub(super) error: Option<String>,
@@ -62,9 +64,9 @@ impl ChatState {
         self.version.update(|version| *version += 1);
     }
 
-    /// Shows `prompt` (or nothing, for an answer) at once and streams the turn `body` starts.
-    pub(super) fn start_turn(self, body: PromptBody, prompt: Option<String>) {
-        self.begin(body, LiveTurn { prompt, ..Default::default() });
+    /// Shows `prompt` and its files (or nothing, for an answer) at once and streams the turn `body` starts.
+    pub(super) fn start_turn(self, body: PromptBody, prompt: Option<String>, attachments: Vec<Attachment>) {
+        self.begin(body, LiveTurn { prompt, attachments, ..Default::default() });
     }
 
     /// Like [`Self::start_turn`] for a redo: the saved rows from `keep_rows` on are hidden while

@@ -13,6 +13,7 @@ use super::store;
 use crate::accounts::auth::Caller;
 use crate::error::{AppError, AppResult};
 use crate::live::{HistoryChange, HistoryChanged, LiveEvent, LiveHub};
+use crate::llm::Models;
 
 /// The conversations service (a substate of the app's state): the database, how replies are
 /// checked as documents, and the running turns it can stop.
@@ -24,14 +25,22 @@ pub struct Conversations {
     pub running: RunningTurns,
     /// Where changes are told to the owner's tabs and devices.
     pub live: LiveHub,
+    /// The models a conversation may choose.
+    pub models: Models,
 }
 
 /// The most characters of a search that are looked for.
 pub const SEARCH_MAX_LENGTH: usize = 200;
 
 impl Conversations {
-    pub fn new(pool: Pool, blocks: Option<BlocksSettings>, running: RunningTurns, live: LiveHub) -> Self {
-        Self { pool, blocks, running, live }
+    pub fn new(
+        pool: Pool,
+        blocks: Option<BlocksSettings>,
+        running: RunningTurns,
+        live: LiveHub,
+        models: Models,
+    ) -> Self {
+        Self { pool, blocks, running, live, models }
     }
 
     async fn tell(&self, caller: &Caller, history_id: &str, change: HistoryChange, title: Option<String>) {
@@ -51,12 +60,16 @@ impl Conversations {
         }
     }
 
-    /// Starts an empty conversation owned by the caller.
-    pub async fn create(&self, caller: &Caller) -> AppResult<HistoryView> {
-        let id = store::create_history(&self.pool, &caller.user.id).await?;
+    /// Starts an empty conversation owned by the caller, on `model` (else the default).
+    pub async fn create(&self, caller: &Caller, model: Option<&str>) -> AppResult<HistoryView> {
+        if let Some(model) = model {
+            self.models.check(model).map_err(AppError::BadRequest)?;
+        }
+        let id = store::create_history(&self.pool, &caller.user.id, model).await?;
         self.tell(caller, &id, HistoryChange::Created, None).await;
         // A new conversation is known without reading it back: no title, rows or pending ask.
-        Ok(HistoryView { id, title: None, rows: Vec::new(), pending_ask: None })
+        let model = Some(self.models.for_conversation(model).id.clone());
+        Ok(HistoryView { id, title: None, model, rows: Vec::new(), pending_ask: None })
     }
 
     /// Checks that the caller may read a conversation (its owner, or an admin).
@@ -77,6 +90,13 @@ impl Conversations {
         let renamed = store::rename_history(&self.pool, id, &title).await?.ok_or(AppError::HistoryNotFound)?;
         self.tell(caller, id, HistoryChange::Renamed, renamed.title.clone()).await;
         Ok(renamed)
+    }
+
+    /// Chooses the model a conversation the caller owns runs on from its next turn.
+    pub async fn choose_model(&self, caller: &Caller, id: &str, model: &str) -> AppResult<HistorySummary> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        self.models.check(model).map_err(AppError::BadRequest)?;
+        store::set_history_model(&self.pool, id, model).await?.ok_or(AppError::HistoryNotFound)
     }
 
     /// Deletes a conversation the caller owns: it stops any turn running on it, leaves the
@@ -105,7 +125,8 @@ impl Conversations {
     /// carries its check (made with this server's block settings as they are now), with the
     /// blocks host actions changed since.
     pub async fn view(&self, id: &str) -> AppResult<Option<HistoryView>> {
-        let Some(view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
+        let Some(mut view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
+        view.model = Some(self.models.for_conversation(view.model.as_deref()).id.clone());
         let settings = self.blocks.clone().unwrap_or_default();
         // Parsing and checking every document is CPU work: off the async workers.
         let mut view = tokio::task::spawn_blocking(move || {

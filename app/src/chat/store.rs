@@ -7,10 +7,37 @@ use super::model::{HistorySummary, HistoryView};
 use crate::db::new_id;
 use crate::error::AppResult;
 
-pub async fn create_history(pool: &Pool, owner_id: &str) -> AppResult<String> {
+/// A new conversation; `model` is its chosen model (`None`: the server's default).
+pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) -> AppResult<String> {
     let id = new_id();
-    sqlx::query("INSERT INTO histories (id, owner_id) VALUES ($1, $2)").bind(&id).bind(owner_id).execute(pool).await?;
+    sqlx::query("INSERT INTO histories (id, owner_id, model) VALUES ($1, $2, $3)")
+        .bind(&id)
+        .bind(owner_id)
+        .bind(model)
+        .execute(pool)
+        .await?;
     Ok(id)
+}
+
+/// The model a conversation chose, when it chose one.
+pub async fn history_model(pool: &Pool, id: &str) -> AppResult<Option<String>> {
+    let model: Option<(Option<String>,)> =
+        sqlx::query_as("SELECT model FROM histories WHERE id = $1").bind(id).fetch_optional(pool).await?;
+    Ok(model.and_then(|(model,)| model))
+}
+
+/// Stores a conversation's choice of model; returns it as the list shows it, or `None` when
+/// it is gone.
+pub async fn set_history_model(pool: &Pool, id: &str, model: &str) -> AppResult<Option<HistorySummary>> {
+    let row: Option<(String, Option<String>, String, String)> = sqlx::query_as(
+        "UPDATE histories SET model = $1 WHERE id = $2 AND deleted_at IS NULL
+         RETURNING id, title, created_at, updated_at",
+    )
+    .bind(model)
+    .bind(id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }))
 }
 
 /// The owner's conversations, most recently active first.
@@ -51,11 +78,12 @@ pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppR
 }
 
 pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {
-    let Some((title, pending_ask)): Option<(Option<String>, Option<String>)> =
-        sqlx::query_as("SELECT title, CAST(pending_ask AS TEXT) FROM histories WHERE id = $1 AND deleted_at IS NULL")
-            .bind(id)
-            .fetch_optional(pool)
-            .await?
+    let Some((title, pending_ask, model)): Option<(Option<String>, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT title, CAST(pending_ask AS TEXT), model FROM histories WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?
     else {
         return Ok(None);
     };
@@ -82,7 +110,7 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             }
         })
         .collect();
-    Ok(Some(HistoryView { id: id.to_string(), title, rows, pending_ask }))
+    Ok(Some(HistoryView { id: id.to_string(), title, model, rows, pending_ask }))
 }
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::model::{AskOrigin, AskStatus, HistoryRow, HistoryView};
+use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView};
 use crate::grants::GrantScope;
 use palaver_contract::asks::AskKind;
 use palaver_contract::blocks::BlocksCheck;
@@ -32,7 +32,10 @@ pub struct AskItem {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TranscriptItem {
-    User(String),
+    User {
+        text: String,
+        attachments: Vec<Attachment>,
+    },
     /// A reply: markdown, or a block document with its check.
     Assistant {
         text: String,
@@ -57,7 +60,9 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let mut items: Vec<TranscriptItem> = Vec::new();
     for row in &view.rows {
         match row {
-            HistoryRow::User { text } => items.push(TranscriptItem::User(text.clone())),
+            HistoryRow::User { text, attachments } => {
+                items.push(TranscriptItem::User { text: text.clone(), attachments: attachments.clone() })
+            }
             HistoryRow::Assistant { text, blocks, .. } => {
                 items.push(TranscriptItem::Assistant { text: text.clone(), blocks: blocks.clone() })
             }
@@ -116,7 +121,7 @@ mod tests {
     #[test]
     fn joins_answers_to_their_asks_and_results_to_their_tools() {
         let rows = vec![
-            HistoryRow::User { text: "hi".into() },
+            HistoryRow::User { text: "hi".into(), attachments: Vec::new() },
             HistoryRow::ToolCall {
                 tool_name: "listTodos".into(),
                 tool_call_id: "t1".into(),
@@ -147,7 +152,7 @@ mod tests {
                 result: json!({"action": "decline"}),
             },
         ];
-        let view = HistoryView { id: "h".into(), title: None, rows, pending_ask: None };
+        let view = HistoryView { id: "h".into(), title: None, model: None, rows, pending_ask: None };
         let items = transcript(&view);
         assert_eq!(items.len(), 3);
         assert!(matches!(&items[1], TranscriptItem::Tool { result: Some(_), .. }));

@@ -46,7 +46,11 @@ pub fn request_body(model: &str, request: &ModelRequest) -> Value {
     };
     for message in &request.messages {
         match message {
-            ModelMessage::User { text } => push("user", vec![json!({"type": "text", "text": text})]),
+            ModelMessage::User { text, parts } => {
+                let mut content = vec![json!({"type": "text", "text": text})];
+                content.extend(parts.iter().map(content_part));
+                push("user", content)
+            }
             ModelMessage::Assistant { text, tool_calls } => {
                 let mut content = Vec::new();
                 if !text.is_empty() {

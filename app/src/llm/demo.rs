@@ -10,7 +10,9 @@ use palaver_contract::asks::option_labels;
 use serde_json::{Value, json};
 
 use super::demo_documents;
-use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens};
+use super::{
+    ChatModel, ContentPart, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens,
+};
 
 /// How long the demo waits between streamed words, so the reply visibly streams.
 const WORD_DELAY: Duration = Duration::from_millis(15);
@@ -379,12 +381,30 @@ fn word_chunks(text: &str) -> Vec<String> {
     text.split_inclusive(' ').map(str::to_string).collect()
 }
 
+/// What the demo says of a message with files: it names them (each file comes as a line that
+/// describes it, then the file), as it cannot read them.
+fn about_attachments(parts: &[ContentPart]) -> String {
+    let described: Vec<String> = parts
+        .iter()
+        .step_by(2)
+        .filter_map(|part| match part {
+            ContentPart::Text { text } => text.split_once(": ").map(|(_, file)| format!("- {file}")),
+            _ => None,
+        })
+        .collect();
+    format!(
+        "You attached:\n\n{}\n\nI'm only the demo agent, so I can't look inside files; a real model gets them as you sent them.",
+        described.join("\n")
+    )
+}
+
 fn next_move(request: &ModelRequest) -> Move {
     match request.messages.last() {
         Some(ModelMessage::Tool { tool_name, tool_call_id, result, .. }) => {
             Move::Say(after_tool(&request.messages, tool_name, tool_call_id, result))
         }
-        Some(ModelMessage::User { text }) => answer_prompt(request, text),
+        Some(ModelMessage::User { parts, .. }) if !parts.is_empty() => Move::Say(about_attachments(parts)),
+        Some(ModelMessage::User { text, .. }) => answer_prompt(request, text),
         _ => Move::Say("Is there anything else I can do?".to_string()),
     }
 }
@@ -457,7 +477,25 @@ mod tests {
     }
 
     fn user(text: &str) -> ModelMessage {
-        ModelMessage::User { text: text.into() }
+        ModelMessage::User { text: text.into(), parts: Vec::new() }
+    }
+
+    #[test]
+    fn a_message_with_files_hears_them_named() {
+        let parts = vec![
+            ContentPart::Text { text: "File 1 of 2: receipt.png (image/png, 12 bytes)".into() },
+            ContentPart::ImageData { mime_type: "image/png".into(), data: "aGk=".into() },
+            ContentPart::Text { text: "File 2 of 2: notes.txt (text/plain, 5 bytes)".into() },
+            ContentPart::Text { text: "File: not a description".into() },
+        ];
+        let message = ModelMessage::User { text: "look".into(), parts };
+        let Move::Say(said) = next_move(&request(vec![message], &[])) else { panic!("the demo says something") };
+        assert!(
+            said.starts_with(
+                "You attached:\n\n- receipt.png (image/png, 12 bytes)\n- notes.txt (text/plain, 5 bytes)\n\n"
+            ),
+            "{said}"
+        );
     }
 
     #[test]

@@ -88,7 +88,7 @@ impl MockModel {
 
     fn next_response(&self, request: &ModelRequest) -> Result<MockResponse, String> {
         let first_prompt = request.messages.iter().find_map(|message| match message {
-            ModelMessage::User { text } => Some(text.clone()),
+            ModelMessage::User { text, .. } => Some(text.clone()),
             _ => None,
         });
         let key = first_prompt.filter(|prompt| self.script.conversations.contains_key(prompt));
@@ -192,7 +192,10 @@ mod tests {
     use super::*;
 
     fn user(text: &str) -> ModelRequest {
-        ModelRequest { messages: vec![ModelMessage::User { text: text.into() }], ..Default::default() }
+        ModelRequest {
+            messages: vec![ModelMessage::User { text: text.into(), parts: Vec::new() }],
+            ..Default::default()
+        }
     }
 
     async fn collect(model: &MockModel, request: ModelRequest) -> Vec<ModelEvent> {

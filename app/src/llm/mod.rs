@@ -1,13 +1,14 @@
 //! The model seam: one trait for a streaming chat model with tools, and its providers.
 //!
 //! The turn runner only ever talks to [`ChatModel`]; which provider stands behind it is a
-//! start-up choice (`PALAVER_MODEL`).
+//! start-up choice (`PALAVER_MODEL`, and the choices of `PALAVER_MODELS` a conversation may pick).
 
 mod anthropic;
 mod demo;
 pub(crate) mod demo_documents;
 mod http;
 mod mock;
+mod models;
 mod openai;
 
 use std::sync::Arc;
@@ -20,6 +21,7 @@ pub use anthropic::AnthropicModel;
 pub use demo::DemoModel;
 pub use http::RetryPolicy;
 pub use mock::MockModel;
+pub use models::{ModelChoice, Models};
 pub use openai::OpenAiModel;
 
 /// One message of the conversation as the model sees it.
@@ -28,6 +30,9 @@ pub use openai::OpenAiModel;
 pub enum ModelMessage {
     User {
         text: String,
+        /// Files sent with the message, after its text.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<ContentPart>,
     },
     Assistant {
         #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -37,7 +37,14 @@ pub fn request_body(model: &str, request: &ModelRequest) -> Value {
     let mut messages = vec![json!({"role": "system", "content": request.system})];
     for message in &request.messages {
         match message {
-            ModelMessage::User { text } => messages.push(json!({"role": "user", "content": text})),
+            ModelMessage::User { text, parts } if parts.is_empty() => {
+                messages.push(json!({"role": "user", "content": text}))
+            }
+            ModelMessage::User { text, parts } => {
+                let mut content = vec![json!({"type": "text", "text": text})];
+                content.extend(parts.iter().map(content_part));
+                messages.push(json!({"role": "user", "content": content}));
+            }
             ModelMessage::Assistant { text, tool_calls } => {
                 let mut entry =
                     json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});

@@ -7,6 +7,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};
 
 use super::arguments::HeldStep;
+use super::attachments::{Attached, described_file_parts};
 use super::replay;
 use super::request_log::{AskLog, AskPhase};
 use super::run::{Resolved, Turn};
@@ -23,8 +24,8 @@ use crate::grants::GrantScope;
 use crate::live::{AskResolved, LiveEvent};
 use crate::llm::{ContentPart, ModelMessage, ToolCall};
 use palaver_contract::asks::{
-    Ask, AskResponse, check_ask_file_bytes, file_not_owned_error, is_text_file_mime_type, parse_ask_data_url,
-    parse_stored_ask, told_answer, validate_ask_response,
+    Ask, AskResponse, check_ask_file_bytes, file_not_owned_error, parse_ask_data_url, parse_stored_ask, told_answer,
+    validate_ask_response,
 };
 
 /// The cancel reason of an elicitation whose server request ended with the process.
@@ -221,10 +222,7 @@ impl TurnRunner {
                 entry["fileId"] = id.clone();
             }
             stored.push(entry);
-            parts.push(ContentPart::Text {
-                text: format!("File {} of {count}: {filename} ({mime_type}, {} bytes)", index + 1, bytes.len()),
-            });
-            parts.push(file_part(&filename, &mime_type, &bytes));
+            parts.extend(described_file_parts(index, count, &filename, &mime_type, &bytes));
         }
         Ok((json!({"action": "accept", "content": {"files": stored}}), parts))
     }
@@ -237,10 +235,11 @@ impl Turn {
             TurnInput::Prompt(prompt) => {
                 let prompt = prompt.trim().to_string();
                 self.messages = replay::replay(&self.rows);
-                self.messages.push(ModelMessage::User { text: prompt.clone() });
+                let Attached { rows, parts } = std::mem::take(&mut self.attached);
+                self.messages.push(ModelMessage::User { text: prompt.clone(), parts });
                 self.replayed_len = self.messages.len();
                 self.prompt_index = self.rows.len() + 1;
-                self.new_rows.push(HistoryRow::User { text: prompt });
+                self.new_rows.push(HistoryRow::User { text: prompt, attachments: rows });
                 None
             }
             TurnInput::Answer { .. } => {
@@ -366,29 +365,6 @@ impl Turn {
             Ok(false) => json!({"error": ALREADY_RAN}).into(),
             Err(_) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}).into(),
         }
-    }
-}
-
-/// A file as the model sees it: images and PDFs as they are, text cut to its first 100 KB.
-pub(super) fn file_part(filename: &str, mime_type: &str, bytes: &[u8]) -> ContentPart {
-    if is_text_file_mime_type(mime_type) {
-        let limit = palaver_contract::asks::ASK_LIMITS.files.text_max_bytes;
-        let text = String::from_utf8_lossy(bytes);
-        if bytes.len() <= limit {
-            return ContentPart::Text { text: text.into_owned() };
-        }
-        let mut end = limit;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let note = format!("[The file is cut to its first {end} of {} bytes.]", bytes.len());
-        return ContentPart::Text { text: format!("{}\n{note}", &text[..end]) };
-    }
-    let data = BASE64.encode(bytes);
-    if mime_type.starts_with("image/") {
-        ContentPart::ImageData { mime_type: mime_type.to_string(), data }
-    } else {
-        ContentPart::FileData { mime_type: mime_type.to_string(), filename: filename.to_string(), data }
     }
 }
 

@@ -9,6 +9,7 @@
 mod answer;
 pub mod arguments;
 mod ask_preview;
+pub mod attachments;
 mod call_ids;
 mod expiry;
 mod pending;
@@ -41,7 +42,8 @@ use crate::chat::turn_log::TurnLog;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 use crate::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent, LiveHub};
-use crate::llm::{ChatModel, Usage};
+use crate::llm::{Models, Usage};
+use attachments::Attached;
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use run::Turn;
 use tools::ToolRegistry;
@@ -139,6 +141,11 @@ pub struct TurnRequest {
     pub surface: AskSurface,
     /// Set, the prompt takes the place of the last message (regenerate or edit).
     pub redo: Option<Redo>,
+    /// The model the conversation runs on from now on (one of the configured ones).
+    pub model: Option<String>,
+    /// Files sent with the prompt: ids of the sender's uploads. A redo without them keeps
+    /// the files of the message it replaces.
+    pub attachments: Vec<String>,
 }
 
 impl TurnRequest {
@@ -153,6 +160,14 @@ impl TurnRequest {
     }
 }
 
+/// What a redo changes of the last message: its text (an edit), the row count the client saw,
+/// and its files (none: the ones it had).
+struct Retract<'a> {
+    edited: Option<&'a str>,
+    seen_rows: Option<i64>,
+    attachments: &'a [String],
+}
+
 /// A started turn: the conversation it runs on and its events.
 pub struct TurnHandle {
     pub history_id: String,
@@ -164,7 +179,7 @@ pub struct TurnHandle {
 #[derive(Clone)]
 pub struct TurnRunner {
     pool: Pool,
-    model: Arc<dyn ChatModel>,
+    models: Models,
     settings: Arc<TurnSettings>,
     /// The stop switch of each running turn, shared with the chat service.
     running: RunningTurns,
@@ -175,11 +190,11 @@ pub struct TurnRunner {
 }
 
 impl TurnRunner {
-    pub fn new(pool: Pool, model: Arc<dyn ChatModel>, settings: TurnSettings, running: RunningTurns) -> Self {
+    pub fn new(pool: Pool, models: Models, settings: TurnSettings, running: RunningTurns) -> Self {
         Self {
             live: LiveHub::new(pool.clone(), crate::signals::Signals::local()),
             pool,
-            model,
+            models,
             settings: Arc::new(settings),
             running,
             waiting: Default::default(),
@@ -191,6 +206,11 @@ impl TurnRunner {
         Self { live, ..self }
     }
 
+    /// The models a conversation may run on.
+    pub fn models(&self) -> &Models {
+        &self.models
+    }
+
     pub fn asks_on(&self) -> bool {
         !self.settings.ask_kinds.is_empty()
     }
@@ -200,6 +220,9 @@ impl TurnRunner {
         let owner_id = request.caller.user.id.clone();
         let decider = request.decider();
         let turn_id = new_id();
+        if let Some(model) = &request.model {
+            self.models.check(model).map_err(AppError::BadRequest)?;
+        }
         // Checked before anything is written, so a refused turn changes nothing. An answer to a
         // running tool's question goes on in a turn that is counted already.
         let resumes = match (&request.input, &request.history_id) {
@@ -216,6 +239,7 @@ impl TurnRunner {
             });
         }
         let mut cancelled_by_redo = None;
+        let mut attached = None;
         if let Some(redo) = request.redo {
             let (Some(history_id), TurnInput::Prompt(edited)) = (request.history_id.as_deref(), &request.input) else {
                 return Err(AppError::BadRequest(
@@ -224,21 +248,26 @@ impl TurnRunner {
                 ));
             };
             let edited = Some(edited.as_str()).filter(|edited| !edited.trim().is_empty());
-            let (prompt, cancelled) =
-                self.retract_last(&request.caller, history_id, &turn_id, edited, redo.seen_rows, &decider).await?;
+            let retract = Retract { edited, seen_rows: redo.seen_rows, attachments: &request.attachments };
+            let (prompt, files, cancelled) =
+                self.retract_last(&request.caller, history_id, &turn_id, retract, &decider).await?;
             cancelled_by_redo = cancelled;
+            attached = Some(files);
             request.input = TurnInput::Prompt(prompt);
         }
         let (history_id, rows, resolved, cancelled) = match request.input {
             TurnInput::Prompt(ref prompt) => {
                 check_prompt(prompt)?;
+                if attached.is_none() {
+                    attached = Some(self.load_attachments(&owner_id, &request.attachments).await?);
+                }
                 let history_id = match &request.history_id {
                     Some(id) => {
                         authorize_history(&self.pool, &request.caller, id, HistoryAccess::Write).await?;
                         id.clone()
                     }
                     None => {
-                        let id = histories::create_history(&self.pool, &owner_id).await?;
+                        let id = histories::create_history(&self.pool, &owner_id, request.model.as_deref()).await?;
                         let created =
                             HistoryChanged { history_id: id.clone(), change: HistoryChange::Created, title: None };
                         self.live.publish(&owner_id, LiveEvent::HistoryChanged(created)).await;
@@ -278,6 +307,12 @@ impl TurnRunner {
                 (history_id, rows, Some(resolved), None)
             }
         };
+        // Both ways in checked the caller may write to the conversation.
+        if let (Some(model), Some(_)) = (&request.model, &request.history_id) {
+            histories::set_history_model(&self.pool, &history_id, model).await?.ok_or(AppError::HistoryNotFound)?;
+        }
+        let chosen = histories::history_model(&self.pool, &history_id).await?;
+        let model = self.models.for_conversation(chosen.as_deref()).model.clone();
         let (sender, events) = mpsc::channel(64);
         let prompt = match &request.input {
             TurnInput::Prompt(prompt) => Some(prompt.trim().to_string()),
@@ -295,6 +330,8 @@ impl TurnRunner {
         }
         let turn = Turn {
             runner: self.clone(),
+            model,
+            attached: attached.unwrap_or_default(),
             stop_switch,
             log,
             stop,
@@ -351,10 +388,9 @@ impl TurnRunner {
         caller: &Caller,
         history_id: &str,
         turn_id: &str,
-        edited: Option<&str>,
-        seen_rows: Option<i64>,
+        Retract { edited, seen_rows, attachments }: Retract<'_>,
         decider: &Decider,
-    ) -> AppResult<(String, Option<String>)> {
+    ) -> AppResult<(String, Attached, Option<String>)> {
         authorize_history(&self.pool, caller, history_id, HistoryAccess::Write).await?;
         if let Some(edited) = edited {
             check_prompt(edited)?;
@@ -366,11 +402,14 @@ impl TurnRunner {
         if seen_rows.is_some_and(|seen| seen != last.row_count) {
             return Err(AppError::ConversationChanged);
         }
+        // The files go with the message again, checked before anything is retracted.
+        let files = if attachments.is_empty() { &last.attachments } else { attachments };
+        let attached = self.load_attachments(&caller.user.id, files).await?;
         let cancelled = self.cancel_for_prompt(history_id, turn_id, decider).await?;
         if !store::retract_exchange(&self.pool, history_id, &last).await? {
             return Err(AppError::ConversationChanged);
         }
-        Ok((edited.map_or(last.text, str::to_string), cancelled))
+        Ok((edited.map_or(last.text, str::to_string), attached, cancelled))
     }
 
     async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {

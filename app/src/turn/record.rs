@@ -150,7 +150,7 @@ impl Turn {
         let log = AiRequestLog {
             history_id: &self.history_id,
             user_id: &self.user_id,
-            model: self.runner.model.name(),
+            model: self.model.name(),
             prompt: &prompt,
             response: &self.reply,
             error,

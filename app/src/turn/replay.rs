@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::chat::model::{AskStatus, HistoryRow};
+use crate::chat::model::{AskStatus, Attachment, HistoryRow};
 use crate::llm::{ModelMessage, ToolCall};
 use palaver_contract::asks::{AskKind, told_answer};
 
@@ -30,6 +30,15 @@ fn told_expiry(result: &Value) -> Value {
     told
 }
 
+/// A message as the model is shown it later: the files it carried are named, not sent again.
+fn with_attachment_notes(text: &str, attachments: &[Attachment]) -> String {
+    if attachments.is_empty() {
+        return text.to_string();
+    }
+    let named: Vec<String> = attachments.iter().map(Attachment::describe).collect();
+    format!("{text}\n\n[Attached: {}]", named.join("; "))
+}
+
 pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
     // Approvals and tools' questions are not replayed, except one that expired: the model
     // never saw it end, so it sees the call and its expiry.
@@ -38,7 +47,9 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
     let mut asked: Vec<(&str, AskKind, &Value)> = Vec::new();
     rows.iter()
         .filter_map(|row| match row {
-            HistoryRow::User { text } => Some(ModelMessage::User { text: text.clone() }),
+            HistoryRow::User { text, attachments } => {
+                Some(ModelMessage::User { text: with_attachment_notes(text, attachments), parts: Vec::new() })
+            }
             HistoryRow::Assistant { text, block_errors, .. } => {
                 Some(ModelMessage::Assistant { text: told_text(text, block_errors), tool_calls: Vec::new() })
             }
@@ -96,7 +107,7 @@ mod tests {
             result: json!({}),
         };
         let rows = vec![
-            HistoryRow::User { text: "hi".into() },
+            HistoryRow::User { text: "hi".into(), attachments: Vec::new() },
             call("ask_confirm", "c1", None),
             result("ask_confirm", "c1"),
             HistoryRow::ToolCall {

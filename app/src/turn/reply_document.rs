@@ -80,10 +80,10 @@ impl Turn {
     pub(super) async fn repair(&mut self, settings: &BlocksSettings, check: &BlocksCheck) -> Option<String> {
         let request = ModelRequest {
             system: format!("{BLOCKS_REPAIR_SYSTEM_PROMPT}\n\n{}", settings.prompt_section()),
-            messages: vec![ModelMessage::User { text: repair_prompt(&self.reply, check) }],
+            messages: vec![ModelMessage::User { text: repair_prompt(&self.reply, check), parts: Vec::new() }],
             tools: Vec::new(),
         };
-        let mut stream = self.runner.model.stream(request);
+        let mut stream = self.model.stream(request);
         let mut text = String::new();
         while let Some(event) = stream.next().await {
             match event {

@@ -9,6 +9,7 @@ use std::time::Instant;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
+use super::attachments::Attached;
 use super::request_log::RequestLogMetadata;
 use super::store::StoredPendingAsk;
 use super::tools::ToolRegistry;
@@ -16,7 +17,7 @@ use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};
 use crate::chat::turn_log::TurnLog;
 use crate::llm::ContentPart;
-use crate::llm::{ModelMessage, Usage};
+use crate::llm::{ChatModel, ModelMessage, Usage};
 use palaver_contract::asks::AskSurface;
 use palaver_contract::asks::{AskKind, AskResponse};
 
@@ -56,6 +57,10 @@ pub(super) struct Pause {
 
 pub(super) struct Turn {
     pub(super) runner: TurnRunner,
+    /// The model the conversation runs on.
+    pub(super) model: Arc<dyn ChatModel>,
+    /// The files sent with the prompt.
+    pub(super) attached: Attached,
     pub(super) stop_switch: watch::Sender<bool>,
     /// What the turn sent, for clients that attach to it.
     pub(super) log: Arc<TurnLog>,

@@ -127,7 +127,7 @@ impl Turn {
             messages: self.messages.clone(),
             tools: self.tool_definitions(),
         };
-        let mut stream = self.runner.model.stream(request);
+        let mut stream = self.model.stream(request);
         let (mut text, mut calls, mut error) = (String::new(), Vec::new(), None);
         let mut ids = CallIds::taken_by(self.rows.iter().chain(&self.new_rows), &self.messages);
         let mut stop = self.stop.clone();

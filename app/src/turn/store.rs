@@ -123,23 +123,31 @@ pub struct LastMessage {
     pub seq: i64,
     pub turn_id: String,
     pub text: String,
+    /// The ids of the files it carried.
+    pub attachments: Vec<String>,
     pub row_count: i64,
 }
 
 pub async fn last_message(pool: &Pool, history_id: &str) -> AppResult<Option<LastMessage>> {
-    let text = Backend::of(pool).json_text("payload", "text");
-    let row: Option<(i64, String, Option<String>, i64)> = sqlx::query_as(&format!(
-        "SELECT seq, turn_id, {text}, (SELECT COUNT(*) FROM history_rows WHERE history_id = $1)
-         FROM history_rows WHERE history_id = $1 AND row_type = 'user' ORDER BY seq DESC LIMIT 1"
-    ))
+    let row: Option<(i64, String, String, i64)> = sqlx::query_as(
+        "SELECT seq, turn_id, CAST(payload AS TEXT), (SELECT COUNT(*) FROM history_rows WHERE history_id = $1)
+         FROM history_rows WHERE history_id = $1 AND row_type = 'user' ORDER BY seq DESC LIMIT 1",
+    )
     .bind(history_id)
     .fetch_optional(pool)
     .await?;
-    Ok(row.map(|(seq, turn_id, text, row_count)| LastMessage {
-        seq,
-        turn_id,
-        text: text.unwrap_or_default(),
-        row_count,
+    Ok(row.map(|(seq, turn_id, payload, row_count)| {
+        let (text, attachments) = match serde_json::from_str(&payload) {
+            Ok(HistoryRow::User { text, attachments }) => (text, attachments),
+            _ => Default::default(),
+        };
+        LastMessage {
+            seq,
+            turn_id,
+            text,
+            attachments: attachments.into_iter().map(|file| file.file_id).collect(),
+            row_count,
+        }
     }))
 }
 

@@ -150,12 +150,26 @@ impl FileStore {
 
     /// The bytes of `file_id` if it is an upload of `owner_id` that is not deleted.
     pub async fn load_owned(&self, pool: &Pool, owner_id: &str, file_id: &str) -> AppResult<Option<Vec<u8>>> {
-        let Some(id) = store::owned_file_id(pool, owner_id, file_id).await? else { return Ok(None) };
-        let read = async { self.objects.get(&ObjectPath::from(id.as_str())).await?.bytes().await };
+        Ok(self.load_owned_file(pool, owner_id, file_id).await?.map(|(_, bytes)| bytes))
+    }
+
+    /// `file_id` (its name and type) and its bytes, if it is an upload of `owner_id` that is
+    /// not deleted.
+    pub async fn load_owned_file(
+        &self,
+        pool: &Pool,
+        owner_id: &str,
+        file_id: &str,
+    ) -> AppResult<Option<(UploadedFile, Vec<u8>)>> {
+        let Some((id, filename, mime_type, size)) = store::owned_file(pool, owner_id, file_id).await? else {
+            return Ok(None);
+        };
+        let file = UploadedFile { id, filename, mime_type, size: u64::try_from(size).unwrap_or_default() };
+        let read = async { self.objects.get(&ObjectPath::from(file.id.as_str())).await?.bytes().await };
         match read.await {
-            Ok(bytes) => Ok(Some(bytes.to_vec())),
+            Ok(bytes) => Ok(Some((file, bytes.to_vec()))),
             Err(err) => {
-                tracing::warn!(%err, file = id, "an upload's bytes could not be read");
+                tracing::warn!(%err, file = file.id, "an upload's bytes could not be read");
                 Ok(None)
             }
         }

@@ -27,13 +27,19 @@ pub async fn insert_file(pool: &Pool, row: &FileRow<'_>) -> AppResult<()> {
     Ok(())
 }
 
-/// The id of `file_id` when it is an upload of `owner_id` that is not deleted.
-pub async fn owned_file_id(pool: &Pool, owner_id: &str, file_id: &str) -> AppResult<Option<String>> {
-    let owned: Option<(String,)> =
-        sqlx::query_as("SELECT id FROM files WHERE id = $1 AND owner_id = $2 AND deleted_at IS NULL")
-            .bind(file_id)
-            .bind(owner_id)
-            .fetch_optional(pool)
-            .await?;
-    Ok(owned.map(|(id,)| id))
+/// `file_id`'s index row (id, filename, MIME type, size), when it is an upload of `owner_id`
+/// that is not deleted.
+pub async fn owned_file(
+    pool: &Pool,
+    owner_id: &str,
+    file_id: &str,
+) -> AppResult<Option<(String, String, String, i64)>> {
+    let owned = sqlx::query_as(
+        "SELECT id, filename, mime_type, size FROM files WHERE id = $1 AND owner_id = $2 AND deleted_at IS NULL",
+    )
+    .bind(file_id)
+    .bind(owner_id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(owned)
 }

@@ -39,7 +39,7 @@ pub async fn harness_with(responses: Value, settings: TurnSettings) -> Harness {
     let log = Some(dir.path().join("model-requests.jsonl"));
     let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), log).expect("script");
     let running = RunningTurns::new(pool.clone(), app::signals::Signals::local(), app::chat::running::DEFAULT_LEASE);
-    let runner = TurnRunner::new(pool.clone(), Arc::new(model), settings, running.clone());
+    let runner = TurnRunner::new(pool.clone(), app::llm::Models::single(Arc::new(model)), settings, running.clone());
     let user = app::accounts::service::create_account(&pool, "ada", "correct horse battery", Role::User)
         .await
         .expect("account");
@@ -55,6 +55,8 @@ impl Harness {
             input,
             surface: AskSurface::Full,
             redo: None,
+            model: None,
+            attachments: Vec::new(),
         }
     }
 

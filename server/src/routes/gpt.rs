@@ -12,7 +12,7 @@ use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
 use app::chat::Conversations;
-use app::chat::model::{AttachedEvent, TurnEvent};
+use app::chat::model::{AttachedEvent, TurnEvent, check_title};
 use app::error::AppError;
 use app::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, HostActionBody, HostActionResult};
@@ -177,6 +177,8 @@ pub async fn prompt(
     let history_id = optional_string(&body, "historyId")?;
     let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
     let redo = redo(&body)?;
+    let model = optional_string(&body, "model")?;
+    let attachments = attachments(&body)?;
     // With asks off, askResponse is ignored and prompt is required, as before asks existed.
     let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;
     let input = match (prompt, answer) {
@@ -194,8 +196,24 @@ pub async fn prompt(
             TurnInput::Answer { tool_call_id, response }
         }
     };
-    let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo }).await?;
+    let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo, model, attachments }).await?;
     Ok(Sse::new(event_stream(handle.events, handle.stream_id)).keep_alive(KeepAlive::default()).into_response())
+}
+
+/// `attachments` (Palaver's shape): `[{fileId}]`, each the id `POST /files/upload` returned.
+fn attachments(body: &serde_json::Map<String, Value>) -> Result<Vec<String>, Problem> {
+    let invalid = || {
+        Problem::bad_request("attachments must be a list of {fileId}")
+            .with_detail("Upload each file with POST /files/upload, then send [{\"fileId\": \"<its id>\"}, …].")
+    };
+    match body.get("attachments") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(files)) => files
+            .iter()
+            .map(|file| file.get("fileId").and_then(Value::as_str).map(str::to_string).ok_or_else(invalid))
+            .collect(),
+        Some(_) => Err(invalid()),
+    }
 }
 
 /// `replaceLast` (a boolean, false when absent) and `seenRows` (a count of rows, with it).
@@ -221,14 +239,16 @@ fn redo(body: &serde_json::Map<String, Value>) -> Result<Option<Redo>, Problem> 
     }
 }
 
-/// `POST /gpt/histories`: starts an empty conversation owned by the caller.
+/// `POST /gpt/histories`: starts an empty conversation owned by the caller; `model` (Palaver's
+/// addition) chooses the model it runs on.
 pub async fn create_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<Response, Problem> {
-    object_body(&body)?;
-    let history = conversations.create(&caller).await?;
+    let body = object_body(&body)?;
+    let model = optional_string(&body, "model")?;
+    let history = conversations.create(&caller, model.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(json!({"data": history}))).into_response())
 }
 
@@ -267,26 +287,47 @@ pub async fn read_history(
     Ok(Json(json!({"data": history})))
 }
 
-/// The body of `PATCH /gpt/histories/{id}`.
+/// The body of `PATCH /gpt/histories/{id}`: a new title, a model (Palaver's addition), or both.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RenameBody {
-    title: String,
+pub struct HistoryPatch {
+    title: Option<String>,
+    model: Option<String>,
 }
 
-/// `PATCH /gpt/histories/{id}` `{title}`: renames a conversation (its owner only); answers
+/// `PATCH /gpt/histories/{id}` `{title?, model?}`: renames a conversation and/or chooses the
+/// model it runs on (its owner only; both are checked before either is written); answers
 /// `{data}` with the conversation as the list shows it.
-pub async fn rename_history(
+pub async fn update_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Value>, Problem> {
-    let body: RenameBody = serde_json::from_slice(&body).map_err(|err| {
-        Problem::bad_request("Invalid rename request").with_detail(format!("Send {{title}}, a string: {err}."))
-    })?;
-    let renamed = conversations.rename(&caller, &id, &body.title).await.map_err(history_problem)?;
-    Ok(Json(json!({"data": renamed})))
+    let invalid = |detail: String| Problem::bad_request("Invalid conversation update").with_detail(detail);
+    let body: HistoryPatch = serde_json::from_slice(&body)
+        .map_err(|err| invalid(format!("Send {{title}} and/or {{model}}, each a string: {err}.")))?;
+    if body.title.is_none() && body.model.is_none() {
+        return Err(invalid("Send {title} and/or {model}, each a string.".into()));
+    }
+    if let Some(title) = &body.title {
+        check_title(title).map_err(invalid)?;
+    }
+    let mut updated = None;
+    if let Some(model) = &body.model {
+        conversations.models.check(model).map_err(invalid)?;
+        updated = Some(conversations.choose_model(&caller, &id, model).await.map_err(history_problem)?);
+    }
+    if let Some(title) = &body.title {
+        updated = Some(conversations.rename(&caller, &id, title).await.map_err(history_problem)?);
+    }
+    Ok(Json(json!({"data": updated})))
+}
+
+/// `GET /gpt/models` (Palaver's addition): the models a conversation may run on, the default
+/// first, as `{data: [{id, label, default}]}`.
+pub async fn list_models(State(conversations): State<Conversations>, Authenticated(_): Authenticated) -> Json<Value> {
+    Json(json!({"data": conversations.models.options()}))
 }
 
 /// `DELETE /gpt/histories/{id}`: deletes a conversation (its owner only). It leaves the lists,

@@ -187,7 +187,15 @@ pub async fn turn(
             TurnInput::Answer { tool_call_id, response: response.to_value() }
         }
     };
-    let request = TurnRequest { caller, history_id: Some(history_id.clone()), input, surface, redo: None };
+    let request = TurnRequest {
+        caller,
+        history_id: Some(history_id.clone()),
+        input,
+        surface,
+        redo: None,
+        model: None,
+        attachments: Vec::new(),
+    };
     let mut handle = turns.start(request).await.map_err(turn_problem)?;
 
     let (mut text, mut errors, mut title, mut asked, mut restored) = (String::new(), Vec::new(), None, None, None);

@@ -52,6 +52,8 @@ struct Extras {
     mcp: app::mcp::McpHub,
     /// How long asks (and approvals) wait, when not the defaults.
     ask_ttl: Option<std::time::Duration>,
+    /// More models to pick from (`PALAVER_MODELS`), beside the script's default.
+    model_choices: Option<&'static str>,
 }
 
 impl TestApp {
@@ -79,6 +81,12 @@ impl TestApp {
         Self::build(Some(script), test_auth(), Extras { ask_ttl: Some(ttl), ..Extras::default() }).await
     }
 
+    /// A fresh app on `script` (the default model) that also offers `choices`, as
+    /// `PALAVER_MODELS` lists them.
+    pub async fn with_model_choices(script: &str, choices: &'static str) -> Self {
+        Self::build(Some(script), test_auth(), Extras { model_choices: Some(choices), ..Extras::default() }).await
+    }
+
     /// A fresh app with the keyless demo agent.
     pub async fn with_demo() -> Self {
         Self::build(None, test_auth(), Extras::default()).await
@@ -87,7 +95,7 @@ impl TestApp {
     /// A fresh app on the given model (a provider pointed at a fake server).
     pub async fn with_model(model: std::sync::Arc<dyn app::llm::ChatModel>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        Self::assemble(dir, model, test_auth(), Extras::default()).await
+        Self::assemble(dir, app::llm::Models::single(model), test_auth(), Extras::default()).await
     }
 
     async fn build(script: Option<&str>, auth: AuthSettings, extras: Extras) -> Self {
@@ -100,16 +108,17 @@ impl TestApp {
             }
             None => "demo".to_string(),
         };
-        let model = app::llm::model_from_spec(&spec, Some(dir.path().join("mock-log.jsonl")), &Default::default())
-            .expect("model");
-        Self::assemble(dir, model, auth, extras).await
+        let log = Some(dir.path().join("mock-log.jsonl"));
+        let models = app::llm::Models::from_settings(Some(&spec), extras.model_choices, log, &Default::default())
+            .expect("models");
+        Self::assemble(dir, models, auth, extras).await
     }
 
     async fn assemble(
         dir: tempfile::TempDir,
-        model: std::sync::Arc<dyn app::llm::ChatModel>,
+        models: app::llm::Models,
         auth: AuthSettings,
-        Extras { blocks, mcp, ask_ttl }: Extras,
+        Extras { blocks, mcp, ask_ttl, .. }: Extras,
     ) -> Self {
         let url = app::db::scratch_url(dir.path()).await.expect("a scratch database");
         let pool = app::db::connect(&url).await.expect("database");
@@ -123,7 +132,7 @@ impl TestApp {
             ..defaults
         };
         let signals = app::signals::Signals::connect(&pool).await.expect("signals");
-        let state = server::app_state(options, pool.clone(), model, auth, turn_settings, mcp, signals);
+        let state = server::app_state(options, pool.clone(), models, auth, turn_settings, mcp, signals);
         let router = server::router(state.clone());
         Self { router, dir, pool, state }
     }

@@ -1,0 +1,206 @@
+//! Files attached to a message: the composer's Attach button uploads them (`POST /files/upload`)
+//! and lists them until the message goes; a sent message lists the files it carried.
+
+use leptos::prelude::*;
+
+use super::model::Attachment;
+
+/// A size as people read it.
+fn size_words(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{} KB", bytes.div_ceil(1_000)),
+        _ => format!("{:.1} MB", bytes as f64 / 1_000_000.0),
+    }
+}
+
+/// The files a message carried.
+#[component]
+pub(super) fn AttachmentList(files: Vec<Attachment>) -> impl IntoView {
+    (!files.is_empty()).then(|| {
+        view! {
+            <ul class="attachments" aria-label="Attached files">
+                {files
+                    .into_iter()
+                    .map(|file| {
+                        view! {
+                            <li class="attachment" data-testid="attachment">
+                                <span class="attachment__name">{file.filename}</span>
+                                <span class="attachment__size">{size_words(file.size)}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        }
+    })
+}
+
+/// The composer's files: uploaded and waiting to go with the next message, being uploaded
+/// (name and progress), and what went wrong.
+#[derive(Clone, Copy)]
+pub(super) struct PendingFiles {
+    pub(super) ready: RwSignal<Vec<Attachment>>,
+    uploading: RwSignal<Vec<(String, f64)>>,
+    errors: RwSignal<Vec<String>>,
+}
+
+impl PendingFiles {
+    pub(super) fn new() -> Self {
+        Self {
+            ready: RwSignal::new(Vec::new()),
+            uploading: RwSignal::new(Vec::new()),
+            errors: RwSignal::new(Vec::new()),
+        }
+    }
+
+    /// Whether an upload is still running (the message waits for it).
+    pub(super) fn uploading(self) -> bool {
+        self.uploading.with(|uploading| !uploading.is_empty())
+    }
+
+    /// The files for the message being sent; the composer starts empty again.
+    pub(super) fn take(self) -> Vec<Attachment> {
+        self.errors.set(Vec::new());
+        self.ready.try_update(std::mem::take).unwrap_or_default()
+    }
+}
+
+/// The Attach button: a file picker (several files at once) that uploads what is chosen.
+#[component]
+pub(super) fn AttachButton(pending: PendingFiles, busy: RwSignal<bool>) -> impl IntoView {
+    view! {
+        <label class="composer__attach" title="Attach files">
+            <input
+                type="file"
+                multiple
+                class="visually-hidden"
+                data-testid="attach-files"
+                disabled=move || busy.get()
+                on:change=move |event| upload_chosen(event, pending)
+            />
+            <span aria-hidden="true">"+"</span>
+            <span class="visually-hidden">"Attach files"</span>
+        </label>
+    }
+}
+
+/// The files waiting to go, each with a Remove button, and the uploads still running.
+#[component]
+pub(super) fn PendingList(pending: PendingFiles) -> impl IntoView {
+    let PendingFiles { ready, uploading, errors } = pending;
+    view! {
+        <Show when=move || {
+            !ready.with(Vec::is_empty) || !uploading.with(Vec::is_empty) || !errors.with(Vec::is_empty)
+        }>
+            <div class="composer__files" data-testid="pending-files">
+                <ul class="attachments" aria-label="Files to send">
+                    {move || {
+                        ready
+                            .get()
+                            .into_iter()
+                            .map(|file| {
+                                let id = file.file_id.clone();
+                                view! {
+                                    <li class="attachment" data-testid="attachment">
+                                        <span class="attachment__name">{file.filename.clone()}</span>
+                                        <span class="attachment__size">{size_words(file.size)}</span>
+                                        <button
+                                            type="button"
+                                            class="attachment__remove"
+                                            aria-label=format!("Remove {}", file.filename)
+                                            on:click=move |_| ready.update(|files| files.retain(|f| f.file_id != id))
+                                        >
+                                            "×"
+                                        </button>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                    {move || {
+                        uploading
+                            .get()
+                            .into_iter()
+                            .map(|(name, done)| {
+                                view! {
+                                    <li class="attachment attachment--uploading">
+                                        <span class="attachment__name">{name}</span>
+                                        <span class="attachment__size">{format!("{:.0} %", done * 100.0)}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </ul>
+                {move || {
+                    errors
+                        .get()
+                        .into_iter()
+                        .map(|error| {
+                            view! {
+                                <p class="error" role="alert">
+                                    {error}
+                                </p>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+        </Show>
+    }
+}
+
+/// Uploads the chosen files, each with its progress. (On the server, nothing: handlers never run.)
+#[cfg(feature = "hydrate")]
+fn upload_chosen(event: leptos::ev::Event, pending: PendingFiles) {
+    use crate::chat::files::{Uploaded, upload};
+    use wasm_bindgen::JsCast;
+
+    let PendingFiles { ready, uploading, errors } = pending;
+    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+        return;
+    };
+    let Some(list) = element.files() else { return };
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    element.set_value("");
+    leptos::task::spawn_local(async move {
+        for file in files {
+            let name = file.name();
+            uploading.update(|u| u.push((name.clone(), 0.0)));
+            let progress_name = name.clone();
+            let result = upload(&file, move |done| {
+                uploading.update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
+            })
+            .await;
+            uploading.update(|u| u.retain(|(n, _)| *n != name));
+            let error = match result {
+                Uploaded::Stored(stored) => match serde_json::from_value::<Attachment>(stored) {
+                    Ok(file) => {
+                        ready.update(|files| files.push(file));
+                        continue;
+                    }
+                    Err(_) => "the server's answer could not be read.".to_string(),
+                },
+                Uploaded::StorageOff => "this server keeps no files, so messages cannot carry them.".to_string(),
+                Uploaded::Failed(error) => error,
+            };
+            errors.update(|e| e.push(format!("{name}: {error}")));
+        }
+    });
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn upload_chosen(_event: leptos::ev::Event, _pending: PendingFiles) {}
+
+#[cfg(test)]
+mod tests {
+    use super::size_words;
+
+    #[test]
+    fn sizes_read_as_people_say_them() {
+        assert_eq!(size_words(512), "512 B");
+        assert_eq!(size_words(12_345), "13 KB");
+        assert_eq!(size_words(2_500_000), "2.5 MB");
+    }
+}
