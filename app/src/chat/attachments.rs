@@ -154,27 +154,13 @@ pub(super) fn PendingList(pending: PendingFiles) -> impl IntoView {
 /// Uploads the chosen files, each with its progress. (On the server, nothing: handlers never run.)
 #[cfg(feature = "hydrate")]
 fn upload_chosen(event: leptos::ev::Event, pending: PendingFiles) {
-    use crate::chat::files::{Uploaded, upload};
-    use wasm_bindgen::JsCast;
+    use crate::chat::files::{Uploaded, chosen_files, upload_listed};
 
     let PendingFiles { ready, uploading, errors } = pending;
-    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
-        return;
-    };
-    let Some(list) = element.files() else { return };
-    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
-    element.set_value("");
+    let files = chosen_files(&event);
     leptos::task::spawn_local(async move {
         for file in files {
-            let name = file.name();
-            uploading.update(|u| u.push((name.clone(), 0.0)));
-            let progress_name = name.clone();
-            let result = upload(&file, move |done| {
-                uploading.update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
-            })
-            .await;
-            uploading.update(|u| u.retain(|(n, _)| *n != name));
-            let error = match result {
+            let error = match upload_listed(&file, uploading).await {
                 Uploaded::Stored(stored) => match serde_json::from_value::<Attachment>(stored) {
                     Ok(file) => {
                         ready.update(|files| files.push(file));
@@ -185,7 +171,7 @@ fn upload_chosen(event: leptos::ev::Event, pending: PendingFiles) {
                 Uploaded::StorageOff => "this server keeps no files, so messages cannot carry them.".to_string(),
                 Uploaded::Failed(error) => error,
             };
-            errors.update(|e| e.push(format!("{name}: {error}")));
+            errors.update(|e| e.push(format!("{}: {error}", file.name())));
         }
     });
 }

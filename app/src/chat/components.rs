@@ -104,7 +104,7 @@ pub fn ChatPage() -> impl IntoView {
                 match create_conversation(model.0.get_untracked()).await {
                     Ok(id) => {
                         navigate(&format!("/?c={id}"), Default::default());
-                        state.start_turn(prompt_body(&id, &prompt, &files, model), Some(prompt.clone()), files);
+                        state.start_turn(prompt_body(&id, &prompt, &files), Some(prompt.clone()), files);
                     }
                     Err(err) => {
                         live.set(Some(LiveTurn {
@@ -119,7 +119,7 @@ pub fn ChatPage() -> impl IntoView {
             });
             return;
         };
-        state.start_turn(prompt_body(&id, &prompt, &files, model), Some(prompt), files);
+        state.start_turn(prompt_body(&id, &prompt, &files), Some(prompt), files);
     };
     // Stop ends the turn this tab shows; another tab's turn on the conversation goes on.
     let stop = move || {
@@ -267,13 +267,12 @@ pub fn ChatPage() -> impl IntoView {
     }
 }
 
-/// A message for the conversation, on the model the picker shows (a new chat's choice is
-/// stored with its first message).
-fn prompt_body(history_id: &str, prompt: &str, files: &[Attachment], model: ModelChoice) -> PromptBody {
+/// A message for the conversation (its model is stored already: with the new chat, or by the
+/// picker).
+fn prompt_body(history_id: &str, prompt: &str, files: &[Attachment]) -> PromptBody {
     PromptBody {
         history_id: Some(history_id.into()),
         prompt: Some(prompt.into()),
-        model: model.0.get_untracked(),
         attachments: files.iter().map(|file| FileRef { file_id: file.file_id.clone() }).collect(),
         ..Default::default()
     }

@@ -46,6 +46,32 @@ pub enum Uploaded {
     Failed(String),
 }
 
+/// The files chosen in the file input an event came from; the input is emptied, so choosing
+/// the same file again is seen.
+pub fn chosen_files(event: &leptos::ev::Event) -> Vec<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+        return Vec::new();
+    };
+    let files = element.files().map(|list| (0..list.length()).filter_map(|i| list.get(i)).collect());
+    element.set_value("");
+    files.unwrap_or_default()
+}
+
+/// Uploads a picked file, listed in `uploading` (name and progress) while it goes.
+pub async fn upload_listed(file: &web_sys::File, uploading: leptos::prelude::RwSignal<Vec<(String, f64)>>) -> Uploaded {
+    use leptos::prelude::Update;
+    let name = file.name();
+    uploading.update(|u| u.push((name.clone(), 0.0)));
+    let progress_name = name.clone();
+    let result = upload(file, move |done| {
+        uploading.update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
+    })
+    .await;
+    uploading.update(|u| u.retain(|(n, _)| *n != name));
+    result
+}
+
 /// Uploads a picked file to `POST /files/upload`, reporting progress from 0 to 1.
 pub async fn upload(file: &web_sys::File, on_progress: impl Fn(f64) + 'static) -> Uploaded {
     use wasm_bindgen::JsCast;

@@ -307,11 +307,18 @@ impl TurnRunner {
                 (history_id, rows, Some(resolved), None)
             }
         };
-        // Both ways in checked the caller may write to the conversation.
-        if let (Some(model), Some(_)) = (&request.model, &request.history_id) {
-            histories::set_history_model(&self.pool, &history_id, model).await?.ok_or(AppError::HistoryNotFound)?;
-        }
-        let chosen = histories::history_model(&self.pool, &history_id).await?;
+        // A model the request names is the conversation's from now on (both ways in checked the
+        // caller may write to it; a new one was created with it).
+        let chosen = match request.model {
+            Some(model) if request.history_id.is_some() => {
+                histories::set_history_model(&self.pool, &history_id, &model)
+                    .await?
+                    .ok_or(AppError::HistoryNotFound)?;
+                Some(model)
+            }
+            Some(model) => Some(model),
+            None => histories::history_model(&self.pool, &history_id).await?,
+        };
         let model = self.models.for_conversation(chosen.as_deref()).model.clone();
         let (sender, events) = mpsc::channel(64);
         let prompt = match &request.input {

@@ -304,18 +304,18 @@ pub async fn update_history(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Value>, Problem> {
-    let invalid = |detail: String| Problem::bad_request("Invalid conversation update").with_detail(detail);
+    let invalid = |detail: String| Problem::bad_request("Invalid rename request").with_detail(detail);
     let body: HistoryPatch = serde_json::from_slice(&body)
         .map_err(|err| invalid(format!("Send {{title}} and/or {{model}}, each a string: {err}.")))?;
     if body.title.is_none() && body.model.is_none() {
         return Err(invalid("Send {title} and/or {model}, each a string.".into()));
     }
-    if let Some(title) = &body.title {
-        check_title(title).map_err(invalid)?;
+    // Both are checked before either is written: the title here, the model by choose_model.
+    if let (Some(title), Some(_)) = (&body.title, &body.model) {
+        check_title(title).map_err(|message| history_problem(AppError::BadRequest(message)))?;
     }
     let mut updated = None;
     if let Some(model) = &body.model {
-        conversations.models.check(model).map_err(invalid)?;
         updated = Some(conversations.choose_model(&caller, &id, model).await.map_err(history_problem)?);
     }
     if let Some(title) = &body.title {

@@ -103,34 +103,20 @@ pub(super) fn FilesBody(
 /// storage on the server, they travel as data URLs. (On the server, nothing: handlers never run.)
 #[cfg(feature = "hydrate")]
 fn upload_chosen(event: leptos::ev::Event, draft: FilesDraft) {
-    use crate::chat::files::{Uploaded, data_url_ref, upload};
-    use wasm_bindgen::JsCast;
+    use crate::chat::files::{Uploaded, chosen_files, data_url_ref, upload_listed};
 
     let FilesDraft { picked, uploading, upload_errors, .. } = draft;
-    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
-        return;
-    };
-    let Some(list) = element.files() else { return };
-    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
-    element.set_value("");
+    let files = chosen_files(&event);
     leptos::task::spawn_local(async move {
         for file in files {
-            let name = file.name();
-            uploading.update(|u| u.push((name.clone(), 0.0)));
-            let progress_name = name.clone();
-            let result = upload(&file, move |done| {
-                uploading.update(|u| u.iter_mut().filter(|(n, _)| *n == progress_name).for_each(|(_, p)| *p = done))
-            })
-            .await;
-            uploading.update(|u| u.retain(|(n, _)| *n != name));
-            match result {
+            match upload_listed(&file, uploading).await {
                 Uploaded::Stored(reference) => picked.update(|p| p.push(reference)),
                 Uploaded::StorageOff => {
                     if let Some(reference) = data_url_ref(&file).await {
                         picked.update(|p| p.push(reference));
                     }
                 }
-                Uploaded::Failed(error) => upload_errors.update(|e| e.push(format!("{name}: {error}"))),
+                Uploaded::Failed(error) => upload_errors.update(|e| e.push(format!("{}: {error}", file.name()))),
             }
         }
     });
