@@ -109,7 +109,8 @@ test("files attached to a message are uploaded, shown on it and reach the model"
   const pending = page.getByTestId("pending-files");
   await expect(pending.getByTestId("attachment")).toHaveCount(2);
   await pending.getByRole("button", { name: "Remove extra.txt" }).click();
-  await expect(pending.getByTestId("attachment")).toHaveText(["receipt.txt11 B"]);
+  // What stays: its name and size, and its own Remove button ("×").
+  await expect(pending.getByTestId("attachment")).toHaveText(["receipt.txt11 B×"]);
 
   await chat.sendMessage("What is on this receipt?");
   await expect(chat.assistantMessages().last()).toHaveText("A lunch, 12.50.");

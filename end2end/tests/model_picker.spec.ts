@@ -10,7 +10,7 @@ test("a new chat starts on the model picked, and the conversation keeps its choi
     await page.reload();
     await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
   };
-  const picker = page.getByLabel("Model");
+  const picker = page.getByRole("combobox", { name: "Model", exact: true });
   await expect(picker.locator("option")).toHaveText(["Scripted", "Demo agent"]);
   await expect(picker.locator("option:checked")).toHaveText("Scripted");
 

@@ -63,6 +63,9 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
 });
 
 test("the admin disables an account, enables it, sets its password; its owner deletes it", async ({ page, browser }) => {
+  // Some nine password hashes (log-ins, an account made, a password set, a deletion checked),
+  // each deliberately slow, and two accessibility audits: on two busy cores, more than 30 s.
+  test.slow();
   const accounts = new AccountPages(page);
   await page.goto("/login");
   await accounts.logIn("founder", "correct horse battery");

@@ -58,12 +58,18 @@ pub fn ChatPage() -> impl IntoView {
         }
     });
 
-    // A conversation opened (or reloaded) while a reply streams shows it streaming on.
+    // A conversation opened (or reloaded) while a reply streams shows it streaming on. One read
+    // while a turn ran, whose turn ended before it could be attached to, loads what it saved.
     Effect::new(move |_| {
         if let Some(id) = history_id.get()
             && !busy.get_untracked()
         {
-            leptos::task::spawn_local(follow_running(state, id));
+            leptos::task::spawn_local(async move {
+                let read_running = || history.get_untracked().and_then(|(_, view)| view.ok().flatten()).is_some_and(|view| view.running);
+                if !follow_running(state, id).await && read_running() {
+                    state.reload();
+                }
+            });
         }
     });
 
@@ -85,7 +91,9 @@ pub fn ChatPage() -> impl IntoView {
                 }
                 // Another tab or device started a turn here: show it as it streams.
                 LiveEvent::TurnStarted(started) if about_shown && !busy.get_untracked() => {
-                    leptos::task::spawn_local(follow_running(state, started.history_id.clone()));
+                    leptos::task::spawn_local(async move {
+                        follow_running(state, started.history_id.clone()).await;
+                    });
                 }
                 _ if (about_shown || matches!(event, LiveEvent::Resync(_))) && !busy.get_untracked() => state.reload(),
                 _ => {}

@@ -173,6 +173,9 @@ pub struct HistoryView {
     pub rows: Vec<HistoryRow>,
     #[serde(default)]
     pub pending_ask: Option<PendingAskView>,
+    /// A turn ran on it when it was read (its reply is not saved yet).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub running: bool,
 }
 
 /// The `{ask}` event's ask.

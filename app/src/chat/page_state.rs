@@ -174,11 +174,12 @@ async fn run_turn(body: PromptBody, state: ChatState) {
 }
 
 /// Shows the turn streaming on conversation `id`, if one is (after a reload, or one another
-/// tab or device started), until it ends.
-pub(super) async fn follow_running(state: ChatState, id: String) {
+/// tab or device started), until it ends. False when none was streaming (true when this tab
+/// streams one already).
+pub(super) async fn follow_running(state: ChatState, id: String) -> bool {
     let ChatState { live, busy, .. } = state;
     if busy.get_untracked() {
-        return;
+        return true;
     }
     let followed = super::stream::attach(&id, None, |seen, event| {
         if matches!(event, TurnEvent::Attached { .. }) {
@@ -191,4 +192,5 @@ pub(super) async fn follow_running(state: ChatState, id: String) {
         busy.set(false);
         state.reload();
     }
+    !matches!(followed, Ok(super::stream::Attach::NothingRunning))
 }

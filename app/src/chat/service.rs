@@ -69,7 +69,7 @@ impl Conversations {
         self.tell(caller, &id, HistoryChange::Created, None).await;
         // A new conversation is known without reading it back: no title, rows or pending ask.
         let model = Some(self.models.for_conversation(model).id.clone());
-        Ok(HistoryView { id, title: None, model, rows: Vec::new(), pending_ask: None })
+        Ok(HistoryView { id, title: None, model, rows: Vec::new(), pending_ask: None, running: false })
     }
 
     /// Checks that the caller may read a conversation (its owner, or an admin).
@@ -80,7 +80,9 @@ impl Conversations {
     /// One conversation, for its owner or an admin.
     pub async fn read(&self, caller: &Caller, id: &str) -> AppResult<HistoryView> {
         authorize_history(&self.pool, caller, id, HistoryAccess::Read).await?;
-        self.view(id).await?.ok_or(AppError::HistoryNotFound)
+        let mut view = self.view(id).await?.ok_or(AppError::HistoryNotFound)?;
+        view.running = self.running.is_running(id).await;
+        Ok(view)
     }
 
     /// Gives a conversation the caller owns a new title.

@@ -110,7 +110,7 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             }
         })
         .collect();
-    Ok(Some(HistoryView { id: id.to_string(), title, model, rows, pending_ask }))
+    Ok(Some(HistoryView { id: id.to_string(), title, model, rows, pending_ask, running: false }))
 }
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`

@@ -152,7 +152,7 @@ mod tests {
                 result: json!({"action": "decline"}),
             },
         ];
-        let view = HistoryView { id: "h".into(), title: None, model: None, rows, pending_ask: None };
+        let view = HistoryView { id: "h".into(), title: None, model: None, rows, pending_ask: None, running: false };
         let items = transcript(&view);
         assert_eq!(items.len(), 3);
         assert!(matches!(&items[1], TranscriptItem::Tool { result: Some(_), .. }));
