@@ -212,7 +212,7 @@ async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
             app::chat::running::DEFAULT_LEASE,
         ),
     );
-    let sweeper = restarted.spawn_expiry_sweeper();
+    let sweeper = restarted.spawn_sweeper();
     let mut waited = 0;
     while h.pending(&first).await.is_some() && waited < 50 {
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -527,7 +527,7 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
 
     let (history, events) = h.prompt(None, "Ask me").await;
     assert!(ask_event(&events).and_then(|ask| ask.expires_at).is_some(), "a tool's question has a deadline too");
-    let sweeper = h.runner.spawn_expiry_sweeper();
+    let sweeper = h.runner.spawn_sweeper();
     for _ in 0..50 {
         if h.pending(&history).await.is_none() {
             break;

@@ -239,3 +239,53 @@ async fn a_tool_call_id_the_model_reuses_or_leaves_empty_gets_one_of_palavers_ow
     let events = h.answer(&history, &third, json!({"action": "accept", "content": {"selected": ["l"]}})).await;
     assert_eq!(text(&events), "Large.", "and answered");
 }
+
+fn reply(text: &str, interrupted: bool) -> HistoryRow {
+    HistoryRow::Assistant { text: text.into(), document: false, block_errors: String::new(), interrupted, blocks: None }
+}
+
+#[tokio::test]
+async fn a_running_turn_keeps_a_draft_a_second_behind_which_goes_when_it_saves() {
+    let parts: Vec<String> = (1..=12).map(|n| format!("Part {n}. ")).collect();
+    let h = harness(json!([{"parts": parts, "chunkDelayMs": 300}])).await;
+    let mut handle = h.runner.start(h.request(None, TurnInput::Prompt("Talk".into()))).await.unwrap();
+    let mut shown = String::new();
+    while !shown.contains("Part 4. ") {
+        if let Some(TurnEvent::Text { text }) = handle.events.recv().await {
+            shown.push_str(&text);
+        }
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let drafts = app::turn::store::drafts(&h.pool, 15).await.unwrap();
+    assert_eq!(drafts.len(), 1);
+    let rows: Vec<HistoryRow> = serde_json::from_str(&drafts[0].rows).unwrap();
+    assert_eq!(rows[0], HistoryRow::User { text: "Talk".into(), attachments: Vec::new() });
+    let HistoryRow::Assistant { text: so_far, interrupted: true, .. } = &rows[1] else { panic!("{rows:?}") };
+    assert!(so_far.starts_with(&shown), "{so_far:?} holds what was shown, {shown:?}");
+    assert_eq!(h.runner.close_interrupted().await.unwrap(), 0, "a turn that runs keeps its draft");
+
+    while handle.events.recv().await.is_some() {}
+    assert!(app::turn::store::drafts(&h.pool, 15).await.unwrap().is_empty(), "saved, its draft gone");
+    let whole: String = (1..=12).map(|n| format!("Part {n}. ")).collect();
+    assert_eq!(h.rows(&handle.history_id).await[1], reply(&whole, false));
+}
+
+#[tokio::test]
+async fn a_draft_no_instance_holds_is_saved_once_as_the_turns_rows() {
+    let h = harness(json!([])).await;
+    let owner = h.caller.user.id.clone();
+    let history = app::chat::store::create_history(&h.pool, &owner, None).await.unwrap();
+    let rows = vec![HistoryRow::User { text: "Talk".into(), attachments: Vec::new() }, reply("Half a", true)];
+    let draft = app::turn::store::Draft {
+        turn_id: "turn-of-a-dead-process",
+        history_id: &history,
+        user_id: &owner,
+        running_key: "no-longer-running",
+        rows: &rows,
+    };
+    app::turn::store::write_draft(&h.pool, &draft).await.unwrap();
+    assert_eq!(h.runner.close_interrupted().await.unwrap(), 1);
+    assert_eq!(h.rows(&history).await, rows);
+    assert_eq!(h.runner.close_interrupted().await.unwrap(), 0, "saved once");
+    assert_eq!(h.rows(&history).await.len(), 2);
+}

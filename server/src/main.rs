@@ -155,7 +155,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         .map_err(|err| format!("Cannot listen for the other instances' signals: {err}"))?;
     let state =
         server::app_state(leptos_options, pool.clone(), models, auth_settings, turn_settings, mcp.clone(), signals);
-    let sweeper = state.turns.spawn_expiry_sweeper();
+    let sweeper = state.turns.spawn_sweeper();
     let (running, live) = (state.conversations.running.clone(), state.live.clone());
     let router = server::router(state);
     let listener =

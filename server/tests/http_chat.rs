@@ -93,7 +93,7 @@ async fn the_next_turn_replays_the_conversation_to_the_model() {
 }
 
 #[tokio::test]
-async fn a_failing_model_reports_the_error_and_keeps_the_message() {
+async fn a_failing_model_reports_the_error_and_keeps_the_message_and_the_reply_cut_off() {
     let (app, ada) = app_with_user(r#"{"responses": [{"text": "Partial", "error": "the model fell over"}]}"#).await;
     let events = app.prompt(&ada, json!({"prompt": "hello"})).await;
     assert_eq!(streamed_text(&events), "Partial");
@@ -102,7 +102,7 @@ async fn a_failing_model_reports_the_error_and_keeps_the_message() {
     let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
     let (_, history) = app.json(&ada, "GET", &format!("/gpt/histories/{history_id}"), None).await;
     assert_eq!(history["data"]["rows"][0], json!({"type": "user", "text": "hello"}));
-    assert_eq!(history["data"]["rows"][1], json!({"type": "assistant", "text": "Partial"}));
+    assert_eq!(history["data"]["rows"][1], json!({"type": "assistant", "text": "Partial", "interrupted": true}));
 }
 
 #[tokio::test]

@@ -77,7 +77,7 @@ async fn an_expiry_is_heard_as_an_ask_that_ended() {
     let mut tab = app.open_stream(&ada, "/gpt/events", None).await;
     app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
     tab.take(5).await;
-    let sweeper = app.state.turns.spawn_expiry_sweeper();
+    let sweeper = app.state.turns.spawn_sweeper();
     let ended = tab.next(Duration::from_secs(4)).await.expect("the expiry is heard");
     sweeper.abort();
     assert_eq!(ended.data["askResolved"]["ending"], "expired");

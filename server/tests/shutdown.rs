@@ -1,6 +1,6 @@
 //! Shutting down as a real process: SIGTERM stops accepting, gives running turns the grace
-//! period, then stops them; each saves what it said, whether its client is still there or
-//! left; open event streams do not hold the exit up.
+//! period, then stops them; each saves what it said, marked cut off, whether its client is
+//! still there or left; open event streams do not hold the exit up.
 
 mod process;
 
@@ -35,15 +35,21 @@ impl Server {
         }
     }
 
-    async fn replies(&self) -> Vec<String> {
+    /// The saved replies: their text, and whether each is marked cut off.
+    async fn replies(&self) -> Vec<(String, bool)> {
         let pool = app::db::connect(&self.database_url).await.unwrap();
-        let text = app::db::Backend::of(&pool).json_text("payload", "text");
-        let rows: Vec<(String,)> =
-            sqlx::query_as(&format!("SELECT {text} FROM history_rows WHERE row_type = 'assistant' ORDER BY seq"))
-                .fetch_all(&pool)
-                .await
-                .unwrap();
-        rows.into_iter().map(|(text,)| text).collect()
+        let rows: Vec<(String,)> = sqlx::query_as(
+            "SELECT CAST(payload AS TEXT) FROM history_rows WHERE row_type = 'assistant' ORDER BY seq",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        rows.into_iter()
+            .map(|(json,)| {
+                let row: serde_json::Value = serde_json::from_str(&json).unwrap();
+                (row["text"].as_str().unwrap().to_string(), row["interrupted"] == true)
+            })
+            .collect()
     }
 }
 
@@ -65,8 +71,9 @@ async fn sigterm_gives_turns_their_grace_then_stops_them_and_each_saves_what_it_
 
     let replies = server.replies().await;
     assert_eq!(replies.len(), 2, "both turns saved, the one whose client left too: {replies:?}");
-    for reply in &replies {
+    for (reply, interrupted) in &replies {
         assert!(reply.starts_with("Part 1. ") && !reply.contains("Part 20."), "what was said, cut: {reply}");
+        assert!(interrupted, "and marked cut off by the shutdown");
     }
 }
 
@@ -82,5 +89,6 @@ async fn a_second_signal_stops_the_turns_at_once_and_they_still_save() {
     assert!(took < Duration::from_secs(5), "not the minute of grace: {took:?}");
     let replies = server.replies().await;
     assert_eq!(replies.len(), 1);
-    assert!(replies[0].starts_with("Part 1. ") && !replies[0].contains("Part 20."), "{replies:?}");
+    assert!(replies[0].0.starts_with("Part 1. ") && !replies[0].0.contains("Part 20."), "{replies:?}");
+    assert!(replies[0].1, "marked cut off");
 }

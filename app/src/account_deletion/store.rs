@@ -40,6 +40,7 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
                  UNION SELECT stream_id FROM running_turns WHERE user_id = $1)"
         ),
         "DELETE FROM running_turns WHERE user_id = $1".to_string(),
+        format!("DELETE FROM turn_drafts WHERE user_id = $1 OR history_id IN ({OWNED})"),
         format!("DELETE FROM history_rows WHERE history_id IN ({OWNED})"),
         format!("DELETE FROM block_states WHERE history_id IN ({OWNED})"),
         format!("DELETE FROM ai_requests WHERE user_id = $1 OR history_id IN ({OWNED})"),

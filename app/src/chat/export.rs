@@ -3,7 +3,7 @@
 
 use super::model::HistoryView;
 use super::summary::ask_summary;
-use super::transcript::{TranscriptItem, transcript};
+use super::transcript::{INTERRUPTED, TranscriptItem, transcript};
 
 /// Quotes `text` as a Markdown block quote, line by line.
 fn quoted(text: &str) -> String {
@@ -23,7 +23,10 @@ pub fn to_markdown(view: &HistoryView) -> String {
                     attachments.iter().map(|file| format!("\n\n*Attached: {}*", file.describe())).collect();
                 format!("**You:**\n\n{}{files}", quoted(&text))
             }
-            TranscriptItem::Assistant { text, .. } => format!("**Palaver:**\n\n{text}"),
+            TranscriptItem::Assistant { text, interrupted, .. } => {
+                let cut = if interrupted { format!("\n\n*{INTERRUPTED}*") } else { String::new() };
+                format!("**Palaver:**\n\n{text}{cut}")
+            }
             TranscriptItem::Tool { tool_name, result, .. } => {
                 let outcome = if result.is_some() { "" } else { " (no result)" };
                 format!("*Used `{tool_name}`{outcome}.*")
@@ -92,6 +95,7 @@ mod tests {
                 text: "Monday it is.".into(),
                 document: false,
                 block_errors: String::new(),
+                interrupted: false,
                 blocks: None,
             },
         ];

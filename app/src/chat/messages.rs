@@ -8,7 +8,7 @@ use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 use super::attachments::AttachmentList;
 use super::model::{Attachment, HistoryRow, HistoryView};
 use super::page_state::LiveTurn;
-use super::transcript::{TranscriptItem, transcript};
+use super::transcript::{INTERRUPTED, TranscriptItem, transcript};
 use crate::components::{BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::AppError;
 use crate::grants::GrantScope;
@@ -86,8 +86,9 @@ pub(super) fn SavedRows(
                         TranscriptItem::User { text, attachments } => {
                             view! { <UserMessage text attachments redo=target(n, last_message) /> }.into_any()
                         }
-                        TranscriptItem::Assistant { text, blocks } => {
-                            view! { <AssistantMessage text blocks regenerate=target(n, last_reply) /> }.into_any()
+                        TranscriptItem::Assistant { text, blocks, interrupted } => {
+                            view! { <AssistantMessage text blocks interrupted regenerate=target(n, last_reply) /> }
+                                .into_any()
                         }
                         TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
                             view! { <ToolLine tool_name args result allowed_by /> }.into_any()
@@ -243,6 +244,8 @@ fn EditMessage(target: RedoTarget, editing: RwSignal<bool>) -> impl IntoView {
 fn AssistantMessage(
     text: String,
     blocks: Option<Box<BlocksCheck>>,
+    /// Cut off before it finished: said so, and offered again as Retry.
+    interrupted: bool,
     /// Set on the last reply: it can be written again.
     regenerate: Option<RedoTarget>,
 ) -> impl IntoView {
@@ -251,6 +254,7 @@ fn AssistantMessage(
     view! {
         <article class="message message--assistant" data-testid="assistant-message">
             <ReplyBody text blocks />
+            {interrupted.then(|| view! { <p class="message__interrupted" data-testid="interrupted">{INTERRUPTED}</p> })}
         </article>
         // The reply as the model wrote it: markdown (or the block document).
         <div class="message__actions">
@@ -272,7 +276,7 @@ fn AssistantMessage(
                             disabled=move || channel.busy.get()
                             on:click=move |_| channel.send.run((last.clone(), None))
                         >
-                            "Regenerate"
+                            {if interrupted { "Retry" } else { "Regenerate" }}
                         </button>
                     }
                 })}

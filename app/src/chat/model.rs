@@ -123,6 +123,10 @@ pub enum HistoryRow {
         /// (`- <path> <code> <message>`), kept out of the text; the replay adds them back.
         #[serde(default, rename = "blockErrors", skip_serializing_if = "String::is_empty")]
         block_errors: String,
+        /// Cut off before it finished: the process stopped, or the model failed. Shown with a
+        /// Retry, and told to the model on the next turn.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        interrupted: bool,
         /// How the document checked, in views only (never stored).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         blocks: Option<Box<BlocksCheck>>,

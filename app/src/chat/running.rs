@@ -28,6 +28,20 @@ struct Running {
 
 type Switches = HashMap<String, Vec<Running>>;
 
+/// A registered turn: its stop switch (flipped to true on a stop), and its row's key.
+pub struct Registration {
+    pub switch: watch::Sender<bool>,
+    pub stop: watch::Receiver<bool>,
+    pub key: String,
+}
+
+/// What `running_turns` says of a turn another instance may hold: that instance, and whether
+/// its lease still runs.
+pub struct Holder {
+    pub instance_id: String,
+    pub leased: bool,
+}
+
 /// A running turn's lease unless configured.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(15);
 
@@ -40,6 +54,8 @@ pub struct RunningTurns {
     /// This instance's id in `running_turns`.
     instance_id: Arc<str>,
     lease: Duration,
+    /// Set once Palaver shuts down: the turns it stops are cut off, not stopped by the user.
+    shutting_down: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl RunningTurns {
@@ -52,6 +68,7 @@ impl RunningTurns {
             signals: signals.clone(),
             instance_id: new_id().into(),
             lease: lease.max(Duration::from_secs(1)),
+            shutting_down: Arc::default(),
         };
         tokio::spawn(keep_up(running.without_signals(), signals.subscribe()));
         running
@@ -71,18 +88,12 @@ impl RunningTurns {
         lock(&self.switches)
     }
 
-    fn lease_seconds(&self) -> i64 {
+    pub fn lease_seconds(&self) -> i64 {
         i64::try_from(self.lease.as_secs()).unwrap_or(i64::MAX)
     }
 
-    /// Registers a turn starting on a conversation, with its event log; its receiver flips
-    /// to true on a stop.
-    pub async fn register(
-        &self,
-        history_id: &str,
-        user_id: &str,
-        log: Arc<TurnLog>,
-    ) -> (watch::Sender<bool>, watch::Receiver<bool>) {
+    /// Registers a turn starting on a conversation, with its event log.
+    pub async fn register(&self, history_id: &str, user_id: &str, log: Arc<TurnLog>) -> Registration {
         let (sender, receiver) = watch::channel(false);
         let key = new_id();
         let prompt = log.prompt();
@@ -109,9 +120,23 @@ impl RunningTurns {
             );
             tokio::spawn(writer);
         }
-        let running = Running { key, finished, switch: sender.clone(), log, user_id: user_id.to_string() };
+        let running = Running { key: key.clone(), finished, switch: sender.clone(), log, user_id: user_id.to_string() };
         self.switches().entry(history_id.to_string()).or_default().push(running);
-        (sender, receiver)
+        Registration { switch: sender, stop: receiver, key }
+    }
+
+    /// Whether the turn registered as `key` may still run: here, or on another instance whose
+    /// lease on it runs (`holder`), or, with no row, on another instance that wrote of it
+    /// lately (`fresh`). With one instance, nothing this instance does not hold runs.
+    pub fn may_still_run(&self, key: &str, holder: Option<&Holder>, fresh: bool) -> bool {
+        if self.switches().values().flatten().any(|turn| turn.key == key) {
+            return true;
+        }
+        let others_run = self.signals.cross_instances();
+        match holder {
+            Some(holder) => others_run && holder.instance_id != *self.instance_id && holder.leased,
+            None => others_run && fresh,
+        }
     }
 
     /// How many turns of `user_id` are running, on any instance (waiting on a tool's question
@@ -181,13 +206,20 @@ impl RunningTurns {
         }
     }
 
+    /// Whether Palaver is shutting down (its turns are being stopped).
+    pub fn shutting_down(&self) -> bool {
+        self.shutting_down.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// How many turns are running here (waiting on a tool's question included).
     pub fn count(&self) -> usize {
         self.switches().values().map(Vec::len).sum()
     }
 
-    /// Asks every turn running here to stop (Palaver is shutting down): each saves what it has.
+    /// Asks every turn running here to stop (Palaver is shutting down): each saves what it has,
+    /// cut off.
     pub fn stop_everything(&self) {
+        self.shutting_down.store(true, std::sync::atomic::Ordering::SeqCst);
         for turn in self.switches().values().flatten() {
             let _ = turn.switch.send(true);
         }
@@ -323,9 +355,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;
         let log = || TurnLog::new("t", None);
-        let (first, first_stop) = running.register("h1", "ada", log()).await;
-        let (_second, second_stop) = running.register("h1", "ada", log()).await;
-        let (_other, other_stop) = running.register("h2", "bob", log()).await;
+        let Registration { switch: first, stop: first_stop, .. } = running.register("h1", "ada", log()).await;
+        let second_stop = running.register("h1", "ada", log()).await.stop;
+        let other_stop = running.register("h2", "bob", log()).await.stop;
         assert_eq!((running.count_of("ada").await, running.count_of("bob").await, running.count()), (2, 1, 3));
         assert!(running.stop("h1").await);
         assert!(*first_stop.borrow() && *second_stop.borrow());
@@ -340,8 +372,8 @@ mod tests {
     async fn a_stop_that_names_a_stream_stops_that_turn_only() {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;
-        let (_one, one_stop) = running.register("h1", "ada", TurnLog::new("t1", None)).await;
-        let (_two, two_stop) = running.register("h1", "ada", TurnLog::new("t2", None)).await;
+        let one_stop = running.register("h1", "ada", TurnLog::new("t1", None)).await.stop;
+        let two_stop = running.register("h1", "ada", TurnLog::new("t2", None)).await.stop;
         assert!(running.stop_stream("h1", "t2").await);
         assert!(*two_stop.borrow() && !*one_stop.borrow(), "the other tab's turn goes on");
         assert!(!running.stop_stream("h1", "t9").await);
@@ -355,7 +387,7 @@ mod tests {
         let signals = here.signals.clone();
         // A second instance on the same database, hearing the same signals.
         let there = RunningTurns::new(here.pool.clone(), signals, Duration::from_secs(15));
-        let (_turn, stopped) = there.register("h1", "ada", TurnLog::new("t1", None)).await;
+        let stopped = there.register("h1", "ada", TurnLog::new("t1", None)).await.stop;
         assert_eq!(here.count_of("ada").await, 1, "counted on every instance");
         assert!(here.stop("h1").await, "found on the other instance");
         let mut stopped = stopped;
@@ -367,7 +399,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let here = registry(&dir).await;
         let gone = RunningTurns::new(here.pool.clone(), Signals::local(), Duration::from_secs(1));
-        let (_turn, _stopped) = gone.register("h1", "ada", TurnLog::new("t1", None)).await;
+        let _turn = gone.register("h1", "ada", TurnLog::new("t1", None)).await;
         let pool = gone.pool.clone();
         drop(gone);
         assert_eq!(here.count_of("ada").await, 1);

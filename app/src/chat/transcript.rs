@@ -8,6 +8,9 @@ use crate::grants::GrantScope;
 use palaver_contract::asks::AskKind;
 use palaver_contract::blocks::BlocksCheck;
 
+/// What the transcript and the export say under a reply that was cut off.
+pub const INTERRUPTED: &str = "This reply was cut off before it finished.";
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AskItem {
     pub tool_call_id: String,
@@ -40,6 +43,8 @@ pub enum TranscriptItem {
     Assistant {
         text: String,
         blocks: Option<Box<BlocksCheck>>,
+        /// Cut off before it finished.
+        interrupted: bool,
     },
     Tool {
         tool_call_id: String,
@@ -63,9 +68,11 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
             HistoryRow::User { text, attachments } => {
                 items.push(TranscriptItem::User { text: text.clone(), attachments: attachments.clone() })
             }
-            HistoryRow::Assistant { text, blocks, .. } => {
-                items.push(TranscriptItem::Assistant { text: text.clone(), blocks: blocks.clone() })
-            }
+            HistoryRow::Assistant { text, blocks, interrupted, .. } => items.push(TranscriptItem::Assistant {
+                text: text.clone(),
+                blocks: blocks.clone(),
+                interrupted: *interrupted,
+            }),
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask), .. } => {
                 items.push(TranscriptItem::Ask(Box::new(AskItem {
                     tool_call_id: tool_call_id.clone(),

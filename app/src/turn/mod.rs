@@ -11,6 +11,7 @@ pub mod arguments;
 mod ask_preview;
 pub mod attachments;
 mod call_ids;
+mod draft;
 mod expiry;
 mod pending;
 mod question;
@@ -36,7 +37,7 @@ use crate::audit::{DecidedVia, Decider};
 use crate::chat::BlocksSettings;
 use crate::chat::access::{HistoryAccess, authorize_history};
 use crate::chat::model::{HistoryRow, TurnEvent};
-use crate::chat::running::RunningTurns;
+use crate::chat::running::{Registration, RunningTurns};
 use crate::chat::store as histories;
 use crate::chat::turn_log::TurnLog;
 use crate::db::new_id;
@@ -326,7 +327,8 @@ impl TurnRunner {
             TurnInput::Answer { .. } => None,
         };
         let log = TurnLog::new(&turn_id, prompt);
-        let (stop_switch, stop) = self.running.register(&history_id, &owner_id, log.clone()).await;
+        let Registration { switch: stop_switch, stop, key: running_key } =
+            self.running.register(&history_id, &owner_id, log.clone()).await;
 
         // A delete between the access check and now found no switch to flip: look again, now
         // that a delete would stop this turn.
@@ -342,6 +344,9 @@ impl TurnRunner {
             stop_switch,
             log,
             stop,
+            running_key,
+            draft: Default::default(),
+            interrupted: false,
             turn_id: turn_id.clone(),
             user_id: owner_id.clone(),
             history_id: history_id.clone(),

@@ -4,9 +4,10 @@
 use std::time::Instant;
 
 use super::TurnInput;
+use super::request_log::store::{AiRequestLog, log_ai_request};
 use super::request_log::{AskLog, AskPhase};
 use super::run::{Pause, Turn};
-use super::store::{self, AiRequestLog, StoredPendingAsk};
+use super::store::{self, StoredPendingAsk};
 use crate::chat::model::{HistoryRow, PendingAskRef, TurnEvent};
 use crate::chat::store as histories;
 use crate::error::AppError;
@@ -18,11 +19,13 @@ use palaver_contract::text::shorten;
 const TITLE_MAX_LENGTH: usize = 60;
 
 impl Turn {
+    /// The reply's row: none for no text, unless it was cut off (then it says so).
     pub(super) fn assistant_row(&self) -> Option<HistoryRow> {
-        (!self.reply.is_empty()).then(|| HistoryRow::Assistant {
+        (!self.reply.is_empty() || self.interrupted).then(|| HistoryRow::Assistant {
             text: self.reply.clone(),
             document: self.document,
             block_errors: self.block_errors.clone(),
+            interrupted: self.interrupted,
             blocks: None,
         })
     }
@@ -85,6 +88,7 @@ impl Turn {
             match store::undo_resolution(
                 pool,
                 &self.history_id,
+                &self.turn_id,
                 &resolved.pending,
                 resolved.rows_before,
                 resolved.rows_added,
@@ -160,6 +164,6 @@ impl Turn {
             metadata: &self.metadata,
         };
         // A failed log write is already traced by the store; the turn itself went through.
-        let _ = store::log_ai_request(&self.runner.pool, &log).await;
+        let _ = log_ai_request(&self.runner.pool, &log).await;
     }
 }

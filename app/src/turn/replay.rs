@@ -39,6 +39,9 @@ fn with_attachment_notes(text: &str, attachments: &[Attachment]) -> String {
     format!("{text}\n\n[Attached: {}]", named.join("; "))
 }
 
+/// What the model is told after a reply of its own that was cut off.
+const TOLD_INTERRUPTED: &str = "[This reply was cut off before it finished; the user saw it as far as it got.]";
+
 pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
     // Approvals and tools' questions are not replayed, except one that expired: the model
     // never saw it end, so it sees the call and its expiry.
@@ -50,8 +53,12 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
             HistoryRow::User { text, attachments } => {
                 Some(ModelMessage::User { text: with_attachment_notes(text, attachments), parts: Vec::new() })
             }
-            HistoryRow::Assistant { text, block_errors, .. } => {
-                Some(ModelMessage::Assistant { text: told_text(text, block_errors), tool_calls: Vec::new() })
+            HistoryRow::Assistant { text, block_errors, interrupted, .. } => {
+                let mut told = told_text(text, block_errors);
+                if *interrupted {
+                    told = [told.as_str(), TOLD_INTERRUPTED].join(if told.is_empty() { "" } else { "\n\n" });
+                }
+                Some(ModelMessage::Assistant { text: told, tool_calls: Vec::new() })
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask, .. } => {
                 let ended_by_time = ask.as_ref().is_some_and(|ask| ask.status == AskStatus::Expired);
@@ -120,7 +127,13 @@ mod tests {
             result("listTodos", "t1"),
             call("deleteCompletedTodos", "approval_t2", Some(AskOrigin::Approval)),
             result("deleteCompletedTodos", "approval_t2"),
-            HistoryRow::Assistant { text: "done".into(), document: false, block_errors: String::new(), blocks: None },
+            HistoryRow::Assistant {
+                text: "done".into(),
+                document: false,
+                block_errors: String::new(),
+                interrupted: false,
+                blocks: None,
+            },
         ];
         let messages = replay(&rows);
         assert_eq!(messages.len(), 4);
@@ -128,6 +141,25 @@ mod tests {
             matches!(&messages[1], ModelMessage::Assistant { tool_calls, .. } if tool_calls[0].name == "ask_confirm")
         );
         assert!(matches!(&messages[2], ModelMessage::Tool { tool_call_id, .. } if tool_call_id == "c1"));
+    }
+
+    #[test]
+    fn a_reply_cut_off_is_replayed_as_far_as_it_got_with_a_note() {
+        let cut = |text: &str| HistoryRow::Assistant {
+            text: text.into(),
+            document: false,
+            block_errors: String::new(),
+            interrupted: true,
+            blocks: None,
+        };
+        let told: Vec<String> = replay(&[cut("Half a"), cut("")])
+            .into_iter()
+            .map(|message| match message {
+                ModelMessage::Assistant { text, .. } => text,
+                other => panic!("not a reply: {other:?}"),
+            })
+            .collect();
+        assert_eq!(told, [format!("Half a\n\n{TOLD_INTERRUPTED}"), TOLD_INTERRUPTED.to_string()]);
     }
 
     #[test]

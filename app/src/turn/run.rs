@@ -10,8 +10,9 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::attachments::Attached;
+use super::draft::DraftClock;
 use super::request_log::RequestLogMetadata;
-use super::store::StoredPendingAsk;
+use super::store::{self, StoredPendingAsk};
 use super::tools::ToolRegistry;
 use super::{TurnInput, TurnRunner};
 use crate::chat::model::{AskResolvedEvent, HistoryRow, TurnEvent};
@@ -66,6 +67,12 @@ pub(super) struct Turn {
     pub(super) log: Arc<TurnLog>,
     /// Flips to true when the user asks the turn to stop.
     pub(super) stop: watch::Receiver<bool>,
+    /// Its row in `running_turns`.
+    pub(super) running_key: String,
+    /// When its draft was last stored.
+    pub(super) draft: DraftClock,
+    /// The reply was cut off (the model failed, or Palaver shut down).
+    pub(super) interrupted: bool,
     pub(super) turn_id: String,
     pub(super) user_id: String,
     pub(super) history_id: String,
@@ -134,6 +141,8 @@ impl Turn {
             self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
         }
         let prompt_log = self.prepare().await;
+        // From here on a process that dies leaves the message, and what was shown, behind.
+        self.write_draft("", true).await;
         // An approved tool's question may have been superseded while `prepare` ran it.
         let end = match self.held_pause.take() {
             _ if self.superseded => StepsEnd::Superseded,
@@ -149,17 +158,25 @@ impl Turn {
             }
             StepsEnd::Stopped => {
                 self.metadata.stopped = true;
+                // Stopped by a shutdown, not by the user: the reply is cut off.
+                self.interrupted = self.runner.running.shutting_down();
                 self.save_reply().await;
             }
             StepsEnd::Paused(pause) => pending_ref = self.pause(*pause).await,
             StepsEnd::Failed(message) => {
                 self.emit(TurnEvent::Error { error: message.clone() }).await;
                 error = Some(message);
+                self.interrupted = true;
                 pending_ref = self.undo_or_save().await;
             }
             // The new message's turn owns the conversation now: nothing more is saved, and the
             // events go nowhere (the stream ended when the question was asked).
-            StepsEnd::Superseded => self.metadata.stopped = true,
+            StepsEnd::Superseded => {
+                self.metadata.stopped = true;
+                if let Err(err) = store::forget_draft(&self.runner.pool, &self.turn_id).await {
+                    tracing::warn!(?err, history = self.history_id, "a superseded turn's draft stays");
+                }
+            }
         }
         let title = self.title().await;
         self.log(prompt_log, error.as_deref(), started).await;

@@ -132,11 +132,18 @@ impl Turn {
         let mut ids = CallIds::taken_by(self.rows.iter().chain(&self.new_rows), &self.messages);
         let mut stop = self.stop.clone();
         loop {
+            let draft_due = self.draft.due();
             let event = tokio::select! {
                 event = stream.next() => event,
                 _ = stop.wait_for(|stopped| *stopped) => {
                     self.reply.push_str(&text);
                     return None;
+                }
+                // The text streamed since the last draft is stored a second on, even if the
+                // model falls silent.
+                () = super::draft::until(draft_due) => {
+                    self.write_draft(&text, true).await;
+                    continue;
                 }
             };
             let Some(event) = event else { break };
@@ -144,6 +151,7 @@ impl Turn {
                 ModelEvent::TextDelta(delta) => {
                     text.push_str(&delta);
                     self.emit(TurnEvent::Text { text: delta }).await;
+                    self.write_draft(&text, false).await;
                 }
                 ModelEvent::ToolCallDelta { id, name, piece } => {
                     let id = ids.ours(&id);
@@ -189,6 +197,7 @@ impl Turn {
                 self.emit(TurnEvent::Replace { replace: "text".into(), text: reply }).await;
             }
             let pause = self.tool_step(calls).await;
+            self.write_draft("", true).await;
             // A preview stays only for the ask the turn pauses on: the real card replaces it.
             let asked = pause.as_ref().map(|pause| pause.stored.ask.tool_call_id.clone());
             self.settle_previews(asked.as_deref()).await;

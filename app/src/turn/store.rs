@@ -108,14 +108,106 @@ async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, tool_call_id: &str, s
     Ok(())
 }
 
-/// Appends a finished turn's rows at once; nothing when the conversation was deleted meanwhile.
+/// Appends a finished turn's rows at once, in place of its draft; no rows when the
+/// conversation was deleted meanwhile.
 pub async fn append_rows(pool: &Pool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
     let mut tx = pool.begin().await?;
     if touch(&mut tx, history_id).await? {
         insert_rows(&mut tx, history_id, turn_id, rows).await?;
-        tx.commit().await?;
     }
+    forget_draft(&mut *tx, turn_id).await?;
+    tx.commit().await?;
     Ok(())
+}
+
+/// A running turn's draft: its rows as far as it got, the reply (marked interrupted) last.
+pub struct Draft<'a> {
+    pub turn_id: &'a str,
+    pub history_id: &'a str,
+    pub user_id: &'a str,
+    /// Its row in `running_turns`.
+    pub running_key: &'a str,
+    pub rows: &'a [HistoryRow],
+}
+
+pub async fn write_draft(pool: &Pool, draft: &Draft<'_>) -> AppResult<()> {
+    let backend = Backend::of(pool);
+    let rows = serde_json::to_string(draft.rows).map_err(|_| crate::error::AppError::Internal)?;
+    sqlx::query(&format!(
+        "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (turn_id) DO UPDATE SET rows_json = excluded.rows_json, updated_at = {}",
+        backend.now()
+    ))
+    .bind(draft.turn_id)
+    .bind(draft.history_id)
+    .bind(draft.user_id)
+    .bind(draft.running_key)
+    .bind(backend.storable_text(&rows))
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Removes a turn's draft (its rows are saved, or it ended with nothing to save); false when
+/// there was none.
+pub async fn forget_draft<'e>(db: impl sqlx::Executor<'e, Database = sqlx::Any>, turn_id: &str) -> AppResult<bool> {
+    let forgotten = sqlx::query("DELETE FROM turn_drafts WHERE turn_id = $1").bind(turn_id).execute(db).await?;
+    Ok(forgotten.rows_affected() == 1)
+}
+
+/// A stored draft, with what `running_turns` says of its turn.
+pub struct StoredDraft {
+    pub turn_id: String,
+    pub history_id: String,
+    pub user_id: String,
+    pub running_key: String,
+    /// The instance holding the turn's row, and whether its lease is still running.
+    pub holder: Option<(String, bool)>,
+    /// Written within the last `fresh_seconds`.
+    pub fresh: bool,
+    pub rows: String,
+}
+
+pub async fn drafts(pool: &Pool, fresh_seconds: i64) -> AppResult<Vec<StoredDraft>> {
+    let backend = Backend::of(pool);
+    let found: Vec<(String, String, String, String, Option<String>, i64, i64, String)> = sqlx::query_as(&format!(
+        "SELECT d.turn_id, d.history_id, d.user_id, d.running_key, r.instance_id,
+                CAST(CASE WHEN r.lease_until > {now} THEN 1 ELSE 0 END AS BIGINT),
+                CAST(CASE WHEN d.updated_at > {fresh} THEN 1 ELSE 0 END AS BIGINT), d.rows_json
+         FROM turn_drafts d LEFT JOIN running_turns r ON r.id = d.running_key",
+        now = backend.now(),
+        fresh = backend.seconds_from_now("$1"),
+    ))
+    .bind(-fresh_seconds)
+    .fetch_all(pool)
+    .await?;
+    Ok(found
+        .into_iter()
+        .map(|(turn_id, history_id, user_id, running_key, instance, leased, fresh, rows)| StoredDraft {
+            turn_id,
+            history_id,
+            user_id,
+            running_key,
+            holder: instance.map(|instance| (instance, leased == 1)),
+            fresh: fresh == 1,
+            rows,
+        })
+        .collect())
+}
+
+/// Saves a draft's rows as the turn's, once (false when another instance saved it first);
+/// no rows when the conversation was deleted.
+pub async fn save_draft(pool: &Pool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<bool> {
+    let mut tx = pool.begin().await?;
+    let open = touch(&mut tx, history_id).await?;
+    if !forget_draft(&mut *tx, turn_id).await? {
+        return Ok(false);
+    }
+    if open {
+        insert_rows(&mut tx, history_id, turn_id, rows).await?;
+    }
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// The last message the user sent on a conversation, and how many rows it has in all.
@@ -220,6 +312,8 @@ pub async fn pause(
         (ask.created, ask.ask.expires_at) = (created, Some(expires_at));
     } else {
         if !touch(&mut tx, history_id).await? {
+            forget_draft(&mut *tx, turn_id).await?;
+            tx.commit().await?;
             return Ok(false);
         }
         if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, .. }) = rows.last_mut() {
@@ -233,11 +327,12 @@ pub async fn pause(
         }
     }
     insert_rows(&mut tx, history_id, turn_id, &rows).await?;
+    forget_draft(&mut *tx, turn_id).await?;
     tx.commit().await?;
     Ok(claimed)
 }
 
-fn seconds(duration: Duration) -> i64 {
+pub(super) fn seconds(duration: Duration) -> i64 {
     i64::try_from(duration.as_secs()).unwrap_or(i64::MAX)
 }
 
@@ -319,6 +414,7 @@ pub async fn resolve(
 pub async fn undo_resolution(
     pool: &Pool,
     history_id: &str,
+    turn_id: &str,
     ask: &StoredPendingAsk,
     rows_before: i64,
     rows_added: i64,
@@ -347,72 +443,10 @@ pub async fn undo_resolution(
             .await?;
         set_ask_status(&mut tx, history_id, &ask.ask.tool_call_id, AskStatus::Pending).await?;
         audit::record(&mut tx, &Decider::palaver(), &ask.ending(history_id, "reopened", None, None)).await?;
+        forget_draft(&mut *tx, turn_id).await?;
     }
     tx.commit().await?;
     Ok(restored)
-}
-
-/// When the ask asked as `tool_call_id` expired, if it did.
-pub async fn expired_at(pool: &Pool, history_id: &str, tool_call_id: &str) -> AppResult<Option<String>> {
-    let backend = Backend::of(pool);
-    let expired: Option<(Option<String>,)> = sqlx::query_as(&format!(
-        "SELECT {} FROM history_rows
-         WHERE history_id = $1 AND row_type = 'tool-call' AND ask_status = 'expired' AND {} = $2",
-        backend.json_text("payload", "ask.expiredAt"),
-        backend.json_text("payload", "toolCallId"),
-    ))
-    .bind(history_id)
-    .bind(tool_call_id)
-    .fetch_optional(pool)
-    .await?;
-    Ok(expired.and_then(|(at,)| at))
-}
-
-/// Pending asks whose `expiresAt` has passed, oldest first (at most `limit`).
-pub async fn due_asks(pool: &Pool, limit: i64) -> AppResult<Vec<(String, StoredPendingAsk)>> {
-    let backend = Backend::of(pool);
-    let (expires_at, now) = (backend.json_text("pending_ask", "expiresAt"), backend.now());
-    let rows: Vec<(String, String)> = sqlx::query_as(&format!(
-        "SELECT id, CAST(pending_ask AS TEXT) FROM histories
-         WHERE pending_ask IS NOT NULL AND {expires_at} <= {now} AND deleted_at IS NULL
-         ORDER BY {expires_at} LIMIT $1"
-    ))
-    .bind(limit)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(history_id, json)| match serde_json::from_str(&json) {
-            Ok(pending) => Some((history_id, pending)),
-            Err(err) => {
-                tracing::error!(%err, history = history_id, "unreadable pending ask left to expire later");
-                None
-            }
-        })
-        .collect())
-}
-
-/// Gives asks stored before asks expired an `expiresAt`: `ttl` (or `approval_ttl` for an
-/// approval) after they were asked. Returns how many it dated.
-pub async fn date_undated_asks(pool: &Pool, ttl: Duration, approval_ttl: Duration) -> AppResult<u64> {
-    let backend = Backend::of(pool);
-    let expires_at = format!(
-        "COALESCE({}, {})",
-        backend.seconds_after(&backend.json_text("pending_ask", "created"), "$1"),
-        backend.seconds_from_now("$1")
-    );
-    let sql = format!(
-        "UPDATE histories SET pending_ask = {}
-         WHERE pending_ask IS NOT NULL AND {} IS NULL AND {} IS NOT DISTINCT FROM $2",
-        backend.json_set("pending_ask", &[("expiresAt", &expires_at)]),
-        backend.json_text("pending_ask", "expiresAt"),
-        backend.json_text("pending_ask", "origin"),
-    );
-    let mut count = 0;
-    for (origin, ttl) in [(None, ttl), (Some("elicitation"), ttl), (Some("approval"), approval_ttl)] {
-        count += sqlx::query(&sql).bind(seconds(ttl)).bind(origin).execute(pool).await?.rows_affected();
-    }
-    Ok(count)
 }
 
 /// Records that the approved call `key` (`<history id>/<call id>`) runs, with the digest of its
@@ -458,43 +492,4 @@ pub async fn pending_asks_of(pool: &Pool, owner_id: &str) -> AppResult<Vec<Pendi
             }
         })
         .collect())
-}
-
-/// One model call, as the request log keeps it.
-pub struct AiRequestLog<'a> {
-    pub history_id: &'a str,
-    pub user_id: &'a str,
-    pub model: &'a str,
-    pub prompt: &'a str,
-    pub response: &'a str,
-    pub error: Option<&'a str>,
-    pub input_tokens: u32,
-    pub output_tokens: u32,
-    pub latency_ms: u64,
-    /// What the turn asked or answered, how its document checked, whether it was stopped.
-    pub metadata: &'a super::request_log::RequestLogMetadata,
-}
-
-pub async fn log_ai_request(pool: &Pool, entry: &AiRequestLog<'_>) -> AppResult<()> {
-    let backend = Backend::of(pool);
-    let metadata = serde_json::to_string(entry.metadata).unwrap_or_else(|_| "{}".into());
-    sqlx::query(&format!(
-        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, {})",
-        backend.json("$11")
-    ))
-    .bind(crate::db::new_id())
-    .bind(entry.history_id)
-    .bind(entry.user_id)
-    .bind(entry.model)
-    .bind(backend.storable_text(entry.prompt))
-    .bind(backend.storable_text(entry.response))
-    .bind(entry.error.map(|error| backend.storable_text(error)))
-    .bind(i64::from(entry.input_tokens))
-    .bind(i64::from(entry.output_tokens))
-    .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
-    .bind(backend.storable_json(metadata))
-    .execute(pool)
-    .await?;
-    Ok(())
 }

@@ -7,13 +7,15 @@ use std::time::Duration;
 
 use super::TurnRunner;
 use super::answer::answer_rows;
-use super::store::{self, Deadline, Resolution, StoredPendingAsk};
+use super::store::{Deadline, Resolution, StoredPendingAsk};
 use super::waiting::Resumed;
 use crate::audit::Decider;
 use crate::chat::model::AskStatus;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 use palaver_contract::asks::AskResponse;
+
+mod store;
 
 /// The cancel reason an ask that expired is stored with.
 pub const EXPIRED: &str = "expired";
@@ -80,9 +82,10 @@ impl TurnRunner {
         }
     }
 
-    /// Dates the asks stored before asks expired, then ends due asks now and every second,
-    /// so asks expire across restarts. Runs until it is aborted or the pool closes.
-    pub fn spawn_expiry_sweeper(&self) -> tokio::task::JoinHandle<()> {
+    /// Dates the asks stored before asks expired, then, now and every second, ends due asks
+    /// (so asks expire across restarts) and saves the turns a stopped process cut off. Runs
+    /// until it is aborted or the pool closes.
+    pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
         let runner = self.clone();
         tokio::spawn(async move {
             let (ttl, approval_ttl) = (runner.settings.ask_ttl, runner.settings.approval_ttl);
@@ -100,6 +103,9 @@ impl TurnRunner {
                 }
                 if let Err(err) = runner.expire_due().await {
                     tracing::warn!(?err, "the ask expiry sweep failed; trying again");
+                }
+                if let Err(err) = runner.close_interrupted().await {
+                    tracing::warn!(?err, "the sweep for interrupted turns failed; trying again");
                 }
             }
         })

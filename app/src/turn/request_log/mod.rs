@@ -8,6 +8,8 @@ use crate::chat::model::AskOrigin;
 use palaver_contract::asks::AskKind;
 use palaver_contract::blocks::{BlockErrorCode, BlockWarningCode};
 
+pub(super) mod store;
+
 /// `ai_requests.metadata`: what a turn asked or answered, how its reply checked as a document,
 /// and whether the user stopped it.
 #[derive(Debug, Default, PartialEq, Serialize)]

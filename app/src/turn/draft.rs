@@ -1,0 +1,102 @@
+//! A running turn's draft: its rows as far as it got, the reply so far last (marked
+//! interrupted), stored when the turn starts and at most a second behind while it streams. The
+//! transaction that saves the turn removes it, so a draft that outlives its turn's instance
+//! (killed, or cut off by a crash) is what the user saw: the sweeper saves it as the turn's
+//! rows, the reply shown cut off with a Retry and told so to the model on the next turn.
+
+use std::time::{Duration, Instant};
+
+use super::TurnRunner;
+use super::run::Turn;
+use super::store::{self, Draft};
+use crate::chat::model::HistoryRow;
+use crate::chat::running::Holder;
+use crate::chat::store as histories;
+use crate::error::AppResult;
+use crate::live::{LiveEvent, TurnDone};
+
+/// How far behind the stream a stored draft may be.
+pub(super) const DRAFT_EVERY: Duration = Duration::from_secs(1);
+
+/// When a turn's draft was last stored, and whether the turn has gone on since.
+#[derive(Default)]
+pub(super) struct DraftClock {
+    written: Option<Instant>,
+    behind: bool,
+}
+
+impl DraftClock {
+    /// When the draft should be stored next: `None` while it is up to date.
+    pub(super) fn due(&self) -> Option<Instant> {
+        self.behind.then(|| self.written.map_or_else(Instant::now, |written| written + DRAFT_EVERY))
+    }
+}
+
+/// Waits until `due`, or forever without one.
+pub(super) async fn until(due: Option<Instant>) {
+    match due {
+        Some(due) => tokio::time::sleep_until(due.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Turn {
+    /// Stores the draft, `streaming` (the text of the step that runs) after the reply so far:
+    /// at once with `now`, else only when the last one is a second old (it is then due).
+    pub(super) async fn write_draft(&mut self, streaming: &str, now: bool) {
+        self.draft.behind = true;
+        if !now && self.draft.written.is_some_and(|written| written.elapsed() < DRAFT_EVERY) {
+            return;
+        }
+        let mut rows = self.new_rows.clone();
+        rows.push(HistoryRow::Assistant {
+            text: [self.reply.as_str(), streaming].concat(),
+            document: false,
+            block_errors: String::new(),
+            interrupted: true,
+            blocks: None,
+        });
+        let draft = Draft {
+            turn_id: &self.turn_id,
+            history_id: &self.history_id,
+            user_id: &self.user_id,
+            running_key: &self.running_key,
+            rows: &rows,
+        };
+        // A draft not stored is only a loss if the process dies too: the turn goes on.
+        if let Err(err) = store::write_draft(&self.runner.pool, &draft).await {
+            tracing::warn!(?err, history = self.history_id, "a running turn's draft was not stored");
+        }
+        self.draft = DraftClock { written: Some(Instant::now()), behind: false };
+    }
+}
+
+impl TurnRunner {
+    /// Saves every draft whose turn no instance runs any more as that turn's rows (interrupted);
+    /// returns how many it saved.
+    pub async fn close_interrupted(&self) -> AppResult<usize> {
+        let mut closed = 0;
+        for draft in store::drafts(&self.pool, self.running.lease_seconds()).await? {
+            let holder = draft.holder.map(|(instance_id, leased)| Holder { instance_id, leased });
+            if self.running.may_still_run(&draft.running_key, holder.as_ref(), draft.fresh) {
+                continue;
+            }
+            let rows: Vec<HistoryRow> = serde_json::from_str(&draft.rows).unwrap_or_else(|err| {
+                tracing::error!(%err, history = draft.history_id, "an unreadable draft is dropped");
+                Vec::new()
+            });
+            if !store::save_draft(&self.pool, &draft.history_id, &draft.turn_id, &rows).await? {
+                continue;
+            }
+            closed += 1;
+            tracing::info!(history = draft.history_id, turn = draft.turn_id, "a turn cut off by a stop of its process was saved as interrupted");
+            if holder.is_some() {
+                // Its row no longer stands for a running turn (a Retry would find it running).
+                let _ = histories::remove_running_turn(&self.pool, &draft.running_key).await;
+            }
+            let done = TurnDone { history_id: draft.history_id, pending_ask: None };
+            self.live.publish(&draft.user_id, LiveEvent::TurnDone(done)).await;
+        }
+        Ok(closed)
+    }
+}
