@@ -8,7 +8,7 @@ import { ChatPage } from "./fixtures/chat_page";
 // ask, a block document, and an ask waiting. The pictures in docs/ are written by this run.
 test.use({ baseURL: `http://127.0.0.1:${demoPort}` });
 
-test("the chat's look: the waiting card stands out, focus shows, in light, dark and on a phone", async ({ page }) => {
+test("the chat's look: the waiting card stands out, focus shows, in light, dark and on a phone", async ({ page, browser }) => {
   test.slow(); // three replies from the demo agent, streamed word by word
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUpFreshUser(page);
@@ -53,8 +53,17 @@ test("the chat's look: the waiting card stands out, focus shows, in light, dark 
   await expect(olives).toHaveCSS("outline-width", "3px");
   await expect(olives).toHaveCSS("outline-style", "solid");
 
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(ask.card).toBeInViewport();
-  await page.screenshot({ path: "../docs/chat-phone.png" });
   expect(chat.consoleErrors).toEqual([]);
+
+  // The same conversation opened on a phone, signed in as the same user.
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    storageState: await page.context().storageState(),
+  });
+  const phonePage = await phone.newPage();
+  await phonePage.goto(page.url());
+  await phonePage.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await expect(phonePage.getByTestId("ask-card")).toBeInViewport();
+  await phonePage.screenshot({ path: "../docs/chat-phone.png" });
+  await phone.close();
 });

@@ -38,12 +38,11 @@ impl Server {
     /// The saved replies: their text, and whether each is marked cut off.
     async fn replies(&self) -> Vec<(String, bool)> {
         let pool = app::db::connect(&self.database_url).await.unwrap();
-        let rows: Vec<(String,)> = sqlx::query_as(
-            "SELECT CAST(payload AS TEXT) FROM history_rows WHERE row_type = 'assistant' ORDER BY seq",
-        )
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+        let rows: Vec<(String,)> =
+            sqlx::query_as("SELECT CAST(payload AS TEXT) FROM history_rows WHERE row_type = 'assistant' ORDER BY seq")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
         rows.into_iter()
             .map(|(json,)| {
                 let row: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -65,7 +65,9 @@ pub fn ChatPage() -> impl IntoView {
             && !busy.get_untracked()
         {
             leptos::task::spawn_local(async move {
-                let read_running = || history.get_untracked().and_then(|(_, view)| view.ok().flatten()).is_some_and(|view| view.running);
+                let read_running = || {
+                    history.get_untracked().and_then(|(_, view)| view.ok().flatten()).is_some_and(|view| view.running)
+                };
                 if !follow_running(state, id).await && read_running() {
                     state.reload();
                 }
@@ -91,8 +93,9 @@ pub fn ChatPage() -> impl IntoView {
                 }
                 // Another tab or device started a turn here: show it as it streams.
                 LiveEvent::TurnStarted(started) if about_shown && !busy.get_untracked() => {
+                    let history_id = started.history_id.clone();
                     leptos::task::spawn_local(async move {
-                        follow_running(state, started.history_id.clone()).await;
+                        follow_running(state, history_id).await;
                     });
                 }
                 _ if (about_shown || matches!(event, LiveEvent::Resync(_))) && !busy.get_untracked() => state.reload(),

@@ -254,7 +254,14 @@ fn AssistantMessage(
     view! {
         <article class="message message--assistant" data-testid="assistant-message">
             <ReplyBody text blocks />
-            {interrupted.then(|| view! { <p class="message__interrupted" data-testid="interrupted">{INTERRUPTED}</p> })}
+            {interrupted
+                .then(|| {
+                    view! {
+                        <p class="message__interrupted" data-testid="interrupted">
+                            {INTERRUPTED}
+                        </p>
+                    }
+                })}
         </article>
         // The reply as the model wrote it: markdown (or the block document).
         <div class="message__actions">

@@ -16,7 +16,7 @@ use crate::error::AppResult;
 use crate::live::{LiveEvent, TurnDone};
 
 /// How far behind the stream a stored draft may be.
-pub(super) const DRAFT_EVERY: Duration = Duration::from_secs(1);
+const DRAFT_EVERY: Duration = Duration::from_secs(1);
 
 /// When a turn's draft was last stored, and whether the turn has gone on since.
 #[derive(Default)]
@@ -26,6 +26,11 @@ pub(super) struct DraftClock {
 }
 
 impl DraftClock {
+    /// The turn went on: the draft is behind.
+    pub(super) fn changed(&mut self) {
+        self.behind = true;
+    }
+
     /// When the draft should be stored next: `None` while it is up to date.
     pub(super) fn due(&self) -> Option<Instant> {
         self.behind.then(|| self.written.map_or_else(Instant::now, |written| written + DRAFT_EVERY))
@@ -41,13 +46,8 @@ pub(super) async fn until(due: Option<Instant>) {
 }
 
 impl Turn {
-    /// Stores the draft, `streaming` (the text of the step that runs) after the reply so far:
-    /// at once with `now`, else only when the last one is a second old (it is then due).
-    pub(super) async fn write_draft(&mut self, streaming: &str, now: bool) {
-        self.draft.behind = true;
-        if !now && self.draft.written.is_some_and(|written| written.elapsed() < DRAFT_EVERY) {
-            return;
-        }
+    /// Stores the draft now, `streaming` (the text of the step that runs) after the reply so far.
+    pub(super) async fn write_draft(&mut self, streaming: &str) {
         let mut rows = self.new_rows.clone();
         rows.push(HistoryRow::Assistant {
             text: [self.reply.as_str(), streaming].concat(),
@@ -89,7 +89,11 @@ impl TurnRunner {
                 continue;
             }
             closed += 1;
-            tracing::info!(history = draft.history_id, turn = draft.turn_id, "a turn cut off by a stop of its process was saved as interrupted");
+            tracing::info!(
+                history = draft.history_id,
+                turn = draft.turn_id,
+                "a turn cut off by a stop of its process was saved as interrupted"
+            );
             if holder.is_some() {
                 // Its row no longer stands for a running turn (a Retry would find it running).
                 let _ = histories::remove_running_turn(&self.pool, &draft.running_key).await;

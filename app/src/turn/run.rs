@@ -142,7 +142,7 @@ impl Turn {
         }
         let prompt_log = self.prepare().await;
         // From here on a process that dies leaves the message, and what was shown, behind.
-        self.write_draft("", true).await;
+        self.write_draft("").await;
         // An approved tool's question may have been superseded while `prepare` ran it.
         let end = match self.held_pause.take() {
             _ if self.superseded => StepsEnd::Superseded,

@@ -132,6 +132,9 @@ impl Turn {
         let mut ids = CallIds::taken_by(self.rows.iter().chain(&self.new_rows), &self.messages);
         let mut stop = self.stop.clone();
         loop {
+            if self.draft.due().is_some_and(|due| due <= std::time::Instant::now()) {
+                self.write_draft(&text).await;
+            }
             let draft_due = self.draft.due();
             let event = tokio::select! {
                 event = stream.next() => event,
@@ -140,18 +143,15 @@ impl Turn {
                     return None;
                 }
                 // The text streamed since the last draft is stored a second on, even if the
-                // model falls silent.
-                () = super::draft::until(draft_due) => {
-                    self.write_draft(&text, true).await;
-                    continue;
-                }
+                // model falls silent (above: nothing is awaited while these futures live).
+                () = super::draft::until(draft_due) => continue,
             };
             let Some(event) = event else { break };
             match event {
                 ModelEvent::TextDelta(delta) => {
                     text.push_str(&delta);
                     self.emit(TurnEvent::Text { text: delta }).await;
-                    self.write_draft(&text, false).await;
+                    self.draft.changed();
                 }
                 ModelEvent::ToolCallDelta { id, name, piece } => {
                     let id = ids.ours(&id);
@@ -197,7 +197,7 @@ impl Turn {
                 self.emit(TurnEvent::Replace { replace: "text".into(), text: reply }).await;
             }
             let pause = self.tool_step(calls).await;
-            self.write_draft("", true).await;
+            self.write_draft("").await;
             // A preview stays only for the ask the turn pauses on: the real card replaces it.
             let asked = pause.as_ref().map(|pause| pause.stored.ask.tool_call_id.clone());
             self.settle_previews(asked.as_deref()).await;

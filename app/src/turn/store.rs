@@ -168,9 +168,13 @@ pub struct StoredDraft {
     pub rows: String,
 }
 
+/// A draft as `drafts` reads it: turn, history, user, running key, holding instance, leased,
+/// fresh, rows.
+type DraftRow = (String, String, String, String, Option<String>, i64, i64, String);
+
 pub async fn drafts(pool: &Pool, fresh_seconds: i64) -> AppResult<Vec<StoredDraft>> {
     let backend = Backend::of(pool);
-    let found: Vec<(String, String, String, String, Option<String>, i64, i64, String)> = sqlx::query_as(&format!(
+    let found: Vec<DraftRow> = sqlx::query_as(&format!(
         "SELECT d.turn_id, d.history_id, d.user_id, d.running_key, r.instance_id,
                 CAST(CASE WHEN r.lease_until > {now} THEN 1 ELSE 0 END AS BIGINT),
                 CAST(CASE WHEN d.updated_at > {fresh} THEN 1 ELSE 0 END AS BIGINT), d.rows_json

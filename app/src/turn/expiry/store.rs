@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::turn::store::{StoredPendingAsk, seconds};
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
+use crate::turn::store::{StoredPendingAsk, seconds};
 
 /// When the ask asked as `tool_call_id` expired, if it did.
 pub async fn expired_at(pool: &Pool, history_id: &str, tool_call_id: &str) -> AppResult<Option<String>> {
