@@ -4,7 +4,7 @@
 //! (killed, or cut off by a crash) is what the user saw: the sweeper saves it as the turn's
 //! rows, the reply shown cut off with a Retry and told so to the model on the next turn.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::TurnRunner;
 use super::run::Turn;
@@ -14,28 +14,6 @@ use crate::chat::running::Holder;
 use crate::chat::store as histories;
 use crate::error::AppResult;
 use crate::live::{LiveEvent, TurnDone};
-
-/// How far behind the stream a stored draft may be.
-const DRAFT_EVERY: Duration = Duration::from_secs(1);
-
-/// When a turn's draft was last stored, and whether the turn has gone on since.
-#[derive(Default)]
-pub(super) struct DraftClock {
-    written: Option<Instant>,
-    behind: bool,
-}
-
-impl DraftClock {
-    /// The turn went on: the draft is behind.
-    pub(super) fn changed(&mut self) {
-        self.behind = true;
-    }
-
-    /// When the draft should be stored next: `None` while it is up to date.
-    pub(super) fn due(&self) -> Option<Instant> {
-        self.behind.then(|| self.written.map_or_else(Instant::now, |written| written + DRAFT_EVERY))
-    }
-}
 
 /// Waits until `due`, or forever without one.
 pub(super) async fn until(due: Option<Instant>) {
@@ -67,7 +45,7 @@ impl Turn {
         if let Err(err) = store::write_draft(&self.runner.pool, &draft).await {
             tracing::warn!(?err, history = self.history_id, "a running turn's draft was not stored");
         }
-        self.draft = DraftClock { written: Some(Instant::now()), behind: false };
+        self.draft.written_now();
     }
 }
 

@@ -4,13 +4,12 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::attachments::Attached;
-use super::draft::DraftClock;
 use super::request_log::RequestLogMetadata;
 use super::store::{self, StoredPendingAsk};
 use super::tools::ToolRegistry;
@@ -48,6 +47,33 @@ pub(super) enum StepsEnd {
     Failed(String),
     /// A new message took the conversation over while a tool's question waited.
     Superseded,
+}
+
+/// How far behind the stream a stored draft may be.
+const DRAFT_EVERY: Duration = Duration::from_secs(1);
+
+/// When a turn's draft was last stored, and whether the turn has gone on since.
+#[derive(Default)]
+pub(super) struct DraftClock {
+    written: Option<Instant>,
+    behind: bool,
+}
+
+impl DraftClock {
+    /// The draft was just stored.
+    pub(super) fn written_now(&mut self) {
+        *self = DraftClock { written: Some(Instant::now()), behind: false };
+    }
+
+    /// The turn went on: the draft is behind.
+    pub(super) fn changed(&mut self) {
+        self.behind = true;
+    }
+
+    /// When the draft should be stored next: `None` while it is up to date.
+    pub(super) fn due(&self) -> Option<Instant> {
+        self.behind.then(|| self.written.map_or_else(Instant::now, |written| written + DRAFT_EVERY))
+    }
 }
 
 /// The ask a turn pauses on (with the `{ask}` event it sends once stored), and its row.
