@@ -27,7 +27,7 @@ pub async fn close_conversations(pool: &Pool, user_id: &str) -> AppResult<Vec<St
 }
 
 /// Removes the user and every row that is theirs or belongs to one of their conversations:
-/// messages, block states, the request log, grants, approved runs, turn streams, audit
+/// messages, block states, the request log, grants, approved runs, turn streams and drafts, audit
 /// entries, to-dos, file index rows, live events, sessions and tokens. Where they acted on a
 /// conversation not theirs, the audit keeps the entry without naming them. Children go before
 /// their parents, for the foreign keys.

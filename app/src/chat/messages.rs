@@ -265,14 +265,20 @@ fn AssistantMessage(
         </article>
         // The reply as the model wrote it: markdown (or the block document).
         <div class="message__actions">
-            <button
-                type="button"
-                class="message__action"
-                data-testid="copy-message"
-                on:click=move |_| crate::browser::copy_text(markdown.clone(), copied)
-            >
-                {move || if copied.get() { "Copied" } else { "Copy" }}
-            </button>
+            // A reply cut off before its first word has nothing to copy.
+            {(!markdown.is_empty())
+                .then(|| {
+                    view! {
+                        <button
+                            type="button"
+                            class="message__action"
+                            data-testid="copy-message"
+                            on:click=move |_| crate::browser::copy_text(markdown.clone(), copied)
+                        >
+                            {move || if copied.get() { "Copied" } else { "Copy" }}
+                        </button>
+                    }
+                })}
             {regenerate
                 .map(|RedoTarget { channel, last }| {
                     view! {

@@ -11,7 +11,7 @@ pub mod arguments;
 mod ask_preview;
 pub mod attachments;
 mod call_ids;
-mod draft;
+pub mod draft;
 mod expiry;
 mod pending;
 mod question;

@@ -33,7 +33,9 @@ impl Turn {
     pub(super) async fn save_reply(&mut self) {
         let mut rows = std::mem::take(&mut self.new_rows);
         rows.extend(self.assistant_row());
-        if let Err(err) = store::append_rows(&self.runner.pool, &self.history_id, &self.turn_id, &rows).await {
+        if let Err(err) =
+            store::append_rows(&self.runner.pool, &self.history_id, &self.turn_id, &rows, self.draft.stored()).await
+        {
             tracing::error!(?err, "could not save a turn");
             self.emit(TurnEvent::Error { error: AppError::Internal.to_string() }).await;
         }
@@ -64,7 +66,8 @@ impl Turn {
         }
         let settings = &self.runner.settings;
         let ttl = if stored.approval_id.is_some() { settings.approval_ttl } else { settings.ask_ttl };
-        match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl).await {
+        let drafted = self.draft.stored();
+        match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl, drafted).await {
             Ok(true) => {
                 let tool_call_id = stored.ask.tool_call_id.clone();
                 self.tell_asked(&stored).await;

@@ -57,17 +57,33 @@ const DRAFT_EVERY: Duration = Duration::from_secs(1);
 pub(super) struct DraftClock {
     written: Option<Instant>,
     behind: bool,
+    /// A sweeper saved the draft (it took the turn for dead).
+    lost: bool,
 }
 
 impl DraftClock {
     /// The draft was just stored.
     pub(super) fn written_now(&mut self) {
-        *self = DraftClock { written: Some(Instant::now()), behind: false };
+        (self.written, self.behind) = (Some(Instant::now()), false);
+    }
+
+    /// A draft is stored: the turn saves its rows in its place.
+    pub(super) fn stored(&self) -> bool {
+        self.written.is_some()
+    }
+
+    pub(super) fn mark_taken(&mut self) {
+        (self.lost, self.behind) = (true, false);
+    }
+
+    /// The turn's rows were saved from its draft by a sweeper: it writes no more of them.
+    pub(super) fn is_taken(&self) -> bool {
+        self.lost
     }
 
     /// The turn went on: the draft is behind.
     pub(super) fn changed(&mut self) {
-        self.behind = true;
+        self.behind = !self.lost;
     }
 
     /// When the draft should be stored next: `None` while it is up to date.

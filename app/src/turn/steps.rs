@@ -132,9 +132,7 @@ impl Turn {
         let mut ids = CallIds::taken_by(self.rows.iter().chain(&self.new_rows), &self.messages);
         let mut stop = self.stop.clone();
         loop {
-            if self.draft.due().is_some_and(|due| due <= std::time::Instant::now()) {
-                self.write_draft(&text).await;
-            }
+            self.write_draft_if_due(&text).await;
             let draft_due = self.draft.due();
             let event = tokio::select! {
                 event = stream.next() => event,
@@ -197,12 +195,14 @@ impl Turn {
                 self.emit(TurnEvent::Replace { replace: "text".into(), text: reply }).await;
             }
             let pause = self.tool_step(calls).await;
-            self.write_draft("").await;
             // A preview stays only for the ask the turn pauses on: the real card replaces it.
             let asked = pause.as_ref().map(|pause| pause.stored.ask.tool_call_id.clone());
             self.settle_previews(asked.as_deref()).await;
             if self.superseded {
                 return StepsEnd::Superseded;
+            }
+            if pause.is_none() {
+                self.write_draft("").await;
             }
             // A stop while a tool ran: the model is not called again.
             if pause.is_none() && *self.stop.borrow() {

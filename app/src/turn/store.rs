@@ -108,14 +108,24 @@ async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, tool_call_id: &str, s
     Ok(())
 }
 
-/// Appends a finished turn's rows at once, in place of its draft; no rows when the
-/// conversation was deleted meanwhile.
-pub async fn append_rows(pool: &Pool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
+/// Appends a finished turn's rows at once, in place of its draft (`drafted`: it stored one);
+/// no rows when the conversation was deleted meanwhile, or when a sweeper saved the draft.
+pub async fn append_rows(
+    pool: &Pool,
+    history_id: &str,
+    turn_id: &str,
+    rows: &[HistoryRow],
+    drafted: bool,
+) -> AppResult<()> {
     let mut tx = pool.begin().await?;
-    if touch(&mut tx, history_id).await? {
+    let open = touch(&mut tx, history_id).await?;
+    if !forget_draft(&mut *tx, turn_id).await? && drafted {
+        tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead was saved already");
+        return Ok(());
+    }
+    if open {
         insert_rows(&mut tx, history_id, turn_id, rows).await?;
     }
-    forget_draft(&mut *tx, turn_id).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -130,22 +140,34 @@ pub struct Draft<'a> {
     pub rows: &'a [HistoryRow],
 }
 
-pub async fn write_draft(pool: &Pool, draft: &Draft<'_>) -> AppResult<()> {
+/// Stores a turn's draft: the first time as a new one, then over it. False when it was gone
+/// (a sweeper took the turn for dead and saved it): the turn must not save its rows again.
+pub async fn write_draft(pool: &Pool, draft: &Draft<'_>, first: bool) -> AppResult<bool> {
     let backend = Backend::of(pool);
     let rows = serde_json::to_string(draft.rows).map_err(|_| crate::error::AppError::Internal)?;
-    sqlx::query(&format!(
-        "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (turn_id) DO UPDATE SET rows_json = excluded.rows_json, updated_at = {}",
-        backend.now()
-    ))
-    .bind(draft.turn_id)
-    .bind(draft.history_id)
-    .bind(draft.user_id)
-    .bind(draft.running_key)
-    .bind(backend.storable_text(&rows))
-    .execute(pool)
-    .await?;
-    Ok(())
+    let rows = backend.storable_text(&rows);
+    let written = if first {
+        sqlx::query(
+            "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(draft.turn_id)
+        .bind(draft.history_id)
+        .bind(draft.user_id)
+        .bind(draft.running_key)
+        .bind(rows)
+        .execute(pool)
+        .await?
+    } else {
+        sqlx::query(&format!(
+            "UPDATE turn_drafts SET rows_json = $2, updated_at = {} WHERE turn_id = $1",
+            backend.now()
+        ))
+        .bind(draft.turn_id)
+        .bind(rows)
+        .execute(pool)
+        .await?
+    };
+    Ok(written.rows_affected() == 1)
 }
 
 /// Removes a turn's draft (its rows are saved, or it ended with nothing to save); false when
@@ -155,60 +177,22 @@ pub async fn forget_draft<'e>(db: impl sqlx::Executor<'e, Database = sqlx::Any>,
     Ok(forgotten.rows_affected() == 1)
 }
 
-/// A stored draft, with what `running_turns` says of its turn.
-pub struct StoredDraft {
-    pub turn_id: String,
-    pub history_id: String,
-    pub user_id: String,
-    pub running_key: String,
-    /// The instance holding the turn's row, and whether its lease is still running.
-    pub holder: Option<(String, bool)>,
-    /// Written within the last `fresh_seconds`.
-    pub fresh: bool,
-    pub rows: String,
-}
-
-/// A draft as `drafts` reads it: turn, history, user, running key, holding instance, leased,
-/// fresh, rows.
-type DraftRow = (String, String, String, String, Option<String>, i64, i64, String);
-
-pub async fn drafts(pool: &Pool, fresh_seconds: i64) -> AppResult<Vec<StoredDraft>> {
-    let backend = Backend::of(pool);
-    let found: Vec<DraftRow> = sqlx::query_as(&format!(
-        "SELECT d.turn_id, d.history_id, d.user_id, d.running_key, r.instance_id,
-                CAST(CASE WHEN r.lease_until > {now} THEN 1 ELSE 0 END AS BIGINT),
-                CAST(CASE WHEN d.updated_at > {fresh} THEN 1 ELSE 0 END AS BIGINT), d.rows_json
-         FROM turn_drafts d LEFT JOIN running_turns r ON r.id = d.running_key",
-        now = backend.now(),
-        fresh = backend.seconds_from_now("$1"),
-    ))
-    .bind(-fresh_seconds)
-    .fetch_all(pool)
-    .await?;
-    Ok(found
-        .into_iter()
-        .map(|(turn_id, history_id, user_id, running_key, instance, leased, fresh, rows)| StoredDraft {
-            turn_id,
-            history_id,
-            user_id,
-            running_key,
-            holder: instance.map(|instance| (instance, leased == 1)),
-            fresh: fresh == 1,
-            rows,
-        })
-        .collect())
-}
-
 /// Saves a draft's rows as the turn's, once (false when another instance saved it first);
 /// no rows when the conversation was deleted.
-pub async fn save_draft(pool: &Pool, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<bool> {
+pub async fn save_draft(pool: &Pool, history_id: &str, turn_id: &str) -> AppResult<bool> {
     let mut tx = pool.begin().await?;
     let open = touch(&mut tx, history_id).await?;
-    if !forget_draft(&mut *tx, turn_id).await? {
-        return Ok(false);
-    }
+    let taken: Option<(String,)> = sqlx::query_as("DELETE FROM turn_drafts WHERE turn_id = $1 RETURNING rows_json")
+        .bind(turn_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let Some((json,)) = taken else { return Ok(false) };
+    let rows: Vec<HistoryRow> = serde_json::from_str(&json).unwrap_or_else(|err| {
+        tracing::error!(%err, history = history_id, "an unreadable draft is dropped");
+        Vec::new()
+    });
     if open {
-        insert_rows(&mut tx, history_id, turn_id, rows).await?;
+        insert_rows(&mut tx, history_id, turn_id, &rows).await?;
     }
     tx.commit().await?;
     Ok(true)
@@ -285,7 +269,8 @@ pub fn one_ask_at_a_time() -> Value {
 /// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once, dating
 /// the ask (`created`, and `expiresAt` after `ttl`). When another turn already holds the slot,
 /// the ask's row (the last of `rows`) is stored cancelled with `one_ask_at_a_time` instead,
-/// and this returns false. A conversation deleted meanwhile gets nothing.
+/// and this returns false. A conversation deleted meanwhile gets nothing, and so does a turn
+/// whose draft (`drafted`: it stored one) a sweeper saved already.
 pub async fn pause(
     pool: &Pool,
     history_id: &str,
@@ -293,6 +278,7 @@ pub async fn pause(
     mut rows: Vec<HistoryRow>,
     ask: &mut StoredPendingAsk,
     ttl: Duration,
+    drafted: bool,
 ) -> AppResult<bool> {
     let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
@@ -312,26 +298,27 @@ pub async fn pause(
     .fetch_optional(&mut *tx)
     .await?;
     let claimed = dated.is_some();
+    let open = claimed || touch(&mut tx, history_id).await?;
+    if !forget_draft(&mut *tx, turn_id).await? && drafted {
+        tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead was saved already");
+        return Ok(false);
+    }
+    if !open {
+        tx.commit().await?;
+        return Ok(false);
+    }
     if let Some((created, expires_at)) = dated {
         (ask.created, ask.ask.expires_at) = (created, Some(expires_at));
-    } else {
-        if !touch(&mut tx, history_id).await? {
-            forget_draft(&mut *tx, turn_id).await?;
-            tx.commit().await?;
-            return Ok(false);
-        }
-        if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, .. }) = rows.last_mut() {
-            row_ask.status = AskStatus::Cancelled;
-            let result = HistoryRow::ToolResult {
-                tool_name: tool_name.clone(),
-                tool_call_id: tool_call_id.clone(),
-                result: one_ask_at_a_time(),
-            };
-            rows.push(result);
-        }
+    } else if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, .. }) = rows.last_mut() {
+        row_ask.status = AskStatus::Cancelled;
+        let result = HistoryRow::ToolResult {
+            tool_name: tool_name.clone(),
+            tool_call_id: tool_call_id.clone(),
+            result: one_ask_at_a_time(),
+        };
+        rows.push(result);
     }
     insert_rows(&mut tx, history_id, turn_id, &rows).await?;
-    forget_draft(&mut *tx, turn_id).await?;
     tx.commit().await?;
     Ok(claimed)
 }

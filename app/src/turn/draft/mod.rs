@@ -8,12 +8,14 @@ use std::time::Instant;
 
 use super::TurnRunner;
 use super::run::Turn;
-use super::store::{self, Draft};
+use super::store::{self as turns, Draft};
 use crate::chat::model::HistoryRow;
 use crate::chat::running::Holder;
 use crate::chat::store as histories;
 use crate::error::AppResult;
 use crate::live::{LiveEvent, TurnDone};
+
+pub mod store;
 
 /// Waits until `due`, or forever without one.
 pub(super) async fn until(due: Option<Instant>) {
@@ -24,8 +26,18 @@ pub(super) async fn until(due: Option<Instant>) {
 }
 
 impl Turn {
+    /// Stores the draft if it is due (a second behind what streamed).
+    pub(super) async fn write_draft_if_due(&mut self, streaming: &str) {
+        if self.draft.due().is_some_and(|due| due <= Instant::now()) {
+            self.write_draft(streaming).await;
+        }
+    }
+
     /// Stores the draft now, `streaming` (the text of the step that runs) after the reply so far.
     pub(super) async fn write_draft(&mut self, streaming: &str) {
+        if self.draft.is_taken() {
+            return;
+        }
         let mut rows = self.new_rows.clone();
         rows.push(HistoryRow::Assistant {
             text: [self.reply.as_str(), streaming].concat(),
@@ -41,17 +53,19 @@ impl Turn {
             running_key: &self.running_key,
             rows: &rows,
         };
-        // A draft not stored is only a loss if the process dies too: the turn goes on.
-        if let Err(err) = store::write_draft(&self.runner.pool, &draft).await {
-            tracing::warn!(?err, history = self.history_id, "a running turn's draft was not stored");
+        match turns::write_draft(&self.runner.pool, &draft, !self.draft.stored()).await {
+            Ok(true) => self.draft.written_now(),
+            // A sweeper took this turn for dead (its lease lapsed) and saved it: it saves nothing more.
+            Ok(false) => self.draft.mark_taken(),
+            // A draft not stored is only a loss if the process dies too: the turn goes on.
+            Err(err) => tracing::warn!(?err, history = self.history_id, "a running turn's draft was not stored"),
         }
-        self.draft.written_now();
     }
 }
 
 impl TurnRunner {
     /// Saves every draft whose turn no instance runs any more as that turn's rows (interrupted);
-    /// returns how many it saved.
+    /// returns how many it saved. One that cannot be saved now is tried again on the next sweep.
     pub async fn close_interrupted(&self) -> AppResult<usize> {
         let mut closed = 0;
         for draft in store::drafts(&self.pool, self.running.lease_seconds()).await? {
@@ -59,12 +73,13 @@ impl TurnRunner {
             if self.running.may_still_run(&draft.running_key, holder.as_ref(), draft.fresh) {
                 continue;
             }
-            let rows: Vec<HistoryRow> = serde_json::from_str(&draft.rows).unwrap_or_else(|err| {
-                tracing::error!(%err, history = draft.history_id, "an unreadable draft is dropped");
-                Vec::new()
-            });
-            if !store::save_draft(&self.pool, &draft.history_id, &draft.turn_id, &rows).await? {
-                continue;
+            match turns::save_draft(&self.pool, &draft.history_id, &draft.turn_id).await {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(err) => {
+                    tracing::warn!(?err, history = draft.history_id, "an interrupted turn was not saved yet");
+                    continue;
+                }
             }
             closed += 1;
             tracing::info!(
