@@ -67,7 +67,14 @@ impl Turn {
         let settings = &self.runner.settings;
         let ttl = if stored.approval_id.is_some() { settings.approval_ttl } else { settings.ask_ttl };
         let drafted = self.draft.stored();
-        match store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl, drafted).await {
+        let paused =
+            store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl, drafted).await;
+        // The pause took the draft's place: a turn that goes on (a tool's question answered)
+        // starts a new one.
+        if paused.is_ok() {
+            self.draft.restart();
+        }
+        match paused {
             Ok(true) => {
                 let tool_call_id = stored.ask.tool_call_id.clone();
                 self.tell_asked(&stored).await;

@@ -67,6 +67,11 @@ impl DraftClock {
         (self.written, self.behind) = (Some(Instant::now()), false);
     }
 
+    /// The draft was removed with the rows saved in its place; the next one is new.
+    pub(super) fn restart(&mut self) {
+        self.written = None;
+    }
+
     /// A draft is stored: the turn saves its rows in its place.
     pub(super) fn stored(&self) -> bool {
         self.written.is_some()
