@@ -145,6 +145,10 @@ pub struct ServeConfig {
     /// Minutes without a request after which a browser session ends.
     #[arg(long, global = true, env = "PALAVER_SESSION_IDLE_MINUTES", default_value_t = 7 * 24 * 60)]
     pub session_idle_minutes: u64,
+    /// Days after which a browser session ends however busy it is (the user logs in again).
+    #[arg(long, global = true, env = "PALAVER_SESSION_MAX_DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3650))]
+    pub session_max_days: u64,
     /// The reverse proxies in front of Palaver (addresses or ranges, comma-separated): only
     /// their `X-Forwarded-For` says who the client is, for the log-in limits and the
     /// connection cap (a proxy's own connections are not capped per client).
@@ -293,6 +297,7 @@ impl ServeConfig {
         Ok(app::accounts::auth::AuthSettings {
             open_signup: self.open_signup,
             session_idle: std::time::Duration::from_secs(self.session_idle_minutes.saturating_mul(60)),
+            session_max: std::time::Duration::from_secs(self.session_max_days.saturating_mul(86_400)),
             secure_cookies: self.secure_cookies,
             public_origins,
             trusted_proxies: app::accounts::TrustedProxies::parse(self.trusted_proxies.as_deref().unwrap_or_default())?,

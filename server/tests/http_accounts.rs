@@ -92,6 +92,55 @@ async fn sessions_expire_after_inactivity() {
 }
 
 #[tokio::test]
+async fn a_busy_session_still_ends_at_its_absolute_lifetime() {
+    let settings = AuthSettings { session_max: Duration::from_secs(3600), ..common::test_auth() };
+    let app = TestApp::with_settings(r#"{"responses": []}"#, settings).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::OK);
+    // The session began an hour ago; it was used a moment ago, so it is not idle.
+    let backend = app::db::Backend::of(&app.pool);
+    sqlx::query(&format!("UPDATE sessions SET created_at = {}", backend.seconds_from_now("-3601")))
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::UNAUTHORIZED);
+    let again = session_cookie(&log_in(&app, "ada", PASSWORD).await);
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &again)], None).await.status, StatusCode::OK, "a new log-in");
+}
+
+#[tokio::test]
+async fn a_log_in_can_sign_the_user_out_everywhere_else() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let phone = session_cookie(&sign_up(&app, "ada").await);
+    let laptop = session_cookie(&log_in(&app, "ada", PASSWORD).await);
+    let me = |cookie: String| {
+        let app = &app;
+        async move { app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status }
+    };
+    assert_eq!((me(phone.clone()).await, me(laptop.clone()).await), (StatusCode::OK, StatusCode::OK), "by default both stay");
+    let body = json!({"username": "ada", "password": PASSWORD, "endOtherSessions": true});
+    let desk = session_cookie(&app.send("POST", "/auth/login", &[SAME_SITE], Some(body)).await);
+    assert_eq!(me(desk.clone()).await, StatusCode::OK);
+    assert_eq!((me(phone).await, me(laptop).await), (StatusCode::UNAUTHORIZED, StatusCode::UNAUTHORIZED));
+    let wrong = json!({"username": "ada", "password": "not the password", "endOtherSessions": true});
+    assert_eq!(app.send("POST", "/auth/login", &[SAME_SITE], Some(wrong)).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(me(desk.clone()).await, StatusCode::OK, "a failed log-in ends nothing");
+
+    // The log-in page's form, its box ticked: the server function does the same.
+    let form = format!("username=ada&password={}&end_other_sessions=true", PASSWORD.replace(' ', "+"));
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/log_in")
+        .header(header::HOST, "palaver.test")
+        .header(SAME_SITE.0, SAME_SITE.1)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(axum::body::Body::from(form))
+        .unwrap();
+    let page = session_cookie(&app.dispatch(request).await);
+    assert_eq!((me(page).await, me(desk).await), (StatusCode::OK, StatusCode::UNAUTHORIZED));
+}
+
+#[tokio::test]
 async fn use_slides_the_session_forward() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
     let cookie = session_cookie(&sign_up(&app, "ada").await);

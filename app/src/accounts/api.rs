@@ -29,11 +29,22 @@ pub async fn sign_up(username: String, password: String) -> Result<UserView, App
     begin_session(super::service::sign_up(&state.accounts, &username, &password).await).await
 }
 
+/// Logs in; `end_other_sessions` (the form's checkbox, sent only when ticked) signs the user
+/// out everywhere else.
 #[server(prefix = "/api", endpoint = "log_in")]
-pub async fn log_in(username: String, password: String) -> Result<UserView, AppError> {
+pub async fn log_in(
+    username: String,
+    password: String,
+    end_other_sessions: Option<String>,
+) -> Result<UserView, AppError> {
     let state = server_fn::app_state()?;
     let address = server_fn::client_address(&state).await;
-    begin_session(super::service::log_in(&state.accounts, &username, &password, &address).await).await
+    let request = super::service::LogIn {
+        username: &username,
+        password: &password,
+        end_other_sessions: end_other_sessions.is_some(),
+    };
+    begin_session(super::service::log_in(&state.accounts, request, &address).await).await
 }
 
 #[server(prefix = "/api", endpoint = "log_out")]

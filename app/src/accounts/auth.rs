@@ -26,6 +26,8 @@ pub struct AuthSettings {
     pub open_signup: bool,
     /// A session ends after this long without a request.
     pub session_idle: Duration,
+    /// A session ends this long after it began, however busy (then the user logs in again).
+    pub session_max: Duration,
     /// Mark cookies `Secure` even when no proxy says the request came over https.
     pub secure_cookies: bool,
     /// Where users reach Palaver; state-changing requests from anywhere else are refused.
@@ -39,6 +41,7 @@ impl Default for AuthSettings {
         Self {
             open_signup: false,
             session_idle: Duration::from_secs(7 * 24 * 3600),
+            session_max: Duration::from_secs(30 * 24 * 3600),
             secure_cookies: false,
             public_origins: PublicOrigins::local(SocketAddr::from(([127, 0, 0, 1], 3000))),
             trusted_proxies: TrustedProxies::default(),
@@ -64,6 +67,10 @@ impl Accounts {
 impl AuthSettings {
     pub fn idle_seconds(&self) -> i64 {
         i64::try_from(self.session_idle.as_secs()).unwrap_or(i64::MAX)
+    }
+
+    pub fn max_seconds(&self) -> i64 {
+        i64::try_from(self.session_max.as_secs()).unwrap_or(i64::MAX)
     }
 }
 
@@ -141,7 +148,9 @@ pub async fn resolve_caller(accounts: &Accounts, headers: &HeaderMap) -> AppResu
         return Ok(user.map(|(user, name)| Caller { user, via: CallerVia::Token { name } }));
     }
     let Some(secret) = session_secret(headers) else { return Ok(None) };
-    let user = store::touch_session(&accounts.pool, &secret_hash(secret), accounts.settings.idle_seconds()).await?;
+    let settings = &accounts.settings;
+    let user = store::touch_session(&accounts.pool, &secret_hash(secret), settings.idle_seconds(), settings.max_seconds())
+        .await?;
     Ok(user.map(|user| Caller { user, via: CallerVia::Session }))
 }
 

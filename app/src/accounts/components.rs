@@ -75,6 +75,10 @@ pub fn LoginPage() -> impl IntoView {
             <h1>"Log in to Palaver"</h1>
             <ActionForm action attr:class="auth-form" attr:aria-label="Log in">
                 <CredentialFields new_account=false />
+                <label class="checkbox">
+                    <input type="checkbox" name="end_other_sessions" value="true" />
+                    "Sign me out on every other device"
+                </label>
                 <button type="submit" disabled=move || action.pending().get()>
                     "Log in"
                 </button>

@@ -29,9 +29,14 @@ pub async fn create_account(pool: &Pool, username: &str, password: &str, role: R
     store::create_user(pool, username, &hash, role).await
 }
 
-async fn start_session(accounts: &Accounts, user: UserView) -> AppResult<NewSession> {
+/// A new session for `user`; with `end_others`, their other sessions end.
+async fn start_session(accounts: &Accounts, user: UserView, end_others: bool) -> AppResult<NewSession> {
     let secret = new_secret()?;
-    store::create_session(&accounts.pool, &user.id, &secret_hash(&secret), accounts.settings.idle_seconds()).await?;
+    let idle = accounts.settings.idle_seconds();
+    let ended = store::create_session(&accounts.pool, &user.id, &secret_hash(&secret), idle, end_others).await?;
+    if end_others {
+        tracing::info!(user = user.id, ended, "a log-in signed its user out everywhere else");
+    }
     Ok(NewSession { user, secret })
 }
 
@@ -41,11 +46,19 @@ pub async fn sign_up(accounts: &Accounts, username: &str, password: &str) -> App
         return Err(AppError::SignUpClosed);
     }
     let user = create_account(&accounts.pool, username, password, Role::User).await?;
-    start_session(accounts, user).await
+    start_session(accounts, user, false).await
+}
+
+/// The log-in a user asks for: who, and whether their other sessions end.
+pub struct LogIn<'a> {
+    pub username: &'a str,
+    pub password: &'a str,
+    pub end_other_sessions: bool,
 }
 
 /// Logs in, rate-limited per username and per client address.
-pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address: &str) -> AppResult<NewSession> {
+pub async fn log_in(accounts: &Accounts, request: LogIn<'_>, address: &str) -> AppResult<NewSession> {
+    let LogIn { username, password, end_other_sessions } = request;
     let username = username.trim();
     match accounts.limiter.check(username, address, unix_ms(SystemTime::now())).await? {
         Attempt::Refused(retry_after_secs) => {
@@ -67,7 +80,7 @@ pub async fn log_in(accounts: &Accounts, username: &str, password: &str, address
         Some(user) if user.disabled => Err(AppError::AccountDisabled),
         Some(user) => {
             accounts.limiter.clear_username(username, address).await?;
-            start_session(accounts, user).await
+            start_session(accounts, user, end_other_sessions).await
         }
         None => {
             accounts.limiter.record_failure(username, address, unix_ms(SystemTime::now())).await?;

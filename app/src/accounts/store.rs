@@ -1,6 +1,6 @@
 //! Users, sessions and API tokens in the database.
 
-use crate::db::{Backend, Pool};
+use crate::db::{Backend, Pool, Tx};
 
 use super::model::{Role, TokenSummary, UserView};
 use crate::db::new_id;
@@ -70,28 +70,46 @@ pub async fn find_login(pool: &Pool, username: &str) -> AppResult<Option<(UserVi
     }))
 }
 
-pub async fn create_session(pool: &Pool, user_id: &str, secret_hash: &str, idle_seconds: i64) -> AppResult<()> {
+/// Starts a session; with `end_others`, the user's other sessions end in the same transaction.
+/// Returns how many ended.
+pub async fn create_session(
+    pool: &Pool,
+    user_id: &str,
+    secret_hash: &str,
+    idle_seconds: i64,
+    end_others: bool,
+) -> AppResult<u64> {
     let expires = Backend::of(pool).seconds_from_now("$3");
+    let mut tx = pool.begin().await?;
     sqlx::query(&format!("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES ($1, $2, {expires})"))
         .bind(secret_hash)
         .bind(user_id)
         .bind(idle_seconds)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?;
-    Ok(())
+    let ended = if end_others { end_sessions_but(&mut tx, user_id, Some(secret_hash)).await? } else { 0 };
+    tx.commit().await?;
+    Ok(ended)
 }
 
-/// The user of a live session, sliding its expiry forward (sessions expire after inactivity).
-pub async fn touch_session(pool: &Pool, secret_hash: &str, idle_seconds: i64) -> AppResult<Option<UserView>> {
+/// The user of a live session, sliding its expiry forward: sessions expire after inactivity,
+/// and at the latest `max_seconds` after they began, however busy.
+pub async fn touch_session(
+    pool: &Pool,
+    secret_hash: &str,
+    idle_seconds: i64,
+    max_seconds: i64,
+) -> AppResult<Option<UserView>> {
     let backend = Backend::of(pool);
-    let (now, expires) = (backend.now(), backend.seconds_from_now("$2"));
+    let (now, expires, oldest) = (backend.now(), backend.seconds_from_now("$2"), backend.seconds_from_now("$3"));
     let row: Option<(String,)> = sqlx::query_as(&format!(
         "UPDATE sessions SET last_seen_at = {now}, expires_at = {expires}
-         WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > {now}
+         WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > {now} AND created_at > {oldest}
          RETURNING user_id"
     ))
     .bind(secret_hash)
     .bind(idle_seconds)
+    .bind(-max_seconds)
     .fetch_optional(pool)
     .await?;
     match row {
@@ -118,16 +136,22 @@ pub async fn set_password(pool: &Pool, user_id: &str, password_hash: &str, kept:
         .bind(password_hash)
         .execute(&mut *tx)
         .await?;
+    let ended = end_sessions_but(&mut tx, user_id, kept).await?;
+    tx.commit().await?;
+    Ok(ended)
+}
+
+/// Ends a user's sessions but `kept` (a session's secret hash); how many ended.
+async fn end_sessions_but(tx: &mut Tx<'_>, user_id: &str, kept: Option<&str>) -> AppResult<u64> {
     let ended = sqlx::query(&format!(
         "UPDATE sessions SET revoked_at = {}
          WHERE user_id = $1 AND revoked_at IS NULL AND ($2 IS NULL OR id_hash <> $2)",
-        Backend::of(pool).now()
+        Backend::of_tx(tx).now()
     ))
     .bind(user_id)
     .bind(kept)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
-    tx.commit().await?;
     Ok(ended.rows_affected())
 }
 

@@ -23,6 +23,16 @@ pub struct Credentials {
     password: String,
 }
 
+/// A log-in: the credentials, and whether the user's other sessions end.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LoginRequest {
+    username: String,
+    password: String,
+    #[serde(default)]
+    end_other_sessions: bool,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PasswordChange {
@@ -94,8 +104,13 @@ pub async fn login(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
-    let credentials: Credentials = parse(&body)?;
-    let session = service::log_in(&accounts, &credentials.username, &credentials.password, &address).await?;
+    let request: LoginRequest = parse(&body)?;
+    let log_in = service::LogIn {
+        username: &request.username,
+        password: &request.password,
+        end_other_sessions: request.end_other_sessions,
+    };
+    let session = service::log_in(&accounts, log_in, &address).await?;
     Ok(session_response(&accounts, &headers, StatusCode::OK, session))
 }
 
