@@ -117,7 +117,11 @@ async fn a_log_in_can_sign_the_user_out_everywhere_else() {
         let app = &app;
         async move { app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status }
     };
-    assert_eq!((me(phone.clone()).await, me(laptop.clone()).await), (StatusCode::OK, StatusCode::OK), "by default both stay");
+    assert_eq!(
+        (me(phone.clone()).await, me(laptop.clone()).await),
+        (StatusCode::OK, StatusCode::OK),
+        "by default both stay"
+    );
     let body = json!({"username": "ada", "password": PASSWORD, "endOtherSessions": true});
     let desk = session_cookie(&app.send("POST", "/auth/login", &[SAME_SITE], Some(body)).await);
     assert_eq!(me(desk.clone()).await, StatusCode::OK);

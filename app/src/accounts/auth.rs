@@ -149,8 +149,9 @@ pub async fn resolve_caller(accounts: &Accounts, headers: &HeaderMap) -> AppResu
     }
     let Some(secret) = session_secret(headers) else { return Ok(None) };
     let settings = &accounts.settings;
-    let user = store::touch_session(&accounts.pool, &secret_hash(secret), settings.idle_seconds(), settings.max_seconds())
-        .await?;
+    let user =
+        store::touch_session(&accounts.pool, &secret_hash(secret), settings.idle_seconds(), settings.max_seconds())
+            .await?;
     Ok(user.map(|user| Caller { user, via: CallerVia::Session }))
 }
 
