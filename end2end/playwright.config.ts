@@ -33,6 +33,8 @@ function palaver(port: number, name: string, openSignup: boolean, model = "mock:
       PALAVER_MODEL: model,
       PALAVER_MOCK_LOG: `${dir}/mock-log.jsonl`,
       PALAVER_OPEN_SIGNUP: openSignup ? "true" : "false",
+      // Every test signs up its own user, all from this machine.
+      PALAVER_SIGNUPS_PER_HOUR: "100000",
       // As scripts/run.sh starts it: html blocks on.
       PALAVER_UI_BLOCKS_HTML: "true",
       // The demo server runs on run.sh's defaults; the others connect to real MCP servers from

@@ -164,6 +164,7 @@ def palaver_env(port, database_url, data_dir, script_path, log_sql=False):
         PALAVER_DATA_DIR=data_dir,
         PALAVER_MODEL=f"mock:{script_path}",
         PALAVER_OPEN_SIGNUP="true",
+        PALAVER_SIGNUPS_PER_HOUR="100000",
         # Enough for 64 users' turns at once, on each instance.
         PALAVER_DATABASE_MAX_CONNECTIONS="16",
         RUST_LOG="warn,sqlx::query=debug" if log_sql else "warn",

@@ -149,6 +149,10 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_SESSION_MAX_DAYS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3650))]
     pub session_max_days: u64,
+    /// The most accounts one client address may sign up in an hour (with open sign-up).
+    #[arg(long, global = true, env = "PALAVER_SIGNUPS_PER_HOUR", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub signups_per_hour: u32,
     /// The reverse proxies in front of Palaver (addresses or ranges, comma-separated): only
     /// their `X-Forwarded-For` says who the client is, for the log-in limits and the
     /// connection cap (a proxy's own connections are not capped per client).
@@ -296,6 +300,7 @@ impl ServeConfig {
         };
         Ok(app::accounts::auth::AuthSettings {
             open_signup: self.open_signup,
+            signups_per_hour: self.signups_per_hour,
             session_idle: std::time::Duration::from_secs(self.session_idle_minutes.saturating_mul(60)),
             session_max: std::time::Duration::from_secs(self.session_max_days.saturating_mul(86_400)),
             secure_cookies: self.secure_cookies,

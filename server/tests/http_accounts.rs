@@ -279,6 +279,22 @@ async fn failed_log_ins_are_rate_limited_without_telling_usernames_apart() {
 }
 
 #[tokio::test]
+async fn open_sign_up_makes_only_so_many_accounts_an_hour_from_one_address() {
+    let settings = AuthSettings { open_signup: true, signups_per_hour: 2, ..common::test_auth() };
+    let app = TestApp::with_settings(r#"{"responses": []}"#, settings).await;
+    // The first account (the admin) is neither refused nor counted.
+    for username in ["founder", "ada", "grace"] {
+        assert_eq!(sign_up(&app, username).await.status, StatusCode::CREATED, "{username}");
+    }
+    let refused = sign_up(&app, "linus").await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.text);
+    assert_eq!(refused.json()["title"], "Too many accounts were made from this address. Try again later.");
+    let wait: u64 = refused.headers.get(header::RETRY_AFTER).unwrap().to_str().unwrap().parse().unwrap();
+    assert!(wait > 3500 && wait <= 3600, "an hour after the first counted sign-up: {wait}");
+    assert_eq!(log_in(&app, "linus", PASSWORD).await.status, StatusCode::UNAUTHORIZED, "no account was made");
+}
+
+#[tokio::test]
 async fn cookies_are_secure_behind_https() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
     let reply = app

@@ -26,7 +26,8 @@ async fn begin_session(result: Result<super::service::NewSession, AppError>) -> 
 #[server(prefix = "/api", endpoint = "sign_up")]
 pub async fn sign_up(username: String, password: String) -> Result<UserView, AppError> {
     let state = server_fn::app_state()?;
-    begin_session(super::service::sign_up(&state.accounts, &username, &password).await).await
+    let address = server_fn::client_address(&state).await;
+    begin_session(super::service::sign_up(&state.accounts, &username, &password, &address).await).await
 }
 
 /// Logs in; `end_other_sessions` (the form's checkbox, sent only when ticked) signs the user

@@ -24,6 +24,8 @@ pub const TOKEN_PREFIX: &str = "pvr_";
 pub struct AuthSettings {
     /// Whether anyone may sign up once the first (admin) account exists.
     pub open_signup: bool,
+    /// The most sign-ups one client address may make in an hour.
+    pub signups_per_hour: u32,
     /// A session ends after this long without a request.
     pub session_idle: Duration,
     /// A session ends this long after it began, however busy (then the user logs in again).
@@ -40,6 +42,7 @@ impl Default for AuthSettings {
     fn default() -> Self {
         Self {
             open_signup: false,
+            signups_per_hour: 5,
             session_idle: Duration::from_secs(7 * 24 * 3600),
             session_max: Duration::from_secs(30 * 24 * 3600),
             secure_cookies: false,
@@ -184,6 +187,8 @@ pub fn clear_session_cookie(secure: bool) -> String {
 const MAX_FAILURES_PER_CLIENT_AND_USERNAME: i64 = 5;
 const MAX_FAILURES_PER_ADDRESS: i64 = 20;
 const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// The window sign-ups from one address are counted over: an hour.
+const SIGNUP_WINDOW_MS: i64 = 3_600_000;
 /// Past this many failures of a username from anywhere, each attempt on it waits longer
 /// (doubling from `FIRST_DELAY`, at most `MAX_DELAY`), instead of the username being locked:
 /// a lock would let anyone lock its owner out.
@@ -258,6 +263,27 @@ impl LoginLimiter {
         let mut keys = Self::refusing_keys(username, address).map(|(key, _)| key).to_vec();
         keys.push(Self::username_key(username));
         store::record_failures(&self.pool, &keys, now_ms, now_ms - Self::window_ms()).await
+    }
+
+    /// Whether a sign-up from `address` at `now_ms` may go ahead: at most `per_hour` in an
+    /// hour (counted in the same table as failed log-ins, under their own key).
+    pub async fn check_signup(&self, address: &str, now_ms: i64, per_hour: u32) -> AppResult<Attempt> {
+        let since = now_ms - SIGNUP_WINDOW_MS;
+        let (count, oldest) = store::failures_since(&self.pool, &Self::signup_key(address), since).await?;
+        Ok(match oldest.filter(|_| count >= i64::from(per_hour)) {
+            Some(oldest) => {
+                Attempt::Refused(u64::try_from(oldest + SIGNUP_WINDOW_MS - now_ms).unwrap_or(0).div_ceil(1000).max(1))
+            }
+            None => Attempt::After(Duration::ZERO),
+        })
+    }
+
+    pub async fn record_signup(&self, address: &str, now_ms: i64) -> AppResult<()> {
+        store::record_failures(&self.pool, &[Self::signup_key(address)], now_ms, now_ms - SIGNUP_WINDOW_MS).await
+    }
+
+    fn signup_key(address: &str) -> String {
+        format!("signup:{address}")
     }
 
     /// The right password from `address`: that client's failures on the username, and the

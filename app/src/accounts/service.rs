@@ -40,12 +40,25 @@ async fn start_session(accounts: &Accounts, user: UserView, end_others: bool) ->
     Ok(NewSession { user, secret })
 }
 
-/// Signs up: open for the first account (which becomes admin), then only with open sign-up.
-pub async fn sign_up(accounts: &Accounts, username: &str, password: &str) -> AppResult<NewSession> {
-    if !accounts.settings.open_signup && store::has_users(&accounts.pool).await? {
+/// Signs up: open for the first account (which becomes admin), then only with open sign-up,
+/// and then at most `signups_per_hour` from one client address.
+pub async fn sign_up(accounts: &Accounts, username: &str, password: &str, address: &str) -> AppResult<NewSession> {
+    let first = !store::has_users(&accounts.pool).await?;
+    if !accounts.settings.open_signup && !first {
         return Err(AppError::SignUpClosed);
     }
+    let now = unix_ms(SystemTime::now());
+    if !first
+        && let Attempt::Refused(retry_after_secs) =
+            accounts.limiter.check_signup(address, now, accounts.settings.signups_per_hour).await?
+    {
+        return Err(AppError::TooManyRequests {
+            message: "Too many accounts were made from this address. Try again later.".into(),
+            retry_after_secs,
+        });
+    }
     let user = create_account(&accounts.pool, username, password, Role::User).await?;
+    accounts.limiter.record_signup(address, now).await?;
     start_session(accounts, user, false).await
 }
 

@@ -90,11 +90,12 @@ fn session_response(accounts: &Accounts, headers: &HeaderMap, status: StatusCode
 
 pub async fn signup(
     State(accounts): State<Accounts>,
+    ClientAddress(address): ClientAddress,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
     let credentials: Credentials = parse(&body)?;
-    let session = service::sign_up(&accounts, &credentials.username, &credentials.password).await?;
+    let session = service::sign_up(&accounts, &credentials.username, &credentials.password, &address).await?;
     Ok(session_response(&accounts, &headers, StatusCode::CREATED, session))
 }
 
