@@ -58,7 +58,9 @@ pub async fn sign_up(accounts: &Accounts, username: &str, password: &str, addres
         });
     }
     let user = create_account(&accounts.pool, username, password, Role::User).await?;
-    accounts.limiter.record_signup(address, now).await?;
+    if !first {
+        accounts.limiter.record_signup(address, now).await?;
+    }
     start_session(accounts, user, false).await
 }
 
