@@ -22,7 +22,22 @@ test("a new API token is shown once, then listed by name only, and can be revoke
   await expect(row).toBeVisible();
   await expect(page.getByText(token)).toHaveCount(0);
 
+  await expect(row.getByRole("cell").nth(3)).toHaveText("when revoked");
+
+  // One that expires: the list says when, thirty days on.
   await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await page.getByLabel("Token name").fill("Bot");
+  await page.getByLabel("Expires").selectOption({ label: "In 30 days" });
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByTestId("new-token")).toContainText("Bot");
+  const bot = page.getByRole("row", { name: /Bot/ });
+  const expires = Date.parse((await bot.getByRole("cell").nth(3).textContent()) ?? "");
+  const days = (expires - Date.now()) / 86_400_000;
+  expect(days).toBeGreaterThan(29.9);
+  expect(days).toBeLessThan(30.1);
+  await bot.getByRole("button", { name: /Revoke/ }).click();
+  await expect(bot).toHaveCount(0);
+
   await row.getByRole("button", { name: /Revoke/ }).click();
   await expect(page.getByText("No tokens yet.")).toBeVisible();
   const after = await page.request.get("/auth/me", { headers: { Authorization: `Bearer ${token}` } });

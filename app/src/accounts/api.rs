@@ -75,10 +75,17 @@ pub async fn change_password(current_password: String, new_password: String) -> 
     .await
 }
 
+/// Creates a token; `expires_in_days` is the form's choice (empty: it lasts until revoked).
 #[server(prefix = "/api", endpoint = "create_api_token")]
-pub async fn create_api_token(name: String) -> Result<CreatedToken, AppError> {
+pub async fn create_api_token(name: String, expires_in_days: Option<String>) -> Result<CreatedToken, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    super::service::create_token(&state.accounts, &caller, &name, None).await
+    let days = match expires_in_days.as_deref().map(str::trim).filter(|days| !days.is_empty()) {
+        Some(days) => Some(days.parse::<u32>().map_err(|_| {
+            AppError::BadRequest(format!("A token expires after a whole number of days, not “{days}”."))
+        })?),
+        None => None,
+    };
+    super::service::create_token(&state.accounts, &caller, &name, days).await
 }
 
 #[server(prefix = "/api", endpoint = "list_api_tokens")]

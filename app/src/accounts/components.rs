@@ -249,6 +249,15 @@ pub fn TokensSection() -> impl IntoView {
                 <label>
                     "Token name" <input type="text" name="name" required maxlength="60" placeholder="Watch" />
                 </label>
+                <label>
+                    "Expires" <select name="expires_in_days">
+                        <option value="">"Never (until revoked)"</option>
+                        <option value="7">"In 7 days"</option>
+                        <option value="30">"In 30 days"</option>
+                        <option value="90">"In 90 days"</option>
+                        <option value="365">"In a year"</option>
+                    </select>
+                </label>
                 <button type="submit">"Create token"</button>
             </ActionForm>
             {move || match create.value().get() {
@@ -285,6 +294,7 @@ pub fn TokensSection() -> impl IntoView {
                                             <th scope="col">"Name"</th>
                                             <th scope="col">"Created"</th>
                                             <th scope="col">"Last used"</th>
+                                            <th scope="col">"Expires"</th>
                                             <th scope="col">
                                                 <span class="visually-hidden">"Actions"</span>
                                             </th>
@@ -301,6 +311,12 @@ pub fn TokensSection() -> impl IntoView {
                                                         <td>{token.created.clone()}</td>
                                                         <td>
                                                             {token.last_used.clone().unwrap_or_else(|| "never".into())}
+                                                        </td>
+                                                        <td>
+                                                            {token
+                                                                .expires
+                                                                .clone()
+                                                                .unwrap_or_else(|| "when revoked".into())}
                                                         </td>
                                                         <td>
                                                             <button
