@@ -43,9 +43,12 @@ pub fn ChatPage() -> impl IntoView {
     super::ask_card::provide_ask_drafts(history_id.into());
     // The picker shows the open conversation's model; a new chat starts on the default.
     let model = ModelChoice(RwSignal::new(None));
+    // Whether a turn ran on the conversation when it was read.
+    let read_running = RwSignal::new(false);
     Effect::new(move |_| {
-        let shown = history.get().and_then(|(_, view)| view.ok().flatten()).and_then(|view| view.model);
-        model.0.set(shown);
+        let shown = history.get().and_then(|(_, view)| view.ok().flatten());
+        read_running.set(shown.as_ref().is_some_and(|view| view.running));
+        model.0.set(shown.and_then(|view| view.model));
     });
 
     // Once the conversation has reloaded after a finished turn, the saved rows replace the live turn.
@@ -65,10 +68,7 @@ pub fn ChatPage() -> impl IntoView {
             && !busy.get_untracked()
         {
             leptos::task::spawn_local(async move {
-                let read_running = || {
-                    history.get_untracked().and_then(|(_, view)| view.ok().flatten()).is_some_and(|view| view.running)
-                };
-                if !follow_running(state, id).await && read_running() {
+                if !follow_running(state, id).await && read_running.get_untracked() {
                     state.reload();
                 }
             });
