@@ -295,6 +295,27 @@ async fn open_sign_up_makes_only_so_many_accounts_an_hour_from_one_address() {
 }
 
 #[tokio::test]
+async fn an_easily_guessed_password_is_refused_with_advice() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let weak = app
+        .send("POST", "/auth/signup", &[SAME_SITE], Some(json!({"username": "ada", "password": "password1234"})))
+        .await;
+    assert_eq!(weak.status, StatusCode::BAD_REQUEST);
+    let title = weak.json()["title"].as_str().unwrap().to_string();
+    assert!(title.starts_with("This password is too easy to guess. This is a very common password."), "{title}");
+    let named = app
+        .send(
+            "POST",
+            "/auth/signup",
+            &[SAME_SITE],
+            Some(json!({"username": "adalovelace", "password": "adalovelace1"})),
+        )
+        .await;
+    assert_eq!(named.status, StatusCode::BAD_REQUEST, "the username and a digit: {}", named.text);
+    assert_eq!(sign_up(&app, "ada").await.status, StatusCode::CREATED, "a passphrase passes");
+}
+
+#[tokio::test]
 async fn cookies_are_secure_behind_https() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
     let reply = app

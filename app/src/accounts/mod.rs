@@ -16,6 +16,8 @@ mod public_origins;
 pub mod service;
 #[cfg(feature = "ssr")]
 pub mod store;
+#[cfg(feature = "ssr")]
+mod strength;
 
 pub use admin_users::AccountsSection;
 #[cfg(feature = "ssr")]

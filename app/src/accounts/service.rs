@@ -9,6 +9,7 @@ use super::auth::{
 };
 use super::model::{CreatedToken, Role, TokenSummary, UserView, check_password, check_token_name, check_username};
 use super::store;
+use super::strength::check_strength;
 use crate::error::{AppError, AppResult};
 
 /// A user signed in, and the secret of their new session (for the cookie).
@@ -25,6 +26,7 @@ pub async fn create_account(pool: &Pool, username: &str, password: &str, role: R
     let username = username.trim();
     check_username(username).map_err(AppError::BadRequest)?;
     check_password(password).map_err(AppError::BadRequest)?;
+    check_strength(password, username).await?;
     let hash = hash_password(password.to_string()).await?;
     store::create_user(pool, username, &hash, role).await
 }
@@ -202,6 +204,7 @@ async fn new_password_hash(username: &str, new: &str) -> AppResult<String> {
     if new.trim().eq_ignore_ascii_case(username) {
         return Err(AppError::BadRequest("The password may not be the username.".into()));
     }
+    check_strength(new, username).await?;
     hash_password(new.to_string()).await
 }
 
