@@ -210,6 +210,13 @@ pub enum Attempt {
     Refused(u64),
 }
 
+impl Attempt {
+    /// Refused for `wait_ms`, told in whole seconds (at least one).
+    fn refused_for(wait_ms: i64) -> Self {
+        Attempt::Refused(u64::try_from(wait_ms).unwrap_or(0).div_ceil(1000).max(1))
+    }
+}
+
 /// Counts failed log-ins over a sliding window, in the database (the limits hold across
 /// restarts and across instances): per username from one client and per client address,
 /// which refuse; per username from everyone, which only slows the attempts down.
@@ -251,7 +258,7 @@ impl LoginLimiter {
             }
         }
         if wait_ms > 0 {
-            return Ok(Attempt::Refused(u64::try_from(wait_ms).unwrap_or(0).div_ceil(1000).max(1)));
+            return Ok(Attempt::refused_for(wait_ms));
         }
         let (failures, _) = store::failures_since(&self.pool, &Self::username_key(username), since).await?;
         let doublings = u32::try_from(failures - FAILURES_BEFORE_DELAY).unwrap_or(0).min(16);
@@ -271,9 +278,7 @@ impl LoginLimiter {
         let since = now_ms - SIGNUP_WINDOW_MS;
         let (count, oldest) = store::failures_since(&self.pool, &Self::signup_key(address), since).await?;
         Ok(match oldest.filter(|_| count >= i64::from(per_hour)) {
-            Some(oldest) => {
-                Attempt::Refused(u64::try_from(oldest + SIGNUP_WINDOW_MS - now_ms).unwrap_or(0).div_ceil(1000).max(1))
-            }
+            Some(oldest) => Attempt::refused_for(oldest + SIGNUP_WINDOW_MS - now_ms),
             None => Attempt::After(Duration::ZERO),
         })
     }

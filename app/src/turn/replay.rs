@@ -56,7 +56,10 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
             HistoryRow::Assistant { text, block_errors, interrupted, .. } => {
                 let mut told = told_text(text, block_errors);
                 if *interrupted {
-                    told = [told.as_str(), TOLD_INTERRUPTED].join(if told.is_empty() { "" } else { "\n\n" });
+                    if !told.is_empty() {
+                        told.push_str("\n\n");
+                    }
+                    told.push_str(TOLD_INTERRUPTED);
                 }
                 Some(ModelMessage::Assistant { text: told, tool_calls: Vec::new() })
             }

@@ -119,8 +119,7 @@ pub async fn append_rows(
 ) -> AppResult<()> {
     let mut tx = pool.begin().await?;
     let open = touch(&mut tx, history_id).await?;
-    if !forget_draft(&mut *tx, turn_id).await? && drafted {
-        tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead was saved already");
+    if !in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? {
         return Ok(());
     }
     if open {
@@ -175,6 +174,16 @@ pub async fn write_draft(pool: &Pool, draft: &Draft<'_>, first: bool) -> AppResu
 pub async fn forget_draft<'e>(db: impl sqlx::Executor<'e, Database = sqlx::Any>, turn_id: &str) -> AppResult<bool> {
     let forgotten = sqlx::query("DELETE FROM turn_drafts WHERE turn_id = $1").bind(turn_id).execute(db).await?;
     Ok(forgotten.rows_affected() == 1)
+}
+
+/// Removes the draft a turn's rows are saved in place of (`drafted`: it stored one); false when
+/// that draft was gone, saved by a sweeper that took the turn for dead: nothing more is saved.
+async fn in_place_of_draft(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, drafted: bool) -> AppResult<bool> {
+    if !forget_draft(&mut **tx, turn_id).await? && drafted {
+        tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead was saved already");
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// Saves a draft's rows as the turn's, once (false when another instance saved it first);
@@ -299,8 +308,7 @@ pub async fn pause(
     .await?;
     let claimed = dated.is_some();
     let open = claimed || touch(&mut tx, history_id).await?;
-    if !forget_draft(&mut *tx, turn_id).await? && drafted {
-        tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead was saved already");
+    if !in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? {
         return Ok(false);
     }
     if !open {

@@ -10,7 +10,6 @@ use super::TurnRunner;
 use super::run::Turn;
 use super::store::{self as turns, Draft};
 use crate::chat::model::HistoryRow;
-use crate::chat::running::Holder;
 use crate::chat::store as histories;
 use crate::error::AppResult;
 use crate::live::{LiveEvent, TurnDone};
@@ -69,8 +68,7 @@ impl TurnRunner {
     pub async fn close_interrupted(&self) -> AppResult<usize> {
         let mut closed = 0;
         for draft in store::drafts(&self.pool, self.running.lease_seconds()).await? {
-            let holder = draft.holder.map(|(instance_id, leased)| Holder { instance_id, leased });
-            if self.running.may_still_run(&draft.running_key, holder.as_ref(), draft.fresh) {
+            if self.running.may_still_run(&draft.running_key, draft.holder.as_ref(), draft.fresh) {
                 continue;
             }
             match turns::save_draft(&self.pool, &draft.history_id, &draft.turn_id).await {
@@ -87,7 +85,7 @@ impl TurnRunner {
                 turn = draft.turn_id,
                 "a turn cut off by a stop of its process was saved as interrupted"
             );
-            if holder.is_some() {
+            if draft.holder.is_some() {
                 // Its row no longer stands for a running turn (a Retry would find it running).
                 let _ = histories::remove_running_turn(&self.pool, &draft.running_key).await;
             }

@@ -1,6 +1,7 @@
 //! The drafts as the sweeper reads them: each with what `running_turns` says of its turn (the
 //! writes are with the turn's other rows, in `turn::store`).
 
+use crate::chat::running::Holder;
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
 
@@ -10,8 +11,8 @@ pub struct StoredDraft {
     pub history_id: String,
     pub user_id: String,
     pub running_key: String,
-    /// The instance holding the turn's row, and whether its lease is still running.
-    pub holder: Option<(String, bool)>,
+    /// What `running_turns` says of the turn, when it has its row.
+    pub holder: Option<Holder>,
     /// Written within the last `fresh_seconds`.
     pub fresh: bool,
 }
@@ -42,7 +43,7 @@ pub async fn drafts(pool: &Pool, fresh_seconds: i64) -> AppResult<Vec<StoredDraf
             history_id,
             user_id,
             running_key,
-            holder: instance.map(|instance| (instance, leased == 1)),
+            holder: instance.map(|instance_id| Holder { instance_id, leased: leased == 1 }),
             fresh: fresh == 1,
         })
         .collect())
