@@ -2,13 +2,15 @@
 # Installs what Palaver's build needs, skipping whatever is already there at the right version.
 #   scripts/install-tools.sh           the build: wasm target, cargo-leptos, wasm-bindgen
 #   scripts/install-tools.sh --test    the build plus the checks and browser tests: leptosfmt,
-#                                      chromium, Playwright, and the MCP servers the tests use
+#                                      cargo-fuzz, chromium, Playwright, and the MCP servers the
+#                                      tests use
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CARGO_LEPTOS_VERSION=0.3.10
 WASM_BINDGEN_VERSION=0.2.130
 LEPTOSFMT_VERSION=0.1.33
+CARGO_FUZZ_VERSION=0.13.1
 
 say() { printf '==> %s\n' "$*"; }
 
@@ -32,6 +34,11 @@ if [ "${1:-}" = "--test" ]; then
   if [ "$(leptosfmt --version 2>/dev/null | awk '{print $2}')" != "$LEPTOSFMT_VERSION" ]; then
     say "installing leptosfmt $LEPTOSFMT_VERSION (formats the view! macros)"
     cargo install leptosfmt --version "$LEPTOSFMT_VERSION" --locked
+  fi
+  # The fuzzers run on the nightly toolchain the machine has (libFuzzer with AddressSanitizer).
+  if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VERSION" ]; then
+    say "installing cargo-fuzz $CARGO_FUZZ_VERSION"
+    cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
   fi
   if [ ! -x /usr/bin/chromium ]; then
     say "installing Debian's chromium"

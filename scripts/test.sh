@@ -45,6 +45,9 @@ s3_env=$(scripts/s3.sh start "$services/s3")
 scripts/postgres.sh stop "$services/postgres"
 scripts/s3.sh stop "$services/s3"
 
+step "fuzzing (every target a minute, two at a time)"
+scripts/fuzz.sh 60
+
 step "MCP conformance (the suite's client scenarios)"
 scripts/mcp-conformance.sh
 

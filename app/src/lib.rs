@@ -21,7 +21,6 @@ pub mod markdown;
 mod mcp_admin;
 pub mod navigation;
 mod pages;
-pub mod sse;
 pub mod wire;
 pub mod words;
 

@@ -2,6 +2,9 @@
 //! no Leptos, no async runtime, no database. The server, the browser and the CLI all run
 //! these same validators, so a card enables Submit exactly when the server would accept.
 //! The HTML block sanitizer (ammonia) is behind the `sanitize` feature the server enables.
+//! Beside them, the readers of what crosses the wire untrusted that need nothing but bytes: the
+//! event-stream framing (`sse`), the turn bodies (`turn_body`) and the upload form's rules
+//! (`upload`), so the fuzz targets in `fuzz/` reach every reader without the server.
 
 /// An error-code enum: its codes with their meanings (`ALL`, `as_str`, `meaning`, `Display`).
 /// A code travels as its name (serialized by hand: in the browser's wasm this is far smaller
@@ -62,4 +65,7 @@ pub mod blocks;
 pub mod locale;
 pub mod path;
 pub mod site_path;
+pub mod sse;
 pub mod text;
+pub mod turn_body;
+pub mod upload;

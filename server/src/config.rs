@@ -192,6 +192,12 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 128,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections_per_client: u64,
+    /// The most connections all clients together may hold; more get 503. Default: the open-file
+    /// limit (raised to its hard limit at start) less 256 kept for the database, files and MCP
+    /// servers.
+    #[arg(long, global = true, env = "PALAVER_MAX_CONNECTIONS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: Option<u64>,
     /// The most replies one user may have running at once; more get 429 with Retry-After.
     #[arg(long, global = true, env = "PALAVER_MAX_TURNS_PER_USER", default_value_t = 4,
           value_parser = clap::value_parser!(u64).range(1..))]

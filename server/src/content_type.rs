@@ -1,4 +1,4 @@
-//! The JSON API takes JSON bodies only: a request to `/gpt/` or `/auth/` that carries a body
+//! The JSON API takes JSON bodies only: a request to one of its routes that carries a body
 //! must say `Content-Type: application/json` (or a `+json` type), else it gets 415 in the
 //! API's problem shape before any handler reads it. Uploads (`/files/`) are multipart and
 //! pages and server functions keep their own rules.
@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::problem::Problem;
+use crate::problem::{Problem, is_api_path};
 
 /// Whether a body comes: the framing headers say so (HTTP/1.1 needs one of them for a body);
 /// a request built in-process, without them, says it by its size.
@@ -32,7 +32,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 pub async fn require_json_bodies(request: Request, next: Next) -> Response {
     let path = request.uri().path();
-    let api = path.starts_with("/gpt/") || path.starts_with("/auth/");
+    let api = is_api_path(path) && !path.starts_with("/files/");
     if api && has_body(&request) && !is_json(request.headers()) {
         return Problem::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type")
             .with_code("content-type-not-json")

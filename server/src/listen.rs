@@ -3,8 +3,9 @@
 //! nothing has come for that long is closed once its response (if any) is done, so an idle
 //! connection is closed and a long event stream is not cut; a request body may not stall longer
 //! than the body timeout between bytes; one client address may hold only so many connections
-//! (more are closed as they arrive). On shutdown it stops accepting and lets open connections
-//! finish.
+//! (more are closed as they arrive), and all clients together only so many that the process keeps
+//! file descriptors for its database, files and MCP servers (more get a 503 problem and are
+//! closed). On shutdown it stops accepting and lets open connections finish.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -33,28 +34,66 @@ pub struct ListenLimits {
     pub header_timeout: Duration,
     pub body_timeout: Duration,
     pub max_connections_per_client: usize,
+    /// All clients' connections together.
+    pub max_connections: usize,
     /// Proxies carry many clients' connections: theirs are not capped per client.
     pub trusted_proxies: app::accounts::TrustedProxies,
+}
+
+/// File descriptors kept for what is not a client's connection: the database, files being
+/// read and written, MCP servers' pipes.
+const RESERVED_FDS: u64 = 256;
+
+/// How many connections the process can hold and still open its own files: it raises its
+/// open-file limit to the hard limit, then keeps [`RESERVED_FDS`] of it.
+pub fn connections_the_fd_limit_allows() -> usize {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    let soft = match (limit.current, limit.maximum) {
+        (Some(current), Some(maximum)) if current < maximum => {
+            match setrlimit(Resource::Nofile, Rlimit { current: Some(maximum), maximum: Some(maximum) }) {
+                Ok(()) => maximum,
+                Err(err) => {
+                    tracing::warn!(%err, "could not raise the open-file limit");
+                    current
+                }
+            }
+        }
+        (Some(current), _) => current,
+        (None, _) => return usize::MAX,
+    };
+    let allowed = soft.saturating_sub(RESERVED_FDS).max(32);
+    tracing::info!(connections = allowed, open_files = soft, "connections capped by the open-file limit");
+    usize::try_from(allowed).unwrap_or(usize::MAX)
 }
 
 /// Open connections by client address.
 #[derive(Clone, Default)]
 struct Connections(Arc<Mutex<HashMap<IpAddr, usize>>>);
 
-impl Connections {
-    /// Counts a new connection from `client`; `None` when it already holds `max`.
-    fn open(&self, client: IpAddr, max: usize) -> Option<ConnectionSlot> {
-        let mut open = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let count = open.entry(client).or_default();
-        if *count >= max {
-            return None;
-        }
-        *count += 1;
-        Some(ConnectionSlot { connections: self.clone(), client })
-    }
+/// Why a new connection was not counted.
+#[derive(Debug, PartialEq)]
+enum Refused {
+    ClientFull,
+    ServerFull,
 }
 
 impl Connections {
+    /// Counts a new connection from `client`, which may hold `per_client` and all clients
+    /// together `total`.
+    fn open(&self, client: IpAddr, per_client: usize, total: usize) -> Result<ConnectionSlot, Refused> {
+        let mut open = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if open.values().sum::<usize>() >= total {
+            return Err(Refused::ServerFull);
+        }
+        let count = open.entry(client).or_default();
+        if *count >= per_client {
+            return Err(Refused::ClientFull);
+        }
+        *count += 1;
+        Ok(ConnectionSlot { connections: self.clone(), client })
+    }
+
     fn total(&self) -> usize {
         self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).values().sum()
     }
@@ -106,9 +145,20 @@ pub async fn serve(
         };
         let cap =
             if limits.trusted_proxies.trusts(client.ip()) { usize::MAX } else { limits.max_connections_per_client };
-        let Some(slot) = connections.open(client.ip(), cap) else {
-            tracing::warn!(client = %client.ip(), "a client holds too many connections: closed a new one");
-            continue;
+        let slot = match connections.open(client.ip(), cap, limits.max_connections) {
+            Ok(slot) => slot,
+            Err(Refused::ClientFull) => {
+                tracing::warn!(client = %client.ip(), "a client holds too many connections: closed a new one");
+                continue;
+            }
+            Err(Refused::ServerFull) => {
+                tracing::warn!(
+                    limit = limits.max_connections,
+                    "the server holds all the connections it may: refused one"
+                );
+                tokio::spawn(refuse_busy(stream));
+                continue;
+            }
         };
         // Each request knows its client (`ConnectInfo`), and its body fails once no byte has
         // come for the body timeout.
@@ -155,6 +205,22 @@ pub async fn serve(
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     Ok(())
+}
+
+/// Tells a client the server is full, in the API's problem shape, and closes the connection.
+async fn refuse_busy(mut stream: TcpStream) {
+    const BODY: &str = concat!(
+        r#"{"status":503,"title":"Service Unavailable","#,
+        r#""detail":"The server holds as many connections as it may. Try again in a moment.","code":"server-busy"}"#
+    );
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{BODY}",
+        BODY.len()
+    );
+    use tokio::io::AsyncWriteExt;
+    // A client that does not read its refusal is not waited for.
+    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(response.as_bytes())).await;
 }
 
 /// When a connection last had bytes from its client.
@@ -222,11 +288,21 @@ mod tests {
         let connections = Connections::default();
         let ada: IpAddr = "10.0.0.1".parse().unwrap();
         let grace: IpAddr = "10.0.0.2".parse().unwrap();
-        let first = connections.open(ada, 2).unwrap();
-        let _second = connections.open(ada, 2).unwrap();
-        assert!(connections.open(ada, 2).is_none(), "a third is one too many");
-        assert!(connections.open(grace, 2).is_some(), "another client is not counted against ada");
+        let first = connections.open(ada, 2, 10).unwrap();
+        let _second = connections.open(ada, 2, 10).unwrap();
+        assert_eq!(connections.open(ada, 2, 10).err(), Some(Refused::ClientFull), "a third is one too many");
+        assert!(connections.open(grace, 2, 10).is_ok(), "another client is not counted against ada");
         drop(first);
-        assert!(connections.open(ada, 2).is_some());
+        assert!(connections.open(ada, 2, 10).is_ok());
+    }
+
+    #[test]
+    fn all_clients_together_hold_at_most_the_servers_connections() {
+        let connections = Connections::default();
+        let clients: Vec<IpAddr> = (1..=4).map(|n| format!("10.0.0.{n}").parse().unwrap()).collect();
+        let held: Vec<_> = clients[..3].iter().map(|client| connections.open(*client, 2, 3).unwrap()).collect();
+        assert_eq!(connections.open(clients[3], 2, 3).err(), Some(Refused::ServerFull));
+        drop(held);
+        assert!(connections.open(clients[3], 2, 3).is_ok(), "places come back");
     }
 }

@@ -169,6 +169,10 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         header_timeout: std::time::Duration::from_secs(config.header_timeout_seconds),
         body_timeout: std::time::Duration::from_secs(config.body_timeout_seconds),
         max_connections_per_client: usize::try_from(config.max_connections_per_client).unwrap_or(usize::MAX),
+        max_connections: match config.max_connections {
+            Some(max) => usize::try_from(max).unwrap_or(usize::MAX),
+            None => server::listen::connections_the_fd_limit_allows(),
+        },
         trusted_proxies: auth_trusted_proxies,
     };
     server::listen::serve(listener, router, limits, async move {

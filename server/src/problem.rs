@@ -105,11 +105,19 @@ impl IntoResponse for Problem {
     }
 }
 
+/// Where the JSON API's routes are (every one in the route table, no page or server function).
+const API_PREFIXES: [&str; 5] = ["/gpt/", "/auth/", "/admin/", "/files/", "/health"];
+
+/// Whether `path` is the JSON API's: its errors are problems.
+pub fn is_api_path(path: &str) -> bool {
+    API_PREFIXES.iter().any(|prefix| path.starts_with(prefix))
+}
+
 /// An error response something below the handlers made in plain text (a body over the size
 /// limit, a malformed multipart body, a path that does not parse) in the API's JSON shape,
 /// its text as the detail. Pages and server functions keep their own.
 pub async fn plain_errors_as_problems(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let api = ["/gpt/", "/auth/", "/files/"].iter().any(|prefix| request.uri().path().starts_with(prefix));
+    let api = is_api_path(request.uri().path());
     let response = next.run(request).await;
     let plain = response
         .headers()
@@ -131,3 +139,21 @@ pub async fn plain_errors_as_problems(request: axum::extract::Request, next: axu
 
 /// The most of a plain-text error body kept as a problem's detail.
 const PLAIN_ERROR_MAX_BYTES: usize = 16 * 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_of_the_table_and_nothing_else_is_the_apis() {
+        for route in crate::api_route_table() {
+            assert!(is_api_path(route.path), "{} is an API route", route.path);
+        }
+        for (function, _) in crate::SERVER_FN_ACCESS {
+            assert!(!is_api_path(function), "{function} is a server function");
+        }
+        for page in ["/", "/c/abc", "/login", "/settings", "/watch", "/storybook", "/pkg/palaver.wasm"] {
+            assert!(!is_api_path(page), "{page} is a page");
+        }
+    }
+}

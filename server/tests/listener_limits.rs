@@ -1,6 +1,6 @@
 //! The listener's limits against a real process: a client that sends its headers too slowly,
 //! or holds a connection idle, is closed at the header timeout while others are served; a
-//! client address holds at most so many connections.
+//! client address holds at most so many connections, and all clients together at most the server's cap.
 
 mod process;
 
@@ -69,6 +69,24 @@ async fn a_client_holds_at_most_its_share_of_connections() {
     let held: Vec<TcpStream> = three_connections(server.port).await;
     let mut fourth = connect(server.port).await;
     assert!(closed_after(&mut fourth, Duration::from_secs(2)).await.is_some(), "a fourth connection is closed");
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(health(server.port).await.starts_with("HTTP/1.1 200"), "places come back as connections close");
+}
+
+#[tokio::test]
+async fn past_the_servers_connection_cap_a_client_is_told_it_is_busy_in_the_problem_shape() {
+    let settings = [("PALAVER_MAX_CONNECTIONS", "3".to_string()), ("PALAVER_HEADER_TIMEOUT_SECONDS", "30".to_string())];
+    let server = process::start(&json!({"responses": []}), &settings).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let held = three_connections(server.port).await;
+    let mut fourth = connect(server.port).await;
+    let mut reply = String::new();
+    tokio::time::timeout(Duration::from_secs(2), fourth.read_to_string(&mut reply)).await.unwrap().unwrap();
+    assert!(reply.starts_with("HTTP/1.1 503"), "{reply}");
+    assert!(reply.contains("retry-after: 1") && reply.contains("\"code\":\"server-busy\""), "{reply}");
+    let body: serde_json::Value = serde_json::from_str(reply.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(body["status"], 503);
     drop(held);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(health(server.port).await.starts_with("HTTP/1.1 200"), "places come back as connections close");

@@ -1,6 +1,7 @@
 //! Shutting down as a real process: SIGTERM stops accepting, gives running turns the grace
 //! period, then stops them; each saves what it said, marked cut off, whether its client is
-//! still there or left; open event streams do not hold the exit up.
+//! still there or left; a turn that ends within the grace is saved whole; open event streams
+//! do not hold the exit up.
 
 mod process;
 
@@ -90,4 +91,21 @@ async fn a_second_signal_stops_the_turns_at_once_and_they_still_save() {
     assert_eq!(replies.len(), 1);
     assert!(replies[0].0.starts_with("Part 1. ") && !replies[0].0.contains("Part 20."), "{replies:?}");
     assert!(replies[0].1, "marked cut off");
+}
+
+#[tokio::test]
+async fn a_turn_that_finishes_within_the_grace_is_saved_whole_and_not_marked() {
+    let parts: Vec<String> = (1..=6).map(|n| format!("Part {n}. ")).collect();
+    let script = json!({"responses": [{"parts": parts, "chunkDelayMs": 200}]});
+    let mut server = process::start(&script, &[("PALAVER_SHUTDOWN_GRACE_SECONDS", "10".into())]).await;
+    let cookie = server.log_in().await;
+    // The client leaves: the turn goes on without it, and the signal waits for it.
+    drop(server.start_turn(&cookie).await);
+    server.terminate();
+    let took = server.exited().await;
+    assert!(took < Duration::from_secs(8), "it exits once the turn is done, not at the grace's end: {took:?}");
+    let replies = server.replies().await;
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(replies[0].0.starts_with("Part 1. Part 2. ") && replies[0].0.contains("Part 6."), "{replies:?}");
+    assert!(!replies[0].1, "a whole reply is not marked cut off");
 }

@@ -72,8 +72,8 @@ mod browser {
     };
 
     use super::{Attach, SendError, TurnEvent};
-    use crate::sse::SseDecoder;
     use crate::wire::PromptBody;
+    use palaver_contract::sse::SseDecoder;
 
     fn js_error(value: JsValue) -> String {
         value.as_string().unwrap_or_else(|| format!("{value:?}"))

@@ -12,7 +12,7 @@ use serde_json::Value;
 use futures::stream::BoxStream;
 
 use super::{FinishReason, ModelEvent, ToolCall, Usage};
-use crate::sse::SseDecoder;
+use palaver_contract::sse::SseDecoder;
 
 /// How long to wait for a connection, and for each piece of a streamed reply.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -240,27 +240,6 @@ pub enum UploadError {
     Storage(AppError),
 }
 
-/// A MIME type without parameters, lower-cased; a generic one is guessed from the extension.
-pub fn upload_mime_type(declared: Option<&str>, filename: &str) -> String {
-    let declared = declared.unwrap_or_default().split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    if !declared.is_empty() && declared != "application/octet-stream" {
-        return declared;
-    }
-    let extension = filename.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
-    match extension.as_str() {
-        "jpg" | "jpeg" => "image/jpeg",
-        "png" => "image/png",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "pdf" => "application/pdf",
-        "txt" | "md" => "text/plain",
-        "csv" => "text/csv",
-        "json" => "application/json",
-        _ => "application/octet-stream",
-    }
-    .to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,3 +37,5 @@ pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt
 #[cfg(feature = "sanitize")]
 pub use sanitize::{sanitize_blocks_text, sanitize_html_fragment};
 pub use validate::{BlocksCheck, check_blocks_text, check_structure, validate_blocks};
+#[cfg(fuzzing)]
+pub use yaml::{YamlDocument, YamlProblem, read_with_both};

@@ -6,8 +6,9 @@ use axum::extract::{Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use app::uploads::{UploadError, Uploads, upload_mime_type};
-use palaver_contract::asks::{ASK_LIMITS, format_bytes};
+use app::uploads::{UploadError, Uploads};
+use palaver_contract::asks::format_bytes;
+use palaver_contract::upload::{FILE_FIELD, upload_file_name, upload_mime_type};
 
 use crate::auth::Authenticated;
 use crate::problem::Problem;
@@ -47,16 +48,11 @@ pub async fn upload(
         return Err(too_large(length, cap));
     }
     while let Some(mut field) = multipart.next_field().await.map_err(bad_upload)? {
-        if field.name() != Some("file") {
+        if field.name() != Some(FILE_FIELD) {
             continue;
         }
-        let filename = field.file_name().unwrap_or("upload").trim().to_string();
-        if filename.is_empty() || filename.chars().count() > ASK_LIMITS.files.filename_max_length {
-            let max = ASK_LIMITS.files.filename_max_length;
-            return Err(
-                Problem::bad_request("Invalid upload").with_detail(format!("A file name has 1 to {max} characters."))
-            );
-        }
+        let filename = upload_file_name(field.file_name())
+            .map_err(|rule| Problem::bad_request("Invalid upload").with_detail(rule))?;
         let mime_type = upload_mime_type(field.content_type(), &filename);
         let mut writer = store.begin(cap).await?;
         loop {

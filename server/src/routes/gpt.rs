@@ -18,9 +18,9 @@ use app::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, HostActionBody, HostActionResult};
 use palaver_contract::asks::AskSurface;
 
-use super::turn_body::{self, AnswerProblem};
 use crate::auth::Authenticated;
 use crate::problem::Problem;
+use palaver_contract::turn_body::{self, AnswerProblem};
 
 /// Parses a JSON object body, or answers with the problem a client can act on.
 fn object_body(body: &Bytes) -> Result<serde_json::Map<String, Value>, Problem> {

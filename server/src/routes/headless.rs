@@ -14,11 +14,11 @@ use app::error::{AppError, FieldError};
 use app::turn::store::{pending_ask, pending_asks_of};
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, PendingAskBrief, PendingAskEntry, TurnResult};
-use palaver_contract::asks::{AskSurface, resolve_button_answer};
+use palaver_contract::asks::resolve_button_answer;
 
-use super::turn_body;
 use crate::auth::Authenticated;
 use crate::problem::Problem;
+use palaver_contract::turn_body::{HeadlessTurn, parse_headless_turn};
 
 /// `GET /gpt/histories/pendingAsks`: the caller's pending asks, newest first.
 pub async fn pending_asks(
@@ -49,94 +49,6 @@ fn validation_failed(fields: Map<String, Value>) -> Problem {
         .fields_in_meta()
 }
 
-/// The turn body: exactly one of `prompt`, `askResponse`, or `toolCallId` with `buttonId`.
-enum TurnBody {
-    Prompt(String),
-    Answer { tool_call_id: String, response: Value },
-    Button { tool_call_id: String, button_id: String },
-}
-
-const SHAPES: &str = "prompt, askResponse, or toolCallId with buttonId";
-
-fn parse_turn_body(body: &Bytes) -> Result<(TurnBody, AskSurface), Problem> {
-    let object: Map<String, Value> = match serde_json::from_slice(body) {
-        Ok(Value::Object(object)) => object,
-        _ => return Err(validation_failed(Map::from_iter([("body".into(), json!("Send a JSON object."))]))),
-    };
-    let mut fields = Map::new();
-    for key in object.keys() {
-        if !["prompt", "askResponse", "toolCallId", "buttonId", "surface"].contains(&key.as_str()) {
-            fields.insert(key.clone(), json!(format!("\"{key}\" is not a field of the turn body.")));
-        }
-    }
-    let text = |key: &str, fields: &mut Map<String, Value>| match object.get(key) {
-        None => None,
-        Some(Value::String(value)) if !value.is_empty() => Some(value.clone()),
-        Some(_) => {
-            fields.insert(key.into(), json!(format!("{key} must be a non-empty string.")));
-            None
-        }
-    };
-    let prompt = text("prompt", &mut fields);
-    let tool_call_id = text("toolCallId", &mut fields);
-    let button_id = text("buttonId", &mut fields);
-    let surface = turn_body::surface(object.get("surface")).unwrap_or_else(|| {
-        fields.insert("surface".into(), json!("surface must be one of \"full\", \"compact\"."));
-        AskSurface::Full
-    });
-    let answer = match object.get("askResponse").map(turn_body::ask_answer) {
-        None => None,
-        Some(Ok(answer)) => Some(answer),
-        Some(Err(_)) => {
-            fields.insert("askResponse".into(), json!("askResponse must be an answer envelope with a toolCallId."));
-            None
-        }
-    };
-    let sent: Vec<&str> = [
-        ("prompt", object.contains_key("prompt")),
-        ("askResponse", object.contains_key("askResponse")),
-        ("toolCallId", object.contains_key("toolCallId") || object.contains_key("buttonId")),
-    ]
-    .into_iter()
-    .filter_map(|(key, sent)| sent.then_some(key))
-    .collect();
-    match sent.len() {
-        0 => {
-            fields.insert("prompt".into(), json!(format!("Send one of {SHAPES}.")));
-        }
-        1 => {
-            if object.contains_key("buttonId") && !object.contains_key("toolCallId") {
-                fields.insert("toolCallId".into(), json!("Send toolCallId with buttonId."));
-            }
-            if object.contains_key("toolCallId") && !object.contains_key("buttonId") {
-                fields.insert("buttonId".into(), json!("Send buttonId with toolCallId."));
-            }
-        }
-        _ => {
-            for key in
-                ["prompt", "askResponse", "toolCallId", "buttonId"].into_iter().filter(|key| object.contains_key(*key))
-            {
-                fields.insert(key.into(), json!(format!("Send only one of {SHAPES}.")));
-            }
-        }
-    }
-    if !fields.is_empty() {
-        return Err(validation_failed(fields));
-    }
-    let body = match (prompt, answer, tool_call_id, button_id) {
-        (Some(prompt), None, None, None) => TurnBody::Prompt(prompt),
-        (None, Some((tool_call_id, response)), None, None) => TurnBody::Answer { tool_call_id, response },
-        (None, None, Some(tool_call_id), Some(button_id)) => TurnBody::Button { tool_call_id, button_id },
-        _ => {
-            return Err(validation_failed(Map::from_iter([(
-                "prompt".into(),
-                json!(format!("Send one of {SHAPES}.")),
-            )])));
-        }
-    };
-    Ok((body, surface))
-}
-
 /// The headless routes' own titles for a missing or someone else's conversation.
 fn access_problem(err: AppError, caller_is_admin: bool) -> Problem {
     match err {
@@ -164,15 +76,15 @@ pub async fn turn(
     Path(history_id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Data<TurnResult>>, Problem> {
-    let (body, surface) = parse_turn_body(&body)?;
+    let (body, surface) = parse_headless_turn(&body).map_err(validation_failed)?;
     let is_admin = caller.is_admin();
     authorize_history(&pool, &caller, &history_id, HistoryAccess::Write)
         .await
         .map_err(|err| access_problem(err, is_admin))?;
     let input = match body {
-        TurnBody::Prompt(prompt) => TurnInput::Prompt(prompt),
-        TurnBody::Answer { tool_call_id, response } => TurnInput::Answer { tool_call_id, response },
-        TurnBody::Button { tool_call_id, button_id } => {
+        HeadlessTurn::Prompt(prompt) => TurnInput::Prompt(prompt),
+        HeadlessTurn::Answer { tool_call_id, response } => TurnInput::Answer { tool_call_id, response },
+        HeadlessTurn::Button { tool_call_id, button_id } => {
             let stale = || Problem::from(AppError::StaleAsk { tool_call_id: tool_call_id.clone() });
             let pending =
                 pending_ask(&pool, &history_id).await?.filter(|pending| pending.ask.tool_call_id == tool_call_id);

@@ -6,7 +6,6 @@ pub mod events;
 pub mod files;
 pub mod gpt;
 pub mod headless;
-mod turn_body;
 
 use app::db::Pool;
 use axum::Json;

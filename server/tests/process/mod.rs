@@ -110,12 +110,65 @@ impl Server {
         stream
     }
 
+    /// Sends raw bytes as a request's body with its own content type; the reply, read whole.
+    pub async fn send(&self, method: &str, path: &str, cookie: &str, content_type: &str, body: &[u8]) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).await.unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\nCookie: {cookie}\r\n\
+             Content-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len(),
+            port = self.port
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        // A server that answers before the whole body is read may close on the rest.
+        let _ = stream.write_all(body).await;
+        let mut reply = Vec::new();
+        let _ = stream.read_to_end(&mut reply).await;
+        String::from_utf8_lossy(&reply).into_owned()
+    }
+
     pub async fn log_in(&self) -> String {
         let login = json!({"username": "ada", "password": "correct horse battery"});
         let mut reply = String::new();
         self.request("POST", "/auth/login", "", &login).await.read_to_string(&mut reply).await.unwrap();
         let cookie = reply.lines().find_map(|line| line.strip_prefix("set-cookie: ")).expect("a session cookie");
         cookie.split(';').next().unwrap().to_string()
+    }
+
+    /// Sends a turn (`/gpt/prompt` with `body`) and reads its events until `until` holds for
+    /// one, or the stream ends; the stream, to read on or drop, and the events read.
+    pub async fn turn_until(
+        &self,
+        cookie: &str,
+        body: &Value,
+        until: impl Fn(&Value) -> bool,
+    ) -> (BufReader<TcpStream>, Vec<Value>) {
+        let mut stream = BufReader::new(self.request("POST", "/gpt/prompt", cookie, body).await);
+        let events = read_events(&mut stream, until).await;
+        (stream, events)
+    }
+
+    /// The conversation's stored rows, in order.
+    pub async fn stored_rows(&self) -> Vec<Value> {
+        let pool = app::db::connect(&self.database_url).await.unwrap();
+        let rows: Vec<(String,)> = sqlx::query_as("SELECT CAST(payload AS TEXT) FROM history_rows ORDER BY seq")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        rows.into_iter().map(|(json,)| serde_json::from_str(&json).unwrap()).collect()
+    }
+
+    /// SIGKILL: nothing runs on the way out.
+    pub fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// Starts the server again on the same database and files, with `script`.
+    pub async fn start_again(&self, script: &Value, settings: &[(&str, String)]) -> Server {
+        let data_dir = self.dirs.last().unwrap().path().to_path_buf();
+        start_instance(&self.database_url, &data_dir, script, settings).await
     }
 
     /// Starts a turn and reads its stream until the first text: the reply is under way.
@@ -130,4 +183,29 @@ impl Server {
         }
         panic!("the turn sent no text");
     }
+}
+
+/// Reads server-sent events until `until` holds for one (included), or the stream ends.
+pub async fn read_events(stream: &mut BufReader<TcpStream>, until: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
+            return events;
+        }
+        let Some(event) = line.strip_prefix("data: ").and_then(|data| serde_json::from_str::<Value>(data).ok()) else {
+            continue;
+        };
+        let done = until(&event);
+        events.push(event);
+        if done {
+            return events;
+        }
+    }
+}
+
+/// A turn's event that ends its stream.
+pub fn is_done(event: &Value) -> bool {
+    event["done"] == true
 }

@@ -40,6 +40,13 @@ pub fn parse_yaml(text: &str) -> Result<YamlDocument, YamlProblem> {
     subset::read(text).map_or_else(|| events::read(text), Ok)
 }
 
+/// Both readers' answers, for the differential fuzz target in `fuzz/`: wherever the subset
+/// answers, the full reader must give the same document.
+#[cfg(fuzzing)]
+pub fn read_with_both(text: &str) -> (Option<YamlDocument>, Result<YamlDocument, YamlProblem>) {
+    (subset::read(text), events::read(text))
+}
+
 /// A plain scalar's value under the YAML 1.2 core schema (quoted and block scalars are strings).
 fn plain_scalar(text: String) -> Value {
     match text.as_str() {
