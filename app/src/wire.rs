@@ -31,6 +31,10 @@ pub struct AskAnswer {
     pub response: Value,
 }
 
+/// The response header of `POST /gpt/prompt` that names the turn's stream (our addition): a tab
+/// whose turn waits behind another one's has no event yet to read it from, and its Stop names it.
+pub const STREAM_ID_HEADER: &str = "palaver-stream-id";
+
 /// `POST /gpt/prompt`: a prompt, or an answer to the pending ask; with `replace_last`, the
 /// prompt (or, without one, the same message again) replaces the last message and what
 /// followed it, if the conversation still has `seen_rows` rows.

@@ -307,3 +307,18 @@ async fn a_turn_whose_draft_a_sweeper_saved_saves_nothing_again() {
     assert!(matches!(&rows[1], HistoryRow::Assistant { interrupted: true, .. }));
     assert!(app::turn::draft::store::drafts(&h.pool, 15).await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn a_reply_past_its_length_cap_is_cut_off_there_and_saved_marked() {
+    let part = "x".repeat(app::turn::REPLY_MAX_LENGTH / 2);
+    let h = harness(json!([{"parts": [part, part, "one part too many"]}])).await;
+    let (history, events) = h.prompt(None, "Write forever").await;
+    let error = events.iter().find_map(|event| match event {
+        TurnEvent::Error { error } => Some(error.clone()),
+        _ => None,
+    });
+    assert!(error.is_some_and(|error| error.contains("cut off")), "{events:?}");
+    let rows = h.rows(&history).await;
+    let Some(HistoryRow::Assistant { text, interrupted: true, .. }) = rows.last() else { panic!("{rows:?}") };
+    assert_eq!(text.chars().count(), app::turn::REPLY_MAX_LENGTH, "kept up to the cap");
+}

@@ -1,9 +1,12 @@
 //! Decoding a `text/event-stream` body that arrives in arbitrary chunks.
 
-/// Collects chunks and yields every complete event.
+/// Collects chunks and yields every complete event. Lines end in CRLF, LF or CR, as the
+/// format allows, wherever the chunks are cut (a CRLF may come in two).
 #[derive(Default)]
 pub struct SseDecoder {
     buffer: String,
+    /// The last chunk ended in CR: a LF starting the next one belongs to it.
+    after_cr: bool,
 }
 
 /// One event: its `id:`, if it has one, and its `data`.
@@ -21,7 +24,12 @@ impl SseDecoder {
 
     /// Adds a chunk and returns the events it completed (with their ids), in order.
     pub fn push_events(&mut self, chunk: &str) -> Vec<SseEvent> {
-        self.buffer.push_str(&chunk.replace("\r\n", "\n"));
+        if chunk.is_empty() {
+            return Vec::new();
+        }
+        let chunk = if self.after_cr { chunk.strip_prefix('\n').unwrap_or(chunk) } else { chunk };
+        self.after_cr = chunk.ends_with('\r');
+        self.buffer.push_str(&chunk.replace("\r\n", "\n").replace('\r', "\n"));
         let mut events = Vec::new();
         while let Some(end) = self.buffer.find("\n\n") {
             let block: String = self.buffer.drain(..end + 2).collect();
@@ -51,6 +59,24 @@ mod tests {
         assert!(decoder.push("data: {\"text\":\"he").is_empty());
         assert_eq!(decoder.push("llo\"}\n\ndata: {\"done\":true}\n"), vec!["{\"text\":\"hello\"}"]);
         assert_eq!(decoder.push("\n: comment\n\n"), vec!["{\"done\":true}"]);
+    }
+
+    /// The fuzzer's first find (`fuzz/`, target sse_decoder): a CRLF cut between its CR and
+    /// its LF held the event back until a later one, and merged them.
+    #[test]
+    fn a_line_end_cut_between_its_cr_and_lf_ends_the_line_once() {
+        let stream = "id: t1.0\r\ndata: {\"text\":\"a\"}\r\n\r\nid: t1.1\r\ndata: line one\r\ndata: line two\r\n\r\n";
+        let whole = SseDecoder::default().push_events(stream);
+        assert_eq!(whole.len(), 2);
+        for cut in 1..stream.len() {
+            let mut decoder = SseDecoder::default();
+            let mut events = decoder.push_events(&stream[..cut]);
+            events.extend(decoder.push_events(&stream[cut..]));
+            assert_eq!(events, whole, "cut at {cut}");
+        }
+        let mut decoder = SseDecoder::default();
+        assert_eq!(decoder.push("data: old mac\r\rdata: cr only\r"), vec!["old mac"]);
+        assert_eq!(decoder.push("\r"), vec!["cr only"]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Requests racing against a real process: twelve answers to one ask, twelve prompts into one
-//! conversation, an answer and a prompt at once, two tabs streaming in one conversation and a
+//! conversation, an answer and a prompt at once, two tabs sending in one conversation and a
 //! Stop that names one of them. Each race ends with every request answered, nothing stored
-//! twice and nothing lost.
+//! twice, nothing lost, and each turn's rows stored in the order the turns began.
 
 mod process;
 
@@ -86,12 +86,17 @@ async fn twelve_prompts_racing_into_one_conversation_are_each_answered_and_store
     }
     let replies = rows.iter().filter(|row| row["type"] == "assistant").count();
     assert_eq!(replies, 13, "every reply stored: {rows:?}");
+    // One after another: each message is followed by its own reply.
+    for pair in rows.chunks(2) {
+        assert_eq!((&pair[0]["type"], &pair[1]["type"]), (&json!("user"), &json!("assistant")), "{rows:?}");
+    }
 }
 
 #[tokio::test]
 async fn an_answer_and_a_prompt_racing_resolve_the_ask_once() {
     for _ in 0..3 {
-        let script = json!({"responses": [choice_ask(), {"text": "One."}, {"text": "Two."}]});
+        let script =
+            json!({"responses": [choice_ask(), {"parts": ["One", "."], "chunkDelayMs": 300}, {"text": "Two."}]});
         let server = process::start(&script, &[]).await;
         let cookie = server.log_in().await;
         let (history_id, tool_call_id) = paused(&server, &cookie).await;
@@ -106,8 +111,13 @@ async fn an_answer_and_a_prompt_racing_resolve_the_ask_once() {
         let answers = rows.iter().filter(|row| row.to_string().contains("\"selected\":[\"a\"]")).count();
         let cancels = rows.iter().filter(|row| row.to_string().contains("\"action\":\"cancel\"")).count();
         match status(&answered) {
-            // The answer came first: it is stored, and the prompt found no ask to cancel.
-            200 => assert_eq!((answers, cancels), (1, 0), "{rows:?}"),
+            // The answer came first: it is stored, the prompt found no ask to cancel, and waited
+            // for the answer's reply, which is stored before it.
+            200 => {
+                assert_eq!((answers, cancels), (1, 0), "{rows:?}");
+                let at = |text: &str| rows.iter().position(|row| row["text"] == text);
+                assert!(at("One.") < at("Something else") && at("Something else") < at("Two."), "{rows:?}");
+            }
             // The prompt came first and cancelled the ask: the answer is too late.
             409 => assert_eq!((answers, cancels), (0, 1), "{rows:?}"),
             other => panic!("the answer got {other}: {answered}"),
@@ -116,20 +126,23 @@ async fn an_answer_and_a_prompt_racing_resolve_the_ask_once() {
     }
 }
 
-/// Reads a turn's stream up to its first event with an id: the turn's stream id.
+/// Reads a turn's response head: its stream id (the `palaver-stream-id` header).
 async fn stream_id(stream: &mut tokio::io::BufReader<tokio::net::TcpStream>) -> String {
     let mut line = String::new();
     loop {
         line.clear();
-        assert!(stream.read_line(&mut line).await.unwrap() > 0, "the stream ended before an event");
-        if let Some(id) = line.trim_end().strip_prefix("id: ") {
-            return id.rsplit_once('.').map(|(stream, _)| stream).unwrap_or(id).to_string();
+        assert!(stream.read_line(&mut line).await.unwrap() > 0, "the response ended in its head");
+        assert!(line != "\r\n", "no stream id in the head");
+        if let Some(id) = line.trim_end().strip_prefix("palaver-stream-id: ") {
+            return id.to_string();
         }
     }
 }
 
+/// The second tab's turn waits for the first (turns of a conversation run one after another),
+/// and Stop still names either.
 #[tokio::test]
-async fn with_two_tabs_streaming_in_one_conversation_stop_ends_the_turn_it_names() {
+async fn with_two_tabs_sending_in_one_conversation_stop_ends_the_turn_it_names() {
     let parts: Vec<String> = (1..=20).map(|n| format!("Part {n}. ")).collect();
     let slow = json!({"parts": parts, "chunkDelayMs": 100});
     let server = process::start(&json!({"responses": [{"text": "Hi."}, slow, slow]}), &[]).await;
@@ -149,7 +162,14 @@ async fn with_two_tabs_streaming_in_one_conversation_stop_ends_the_turn_it_names
     assert!(stopped.starts_with("HTTP/1.1 200") && body.contains("true"), "{stopped}");
     let first_events = process::read_events(&mut first, process::is_done).await;
     let second_events = process::read_events(&mut second, process::is_done).await;
-    let said = |events: &[Value]| events.iter().filter_map(|event| event["text"].as_str()).collect::<String>();
-    assert!(!said(&first_events).contains("Part 20."), "the named turn stopped: {first_events:?}");
-    assert!(said(&second_events).contains("Part 20."), "the other went on to its end: {second_events:?}");
+    let text_of = |events: &[Value]| events.iter().filter_map(|event| event["text"].as_str()).collect::<String>();
+    assert!(!text_of(&first_events).contains("Part 20."), "the named turn stopped: {first_events:?}");
+    assert!(text_of(&second_events).contains("Part 20."), "the other went on to its end: {second_events:?}");
+    // Stored in the order they began: the stopped turn's rows (its message, and what it said
+    // if it said anything), then the second's message and its whole reply.
+    let rows = server.stored_rows().await;
+    let [.., second_message, second_reply] = rows.as_slice() else { panic!("{rows:?}") };
+    assert_eq!((&second_message["type"], &second_message["text"]), (&json!("user"), &json!("Talk")), "{rows:?}");
+    assert!(second_reply["text"].as_str().unwrap().contains("Part 20."), "{rows:?}");
+    assert_eq!(rows.iter().filter(|row| row["text"] == "Talk").count(), 2, "{rows:?}");
 }

@@ -121,7 +121,9 @@ const REATTACH_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
 async fn run_turn(body: PromptBody, state: ChatState) {
     let ChatState { live, busy, server_errors, notice, history_id, .. } = state;
     let mut last_seen = None;
-    let mut result = super::stream::send_prompt(&body, |id, event| {
+    let stream_shown =
+        move |stream: String| live.update(|turn| turn.iter_mut().for_each(|turn| turn.stream = Some(stream.clone())));
+    let mut result = super::stream::send_prompt(&body, stream_shown, |id, event| {
         apply_event(live, id.as_deref(), event);
         last_seen = id.or(last_seen.take());
     })

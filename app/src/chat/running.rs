@@ -1,7 +1,8 @@
 //! The turns running right now, by conversation: the turn runner registers each turn's stop
 //! switch and event log here; the chat service flips the switches (a stop, or a delete), and
-//! clients attach to the logs. A conversation may run more than one turn at once (two tabs, or
-//! the chat and a watch), so each has a list.
+//! clients attach to the logs. A conversation may have more than one turn at once (two tabs, or
+//! the chat and a watch), so each has a list, in the order they began: each waits for those
+//! before it (`wait_for_earlier`), so one writes at a time.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -41,6 +42,9 @@ pub struct Holder {
     pub instance_id: String,
     pub leased: bool,
 }
+
+/// How often a turn queued behind an earlier one looks whether it has ended.
+const EARLIER_TURN_POLL: Duration = Duration::from_millis(50);
 
 /// A running turn's lease unless configured.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(15);
@@ -161,13 +165,40 @@ impl RunningTurns {
         })
     }
 
-    /// The log of the newest turn streaming on a conversation, for a client to attach to: the
-    /// turn's own when it runs here, else a replica of one running on another instance.
+    /// Waits until every turn begun on the conversation before the one registered as `key` (by
+    /// the keys' order, which is the order of time on every instance) has ended, here or on another instance (a dead instance's once its lease lapses): turns of one
+    /// conversation store their rows in the order they began, and each model call sees the
+    /// replies before it. Whether it waited (the conversation may have grown meanwhile); it
+    /// gives up when `stop` is flipped.
+    pub async fn wait_for_earlier(&self, history_id: &str, key: &str, stop: &mut watch::Receiver<bool>) -> bool {
+        let mut waited = false;
+        loop {
+            let earlier_here =
+                self.switches().get(history_id).is_some_and(|turns| turns.iter().any(|turn| turn.key.as_str() < key));
+            let earlier = earlier_here
+                || store::runs_before(&self.pool, history_id, key).await.unwrap_or_else(|err| {
+                    tracing::warn!(?err, history = history_id, "could not look for earlier turns on other instances");
+                    false
+                });
+            if !earlier || *stop.borrow() {
+                return waited;
+            }
+            waited = true;
+            tokio::select! {
+                _ = stop.changed() => {}
+                () = tokio::time::sleep(EARLIER_TURN_POLL) => {}
+            }
+        }
+    }
+
+    /// The log of the oldest turn streaming on a conversation (the one writing now: those after
+    /// it wait for it), for a client to attach to: the turn's own when it runs here, else a
+    /// replica of one running on another instance.
     pub async fn streaming(&self, history_id: &str) -> Option<Arc<TurnLog>> {
         let here = self
             .switches()
             .get(history_id)
-            .and_then(|running| running.iter().rev().find(|turn| turn.log.is_streaming()).map(|turn| turn.log.clone()));
+            .and_then(|running| running.iter().find(|turn| turn.log.is_streaming()).map(|turn| turn.log.clone()));
         if here.is_some() || !self.signals.cross_instances() {
             return here;
         }

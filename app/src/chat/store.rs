@@ -250,6 +250,20 @@ pub async fn runs_elsewhere(
     Ok(count > 0)
 }
 
+/// Whether a turn of the conversation that began before the one registered as `key` still runs
+/// (on any instance whose lease on it holds). Registration keys are time-ordered.
+pub async fn runs_before(pool: &Pool, history_id: &str, key: &str) -> AppResult<bool> {
+    let (count,): (i64,) = sqlx::query_as(&format!(
+        "SELECT COUNT(*) FROM running_turns WHERE history_id = $1 AND id < $2 AND lease_until > {}",
+        Backend::of(pool).now()
+    ))
+    .bind(history_id)
+    .bind(key)
+    .fetch_one(pool)
+    .await?;
+    Ok(count > 0)
+}
+
 /// Renews a running turn's lease; its row again when it was lost (its lease lapsed while
 /// this instance could not renew it).
 pub async fn renew_lease(pool: &Pool, turn: &RunningTurnRow<'_>, lease_seconds: i64) -> AppResult<()> {
@@ -293,7 +307,7 @@ pub async fn set_running_stream(pool: &Pool, key: &str, stream_id: &str) -> AppR
     Ok(())
 }
 
-/// The stream and prompt of the newest turn running on the conversation on another instance.
+/// The stream and prompt of the oldest turn running on the conversation on another instance.
 pub async fn stream_elsewhere(
     pool: &Pool,
     history_id: &str,
@@ -302,7 +316,7 @@ pub async fn stream_elsewhere(
     Ok(sqlx::query_as(&format!(
         "SELECT stream_id, prompt FROM running_turns
          WHERE history_id = $1 AND instance_id <> $2 AND lease_until > {}
-         ORDER BY started_at DESC, id DESC LIMIT 1",
+         ORDER BY started_at, id LIMIT 1",
         Backend::of(pool).now()
     ))
     .bind(history_id)

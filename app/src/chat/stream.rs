@@ -39,10 +39,12 @@ pub enum Attach {
     NothingRunning,
 }
 
-/// Posts `body` and calls `on_event` for every event of the turn (with its id), in order.
+/// Posts `body`, calls `on_stream` with the turn's stream id once it is accepted, and
+/// `on_event` for every event of the turn (with its id), in order.
 #[cfg(not(feature = "hydrate"))]
 pub async fn send_prompt(
     _body: &PromptBody,
+    _on_stream: impl FnOnce(String),
     _on_event: impl FnMut(Option<String>, TurnEvent),
 ) -> Result<(), SendError> {
     Err("Turns are sent from the browser.".into())
@@ -125,6 +127,7 @@ mod browser {
 
     pub async fn send_prompt(
         body: &PromptBody,
+        on_stream: impl FnOnce(String),
         mut on_event: impl FnMut(Option<String>, TurnEvent),
     ) -> Result<(), SendError> {
         let body = serde_json::to_string(body).map_err(|err| err.to_string())?;
@@ -137,6 +140,9 @@ mod browser {
         let response = fetch(Request::new_with_str_and_init("/gpt/prompt", &init).map_err(js_error)?).await?;
         if !response.ok() {
             return Err(problem(&response).await);
+        }
+        if let Ok(Some(stream)) = response.headers().get(crate::wire::STREAM_ID_HEADER) {
+            on_stream(stream);
         }
         read(response, &mut on_event).await
     }

@@ -13,6 +13,7 @@ pub mod attachments;
 mod call_ids;
 pub mod draft;
 mod expiry;
+mod offer;
 mod pending;
 mod question;
 mod record;
@@ -51,6 +52,10 @@ use tools::ToolRegistry;
 
 /// The longest message a user may send, in characters.
 pub const PROMPT_MAX_LENGTH: usize = 100_000;
+
+/// The most characters a reply may have: one longer is cut off there and saved marked cut off,
+/// so a runaway model cannot store what every later turn would replay.
+pub const REPLY_MAX_LENGTH: usize = 200_000;
 
 /// A message's text must be there, and of a size a model reads: every later turn replays it.
 fn check_prompt(prompt: &str) -> AppResult<()> {

@@ -187,6 +187,17 @@ impl Turn {
             };
             self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
         }
+        // Turns of one conversation run one after another: this one begins once those begun
+        // before it have ended, and its model sees their replies.
+        let mut stop = self.stop.clone();
+        if self.runner.running.wait_for_earlier(&self.history_id, &self.running_key, &mut stop).await {
+            match self.runner.rows(&self.history_id).await {
+                Ok(rows) => self.rows = rows,
+                Err(err) => {
+                    tracing::warn!(?err, history = self.history_id, "could not read what the turns before wrote")
+                }
+            }
+        }
         let prompt_log = self.prepare().await;
         // From here on a process that dies leaves the message, and what was shown, behind.
         self.write_draft("").await;

@@ -1,28 +1,24 @@
-//! The step loop: each model call, the tools it calls (run, guarded by an approval, or an
-//! ask the turn pauses on), and what the model is offered (system prompt, tool definitions).
+//! The step loop: each model call and the tools it calls (run, guarded by an approval, or an
+//! ask the turn pauses on); what the model is offered is in offer.rs.
 
 use futures::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::BASE_SYSTEM_PROMPT;
+use super::REPLY_MAX_LENGTH;
 use super::arguments::{self, ARGUMENTS_PREFIX, HeldStep};
 use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store::APPROVAL_PREFIX;
 use super::store::{self, StoredPendingAsk};
 use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput};
-use crate::chat::BlocksSettings;
 use crate::chat::model::{
     AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent,
 };
 use crate::grants::GrantScope;
 use crate::grants::store as grants;
-use crate::llm::{ModelEvent, ModelMessage, ModelRequest, ToolCall, ToolDefinition};
-use palaver_contract::asks::{
-    ASKS_SYSTEM_PROMPT, Ask, AskError, AskKind, AskSurface, COMPACT_SURFACE_SYSTEM_PROMPT, ask_prompt_section,
-    ask_tools, parse_ask_input, to_simple_card,
-};
+use crate::llm::{ModelEvent, ModelMessage, ModelRequest, ToolCall};
+use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input, to_simple_card};
 use palaver_contract::text::shorten;
 
 impl Turn {
@@ -34,44 +30,6 @@ impl Turn {
             idempotency_key: format!("{}:{call_id}", self.turn_id),
             questions: Some(questions),
         }
-    }
-
-    /// Block documents are for full screens: a compact turn replies in short text.
-    pub(super) fn blocks(&self) -> Option<&BlocksSettings> {
-        self.runner.settings.blocks.as_ref().filter(|_| self.surface == AskSurface::Full)
-    }
-
-    pub(super) fn offered_kinds(&self) -> Vec<AskKind> {
-        palaver_contract::asks::ask_kinds_for_surface(&self.runner.settings.ask_kinds, self.surface)
-    }
-
-    pub(super) fn system_prompt(&self) -> String {
-        let mut sections = vec![BASE_SYSTEM_PROMPT.to_string()];
-        let kinds = self.offered_kinds();
-        if !kinds.is_empty() {
-            sections.push(format!("{ASKS_SYSTEM_PROMPT}\n\n{}", ask_prompt_section(&kinds, self.surface)));
-        }
-        if let Some(blocks) = self.blocks() {
-            sections.push(blocks.prompt_section());
-        }
-        if self.surface == AskSurface::Compact {
-            sections.push(COMPACT_SURFACE_SYSTEM_PROMPT.to_string());
-        }
-        sections.join("\n\n")
-    }
-
-    pub(super) fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        let asks = ask_tools(&self.offered_kinds(), self.surface).into_iter().map(|tool| ToolDefinition {
-            name: tool.name,
-            description: tool.description.to_string(),
-            input_schema: tool.input_schema,
-        });
-        let hosts = self.tools.iter().map(|tool| ToolDefinition {
-            name: tool.name().to_string(),
-            description: tool.description().to_string(),
-            input_schema: arguments::model_schema(&tool.input_schema()),
-        });
-        asks.chain(hosts).collect()
     }
 
     pub(super) async fn emit_tool_result(&mut self, call_id: &str, tool_name: &str, result: Value) {
@@ -131,6 +89,7 @@ impl Turn {
         let (mut text, mut calls, mut error) = (String::new(), Vec::new(), None);
         let mut ids = CallIds::taken_by(self.rows.iter().chain(&self.new_rows), &self.messages);
         let mut stop = self.stop.clone();
+        let mut length = self.reply.chars().count();
         loop {
             self.write_draft_if_due(&text).await;
             let draft_due = self.draft.due();
@@ -147,6 +106,11 @@ impl Turn {
             let Some(event) = event else { break };
             match event {
                 ModelEvent::TextDelta(delta) => {
+                    length += delta.chars().count();
+                    if length > REPLY_MAX_LENGTH {
+                        error = Some(format!("The reply passed {REPLY_MAX_LENGTH} characters and was cut off there."));
+                        break;
+                    }
                     text.push_str(&delta);
                     self.emit(TurnEvent::Text { text: delta }).await;
                     self.draft.changed();

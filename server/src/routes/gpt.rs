@@ -197,7 +197,9 @@ pub async fn prompt(
         }
     };
     let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo, model, attachments }).await?;
-    Ok(Sse::new(event_stream(handle.events, handle.stream_id)).keep_alive(KeepAlive::default()).into_response())
+    let stream_header = [(app::wire::STREAM_ID_HEADER, handle.stream_id.clone())];
+    let events = Sse::new(event_stream(handle.events, handle.stream_id)).keep_alive(KeepAlive::default());
+    Ok((stream_header, events).into_response())
 }
 
 /// `attachments` (Palaver's shape): `[{fileId}]`, each the id `POST /files/upload` returned.
