@@ -28,7 +28,8 @@ test("Stop ends the turn this tab shows, not another turn on the conversation", 
   await chat.sendMessage("Two turns at once");
   const reply = chat.assistantMessages().last();
   await expect(reply).toContainText("The tab's");
-  // A second turn on the same conversation, from the API (a watch, a bot).
+  // A second turn on the same conversation, from the API (a watch, a bot): it waits for the
+  // tab's turn, and runs once that one is stopped.
   const history = new URL(page.url()).searchParams.get("c");
   const other = page.request.post(`/gpt/histories/${history}/turn`, {
     data: { prompt: "Meanwhile, from the API" },

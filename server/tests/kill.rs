@@ -38,24 +38,6 @@ fn slow_reply() -> Value {
     json!({"parts": parts, "chunkDelayMs": 200})
 }
 
-fn choice_ask() -> Value {
-    json!({"toolCalls": [{"id": "call_pick", "name": "ask_choice", "input": {
-        "prompt": "Which one?", "select": "one",
-        "options": [{"id": "a", "label": "Apples"}, {"id": "b", "label": "Pears"}]}}]})
-}
-
-/// Asks, and waits for the pause: the conversation and the ask's tool call id.
-async fn paused(server: &process::Server, cookie: &str) -> (String, String) {
-    let (_, events) = server.turn_until(cookie, &json!({"prompt": "Choose for me"}), process::is_done).await;
-    let ask = events.iter().find(|event| event.get("ask").is_some()).expect("the turn asked");
-    (ask["historyId"].as_str().unwrap().to_string(), ask["ask"]["toolCallId"].as_str().unwrap().to_string())
-}
-
-fn answer(history_id: &str, tool_call_id: &str) -> Value {
-    json!({"historyId": history_id,
-           "askResponse": {"toolCallId": tool_call_id, "action": "accept", "content": {"selected": ["a"]}}})
-}
-
 /// Reads a turn's text until `enough` has streamed, then waits past the draft's second.
 async fn streamed_until(stream: &mut tokio::io::BufReader<tokio::net::TcpStream>, enough: &str) -> String {
     let mut seen = String::new();
@@ -73,14 +55,15 @@ async fn streamed_until(stream: &mut tokio::io::BufReader<tokio::net::TcpStream>
 
 #[tokio::test]
 async fn a_paused_ask_outlives_a_kill_and_is_answered_after_it() {
-    let script = json!({"responses": [choice_ask(), {"text": "Apples it is."}]});
+    let script = json!({"responses": [process::choice_ask(), {"text": "Apples it is."}]});
     let mut server = process::start(&script, &lease()).await;
     let cookie = server.log_in().await;
-    let (history_id, tool_call_id) = paused(&server, &cookie).await;
+    let (history_id, tool_call_id) = server.paused(&cookie).await;
     server.kill();
     let again = server.start_again(&json!({"responses": [{"text": "Apples it is."}]}), &lease()).await;
     let cookie = again.log_in().await;
-    let (_, events) = again.turn_until(&cookie, &answer(&history_id, &tool_call_id), process::is_done).await;
+    let (_, events) =
+        again.turn_until(&cookie, &process::answer(&history_id, &tool_call_id, "a"), process::is_done).await;
     assert!(events.iter().any(|event| event["askResolved"].is_object()), "the answer was taken: {events:?}");
     let said: String = events.iter().filter_map(|event| event["text"].as_str()).collect();
     assert_eq!(said, "Apples it is.", "{events:?}");
@@ -90,12 +73,13 @@ async fn a_paused_ask_outlives_a_kill_and_is_answered_after_it() {
 
 #[tokio::test]
 async fn a_continuation_cut_by_a_kill_keeps_the_answer_and_the_reply_so_far() {
-    let script = json!({"responses": [choice_ask(), slow_reply()]});
+    let script = json!({"responses": [process::choice_ask(), slow_reply()]});
     let mut server = process::start(&script, &lease()).await;
     let cookie = server.log_in().await;
-    let (history_id, tool_call_id) = paused(&server, &cookie).await;
-    let (mut stream, _) =
-        server.turn_until(&cookie, &answer(&history_id, &tool_call_id), |event| event["text"].is_string()).await;
+    let (history_id, tool_call_id) = server.paused(&cookie).await;
+    let (mut stream, _) = server
+        .turn_until(&cookie, &process::answer(&history_id, &tool_call_id, "a"), |event| event["text"].is_string())
+        .await;
     streamed_until(&mut stream, "Part 3. ").await;
     server.kill();
     let again = server.start_again(&script, &lease()).await;
@@ -107,17 +91,18 @@ async fn a_continuation_cut_by_a_kill_keeps_the_answer_and_the_reply_so_far() {
     // The ask reads answered and cannot be answered again.
     let cookie = again.log_in().await;
     let mut reply = String::new();
-    let mut sent = again.request("POST", "/gpt/prompt", &cookie, &answer(&history_id, &tool_call_id)).await;
+    let mut sent =
+        again.request("POST", "/gpt/prompt", &cookie, &process::answer(&history_id, &tool_call_id, "a")).await;
     tokio::io::AsyncReadExt::read_to_string(&mut sent, &mut reply).await.unwrap();
     assert!(reply.starts_with("HTTP/1.1 409"), "{reply}");
 }
 
 #[tokio::test]
 async fn a_prompt_that_cancelled_an_ask_is_kept_when_a_kill_cuts_its_reply() {
-    let script = json!({"responses": [choice_ask(), slow_reply()]});
+    let script = json!({"responses": [process::choice_ask(), slow_reply()]});
     let mut server = process::start(&script, &lease()).await;
     let cookie = server.log_in().await;
-    let (history_id, _) = paused(&server, &cookie).await;
+    let (history_id, _) = server.paused(&cookie).await;
     let never_mind = json!({"historyId": history_id, "prompt": "Never mind, tell me a story"});
     let (mut stream, _) = server.turn_until(&cookie, &never_mind, |event| event["text"].is_string()).await;
     streamed_until(&mut stream, "Part 3. ").await;

@@ -9,24 +9,6 @@ use futures::future::join_all;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
-fn choice_ask() -> Value {
-    json!({"toolCalls": [{"id": "call_pick", "name": "ask_choice", "input": {
-        "prompt": "Which one?", "select": "one",
-        "options": [{"id": "a", "label": "Apples"}, {"id": "b", "label": "Pears"}]}}]})
-}
-
-/// Asks, and waits for the pause: the conversation and the ask's tool call id.
-async fn paused(server: &process::Server, cookie: &str) -> (String, String) {
-    let (_, events) = server.turn_until(cookie, &json!({"prompt": "Choose for me"}), process::is_done).await;
-    let ask = events.iter().find(|event| event.get("ask").is_some()).expect("the turn asked");
-    (ask["historyId"].as_str().unwrap().to_string(), ask["ask"]["toolCallId"].as_str().unwrap().to_string())
-}
-
-fn answer(history_id: &str, tool_call_id: &str, option: &str) -> Value {
-    json!({"historyId": history_id,
-           "askResponse": {"toolCallId": tool_call_id, "action": "accept", "content": {"selected": [option]}}})
-}
-
 /// The text a streamed reply said, from its `data:` lines.
 fn said(reply: &str) -> String {
     reply
@@ -43,12 +25,12 @@ fn status(reply: &str) -> u16 {
 
 #[tokio::test]
 async fn twelve_answers_racing_give_one_turn_and_eleven_conflicts() {
-    let script = json!({"responses": [choice_ask(), {"text": "Taken."}]});
+    let script = json!({"responses": [process::choice_ask(), {"text": "Taken."}]});
     let server = process::start(&script, &[]).await;
     let cookie = server.log_in().await;
-    let (history_id, tool_call_id) = paused(&server, &cookie).await;
+    let (history_id, tool_call_id) = server.paused(&cookie).await;
     let answers = (0..12).map(|n| {
-        let body = answer(&history_id, &tool_call_id, if n % 2 == 0 { "a" } else { "b" }).to_string();
+        let body = process::answer(&history_id, &tool_call_id, if n % 2 == 0 { "a" } else { "b" }).to_string();
         let (server, cookie) = (&server, &cookie);
         async move { server.send("POST", "/gpt/prompt", cookie, "application/json", body.as_bytes()).await }
     });
@@ -95,12 +77,11 @@ async fn twelve_prompts_racing_into_one_conversation_are_each_answered_and_store
 #[tokio::test]
 async fn an_answer_and_a_prompt_racing_resolve_the_ask_once() {
     for _ in 0..3 {
-        let script =
-            json!({"responses": [choice_ask(), {"parts": ["One", "."], "chunkDelayMs": 300}, {"text": "Two."}]});
+        let script = json!({"responses": [process::choice_ask(), {"parts": ["One", "."], "chunkDelayMs": 300}, {"text": "Two."}]});
         let server = process::start(&script, &[]).await;
         let cookie = server.log_in().await;
-        let (history_id, tool_call_id) = paused(&server, &cookie).await;
-        let answer = answer(&history_id, &tool_call_id, "a").to_string();
+        let (history_id, tool_call_id) = server.paused(&cookie).await;
+        let answer = process::answer(&history_id, &tool_call_id, "a").to_string();
         let prompt = json!({"historyId": history_id, "prompt": "Something else"}).to_string();
         let (answered, prompted) = tokio::join!(
             server.send("POST", "/gpt/prompt", &cookie, "application/json", answer.as_bytes()),

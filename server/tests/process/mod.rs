@@ -159,6 +159,14 @@ impl Server {
         rows.into_iter().map(|(json,)| serde_json::from_str(&json).unwrap()).collect()
     }
 
+    /// Sends a prompt the mock answers with [`choice_ask`], and waits for the pause: the
+    /// conversation and the ask's tool call id.
+    pub async fn paused(&self, cookie: &str) -> (String, String) {
+        let (_, events) = self.turn_until(cookie, &json!({"prompt": "Choose for me"}), is_done).await;
+        let ask = events.iter().find(|event| event.get("ask").is_some()).expect("the turn asked");
+        (ask["historyId"].as_str().unwrap().to_string(), ask["ask"]["toolCallId"].as_str().unwrap().to_string())
+    }
+
     /// SIGKILL: nothing runs on the way out.
     pub fn kill(&mut self) {
         self.child.kill().unwrap();
@@ -208,4 +216,17 @@ pub async fn read_events(stream: &mut BufReader<TcpStream>, until: impl Fn(&Valu
 /// A turn's event that ends its stream.
 pub fn is_done(event: &Value) -> bool {
     event["done"] == true
+}
+
+/// A mock response that asks to pick one of Apples (`a`) and Pears (`b`).
+pub fn choice_ask() -> Value {
+    json!({"toolCalls": [{"id": "call_pick", "name": "ask_choice", "input": {
+        "prompt": "Which one?", "select": "one",
+        "options": [{"id": "a", "label": "Apples"}, {"id": "b", "label": "Pears"}]}}]})
+}
+
+/// The `/gpt/prompt` body that picks `option` on the pending ask.
+pub fn answer(history_id: &str, tool_call_id: &str, option: &str) -> Value {
+    json!({"historyId": history_id,
+           "askResponse": {"toolCallId": tool_call_id, "action": "accept", "content": {"selected": [option]}}})
 }
