@@ -175,11 +175,18 @@ impl RunningTurns {
         loop {
             let earlier_here =
                 self.switches().get(history_id).is_some_and(|turns| turns.iter().any(|turn| turn.key.as_str() < key));
+            // With one instance, nothing this instance does not hold runs (a dead process's
+            // rows are no turn).
             let earlier = earlier_here
-                || store::runs_before(&self.pool, history_id, key).await.unwrap_or_else(|err| {
-                    tracing::warn!(?err, history = history_id, "could not look for earlier turns on other instances");
-                    false
-                });
+                || self.signals.cross_instances()
+                    && store::runs_before(&self.pool, history_id, key).await.unwrap_or_else(|err| {
+                        tracing::warn!(
+                            ?err,
+                            history = history_id,
+                            "could not look for earlier turns on other instances"
+                        );
+                        false
+                    });
             if !earlier || *stop.borrow() {
                 return waited;
             }
