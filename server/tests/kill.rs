@@ -125,6 +125,31 @@ async fn a_prompt_that_cancelled_an_ask_is_kept_when_a_kill_cuts_its_reply() {
 }
 
 #[tokio::test]
+async fn a_message_waiting_for_the_reply_before_it_is_kept_through_a_kill() {
+    let script = json!({"responses": [{"text": "Hi."}, slow_reply(), {"text": "Unused."}]});
+    let mut server = process::start(&script, &lease()).await;
+    let cookie = server.log_in().await;
+    let (_, events) = server.turn_until(&cookie, &json!({"prompt": "Hello"}), process::is_done).await;
+    let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    let (mut running, _) = server
+        .turn_until(&cookie, &json!({"historyId": history_id, "prompt": "Talk"}), |event| event["text"].is_string())
+        .await;
+    // Sent from another tab: it waits for the reply that runs.
+    let _waiting =
+        server.request("POST", "/gpt/prompt", &cookie, &json!({"historyId": history_id, "prompt": "And then?"})).await;
+    streamed_until(&mut running, "Part 3. ").await;
+    server.kill();
+    let again = server.start_again(&script, &lease()).await;
+    let rows = rows_once(&again, |rows| rows.iter().any(|row| row["text"] == "And then?")).await;
+    let texts: Vec<&str> = rows.iter().filter_map(|row| row["text"].as_str()).collect();
+    let (talk, waited) =
+        (texts.iter().position(|text| *text == "Talk"), texts.iter().position(|text| *text == "And then?"));
+    assert!(talk.is_some() && waited.is_some(), "both messages are kept: {rows:?}");
+    assert!(texts[talk.unwrap() + 1].starts_with("Part 1. "), "the reply that ran, cut off: {rows:?}");
+    assert_eq!(drafts_left(&again.database_url).await, 0);
+}
+
+#[tokio::test]
 async fn a_kill_mid_burst_saves_every_turn_once_and_leaves_the_database_sound() {
     let script = json!({"responses": [slow_reply(), slow_reply(), slow_reply(), slow_reply()]});
     let mut server = process::start(&script, &lease()).await;

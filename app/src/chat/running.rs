@@ -46,6 +46,27 @@ pub struct Holder {
 /// How often a turn queued behind an earlier one looks whether it has ended.
 const EARLIER_TURN_POLL: Duration = Duration::from_millis(50);
 
+type Gates = HashMap<String, Arc<tokio::sync::Mutex<()>>>;
+
+/// A conversation's admission, held; its gate is forgotten once nobody waits at it.
+pub struct Admission {
+    admissions: Arc<Mutex<Gates>>,
+    history_id: String,
+    gate: Arc<tokio::sync::Mutex<()>>,
+    held: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        drop(self.held.take());
+        let mut gates = lock(&self.admissions);
+        // The map's and this one: nobody else holds or waits for the gate.
+        if Arc::strong_count(&self.gate) == 2 {
+            gates.remove(&self.history_id);
+        }
+    }
+}
+
 /// A running turn's lease unless configured.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(15);
 
@@ -53,6 +74,8 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(15);
 #[derive(Clone)]
 pub struct RunningTurns {
     switches: Arc<Mutex<Switches>>,
+    /// Conversations a turn is being admitted to (`admit`).
+    admissions: Arc<Mutex<Gates>>,
     pool: Pool,
     signals: Signals,
     /// This instance's id in `running_turns`.
@@ -68,6 +91,7 @@ impl RunningTurns {
     pub fn new(pool: Pool, signals: Signals, lease: Duration) -> Self {
         let running = Self {
             switches: Arc::default(),
+            admissions: Arc::default(),
             pool,
             signals: signals.clone(),
             instance_id: new_id().into(),
@@ -165,37 +189,43 @@ impl RunningTurns {
         })
     }
 
-    /// Waits until every turn begun on the conversation before the one registered as `key` (by
-    /// the keys' order, which is the order of time on every instance) has ended, here or on another instance (a dead instance's once its lease lapses): turns of one
-    /// conversation store their rows in the order they began, and each model call sees the
-    /// replies before it. Whether it waited (the conversation may have grown meanwhile); it
-    /// gives up when `stop` is flipped.
+    /// Admits one turn at a time to a conversation: held from before a turn takes the pending
+    /// ask until it is registered. On this instance only.
+    pub async fn admit(&self, history_id: &str) -> Admission {
+        let gate = lock(&self.admissions).entry(history_id.to_string()).or_default().clone();
+        let held = gate.clone().lock_owned().await;
+        Admission { admissions: self.admissions.clone(), history_id: history_id.to_string(), gate, held: Some(held) }
+    }
+
+    /// Whether a turn begun on the conversation before the one registered as `key` (by the
+    /// keys' order, which is the order of time on every instance) still runs, here or on
+    /// another instance (a dead instance's until its lease lapses).
+    pub async fn runs_earlier(&self, history_id: &str, key: &str) -> bool {
+        let here =
+            self.switches().get(history_id).is_some_and(|turns| turns.iter().any(|turn| turn.key.as_str() < key));
+        // With one instance, nothing this instance does not hold runs (a dead process's rows
+        // are no turn).
+        here || self.signals.cross_instances()
+            && store::runs_before(&self.pool, history_id, key).await.unwrap_or_else(|err| {
+                tracing::warn!(?err, history = history_id, "could not look for earlier turns on other instances");
+                false
+            })
+    }
+
+    /// Waits until no turn begun on the conversation before the one registered as `key` runs
+    /// ([`Self::runs_earlier`]): turns of one conversation store their rows in the order they
+    /// began, and each model call sees the replies before it. Whether it waited (the
+    /// conversation may have grown meanwhile); it gives up when `stop` is flipped.
     pub async fn wait_for_earlier(&self, history_id: &str, key: &str, stop: &mut watch::Receiver<bool>) -> bool {
         let mut waited = false;
-        loop {
-            let earlier_here =
-                self.switches().get(history_id).is_some_and(|turns| turns.iter().any(|turn| turn.key.as_str() < key));
-            // With one instance, nothing this instance does not hold runs (a dead process's
-            // rows are no turn).
-            let earlier = earlier_here
-                || self.signals.cross_instances()
-                    && store::runs_before(&self.pool, history_id, key).await.unwrap_or_else(|err| {
-                        tracing::warn!(
-                            ?err,
-                            history = history_id,
-                            "could not look for earlier turns on other instances"
-                        );
-                        false
-                    });
-            if !earlier || *stop.borrow() {
-                return waited;
-            }
+        while self.runs_earlier(history_id, key).await && !*stop.borrow() {
             waited = true;
             tokio::select! {
                 _ = stop.changed() => {}
                 () = tokio::time::sleep(EARLIER_TURN_POLL) => {}
             }
         }
+        waited
     }
 
     /// The log of the oldest turn streaming on a conversation (the one writing now: those after
@@ -294,8 +324,8 @@ impl RunningTurns {
     }
 }
 
-fn lock(switches: &Mutex<Switches>) -> MutexGuard<'_, Switches> {
-    switches.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Flips every chosen switch of a conversation (no short circuit); whether any was flipped.

@@ -244,6 +244,13 @@ impl TurnRunner {
                 retry_after_secs: 5,
             });
         }
+        // Taking the pending ask (an answer, or a prompt's cancel) and joining the
+        // conversation's queue of turns happen as one step, so a turn that came second cannot
+        // take its place in the queue first (held until the turn is registered).
+        let _admission = match &request.history_id {
+            Some(history_id) => Some(self.running.admit(history_id).await),
+            None => None,
+        };
         let mut cancelled_by_redo = None;
         let mut attached = None;
         if let Some(redo) = request.redo {
