@@ -419,6 +419,38 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn one_turn_at_a_time_is_admitted_to_a_conversation_and_its_gate_goes_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let running = registry(&dir).await;
+        let first = running.admit("h1").await;
+        let other = running.admit("h2").await;
+        let second = tokio::spawn({
+            let running = running.clone();
+            async move { running.admit("h1").await }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!second.is_finished(), "the second waits for the first");
+        drop(first);
+        drop(second.await.unwrap());
+        drop(other);
+        assert!(lock(&running.admissions).is_empty(), "no gate is kept for a conversation nobody enters");
+    }
+
+    #[tokio::test]
+    async fn a_turn_waits_for_the_turns_begun_before_it_and_not_for_later_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let running = registry(&dir).await;
+        let log = || TurnLog::new("t", None);
+        let first = running.register("h1", "ada", log()).await;
+        let second = running.register("h1", "ada", log()).await;
+        assert!(running.runs_earlier("h1", &second.key).await);
+        assert!(!running.runs_earlier("h1", &first.key).await, "the first waits for nobody");
+        running.unregister("h1", &first.switch).await;
+        let mut stop = second.stop.clone();
+        assert!(!running.wait_for_earlier("h1", &second.key, &mut stop).await, "nothing before it now");
+    }
+
+    #[tokio::test]
     async fn a_stop_reaches_every_turn_of_the_conversation_and_only_those() {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;
