@@ -102,8 +102,17 @@ impl FromServerFnError for AppError {
 }
 
 #[cfg(feature = "ssr")]
+/// PostgreSQL's `character_not_in_repertoire`: a bound text held a NUL, which its text type
+/// cannot hold (an id or a name a client sent; stored text is cleaned of NULs before).
+const NUL_IN_TEXT: &str = "22021";
+
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
+        if err.as_database_error().and_then(|database| database.code()).is_some_and(|code| code == NUL_IN_TEXT) {
+            return AppError::BadRequest(
+                "A text sent holds a NUL character (U+0000), which Palaver does not take.".into(),
+            );
+        }
         tracing::error!(%err, "database error");
         AppError::Internal
     }
