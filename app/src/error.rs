@@ -101,11 +101,12 @@ impl FromServerFnError for AppError {
     }
 }
 
-#[cfg(feature = "ssr")]
 /// PostgreSQL's `character_not_in_repertoire`: a bound text held a NUL, which its text type
 /// cannot hold (an id or a name a client sent; stored text is cleaned of NULs before).
+#[cfg(feature = "ssr")]
 const NUL_IN_TEXT: &str = "22021";
 
+#[cfg(feature = "ssr")]
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
         if err.as_database_error().and_then(|database| database.code()).is_some_and(|code| code == NUL_IN_TEXT) {
