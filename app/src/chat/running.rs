@@ -214,18 +214,15 @@ impl RunningTurns {
 
     /// Waits until no turn begun on the conversation before the one registered as `key` runs
     /// ([`Self::runs_earlier`]): turns of one conversation store their rows in the order they
-    /// began, and each model call sees the replies before it. Whether it waited (the
-    /// conversation may have grown meanwhile); it gives up when `stop` is flipped.
-    pub async fn wait_for_earlier(&self, history_id: &str, key: &str, stop: &mut watch::Receiver<bool>) -> bool {
-        let mut waited = false;
+    /// began, and each model call sees the replies before it. It gives up when `stop` is
+    /// flipped.
+    pub async fn wait_for_earlier(&self, history_id: &str, key: &str, stop: &mut watch::Receiver<bool>) {
         while self.runs_earlier(history_id, key).await && !*stop.borrow() {
-            waited = true;
             tokio::select! {
                 _ = stop.changed() => {}
                 () = tokio::time::sleep(EARLIER_TURN_POLL) => {}
             }
         }
-        waited
     }
 
     /// The log of the oldest turn streaming on a conversation (the one writing now: those after
@@ -447,7 +444,8 @@ mod tests {
         assert!(!running.runs_earlier("h1", &first.key).await, "the first waits for nobody");
         running.unregister("h1", &first.switch).await;
         let mut stop = second.stop.clone();
-        assert!(!running.wait_for_earlier("h1", &second.key, &mut stop).await, "nothing before it now");
+        running.wait_for_earlier("h1", &second.key, &mut stop).await;
+        assert!(!running.runs_earlier("h1", &second.key).await, "nothing before it now");
     }
 
     #[tokio::test]

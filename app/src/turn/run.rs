@@ -190,16 +190,15 @@ impl Turn {
         // Turns of one conversation run one after another: this one begins once those begun
         // before it have ended, and its model sees their replies. A message that waits is
         // stored as it waits, as one that runs is.
-        if let TurnInput::Prompt(prompt) = &self.input
-            && self.runner.running.runs_earlier(&self.history_id, &self.running_key).await
-        {
-            let message = HistoryRow::User { text: prompt.trim().to_string(), attachments: self.attached.rows.clone() };
-            self.new_rows.push(message);
-            self.write_draft("").await;
-            self.new_rows.clear();
-        }
-        let mut stop = self.stop.clone();
-        if self.runner.running.wait_for_earlier(&self.history_id, &self.running_key, &mut stop).await {
+        if self.runner.running.runs_earlier(&self.history_id, &self.running_key).await {
+            if let TurnInput::Prompt(prompt) = &self.input {
+                let attachments = self.attached.rows.clone();
+                self.new_rows.push(HistoryRow::User { text: prompt.trim().to_string(), attachments });
+                self.write_draft("").await;
+                self.new_rows.clear();
+            }
+            let mut stop = self.stop.clone();
+            self.runner.running.wait_for_earlier(&self.history_id, &self.running_key, &mut stop).await;
             match self.runner.rows(&self.history_id).await {
                 Ok(rows) => self.rows = rows,
                 Err(err) => {
