@@ -82,7 +82,7 @@ for prompt in ["Add a todo: buy milk", "Use the addTodo tool to add the todo \"c
     if turn.get("error"):
         print("error:", turn["error"])
 
-rows = call("GET", f"/gpt/histories/{history}", None, token)["data"]["rows"]
+rows = call("GET", f"/gpt/histories/{history}", None, token)["data"]["prompts"]
 calls = [row for row in rows if row["type"] == "tool-call"]
 print("\nTool calls:", json.dumps([{"tool": c["toolName"], "args": c["args"]} for c in calls]))
 with sqlite3.connect(database) as db:

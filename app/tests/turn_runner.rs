@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use app::chat::model::{HistoryRow, TurnEvent};
 use app::turn::TurnInput;
-use common::{asked, harness, resolved, text, tool_result};
+use common::{asked, harness, harness_of, resolved, text, tool_result};
 
 fn choice(id: &str) -> Value {
     json!({"toolCalls": [{"id": id, "name": "ask_choice", "input": {
@@ -121,7 +121,7 @@ async fn a_stop_ends_the_turn_and_keeps_what_was_said() {
     let history = handle.history_id.clone();
     let mut events = Vec::new();
     while let Some(event) = handle.events.recv().await {
-        if matches!(&event, TurnEvent::Text { text } if text == "Once upon a time") {
+        if matches!(&event, TurnEvent::Delta { delta } if delta == "Once upon a time") {
             assert!(h.running.stop(&history).await, "the turn is running");
         }
         events.push(event);
@@ -147,7 +147,7 @@ async fn deleting_a_conversation_stops_its_turn_and_nothing_more_is_written_to_i
     let mut handle = h.runner.start(story).await.expect("start");
     let history = handle.history_id.clone();
     while let Some(event) = handle.events.recv().await {
-        if matches!(&event, TurnEvent::Text { text } if text == "Once upon a time") {
+        if matches!(&event, TurnEvent::Delta { delta } if delta == "Once upon a time") {
             conversations.delete(&h.caller, &history).await.expect("the owner deletes it");
         }
     }
@@ -240,8 +240,47 @@ async fn a_tool_call_id_the_model_reuses_or_leaves_empty_gets_one_of_palavers_ow
     assert_eq!(text(&events), "Large.", "and answered");
 }
 
+#[tokio::test]
+async fn an_ask_stored_with_an_earlier_asks_id_ends_alone() {
+    // Before ids were checked as calls came in, two asks of one conversation could share an
+    // id. Ending the newer must leave the older's ending as it was.
+    let h =
+        harness(json!([choice("call_plan"), {"text": "Team."}, choice("call_plan"), {"text": "Other things."}])).await;
+    let (history, _) = h.prompt(None, "Set up billing").await;
+    h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let (_, events) = h.prompt(Some(&history), "And the other workspace").await;
+    let minted = asked(&events).expect("asked again");
+    let backend = app::db::Backend::of(&h.pool);
+    for (table, column) in [("history_rows", "payload"), ("histories", "pending_ask")] {
+        let renamed = backend.json(&format!("REPLACE(CAST({column} AS TEXT), $1, 'call_plan')"));
+        let sql = format!("UPDATE {table} SET {column} = {renamed} WHERE {column} IS NOT NULL");
+        sqlx::query(&sql).bind(&minted).execute(&h.pool).await.unwrap();
+    }
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"));
+
+    let (_, events) = h.prompt(Some(&history), "Never mind").await;
+    assert_eq!(resolved(&events), [("call_plan".to_string(), "cancel".to_string())]);
+    let endings: Vec<String> = h
+        .rows(&history)
+        .await
+        .iter()
+        .filter_map(|row| match row {
+            HistoryRow::ToolCall { ask: Some(ask), .. } => Some(ask.status.as_str().to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(endings, ["answered", "cancelled"]);
+}
+
 fn reply(text: &str, interrupted: bool) -> HistoryRow {
-    HistoryRow::Assistant { text: text.into(), document: false, block_errors: String::new(), interrupted, blocks: None }
+    HistoryRow::Assistant {
+        text: text.into(),
+        document: false,
+        block_errors: String::new(),
+        interrupted,
+        blocks: None,
+        model: Some("mock".into()),
+    }
 }
 
 #[tokio::test]
@@ -251,8 +290,8 @@ async fn a_running_turn_keeps_a_draft_a_second_behind_which_goes_when_it_saves()
     let mut handle = h.runner.start(h.request(None, TurnInput::Prompt("Talk".into()))).await.unwrap();
     let mut shown = String::new();
     while !shown.contains("Part 4. ") {
-        if let Some(TurnEvent::Text { text }) = handle.events.recv().await {
-            shown.push_str(&text);
+        if let Some(TurnEvent::Delta { delta }) = handle.events.recv().await {
+            shown.push_str(&delta);
         }
     }
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
@@ -298,7 +337,7 @@ async fn a_turn_whose_draft_a_sweeper_saved_saves_nothing_again() {
     let parts: Vec<String> = (1..=8).map(|n| format!("Part {n}. ")).collect();
     let h = harness(json!([{"parts": parts, "chunkDelayMs": 250}])).await;
     let mut handle = h.runner.start(h.request(None, TurnInput::Prompt("Talk".into()))).await.unwrap();
-    while !matches!(handle.events.recv().await, Some(TurnEvent::Text { .. })) {}
+    while !matches!(handle.events.recv().await, Some(TurnEvent::Delta { .. })) {}
     let drafts = app::turn::draft::store::drafts(&h.pool, 15).await.unwrap();
     assert!(app::turn::store::save_draft(&h.pool, &handle.history_id, &drafts[0].turn_id).await.unwrap());
     while handle.events.recv().await.is_some() {}
@@ -306,6 +345,88 @@ async fn a_turn_whose_draft_a_sweeper_saved_saves_nothing_again() {
     assert_eq!(rows.len(), 2, "the message and the reply as the sweeper saved them, once: {rows:?}");
     assert!(matches!(&rows[1], HistoryRow::Assistant { interrupted: true, .. }));
     assert!(app::turn::draft::store::drafts(&h.pool, 15).await.unwrap().is_empty());
+}
+
+/// The turn's events without Palaver's additions (what a reference client reads).
+fn reference_events(events: &[TurnEvent]) -> Vec<Value> {
+    events
+        .iter()
+        .filter(|event| !matches!(event, TurnEvent::Delta { .. } | TurnEvent::Retract { .. }))
+        .map(|event| serde_json::to_value(event).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn text_comes_per_step_at_its_end_and_only_from_a_step_without_a_tool_call() {
+    let list = json!({"text": "Let me look at your todos first.", "toolCalls": [{"id": "call_list", "name": "listTodos", "input": {}}]});
+    let blob = json!({"text": "You have nothing to do.\n{\"action\": \"accept\", \"content\": {}}"});
+    let h = harness(json!([list, blob])).await;
+    let (history, events) = h.prompt(None, "What is on my list?").await;
+    let deltas: String = events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::Delta { delta } => Some(delta.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(deltas.starts_with("Let me look at your todos first.You have"), "live tokens of both steps: {deltas}");
+    let retracted = events.iter().position(|event| matches!(event, TurnEvent::Retract { .. }));
+    let called = events.iter().position(|event| matches!(event, TurnEvent::ToolCall { .. }));
+    assert!(retracted.is_some() && retracted < called, "the tool step's text is taken back before its call");
+    let shape: Vec<String> = reference_events(&events)
+        .iter()
+        .map(|event| event.as_object().unwrap().keys().next().unwrap().clone())
+        .collect();
+    assert_eq!(shape, ["toolCall", "toolResult", "text", "done"]);
+    assert_eq!(text(&events), "You have nothing to do.", "one {{text}}, its action blob gone");
+    let rows = h.rows(&history).await;
+    assert!(matches!(rows.last(), Some(HistoryRow::Assistant { text, .. }) if text == "You have nothing to do."));
+}
+
+#[tokio::test]
+async fn a_step_that_fails_mid_stream_says_nothing_and_keeps_only_the_message() {
+    let h = harness(json!([{"text": "Half a thou", "error": "The model is overloaded"}])).await;
+    let (history, events) = h.prompt(None, "Write a poem").await;
+    assert_eq!(text(&events), "", "no {{text}} for a failed step");
+    assert!(events.iter().any(|event| matches!(event, TurnEvent::Retract { .. })), "Palaver's view takes it back");
+    assert_eq!(h.rows(&history).await, [HistoryRow::User { text: "Write a poem".into(), attachments: Vec::new() }]);
+    assert!(matches!(events.last(), Some(TurnEvent::Done { title: None, .. })), "no title after a failure");
+}
+
+#[tokio::test]
+async fn an_answer_whose_continuation_fails_mid_stream_puts_the_ask_back() {
+    let h =
+        harness(json!([choice("call_plan"), {"text": "Setting up the Te", "error": "The model is overloaded"}])).await;
+    let (history, _) = h.prompt(None, "Set up billing").await;
+    let rows_before = h.rows(&history).await;
+    let events = h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    assert!(matches!(events.last(), Some(TurnEvent::Done { pending_ask: Some(_), .. })), "{events:?}");
+    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"));
+    assert_eq!(h.rows(&history).await, rows_before);
+}
+
+#[tokio::test]
+async fn the_first_reply_names_the_conversation_with_one_title_call() {
+    let script = json!({"title": "\"Workspace setup\"", "responses": [choice("call_plan"), {"text": "Team it is."}, {"text": "More."}]});
+    let h = harness_of(script, Default::default()).await;
+    let (history, events) = h.prompt(None, "Set up billing for my team").await;
+    assert!(matches!(events.last(), Some(TurnEvent::Done { title: None, .. })), "a turn that only asked names nothing");
+    let events = h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let title = |events: &[TurnEvent]| match events.last() {
+        Some(TurnEvent::Done { title, .. }) => title.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(title(&events).as_deref(), Some("Workspace setup"), "the model's title, its quotes gone");
+    let (_, events) = h.prompt(Some(&history), "And then?").await;
+    assert_eq!(title(&events), None, "named once");
+    assert_eq!(h.model_requests().len(), 3, "the title call is not a step of the turn");
+}
+
+#[tokio::test]
+async fn without_a_title_from_the_model_the_first_messages_words_name_it() {
+    let h = harness(json!([{"text": "Hello."}])).await;
+    let (_, events) = h.prompt(None, "  Say\n hello  ").await;
+    assert!(matches!(events.last(), Some(TurnEvent::Done { title: Some(title), .. }) if title == "Say hello"));
 }
 
 #[tokio::test]

@@ -68,7 +68,7 @@ pub fn parse_headless_turn(body: &[u8]) -> Result<(HeadlessTurn, AskSurface), Ma
     let tool_call_id = text("toolCallId", &mut fields);
     let button_id = text("buttonId", &mut fields);
     let surface = surface(object.get("surface")).unwrap_or_else(|| {
-        fields.insert("surface".into(), json!("surface must be one of \"full\", \"compact\"."));
+        fields.insert("surface".into(), json!("Invalid option: expected one of \"full\"|\"compact\""));
         AskSurface::Full
     });
     let answer = match object.get("askResponse").map(ask_answer) {

@@ -84,12 +84,16 @@ pub struct ApiRoute {
     pub method: Method,
     pub path: &'static str,
     pub access: Access,
+    /// A headless ask route: it exists only while asks are on, as the reference mounts it.
+    pub asks_only: bool,
 }
 
 /// Every route of the JSON API. Routes are added here and only here, each with its rule.
 fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
     use routes::{auth as a, gpt as g, headless as h};
-    let route = |method: Method, path, access, handler| (ApiRoute { method, path, access }, handler);
+    let route = |method: Method, path, access, handler| (ApiRoute { method, path, access, asks_only: false }, handler);
+    let headless =
+        |method: Method, path, access, handler| (ApiRoute { method, path, access, asks_only: true }, handler);
     vec![
         route(Method::GET, "/health", Access::Public, get(routes::health)),
         route(Method::POST, "/auth/signup", Access::Public, post(a::signup)),
@@ -114,12 +118,13 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         route(Method::POST, "/gpt/prompt", Access::HistoryWrite, post(g::prompt)),
         route(Method::GET, "/gpt/histories", Access::Authenticated, get(g::list_histories)),
         route(Method::POST, "/gpt/histories", Access::Authenticated, post(g::create_history)),
-        route(Method::GET, "/gpt/histories/pendingAsks", Access::Authenticated, get(h::pending_asks)),
+        headless(Method::GET, "/gpt/histories/pendingAsks", Access::Authenticated, get(h::pending_asks)),
         route(Method::GET, "/gpt/histories/{id}", Access::HistoryRead, get(g::read_history)),
         route(Method::PATCH, "/gpt/histories/{id}", Access::HistoryWrite, patch(g::update_history)),
+        route(Method::PATCH, "/gpt/histories/{id}/rating", Access::HistoryWrite, patch(g::rate)),
         route(Method::GET, "/gpt/models", Access::Authenticated, get(g::list_models)),
         route(Method::DELETE, "/gpt/histories/{id}", Access::HistoryWrite, delete(g::delete_history)),
-        route(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
+        headless(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
         route(Method::GET, "/gpt/histories/{id}/stream", Access::HistoryRead, get(g::attach)),
         route(Method::GET, "/gpt/histories/{id}/export", Access::HistoryRead, get(g::export_history)),
         route(Method::POST, "/gpt/actions", Access::HistoryWrite, post(g::host_action)),
@@ -177,8 +182,11 @@ static ROUTES: LazyLock<Vec<AxumRouteListing>> = LazyLock::new(|| generate_route
 
 /// The whole HTTP surface: the JSON API, the server functions and the server-rendered pages.
 pub fn router(state: AppState) -> Router {
-    let api =
-        api_routes().into_iter().fold(Router::new(), |router, (route, handler)| router.route(route.path, handler));
+    let asks_on = state.turns.asks_on();
+    let api = api_routes()
+        .into_iter()
+        .filter(|(route, _)| asks_on || !route.asks_only)
+        .fold(Router::new(), |router, (route, handler)| router.route(route.path, handler));
     let context_state = state.clone();
     let shell_options = state.leptos_options.clone();
     Router::new()

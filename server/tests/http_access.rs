@@ -76,6 +76,10 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
             (format!("/gpt/histories/{}", world.history), Some(json!({"title": "Probe"})))
         }
         ("DELETE", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.doomed), None),
+        // The conversation has no rows: past the access check it is a 400 (out of range).
+        ("PATCH", "/gpt/histories/{id}/rating") => {
+            (format!("/gpt/histories/{}/rating", world.history), Some(json!({"promptIndex": 0, "rating": "up"})))
+        }
         ("GET", "/gpt/histories/pendingAsks") => (path.into(), None),
         ("POST", "/gpt/histories/{id}/turn") => {
             (format!("/gpt/histories/{}/turn", world.history), Some(json!({"prompt": "hello"})))

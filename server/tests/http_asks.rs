@@ -86,9 +86,9 @@ async fn the_wire_example_turn_by_turn() {
 
     let history = rows(&app, &ada, &history).await;
     let types: Vec<&str> =
-        history["rows"].as_array().unwrap().iter().map(|row| row["type"].as_str().unwrap()).collect();
+        history["prompts"].as_array().unwrap().iter().map(|row| row["type"].as_str().unwrap()).collect();
     assert_eq!(types, ["user", "tool-call", "tool-result", "assistant"]);
-    assert_eq!(history["rows"][1]["ask"], json!({"kind": "choice", "status": "answered"}));
+    assert_eq!(history["prompts"][1]["ask"], json!({"kind": "choice", "status": "answered"}));
     assert!(history["pendingAsk"].is_null());
 
     let (metadata,): (String,) =
@@ -174,15 +174,16 @@ async fn a_second_ask_in_one_step_is_cancelled_one_ask_at_a_time() {
     let (app, ada) =
         setup(json!([{"text": "thinking", "toolCalls": [plan_call("call_1"), confirm]}, {"text": "ok"}])).await;
     let turn = app.prompt(&ada, json!({"prompt": "two asks"})).await;
-    let replace = turn.iter().position(|event| event.get("replace").is_some()).expect("a replace event");
-    assert_eq!(turn[replace], json!({"replace": "text", "text": ""}), "text of a tool step is taken back");
-    assert!(turn[replace + 1].get("ask").is_some());
+    let retract = turn.iter().position(|event| event.get("retract").is_some()).expect("a retract event");
+    assert_eq!(turn[retract], json!({"retract": "step"}), "text of a tool step is taken back from Palaver's view");
+    assert!(turn[retract + 1].get("ask").is_some());
+    assert!(turn.iter().all(|event| event.get("text").is_none()), "and never sent as {{text}}: {turn:?}");
     let asks: Vec<&Value> = turn.iter().filter(|event| event.get("ask").is_some()).collect();
     assert_eq!(asks.len(), 1);
     assert_eq!(asks[0]["ask"]["toolCallId"], "call_1");
     let history = asks[0]["historyId"].clone();
     let data = rows(&app, &ada, &history).await;
-    let rows = data["rows"].as_array().unwrap();
+    let rows = data["prompts"].as_array().unwrap();
     let dropped = rows.iter().find(|row| row["toolCallId"] == "call_2" && row["type"] == "tool-call").unwrap();
     assert_eq!(dropped["ask"]["status"], "cancelled");
     let result = rows.iter().find(|row| row["toolCallId"] == "call_2" && row["type"] == "tool-result").unwrap();
@@ -205,7 +206,7 @@ async fn a_prompt_cancels_the_pending_ask_first() {
     assert_eq!(turn[0], json!({"askResolved": {"action": "cancel", "toolCallId": "call_1"}}));
     let data = rows(&app, &ada, &history).await;
     assert!(data["pendingAsk"].is_null());
-    let rows = data["rows"].as_array().unwrap();
+    let rows = data["prompts"].as_array().unwrap();
     assert_eq!(rows[1]["ask"]["status"], "cancelled");
     assert_eq!(rows[2]["result"], json!({"action": "cancel", "reason": "user_sent_message"}));
     assert_eq!(rows[3], json!({"type": "user", "text": "never mind"}));
@@ -368,11 +369,17 @@ async fn headless_body_validation() {
         let json = reply.json();
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{body}");
         assert_eq!(
-            (json["title"].clone(), json["code"].clone()),
-            (json!("Validation failed"), json!("action-body-validation-failed"))
+            (json["title"].clone(), json["code"].clone(), json["detail"].clone()),
+            (
+                json!("Validation failed"),
+                json!("action-body-validation-failed"),
+                json!("The request body did not match the action's schema")
+            )
         );
         assert!(json["meta"]["fields"][field].is_string(), "{body}: {json}");
     }
+    let watch = app.call(Some(&ada), "POST", &url, Some(json!({"prompt": "a", "surface": "watch"}))).await;
+    assert_eq!(watch.json()["meta"]["fields"]["surface"], r#"Invalid option: expected one of "full"|"compact""#);
     let missing = app.call(Some(&ada), "POST", "/gpt/histories/nope/turn", Some(json!({"prompt": "a"}))).await;
     assert_eq!((missing.status, missing.json()["code"].clone()), (StatusCode::NOT_FOUND, json!("document-not-found")));
 }
@@ -392,7 +399,7 @@ async fn two_answers_racing_resume_once() {
     statuses.sort();
     assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
     let data = rows(&app, &ada, &history).await;
-    let results = data["rows"].as_array().unwrap().iter().filter(|row| row["type"] == "tool-result").count();
+    let results = data["prompts"].as_array().unwrap().iter().filter(|row| row["type"] == "tool-result").count();
     assert_eq!(results, 1, "the answer is stored once");
 }
 
@@ -408,7 +415,7 @@ async fn two_prompts_racing_cancel_the_ask_once() {
     assert_eq!(resolved, 1, "exactly one prompt cancels the ask");
     let data = rows(&app, &ada, &history).await;
     let cancels =
-        data["rows"].as_array().unwrap().iter().filter(|row| row["result"]["reason"] == "user_sent_message").count();
+        data["prompts"].as_array().unwrap().iter().filter(|row| row["result"]["reason"] == "user_sent_message").count();
     assert_eq!(cancels, 1);
 }
 
@@ -424,8 +431,8 @@ async fn a_failed_continuation_before_any_output_undoes_the_answer() {
     assert_eq!(failed[2]["pendingAsk"], json!({"toolCallId": "call_1"}));
     let data = rows(&app, &ada, &history).await;
     assert_eq!(data["pendingAsk"]["toolCallId"], "call_1", "the ask is pending again");
-    assert_eq!(data["rows"].as_array().unwrap().len(), 2);
-    assert_eq!(data["rows"][1]["ask"]["status"], "pending");
+    assert_eq!(data["prompts"].as_array().unwrap().len(), 2);
+    assert_eq!(data["prompts"][1]["ask"]["status"], "pending");
 
     let retried = app.prompt(&ada, body).await;
     assert_eq!(streamed_text(&retried), "Back.", "the same answer can be sent again");
@@ -505,6 +512,17 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
     .unwrap();
     assert_eq!(log["tools"], json!([]));
     assert_eq!(log["system"], app::turn::BASE_SYSTEM_PROMPT);
+
+    // The headless routes are not there, as the reference mounts them only with asks on; the
+    // model is not called for them.
+    let history = turn.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    let headless =
+        off.call(Some(&ada), "POST", &format!("/gpt/histories/{history}/turn"), Some(json!({"prompt": "hi"}))).await;
+    assert_eq!(headless.status, StatusCode::NOT_FOUND);
+    let listed = off.call(Some(&ada), "GET", "/gpt/histories/pendingAsks", None).await;
+    assert_eq!(listed.status, StatusCode::NOT_FOUND);
+    let calls = std::fs::read_to_string(off.dir.path().join("off.jsonl")).unwrap().lines().count();
+    assert_eq!(calls, 1, "only the streamed turn called the model");
 }
 
 #[tokio::test]
@@ -544,7 +562,10 @@ async fn a_client_that_disconnects_mid_turn_still_gets_the_turn_saved() {
     assert!(gave_up.is_err());
     tokio::time::sleep(std::time::Duration::from_millis(800)).await;
     let data = rows(&app, &ada, &json!(id)).await;
-    assert_eq!(data["rows"][1], json!({"type": "assistant", "text": "A slow reply that keeps going for a while."}));
+    assert_eq!(
+        data["prompts"][1],
+        json!({"type": "assistant", "model": "mock", "text": "A slow reply that keeps going for a while."})
+    );
 }
 
 #[tokio::test]
@@ -576,7 +597,11 @@ async fn stop_ends_a_running_turn_and_keeps_what_was_said() {
     let said = streamed_text(&events);
     assert!(!said.is_empty() && said.len() < "First part. Second part. Third part.".len(), "{said}");
     let data = rows(&app, &ada, &json!(id)).await;
-    assert_eq!(data["rows"][1], json!({"type": "assistant", "text": said}), "what was said is kept");
+    assert_eq!(
+        data["prompts"][1],
+        json!({"type": "assistant", "model": "mock", "text": said}),
+        "what was said is kept"
+    );
     let again = app.call_form(&ada, "/api/stop_turn", &format!("id={id}")).await;
     assert_eq!(again.text, "false", "nothing runs any more");
 }
@@ -605,7 +630,7 @@ async fn an_ask_carries_its_deadline_everywhere_and_an_answer_after_it_is_refuse
     assert!(body["detail"].as_str().unwrap().contains(&deadline), "{body}");
     let view = rows(&app, &ada, &history).await;
     assert!(view["pendingAsk"].is_null(), "{view}");
-    let call = view["rows"].as_array().unwrap().iter().find(|row| row["toolCallId"] == "call_1").unwrap().clone();
+    let call = view["prompts"].as_array().unwrap().iter().find(|row| row["toolCallId"] == "call_1").unwrap().clone();
     assert_eq!(call["ask"]["status"], "expired");
     assert!(call["ask"]["expiredAt"].as_str().is_some_and(|at| at >= deadline.as_str()), "{call}");
     let (_, list) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;

@@ -48,7 +48,7 @@ async fn attached_files_reach_the_model_and_the_message_keeps_their_names() {
 
     let (_, read) = app.json(&ada, "GET", &format!("/gpt/histories/{history}"), None).await;
     assert_eq!(
-        read["data"]["rows"][0]["attachments"],
+        read["data"]["prompts"][0]["attachments"],
         json!([
             {"fileId": png, "filename": "receipt.png", "mimeType": "image/png", "size": PNG.len()},
             {"fileId": notes, "filename": "notes.txt", "mimeType": "text/plain", "size": 11}
@@ -85,7 +85,7 @@ async fn a_regenerated_reply_sees_the_files_again() {
     assert_eq!(again.len(), 1, "the old exchange is gone: {again:?}");
     assert_eq!(again[0]["parts"][1]["type"], "image-data");
     let (_, read) = app.json(&ada, "GET", &format!("/gpt/histories/{history}"), None).await;
-    assert_eq!(read["data"]["rows"][0]["attachments"][0]["fileId"], png.as_str());
+    assert_eq!(read["data"]["prompts"][0]["attachments"][0]["fileId"], png.as_str());
 }
 
 #[tokio::test]

@@ -47,7 +47,7 @@ async fn a_document_reply_is_checked_before_done_and_stored_raw() {
     assert!(system.contains("Reply with exactly one block document") && system.contains("Do not emit type html"));
 
     let history = load_history(&app, &ada, &events).await;
-    let reply = history["rows"].as_array().unwrap().last().unwrap().clone();
+    let reply = history["prompts"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(reply["type"], "assistant");
     assert_eq!(reply["text"], STEPPER_DOC, "stored as the raw string");
     assert_eq!(reply["document"], true);
@@ -65,15 +65,15 @@ async fn an_invalid_document_keeps_its_errors_beside_its_text_for_the_model_and_
     assert_eq!(check["errors"][0]["path"], "blocks[0].text");
     let history = load_history(&app, &ada, &events).await;
     let errors = "- blocks[0].text MISSING_REQUIRED A required field is missing.";
-    assert_eq!(history["rows"][1]["text"], broken, "the text is the document as the model wrote it");
-    assert_eq!(history["rows"][1]["blockErrors"], errors);
-    assert_eq!(history["rows"][1]["blocks"]["errors"][0]["code"], "MISSING_REQUIRED");
+    assert_eq!(history["prompts"][1]["text"], broken, "the text is the document as the model wrote it");
+    assert_eq!(history["prompts"][1]["blockErrors"], errors);
+    assert_eq!(history["prompts"][1]["blocks"]["errors"][0]["code"], "MISSING_REQUIRED");
 
     let prose = app.prompt(&ada, json!({"prompt": "prose", "historyId": events.last().unwrap()["historyId"]})).await;
     assert_eq!(event(&prose, "blocks").unwrap()["blocks"]["errors"][0]["code"], "NOT_A_DOCUMENT");
     let after = load_history(&app, &ada, &prose).await;
-    assert_eq!(after["rows"][3]["text"], "Just prose.", "prose is stored as it was");
-    assert!(after["rows"][3].get("blockErrors").is_none());
+    assert_eq!(after["prompts"][3]["text"], "Just prose.", "prose is stored as it was");
+    assert!(after["prompts"][3].get("blockErrors").is_none());
     let told = &app.mock_log()[1]["messages"][1];
     assert_eq!(told["role"], "assistant");
     assert_eq!(
@@ -100,7 +100,7 @@ async fn one_repair_call_fixes_an_invalid_document() {
     );
     assert!(log[1]["tools"].as_array().unwrap().is_empty());
     let history = load_history(&app, &ada, &events).await;
-    assert_eq!(history["rows"][1]["text"], fixed);
+    assert_eq!(history["prompts"][1]["text"], fixed);
 }
 
 #[tokio::test]
@@ -116,7 +116,7 @@ async fn html_blocks_are_sanitized_before_anyone_sees_them() {
     }
     assert!(html.contains("<h1>Invoice</h1>"));
     let history = load_history(&app, &ada, &events).await;
-    assert!(!history["rows"][1]["text"].as_str().unwrap().contains("<script"));
+    assert!(!history["prompts"][1]["text"].as_str().unwrap().contains("<script"));
 
     let (off_app, off_user) = app_with(&[hostile], BlocksSettings::default()).await;
     let off = off_app.prompt(&off_user, json!({"prompt": "invoice"})).await;
@@ -180,7 +180,7 @@ async fn host_actions_scale_a_stepper_and_tick_a_checklist() {
 
     // The conversation shows the blocks as the user left them; the stored reply is unchanged.
     let (_, history) = app.json(&ada, "GET", &format!("/gpt/histories/{id}"), None).await;
-    let reply = &history["data"]["rows"][1];
+    let reply = &history["data"]["prompts"][1];
     assert_eq!(reply["text"], STEPPER_DOC);
     assert_eq!(reply["blocks"]["doc"]["blocks"][0]["value"], 6.0);
     assert_eq!(reply["blocks"]["doc"]["blocks"][1]["items"][1]["checked"], true);

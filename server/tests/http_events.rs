@@ -27,19 +27,20 @@ async fn a_users_tabs_hear_of_their_asks_and_turns_in_order_and_no_one_else_does
 
     let turn = app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
     let history = turn.last().unwrap()["historyId"].as_str().unwrap().to_string();
-    let asked = ada_tab.take(5).await;
-    assert_eq!(event_names(&asked), ["historyChanged", "turnStarted", "askCreated", "historyChanged", "turnDone"]);
+    let asked = ada_tab.take(4).await;
+    assert_eq!(event_names(&asked), ["historyChanged", "turnStarted", "askCreated", "turnDone"]);
     assert_eq!(asked[0].data["historyChanged"], json!({"historyId": history, "change": "created"}));
     assert_eq!(asked[2].data["askCreated"]["toolCallId"], "call_plan");
     assert_eq!(asked[2].data["askCreated"]["kind"], "choice");
     assert!(asked[2].data["askCreated"]["expiresAt"].is_string());
-    assert_eq!(asked[3].data["historyChanged"]["title"], "Set up billing");
-    assert_eq!(asked[4].data["turnDone"], json!({"historyId": history, "pendingAsk": "call_plan"}));
+    assert_eq!(asked[3].data["turnDone"], json!({"historyId": history, "pendingAsk": "call_plan"}));
 
     let answer = json!({"historyId": history, "askResponse": {"toolCallId": "call_plan", "action": "accept", "content": {"selected": ["team"]}}});
     app.prompt(&ada, answer).await;
-    let answered = ada_tab.take(3).await;
-    assert_eq!(event_names(&answered), ["askResolved", "turnStarted", "turnDone"]);
+    let answered = ada_tab.take(4).await;
+    // The first reply names the conversation (a turn that only asked names nothing).
+    assert_eq!(event_names(&answered), ["askResolved", "turnStarted", "historyChanged", "turnDone"]);
+    assert_eq!(answered[2].data["historyChanged"]["title"], "Set up billing");
     assert_eq!(
         answered[0].data["askResolved"],
         json!({"historyId": history, "toolCallId": "call_plan", "ending": "answered", "action": "accept"})
@@ -76,7 +77,7 @@ async fn an_expiry_is_heard_as_an_ask_that_ended() {
     let ada = app.user("ada", Role::User).await;
     let mut tab = app.open_stream(&ada, "/gpt/events", None).await;
     app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
-    tab.take(5).await;
+    tab.take(4).await;
     let sweeper = app.state.turns.spawn_sweeper();
     let ended = tab.next(Duration::from_secs(4)).await.expect("the expiry is heard");
     sweeper.abort();
@@ -121,5 +122,5 @@ async fn a_reply_whose_connection_dropped_is_attached_to_again_with_nothing_lost
     // It has ended: nothing to attach to, and the whole reply was saved.
     assert_eq!(app.call(Some(&ada), "GET", &stream, None).await.status, axum::http::StatusCode::NO_CONTENT);
     let (_, view) = app.json(&ada, "GET", &format!("/gpt/histories/{history}"), None).await;
-    assert_eq!(view["data"]["rows"][1]["text"], "Once upon a time there was");
+    assert_eq!(view["data"]["prompts"][1]["text"], "Once upon a time there was");
 }

@@ -23,13 +23,15 @@ struct World {
 async fn world() -> World {
     let ask =
         json!({"id": "call_f", "name": "ask_files", "input": {"prompt": "Upload the receipt.", "accept": ["image"]}});
-    let script = json!({"responses": [{"toolCalls": [ask]}, {"text": "Got it."}]});
+    let script = json!({"responses": [{"text": "Send it over."}, {"toolCalls": [ask]}, {"text": "Got it."}]});
     let app = TestApp::with_mock(&script.to_string()).await;
     let admin = app.user("root", Role::User).await;
     let ada = app.user("ada", Role::User).await;
     let bob = app.user("bob", Role::User).await;
+    // The first reply names it (from the message's words: the mock writes no title).
     let events = app.prompt(&ada, json!({"prompt": "Here is my receipt"})).await;
-    let history = events[0]["historyId"].as_str().unwrap().to_string();
+    let history = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    app.prompt(&ada, json!({"prompt": "Here it comes", "historyId": history})).await;
     World { app, ada, admin, bob, history }
 }
 
@@ -135,7 +137,7 @@ async fn a_deleted_conversation_is_gone_everywhere_and_its_ask_cannot_be_answere
     let prompt =
         app.call(Some(ada), "POST", "/gpt/prompt", Some(json!({"historyId": world.history, "prompt": "hi"}))).await;
     assert_eq!(prompt.status, StatusCode::NOT_FOUND, "{}", prompt.text);
-    assert_eq!(app.mock_log().len(), 1, "the model was not called again");
+    assert_eq!(app.mock_log().len(), 2, "the model was not called again (after the world's two turns)");
 
     let again = app.call(Some(ada), "DELETE", &path(&world), None).await;
     assert_eq!(again.status, StatusCode::NOT_FOUND);
@@ -184,7 +186,7 @@ async fn a_conversation_exports_as_markdown_and_as_json_for_its_readers_only() {
     assert_eq!(markdown.headers["content-disposition"], "attachment; filename=\"Here-is-my-receipt.md\"");
     assert_eq!(
         markdown.text,
-        "# Here is my receipt\n\n**You:**\n\n> Here is my receipt\n\n**Asked:** Upload the receipt.\n\n*Waiting for your answer.*\n"
+        "# Here is my receipt\n\n**You:**\n\n> Here is my receipt\n\n**Palaver:**\n\nSend it over.\n\n**You:**\n\n> Here it comes\n\n**Asked:** Upload the receipt.\n\n*Waiting for your answer.*\n"
     );
     let whole = world.app.call(Some(&world.ada), "GET", &export("json"), None).await;
     assert_eq!(whole.headers["content-disposition"], "attachment; filename=\"Here-is-my-receipt.json\"");

@@ -168,7 +168,7 @@ async fn twelve_answers_split_across_two_instances_resume_the_turn_once() {
     for reply in replies {
         let _ = reply.text().await;
     }
-    let rows = pair.history(&pair.b, &history).await["rows"].clone();
+    let rows = pair.history(&pair.b, &history).await["prompts"].clone();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.iter().filter(|row| row["type"] == "tool-result").count(), 1, "one answer stored");
     let replies: Vec<&Value> = rows
@@ -212,7 +212,7 @@ async fn a_stop_sent_to_one_instance_stops_the_turn_running_on_the_other() {
     read_until(&mut running, |event| event["done"] == true).await;
     let took = stopped_at.elapsed();
     assert!(took < Duration::from_secs(3), "the reply would have run 10 s more; it stopped after {took:?}");
-    let rows = pair.history(&pair.b, &history).await["rows"].clone();
+    let rows = pair.history(&pair.b, &history).await["prompts"].clone();
     let said = rows.as_array().unwrap().iter().find(|row| row["type"] == "assistant").expect("what it said is kept");
     assert!(said["text"].as_str().unwrap().starts_with("word"), "{said}");
 }

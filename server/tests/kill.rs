@@ -42,11 +42,11 @@ fn slow_reply() -> Value {
 async fn streamed_until(stream: &mut tokio::io::BufReader<tokio::net::TcpStream>, enough: &str) -> String {
     let mut seen = String::new();
     let events = process::read_events(stream, |event| {
-        event["text"].as_str().is_some_and(|text| text.contains(enough)) || process::is_done(event)
+        event["delta"].as_str().is_some_and(|text| text.contains(enough)) || process::is_done(event)
     })
     .await;
     for event in events {
-        seen.push_str(event["text"].as_str().unwrap_or_default());
+        seen.push_str(event["delta"].as_str().unwrap_or_default());
     }
     assert!(seen.contains(enough), "the reply streamed: {seen:?}");
     tokio::time::sleep(Duration::from_millis(1300)).await;
@@ -78,7 +78,7 @@ async fn a_continuation_cut_by_a_kill_keeps_the_answer_and_the_reply_so_far() {
     let cookie = server.log_in().await;
     let (history_id, tool_call_id) = server.paused(&cookie).await;
     let (mut stream, _) = server
-        .turn_until(&cookie, &process::answer(&history_id, &tool_call_id, "a"), |event| event["text"].is_string())
+        .turn_until(&cookie, &process::answer(&history_id, &tool_call_id, "a"), |event| event["delta"].is_string())
         .await;
     streamed_until(&mut stream, "Part 3. ").await;
     server.kill();
@@ -104,7 +104,7 @@ async fn a_prompt_that_cancelled_an_ask_is_kept_when_a_kill_cuts_its_reply() {
     let cookie = server.log_in().await;
     let (history_id, _) = server.paused(&cookie).await;
     let never_mind = json!({"historyId": history_id, "prompt": "Never mind, tell me a story"});
-    let (mut stream, _) = server.turn_until(&cookie, &never_mind, |event| event["text"].is_string()).await;
+    let (mut stream, _) = server.turn_until(&cookie, &never_mind, |event| event["delta"].is_string()).await;
     streamed_until(&mut stream, "Part 3. ").await;
     server.kill();
     let again = server.start_again(&script, &lease()).await;
@@ -132,7 +132,7 @@ async fn a_message_waiting_for_the_reply_before_it_is_kept_through_a_kill() {
     let (_, events) = server.turn_until(&cookie, &json!({"prompt": "Hello"}), process::is_done).await;
     let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
     let (mut running, _) = server
-        .turn_until(&cookie, &json!({"historyId": history_id, "prompt": "Talk"}), |event| event["text"].is_string())
+        .turn_until(&cookie, &json!({"historyId": history_id, "prompt": "Talk"}), |event| event["delta"].is_string())
         .await;
     // Sent from another tab: it waits for the reply that runs.
     let _waiting =
@@ -230,7 +230,7 @@ async fn a_reply_cut_by_a_kill_is_saved_as_far_as_it_streamed_once_the_server_is
         assert!(stream.read_line(&mut line).await.unwrap() > 0, "the stream ended early");
         if let Some(data) = line.strip_prefix("data: ")
             && let Ok(event) = serde_json::from_str::<Value>(data)
-            && let Some(text) = event["text"].as_str()
+            && let Some(text) = event["delta"].as_str()
         {
             seen.push_str(text);
         }

@@ -117,7 +117,7 @@ fn hello() -> ModelRequest {
     ModelRequest {
         system: "Be brief.".into(),
         messages: vec![ModelMessage::User { text: "Hi".into(), parts: vec![] }],
-        tools: vec![],
+        ..Default::default()
     }
 }
 
@@ -264,6 +264,32 @@ async fn openai_errors_carry_the_providers_message_and_no_secret() {
     assert!(matches!(&got[..], [ModelEvent::Error(message)] if message.contains("could not be reached")), "{got:?}");
 }
 
+#[tokio::test]
+async fn a_title_call_asks_both_providers_for_temperature_0_3_and_a_turn_leaves_it_unset() {
+    let title = app::turn::title::title_request("Set up billing", "Team it is.");
+    let (fake, base) = fake_provider(vec![
+        stream_of(&[delta(json!({"content": "Team billing"})), finish("stop")]),
+        stream_of(&[delta(json!({"content": "Hi"})), finish("stop")]),
+    ])
+    .await;
+    events(&openai(&base), title.clone()).await;
+    events(&openai(&base), hello()).await;
+    let bodies = fake.bodies();
+    assert_eq!((bodies[0]["temperature"].clone(), bodies[1].get("temperature")), (json!(0.3), None));
+    assert_eq!(
+        bodies[0]["messages"][0],
+        json!({"role": "system", "content": app::turn::title::TITLE_GENERATION_PROMPT})
+    );
+
+    let (fake, base) = fake_provider(vec![anthropic_stream(&[
+        json!({"type": "message_start", "message": {"usage": {"input_tokens": 3, "output_tokens": 1}}}),
+        json!({"type": "message_stop"}),
+    ])])
+    .await;
+    events(&anthropic(&base), title).await;
+    assert_eq!(fake.bodies()[0]["temperature"], json!(0.3));
+}
+
 fn conversation_with_an_answered_files_ask() -> ModelRequest {
     ModelRequest {
         system: "System text.".into(),
@@ -296,6 +322,7 @@ fn conversation_with_an_answered_files_ask() -> ModelRequest {
                 input_schema: json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false}),
             },
         ],
+        ..Default::default()
     }
 }
 

@@ -97,16 +97,10 @@ mod tests {
                 block_errors: String::new(),
                 interrupted: false,
                 blocks: None,
+                model: None,
             },
         ];
-        let view = HistoryView {
-            id: "h1".into(),
-            title: Some("Week / plan!".into()),
-            model: None,
-            rows,
-            pending_ask: None,
-            running: false,
-        };
+        let view = HistoryView { id: "h1".into(), title: Some("Week / plan!".into()), rows, ..Default::default() };
         assert_eq!(
             to_markdown(&view),
             "# Week / plan!\n\n**You:**\n\n> Plan my week\n> please\n\n**Asked:** Which day?\n\n*You chose: Monday*\n\n**Palaver:**\n\nMonday it is.\n"

@@ -6,8 +6,9 @@ use serde_json::Value;
 
 use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 use super::attachments::AttachmentList;
-use super::model::{Attachment, HistoryRow, HistoryView};
+use super::model::{Attachment, HistoryRow, HistoryView, Rating};
 use super::page_state::LiveTurn;
+use super::rating::RateReply;
 use super::transcript::{INTERRUPTED, TranscriptItem, transcript};
 use crate::components::{BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::AppError;
@@ -86,8 +87,9 @@ pub(super) fn SavedRows(
                         TranscriptItem::User { text, attachments } => {
                             view! { <UserMessage text attachments redo=target(n, last_message) /> }.into_any()
                         }
-                        TranscriptItem::Assistant { text, blocks, interrupted } => {
-                            view! { <AssistantMessage text blocks interrupted regenerate=target(n, last_reply) /> }
+                        TranscriptItem::Assistant { text, blocks, interrupted, row, rating } => {
+                            let rate = RateTarget { history_id: shown.id.clone(), row, rating };
+                            view! { <AssistantMessage text blocks interrupted rate regenerate=target(n, last_reply) /> }
                                 .into_any()
                         }
                         TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
@@ -246,9 +248,12 @@ fn AssistantMessage(
     blocks: Option<Box<BlocksCheck>>,
     /// Cut off before it finished: said so, and offered again as Retry.
     interrupted: bool,
+    /// Which row of which conversation it is, and how it is rated.
+    rate: RateTarget,
     /// Set on the last reply: it can be written again.
     regenerate: Option<RedoTarget>,
 ) -> impl IntoView {
+    let RateTarget { history_id, row, rating } = rate;
     let copied = RwSignal::new(false);
     let markdown = text.clone();
     view! {
@@ -292,9 +297,16 @@ fn AssistantMessage(
                             {if interrupted { "Retry" } else { "Regenerate" }}
                         </button>
                     }
-                })}
+                })} <RateReply history_id row rating />
         </div>
     }
+}
+
+/// A saved reply's place, for rating it.
+struct RateTarget {
+    history_id: String,
+    row: usize,
+    rating: Option<Rating>,
 }
 
 /// A reply's text as markdown, or as blocks once it checked as a document.
@@ -320,11 +332,14 @@ pub(super) fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoVie
         >
             // A reply that reads as a document shows the blocks complete so far until it is
             // checked, rather than half a document as text.
-            {if turn.blocks.is_none() && reads_as_document(&turn.reply) {
-                view! { <StreamingBlocks text=turn.reply /> }.into_any()
-            } else {
-                view! { <ReplyBody text=turn.reply blocks=turn.blocks /> }.into_any()
-            }}
+            {
+                let text = [turn.reply, turn.step].concat();
+                if turn.blocks.is_none() && reads_as_document(&text) {
+                    view! { <StreamingBlocks text /> }.into_any()
+                } else {
+                    view! { <ReplyBody text blocks=turn.blocks /> }.into_any()
+                }
+            }
             {turn.error.map(|error| view! { <p class="error" role="alert" data-testid="turn-error">{error}</p> })}
         </article>
         {turn.preview.map(|preview| view! { <AskPreviewCard preview /> })}

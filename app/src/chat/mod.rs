@@ -14,6 +14,7 @@ mod block_settings;
 mod components;
 mod conversation_list;
 pub mod deadline;
+pub mod document;
 mod drawer;
 pub mod export;
 #[cfg(feature = "hydrate")]
@@ -24,6 +25,7 @@ mod messages;
 pub mod model;
 mod model_picker;
 mod page_state;
+mod rating;
 #[cfg(feature = "ssr")]
 pub mod running;
 #[cfg(feature = "ssr")]

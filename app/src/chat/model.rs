@@ -75,6 +75,31 @@ impl AskStatus {
     }
 }
 
+/// A person's rating of a row (the reference's `prompts[i].rating`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rating {
+    Up,
+    Down,
+}
+
+impl Rating {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rating::Up => "up",
+            Rating::Down => "down",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "up" => Some(Rating::Up),
+            "down" => Some(Rating::Down),
+            _ => None,
+        }
+    }
+}
+
 /// The ask marker of an ask's `tool-call` row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RowAsk {
@@ -130,6 +155,9 @@ pub enum HistoryRow {
         /// How the document checked, in views only (never stored).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         blocks: Option<Box<BlocksCheck>>,
+        /// The model that wrote it (rows stored before models were recorded have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
     },
     #[serde(rename_all = "camelCase")]
     ToolCall {
@@ -166,15 +194,25 @@ pub struct PendingAskView {
 }
 
 /// A conversation with its rows, as the chat shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryView {
     pub id: String,
+    /// Its owner (none for a conversation kept after its owner's account went).
+    #[serde(default)]
+    pub user_id: Option<String>,
     pub title: Option<String>,
+    #[serde(default)]
+    pub created: String,
+    #[serde(default)]
+    pub updated: String,
     /// The model it runs on (its own choice, or the server's default).
     #[serde(default)]
     pub model: Option<String>,
     pub rows: Vec<HistoryRow>,
+    /// The rated rows, by their index in `rows`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub ratings: std::collections::BTreeMap<usize, Rating>,
     #[serde(default)]
     pub pending_ask: Option<PendingAskView>,
     /// A turn ran on it when it was read (its reply is not saved yet).
@@ -274,8 +312,10 @@ pub struct AttachedEvent {
     pub prompt: Option<String>,
 }
 
-/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, with an `id:`). Order:
-/// `askResolved?` → (`text` | `replace` | `toolCall` | `toolResult` | `error`)* → `ask?` | `blocks?` → `done`.
+/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, with an `id:`). Order,
+/// as the reference has it: `askResolved?` → (`text` | `toolCall` | `toolResult` | `error`)* →
+/// `ask?` → `replace?` → `blocks?` → `done`; Palaver's additions (`delta`, `retract`,
+/// `askPreview`) come between, where a reference client ignores them.
 /// A stream attached to a running turn starts with `attached`, then the same events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -286,8 +326,18 @@ pub enum TurnEvent {
         replace: String,
         text: String,
     },
+    /// A step's text, at the step's end: only for a step that made no tool call.
     Text {
         text: String,
+    },
+    /// Text as the model streams it (Palaver's addition; reference clients ignore it).
+    Delta {
+        delta: String,
+    },
+    /// The running step's `{delta}` text is not part of the reply (a tool step's reasoning, or
+    /// a step that failed): take it off the screen (Palaver's addition).
+    Retract {
+        retract: String,
     },
     #[serde(rename_all = "camelCase")]
     ToolCall {

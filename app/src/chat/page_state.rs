@@ -15,7 +15,10 @@ pub(super) struct LiveTurn {
     pub(super) prompt: Option<String>,
     /// The files sent with it.
     pub(super) attachments: Vec<Attachment>,
+    /// What the finished steps said (their `{text}`).
     pub(super) reply: String,
+    /// The running step's text as it streams (`{delta}`): kept by its `{text}`, or retracted.
+    pub(super) step: String,
     pub(super) tools: Vec<String>,
     pub(super) error: Option<String>,
     /// How the finished reply checked as a block document.
@@ -95,8 +98,17 @@ fn apply_event(live: RwSignal<Option<LiveTurn>>, id: Option<&str>, event: TurnEv
         });
     }
     match event {
-        TurnEvent::Text { text } => update(&|turn| turn.reply.push_str(&text)),
-        TurnEvent::Replace { text, .. } => update(&|turn| turn.reply = text.clone()),
+        TurnEvent::Delta { delta } => update(&|turn| turn.step.push_str(&delta)),
+        // The step's own text takes the place of its deltas (the same text, or less of it).
+        TurnEvent::Text { text } => update(&|turn| {
+            turn.reply.push_str(&text);
+            turn.step.clear();
+        }),
+        TurnEvent::Retract { .. } => update(&|turn| turn.step.clear()),
+        TurnEvent::Replace { text, .. } => update(&|turn| {
+            turn.reply = text.clone();
+            turn.step.clear();
+        }),
         TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
         TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
         TurnEvent::Blocks { blocks } => update(&|turn| turn.blocks = Some(blocks.clone())),

@@ -7,7 +7,7 @@ use palaver_contract::blocks::model::Block;
 
 use super::BlocksSettings;
 use super::access::{HistoryAccess, authorize_history};
-use super::model::{HistoryRow, HistorySummary, HistoryView, check_title};
+use super::model::{HistoryRow, HistorySummary, HistoryView, Rating, check_title};
 use super::running::RunningTurns;
 use super::store;
 use crate::accounts::auth::Caller;
@@ -60,6 +60,19 @@ impl Conversations {
         }
     }
 
+    /// The caller's conversations as `list` finds them, each whole.
+    pub async fn list_documents(&self, caller: &Caller, search: Option<&str>) -> AppResult<Vec<HistoryView>> {
+        let mut views = Vec::new();
+        for summary in self.list(caller, search).await? {
+            // One deleted between the list and its read is left out.
+            if let Some(mut view) = self.view(&summary.id).await? {
+                view.running = self.running.is_running(&summary.id).await;
+                views.push(view);
+            }
+        }
+        Ok(views)
+    }
+
     /// Starts an empty conversation owned by the caller, on `model` (else the default).
     pub async fn create(&self, caller: &Caller, model: Option<&str>) -> AppResult<HistoryView> {
         if let Some(model) = model {
@@ -67,9 +80,7 @@ impl Conversations {
         }
         let id = store::create_history(&self.pool, &caller.user.id, model).await?;
         self.tell(caller, &id, HistoryChange::Created, None).await;
-        // A new conversation is known without reading it back: no title, rows or pending ask.
-        let model = Some(self.models.for_conversation(model).id.clone());
-        Ok(HistoryView { id, title: None, model, rows: Vec::new(), pending_ask: None, running: false })
+        self.view(&id).await?.ok_or(AppError::HistoryNotFound)
     }
 
     /// Checks that the caller may read a conversation (its owner, or an admin).
@@ -92,6 +103,14 @@ impl Conversations {
         let renamed = store::rename_history(&self.pool, id, &title).await?.ok_or(AppError::HistoryNotFound)?;
         self.tell(caller, id, HistoryChange::Renamed, renamed.title.clone()).await;
         Ok(renamed)
+    }
+
+    /// Rates the row at `index` of a conversation the caller owns (`None` takes it away).
+    pub async fn rate(&self, caller: &Caller, id: &str, index: u64, rating: Option<Rating>) -> AppResult<()> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        store::rate_row(&self.pool, id, index, rating)
+            .await?
+            .ok_or_else(|| AppError::BadRequest("promptIndex out of range".into()))
     }
 
     /// Chooses the model a conversation the caller owns runs on from its next turn.

@@ -3,7 +3,7 @@
 
 use crate::db::{Backend, Pool};
 
-use super::model::{HistorySummary, HistoryView};
+use super::model::{HistorySummary, HistoryView, Rating};
 use crate::db::new_id;
 use crate::error::AppResult;
 
@@ -78,8 +78,10 @@ pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppR
 }
 
 pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {
-    let Some((title, pending_ask, model)): Option<(Option<String>, Option<String>, Option<String>)> = sqlx::query_as(
-        "SELECT title, CAST(pending_ask AS TEXT), model FROM histories WHERE id = $1 AND deleted_at IS NULL",
+    type Head = (Option<String>, Option<String>, Option<String>, Option<String>, String, String);
+    let Some((user_id, title, pending_ask, model, created, updated)): Option<Head> = sqlx::query_as(
+        "SELECT owner_id, title, CAST(pending_ask AS TEXT), model, created_at, updated_at
+         FROM histories WHERE id = $1 AND deleted_at IS NULL",
     )
     .bind(id)
     .fetch_optional(pool)
@@ -95,22 +97,36 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             None
         }
     });
-    let payloads: Vec<(String,)> =
-        sqlx::query_as("SELECT CAST(payload AS TEXT) FROM history_rows WHERE history_id = $1 ORDER BY seq")
+    let payloads: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT CAST(payload AS TEXT), rating FROM history_rows WHERE history_id = $1 ORDER BY seq")
             .bind(id)
             .fetch_all(pool)
             .await?;
-    let rows = payloads
-        .into_iter()
-        .filter_map(|(payload,)| match serde_json::from_str(&payload) {
-            Ok(row) => Some(row),
-            Err(err) => {
-                tracing::error!(%err, history = id, "unreadable history row skipped");
-                None
+    let mut rows = Vec::with_capacity(payloads.len());
+    let mut ratings = std::collections::BTreeMap::new();
+    for (payload, rating) in payloads {
+        match serde_json::from_str(&payload) {
+            Ok(row) => {
+                if let Some(rating) = rating.as_deref().and_then(Rating::parse) {
+                    ratings.insert(rows.len(), rating);
+                }
+                rows.push(row);
             }
-        })
-        .collect();
-    Ok(Some(HistoryView { id: id.to_string(), title, model, rows, pending_ask, running: false }))
+            Err(err) => tracing::error!(%err, history = id, "unreadable history row skipped"),
+        }
+    }
+    Ok(Some(HistoryView {
+        id: id.to_string(),
+        user_id,
+        title,
+        created,
+        updated,
+        model,
+        rows,
+        ratings,
+        pending_ask,
+        running: false,
+    }))
 }
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`
@@ -122,6 +138,13 @@ pub async fn history_owner(pool: &Pool, id: &str) -> AppResult<Option<Option<Str
             .fetch_optional(pool)
             .await?;
     Ok(owner.map(|(owner,)| owner))
+}
+
+/// The conversation's title, when it has one.
+pub async fn title_of(pool: &Pool, history_id: &str) -> AppResult<Option<String>> {
+    let title: Option<(Option<String>,)> =
+        sqlx::query_as("SELECT title FROM histories WHERE id = $1").bind(history_id).fetch_optional(pool).await?;
+    Ok(title.and_then(|(title,)| title))
 }
 
 /// Sets the title only when the conversation has none yet; returns whether it did.
@@ -145,6 +168,36 @@ pub async fn rename_history(pool: &Pool, id: &str, title: &str) -> AppResult<Opt
     .fetch_optional(pool)
     .await?;
     Ok(row.map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }))
+}
+
+/// Rates the conversation's row at `index` (in order), or takes its rating away, and records
+/// it beside the request log's entry of the turn that wrote the row; `None` when there is no
+/// such row.
+pub async fn rate_row(pool: &Pool, history_id: &str, index: u64, rating: Option<Rating>) -> AppResult<Option<()>> {
+    let offset = i64::try_from(index).unwrap_or(i64::MAX);
+    let mut tx = pool.begin().await?;
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT seq, turn_id FROM history_rows WHERE history_id = $1 ORDER BY seq LIMIT 1 OFFSET $2")
+            .bind(history_id)
+            .bind(offset)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let Some((seq, turn_id)) = row else { return Ok(None) };
+    let rating = rating.map(Rating::as_str);
+    sqlx::query("UPDATE history_rows SET rating = $3 WHERE history_id = $1 AND seq = $2")
+        .bind(history_id)
+        .bind(seq)
+        .bind(rating)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE ai_requests SET rating = $3 WHERE history_id = $1 AND turn_id = $2")
+        .bind(history_id)
+        .bind(&turn_id)
+        .bind(rating)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Some(()))
 }
 
 /// Marks a conversation deleted (its rows stay, for the request log and audits); false when

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView};
+use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView, Rating};
 use crate::grants::GrantScope;
 use palaver_contract::asks::AskKind;
 use palaver_contract::blocks::BlocksCheck;
@@ -45,6 +45,9 @@ pub enum TranscriptItem {
         blocks: Option<Box<BlocksCheck>>,
         /// Cut off before it finished.
         interrupted: bool,
+        /// Its index among the conversation's rows (what a rating names), and its rating.
+        row: usize,
+        rating: Option<Rating>,
     },
     Tool {
         tool_call_id: String,
@@ -63,7 +66,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let expires_at = view.pending_ask.as_ref().and_then(|pending| pending.ask.expires_at.clone());
     let grantable = view.pending_ask.as_ref().is_some_and(|pending| pending.ask.grantable);
     let mut items: Vec<TranscriptItem> = Vec::new();
-    for row in &view.rows {
+    for (index, row) in view.rows.iter().enumerate() {
         match row {
             HistoryRow::User { text, attachments } => {
                 items.push(TranscriptItem::User { text: text.clone(), attachments: attachments.clone() })
@@ -72,6 +75,8 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                 text: text.clone(),
                 blocks: blocks.clone(),
                 interrupted: *interrupted,
+                row: index,
+                rating: view.ratings.get(&index).copied(),
             }),
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask), .. } => {
                 items.push(TranscriptItem::Ask(Box::new(AskItem {
@@ -159,7 +164,7 @@ mod tests {
                 result: json!({"action": "decline"}),
             },
         ];
-        let view = HistoryView { id: "h".into(), title: None, model: None, rows, pending_ask: None, running: false };
+        let view = HistoryView { id: "h".into(), rows, ..Default::default() };
         let items = transcript(&view);
         assert_eq!(items.len(), 3);
         assert!(matches!(&items[1], TranscriptItem::Tool { result: Some(_), .. }));

@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 
 use super::demo_documents;
 use super::{
-    ChatModel, ContentPart, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens,
+    CallPurpose, ChatModel, ContentPart, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage,
+    estimate_tokens,
 };
 
 /// How long the demo waits between streamed words, so the reply visibly streams.
@@ -415,6 +416,11 @@ impl ChatModel for DemoModel {
     }
 
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent> {
+        if request.purpose == CallPurpose::Title {
+            // The demo writes no titles: the first message's words stand in, as for any model
+            // whose title call fails.
+            return stream::once(async { ModelEvent::Error("The demo agent does not write titles.".into()) }).boxed();
+        }
         let input_tokens = estimate_tokens(&request.system);
         match next_move(&request) {
             Move::Call(name, input) => {
@@ -450,7 +456,7 @@ mod tests {
             .iter()
             .map(|name| ToolDefinition { name: name.to_string(), description: String::new(), input_schema: json!({}) })
             .collect();
-        ModelRequest { system: String::new(), messages, tools }
+        ModelRequest { system: String::new(), messages, tools, ..Default::default() }
     }
 
     #[test]
@@ -465,7 +471,7 @@ mod tests {
         let say = |system: String, prompt: &str| match next_move(&ModelRequest {
             system,
             messages: vec![user(prompt)],
-            tools: Vec::new(),
+            ..Default::default()
         }) {
             Move::Say(text) => text,
             Move::Call(name, _) => panic!("called {name}"),

@@ -9,6 +9,9 @@
 //! Browser tests run many conversations against one server, so a script may also hold
 //! `"conversations": {"<first user message>": {"responses": […]}}`: a call whose conversation
 //! starts with that message consumes that list instead, with its own cursor.
+//!
+//! A title call (`CallPurpose::Title`) consumes no response: it answers with the script's (or
+//! the conversation's) `title`, and fails when there is none. It is not written to the log.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,7 +23,9 @@ use futures::stream::{self, BoxStream};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens};
+use super::{
+    CallPurpose, ChatModel, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage, estimate_tokens,
+};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -29,12 +34,16 @@ struct Script {
     responses: Vec<MockResponse>,
     #[serde(default)]
     conversations: HashMap<String, ConversationScript>,
+    #[serde(default)]
+    title: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConversationScript {
     responses: Vec<MockResponse>,
+    #[serde(default)]
+    title: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -86,12 +95,26 @@ impl MockModel {
         Ok(Self { script, cursors: Mutex::new(HashMap::new()), log_path })
     }
 
-    fn next_response(&self, request: &ModelRequest) -> Result<MockResponse, String> {
+    /// The conversation's own script, when it has one: the key is its first message.
+    fn conversation_key(&self, request: &ModelRequest) -> Option<String> {
         let first_prompt = request.messages.iter().find_map(|message| match message {
             ModelMessage::User { text, .. } => Some(text.clone()),
             _ => None,
         });
-        let key = first_prompt.filter(|prompt| self.script.conversations.contains_key(prompt));
+        first_prompt.filter(|prompt| self.script.conversations.contains_key(prompt))
+    }
+
+    fn title(&self, request: &ModelRequest) -> Result<MockResponse, String> {
+        let title = match self.conversation_key(request) {
+            Some(prompt) => self.script.conversations[&prompt].title.clone(),
+            None => self.script.title.clone(),
+        };
+        let text = title.ok_or("The mock model has no title scripted.")?;
+        Ok(MockResponse { text: Some(text), parts: None, tool_calls: Vec::new(), error: None, chunk_delay_ms: 0 })
+    }
+
+    fn next_response(&self, request: &ModelRequest) -> Result<MockResponse, String> {
+        let key = self.conversation_key(request);
         let responses = match &key {
             Some(prompt) => &self.script.conversations[prompt].responses,
             None => &self.script.responses,
@@ -160,10 +183,12 @@ impl ChatModel for MockModel {
     }
 
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent> {
-        let log_entry = self.log_path.clone().map(|path| {
+        let titling = request.purpose == CallPurpose::Title;
+        let log_entry = self.log_path.clone().filter(|_| !titling).map(|path| {
             (path, json!({"system": request.system, "messages": request.messages, "tools": request.tools}))
         });
-        let (events, delay) = match self.next_response(&request) {
+        let response = if titling { self.title(&request) } else { self.next_response(&request) };
+        let (events, delay) = match response {
             Ok(response) => {
                 let delay = Duration::from_millis(response.chunk_delay_ms);
                 (events_for(response), delay)

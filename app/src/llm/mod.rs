@@ -102,6 +102,27 @@ pub struct ModelRequest {
     pub system: String,
     pub messages: Vec<ModelMessage>,
     pub tools: Vec<ToolDefinition>,
+    #[serde(skip)]
+    pub purpose: CallPurpose,
+}
+
+/// What a model call is for: a step of a turn, or a conversation's title.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CallPurpose {
+    #[default]
+    Turn,
+    Title,
+}
+
+impl ModelRequest {
+    /// The sampling temperature the call asks for: titles at 0.3, as the reference makes them;
+    /// a turn leaves the provider's default.
+    pub fn temperature(&self) -> Option<f64> {
+        match self.purpose {
+            CallPurpose::Turn => None,
+            CallPurpose::Title => Some(0.3),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -141,6 +162,23 @@ pub trait ChatModel: Send + Sync {
     /// A short name for logs and the request log (`demo`, `mock`, `openai:gpt-4o`, …).
     fn name(&self) -> &str;
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent>;
+}
+
+/// A call's whole text and usage, for calls whose text is used only once it is all there (a
+/// repair, a title); the model's error when it fails. Tool calls are ignored.
+pub async fn whole_text(model: &dyn ChatModel, request: ModelRequest) -> Result<(String, Usage), String> {
+    use futures::StreamExt;
+    let mut stream = model.stream(request);
+    let mut text = String::new();
+    while let Some(event) = stream.next().await {
+        match event {
+            ModelEvent::TextDelta(delta) => text.push_str(&delta),
+            ModelEvent::Finish { usage, .. } => return Ok((text, usage)),
+            ModelEvent::Error(message) => return Err(message),
+            ModelEvent::ToolCall(_) | ModelEvent::ToolCallDelta { .. } => {}
+        }
+    }
+    Err("The model's stream ended before it finished.".into())
 }
 
 /// OpenAI's own endpoint, the default for `openai:<model>`.

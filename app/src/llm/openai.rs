@@ -76,6 +76,9 @@ pub fn request_body(model: &str, request: &ModelRequest) -> Value {
         "stream_options": {"include_usage": true},
         "messages": messages,
     });
+    if let Some(temperature) = request.temperature() {
+        body["temperature"] = json!(temperature);
+    }
     if !request.tools.is_empty() {
         body["tools"] = request
             .tools

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::chat::deadline;
-use crate::chat::model::HistoryView;
+use crate::chat::document::HistoryDocument;
 use crate::components::SimpleCardView;
 use crate::live::LiveEvent;
 use crate::wire::{Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
@@ -82,7 +82,7 @@ pub fn WatchPage() -> impl IntoView {
             None => {
                 leptos::task::spawn_local(async move {
                     let empty = serde_json::Map::new();
-                    match crate::http::send::<_, Data<HistoryView>>("POST", "/gpt/histories", &empty).await {
+                    match crate::http::send::<_, Data<HistoryDocument>>("POST", "/gpt/histories", &empty).await {
                         Ok(Data { data }) => {
                             conversation.set(Some(data.id.clone()));
                             run_turn(data.id, body);

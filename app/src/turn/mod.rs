@@ -21,8 +21,10 @@ mod replay;
 mod reply_document;
 pub mod request_log;
 mod run;
+mod step_text;
 mod steps;
 pub mod store;
+pub mod title;
 pub mod tools;
 mod waiting;
 

@@ -90,8 +90,8 @@ impl Turn {
         };
         // What was said before the question is saved with it; the rest of the reply is new.
         self.reply.clear();
-        let title = self.title().await;
-        self.done(title, Some(pending)).await;
+        // A turn that asked names nothing: the title comes after the first reply.
+        self.done(None, Some(pending)).await;
         // This request's stream ends here; the answer's request gets what follows.
         self.sender = mpsc::channel(1).0;
         let mut stop = self.stop.clone();

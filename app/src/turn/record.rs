@@ -1,5 +1,5 @@
 //! Recording a turn: its rows, the pause that claims the pending slot, the undo of an answer
-//! whose continuation failed, the title, and the request log.
+//! whose continuation failed, and the request log.
 
 use std::time::Instant;
 
@@ -9,14 +9,9 @@ use super::request_log::{AskLog, AskPhase};
 use super::run::{Pause, Turn};
 use super::store::{self, StoredPendingAsk};
 use crate::chat::model::{HistoryRow, PendingAskRef, TurnEvent};
-use crate::chat::store as histories;
 use crate::error::AppError;
-use crate::live::{AskCreated, HistoryChange, HistoryChanged, LiveEvent, TurnDone};
+use crate::live::{AskCreated, LiveEvent, TurnDone};
 use crate::llm::ModelMessage;
-use palaver_contract::text::shorten;
-
-/// Longest title set from a conversation's first message, in UTF-16 units.
-const TITLE_MAX_LENGTH: usize = 60;
 
 impl Turn {
     /// The reply's row: none for no text, unless it was cut off (then it says so).
@@ -27,6 +22,7 @@ impl Turn {
             block_errors: self.block_errors.clone(),
             interrupted: self.interrupted,
             blocks: None,
+            model: Some(self.model.name().to_string()),
         })
     }
 
@@ -117,23 +113,6 @@ impl Turn {
         None
     }
 
-    pub(super) async fn title(&self) -> Option<String> {
-        let TurnInput::Prompt(prompt) = &self.input else { return None };
-        let title = shorten(&prompt.split_whitespace().collect::<Vec<_>>().join(" "), TITLE_MAX_LENGTH);
-        match histories::set_title_if_unset(&self.runner.pool, &self.history_id, &title).await {
-            Ok(true) => {
-                let change = HistoryChanged {
-                    history_id: self.history_id.clone(),
-                    change: HistoryChange::Renamed,
-                    title: Some(title.clone()),
-                };
-                self.runner.live.publish(&self.user_id, LiveEvent::HistoryChanged(change)).await;
-                Some(title)
-            }
-            _ => None,
-        }
-    }
-
     /// Tells the owner's tabs and devices that the conversation waits on `pending`.
     async fn tell_asked(&self, pending: &StoredPendingAsk) {
         let event = AskCreated {
@@ -163,6 +142,7 @@ impl Turn {
         };
         let log = AiRequestLog {
             history_id: &self.history_id,
+            turn_id: &self.turn_id,
             user_id: &self.user_id,
             model: self.model.name(),
             prompt: &prompt,

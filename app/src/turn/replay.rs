@@ -136,6 +136,7 @@ mod tests {
                 block_errors: String::new(),
                 interrupted: false,
                 blocks: None,
+                model: None,
             },
         ];
         let messages = replay(&rows);
@@ -154,6 +155,7 @@ mod tests {
             block_errors: String::new(),
             interrupted: true,
             blocks: None,
+            model: None,
         };
         let told: Vec<String> = replay(&[cut("Half a"), cut("")])
             .into_iter()

@@ -2,13 +2,11 @@
 //! once when the host allows, its html sanitized (what the host allows and the prompt section
 //! are `chat::BlocksSettings`).
 
-use futures::StreamExt;
-
 use super::request_log::UiBlocksLog;
 use super::run::Turn;
 use crate::chat::BlocksSettings;
 use crate::chat::model::TurnEvent;
-use crate::llm::{ModelEvent, ModelMessage, ModelRequest};
+use crate::llm::{CallPurpose, ModelMessage, ModelRequest};
 use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlockOptions, BlocksCheck, check_blocks_text};
 
 /// A reply's check, made off the async workers (parsing and checking a document is CPU work);
@@ -82,21 +80,11 @@ impl Turn {
             system: format!("{BLOCKS_REPAIR_SYSTEM_PROMPT}\n\n{}", settings.prompt_section()),
             messages: vec![ModelMessage::User { text: repair_prompt(&self.reply, check), parts: Vec::new() }],
             tools: Vec::new(),
+            purpose: CallPurpose::Turn,
         };
-        let mut stream = self.model.stream(request);
-        let mut text = String::new();
-        while let Some(event) = stream.next().await {
-            match event {
-                ModelEvent::TextDelta(delta) => text.push_str(&delta),
-                ModelEvent::Finish { usage, .. } => {
-                    self.usage.input_tokens += usage.input_tokens;
-                    self.usage.output_tokens += usage.output_tokens;
-                    break;
-                }
-                ModelEvent::Error(_) => return None,
-                ModelEvent::ToolCall(_) | ModelEvent::ToolCallDelta { .. } => {}
-            }
-        }
+        let (text, usage) = crate::llm::whole_text(self.model.as_ref(), request).await.ok()?;
+        self.usage.input_tokens += usage.input_tokens;
+        self.usage.output_tokens += usage.output_tokens;
         (!text.trim().is_empty()).then_some(text)
     }
 }

@@ -229,10 +229,11 @@ impl Turn {
                 self.save_reply().await;
             }
             StepsEnd::Paused(pause) => pending_ref = self.pause(*pause).await,
+            // What the failed step said is dropped, as the reference drops it: the rows of
+            // the steps before it are saved (or, for an answer that showed nothing, undone).
             StepsEnd::Failed(message) => {
                 self.emit(TurnEvent::Error { error: message.clone() }).await;
                 error = Some(message);
-                self.interrupted = true;
                 pending_ref = self.undo_or_save().await;
             }
             // The new message's turn owns the conversation now: nothing more is saved, and the

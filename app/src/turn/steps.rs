@@ -17,7 +17,7 @@ use crate::chat::model::{
 };
 use crate::grants::GrantScope;
 use crate::grants::store as grants;
-use crate::llm::{ModelEvent, ModelMessage, ModelRequest, ToolCall};
+use crate::llm::{CallPurpose, ModelEvent, ModelMessage, ModelRequest, ToolCall};
 use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input, to_simple_card};
 use palaver_contract::text::shorten;
 
@@ -84,6 +84,7 @@ impl Turn {
             system: self.system_prompt(),
             messages: self.messages.clone(),
             tools: self.tool_definitions(),
+            purpose: CallPurpose::Turn,
         };
         let mut stream = self.model.stream(request);
         let (mut text, mut calls, mut error) = (String::new(), Vec::new(), None);
@@ -107,12 +108,15 @@ impl Turn {
             match event {
                 ModelEvent::TextDelta(delta) => {
                     length += delta.chars().count();
+                    // The reply ends at its cap, kept and marked cut off (see `steps`).
                     if length > REPLY_MAX_LENGTH {
-                        error = Some(format!("The reply passed {REPLY_MAX_LENGTH} characters and was cut off there."));
+                        self.interrupted = true;
+                        calls.clear();
                         break;
                     }
                     text.push_str(&delta);
-                    self.emit(TurnEvent::Text { text: delta }).await;
+                    // Live tokens go out as `{delta}` (Palaver's); the step's `{text}` comes at its end.
+                    self.emit(TurnEvent::Delta { delta }).await;
                     self.draft.changed();
                 }
                 ModelEvent::ToolCallDelta { id, name, piece } => {
@@ -141,22 +145,34 @@ impl Turn {
         for _ in 0..self.runner.settings.max_steps {
             let Some((text, calls, error)) = self.call_model().await else {
                 self.settle_previews(None).await;
+                // A stopped step ends with what it said so far.
+                if !self.reply.is_empty() {
+                    self.emit(TurnEvent::Text { text: self.reply.clone() }).await;
+                }
                 return StepsEnd::Stopped;
             };
+            // As the reference has it, only a step that ends well without calling a tool says
+            // something: a failed step's text and a tool step's reasoning are dropped (Palaver's
+            // own clients, which saw them as `{delta}`, are told to take them back).
+            if (error.is_some() || !calls.is_empty()) && !text.is_empty() {
+                self.emit(TurnEvent::Retract { retract: "step".into() }).await;
+            }
             if let Some(error) = error {
                 self.settle_previews(None).await;
-                self.reply.push_str(&text);
                 return StepsEnd::Failed(error);
             }
             if calls.is_empty() {
                 self.settle_previews(None).await;
-                self.reply.push_str(&text);
+                let said = super::step_text::without_action_blob(&text);
+                if !said.is_empty() {
+                    self.emit(TurnEvent::Text { text: said.to_string() }).await;
+                }
+                self.reply.push_str(said);
+                if self.interrupted {
+                    let error = format!("The reply passed {REPLY_MAX_LENGTH} characters and was cut off there.");
+                    self.emit(TurnEvent::Error { error }).await;
+                }
                 return StepsEnd::Finished;
-            }
-            // Text in a step that calls a tool is not part of the reply: take it back.
-            if !text.is_empty() {
-                let reply = self.reply.clone();
-                self.emit(TurnEvent::Replace { replace: "text".into(), text: reply }).await;
             }
             let pause = self.tool_step(calls).await;
             // A preview stays only for the ask the turn pauses on: the real card replaces it.

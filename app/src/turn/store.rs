@@ -91,14 +91,19 @@ async fn touch(tx: &mut Tx<'_>, history_id: &str) -> AppResult<bool> {
 
 async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, tool_call_id: &str, status: AskStatus) -> AppResult<()> {
     let backend = Backend::of_tx(tx);
+    // The row is found by its own key, (conversation, seq): the newest ask row holding the id.
+    // Ids are unique in a conversation since they are checked when a call comes in, but rows
+    // stored before that can share one, and an earlier ask must keep its ending.
     // An expired ask's row also says when it ended.
+    let call_id = backend.json_text("payload", "toolCallId");
     sqlx::query(&format!(
         "UPDATE history_rows SET ask_status = $3,
              payload = CASE WHEN $3 = 'expired' THEN {} ELSE {} END
-         WHERE history_id = $1 AND row_type = 'tool-call' AND ask_kind IS NOT NULL AND {} = $2",
+         WHERE history_id = $1 AND seq = (
+             SELECT MAX(seq) FROM history_rows
+             WHERE history_id = $1 AND row_type = 'tool-call' AND ask_kind IS NOT NULL AND {call_id} = $2)",
         backend.json_set("payload", &[("ask.status", "$3"), ("ask.expiredAt", backend.now())]),
         backend.json_set("payload", &[("ask.status", "$3")]),
-        backend.json_text("payload", "toolCallId"),
     ))
     .bind(history_id)
     .bind(tool_call_id)

@@ -33,11 +33,16 @@ pub async fn harness(responses: Value) -> Harness {
 /// A harness whose runner has these settings; the model logs each request it gets
 /// (`Harness::model_requests`).
 pub async fn harness_with(responses: Value, settings: TurnSettings) -> Harness {
+    harness_of(json!({ "responses": responses }), settings).await
+}
+
+/// A harness on a whole mock script (its `title`, say).
+pub async fn harness_of(script: Value, settings: TurnSettings) -> Harness {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = app::db::scratch_url(dir.path()).await.expect("a scratch database");
     let pool = app::db::connect(&url).await.expect("database");
     let log = Some(dir.path().join("model-requests.jsonl"));
-    let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), log).expect("script");
+    let model = MockModel::from_json(&script.to_string(), log).expect("script");
     let running = RunningTurns::new(pool.clone(), app::signals::Signals::local(), app::chat::running::DEFAULT_LEASE);
     let runner = TurnRunner::new(pool.clone(), app::llm::Models::single(Arc::new(model)), settings, running.clone());
     let user = app::accounts::service::create_account(&pool, "ada", "correct horse battery", Role::User)

@@ -102,7 +102,7 @@ pub fn blocks_prompt_section(options: &BlocksPromptOptions) -> String {
             .to_string(),
     );
     lines.push(if options.image_hosts.is_empty() {
-        "No image hosts are allowed: do not emit an https image src; use data:image or file:.".to_string()
+        "Do not emit an https image src. Use a data:image URL or a file: ref.".to_string()
     } else {
         format!("https images may come only from: {}.", options.image_hosts.join(", "))
     });
@@ -188,6 +188,20 @@ mod tests {
         let on = blocks_prompt_section(&BlocksPromptOptions { allow_html: true, ..BlocksPromptOptions::default() });
         assert!(on.contains("card, html") && on.contains("100000"));
         assert!(!on.contains("Do not emit type html"));
+    }
+
+    #[test]
+    fn the_image_line_reads_as_the_references() {
+        let none = blocks_prompt_section(&BlocksPromptOptions::default());
+        assert!(
+            none.lines().any(|line| line == "Do not emit an https image src. Use a data:image URL or a file: ref.")
+        );
+        let hosts = BlocksPromptOptions { image_hosts: vec!["images.example.com".into()], ..Default::default() };
+        let some = blocks_prompt_section(&hosts);
+        assert!(
+            some.contains("https images may come only from: images.example.com.")
+                && !some.contains("Do not emit an https")
+        );
     }
 
     #[test]

@@ -12,7 +12,8 @@ use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
 use app::chat::Conversations;
-use app::chat::model::{AttachedEvent, TurnEvent, check_title};
+use app::chat::document::HistoryDocument;
+use app::chat::model::{AttachedEvent, Rating, TurnEvent, check_title};
 use app::error::AppError;
 use app::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
 use app::wire::{Data, HostActionBody, HostActionResult};
@@ -87,7 +88,10 @@ pub async fn export_history(
     }
     let history = conversations.read(&caller, &id).await.map_err(history_problem)?;
     let (body, content_type, extension) = match format.as_str() {
-        "json" => (serde_json::to_string_pretty(&history).unwrap_or_default(), "application/json", "json"),
+        "json" => {
+            let document = HistoryDocument::from(history.clone());
+            (serde_json::to_string_pretty(&document).unwrap_or_default(), "application/json", "json")
+        }
         _ => (app::chat::export::to_markdown(&history), "text/markdown; charset=utf-8", "md"),
     };
     let file_name = app::chat::export::file_name(&history, extension);
@@ -250,19 +254,21 @@ pub async fn create_history(
 ) -> Result<Response, Problem> {
     let body = object_body(&body)?;
     let model = optional_string(&body, "model")?;
-    let history = conversations.create(&caller, model.as_deref()).await?;
-    Ok((StatusCode::CREATED, Json(json!({"data": history}))).into_response())
+    let history = HistoryDocument::from(conversations.create(&caller, model.as_deref()).await?);
+    Ok((StatusCode::CREATED, Json(Data { data: history })).into_response())
 }
 
-/// `GET /gpt/histories[?q=]`: the caller's conversations, most recently active first; with
-/// `q`, those whose title or messages hold it (Palaver's addition).
+/// `GET /gpt/histories[?q=]`: the caller's conversations as whole documents, most recently
+/// active first, as the reference lists them; with `q` (Palaver's addition), those whose title
+/// or messages hold it.
 pub async fn list_histories(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     query: Result<axum::extract::Query<SearchQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<Vec<HistoryDocument>>>, Problem> {
     let search = query.ok().and_then(|query| query.0.q);
-    Ok(Json(json!({"data": conversations.list(&caller, search.as_deref()).await?})))
+    let documents = conversations.list_documents(&caller, search.as_deref()).await?;
+    Ok(Json(Data { data: documents.into_iter().map(HistoryDocument::from).collect() }))
 }
 
 #[derive(serde::Deserialize)]
@@ -284,9 +290,9 @@ pub async fn read_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<HistoryDocument>>, Problem> {
     let history = conversations.read(&caller, &id).await.map_err(history_problem)?;
-    Ok(Json(json!({"data": history})))
+    Ok(Json(Data { data: HistoryDocument::from(history) }))
 }
 
 /// The body of `PATCH /gpt/histories/{id}`: a new title, a model (Palaver's addition), or both.
@@ -299,13 +305,13 @@ pub struct HistoryPatch {
 
 /// `PATCH /gpt/histories/{id}` `{title?, model?}`: renames a conversation and/or chooses the
 /// model it runs on (its owner only; both are checked before either is written); answers
-/// `{data}` with the conversation as the list shows it.
+/// `{data}` with the conversation's document.
 pub async fn update_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
     body: Bytes,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<HistoryDocument>>, Problem> {
     let invalid = |detail: String| Problem::bad_request("Invalid rename request").with_detail(detail);
     let body: HistoryPatch = serde_json::from_slice(&body)
         .map_err(|err| invalid(format!("Send {{title}} and/or {{model}}, each a string: {err}.")))?;
@@ -316,14 +322,37 @@ pub async fn update_history(
     if let (Some(title), Some(_)) = (&body.title, &body.model) {
         check_title(title).map_err(|message| history_problem(AppError::BadRequest(message)))?;
     }
-    let mut updated = None;
     if let Some(model) = &body.model {
-        updated = Some(conversations.choose_model(&caller, &id, model).await.map_err(history_problem)?);
+        conversations.choose_model(&caller, &id, model).await.map_err(history_problem)?;
     }
     if let Some(title) = &body.title {
-        updated = Some(conversations.rename(&caller, &id, title).await.map_err(history_problem)?);
+        conversations.rename(&caller, &id, title).await.map_err(history_problem)?;
     }
-    Ok(Json(json!({"data": updated})))
+    let history = conversations.read(&caller, &id).await.map_err(history_problem)?;
+    Ok(Json(Data { data: HistoryDocument::from(history) }))
+}
+
+/// `PATCH /gpt/histories/{id}/rating` `{promptIndex, rating: "up" | "down" | null}`: rates a
+/// row of a conversation (its owner only), as the reference has it; answers
+/// `{data: {promptIndex, rating}}`.
+pub async fn rate(
+    State(conversations): State<Conversations>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, Problem> {
+    let body = object_body(&body)?;
+    let index = body
+        .get("promptIndex")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| Problem::bad_request("promptIndex must be a non-negative number"))?;
+    let rating = match body.get("rating") {
+        Some(Value::Null) => None,
+        Some(Value::String(rating)) if Rating::parse(rating).is_some() => Rating::parse(rating),
+        _ => return Err(Problem::bad_request("rating must be 'up', 'down', or null")),
+    };
+    conversations.rate(&caller, &id, index, rating).await?;
+    Ok(Json(json!({"data": {"promptIndex": index, "rating": rating}})))
 }
 
 /// `GET /gpt/models` (Palaver's addition): the models a conversation may run on, the default

@@ -45,6 +45,7 @@ pub async fn pending_asks(
 fn validation_failed(fields: Map<String, Value>) -> Problem {
     Problem::bad_request("Validation failed")
         .with_code("action-body-validation-failed")
+        .with_detail("The request body did not match the action's schema")
         .with_fields(Value::Object(fields))
         .fields_in_meta()
 }
@@ -122,6 +123,8 @@ pub async fn turn(
                 restored = pending_ask.filter(|_| asked.is_none());
             }
             TurnEvent::ToolCall { .. }
+            | TurnEvent::Delta { .. }
+            | TurnEvent::Retract { .. }
             | TurnEvent::ToolResult { .. }
             | TurnEvent::AskResolved { .. }
             | TurnEvent::Attached { .. }
@@ -136,15 +139,7 @@ pub async fn turn(
         let ask = pending.ask;
         asked = Some(PendingAskBrief::from(ask));
     }
-    let title = match title {
-        Some(title) => Some(title),
-        None => current_title(&pool, &history_id).await?,
-    };
     let error = (!errors.is_empty()).then(|| errors.join("\n"));
     let data = TurnResult { history_id, text, title, pending_ask: asked, error };
     Ok(Json(Data { data }))
-}
-
-async fn current_title(pool: &Pool, history_id: &str) -> Result<Option<String>, Problem> {
-    Ok(app::chat::store::load_history(pool, history_id).await?.and_then(|history| history.title))
 }

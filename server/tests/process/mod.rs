@@ -179,12 +179,12 @@ impl Server {
         start_instance(&self.database_url, &data_dir, script, settings).await
     }
 
-    /// Starts a turn and reads its stream until the first text: the reply is under way.
+    /// Starts a turn and reads its stream until the first streamed text (`{delta}`): the reply is under way.
     pub async fn start_turn(&self, cookie: &str) -> BufReader<TcpStream> {
         let mut stream = BufReader::new(self.request("POST", "/gpt/prompt", cookie, &json!({"prompt": "Talk"})).await);
         let mut line = String::new();
         while stream.read_line(&mut line).await.unwrap() > 0 {
-            if line.contains("\"text\"") {
+            if line.contains("\"delta\"") {
                 return stream;
             }
             line.clear();

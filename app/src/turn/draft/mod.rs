@@ -44,6 +44,7 @@ impl Turn {
             block_errors: String::new(),
             interrupted: true,
             blocks: None,
+            model: Some(self.model.name().to_string()),
         });
         let draft = Draft {
             turn_id: &self.turn_id,

@@ -12,7 +12,8 @@ pub async fn expired_at(pool: &Pool, history_id: &str, tool_call_id: &str) -> Ap
     let backend = Backend::of(pool);
     let expired: Option<(Option<String>,)> = sqlx::query_as(&format!(
         "SELECT {} FROM history_rows
-         WHERE history_id = $1 AND row_type = 'tool-call' AND ask_status = 'expired' AND {} = $2",
+         WHERE history_id = $1 AND row_type = 'tool-call' AND ask_status = 'expired' AND {} = $2
+         ORDER BY seq DESC LIMIT 1",
         backend.json_text("payload", "ask.expiredAt"),
         backend.json_text("payload", "toolCallId"),
     ))

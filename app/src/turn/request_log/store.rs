@@ -6,6 +6,8 @@ use crate::error::AppResult;
 /// One model call, as the request log keeps it.
 pub struct AiRequestLog<'a> {
     pub history_id: &'a str,
+    /// The turn the request was made for (its reply's rating is kept beside it).
+    pub turn_id: &'a str,
     pub user_id: &'a str,
     pub model: &'a str,
     pub prompt: &'a str,
@@ -22,8 +24,8 @@ pub async fn log_ai_request(pool: &Pool, entry: &AiRequestLog<'_>) -> AppResult<
     let backend = Backend::of(pool);
     let metadata = serde_json::to_string(entry.metadata).unwrap_or_else(|_| "{}".into());
     sqlx::query(&format!(
-        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, {})",
+        "INSERT INTO ai_requests (id, history_id, user_id, model, prompt, response, error, input_tokens, output_tokens, latency_ms, metadata, turn_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, {}, $12)",
         backend.json("$11")
     ))
     .bind(crate::db::new_id())
@@ -37,6 +39,7 @@ pub async fn log_ai_request(pool: &Pool, entry: &AiRequestLog<'_>) -> AppResult<
     .bind(i64::from(entry.output_tokens))
     .bind(i64::try_from(entry.latency_ms).unwrap_or(i64::MAX))
     .bind(backend.storable_json(metadata))
+    .bind(entry.turn_id)
     .execute(pool)
     .await?;
     Ok(())

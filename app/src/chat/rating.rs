@@ -1,0 +1,59 @@
+//! Thumbs up and down under a reply: `PATCH /gpt/histories/{id}/rating` with the reply's row
+//! index, as the reference rates a prompt. Pressing the pressed thumb takes the rating away.
+
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use super::model::Rating;
+use crate::wire::Data;
+
+#[component]
+pub(super) fn RateReply(history_id: String, row: usize, rating: Option<Rating>) -> impl IntoView {
+    let current = RwSignal::new(rating);
+    let failed = RwSignal::new(None::<String>);
+    let rate = move |pressed: Rating| {
+        let next = (current.get_untracked() != Some(pressed)).then_some(pressed);
+        let url = format!("/gpt/histories/{history_id}/rating");
+        leptos::task::spawn_local(async move {
+            let body = json!({"promptIndex": row, "rating": next});
+            match crate::http::send::<_, Data<Value>>("PATCH", &url, &body).await {
+                Ok(_) => {
+                    current.set(next);
+                    failed.set(None);
+                }
+                Err(message) => failed.set(Some(message)),
+            }
+        });
+    };
+    let thumb = move |rating: Rating, label: &'static str, symbol: &'static str| {
+        let rate = rate.clone();
+        view! {
+            <button
+                type="button"
+                class="message__action message__rate"
+                data-testid=format!("rate-{}", rating.as_str())
+                aria-label=label
+                title=label
+                aria-pressed=move || (current.get() == Some(rating)).to_string()
+                on:click=move |_| rate(rating)
+            >
+                {symbol}
+            </button>
+        }
+    };
+    view! {
+        {thumb(Rating::Up, "Good reply", "👍")}
+        {thumb(Rating::Down, "Bad reply", "👎")}
+        {move || {
+            failed
+                .get()
+                .map(|message| {
+                    view! {
+                        <span class="error" role="alert">
+                            {message}
+                        </span>
+                    }
+                })
+        }}
+    }
+}

@@ -1,0 +1,141 @@
+//! A conversation's title, as the reference makes it: after its first reply (not after a turn
+//! that only asked, nor after one that failed), one model call with the title prompt names it;
+//! when that call fails, the first message's words do. The `{done}` of that turn carries it.
+
+use std::time::Duration;
+
+use super::TurnInput;
+use super::run::Turn;
+use crate::chat::model::HistoryRow;
+use crate::chat::store as histories;
+use crate::live::{HistoryChange, HistoryChanged, LiveEvent};
+use crate::llm::{CallPurpose, ModelMessage, ModelRequest};
+use palaver_contract::text::shorten;
+
+/// The reference's title prompt (its `TITLE_GENERATION_PROMPT`).
+pub const TITLE_GENERATION_PROMPT: &str = "Generate a short title (3-6 words) that summarizes this conversation for a \
+     sidebar label. Return only the title text with no quotes, punctuation, or additional commentary.";
+
+/// How much of the reply the title call sees, in characters.
+const REPLY_SNIPPET_CHARS: usize = 500;
+
+/// Longest title a turn sets, in UTF-16 units.
+const TITLE_MAX_LENGTH: usize = 60;
+
+/// How long the title call may take before the first message's words stand in.
+const TITLE_CALL_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The title call: the first message and the start of the first reply, at temperature 0.3.
+pub fn title_request(prompt: &str, reply: &str) -> ModelRequest {
+    let snippet: String = reply.chars().take(REPLY_SNIPPET_CHARS).collect();
+    ModelRequest {
+        system: TITLE_GENERATION_PROMPT.into(),
+        messages: vec![ModelMessage::User { text: format!("User: {prompt}\nAssistant: {snippet}"), parts: Vec::new() }],
+        tools: Vec::new(),
+        purpose: CallPurpose::Title,
+    }
+}
+
+/// The model's answer as a title: its first line without the quotes around it; `None` when
+/// nothing is left.
+pub fn cleaned_title(answer: &str) -> Option<String> {
+    let line = answer.trim().lines().next()?;
+    let quotes: &[char] = &['"', '\'', '`', '“', '”', '‘', '’', '«', '»'];
+    let title = line.trim().trim_matches(quotes).trim();
+    (!title.is_empty()).then(|| shorten(title, TITLE_MAX_LENGTH))
+}
+
+/// The stand-in: the first message's words on one line.
+pub fn words_title(prompt: &str) -> Option<String> {
+    let words = prompt.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!words.is_empty()).then(|| shorten(&words, TITLE_MAX_LENGTH))
+}
+
+impl Turn {
+    /// Names the conversation after its first reply; the title when this turn set it.
+    pub(super) async fn title(&self) -> Option<String> {
+        if self.reply.trim().is_empty() || self.interrupted {
+            return None;
+        }
+        match histories::title_of(&self.runner.pool, &self.history_id).await {
+            Ok(None) => {}
+            Ok(Some(_)) => return None,
+            Err(err) => {
+                tracing::warn!(?err, history = self.history_id, "could not read the title");
+                return None;
+            }
+        }
+        let prompt = self.first_message()?;
+        let title = match self.model_title(&prompt).await {
+            Some(title) => title,
+            None => words_title(&prompt)?,
+        };
+        match histories::set_title_if_unset(&self.runner.pool, &self.history_id, &title).await {
+            Ok(true) => {
+                let change = HistoryChanged {
+                    history_id: self.history_id.clone(),
+                    change: HistoryChange::Renamed,
+                    title: Some(title.clone()),
+                };
+                self.runner.live.publish(&self.user_id, LiveEvent::HistoryChanged(change)).await;
+                Some(title)
+            }
+            Ok(false) => None,
+            Err(err) => {
+                tracing::warn!(?err, history = self.history_id, "could not store the title");
+                None
+            }
+        }
+    }
+
+    /// The conversation's first message: stored, or this turn's.
+    fn first_message(&self) -> Option<String> {
+        let stored = self.rows.iter().chain(&self.new_rows).find_map(|row| match row {
+            HistoryRow::User { text, .. } if !text.trim().is_empty() => Some(text.clone()),
+            _ => None,
+        });
+        stored.or_else(|| match &self.input {
+            TurnInput::Prompt(prompt) => Some(prompt.clone()),
+            TurnInput::Answer { .. } => None,
+        })
+    }
+
+    async fn model_title(&self, prompt: &str) -> Option<String> {
+        let call = crate::llm::whole_text(self.model.as_ref(), title_request(prompt, &self.reply));
+        match tokio::time::timeout(TITLE_CALL_TIMEOUT, call).await {
+            Ok(Ok((answer, _))) => cleaned_title(&answer),
+            Ok(Err(message)) => {
+                tracing::debug!(message, history = self.history_id, "the title call failed");
+                None
+            }
+            Err(_) => {
+                tracing::debug!(history = self.history_id, "the title call took too long");
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_title_call_sees_the_first_message_and_the_replys_start() {
+        let reply = "x".repeat(800);
+        let request = title_request("Set up billing", &reply);
+        assert_eq!((request.system.as_str(), request.temperature()), (TITLE_GENERATION_PROMPT, Some(0.3)));
+        let ModelMessage::User { text, .. } = &request.messages[0] else { panic!() };
+        assert_eq!(text, &format!("User: Set up billing\nAssistant: {}", "x".repeat(500)));
+        assert!(request.tools.is_empty());
+    }
+
+    #[test]
+    fn a_models_title_loses_its_quotes_and_a_prompts_words_stand_in() {
+        assert_eq!(cleaned_title("\"Workspace setup\"\n").as_deref(), Some("Workspace setup"));
+        assert_eq!(cleaned_title("“Team plan billing”").as_deref(), Some("Team plan billing"));
+        assert_eq!(cleaned_title("  \"\"  "), None);
+        assert_eq!(words_title("  Set   up\nbilling ").as_deref(), Some("Set up billing"));
+        assert_eq!(words_title(" \n "), None);
+    }
+}
