@@ -3,13 +3,16 @@
 # builds), the Rust tests, and the Playwright browser tests against a real build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+installing=$SECONDS
 scripts/install-tools.sh --test
+printf '==> tools ready in %s s\n' "$((SECONDS - installing))"
 
 # cargo-leptos adds this flag to its dev builds; giving cargo the same flag lets every step
 # share one build. (Not exported: cargo-leptos would add it a second time.)
 same_flags() { RUSTFLAGS="--cfg erase_components" "$@"; }
-step() { printf '\n==> %s\n' "$*"; }
 started=$SECONDS
+# Each step says how far into the run it starts, so a slow step shows in CI's log.
+step() { printf '\n==> [%ss] %s\n' "$((SECONDS - started))" "$*"; }
 
 step "format"
 cargo fmt --all --check

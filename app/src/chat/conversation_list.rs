@@ -90,7 +90,7 @@ fn ConversationItem(
     changed: Callback<Option<String>>,
 ) -> impl IntoView {
     let id = StoredValue::new(history.id.clone());
-    let title = history.title.clone().unwrap_or_else(|| "New conversation".to_string());
+    let title = history.label();
     let mode = RwSignal::new(EntryMode::Link);
     let saved_title = StoredValue::new(history.title.unwrap_or_default());
     let draft = RwSignal::new(String::new());

@@ -80,12 +80,20 @@ pub(super) fn SavedRows(
                         .filter(|_| redoing.is_none() && at == Some(n))
                         .map(|last| RedoTarget { channel: redo, last })
                 };
+                // A last message with nothing after it (its reply failed): offered again.
+                let unanswered =
+                    (!shown.running).then(|| items.len().checked_sub(1)).flatten().filter(|n| Some(*n) == last_message);
                 items
                     .into_iter()
                     .enumerate()
                     .map(|(n, item)| match item {
                         TranscriptItem::User { text, attachments } => {
-                            view! { <UserMessage text attachments redo=target(n, last_message) /> }.into_any()
+                            let retry = target(n, unanswered);
+                            view! {
+                                <UserMessage text attachments redo=target(n, last_message) />
+                                {retry.map(|retry| view! { <NoReply retry /> })}
+                            }
+                            .into_any()
                         }
                         TranscriptItem::Assistant { text, blocks, interrupted, row, rating } => {
                             let rate = RateTarget { history_id: shown.id.clone(), row, rating };
@@ -298,6 +306,26 @@ fn AssistantMessage(
                         </button>
                     }
                 })} <RateReply history_id row rating />
+        </div>
+    }
+}
+
+/// Under a last message whose reply failed: Retry sends it again in its place.
+#[component]
+fn NoReply(retry: RedoTarget) -> impl IntoView {
+    let RedoTarget { channel, last } = retry;
+    view! {
+        <div class="message__actions" data-testid="no-reply">
+            <span class="message__interrupted">"No reply was saved."</span>
+            <button
+                type="button"
+                class="message__action"
+                data-testid="regenerate"
+                disabled=move || channel.busy.get()
+                on:click=move |_| channel.send.run((last.clone(), None))
+            >
+                "Retry"
+            </button>
         </div>
     }
 }

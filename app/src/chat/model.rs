@@ -13,6 +13,25 @@ pub struct HistorySummary {
     pub title: Option<String>,
     pub created: String,
     pub updated: String,
+    /// The first message's words, which the list shows until the first reply names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_message: Option<String>,
+}
+
+impl HistorySummary {
+    /// What the list calls it: its title, else its first message's words.
+    pub fn label(&self) -> String {
+        self.title.clone().or_else(|| self.first_message.clone()).unwrap_or_else(|| "New conversation".to_string())
+    }
+}
+
+/// Longest title a turn sets, in UTF-16 units.
+pub const SET_TITLE_MAX_LENGTH: usize = 60;
+
+/// A message's words on one line, as a title (`None` for a message of no words).
+pub fn words_title(text: &str) -> Option<String> {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!words.is_empty()).then(|| palaver_contract::text::shorten(&words, SET_TITLE_MAX_LENGTH))
 }
 
 /// Longest title a person may give a conversation, in UTF-16 units.

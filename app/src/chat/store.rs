@@ -3,7 +3,7 @@
 
 use crate::db::{Backend, Pool};
 
-use super::model::{HistorySummary, HistoryView, Rating};
+use super::model::{HistorySummary, HistoryView, Rating, words_title};
 use crate::db::new_id;
 use crate::error::AppResult;
 
@@ -29,27 +29,43 @@ pub async fn history_model(pool: &Pool, id: &str) -> AppResult<Option<String>> {
 /// Stores a conversation's choice of model; returns it as the list shows it, or `None` when
 /// it is gone.
 pub async fn set_history_model(pool: &Pool, id: &str, model: &str) -> AppResult<Option<HistorySummary>> {
-    let row: Option<(String, Option<String>, String, String)> = sqlx::query_as(
+    let row: Option<SummaryRow> = sqlx::query_as(
         "UPDATE histories SET model = $1 WHERE id = $2 AND deleted_at IS NULL
-         RETURNING id, title, created_at, updated_at",
+         RETURNING id, title, created_at, updated_at, CAST(NULL AS TEXT)",
     )
     .bind(model)
     .bind(id)
     .fetch_optional(pool)
     .await?;
-    Ok(row.map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }))
+    Ok(row.map(summary))
+}
+
+/// A list entry as it is read: id, title, created, updated, the first message's text.
+type SummaryRow = (String, Option<String>, String, String, Option<String>);
+
+fn summary((id, title, created, updated, first): SummaryRow) -> HistorySummary {
+    HistorySummary { id, title, created, updated, first_message: first.as_deref().and_then(words_title) }
+}
+
+/// The first message's text of the conversation `h`, as a column.
+fn first_message(backend: Backend) -> String {
+    format!(
+        "(SELECT {} FROM history_rows r WHERE r.history_id = h.id AND r.row_type = 'user' ORDER BY r.seq LIMIT 1)",
+        backend.json_text("r.payload", "text")
+    )
 }
 
 /// The owner's conversations, most recently active first.
 pub async fn list_histories(pool: &Pool, owner_id: &str) -> AppResult<Vec<HistorySummary>> {
-    let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
-        "SELECT id, title, created_at, updated_at FROM histories
+    let rows: Vec<SummaryRow> = sqlx::query_as(&format!(
+        "SELECT id, title, created_at, updated_at, {} FROM histories h
          WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
-    )
+        first_message(Backend::of(pool))
+    ))
     .bind(owner_id)
     .fetch_all(pool)
     .await?;
-    Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
+    Ok(rows.into_iter().map(summary).collect())
 }
 
 /// The owner's conversations whose title or any message's text holds `needle` (ignoring case:
@@ -60,8 +76,9 @@ pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppR
     let pattern = format!("%{escaped}%");
     let backend = Backend::of(pool);
     let like = backend.like_any_case();
-    let rows: Vec<(String, Option<String>, String, String)> = sqlx::query_as(&format!(
-        "SELECT id, title, created_at, updated_at FROM histories h
+    let first = first_message(backend);
+    let rows: Vec<SummaryRow> = sqlx::query_as(&format!(
+        "SELECT id, title, created_at, updated_at, {first} FROM histories h
          WHERE owner_id = $1 AND deleted_at IS NULL
            AND (title {like} $2 ESCAPE '\\' OR EXISTS (
                 SELECT 1 FROM history_rows r WHERE r.history_id = h.id
@@ -74,7 +91,7 @@ pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppR
     .bind(pattern)
     .fetch_all(pool)
     .await?;
-    Ok(rows.into_iter().map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }).collect())
+    Ok(rows.into_iter().map(summary).collect())
 }
 
 pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {
@@ -159,15 +176,15 @@ pub async fn set_title_if_unset(pool: &Pool, history_id: &str, title: &str) -> A
 
 /// Renames a conversation that is not deleted; returns it as the list shows it, or `None`.
 pub async fn rename_history(pool: &Pool, id: &str, title: &str) -> AppResult<Option<HistorySummary>> {
-    let row: Option<(String, Option<String>, String, String)> = sqlx::query_as(
+    let row: Option<SummaryRow> = sqlx::query_as(
         "UPDATE histories SET title = $1 WHERE id = $2 AND deleted_at IS NULL
-         RETURNING id, title, created_at, updated_at",
+         RETURNING id, title, created_at, updated_at, CAST(NULL AS TEXT)",
     )
     .bind(Backend::of(pool).storable_text(title))
     .bind(id)
     .fetch_optional(pool)
     .await?;
-    Ok(row.map(|(id, title, created, updated)| HistorySummary { id, title, created, updated }))
+    Ok(row.map(summary))
 }
 
 /// Rates the conversation's row at `index` (in order), or takes its rating away, and records

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::TurnInput;
 use super::run::Turn;
-use crate::chat::model::HistoryRow;
+use crate::chat::model::{HistoryRow, SET_TITLE_MAX_LENGTH, words_title};
 use crate::chat::store as histories;
 use crate::live::{HistoryChange, HistoryChanged, LiveEvent};
 use crate::llm::{CallPurpose, ModelMessage, ModelRequest};
@@ -18,9 +18,6 @@ pub const TITLE_GENERATION_PROMPT: &str = "Generate a short title (3-6 words) th
 
 /// How much of the reply the title call sees, in characters.
 const REPLY_SNIPPET_CHARS: usize = 500;
-
-/// Longest title a turn sets, in UTF-16 units.
-const TITLE_MAX_LENGTH: usize = 60;
 
 /// How long the title call may take before the first message's words stand in.
 const TITLE_CALL_TIMEOUT: Duration = Duration::from_secs(15);
@@ -42,13 +39,7 @@ pub fn cleaned_title(answer: &str) -> Option<String> {
     let line = answer.trim().lines().next()?;
     let quotes: &[char] = &['"', '\'', '`', '“', '”', '‘', '’', '«', '»'];
     let title = line.trim().trim_matches(quotes).trim();
-    (!title.is_empty()).then(|| shorten(title, TITLE_MAX_LENGTH))
-}
-
-/// The stand-in: the first message's words on one line.
-pub fn words_title(prompt: &str) -> Option<String> {
-    let words = prompt.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!words.is_empty()).then(|| shorten(&words, TITLE_MAX_LENGTH))
+    (!title.is_empty()).then(|| shorten(title, SET_TITLE_MAX_LENGTH))
 }
 
 impl Turn {
