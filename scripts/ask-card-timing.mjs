@@ -77,7 +77,7 @@ try {
     const events = (await response.text()).split("\n\n").filter((block) => block.startsWith("data: "));
     history = JSON.parse(events[events.length - 1].slice(6)).historyId;
   }
-  const rows = (await (await call(`/gpt/histories/${history}`, undefined, cookie)).json()).data.rows.length;
+  const rows = (await (await call(`/gpt/histories/${history}`, undefined, cookie)).json()).data.prompts.length;
 
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",

@@ -127,7 +127,7 @@ async def stop_latency(ports, token, stops):
     samples = []
     for index in range(stops):
         history = await asyncio.to_thread(new_history, ports[0], token)
-        _, reader, writer = await prompt_until(ports[0], token, history, f"stop {index}", "text")
+        _, reader, writer = await prompt_until(ports[0], token, history, f"stop {index}", "delta")
         sent = time.perf_counter()
         stopped = await asyncio.to_thread(
             lambda: load.Client(ports[1], token).call_form("/api/stop_turn", f"id={history}")

@@ -384,6 +384,17 @@ async fn text_comes_per_step_at_its_end_and_only_from_a_step_without_a_tool_call
 }
 
 #[tokio::test]
+async fn a_json_block_document_keeps_its_action_keys() {
+    // The action-blob rule is for prose: a JSON document's buttons carry "action" keys.
+    let document = r#"{"v": 1, "blocks": [{"type": "text", "text": "Pick one."}, {"type": "actions", "id": "pick",
+        "elements": [{"type": "button", "id": "yes", "label": "Yes", "action": {"kind": "reply", "text": "Yes"}}]}]}"#;
+    let settings = app::turn::TurnSettings { blocks: Some(Default::default()), ..Default::default() };
+    let h = common::harness_with(json!([{"text": document}]), settings).await;
+    let (_, events) = h.prompt(None, "Ask me with a button").await;
+    assert_eq!(text(&events), document);
+}
+
+#[tokio::test]
 async fn a_step_that_fails_mid_stream_says_nothing_and_keeps_only_the_message() {
     let h = harness(json!([{"text": "Half a thou", "error": "The model is overloaded"}])).await;
     let (history, events) = h.prompt(None, "Write a poem").await;

@@ -10,8 +10,8 @@
 //! `"conversations": {"<first user message>": {"responses": […]}}`: a call whose conversation
 //! starts with that message consumes that list instead, with its own cursor.
 //!
-//! A title call (`CallPurpose::Title`) consumes no response: it answers with the script's (or
-//! the conversation's) `title`, and fails when there is none. It is not written to the log.
+//! A title call (`CallPurpose::Title`) consumes no response: it answers with the script's
+//! `title`, and fails when there is none. It is not written to the log.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,8 +42,6 @@ struct Script {
 #[serde(deny_unknown_fields)]
 struct ConversationScript {
     responses: Vec<MockResponse>,
-    #[serde(default)]
-    title: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -104,12 +102,8 @@ impl MockModel {
         first_prompt.filter(|prompt| self.script.conversations.contains_key(prompt))
     }
 
-    fn title(&self, request: &ModelRequest) -> Result<MockResponse, String> {
-        let title = match self.conversation_key(request) {
-            Some(prompt) => self.script.conversations[&prompt].title.clone(),
-            None => self.script.title.clone(),
-        };
-        let text = title.ok_or("The mock model has no title scripted.")?;
+    fn title(&self) -> Result<MockResponse, String> {
+        let text = self.script.title.clone().ok_or("The mock model has no title scripted.")?;
         Ok(MockResponse { text: Some(text), parts: None, tool_calls: Vec::new(), error: None, chunk_delay_ms: 0 })
     }
 
@@ -187,7 +181,7 @@ impl ChatModel for MockModel {
         let log_entry = self.log_path.clone().filter(|_| !titling).map(|path| {
             (path, json!({"system": request.system, "messages": request.messages, "tools": request.tools}))
         });
-        let response = if titling { self.title(&request) } else { self.next_response(&request) };
+        let response = if titling { self.title() } else { self.next_response(&request) };
         let (events, delay) = match response {
             Ok(response) => {
                 let delay = Duration::from_millis(response.chunk_delay_ms);

@@ -88,7 +88,7 @@ impl Turn {
             waiting.forget(&self.history_id, ask_id);
             return None;
         };
-        // What was said before the question is saved with it; the rest of the reply is new.
+        // The reply after the answer starts afresh.
         self.reply.clear();
         // A turn that asked names nothing: the title comes after the first reply.
         self.done(None, Some(pending)).await;

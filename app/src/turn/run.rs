@@ -118,7 +118,7 @@ pub(super) struct Turn {
     pub(super) running_key: String,
     /// When its draft was last stored.
     pub(super) draft: DraftClock,
-    /// The reply was cut off (the model failed, or Palaver shut down).
+    /// The reply was cut off (at its length cap, or by a shutdown).
     pub(super) interrupted: bool,
     pub(super) turn_id: String,
     pub(super) user_id: String,

@@ -141,6 +141,16 @@ impl Turn {
         Some((text, calls, error))
     }
 
+    /// What a finished step said: its text without a trailing action blob, except when the
+    /// text is a block document (a JSON document's buttons carry `"action"` keys).
+    fn said<'t>(&self, text: &'t str) -> &'t str {
+        if self.runner.settings.blocks.is_some() && palaver_contract::blocks::reads_as_document(text) {
+            text
+        } else {
+            super::step_text::without_action_blob(text)
+        }
+    }
+
     pub(super) async fn steps(&mut self) -> StepsEnd {
         for _ in 0..self.runner.settings.max_steps {
             let Some((text, calls, error)) = self.call_model().await else {
@@ -163,9 +173,11 @@ impl Turn {
             }
             if calls.is_empty() {
                 self.settle_previews(None).await;
-                let said = super::step_text::without_action_blob(&text);
+                let said = self.said(&text);
                 if !said.is_empty() {
                     self.emit(TurnEvent::Text { text: said.to_string() }).await;
+                } else if !text.is_empty() {
+                    self.emit(TurnEvent::Retract { retract: "step".into() }).await;
                 }
                 self.reply.push_str(said);
                 if self.interrupted {

@@ -45,7 +45,8 @@ pub fn cleaned_title(answer: &str) -> Option<String> {
 impl Turn {
     /// Names the conversation after its first reply; the title when this turn set it.
     pub(super) async fn title(&self) -> Option<String> {
-        if self.reply.trim().is_empty() || self.interrupted {
+        // A stopped turn (the user is waiting on the Stop) or a cut-off one names nothing.
+        if self.reply.trim().is_empty() || self.interrupted || self.metadata.stopped {
             return None;
         }
         match histories::title_of(&self.runner.pool, &self.history_id).await {
