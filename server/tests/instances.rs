@@ -206,7 +206,7 @@ async fn a_stop_sent_to_one_instance_stops_the_turn_running_on_the_other() {
     let Some(pair) = pair(json!([slow_reply()]), json!([]), &[]).await else { return };
     let history = pair.new_history(&pair.a).await;
     let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
-    read_until(&mut running, |event| event["text"].is_string()).await;
+    read_until(&mut running, |event| event["delta"].is_string()).await;
     let stopped_at = Instant::now();
     assert_eq!(pair.stop(&pair.b, &history).await, "true", "B found the turn on A");
     read_until(&mut running, |event| event["done"] == true).await;
@@ -253,10 +253,10 @@ async fn an_instance_killed_mid_turn_leaves_the_conversation_usable_on_the_other
     };
     let history = pair.new_history(&pair.a).await;
     let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
-    read_until(&mut running, |event| event["text"].is_string()).await;
+    read_until(&mut running, |event| event["delta"].is_string()).await;
     let stream = format!("/gpt/histories/{history}/stream");
     let mut attached = pair.request(&pair.b, reqwest::Method::GET, &stream).send().await.unwrap();
-    read_until(&mut attached, |event| event["text"].is_string()).await;
+    read_until(&mut attached, |event| event["delta"].is_string()).await;
     pair.a.child.kill().unwrap(); // SIGKILL: no grace, nothing saved, no lease given back.
     pair.a.child.wait().unwrap();
 
@@ -287,7 +287,7 @@ async fn a_reply_streaming_on_one_instance_is_reattached_through_the_other() {
     let Some(pair) = pair(json!([reply]), json!([]), &[]).await else { return };
     let history = pair.new_history(&pair.a).await;
     let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
-    read_until(&mut running, |event| event["text"].is_string()).await;
+    read_until(&mut running, |event| event["delta"].is_string()).await;
 
     let mut attached =
         pair.request(&pair.b, reqwest::Method::GET, &format!("/gpt/histories/{history}/stream")).send().await.unwrap();
@@ -311,11 +311,11 @@ async fn a_client_that_comes_back_through_the_other_instance_gets_only_what_it_m
     let mut running = pair.prompt(&pair.a, json!({"prompt": "Talk", "historyId": history})).await;
     // The client reads part of the reply through A, with the events' ids.
     let mut raw = String::new();
-    while raw.matches("\"text\"").count() < 3 {
+    while raw.matches("\"delta\"").count() < 3 {
         let chunk = tokio::time::timeout(Duration::from_secs(10), running.chunk()).await.unwrap().unwrap().unwrap();
         raw.push_str(&String::from_utf8_lossy(&chunk));
     }
-    let seen_text: String = events(&raw).iter().filter_map(|event| event["text"].as_str()).collect();
+    let seen_text: String = events(&raw).iter().filter_map(|event| event["delta"].as_str()).collect();
     let last_id = raw.lines().filter_map(|line| line.strip_prefix("id: ")).next_back().expect("ids").to_owned();
     drop(running);
 
@@ -327,6 +327,6 @@ async fn a_client_that_comes_back_through_the_other_instance_gets_only_what_it_m
         .unwrap();
     assert_eq!(back.status(), StatusCode::OK);
     let rest = read_until(&mut back, |event| event["done"] == true).await;
-    let rest_text: String = rest.iter().filter_map(|event| event["text"].as_str()).collect();
+    let rest_text: String = rest.iter().filter_map(|event| event["delta"].as_str()).collect();
     assert_eq!(format!("{seen_text}{rest_text}"), "part ".repeat(16), "nothing twice, nothing lost");
 }

@@ -293,39 +293,38 @@ fn AssistantMessage(
                     }
                 })}
             {regenerate
-                .map(|RedoTarget { channel, last }| {
-                    view! {
-                        <button
-                            type="button"
-                            class="message__action"
-                            data-testid="regenerate"
-                            disabled=move || channel.busy.get()
-                            on:click=move |_| channel.send.run((last.clone(), None))
-                        >
-                            {if interrupted { "Retry" } else { "Regenerate" }}
-                        </button>
-                    }
+                .map(|target| {
+                    let label = if interrupted { "Retry" } else { "Regenerate" };
+                    view! { <RedoButton target label /> }
                 })} <RateReply history_id row rating />
         </div>
+    }
+}
+
+/// Sends the last message again in its place (the reply after it is retracted).
+#[component]
+fn RedoButton(target: RedoTarget, label: &'static str) -> impl IntoView {
+    let RedoTarget { channel, last } = target;
+    view! {
+        <button
+            type="button"
+            class="message__action"
+            data-testid="regenerate"
+            disabled=move || channel.busy.get()
+            on:click=move |_| channel.send.run((last.clone(), None))
+        >
+            {label}
+        </button>
     }
 }
 
 /// Under a last message whose reply failed: Retry sends it again in its place.
 #[component]
 fn NoReply(retry: RedoTarget) -> impl IntoView {
-    let RedoTarget { channel, last } = retry;
     view! {
         <div class="message__actions" data-testid="no-reply">
             <span class="message__interrupted">"No reply was saved."</span>
-            <button
-                type="button"
-                class="message__action"
-                data-testid="regenerate"
-                disabled=move || channel.busy.get()
-                on:click=move |_| channel.send.run((last.clone(), None))
-            >
-                "Retry"
-            </button>
+            <RedoButton target=retry label="Retry" />
         </div>
     }
 }
