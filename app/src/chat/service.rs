@@ -65,10 +65,7 @@ impl Conversations {
         let mut views = Vec::new();
         for summary in self.list(caller, search).await? {
             // One deleted between the list and its read is left out.
-            if let Some(mut view) = self.view(&summary.id).await? {
-                view.running = self.running.is_running(&summary.id).await;
-                views.push(view);
-            }
+            views.extend(self.view_now(&summary.id).await?);
         }
         Ok(views)
     }
@@ -91,9 +88,14 @@ impl Conversations {
     /// One conversation, for its owner or an admin.
     pub async fn read(&self, caller: &Caller, id: &str) -> AppResult<HistoryView> {
         authorize_history(&self.pool, caller, id, HistoryAccess::Read).await?;
-        let mut view = self.view(id).await?.ok_or(AppError::HistoryNotFound)?;
+        self.view_now(id).await?.ok_or(AppError::HistoryNotFound)
+    }
+
+    /// The view, and whether a turn runs on the conversation now.
+    async fn view_now(&self, id: &str) -> AppResult<Option<HistoryView>> {
+        let Some(mut view) = self.view(id).await? else { return Ok(None) };
         view.running = self.running.is_running(id).await;
-        Ok(view)
+        Ok(Some(view))
     }
 
     /// Gives a conversation the caller owns a new title.

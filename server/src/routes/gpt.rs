@@ -346,10 +346,11 @@ pub async fn rate(
         .get("promptIndex")
         .and_then(Value::as_u64)
         .ok_or_else(|| Problem::bad_request("promptIndex must be a non-negative number"))?;
+    let invalid = || Problem::bad_request("rating must be 'up', 'down', or null");
     let rating = match body.get("rating") {
         Some(Value::Null) => None,
-        Some(Value::String(rating)) if Rating::parse(rating).is_some() => Rating::parse(rating),
-        _ => return Err(Problem::bad_request("rating must be 'up', 'down', or null")),
+        Some(Value::String(rating)) => Some(Rating::parse(rating).ok_or_else(invalid)?),
+        _ => return Err(invalid()),
     };
     conversations.rate(&caller, &id, index, rating).await?;
     Ok(Json(json!({"data": {"promptIndex": index, "rating": rating}})))
