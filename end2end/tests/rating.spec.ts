@@ -3,12 +3,13 @@ import { signUpFreshUser } from "./fixtures/accounts";
 import { ChatPage } from "./fixtures/chat_page";
 
 // Thumbs under a reply rate it (PATCH /gpt/histories/{id}/rating); the rating survives a reload,
-// and pressing the pressed thumb takes it away.
+// and pressing the pressed thumb takes it away. The message has its own scripted reply: a
+// script's replies are used up once per server run, and another spec uses up "First of two".
 test("a reply is rated with a thumb, kept across a reload, and unrated again", async ({ page }) => {
   await signUpFreshUser(page);
   const chat = new ChatPage(page);
   await chat.open();
-  await chat.sendMessage("First of two");
+  await chat.sendMessage("Rate this reply");
   await chat.waitForReply();
   const up = page.getByRole("button", { name: "Good reply" });
   const down = page.getByRole("button", { name: "Bad reply" });
