@@ -31,6 +31,8 @@ pub mod llm;
 #[cfg(feature = "ssr")]
 pub mod mcp;
 #[cfg(feature = "ssr")]
+pub mod openapi;
+#[cfg(feature = "ssr")]
 pub mod outbound;
 #[cfg(feature = "ssr")]
 pub mod server_fn;

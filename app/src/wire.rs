@@ -10,12 +10,14 @@ use palaver_contract::blocks::model::Block;
 
 /// `{data}`: the body of every successful API response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Data<T> {
     pub data: T,
 }
 
 /// A model the picker offers (`GET /gpt/models`): its id is what a conversation stores.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ModelOption {
     pub id: String,
     pub label: String,
@@ -40,12 +42,14 @@ pub const STREAM_ID_HEADER: &str = "palaver-stream-id";
 /// followed it, if the conversation still has `seen_rows` rows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PromptBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::ask_answer))]
     pub ask_response: Option<AskAnswer>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub replace_last: bool,
@@ -57,11 +61,15 @@ pub struct PromptBody {
     /// Files sent with the prompt (Palaver's addition).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<FileRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::ask_surface))]
+    pub surface: Option<AskSurface>,
 }
 
 /// An upload, by the id `POST /files/upload` returned.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct FileRef {
     pub file_id: String,
 }
@@ -83,10 +91,13 @@ pub struct HeadlessTurnBody {
 /// One entry of `GET /gpt/histories/pendingAsks`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PendingAskEntry {
     pub created: String,
     pub history_id: String,
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::ask_kind))]
     pub kind: AskKind,
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::simple_card))]
     pub simple: SimpleCard,
     pub tool_call_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,8 +113,11 @@ pub struct PendingAskEntry {
 /// The ask a headless turn left pending.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PendingAskBrief {
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::ask_kind))]
     pub kind: AskKind,
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::simple_card))]
     pub simple: SimpleCard,
     pub tool_call_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,6 +129,7 @@ pub struct PendingAskBrief {
 /// The `data` of `POST /gpt/histories/{id}/turn`: the whole turn, once it has finished.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct TurnResult {
     pub history_id: String,
     pub text: String,
@@ -129,6 +144,7 @@ pub struct TurnResult {
 /// `POST /gpt/actions`: a host action a document's block or button called.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct HostActionBody {
     pub history_id: String,
     pub name: String,
@@ -141,7 +157,10 @@ pub struct HostActionBody {
 
 /// The `data` of `POST /gpt/actions`: the blocks that replace their namesakes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct HostActionResult {
+    /// Blocks of the block catalog (`blocksDocument.schema.json`).
+    #[cfg_attr(feature = "ssr", schema(value_type = Vec<Object>))]
     pub blocks: Vec<Block>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,

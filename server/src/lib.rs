@@ -11,6 +11,7 @@ mod content_type;
 mod headers;
 pub mod listen;
 mod observe;
+mod openapi;
 mod problem;
 mod routes;
 mod server_fn_status;
@@ -96,6 +97,7 @@ fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
         |method: Method, path, access, handler| (ApiRoute { method, path, access, asks_only: true }, handler);
     vec![
         route(Method::GET, "/health", Access::Public, get(routes::health)),
+        route(Method::GET, openapi::PATH, Access::Public, get(openapi::serve)),
         route(Method::POST, "/auth/signup", Access::Public, post(a::signup)),
         route(Method::POST, "/auth/login", Access::Public, post(a::login)),
         route(Method::POST, "/auth/logout", Access::Public, post(a::logout)),

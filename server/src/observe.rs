@@ -73,8 +73,9 @@ pub async fn observe(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let started = Instant::now();
     let mut response = next.run(request).await;
-    // Server functions speak Leptos's own encoding; only the HTTP API gets requestId.
-    if is_json_answer(&response) && !path.starts_with("/api/") {
+    // Server functions speak Leptos's own encoding; only the HTTP API gets requestId. The
+    // OpenAPI document is not an answer to quote: its root allows no field of ours.
+    if is_json_answer(&response) && !path.starts_with("/api/") && path != crate::openapi::PATH {
         response = with_request_id(response, &request_id).await;
     }
     tracing::info!(

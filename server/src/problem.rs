@@ -3,7 +3,9 @@
 use axum::Json;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use app::error::AppError;
 
@@ -83,20 +85,41 @@ impl From<AppError> for Problem {
     }
 }
 
+/// A problem as the API sends it (the reference's `APIError`).
+#[derive(Serialize, ToSchema)]
+pub struct ProblemBody {
+    /// The HTTP status, again.
+    status: u16,
+    /// What went wrong, in one line (the spec's title for each case).
+    title: String,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+    /// A machine-readable code (`UNKNOWN_BUTTON`, `ASK_EXPIRED`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
+    /// The field errors of an invalid answer (Palaver's routes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fields: Option<Value>,
+    /// The field errors as the headless routes send them: `{fields}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    meta: Option<Value>,
+}
+
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
-        let mut body = json!({"status": self.status.as_u16(), "title": self.title});
-        if let Some(detail) = self.detail {
-            body["detail"] = detail.into();
-        }
-        if let Some(code) = self.code {
-            body["code"] = code.into();
-        }
-        match (self.fields, self.fields_in_meta) {
-            (Some(fields), true) => body["meta"] = json!({"fields": fields}),
-            (Some(fields), false) => body["fields"] = fields,
-            (None, _) => {}
-        }
+        let (fields, meta) = match (self.fields, self.fields_in_meta) {
+            (Some(fields), true) => (None, Some(json!({"fields": fields}))),
+            (fields, _) => (fields, None),
+        };
+        let body = ProblemBody {
+            status: self.status.as_u16(),
+            title: self.title,
+            detail: self.detail,
+            code: self.code,
+            fields,
+            meta,
+        };
         let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
@@ -106,7 +129,7 @@ impl IntoResponse for Problem {
 }
 
 /// Where the JSON API's routes are (every one in the route table, no page or server function).
-const API_PREFIXES: [&str; 5] = ["/gpt/", "/auth/", "/admin/", "/files/", "/health"];
+const API_PREFIXES: [&str; 6] = ["/gpt/", "/auth/", "/admin/", "/files/", "/health", "/openapi.json"];
 
 /// Whether `path` is the JSON API's: its errors are problems.
 pub fn is_api_path(path: &str) -> bool {

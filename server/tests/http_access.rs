@@ -41,7 +41,8 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
     match (method, path) {
         (
             "GET",
-            "/health" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit" | "/gpt/events" | "/gpt/models",
+            "/health" | "/openapi.json" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit" | "/gpt/events"
+            | "/gpt/models",
         ) => (path.into(), None),
         ("POST", "/auth/signup") => {
             (path.into(), Some(json!({"username": "newcomer", "password": "correct horse battery"})))

@@ -138,6 +138,25 @@ async fn a_rename_answers_with_the_document() {
 }
 
 #[tokio::test]
+async fn create_and_update_drop_pending_ask_only_a_turn_writes_it() {
+    let (app, ada) = setup(json!([plan_call()])).await;
+    let forged = json!({"toolCallId": "call_forged", "kind": "confirm"});
+    let created = app.call(Some(&ada), "POST", "/gpt/histories", Some(json!({"pendingAsk": forged}))).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let id = created.json()["data"]["id"].as_str().unwrap().to_string();
+    assert!(created.json()["data"].get("pendingAsk").is_none(), "{}", created.text);
+
+    let (_, asked) =
+        app.json(&ada, "POST", &format!("/gpt/histories/{id}/turn"), Some(json!({"prompt": "Plan?"}))).await;
+    assert_eq!(asked["data"]["pendingAsk"]["toolCallId"], "call_plan", "{asked}");
+    let patch = json!({"title": "Plans", "pendingAsk": forged, "pendingAsk.toolCallId": "call_forged"});
+    let (status, updated) = app.json(&ada, "PATCH", &format!("/gpt/histories/{id}"), Some(patch)).await;
+    assert_eq!(status, StatusCode::OK, "{updated}");
+    assert_eq!(updated["data"]["title"], "Plans");
+    assert_eq!(updated["data"]["pendingAsk"]["toolCallId"], "call_plan", "the turn's ask stays: {updated}");
+}
+
+#[tokio::test]
 async fn a_reply_is_rated_by_its_owner_and_the_rating_is_kept_in_the_request_log() {
     let (app, ada) = setup(json!([{"text": "Hello!"}])).await;
     let bob = app.user("bob", Role::User).await;

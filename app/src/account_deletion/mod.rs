@@ -16,6 +16,7 @@ pub use components::DeleteAccountSection;
 /// What a deletion removed, as the API reports it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct DeletedAccount {
     pub deleted: bool,
     pub conversations: u64,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub enum Role {
     Admin,
     User,
@@ -20,6 +21,7 @@ impl Role {
 
 /// A user as the API shows it (never the password hash).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct UserView {
     pub id: String,
     pub username: String,
@@ -33,6 +35,7 @@ pub struct UserView {
 /// An API token as listed: the secret itself is shown only once, when it is created.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct TokenSummary {
     pub id: String,
     pub name: String,
@@ -45,6 +48,7 @@ pub struct TokenSummary {
 
 /// A token just created: `token` is the secret, shown this once.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CreatedToken {
     pub id: String,
     pub name: String,

@@ -63,6 +63,7 @@ impl Decider {
 /// One entry of the trail, as `GET /gpt/audit` and the pages show it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AuditEntry {
     /// Entries count up; pages go back from `before`.
     pub id: i64,
@@ -103,6 +104,7 @@ pub struct AuditEntry {
 /// A page of the trail, newest first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AuditPage {
     pub entries: Vec<AuditEntry>,
     /// Pass as `before` for the next (older) page; absent on the last page.

@@ -8,6 +8,7 @@ use super::model::{AskOrigin, HistoryRow, HistoryView, PendingAskView, Rating};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct HistoryDocument {
     /// The id again, under the name the reference's documents carry it.
     #[serde(rename = "_id")]
@@ -18,7 +19,9 @@ pub struct HistoryDocument {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     pub prompts: Vec<PromptRow>,
+    /// Written by turns only: create and update bodies leave it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ssr", schema(read_only))]
     pub pending_ask: Option<DocumentPendingAsk>,
     pub created: String,
     pub updated: String,
@@ -32,6 +35,7 @@ pub struct HistoryDocument {
 
 /// A row in its stored shape: tool rows carry the reference's `text` line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PromptRow {
     #[serde(flatten)]
     pub row: HistoryRow,
@@ -56,6 +60,7 @@ impl PromptRow {
 /// The pending ask as the document holds it: an approval's also names its `approvalId`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct DocumentPendingAsk {
     #[serde(flatten)]
     pub view: PendingAskView,

@@ -56,6 +56,7 @@ pub fn check_title(title: &str) -> Result<String, String> {
 /// running tool's own question (an MCP server's elicitation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub enum AskOrigin {
     Approval,
     Elicitation,
@@ -75,6 +76,7 @@ impl AskOrigin {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub enum AskStatus {
     Pending,
     Answered,
@@ -97,6 +99,7 @@ impl AskStatus {
 /// A person's rating of a row (the reference's `prompts[i].rating`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub enum Rating {
     Up,
     Down,
@@ -121,7 +124,9 @@ impl Rating {
 
 /// The ask marker of an ask's `tool-call` row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RowAsk {
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::ask_kind))]
     pub kind: AskKind,
     pub status: AskStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -134,6 +139,7 @@ pub struct RowAsk {
 /// A file sent with a message: an upload of its sender.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Attachment {
     pub file_id: String,
     pub filename: String,
@@ -151,6 +157,7 @@ impl Attachment {
 /// One stored row of a conversation, in the order the conversation happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub enum HistoryRow {
     User {
         text: String,
@@ -167,12 +174,13 @@ pub enum HistoryRow {
         /// (`- <path> <code> <message>`), kept out of the text; the replay adds them back.
         #[serde(default, rename = "blockErrors", skip_serializing_if = "String::is_empty")]
         block_errors: String,
-        /// Cut off before it finished: the process stopped, or the model failed. Shown with a
+        /// Cut off before it finished (the process stopped, or the length cap). Shown with a
         /// Retry, and told to the model on the next turn.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         interrupted: bool,
         /// How the document checked, in views only (never stored).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
         blocks: Option<Box<BlocksCheck>>,
         /// The model that wrote it (rows stored before models were recorded have none).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,6 +214,7 @@ impl HistoryRow {
 
 /// The ask a conversation waits on, as clients see it (no replay state).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PendingAskView {
     #[serde(flatten)]
     pub ask: AskEvent,
@@ -242,10 +251,13 @@ pub struct HistoryView {
 /// The `{ask}` event's ask.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AskEvent {
     pub tool_call_id: String,
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::ask_kind))]
     pub kind: AskKind,
     pub input: Value,
+    #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::simple_card))]
     pub simple: SimpleCard,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<AskOrigin>,

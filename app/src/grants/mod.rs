@@ -15,6 +15,7 @@ pub use components::GrantsSection;
 /// How far a grant reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub enum GrantScope {
     /// Calls in the conversation the approval was given in.
     Conversation,

@@ -37,6 +37,7 @@ pub struct FileStore {
 /// An upload as the API returns it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct UploadedFile {
     pub id: String,
     pub filename: String,

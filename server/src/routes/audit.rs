@@ -4,6 +4,7 @@ use app::db::Pool;
 use axum::Json;
 use axum::extract::{Query, State};
 use serde::Deserialize;
+use utoipa::IntoParams;
 
 use app::audit::{AUDIT_PAGE_MAX, AuditPage};
 use app::error::AppError;
@@ -12,7 +13,7 @@ use app::wire::Data;
 use crate::auth::Authenticated;
 use crate::problem::Problem;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct AuditQuery {
     /// Entries older than this id (the previous page's `nextBefore`).
@@ -23,6 +24,9 @@ pub struct AuditQuery {
     all: Option<bool>,
 }
 
+#[utoipa::path(get, path = "/gpt/audit", tag = "gpt", operation_id = "gpt_audit",
+    summary = "The audit trail of asks, newest first, a page at a time", params(AuditQuery),
+    responses((status = 200, description = "A page", body = Data<AuditPage>)))]
 pub async fn audit(
     State(pool): State<Pool>,
     Authenticated(caller): Authenticated,

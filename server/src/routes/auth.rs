@@ -4,19 +4,22 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use app::account_deletion;
+use app::account_deletion::DeletedAccount;
 use app::accounts::auth::{Accounts, clear_session_cookie, session_cookie, session_secret, wants_secure_cookie};
+use app::accounts::model::{CreatedToken, TokenSummary, UserView};
 use app::accounts::service::{self, NewSession};
 use app::chat::Conversations;
 use app::uploads::Uploads;
+use app::wire::Data;
 
 use crate::auth::{Authenticated, ClientAddress};
 use crate::problem::Problem;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
     username: String,
@@ -24,7 +27,7 @@ pub struct Credentials {
 }
 
 /// A log-in: the credentials, and whether the user's other sessions end.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LoginRequest {
     username: String,
@@ -33,15 +36,25 @@ pub struct LoginRequest {
     end_other_sessions: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PasswordChange {
     current_password: String,
     new_password: String,
 }
 
-/// `POST /auth/password`: `{currentPassword, newPassword}` → `{data: {changed: true,
-/// sessionsEnded}}`; every other session of the account ends (the caller's own stays).
+/// The answer to a password change or reset: how many other sessions it ended.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordSet {
+    changed: bool,
+    sessions_ended: u64,
+}
+
+/// `POST /auth/password`: every other session of the account ends (the caller's own stays).
+#[utoipa::path(post, path = "/auth/password", tag = "auth", operation_id = "auth_changePassword",
+    summary = "Change the caller's password", request_body = PasswordChange,
+    responses((status = 200, description = "Changed", body = Data<PasswordSet>)))]
 pub async fn change_password(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
@@ -54,10 +67,10 @@ pub async fn change_password(
     let ended =
         service::change_password(&accounts, &caller, &change.current_password, &change.new_password, kept, &address)
             .await?;
-    Ok(Json(json!({"data": {"changed": true, "sessionsEnded": ended}})).into_response())
+    Ok(Json(Data { data: PasswordSet { changed: true, sessions_ended: ended } }).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TokenRequest {
     name: String,
@@ -85,9 +98,12 @@ fn session_response(accounts: &Accounts, headers: &HeaderMap, status: StatusCode
         accounts.settings.session_idle,
         wants_secure_cookie(&accounts.settings, headers),
     );
-    with_cookie((status, Json(json!({"data": session.user}))).into_response(), &cookie)
+    with_cookie((status, Json(Data { data: session.user })).into_response(), &cookie)
 }
 
+#[utoipa::path(post, path = "/auth/signup", tag = "auth", operation_id = "auth_signup",
+    summary = "Create an account and sign in", request_body = Credentials,
+    responses((status = 201, description = "Signed up; the session cookie is set", body = Data<UserView>)))]
 pub async fn signup(
     State(accounts): State<Accounts>,
     ClientAddress(address): ClientAddress,
@@ -99,6 +115,9 @@ pub async fn signup(
     Ok(session_response(&accounts, &headers, StatusCode::CREATED, session))
 }
 
+#[utoipa::path(post, path = "/auth/login", tag = "auth", operation_id = "auth_login",
+    summary = "Sign in", request_body = LoginRequest,
+    responses((status = 200, description = "Signed in; the session cookie is set", body = Data<UserView>)))]
 pub async fn login(
     State(accounts): State<Accounts>,
     ClientAddress(address): ClientAddress,
@@ -115,16 +134,31 @@ pub async fn login(
     Ok(session_response(&accounts, &headers, StatusCode::OK, session))
 }
 
+/// The answer to a log-out.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoggedOut {
+    logged_out: bool,
+}
+
+#[utoipa::path(post, path = "/auth/logout", tag = "auth", operation_id = "auth_logout",
+    summary = "Sign out: the session ends and its cookie is cleared",
+    responses((status = 200, description = "Signed out", body = Data<LoggedOut>)))]
 pub async fn logout(State(accounts): State<Accounts>, headers: HeaderMap) -> Result<Response, Problem> {
     service::log_out(&accounts, session_secret(&headers)).await?;
     let cookie = clear_session_cookie(wants_secure_cookie(&accounts.settings, &headers));
-    Ok(with_cookie(Json(json!({"data": {"loggedOut": true}})).into_response(), &cookie))
+    Ok(with_cookie(Json(Data { data: LoggedOut { logged_out: true } }).into_response(), &cookie))
 }
 
-pub async fn me(Authenticated(caller): Authenticated) -> Json<serde_json::Value> {
-    Json(json!({"data": caller.user}))
+#[utoipa::path(get, path = "/auth/me", tag = "auth", operation_id = "auth_me", summary = "The signed-in user",
+    responses((status = 200, description = "The caller", body = Data<UserView>)))]
+pub async fn me(Authenticated(caller): Authenticated) -> Json<Data<UserView>> {
+    Json(Data { data: caller.user })
 }
 
+#[utoipa::path(post, path = "/auth/tokens", tag = "auth", operation_id = "auth_createToken",
+    summary = "Create an API token (its secret is shown this once)", request_body = TokenRequest,
+    responses((status = 201, description = "Created", body = CreatedToken)))]
 pub async fn create_token(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
@@ -132,33 +166,48 @@ pub async fn create_token(
 ) -> Result<Response, Problem> {
     let request: TokenRequest = parse(&body)?;
     let created = service::create_token(&accounts, &caller, &request.name, request.expires_in_days).await?;
-    Ok((StatusCode::CREATED, Json(json!(created))).into_response())
+    Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
+#[utoipa::path(get, path = "/auth/tokens", tag = "auth", operation_id = "auth_listTokens",
+    summary = "The caller's API tokens", responses((status = 200, description = "Successful list", body = Data<Vec<TokenSummary>>)))]
 pub async fn list_tokens(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
 ) -> Result<Response, Problem> {
-    Ok(Json(json!({"data": service::list_tokens(&accounts, &caller).await?})).into_response())
+    Ok(Json(Data { data: service::list_tokens(&accounts, &caller).await? }).into_response())
 }
 
+/// The answer to a revocation.
+#[derive(Serialize, ToSchema)]
+pub struct Revoked {
+    id: String,
+    revoked: bool,
+}
+
+#[utoipa::path(delete, path = "/auth/tokens/{id}", tag = "auth", operation_id = "auth_revokeToken",
+    summary = "Revoke one of the caller's API tokens", params(("id" = String, Path, description = "The token's id")),
+    responses((status = 200, description = "Revoked", body = Data<Revoked>)))]
 pub async fn revoke_token(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
 ) -> Result<Response, Problem> {
     service::revoke_token(&accounts, &caller, &id).await?;
-    Ok(Json(json!({"data": {"id": id, "revoked": true}})).into_response())
+    Ok(Json(Data { data: Revoked { id, revoked: true } }).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AccountDeletion {
     password: String,
 }
 
-/// `DELETE /auth/me`: `{password}` → `{data: {deleted: true, conversations, files}}`; the
-/// account and everything it owns are gone, and the session cookie is cleared.
+/// `DELETE /auth/me`: the account and everything it owns are gone, and the session cookie is
+/// cleared.
+#[utoipa::path(delete, path = "/auth/me", tag = "auth", operation_id = "auth_deleteAccount",
+    summary = "Delete the caller's account and everything it owns", request_body = AccountDeletion,
+    responses((status = 200, description = "Deleted", body = Data<DeletedAccount>)))]
 pub async fn delete_account(
     State(accounts): State<Accounts>,
     State(conversations): State<Conversations>,
@@ -173,23 +222,27 @@ pub async fn delete_account(
         account_deletion::delete_account(&accounts, &conversations, &uploads, &caller, &request.password, &address)
             .await?;
     let cookie = clear_session_cookie(wants_secure_cookie(&accounts.settings, &headers));
-    Ok(with_cookie(Json(json!({"data": deleted})).into_response(), &cookie))
+    Ok(with_cookie(Json(Data { data: deleted }).into_response(), &cookie))
 }
 
+#[utoipa::path(get, path = "/admin/users", tag = "admin", operation_id = "admin_listUsers", summary = "Every user",
+    responses((status = 200, description = "Successful list", body = Data<Vec<UserView>>)))]
 pub async fn admin_list_users(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
 ) -> Result<Response, Problem> {
-    Ok(Json(json!({"data": service::admin_list_users(&accounts, &caller).await?})).into_response())
+    Ok(Json(Data { data: service::admin_list_users(&accounts, &caller).await? }).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UserUpdate {
     disabled: bool,
 }
 
-/// `PATCH /admin/users/{id}`: `{disabled}` → `{data: user}`.
+#[utoipa::path(patch, path = "/admin/users/{id}", tag = "admin", operation_id = "admin_updateUser",
+    summary = "Disable or enable a user", params(("id" = String, Path, description = "The user's id")),
+    request_body = UserUpdate, responses((status = 200, description = "Successful update", body = Data<UserView>)))]
 pub async fn admin_update_user(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
@@ -198,23 +251,33 @@ pub async fn admin_update_user(
 ) -> Result<Response, Problem> {
     let update: UserUpdate = parse(&body)?;
     let user = service::admin_set_disabled(&accounts, &caller, &id, update.disabled).await?;
-    Ok(Json(json!({"data": user})).into_response())
+    Ok(Json(Data { data: user }).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PasswordReset {
+pub struct NewPassword {
     password: String,
 }
 
-/// `POST /admin/users/{id}/password`: `{password}` → `{data: {reset: true, sessionsEnded}}`.
+/// The answer to an admin's password reset: how many of the user's sessions it ended.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordReset {
+    reset: bool,
+    sessions_ended: u64,
+}
+
+#[utoipa::path(post, path = "/admin/users/{id}/password", tag = "admin", operation_id = "admin_resetPassword",
+    summary = "Set a user's password; their sessions end", params(("id" = String, Path, description = "The user's id")),
+    request_body = NewPassword, responses((status = 200, description = "Reset", body = Data<PasswordReset>)))]
 pub async fn admin_reset_password(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
-    let reset: PasswordReset = parse(&body)?;
+    let reset: NewPassword = parse(&body)?;
     let ended = service::admin_reset_password(&accounts, &caller, &id, &reset.password).await?;
-    Ok(Json(json!({"data": {"reset": true, "sessionsEnded": ended}})).into_response())
+    Ok(Json(Data { data: PasswordReset { reset: true, sessions_ended: ended } }).into_response())
 }

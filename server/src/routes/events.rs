@@ -20,6 +20,10 @@ fn resync() -> Event {
     Event::default().data(serde_json::to_string(&LiveEvent::Resync(Resync {})).unwrap_or_default())
 }
 
+#[utoipa::path(get, path = "/gpt/events", tag = "gpt", operation_id = "gpt_events",
+    summary = "The caller's live events (asks made and ended, turns started and done, conversations changed)",
+    params(("Last-Event-ID" = Option<String>, Header, description = "The last event seen: what was missed comes first")),
+    responses((status = 200, description = "Server-sent events, one JSON object each", content_type = "text/event-stream", body = String)))]
 pub async fn events(
     State(hub): State<LiveHub>,
     Authenticated(caller): Authenticated,

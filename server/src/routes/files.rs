@@ -6,12 +6,12 @@ use axum::extract::{Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use app::uploads::{UploadError, Uploads};
+use app::uploads::{UploadError, UploadedFile, Uploads};
 use palaver_contract::asks::format_bytes;
 use palaver_contract::upload::{FILE_FIELD, upload_file_name, upload_mime_type};
 
 use crate::auth::Authenticated;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemBody};
 
 /// Room for the multipart framing around the file itself.
 const MULTIPART_OVERHEAD: u64 = 64 * 1024;
@@ -28,6 +28,11 @@ fn bad_upload(err: impl std::fmt::Display) -> Problem {
     Problem::bad_request("Invalid upload").with_detail(err.to_string())
 }
 
+#[utoipa::path(post, path = "/files/upload", tag = "files", operation_id = "files_upload",
+    summary = "Upload a file (multipart field \"file\") to attach or to answer a files ask",
+    request_body(content_type = "multipart/form-data", content = String),
+    responses((status = 201, description = "Stored", body = UploadedFile),
+        (status = 413, description = "Over the upload cap", body = ProblemBody)))]
 pub async fn upload(
     State(uploads): State<Uploads>,
     Authenticated(caller): Authenticated,

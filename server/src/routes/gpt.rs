@@ -9,18 +9,20 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::{Stream, StreamExt};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
 
 use app::chat::Conversations;
-use app::chat::document::HistoryDocument;
+use app::chat::document::{DocumentPendingAsk, HistoryDocument};
 use app::chat::model::{AttachedEvent, Rating, TurnEvent, check_title};
 use app::error::AppError;
 use app::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
-use app::wire::{Data, HostActionBody, HostActionResult};
+use app::wire::{Data, HostActionBody, HostActionResult, ModelOption, PromptBody};
 use palaver_contract::asks::AskSurface;
 
 use crate::auth::Authenticated;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemBody};
 use palaver_contract::turn_body::{self, AnswerProblem};
 
 /// Parses a JSON object body, or answers with the problem a client can act on.
@@ -63,7 +65,7 @@ fn sse_event(id: &str, event: &TurnEvent) -> Event {
     Event::default().id(id).data(serde_json::to_string(event).unwrap_or_default())
 }
 
-#[derive(serde::Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct ExportQuery {
     /// `markdown` (the default) or `json`.
@@ -71,6 +73,12 @@ pub struct ExportQuery {
 }
 
 /// `GET /gpt/histories/{id}/export?format=markdown|json`: the conversation as a file to keep.
+#[utoipa::path(get, path = "/gpt/histories/{id}/export", tag = "gpthistories", operation_id = "gpthistories_export",
+    summary = "Download a conversation as Markdown or as its JSON document",
+    params(("id" = String, Path, description = "The conversation's id"), ExportQuery),
+    responses((status = 200, description = "The file", content(
+        (String = "text/markdown"),
+        (HistoryDocument = "application/json")))))]
 pub async fn export_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
@@ -109,6 +117,13 @@ pub async fn export_history(
 /// `GET /gpt/histories/{id}/stream`: attaches to the turn running on the conversation, from
 /// after the `Last-Event-ID` it names, or from its start (`{attached}` first, then the turn's
 /// events as `POST /gpt/prompt` sends them); 204 when no turn is streaming there.
+#[utoipa::path(get, path = "/gpt/histories/{id}/stream", tag = "gpthistories", operation_id = "gpthistories_stream",
+    summary = "Follow the turn running on a conversation",
+    params(("id" = String, Path, description = "The conversation's id"),
+        ("Last-Event-ID" = Option<String>, Header, description = "The last event seen: the stream goes on after it")),
+    responses(
+        (status = 200, description = "The turn's events, as POST /gpt/prompt sends them, after {attached}", content_type = "text/event-stream", body = String),
+        (status = 204, description = "No turn is streaming there")))]
 pub async fn attach(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
@@ -171,6 +186,14 @@ fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
 /// With `replaceLast: true` (our addition), the conversation's last message and what followed
 /// it are retracted first: `prompt` takes its place (edit), or without one it is sent again
 /// (regenerate); `seenRows`, when sent, must be the conversation's row count (else 409).
+#[utoipa::path(post, path = "/gpt/prompt", tag = "gpt", operation_id = "gpt_prompt",
+    summary = "Send a message, or answer the pending ask, and stream the turn", request_body = PromptBody,
+    responses(
+        (status = 200, description = "The turn's events as server-sent events, one JSON object each, ending with {done}",
+            content_type = "text/event-stream", body = String,
+            headers(("palaver-stream-id" = String, description = "The turn's stream, for Stop and for attaching again"))),
+        (status = 409, description = "The answer names an ask that is no longer pending", body = ProblemBody),
+        (status = 429, description = "Too many turns of the caller are running", body = ProblemBody)))]
 pub async fn prompt(
     State(turns): State<TurnRunner>,
     Authenticated(caller): Authenticated,
@@ -247,20 +270,26 @@ fn redo(body: &serde_json::Map<String, Value>) -> Result<Option<Redo>, Problem> 
 
 /// `POST /gpt/histories`: starts an empty conversation owned by the caller; `model` (Palaver's
 /// addition) chooses the model it runs on.
+#[utoipa::path(post, path = "/gpt/histories", tag = "gpthistories", operation_id = "gpthistories_create",
+    summary = "Start a conversation", request_body = NewHistory,
+    responses((status = 201, description = "Successful create", body = Data<HistoryDocument>)))]
 pub async fn create_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<Response, Problem> {
-    let body = object_body(&body)?;
-    let model = optional_string(&body, "model")?;
-    let history = HistoryDocument::from(conversations.create(&caller, model.as_deref()).await?);
+    let body: NewHistory = serde_json::from_value(Value::Object(object_body(&body)?))
+        .map_err(|err| Problem::bad_request("Invalid request body").with_detail(format!("Send {{model?}}: {err}.")))?;
+    let history = HistoryDocument::from(conversations.create(&caller, body.model.as_deref()).await?);
     Ok((StatusCode::CREATED, Json(Data { data: history })).into_response())
 }
 
 /// `GET /gpt/histories[?q=]`: the caller's conversations as whole documents, most recently
 /// active first, as the reference lists them; with `q` (Palaver's addition), those whose title
 /// or messages hold it.
+#[utoipa::path(get, path = "/gpt/histories", tag = "gpthistories", operation_id = "gpthistories_list",
+    summary = "The caller's conversations, most recently active first", params(SearchQuery),
+    responses((status = 200, description = "Successful list", body = Data<Vec<HistoryDocument>>)))]
 pub async fn list_histories(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
@@ -271,9 +300,16 @@ pub async fn list_histories(
     Ok(Json(Data { data: documents.into_iter().map(HistoryDocument::from).collect() }))
 }
 
-#[derive(serde::Deserialize)]
+#[derive(Deserialize, IntoParams)]
 pub struct SearchQuery {
+    /// Only conversations whose title or messages hold this.
     q: Option<String>,
+}
+
+/// The body without its `pendingAsk.*` keys (`pendingAsk` itself is ignored where it is read).
+fn without_pending_ask_paths(mut body: serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    body.retain(|key, _| !key.starts_with("pendingAsk."));
+    body
 }
 
 /// The history router's own titles for a missing document and for someone else's.
@@ -286,6 +322,9 @@ fn history_problem(err: AppError) -> Problem {
 }
 
 /// `GET /gpt/histories/{id}`: one conversation with its rows (its owner, or an admin).
+#[utoipa::path(get, path = "/gpt/histories/{id}", tag = "gpthistories", operation_id = "gpthistories_read",
+    summary = "One conversation with its rows", params(("id" = String, Path, description = "The conversation's id")),
+    responses((status = 200, description = "Successful read", body = Data<HistoryDocument>)))]
 pub async fn read_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
@@ -295,17 +334,35 @@ pub async fn read_history(
     Ok(Json(Data { data: HistoryDocument::from(history) }))
 }
 
+/// The body of `POST /gpt/histories`: `{}`, or the model it runs on (Palaver's addition). Other
+/// fields are ignored, `pendingAsk` among them: only a turn writes it.
+#[derive(Deserialize, ToSchema)]
+pub struct NewHistory {
+    model: Option<String>,
+    #[serde(default, rename = "pendingAsk")]
+    #[schema(read_only, value_type = Option<DocumentPendingAsk>)]
+    _pending_ask: serde::de::IgnoredAny,
+}
+
 /// The body of `PATCH /gpt/histories/{id}`: a new title, a model (Palaver's addition), or both.
-#[derive(serde::Deserialize)]
+/// `pendingAsk` (and any `pendingAsk.*` key) is dropped, as the reference drops it: only a turn
+/// writes it.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct HistoryPatch {
+pub struct HistoryFields {
     title: Option<String>,
     model: Option<String>,
+    #[serde(default, rename = "pendingAsk")]
+    #[schema(read_only, value_type = Option<DocumentPendingAsk>)]
+    _pending_ask: serde::de::IgnoredAny,
 }
 
 /// `PATCH /gpt/histories/{id}` `{title?, model?}`: renames a conversation and/or chooses the
 /// model it runs on (its owner only; both are checked before either is written); answers
 /// `{data}` with the conversation's document.
+#[utoipa::path(patch, path = "/gpt/histories/{id}", tag = "gpthistories", operation_id = "gpthistories_update",
+    summary = "Rename a conversation, or choose its model", params(("id" = String, Path, description = "The conversation's id")),
+    request_body = HistoryFields, responses((status = 200, description = "Successful update", body = Data<HistoryDocument>)))]
 pub async fn update_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
@@ -313,7 +370,7 @@ pub async fn update_history(
     body: Bytes,
 ) -> Result<Json<Data<HistoryDocument>>, Problem> {
     let invalid = |detail: String| Problem::bad_request("Invalid rename request").with_detail(detail);
-    let body: HistoryPatch = serde_json::from_slice(&body)
+    let body: HistoryFields = serde_json::from_value(Value::Object(without_pending_ask_paths(object_body(&body)?)))
         .map_err(|err| invalid(format!("Send {{title}} and/or {{model}}, each a string: {err}.")))?;
     if body.title.is_none() && body.model.is_none() {
         return Err(invalid("Send {title} and/or {model}, each a string.".into()));
@@ -332,15 +389,27 @@ pub async fn update_history(
     Ok(Json(Data { data: HistoryDocument::from(history) }))
 }
 
-/// `PATCH /gpt/histories/{id}/rating` `{promptIndex, rating: "up" | "down" | null}`: rates a
-/// row of a conversation (its owner only), as the reference has it; answers
-/// `{data: {promptIndex, rating}}`.
+/// A row's rating: the body of `PATCH /gpt/histories/{id}/rating` and its answer.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RowRating {
+    /// The row's index in `prompts`.
+    prompt_index: u64,
+    /// `up`, `down`, or null to take the rating away.
+    rating: Option<Rating>,
+}
+
+/// `PATCH /gpt/histories/{id}/rating`: rates a row of a conversation (its owner only), as the
+/// reference has it.
+#[utoipa::path(patch, path = "/gpt/histories/{id}/rating", tag = "gpthistories", operation_id = "gpthistories_rating",
+    summary = "Rate a reply", params(("id" = String, Path, description = "The conversation's id")),
+    request_body = RowRating, responses((status = 200, description = "Rated", body = Data<RowRating>)))]
 pub async fn rate(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
     body: Bytes,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<RowRating>>, Problem> {
     let body = object_body(&body)?;
     let index = body
         .get("promptIndex")
@@ -353,24 +422,39 @@ pub async fn rate(
         _ => return Err(invalid()),
     };
     conversations.rate(&caller, &id, index, rating).await?;
-    Ok(Json(json!({"data": {"promptIndex": index, "rating": rating}})))
+    Ok(Json(Data { data: RowRating { prompt_index: index, rating } }))
 }
 
 /// `GET /gpt/models` (Palaver's addition): the models a conversation may run on, the default
-/// first, as `{data: [{id, label, default}]}`.
-pub async fn list_models(State(conversations): State<Conversations>, Authenticated(_): Authenticated) -> Json<Value> {
-    Json(json!({"data": conversations.models.options()}))
+/// first.
+#[utoipa::path(get, path = "/gpt/models", tag = "gpt", operation_id = "gpt_models",
+    summary = "The models a conversation may run on", responses((status = 200, description = "Successful list", body = Data<Vec<ModelOption>>)))]
+pub async fn list_models(
+    State(conversations): State<Conversations>,
+    Authenticated(_): Authenticated,
+) -> Json<Data<Vec<ModelOption>>> {
+    Json(Data { data: conversations.models.options() })
 }
 
 /// `DELETE /gpt/histories/{id}`: deletes a conversation (its owner only). It leaves the lists,
 /// reads as not found, and its pending ask can no longer be listed or answered.
+#[utoipa::path(delete, path = "/gpt/histories/{id}", tag = "gpthistories", operation_id = "gpthistories_delete",
+    summary = "Delete a conversation", params(("id" = String, Path, description = "The conversation's id")),
+    responses((status = 200, description = "Successful delete", body = Data<Deleted>)))]
 pub async fn delete_history(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     Path(id): Path<String>,
-) -> Result<Json<Value>, Problem> {
+) -> Result<Json<Data<Deleted>>, Problem> {
     conversations.delete(&caller, &id).await.map_err(history_problem)?;
-    Ok(Json(json!({"data": {"id": id, "deleted": true}})))
+    Ok(Json(Data { data: Deleted { id, deleted: true } }))
+}
+
+/// The answer to a deletion.
+#[derive(Serialize, ToSchema)]
+pub struct Deleted {
+    id: String,
+    deleted: bool,
 }
 
 /// How long a host action may run.
@@ -378,6 +462,10 @@ const HOST_ACTION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 
 /// `POST /gpt/actions`: runs a host action a document's callback named, for the conversation's
 /// owner; answers `{data: {blocks}}` with the blocks that replace their namesakes.
+#[utoipa::path(post, path = "/gpt/actions", tag = "gpt", operation_id = "gpt_actions",
+    summary = "Run a host action a document's block called", request_body = HostActionBody,
+    responses((status = 200, description = "The blocks that replace their namesakes", body = Data<HostActionResult>),
+        (status = 504, description = "The host action took too long", body = ProblemBody)))]
 pub async fn host_action(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,

@@ -17,10 +17,13 @@ use app::wire::{Data, PendingAskBrief, PendingAskEntry, TurnResult};
 use palaver_contract::asks::resolve_button_answer;
 
 use crate::auth::Authenticated;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemBody};
 use palaver_contract::turn_body::{HeadlessTurn, parse_headless_turn};
 
 /// `GET /gpt/histories/pendingAsks`: the caller's pending asks, newest first.
+#[utoipa::path(get, path = "/gpt/histories/pendingAsks", tag = "gpthistories", operation_id = "gpthistories_pendingAsks",
+    summary = "The caller's pending asks, newest first, with their simple cards",
+    responses((status = 200, description = "Successful response", body = Data<Vec<PendingAskEntry>>)))]
 pub async fn pending_asks(
     State(pool): State<Pool>,
     Authenticated(caller): Authenticated,
@@ -70,6 +73,12 @@ fn turn_problem(err: AppError) -> Problem {
 }
 
 /// `POST /gpt/histories/{id}/turn`: runs a whole turn and answers once it has finished.
+#[utoipa::path(post, path = "/gpt/histories/{id}/turn", tag = "gpthistories", operation_id = "gpthistories_turn",
+    summary = "Run one turn to completion: a prompt, an answer, or a simple card's button",
+    params(("id" = String, Path, description = "The conversation's id")),
+    request_body = ref("#/components/schemas/TurnRequest"),
+    responses((status = 200, description = "Successful response", body = Data<TurnResult>),
+        (status = 409, description = "This ask is no longer pending", body = ProblemBody)))]
 pub async fn turn(
     State(turns): State<TurnRunner>,
     State(pool): State<Pool>,

@@ -11,15 +11,26 @@ use app::db::Pool;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Whether the server can serve.
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`, or `unavailable` when the database does not answer.
+    status: &'static str,
+}
 
 /// 200 once the database answers (it is migrated before the server listens).
-pub async fn health(State(pool): State<Pool>) -> (StatusCode, Json<Value>) {
+#[utoipa::path(get, path = "/health", tag = "meta", operation_id = "health", summary = "Whether the server can serve",
+    responses((status = 200, description = "Serving", body = Health),
+        (status = 503, description = "The database does not answer", body = Health)))]
+pub async fn health(State(pool): State<Pool>) -> (StatusCode, Json<Health>) {
     match app::db::ping(&pool).await {
-        Ok(_) => (StatusCode::OK, Json(json!({"status": "ok"}))),
+        Ok(_) => (StatusCode::OK, Json(Health { status: "ok" })),
         Err(err) => {
             tracing::error!(%err, "health check failed");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"status": "unavailable"})))
+            (StatusCode::SERVICE_UNAVAILABLE, Json(Health { status: "unavailable" }))
         }
     }
 }

@@ -68,7 +68,12 @@ impl TestApp {
 
     /// A fresh app whose replies are block documents.
     pub async fn with_blocks(script: &str, blocks: app::chat::BlocksSettings) -> Self {
-        Self::build(Some(script), test_auth(), Extras { blocks: Some(blocks), ..Extras::default() }).await
+        Self::with_blocks_and_auth(script, blocks, test_auth()).await
+    }
+
+    /// A fresh app whose replies are block documents, on these account settings.
+    pub async fn with_blocks_and_auth(script: &str, blocks: app::chat::BlocksSettings, auth: AuthSettings) -> Self {
+        Self::build(Some(script), auth, Extras { blocks: Some(blocks), ..Extras::default() }).await
     }
 
     /// A fresh app whose turns offer these MCP servers' tools.

@@ -1,0 +1,138 @@
+//! The JSON API as an OpenAPI document (`GET /openapi.json`), derived from the handlers'
+//! `#[utoipa::path]` and their bodies' types. The route table adds what each route's access
+//! rule implies (its security and error answers); the contract adds the schemas it publishes
+//! (`SimpleCard`, `TurnRequest`), whole, so the document and `schemas/` never disagree.
+
+use std::sync::LazyLock;
+
+use app::accounts::auth::SESSION_COOKIE;
+use axum::Json;
+use serde_json::{Value, json};
+use utoipa::OpenApi;
+
+use crate::problem::ProblemBody;
+use crate::routes::{self, audit, auth as a, events, files, gpt as g, headless as h};
+use crate::{Access, api_route_table};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Palaver",
+        description = "A self-hostable AI chat whose agent can ask typed questions mid-turn. The history and \
+                       headless routes are the reference's; Palaver's additions are additive."
+    ),
+    paths(
+        routes::health, serve,
+        a::signup, a::login, a::logout, a::me, a::change_password, a::create_token, a::list_tokens,
+        a::revoke_token, a::delete_account, a::admin_list_users, a::admin_update_user, a::admin_reset_password,
+        files::upload,
+        g::prompt, g::list_histories, g::create_history, h::pending_asks, g::read_history, g::update_history,
+        g::rate, g::list_models, g::delete_history, h::turn, g::attach, g::export_history, g::host_action,
+        audit::audit, events::events,
+    ),
+    components(schemas(ProblemBody)),
+    tags(
+        (name = "gpthistories", description = "Conversations: the reference's history routes and its headless actions"),
+        (name = "gpt", description = "Turns, models, host actions, the audit trail and live events"),
+        (name = "auth", description = "Accounts, sessions and API tokens"),
+        (name = "admin", description = "Users, for admins"),
+        (name = "files", description = "Uploads"),
+        (name = "meta", description = "The server itself"),
+    )
+)]
+struct ApiDoc;
+
+/// Where the document is served.
+pub const PATH: &str = "/openapi.json";
+
+/// `GET /openapi.json`: this API described as OpenAPI.
+#[utoipa::path(get, path = "/openapi.json", tag = "meta", operation_id = "openapi", summary = "This API as an OpenAPI document",
+    responses((status = 200, description = "The document", body = Object)))]
+pub async fn serve() -> Json<&'static Value> {
+    static DOCUMENT: LazyLock<Value> = LazyLock::new(build);
+    Json(&DOCUMENT)
+}
+
+fn build() -> Value {
+    let mut document = serde_json::to_value(ApiDoc::openapi()).unwrap_or_else(|_| json!({}));
+    add_published_schemas(&mut document);
+    document["components"]["securitySchemes"] = json!({
+        "session": {"type": "apiKey", "in": "cookie", "name": SESSION_COOKIE},
+        "token": {"type": "http", "scheme": "bearer", "description": "An API token (POST /auth/tokens)"},
+    });
+    for route in api_route_table() {
+        let method = route.method.as_str().to_ascii_lowercase();
+        if let Some(operation) = document.pointer_mut(&format!("/paths/{}/{method}", escape(route.path))) {
+            add_access(operation, route.access, route.path.contains('{'));
+            if route.path != PATH {
+                add_request_id(operation);
+            }
+        }
+    }
+    document
+}
+
+/// A JSON Pointer token for `path` (RFC 6901).
+fn escape(path: &str) -> String {
+    path.replace('~', "~0").replace('/', "~1")
+}
+
+/// The contract's published documents as components, without their `$schema` (the OpenAPI
+/// document has its own dialect; these use nothing that differs between the two).
+fn add_published_schemas(document: &mut Value) {
+    let published = palaver_contract::asks::ask_json_schemas();
+    for (name, file) in
+        [(app::openapi::SIMPLE_CARD, "simpleCard.schema.json"), ("TurnRequest", "turnRequest.schema.json")]
+    {
+        if let Some((_, mut schema)) = published.iter().find(|(published, _)| *published == file).cloned() {
+            if let Some(schema) = schema.as_object_mut() {
+                schema.remove("$schema");
+            }
+            document["components"]["schemas"][name] = schema;
+        }
+    }
+}
+
+fn problem(description: &str) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ProblemBody"}}}})
+}
+
+/// The security and the error answers a route's access rule implies (the reference's default
+/// error responses), beside any the route declares itself.
+fn add_access(operation: &mut Value, access: Access, names_a_document: bool) {
+    let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let mut add = |status: &str, description: &str| {
+        responses.entry(status).or_insert_with(|| problem(description));
+    };
+    add("400", "Bad request");
+    if access != Access::Public {
+        add("401", "The user must be authenticated");
+    }
+    if matches!(access, Access::Admin | Access::HistoryRead | Access::HistoryWrite) {
+        add("403", "The user is not allowed to perform this action on this document");
+    }
+    if names_a_document {
+        add("404", "Document not found");
+    }
+    add("default", "Any other error, as a problem (409, 413, 415, 429, 5xx)");
+    if access != Access::Public {
+        operation["security"] = json!([{"session": []}, {"token": []}]);
+    }
+}
+
+/// Every JSON answer but the document itself carries the request's id (`observe` adds it).
+fn add_request_id(operation: &mut Value) {
+    let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for response in responses.values_mut() {
+        if let Some(schema) = response.pointer_mut("/content/application~1json/schema") {
+            let body = schema.take();
+            let request_id =
+                json!({"type": "string", "description": "The request's id; quote it when reporting a problem."});
+            *schema = json!({"allOf": [body, {"properties": {"requestId": request_id}}]});
+        }
+    }
+}
