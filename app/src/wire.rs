@@ -88,6 +88,60 @@ pub struct HeadlessTurnBody {
     pub surface: Option<AskSurface>,
 }
 
+/// Palaver's additions to the headless answers' asks (`expiresAt`, `locale`), sent only to a
+/// client that names them in `?include=`: the reference's published schemas close those
+/// objects, so a client validating against them must get exactly the reference's keys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AskAdditions {
+    pub expires_at: bool,
+    pub locale: bool,
+}
+
+impl AskAdditions {
+    /// The `include` value that asks for every addition.
+    pub const ALL: &'static str = "expiresAt,locale";
+
+    /// `GET /gpt/histories/pendingAsks` with every addition, as the watch and the inbox read it
+    /// (they show the time left and the ask's language).
+    pub fn pending_asks_url() -> String {
+        format!("/gpt/histories/pendingAsks?include={}", Self::ALL)
+    }
+
+    /// Reads `include`: addition names, comma-separated. An unknown name is an error that says
+    /// which names there are.
+    pub fn parse(include: Option<&str>) -> Result<Self, String> {
+        let mut additions = Self::default();
+        for name in include.unwrap_or_default().split(',').map(str::trim).filter(|name| !name.is_empty()) {
+            match name {
+                "expiresAt" => additions.expires_at = true,
+                "locale" => additions.locale = true,
+                other => {
+                    return Err(format!(
+                        "include names Palaver's additions, comma-separated: expiresAt, locale (it named \"{other}\")."
+                    ));
+                }
+            }
+        }
+        Ok(additions)
+    }
+
+    pub fn entry(self, entry: PendingAskEntry) -> PendingAskEntry {
+        PendingAskEntry {
+            expires_at: entry.expires_at.filter(|_| self.expires_at),
+            locale: entry.locale.filter(|_| self.locale),
+            ..entry
+        }
+    }
+
+    pub fn brief(self, brief: PendingAskBrief) -> PendingAskBrief {
+        PendingAskBrief {
+            expires_at: brief.expires_at.filter(|_| self.expires_at),
+            locale: brief.locale.filter(|_| self.locale),
+            ..brief
+        }
+    }
+}
+
 /// One entry of `GET /gpt/histories/pendingAsks`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -102,10 +156,11 @@ pub struct PendingAskEntry {
     pub tool_call_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// When the ask ends unanswered (Palaver's addition).
+    /// When the ask ends unanswered (Palaver's addition, with `?include=expiresAt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
-    /// The language the ask is written in (Palaver's addition), for the card's words and direction.
+    /// The language the ask is written in (Palaver's addition, with `?include=locale`), for the
+    /// card's words and direction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
 }
@@ -120,8 +175,10 @@ pub struct PendingAskBrief {
     #[cfg_attr(feature = "ssr", schema(schema_with = crate::openapi::simple_card))]
     pub simple: SimpleCard,
     pub tool_call_id: String,
+    /// As on a pending asks entry: only with `?include=expiresAt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    /// As on a pending asks entry: only with `?include=locale`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
 }
@@ -209,4 +266,19 @@ pub struct McpToolStatus {
 pub struct McpStatus {
     pub servers: Vec<McpServerStatus>,
     pub problems: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AskAdditions;
+
+    #[test]
+    fn include_names_the_additions_and_refuses_any_other_name() {
+        assert_eq!(AskAdditions::parse(None), Ok(AskAdditions::default()));
+        assert_eq!(AskAdditions::parse(Some("")), Ok(AskAdditions::default()));
+        assert_eq!(AskAdditions::parse(Some(AskAdditions::ALL)), Ok(AskAdditions { expires_at: true, locale: true }));
+        assert_eq!(AskAdditions::parse(Some(" locale ,")), Ok(AskAdditions { expires_at: false, locale: true }));
+        let refused = AskAdditions::parse(Some("expiresAt,origin")).unwrap_err();
+        assert!(refused.contains("expiresAt, locale") && refused.contains("\"origin\""), "{refused}");
+    }
 }

@@ -16,7 +16,7 @@ test("an ask made in one tab shows in a second tab and on the watch, and is answ
   const watch = await context.newPage();
   let watchLooked = 0;
   watch.on("request", (request) => {
-    if (request.url().endsWith("/gpt/histories/pendingAsks")) watchLooked += 1;
+    if (new URL(request.url()).pathname === "/gpt/histories/pendingAsks") watchLooked += 1;
   });
   await watch.goto("/watch");
   await watch.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);

@@ -616,7 +616,7 @@ async fn an_ask_carries_its_deadline_everywhere_and_an_answer_after_it_is_refuse
     let deadline = turn[0]["ask"]["expiresAt"].as_str().expect("the {ask} event has expiresAt").to_string();
     let view = rows(&app, &ada, &history).await;
     assert_eq!(view["pendingAsk"]["expiresAt"], deadline.as_str());
-    let (_, list) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
+    let (_, list) = app.json(&ada, "GET", "/gpt/histories/pendingAsks?include=expiresAt", None).await;
     assert_eq!(list["data"][0]["expiresAt"], deadline.as_str());
 
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;

@@ -203,3 +203,68 @@ async fn a_reply_is_rated_by_its_owner_and_the_rating_is_kept_in_the_request_log
     assert!(read["data"]["prompts"][1].get("rating").is_none());
     assert_eq!(logged().await, None);
 }
+
+/// A published schema of the headless answers: the reference's own copy, or Palaver's.
+fn published_schema(path: &str) -> jsonschema::Validator {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+fn schema_errors(file: &str, body: &Value) -> Vec<String> {
+    ["../../shared/schemas", "../contract/schemas"]
+        .into_iter()
+        .flat_map(|dir| {
+            let validator = published_schema(&format!("{dir}/{file}"));
+            validator
+                .iter_errors(body)
+                .map(|error| format!("{dir}: {error} at {}", error.instance_path()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn headless_answers_match_the_published_schemas_and_palavers_additions_come_only_when_asked_for() {
+    let mut plan = plan_call();
+    plan["toolCalls"][0]["input"]["locale"] = json!("de");
+    let (app, ada) = setup(json!([plan.clone(), plan])).await;
+    let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let id = created["data"]["id"].as_str().unwrap().to_string();
+
+    let asked =
+        app.call(Some(&ada), "POST", &format!("/gpt/histories/{id}/turn"), Some(json!({"prompt": "Plan?"}))).await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.text);
+    let asked = asked.json();
+    assert_eq!(keys(&asked["data"]["pendingAsk"]), ["kind", "simple", "toolCallId"], "{asked}");
+    assert_eq!(schema_errors("turnResponse.schema.json", &asked), Vec::<String>::new());
+
+    let (status, listed) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(keys(&listed["data"][0]), ["created", "historyId", "kind", "simple", "toolCallId"], "{listed}");
+    assert_eq!(schema_errors("pendingAsksResponse.schema.json", &listed), Vec::<String>::new());
+
+    // Palaver's own clients name the additions; those answers are no longer the reference's.
+    let (status, with_additions) =
+        app.json(&ada, "GET", "/gpt/histories/pendingAsks?include=expiresAt,locale", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let entry = &with_additions["data"][0];
+    assert_eq!(entry["locale"], "de");
+    assert!(entry["expiresAt"].as_str().is_some_and(|at| at > entry["created"].as_str().unwrap()), "{entry}");
+    assert!(!schema_errors("pendingAsksResponse.schema.json", &with_additions).is_empty(), "the schemas are closed");
+    let (_, only_locale) = app.json(&ada, "GET", "/gpt/histories/pendingAsks?include=locale&q=ignored", None).await;
+    assert_eq!(keys(&only_locale["data"][0]), ["created", "historyId", "kind", "locale", "simple", "toolCallId"]);
+
+    let refused = app.call(Some(&ada), "GET", "/gpt/histories/pendingAsks?include=expiresAt,origin", None).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    let problem = refused.json();
+    assert_eq!(problem["title"], "Invalid query");
+    assert!(problem["detail"].as_str().unwrap().contains("expiresAt, locale (it named \"origin\")"), "{problem}");
+
+    let turn_with_additions = format!("/gpt/histories/{id}/turn?include={}", app::wire::AskAdditions::ALL);
+    let (status, cancelled_and_asked_again) =
+        app.json(&ada, "POST", &turn_with_additions, Some(json!({"prompt": "Plan? Again."}))).await;
+    assert_eq!(status, StatusCode::OK, "{cancelled_and_asked_again}");
+    let pending = &cancelled_and_asked_again["data"]["pendingAsk"];
+    assert_eq!((&pending["locale"], pending["expiresAt"].is_string()), (&json!("de"), true), "{pending}");
+}

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use super::deadline;
 use crate::live::LiveEvent;
-use crate::wire::{Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
+use crate::wire::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, ButtonStyle};
 
 fn button_class(style: ButtonStyle) -> &'static str {
@@ -32,7 +32,7 @@ pub fn Inbox() -> impl IntoView {
         let this = newest.get_value() + 1;
         newest.set_value(this);
         leptos::task::spawn_local(async move {
-            let fetched = crate::http::get::<Data<Vec<PendingAskEntry>>>("/gpt/histories/pendingAsks").await;
+            let fetched = crate::http::get::<Data<Vec<PendingAskEntry>>>(&AskAdditions::pending_asks_url()).await;
             if newest.get_value() != this {
                 return;
             }

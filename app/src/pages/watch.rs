@@ -9,7 +9,7 @@ use crate::chat::deadline;
 use crate::chat::document::HistoryDocument;
 use crate::components::SimpleCardView;
 use crate::live::LiveEvent;
-use crate::wire::{Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
+use crate::wire::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, SimpleCardButton};
 
 #[component]
@@ -24,7 +24,7 @@ pub fn WatchPage() -> impl IntoView {
 
     let refresh = move || {
         leptos::task::spawn_local(async move {
-            match crate::http::get::<Data<Vec<PendingAskEntry>>>("/gpt/histories/pendingAsks").await {
+            match crate::http::get::<Data<Vec<PendingAskEntry>>>(&AskAdditions::pending_asks_url()).await {
                 Ok(Data { data }) => {
                     asks.set(data);
                     loaded.set(true);

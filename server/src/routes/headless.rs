@@ -4,42 +4,66 @@
 use app::db::Pool;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use utoipa::IntoParams;
 
 use app::chat::access::{HistoryAccess, authorize_history};
 use app::chat::model::TurnEvent;
 use app::error::{AppError, FieldError};
 use app::turn::store::{pending_ask, pending_asks_of};
 use app::turn::{TurnInput, TurnRequest, TurnRunner};
-use app::wire::{Data, PendingAskBrief, PendingAskEntry, TurnResult};
+use app::wire::{AskAdditions, Data, PendingAskBrief, PendingAskEntry, TurnResult};
 use palaver_contract::asks::resolve_button_answer;
 
 use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};
 use palaver_contract::turn_body::{HeadlessTurn, parse_headless_turn};
 
+/// The headless routes' query: which of Palaver's additions a client wants. Other keys are
+/// ignored, as the reference ignores them.
+#[derive(Deserialize, IntoParams)]
+pub struct IncludeQuery {
+    /// Palaver's additions to each ask, comma-separated: `expiresAt` (when it ends unanswered),
+    /// `locale` (its language). Without it the asks have exactly the reference's keys.
+    include: Option<String>,
+}
+
+impl IncludeQuery {
+    fn additions(query: Result<Query<Self>, QueryRejection>) -> Result<AskAdditions, Problem> {
+        let invalid = |detail: String| Problem::bad_request("Invalid query").with_detail(detail);
+        let Query(query) = query.map_err(|rejection| invalid(rejection.body_text()))?;
+        AskAdditions::parse(query.include.as_deref()).map_err(invalid)
+    }
+}
+
 /// `GET /gpt/histories/pendingAsks`: the caller's pending asks, newest first.
 #[utoipa::path(get, path = "/gpt/histories/pendingAsks", tag = "gpthistories", operation_id = "gpthistories_pendingAsks",
-    summary = "The caller's pending asks, newest first, with their simple cards",
+    summary = "The caller's pending asks, newest first, with their simple cards", params(IncludeQuery),
     responses((status = 200, description = "Successful response", body = Data<Vec<PendingAskEntry>>)))]
 pub async fn pending_asks(
     State(pool): State<Pool>,
     Authenticated(caller): Authenticated,
+    query: Result<Query<IncludeQuery>, QueryRejection>,
 ) -> Result<Json<Data<Vec<PendingAskEntry>>>, Problem> {
+    let additions = IncludeQuery::additions(query)?;
     let items = pending_asks_of(&pool, &caller.user.id).await?;
     let data: Vec<PendingAskEntry> = items
         .into_iter()
-        .map(|item| PendingAskEntry {
-            locale: item.pending.ask.locale(),
-            created: item.pending.created,
-            history_id: item.history_id,
-            kind: item.pending.ask.kind,
-            simple: item.pending.ask.simple,
-            tool_call_id: item.pending.ask.tool_call_id,
-            title: item.title,
-            expires_at: item.pending.ask.expires_at,
+        .map(|item| {
+            additions.entry(PendingAskEntry {
+                locale: item.pending.ask.locale(),
+                created: item.pending.created,
+                history_id: item.history_id,
+                kind: item.pending.ask.kind,
+                simple: item.pending.ask.simple,
+                tool_call_id: item.pending.ask.tool_call_id,
+                title: item.title,
+                expires_at: item.pending.ask.expires_at,
+            })
         })
         .collect();
     Ok(Json(Data { data }))
@@ -75,7 +99,7 @@ fn turn_problem(err: AppError) -> Problem {
 /// `POST /gpt/histories/{id}/turn`: runs a whole turn and answers once it has finished.
 #[utoipa::path(post, path = "/gpt/histories/{id}/turn", tag = "gpthistories", operation_id = "gpthistories_turn",
     summary = "Run one turn to completion: a prompt, an answer, or a simple card's button",
-    params(("id" = String, Path, description = "The conversation's id")),
+    params(("id" = String, Path, description = "The conversation's id"), IncludeQuery),
     request_body = ref("#/components/schemas/TurnRequest"),
     responses((status = 200, description = "Successful response", body = Data<TurnResult>),
         (status = 409, description = "This ask is no longer pending", body = ProblemBody)))]
@@ -84,8 +108,10 @@ pub async fn turn(
     State(pool): State<Pool>,
     Authenticated(caller): Authenticated,
     Path(history_id): Path<String>,
+    query: Result<Query<IncludeQuery>, QueryRejection>,
     body: Bytes,
 ) -> Result<Json<Data<TurnResult>>, Problem> {
+    let additions = IncludeQuery::additions(query)?;
     let (body, surface) = parse_headless_turn(&body).map_err(validation_failed)?;
     let is_admin = caller.is_admin();
     authorize_history(&pool, &caller, &history_id, HistoryAccess::Write)
@@ -149,6 +175,6 @@ pub async fn turn(
         asked = Some(PendingAskBrief::from(ask));
     }
     let error = (!errors.is_empty()).then(|| errors.join("\n"));
-    let data = TurnResult { history_id, text, title, pending_ask: asked, error };
+    let data = TurnResult { history_id, text, title, pending_ask: asked.map(|ask| additions.brief(ask)), error };
     Ok(Json(Data { data }))
 }
