@@ -71,12 +71,37 @@ impl Path {
 
     /// The sentence subject: the path, or "The value" at the root.
     pub fn subject(&self) -> String {
-        if self.is_root() { "The value".to_string() } else { self.to_string() }
+        if self.is_root() { "The value".to_string() } else { self.text() }
     }
 
     /// The subject inside a sentence: the path, or "the value" at the root.
     pub fn inline(&self) -> String {
-        if self.is_root() { "the value".to_string() } else { self.to_string() }
+        if self.is_root() { "the value".to_string() } else { self.text() }
+    }
+
+    /// The path as [`fmt::Display`] prints it, in a string allocated once at its size
+    /// (`to_string` would grow it piece by piece).
+    pub fn text(&self) -> String {
+        // A dot before each key, and room for "[" digits "]" for an index.
+        let size = self.0.iter().map(|segment| segment.text().map_or(6, |key| key.len() + 1)).sum();
+        let mut text = String::with_capacity(size);
+        self.write_to(&mut text).expect("writing to a String does not fail");
+        text
+    }
+
+    fn write_to(&self, out: &mut impl Write) -> fmt::Result {
+        for (position, segment) in self.0.iter().enumerate() {
+            match segment {
+                Segment::Index(index) => write!(out, "[{index}]")?,
+                Segment::Key(_) | Segment::Name(_) => {
+                    if position > 0 {
+                        out.write_char('.')?;
+                    }
+                    out.write_str(segment.text().unwrap_or_default())?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The asks' error order: segment by segment, an index before a key, keys in UTF-16 order,
@@ -100,18 +125,7 @@ impl Path {
 
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (position, segment) in self.0.iter().enumerate() {
-            match segment {
-                Segment::Index(index) => write!(f, "[{index}]")?,
-                Segment::Key(_) | Segment::Name(_) => {
-                    if position > 0 {
-                        f.write_char('.')?;
-                    }
-                    f.write_str(segment.text().unwrap_or_default())?;
-                }
-            }
-        }
-        Ok(())
+        self.write_to(f)
     }
 }
 
@@ -144,25 +158,26 @@ impl<'a> Loc<'a> {
         Loc::Index(self, index)
     }
 
+    fn parent(&self) -> Option<&Loc<'a>> {
+        match self {
+            Loc::Root => None,
+            Loc::Key(parent, _) | Loc::Name(parent, _) | Loc::Index(parent, _) => Some(parent),
+        }
+    }
+
     pub fn path(&self) -> Path {
-        let mut segments = Vec::new();
+        let depth = std::iter::successors(Some(self), |node| node.parent()).count() - 1;
+        let mut segments = Vec::with_capacity(depth);
         let mut node = self;
         loop {
-            match node {
+            let (parent, segment) = match node {
                 Loc::Root => break,
-                Loc::Key(parent, key) => {
-                    segments.push(Segment::Key(key));
-                    node = parent;
-                }
-                Loc::Name(parent, name) => {
-                    segments.push(Segment::Name(name.to_string()));
-                    node = parent;
-                }
-                Loc::Index(parent, index) => {
-                    segments.push(Segment::Index(*index));
-                    node = parent;
-                }
-            }
+                Loc::Key(parent, key) => (parent, Segment::Key(key)),
+                Loc::Name(parent, name) => (parent, Segment::Name(name.to_string())),
+                Loc::Index(parent, index) => (parent, Segment::Index(*index)),
+            };
+            segments.push(segment);
+            node = parent;
         }
         segments.reverse();
         Path(segments)

@@ -1,9 +1,24 @@
 //! Text helpers shared by the contracts and the UI. Lengths here are UTF-16 code units, the unit
 //! the spec counts in (a JavaScript string's `length`), so most emoji count as two.
 
+use std::fmt;
+
 /// The length of `text` in UTF-16 code units.
 pub fn utf16_len(text: &str) -> usize {
     text.chars().map(char::len_utf16).sum()
+}
+
+/// Whether `text` is at most `max` UTF-16 units long, counting no further than `max`.
+fn fits_utf16(text: &str, max: usize) -> bool {
+    // UTF-8 takes at least as many bytes as UTF-16 takes units: most text fits uncounted.
+    if text.len() <= max {
+        return true;
+    }
+    let mut units = 0;
+    text.chars().all(|ch| {
+        units += ch.len_utf16();
+        units <= max
+    })
 }
 
 /// Trims whitespace at both ends as JavaScript's `trim()` does (which also drops U+FEFF).
@@ -47,8 +62,43 @@ pub fn is_visible(text: &str) -> bool {
 /// word boundary when that boundary lies in the second half of the kept text; a long single
 /// word is cut hard. Text that fits is returned unchanged.
 pub fn shorten(text: &str, max: usize) -> String {
-    if utf16_len(text) <= max {
-        return text.to_string();
+    let short = shortened(text, max);
+    [short.kept, short.tail()].concat()
+}
+
+/// [`shorten`]'s result before it is copied: the text kept, and whether "…" follows it.
+/// Comparing these compares the shortened texts, so callers that only compare need not allocate.
+#[derive(Clone, Copy, Debug)]
+pub struct Shortened<'a> {
+    kept: &'a str,
+    cut: bool,
+}
+
+impl Shortened<'_> {
+    fn tail(&self) -> &'static str {
+        if self.cut { "…" } else { "" }
+    }
+}
+
+impl PartialEq for Shortened<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        // "a…" (cut) and a label that is literally "a…" read the same, so compare the texts.
+        let text = |shortened: &Self| shortened.kept.bytes().chain(shortened.tail().bytes());
+        self.kept.len() + self.tail().len() == other.kept.len() + other.tail().len() && text(self).eq(text(other))
+    }
+}
+
+impl fmt::Display for Shortened<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kept)?;
+        f.write_str(self.tail())
+    }
+}
+
+/// [`shorten`] without the copy.
+pub fn shortened(text: &str, max: usize) -> Shortened<'_> {
+    if fits_utf16(text, max) {
+        return Shortened { kept: text, cut: false };
     }
     let budget = max.saturating_sub(1);
     // Byte index where the kept text ends: the last whole character within `budget` units.
@@ -69,7 +119,7 @@ pub fn shorten(text: &str, max: usize) -> String {
     {
         kept = &kept[..space];
     }
-    format!("{}…", kept.trim_end())
+    Shortened { kept: kept.trim_end(), cut: true }
 }
 
 #[cfg(test)]
@@ -106,6 +156,13 @@ mod tests {
     #[test]
     fn never_splits_an_emoji() {
         assert_eq!(shorten("Go team 🎉🎉🎉🎉🎉🎉🎉 now", 20), "Go team 🎉🎉🎉🎉🎉…");
+    }
+
+    #[test]
+    fn shortened_texts_compare_as_text() {
+        assert_eq!(shortened("Support basics for small teams", 20), shortened("Support basics for…", 20));
+        assert_ne!(shortened("Support basics for small teams", 20), shortened("Support basics for", 20));
+        assert_eq!(shortened("Team", 20), shortened("Team", 4));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! answer it sends, for small screens and clients that do not know the kind.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::ask::Ask;
 use super::check::Checker;
@@ -10,8 +10,8 @@ use super::errors::{AskError, AskErrorCode, Loc, finalize};
 use super::input::{AskKind, ChoiceInput, SelectMode};
 use super::limits::ASK_LIMITS;
 use super::question_set::QuestionsInput;
-use super::response::{AskResponse, validate_ask_response};
-use crate::text::{js_trim, shorten};
+use super::response::{AskResponse, accepts};
+use crate::text::{js_trim, shorten, shortened};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -67,14 +67,14 @@ fn cancel() -> SimpleCardButton {
     button("cancel", "Cancel", ButtonStyle::Cancel, AskResponse::Decline)
 }
 
-fn selected(ids: &[&str]) -> AskResponse {
-    AskResponse::accept(json!({ "selected": ids }))
+/// The content of an answer selecting `ids`.
+fn selected(ids: &[&str]) -> Value {
+    json!({ "selected": ids })
 }
 
-/// The answer `response` if it is a valid answer to `ask`.
-fn if_valid(ask: &Ask, response: AskResponse) -> Option<AskResponse> {
-    let value = response.to_value();
-    validate_ask_response(ask, &value, ASK_LIMITS.files.default_max_file_size_bytes).is_empty().then_some(response)
+/// The accept answer with `content` if it is a valid answer to `ask`.
+fn if_valid(ask: &Ask, content: Value) -> Option<AskResponse> {
+    accepts(ask, &content, ASK_LIMITS.files.default_max_file_size_bytes).then(|| AskResponse::accept(content))
 }
 
 /// The card for a valid ask (`toSimpleCard`). Pure: the same ask always gives the same card.
@@ -99,8 +99,8 @@ pub fn to_simple_card(ask: &Ask, tool_call_id: &str) -> SimpleCard {
             (buttons, false)
         }
         Ask::Markdown(input) => {
-            let draft = input.initial.clone().unwrap_or_default();
-            let approve = if_valid(ask, AskResponse::accept(json!({"markdown": draft, "changed": false})))
+            let draft = input.initial.as_deref().unwrap_or_default();
+            let approve = if_valid(ask, json!({"markdown": draft, "changed": false}))
                 .map(|response| button("approve", "Approve draft", ButtonStyle::Primary, response));
             (approve.into_iter().chain(decline.then(cancel)).collect(), true)
         }
@@ -109,7 +109,11 @@ pub fn to_simple_card(ask: &Ask, tool_call_id: &str) -> SimpleCard {
             let every_required_has_default =
                 input.fields.iter().all(|field| !field.is_required() || field.default.is_some());
             let submit = (!values.is_empty() && every_required_has_default)
-                .then(|| if_valid(ask, AskResponse::accept(json!({ "values": values }))))
+                .then(|| {
+                    // Built as a value: json! would copy every default once more.
+                    let content = Map::from_iter([("values".to_string(), Value::Object(values))]);
+                    if_valid(ask, Value::Object(content))
+                })
                 .flatten()
                 .map(|response| button("submit-defaults", "Submit defaults", ButtonStyle::Primary, response));
             (submit.into_iter().chain(decline.then(cancel)).collect(), true)
@@ -135,7 +139,7 @@ pub fn to_simple_card(ask: &Ask, tool_call_id: &str) -> SimpleCard {
 /// Length a default's label may take inside `Use "<label>"` and still fit a button.
 const USE_DEFAULT_LABEL_MAX_LENGTH: usize = 20 - "Use \"\"".len();
 
-fn choice_buttons(ask: &Ask, input: &ChoiceInput, decline: bool) -> (Vec<SimpleCardButton>, bool) {
+fn choice_buttons<'a>(ask: &Ask, input: &'a ChoiceInput, decline: bool) -> (Vec<SimpleCardButton>, bool) {
     let max = ASK_LIMITS.simple_card.button_label_max_length;
     let skip_button = decline.then(skip);
     let default = input.default.as_deref().unwrap_or_default();
@@ -149,7 +153,8 @@ fn choice_buttons(ask: &Ask, input: &ChoiceInput, decline: bool) -> (Vec<SimpleC
     }
     let default_id = default.first().map(String::as_str);
     if input.options.len() > ASK_LIMITS.simple_card.buttons_max {
-        let short = |label: &str| button_label(label, USE_DEFAULT_LABEL_MAX_LENGTH);
+        // Compared before one of them is shown, so borrowed rather than copied.
+        let short = |label: &'a str| shortened(js_trim(label), USE_DEFAULT_LABEL_MAX_LENGTH);
         let use_default =
             default_id.and_then(|id| input.options.iter().find(|option| option.id == id)).filter(|chosen| {
                 let label = short(&chosen.label);
@@ -157,7 +162,8 @@ fn choice_buttons(ask: &Ask, input: &ChoiceInput, decline: bool) -> (Vec<SimpleC
             });
         let use_default = use_default.map(|option| {
             let label = format!("Use \"{}\"", short(&option.label));
-            button("use-default", label, ButtonStyle::Primary, selected(&[&option.id]))
+            let response = AskResponse::accept(selected(&[&option.id]));
+            button("use-default", label, ButtonStyle::Primary, response)
         });
         return (use_default.into_iter().chain(skip_button).collect(), true);
     }
@@ -170,7 +176,8 @@ fn choice_buttons(ask: &Ask, input: &ChoiceInput, decline: bool) -> (Vec<SimpleC
         .map(|option| {
             let style =
                 if Some(option.id.as_str()) == default_id { ButtonStyle::Primary } else { ButtonStyle::Default };
-            button(format!("option:{}", option.id), button_label(&option.label, max), style, selected(&[&option.id]))
+            let response = AskResponse::accept(selected(&[&option.id]));
+            button(format!("option:{}", option.id), button_label(&option.label, max), style, response)
         })
         .collect();
     let collide = options.iter().enumerate().any(|(index, a)| options[..index].iter().any(|b| b.label == a.label));

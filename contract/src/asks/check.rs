@@ -3,9 +3,11 @@
 //! problems stop the semantic checks (a wrong type, a missing key, a bad enum value) and
 //! which do not (lengths, counts, bounds, formats, blank text, unknown keys).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
-use super::errors::{AskError, AskErrorCode, Loc, Segment, js_number, quote_str, quote_value};
+use super::errors::{AskError, AskErrorCode, Loc, Path, Segment, js_number, quote_str, quote_value};
 use crate::text::is_visible;
 
 /// The type a schema expects, with the words messages use for it.
@@ -32,15 +34,38 @@ impl Expected {
     }
 }
 
-fn received(value: &Value, expected: Expected) -> String {
+fn received(value: &Value, expected: Expected) -> Cow<'static, str> {
     match value {
         Value::Null => "null".into(),
         Value::Array(_) => "a list".into(),
         Value::Bool(_) => "a boolean".into(),
-        Value::Number(number) if expected == Expected::Int => js_number(number.as_f64().unwrap_or_default()),
+        Value::Number(number) if expected == Expected::Int => js_number(number.as_f64().unwrap_or_default()).into(),
         Value::Number(_) => "a number".into(),
         Value::Object(_) => "an object".into(),
         Value::String(_) => "a string".into(),
+    }
+}
+
+/// An error's path, printed once for both its message and its fix.
+struct Printed {
+    path: Path,
+    text: String,
+}
+
+impl Printed {
+    fn new(at: Loc<'_>) -> Self {
+        let path = at.path();
+        Printed { text: path.text(), path }
+    }
+
+    /// The path as a sentence's subject: "The value" at the root.
+    fn subject(&self) -> &str {
+        if self.path.is_root() { "The value" } else { &self.text }
+    }
+
+    /// The path inside a sentence: "the value" at the root.
+    fn inline(&self) -> &str {
+        if self.path.is_root() { "the value" } else { &self.text }
     }
 }
 
@@ -65,32 +90,35 @@ impl Checker {
         self.errors.push(AskError::new(at.path(), code, message, fix));
     }
 
+    fn report(&mut self, at: Printed, code: AskErrorCode, message: String, fix: String) {
+        self.errors.push(AskError::new(at.path, code, message, fix));
+    }
+
     pub fn invalid_type(&mut self, at: Loc<'_>, expected: Expected, value: &Value) {
         self.aborted = true;
-        let path = at.path();
-        let message = format!("{} must be {}, not {}.", path.subject(), expected.words(), received(value, expected));
-        let fix = format!("Make {} {}.", path.inline(), expected.words());
-        self.errors.push(AskError::new(path, AskErrorCode::INVALID_TYPE, message, fix));
+        let at = Printed::new(at);
+        let words = expected.words();
+        let message = [at.subject(), " must be ", words, ", not ", &received(value, expected), "."].concat();
+        let fix = ["Make ", at.inline(), " ", words, "."].concat();
+        self.report(at, AskErrorCode::INVALID_TYPE, message, fix);
     }
 
     pub fn missing(&mut self, at: Loc<'_>) {
         self.aborted = true;
-        let path = at.path();
-        let key = match path.last() {
-            Some(Segment::Key(key)) => Some(key.to_string()),
-            Some(Segment::Name(name)) => Some(name.clone()),
-            Some(Segment::Index(_)) | None => None,
-        };
-        let (message, fix) = match key {
-            None => (format!("{} is required.", path.subject()), format!("Send {}.", path.inline())),
+        let at = Printed::new(at);
+        let (message, fix) = match at.path.last().and_then(Segment::text) {
+            None => ([at.subject(), " is required."].concat(), ["Send ", at.inline(), "."].concat()),
             Some(key) => {
-                let parent = path.parent();
-                let fix =
-                    if parent.is_root() { format!("Add \"{key}\".") } else { format!("Add \"{key}\" to {parent}.") };
-                (format!("{path} is required."), fix)
+                let parent = at.path.parent();
+                let fix = if parent.is_root() {
+                    ["Add \"", key, "\"."].concat()
+                } else {
+                    ["Add \"", key, "\" to ", &parent.text(), "."].concat()
+                };
+                ([&at.text, " is required."].concat(), fix)
             }
         };
-        self.errors.push(AskError::new(path, AskErrorCode::MISSING_REQUIRED, message, fix));
+        self.report(at, AskErrorCode::MISSING_REQUIRED, message, fix);
     }
 
     pub fn invalid_enum(&mut self, at: Loc<'_>, allowed: &[&str], value: &Value) {
@@ -110,52 +138,57 @@ impl Checker {
 
     pub fn unknown_key(&mut self, parent: Loc<'_>, key: &str) {
         let parent_path = parent.path();
-        let owner = if parent_path.is_root() { "this object".to_string() } else { parent_path.to_string() };
-        let message = format!("\"{key}\" is not a field of {owner}.");
-        self.push(parent.name(key), AskErrorCode::UNKNOWN_KEY, message, format!("Remove \"{key}\"."));
+        let owner = if parent_path.is_root() { "this object".to_string() } else { parent_path.text() };
+        let message = ["\"", key, "\" is not a field of ", &owner, "."].concat();
+        self.push(parent.name(key), AskErrorCode::UNKNOWN_KEY, message, ["Remove \"", key, "\"."].concat());
     }
 
     pub fn too_long(&mut self, at: Loc<'_>, max: usize) {
-        let path = at.path();
-        let message = format!("{} is longer than {max} characters.", path.subject());
-        let fix = format!("Shorten {} to {max} characters or fewer.", path.inline());
-        self.errors.push(AskError::new(path, AskErrorCode::TOO_LONG, message, fix));
+        let at = Printed::new(at);
+        let max = max.to_string();
+        let message = [at.subject(), " is longer than ", &max, " characters."].concat();
+        let fix = ["Shorten ", at.inline(), " to ", &max, " characters or fewer."].concat();
+        self.report(at, AskErrorCode::TOO_LONG, message, fix);
     }
 
     /// A label over a button's UTF-16 budget, where emoji count double.
     pub fn too_long_for_button(&mut self, at: Loc<'_>, max: usize) {
-        let path = at.path();
-        let message = format!("{path} is longer than {max} characters, counting each emoji as 2 or more.");
-        let fix = format!("Shorten {path} to {max} characters or fewer, or use fewer emoji.");
-        self.errors.push(AskError::new(path, AskErrorCode::TOO_LONG, message, fix));
+        let at = Printed::new(at);
+        let max = max.to_string();
+        let message = [&at.text, " is longer than ", &max, " characters, counting each emoji as 2 or more."].concat();
+        let fix = ["Shorten ", &at.text, " to ", &max, " characters or fewer, or use fewer emoji."].concat();
+        self.report(at, AskErrorCode::TOO_LONG, message, fix);
     }
 
     pub fn blank(&mut self, at: Loc<'_>) {
-        let path = at.path();
-        let message = format!("{} must contain visible text.", path.subject());
-        let fix = format!("Write at least one visible character in {}.", path.inline());
-        self.errors.push(AskError::new(path, AskErrorCode::TOO_SHORT, message, fix));
+        let at = Printed::new(at);
+        let message = [at.subject(), " must contain visible text."].concat();
+        let fix = ["Write at least one visible character in ", at.inline(), "."].concat();
+        self.report(at, AskErrorCode::TOO_SHORT, message, fix);
     }
 
     pub fn too_many(&mut self, at: Loc<'_>, max: usize) {
-        let path = at.path();
-        let message = format!("{} has more than {max} items.", path.subject());
-        let fix = format!("Remove items from {} until it has {max} or fewer.", path.inline());
-        self.errors.push(AskError::new(path, AskErrorCode::TOO_MANY, message, fix));
+        let at = Printed::new(at);
+        let max = max.to_string();
+        let message = [at.subject(), " has more than ", &max, " items."].concat();
+        let fix = ["Remove items from ", at.inline(), " until it has ", &max, " or fewer."].concat();
+        self.report(at, AskErrorCode::TOO_MANY, message, fix);
     }
 
     pub fn too_few(&mut self, at: Loc<'_>, min: usize) {
-        let path = at.path();
-        let message = format!("{} has fewer than {min} items.", path.subject());
-        let fix = format!("Add items to {} until it has at least {min}.", path.inline());
-        self.errors.push(AskError::new(path, AskErrorCode::TOO_FEW, message, fix));
+        let at = Printed::new(at);
+        let min = min.to_string();
+        let message = [at.subject(), " has fewer than ", &min, " items."].concat();
+        let fix = ["Add items to ", at.inline(), " until it has at least ", &min, "."].concat();
+        self.report(at, AskErrorCode::TOO_FEW, message, fix);
     }
 
-    fn out_of_bounds(&mut self, at: Loc<'_>, bound: &str, limit: String) {
-        let path = at.path();
-        let message = format!("{} must be {bound} {limit}.", path.subject());
-        let fix = format!("Make {} {bound} {limit}.", path.inline());
-        self.errors.push(AskError::new(path, AskErrorCode::RANGE_INVALID, message, fix));
+    fn out_of_bounds(&mut self, at: Loc<'_>, bound: &str, limit: i64) {
+        let at = Printed::new(at);
+        let limit = limit.to_string();
+        let message = [at.subject(), " must be ", bound, " ", &limit, "."].concat();
+        let fix = ["Make ", at.inline(), " ", bound, " ", &limit, "."].concat();
+        self.report(at, AskErrorCode::RANGE_INVALID, message, fix);
     }
 
     /// An object with only the `allowed` keys; other keys are reported, not fatal.
@@ -236,7 +269,8 @@ impl Checker {
     /// the reference's schema library counts them).
     pub fn visible_text(&mut self, value: &Value, at: Loc<'_>, max: usize) -> Option<String> {
         let text = self.string(value, at)?;
-        if text.chars().count() > max {
+        // A string has at least as many bytes as characters: most fit without counting.
+        if text.len() > max && text.chars().count() > max {
             self.too_long(at, max);
         }
         if !is_visible(text) {
@@ -282,10 +316,10 @@ impl Checker {
             return None;
         };
         if number < min {
-            self.out_of_bounds(at, "at least", min.to_string());
+            self.out_of_bounds(at, "at least", min);
         }
         if let Some(max) = max.filter(|max| number > *max) {
-            self.out_of_bounds(at, "at most", max.to_string());
+            self.out_of_bounds(at, "at most", max);
         }
         Some(number)
     }

@@ -39,7 +39,7 @@ pub const FORM_FIELD_TYPES: [FormFieldType; 12] = [
 ];
 
 impl FormFieldType {
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             FormFieldType::Text => "text",
             FormFieldType::Textarea => "textarea",

@@ -92,10 +92,10 @@ pub fn check_form_value(
             if ids.len() > ASK_LIMITS.choice.options_max {
                 ck.too_many(at, ASK_LIMITS.choice.options_max);
             }
-            let path = at.path();
             for (position, id) in ids.iter().enumerate() {
                 let item = at.index(position);
                 if let Some(first) = ids[..position].iter().position(|earlier| earlier == id) {
+                    let path = at.path();
                     ck.push(
                         item,
                         AskErrorCode::DUPLICATE_ID,
@@ -147,9 +147,10 @@ fn check_number(ck: &mut Checker, field: &FormField, value: &Value, at: Loc<'_>)
     let Some(number) = value.as_f64() else {
         return mismatch(ck, field, at);
     };
-    let path = at.path();
-    let shown = js_number(number);
+    // Printed only for an error: most values are in range.
+    let printed = || (at.path(), js_number(number));
     if field.integer == Some(true) && number.fract() != 0.0 {
+        let (path, shown) = printed();
         ck.push(
             at,
             AskErrorCode::FIELD_TYPE_MISMATCH,
@@ -157,6 +158,7 @@ fn check_number(ck: &mut Checker, field: &FormField, value: &Value, at: Loc<'_>)
             format!("Make {path} a whole number."),
         );
     } else if let Some(min) = field.min.filter(|min| number < *min) {
+        let (path, shown) = printed();
         ck.push(
             at,
             AskErrorCode::OUT_OF_RANGE,
@@ -164,6 +166,7 @@ fn check_number(ck: &mut Checker, field: &FormField, value: &Value, at: Loc<'_>)
             format!("Make {path} at least {}.", js_number(min)),
         );
     } else if let Some(max) = field.max.filter(|max| number > *max) {
+        let (path, shown) = printed();
         ck.push(
             at,
             AskErrorCode::OUT_OF_RANGE,
@@ -174,12 +177,13 @@ fn check_number(ck: &mut Checker, field: &FormField, value: &Value, at: Loc<'_>)
 }
 
 fn check_text(ck: &mut Checker, field: &FormField, text: &str, at: Loc<'_>, is_default: bool) {
-    let path = at.path();
     let max = field.text_max_length();
     let length = utf16_len(text);
     let trimmed = utf16_len(js_trim(text));
     let before = ck.errors.len();
+    // The path is printed only for an error: most values are fine.
     if length > max {
+        let path = at.path();
         let unit = if max == 1 { "character" } else { "characters" };
         ck.push(
             at,
@@ -189,6 +193,7 @@ fn check_text(ck: &mut Checker, field: &FormField, text: &str, at: Loc<'_>, is_d
         );
     }
     if trimmed == 0 && is_default {
+        let path = at.path();
         ck.push(
             at,
             AskErrorCode::TOO_SHORT,
@@ -196,6 +201,7 @@ fn check_text(ck: &mut Checker, field: &FormField, text: &str, at: Loc<'_>, is_d
             format!("Write at least one visible character in {path}, or remove it."),
         );
     } else if let Some(min) = field.min_length.and_then(|min| usize::try_from(min).ok()).filter(|min| trimmed < *min) {
+        let path = at.path();
         ck.push(
             at,
             AskErrorCode::TOO_SHORT,
@@ -213,6 +219,7 @@ fn check_text(ck: &mut Checker, field: &FormField, text: &str, at: Loc<'_>, is_d
         _ => return,
     };
     if !valid {
+        let path = at.path();
         let fix = if field.field_type == FormFieldType::Phone {
             format!(
                 "Make {path} 7-15 digits, optionally starting with \"+\", with only spaces, dots, dashes, or parentheses between them."

@@ -78,21 +78,35 @@ pub fn validate_ask_response(ask: &Ask, response: &Value, max_file_size_bytes: u
         }
         return finalize(ck.errors);
     };
-    let at = root.key("content");
+    check_content(&mut ck, ask, content, max_file_size_bytes);
+    finalize(ck.errors)
+}
+
+/// Whether `content` (an object) is the content of a valid accept answer to `ask`: what
+/// [`validate_ask_response`] finds of `{"action": "accept", "content": content}`, without
+/// building that envelope.
+pub(super) fn accepts(ask: &Ask, content: &Value, max_file_size_bytes: u64) -> bool {
+    let mut ck = Checker::default();
+    check_content(&mut ck, ask, content, max_file_size_bytes);
+    ck.errors.is_empty()
+}
+
+/// Checks an accept answer's content, an object.
+fn check_content(ck: &mut Checker, ask: &Ask, content: &Value, max_file_size_bytes: u64) {
+    let at = Loc::Root.key("content");
     match ask {
-        Ask::Choice(input) => choice_answer(&mut ck, input, content, at),
+        Ask::Choice(input) => choice_answer(ck, input, content, at),
         Ask::Confirm(_) => {
             if let Some(object) = ck.object(content, at, &["confirmed"]) {
                 ck.required(object, at, "confirmed");
                 ck.boolean(object, at, "confirmed");
             }
         }
-        Ask::Markdown(input) => markdown_answer(&mut ck, input, content, at),
-        Ask::Form(input) => form_answer(&mut ck, input, content, at),
-        Ask::Files(input) => files_answer(&mut ck, input, content, at, max_file_size_bytes),
-        Ask::Questions(input) => super::validate_questions::questions_answer(&mut ck, input, content, at),
+        Ask::Markdown(input) => markdown_answer(ck, input, content, at),
+        Ask::Form(input) => form_answer(ck, input, content, at),
+        Ask::Files(input) => files_answer(ck, input, content, at, max_file_size_bytes),
+        Ask::Questions(input) => super::validate_questions::questions_answer(ck, input, content, at),
     }
-    finalize(ck.errors)
 }
 
 /// Checks the envelope. `None`: it is invalid; `Some(None)`: a valid decline or cancel;

@@ -27,19 +27,21 @@ const COMPACT_CHOICE_KEYS: &[&str] =
     &["prompt", "title", "locale", "submitLabel", "allowDecline", "select", "options", "default"];
 
 fn choice_option(ck: &mut Checker, value: &Value, at: Loc<'_>, compact: bool) -> Option<ChoiceOption> {
-    let object = ck.object(value, at, &["id", "label", "description"])?;
+    // Read in one pass over the option's keys: a choice may have 50 options.
+    let [id, label, description] = ck.fields(value, at, ["id", "label", "description"])?;
     let limits = &ASK_LIMITS.choice;
-    let id = ck.required(object, at, "id").and_then(|value| ck.id(value, at.key("id"), "option id"));
+    let id = ck.present(id, at, "id").and_then(|value| ck.id(value, at.key("id"), "option id"));
     let label_max =
         if compact { ASK_LIMITS.simple_card.button_label_max_length } else { limits.option_label_max_length };
-    let label = ck.required(object, at, "label").and_then(|value| ck.visible_text(value, at.key("label"), label_max));
+    let label = ck.present(label, at, "label").and_then(|value| ck.visible_text(value, at.key("label"), label_max));
     if compact
         && let Some(label) = &label
         && utf16_len(label) > label_max
     {
         ck.too_long_for_button(at.key("label"), label_max);
     }
-    let description = ck.optional_text(object, at, "description", limits.option_description_max_length);
+    let description = description
+        .and_then(|value| ck.visible_text(value, at.key("description"), limits.option_description_max_length));
     Some(ChoiceOption { id: id?, label: label?, description })
 }
 

@@ -1,5 +1,7 @@
 //! What every ask input's check shares: the common fields, and finding repeated ids.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::check::Checker;
@@ -52,7 +54,21 @@ fn locale(ck: &mut Checker, value: &Value, at: Loc<'_>) -> Option<String> {
 /// The first index at which each later repeat of an id appears: `(repeat index, first index)`.
 pub(super) fn repeats<'s>(ids: impl Iterator<Item = &'s str>) -> Vec<(usize, usize)> {
     let ids: Vec<&str> = ids.collect();
-    (0..ids.len())
-        .filter_map(|index| ids[..index].iter().position(|earlier| *earlier == ids[index]).map(|first| (index, first)))
+    // Comparing every pair is cheapest for the few ids most lists hold; a long list (up to
+    // 50 options) remembers where each id first appeared instead.
+    if ids.len() <= 16 {
+        return (0..ids.len())
+            .filter_map(|index| {
+                ids[..index].iter().position(|earlier| *earlier == ids[index]).map(|first| (index, first))
+            })
+            .collect();
+    }
+    let mut first_at = HashMap::with_capacity(ids.len());
+    ids.iter()
+        .enumerate()
+        .filter_map(|(index, id)| {
+            let first = *first_at.entry(*id).or_insert(index);
+            (first != index).then_some((index, first))
+        })
         .collect()
 }

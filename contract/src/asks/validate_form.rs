@@ -11,13 +11,22 @@ use super::limits::ASK_LIMITS;
 use super::validate_common::{repeats, shared};
 
 const FIELD_KEYS: &[&str] = &["id", "type", "label", "helperText", "required", "default"];
+const TYPE_NAMES: [&str; FORM_FIELD_TYPES.len()] = {
+    let mut names = [""; FORM_FIELD_TYPES.len()];
+    let mut index = 0;
+    while index < names.len() {
+        names[index] = FORM_FIELD_TYPES[index].as_str();
+        index += 1;
+    }
+    names
+};
 
 /// The longest string value a field accepts (`formTextMaxLength`).
 fn form_option(ck: &mut Checker, value: &Value, at: Loc<'_>) -> Option<FormOption> {
-    let object = ck.object(value, at, &["id", "label"])?;
-    let id = ck.required(object, at, "id").and_then(|value| ck.id(value, at.key("id"), "option id"));
+    let [id, label] = ck.fields(value, at, ["id", "label"])?;
+    let id = ck.present(id, at, "id").and_then(|value| ck.id(value, at.key("id"), "option id"));
     let label = ck
-        .required(object, at, "label")
+        .present(label, at, "label")
         .and_then(|value| ck.visible_text(value, at.key("label"), ASK_LIMITS.choice.option_label_max_length));
     Some(FormOption { id: id?, label: label? })
 }
@@ -28,11 +37,13 @@ fn form_field(ck: &mut Checker, value: &Value, at: Loc<'_>) -> Option<FormField>
         return None;
     };
     // `type` picks the field's schema; without a known type nothing else can be checked.
-    let type_names: Vec<&str> = FORM_FIELD_TYPES.iter().map(|kind| kind.as_str()).collect();
-    let field_type = ck.required(object, at, "type").and_then(|value| ck.one_of(value, at.key("type"), &type_names))?;
+    let field_type = ck.required(object, at, "type").and_then(|value| ck.one_of(value, at.key("type"), &TYPE_NAMES))?;
     let field_type = FormFieldType::parse(field_type)?;
-    let allowed: Vec<&str> = FIELD_KEYS.iter().chain(field_type.extra_keys()).copied().collect();
-    ck.object(value, at, &allowed);
+    for key in object.keys() {
+        if !FIELD_KEYS.contains(&key.as_str()) && !field_type.extra_keys().contains(&key.as_str()) {
+            ck.unknown_key(at, key);
+        }
+    }
     let limits = &ASK_LIMITS.form;
     let id = ck.required(object, at, "id").and_then(|value| ck.id(value, at.key("id"), "field id"));
     let label = ck

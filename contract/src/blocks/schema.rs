@@ -197,8 +197,8 @@ impl Checker<'_> {
             }
             Shape::Int { min, max } => match value.as_f64() {
                 Some(number) if number.fract() == 0.0 => {
-                    let subject = at.path().subject();
                     if number < *min as f64 {
+                        let subject = at.path().subject();
                         self.push(
                             at,
                             Code::INVALID_TYPE,
@@ -206,6 +206,7 @@ impl Checker<'_> {
                             format!("Set {subject} to an integer of at least {min}."),
                         );
                     } else if number > *max as f64 {
+                        let subject = at.path().subject();
                         self.push(
                             at,
                             Code::OUT_OF_RANGE,
@@ -253,8 +254,10 @@ impl Checker<'_> {
     }
 
     fn count(&mut self, len: usize, at: Loc<'_>, min: usize, max: usize) {
-        let subject = at.path().subject();
+        // Printed only for an error: most lists fit.
+        let subject = || at.path().subject();
         if len < min {
+            let subject = subject();
             self.push(
                 at,
                 Code::TOO_FEW,
@@ -268,6 +271,7 @@ impl Checker<'_> {
                     self.errors.push(BlockError::described(&at.path(), Code::TOO_MANY_BLOCKS, TOO_MANY_BLOCKS_FIX));
                 }
             } else {
+                let subject = subject();
                 self.push(
                     at,
                     Code::TOO_MANY,

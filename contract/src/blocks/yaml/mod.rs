@@ -48,8 +48,9 @@ pub fn read_with_both(text: &str) -> (Option<YamlDocument>, Result<YamlDocument,
 }
 
 /// A plain scalar's value under the YAML 1.2 core schema (quoted and block scalars are strings).
-fn plain_scalar(text: String) -> Value {
-    match text.as_str() {
+/// Generic so that a borrowed scalar is copied only when it stays a string.
+fn plain_scalar(text: impl AsRef<str> + Into<String>) -> Value {
+    match text.as_ref() {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),
         "false" | "False" | "FALSE" => return Value::Bool(false),
@@ -59,7 +60,7 @@ fn plain_scalar(text: String) -> Value {
         | ".NAN" => return Value::Null,
         _ => {}
     }
-    number(&text).map_or(Value::String(text), Value::Number)
+    number(text.as_ref()).map_or_else(|| Value::String(text.into()), Value::Number)
 }
 
 fn number(text: &str) -> Option<Number> {

@@ -8,6 +8,7 @@
 //! is `None`, and the full reader takes the text from the start. Where it answers, it gives
 //! the full reader's value.
 
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
 use super::{MAX_NESTING, YamlDocument, plain_scalar};
@@ -36,7 +37,7 @@ pub(super) fn read(text: &str) -> Option<YamlDocument> {
 /// (line breaks to some YAML readers) and the non-characters U+FFFE/U+FFFF.
 fn plain_characters(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().all(|(at, &byte)| match byte {
+    let allowed = |at: usize| match bytes[at] {
         b'\n' => true,
         0..0x20 | 0x7f => false,
         0xc2 => !matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
@@ -46,7 +47,17 @@ fn plain_characters(text: &str) -> bool {
             (Some(0xbb), Some(0xbf)) | (Some(0xbf), Some(0xbe | 0xbf))
         ),
         _ => true,
-    })
+    };
+    // Printable ASCII, the bulk of any document, is skipped in a tight loop.
+    let mut at = 0;
+    while let Some(offset) = bytes[at..].iter().position(|byte| !(0x20..0x7f).contains(byte)) {
+        at += offset;
+        if !allowed(at) {
+            return false;
+        }
+        at += 1;
+    }
+    true
 }
 
 struct Reader<'t> {
@@ -129,14 +140,15 @@ impl<'t> Reader<'t> {
                         None => break,
                     },
                 };
-                if entries.contains_key(&key) {
+                // A repeated key is refused, with or without reading its value.
+                let Entry::Vacant(slot) = entries.entry(key) else {
                     return None;
-                }
+                };
                 let value = reader.entry_value(indent, rest)?;
                 if let Some(order) = order.as_deref_mut() {
-                    order.push(key.clone());
+                    order.push(slot.key().clone());
                 }
-                entries.insert(key, value);
+                slot.insert(value);
             }
             Some(Value::Object(entries))
         })
@@ -266,9 +278,9 @@ fn mapping_key(content: &str) -> Option<(String, &str)> {
             (key, after.trim_start_matches(' '))
         }
         _ => {
-            let colon = content.find(": ").or_else(|| content.ends_with(':').then(|| content.len() - 1))?;
+            let colon = find_pair(content, b": ").or_else(|| content.ends_with(':').then(|| content.len() - 1))?;
             let key = content[..colon].trim_end_matches(' ');
-            if !is_plain_start(key) || key.contains(" #") {
+            if !is_plain_start(key) || find_pair(key, b" #").is_some() {
                 return None;
             }
             (key.to_string(), &content[colon..])
@@ -280,6 +292,12 @@ fn mapping_key(content: &str) -> Option<(String, &str)> {
     }
     let rest = after_key.strip_prefix(':')?;
     (rest.is_empty() || rest.starts_with(' ')).then_some((key, rest))
+}
+
+/// Where the two ASCII bytes `pair` first stand together in `text`. Lines are short, and
+/// scanning one costs less than `str::find` setting up its substring searcher per call.
+fn find_pair(text: &str, pair: &[u8; 2]) -> Option<usize> {
+    text.as_bytes().windows(2).position(|window| window[0] == pair[0] && window[1] == pair[1])
 }
 
 /// Whether a plain scalar may start this way (no indicator, no leading space, not empty).
@@ -302,11 +320,11 @@ fn inline_value(text: &str, depth: usize) -> Option<Value> {
             is_line_end(&text[flow.at..]).then_some(value)
         }
         _ => {
-            let value = text.find(" #").map_or(text, |comment| &text[..comment]).trim_end_matches(' ');
-            if !is_plain_start(value) || value.contains(": ") || value.ends_with(':') {
+            let value = find_pair(text, b" #").map_or(text, |comment| &text[..comment]).trim_end_matches(' ');
+            if !is_plain_start(value) || find_pair(value, b": ").is_some() || value.ends_with(':') {
                 return None;
             }
-            Some(plain_scalar(value.to_string()))
+            Some(plain_scalar(value))
         }
     }
 }
@@ -402,7 +420,7 @@ impl<'t> Flow<'t> {
                     return None;
                 }
                 self.at += value.len();
-                Some(plain_scalar(value.to_string()))
+                Some(plain_scalar(value))
             }
         }
     }
@@ -425,7 +443,7 @@ impl<'t> Flow<'t> {
             key
         } else {
             let rest = self.rest();
-            let colon = rest.find(": ")?;
+            let colon = find_pair(rest, b": ")?;
             let key = rest[..colon].trim_end_matches(' ');
             if !is_plain_start(key) || key.contains([',', '[', ']', '{', '}', '#', ':']) {
                 return None;
