@@ -96,7 +96,9 @@ fn ConversationItem(
     let draft = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
-    let is_current = move || current.get().as_deref() == Some(id.read_value().as_str());
+    // A navigation can rebuild the list and dispose this entry a moment before its
+    // aria-current runs once more: a disposed entry is not the current one.
+    let is_current = move || id.try_with_value(|id| current.get().as_deref() == Some(id.as_str())).unwrap_or(false);
     // Each rename starts from the saved title: a cancelled edit is dropped.
     let show = move |next: EntryMode| {
         error.set(None);

@@ -398,7 +398,9 @@ pub(super) fn SubmitRow(
                 type="button"
                 class="ask-button ask-button--primary"
                 data-testid="ask-submit"
-                disabled=move || !valid.get() || channel.busy.get()
+                // A live event can rebuild the transcript and dispose the card (and `valid`)
+                // a moment before this runs once more: a disposed card's button stays disabled.
+                disabled=move || !valid.try_get().unwrap_or(false) || channel.busy.get()
                 on:click=move |_| answer.run(draft.get_untracked())
             >
                 <bdi>{label}</bdi>
