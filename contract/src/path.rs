@@ -29,6 +29,10 @@ impl Segment {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Path(Vec<Segment>);
 
+/// What messages call the root: as a sentence's subject, and inside a sentence.
+pub(crate) const ROOT_SUBJECT: &str = "The value";
+pub(crate) const ROOT_INLINE: &str = "the value";
+
 impl Path {
     pub fn root() -> Self {
         Path(Vec::new())
@@ -71,12 +75,12 @@ impl Path {
 
     /// The sentence subject: the path, or "The value" at the root.
     pub fn subject(&self) -> String {
-        if self.is_root() { "The value".to_string() } else { self.text() }
+        if self.is_root() { ROOT_SUBJECT.to_string() } else { self.text() }
     }
 
     /// The subject inside a sentence: the path, or "the value" at the root.
     pub fn inline(&self) -> String {
-        if self.is_root() { "the value".to_string() } else { self.text() }
+        if self.is_root() { ROOT_INLINE.to_string() } else { self.text() }
     }
 
     /// The path as [`fmt::Display`] prints it, in a string allocated once at its size

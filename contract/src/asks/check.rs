@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::errors::{AskError, AskErrorCode, Loc, Path, Segment, js_number, quote_str, quote_value};
+use crate::path::{ROOT_INLINE, ROOT_SUBJECT};
 use crate::text::is_visible;
 
 /// The type a schema expects, with the words messages use for it.
@@ -60,12 +61,12 @@ impl Printed {
 
     /// The path as a sentence's subject: "The value" at the root.
     fn subject(&self) -> &str {
-        if self.path.is_root() { "The value" } else { &self.text }
+        if self.path.is_root() { ROOT_SUBJECT } else { &self.text }
     }
 
     /// The path inside a sentence: "the value" at the root.
     fn inline(&self) -> &str {
-        if self.path.is_root() { "the value" } else { &self.text }
+        if self.path.is_root() { ROOT_INLINE } else { &self.text }
     }
 }
 
