@@ -103,23 +103,23 @@ async def latency(ports, token, asks):
     samples = []
     for index in range(asks):
         history = await asyncio.to_thread(new_history, ports[0], token)
-        heard = asyncio.create_task(wait_for_ask(listener, f"call_{index}"))
+        heard = asyncio.create_task(wait_for_ask(listener, history))
         event, _, asking = await prompt_until(ports[0], token, history, f"ask {index}", "ask")
         asking.close()
-        tool_call_id = event["ask"]["toolCallId"]
-        arrived, expires_at = await asyncio.wait_for(heard, 10)
-        assert tool_call_id == f"call_{index}", tool_call_id
-        samples.append(arrived - stored_at(expires_at))
+        arrived, created = await asyncio.wait_for(heard, 10)
+        assert created["toolCallId"] == event["ask"]["toolCallId"], created
+        samples.append(arrived - stored_at(created["expiresAt"]))
     writer.close()
     return samples
 
 
-async def wait_for_ask(reader, tool_call_id):
+async def wait_for_ask(reader, history):
+    """When the conversation `history`'s ask was heard, and its `askCreated`."""
     while True:
         event = await next_data(reader)
         created = event.get("askCreated", {})
-        if created.get("toolCallId") == tool_call_id:
-            return time.time(), created["expiresAt"]
+        if created.get("historyId") == history:
+            return time.time(), created
 
 
 async def stop_latency(ports, token, stops):

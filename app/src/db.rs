@@ -448,4 +448,40 @@ mod tests {
         assert_eq!(moved["blockErrors"], errors);
         assert_eq!(payloads[1], rows[1].to_string(), "a reply that is not a document keeps its text");
     }
+
+    #[tokio::test]
+    async fn older_ask_rows_are_keyed_by_their_id_and_of_two_sharing_one_only_the_newer() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = migrated_up_to(dir.path(), "0017_ratings.sql").await;
+        sqlx::query("INSERT INTO histories (id) VALUES ('h')").execute(&pool).await.unwrap();
+        let rows = [
+            ("tool-call", Some("choice"), "call_plan"),
+            ("tool-result", None, "call_plan"),
+            ("tool-call", Some("choice"), "call_plan"),
+            ("tool-call", None, "call_host"),
+            ("tool-call", Some("confirm"), "approval_call_host"),
+        ];
+        for (seq, (row_type, ask_kind, id)) in rows.into_iter().enumerate() {
+            let payload = serde_json::json!({"type": row_type, "toolCallId": id});
+            sqlx::query(
+                "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind)
+                 VALUES ('h', ?, 't', ?, ?, ?)",
+            )
+            .bind(seq as i64)
+            .bind(row_type)
+            .bind(payload.to_string())
+            .bind(ask_kind)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        SQLITE_MIGRATIONS.run(&pool).await.unwrap();
+
+        let keys: Vec<Option<String>> =
+            sqlx::query_scalar("SELECT ask_id FROM history_rows ORDER BY seq").fetch_all(&pool).await.unwrap();
+        let keys: Vec<Option<&str>> = keys.iter().map(Option::as_deref).collect();
+        assert_eq!(keys, [None, None, Some("call_plan"), None, Some("approval_call_host")]);
+        let twice = sqlx::query("UPDATE history_rows SET ask_id = 'call_plan' WHERE seq = 0").execute(&pool).await;
+        assert!(twice.is_err(), "an ask id is unique in its conversation");
+    }
 }

@@ -74,6 +74,7 @@ async fn answer(h: &Harness, history: &str, tool_call_id: &str, response: Value)
 async fn an_ask_nobody_answers_expires_once_and_the_model_hears_of_it_next_turn() {
     let h = harness_with(json!([choice("call_plan"), {"text": "Noted."}]), short_lived(1, 1)).await;
     let (history, events) = h.prompt(None, "Set up billing").await;
+    let ask_id = asked(&events).expect("an ask");
     let deadline = expires_at(&events);
     let pending = app::turn::store::pending_ask(&h.pool, &history).await.unwrap().expect("pending");
     assert_eq!(pending.ask.expires_at.as_deref(), Some(deadline.as_str()), "stored as sent");
@@ -82,21 +83,21 @@ async fn an_ask_nobody_answers_expires_once_and_the_model_hears_of_it_next_turn(
 
     tokio::time::sleep(Duration::from_millis(1100)).await;
     // No sweep has run: the answer itself finds the ask due, ends it, and is refused.
-    let late = answer(&h, &history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let late = answer(&h, &history, &ask_id, json!({"action": "accept", "content": {"selected": ["team"]}})).await;
     match late {
         Err(AppError::ExpiredAsk { tool_call_id, expires_at }) => {
-            assert_eq!((tool_call_id.as_str(), expires_at.as_str()), ("call_plan", deadline.as_str()));
+            assert_eq!((tool_call_id.as_str(), expires_at.as_str()), (ask_id.as_str(), deadline.as_str()));
         }
         other => panic!("an answer after the deadline is refused as expired, not {other:?}"),
     }
     assert_eq!(h.pending(&history).await, None);
     let rows = h.rows(&history).await;
-    let (status, expired_at) = the_ask(&rows, "call_plan");
+    let (status, expired_at) = the_ask(&rows, &ask_id);
     assert_eq!(status, AskStatus::Expired);
     assert!(expired_at.is_some_and(|at| at >= deadline));
-    assert_eq!(results_of(&rows, "call_plan"), [&json!({"action": "cancel", "reason": "expired"})]);
+    assert_eq!(results_of(&rows, &ask_id), [&json!({"action": "cancel", "reason": "expired"})]);
     assert_eq!(h.runner.expire_due().await.unwrap(), 0, "an ask ends once");
-    let again = answer(&h, &history, "call_plan", json!({"action": "decline"})).await;
+    let again = answer(&h, &history, &ask_id, json!({"action": "decline"})).await;
     assert!(matches!(again, Err(AppError::ExpiredAsk { .. })), "still refused as expired: {again:?}");
 
     h.prompt(Some(&history), "Are you still there?").await;
@@ -116,16 +117,18 @@ async fn each_decision_names_the_surface_it_came_from() {
         short_lived(60, 60),
     )
     .await;
-    let (history, _) = h.prompt(None, "First").await;
-    answer(&h, &history, "call_web", json!({"action": "decline"})).await.unwrap();
-    h.prompt(Some(&history), "Second").await;
-    let input = TurnInput::Answer { tool_call_id: "call_watch".into(), response: json!({"action": "decline"}) };
+    let (history, events) = h.prompt(None, "First").await;
+    let on_web = asked(&events).expect("an ask");
+    answer(&h, &history, &on_web, json!({"action": "decline"})).await.unwrap();
+    let (_, events) = h.prompt(Some(&history), "Second").await;
+    let on_watch = asked(&events).expect("an ask");
+    let input = TurnInput::Answer { tool_call_id: on_watch.clone(), response: json!({"action": "decline"}) };
     let request = TurnRequest { surface: AskSurface::Compact, ..h.request(Some(&history), input) };
     let mut handle = h.runner.start(request).await.unwrap();
     while handle.events.recv().await.is_some() {}
     let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
     let surfaces: Vec<(&str, &str)> = trail.iter().map(|e| (e.tool_call_id.as_str(), e.surface.as_str())).collect();
-    assert_eq!(surfaces, [("call_watch", "watch"), ("call_web", "web")]);
+    assert_eq!(surfaces, [(on_watch.as_str(), "watch"), (on_web.as_str(), "web")]);
     assert!(trail.iter().all(|entry| entry.actor.as_deref() == Some("ada") && entry.decision == "decline"));
 }
 
@@ -135,15 +138,16 @@ async fn an_expired_approval_never_runs_its_tool() {
     let h = harness_with(json!([add, {"text": "Deleted."}]), short_lived(3600, 1)).await;
     h.seed_completed_todo("done already").await;
     let (history, events) = h.prompt(None, "Clean up my todos").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_call_add"));
+    let approval = asked(&events).expect("an approval");
+    assert!(approval.starts_with("approval_") && approval != "approval_call_add", "an id of its own: {approval}");
     tokio::time::sleep(Duration::from_millis(1100)).await;
     assert_eq!(h.runner.expire_due().await.unwrap(), 1, "the sweep ends it");
 
     let approve = json!({"action": "accept", "content": {"confirmed": true}});
-    let late = answer(&h, &history, "approval_call_add", approve).await;
+    let late = answer(&h, &history, &approval, approve).await;
     assert!(matches!(late, Err(AppError::ExpiredAsk { .. })), "{late:?}");
     let rows = h.rows(&history).await;
-    assert_eq!(the_ask(&rows, "approval_call_add").0, AskStatus::Expired);
+    assert_eq!(the_ask(&rows, &approval).0, AskStatus::Expired);
     assert_eq!(results_of(&rows, "call_add"), [&json!({"approved": false, "reason": "expired"})], "never run");
     assert_eq!(h.model_requests().len(), 1, "no continuation ran the tool");
 }
@@ -153,18 +157,19 @@ async fn answers_racing_the_expiry_resolve_each_ask_exactly_once() {
     let mut outcomes = (0, 0);
     for round in 0..8_u64 {
         let h = harness_with(json!([choice("call_plan"), {"text": "Team it is."}]), short_lived(1, 1)).await;
-        let (history, _) = h.prompt(None, "Set up billing").await;
+        let (history, events) = h.prompt(None, "Set up billing").await;
+        let ask_id = asked(&events).expect("an ask");
         // Around the deadline, a little earlier or later each round.
         tokio::time::sleep(Duration::from_millis(960 + round * 10)).await;
         let team = json!({"action": "accept", "content": {"selected": ["team"]}});
-        let answers: Vec<_> = (0..6).map(|_| answer(&h, &history, "call_plan", team.clone())).collect();
+        let answers: Vec<_> = (0..6).map(|_| answer(&h, &history, &ask_id, team.clone())).collect();
         let sweeps: Vec<_> = (0..6).map(|_| h.runner.expire_due()).collect();
         let (answers, sweeps) = tokio::join!(futures::future::join_all(answers), futures::future::join_all(sweeps));
         let accepted = answers.iter().filter(|answer| answer.is_ok()).count();
         let expired: usize = sweeps.into_iter().map(|swept| swept.expect("a sweep")).sum();
         let rows = h.rows(&history).await;
-        let (status, _) = the_ask(&rows, "call_plan");
-        assert_eq!(results_of(&rows, "call_plan").len(), 1, "one ending is stored: {rows:?}");
+        let (status, _) = the_ask(&rows, &ask_id);
+        assert_eq!(results_of(&rows, &ask_id).len(), 1, "one ending is stored: {rows:?}");
         match status {
             AskStatus::Answered => {
                 assert_eq!((accepted, expired), (1, 0), "one answer won");
@@ -186,7 +191,8 @@ async fn answers_racing_the_expiry_resolve_each_ask_exactly_once() {
 #[tokio::test]
 async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
     let h = harness_with(json!([choice("call_a"), choice("call_b")]), short_lived(1, 1)).await;
-    let (first, _) = h.prompt(None, "One").await;
+    let (first, events) = h.prompt(None, "One").await;
+    let first_ask = asked(&events).expect("an ask");
     let (second, _) = h.prompt(None, "Two").await;
     // An ask stored before asks expired has no expiresAt.
     let without_expiry = match app::db::Backend::of(&h.pool) {
@@ -220,7 +226,7 @@ async fn the_sweeper_ends_due_asks_across_a_restart_and_dates_old_ones() {
     }
     sweeper.abort();
     assert_eq!(h.pending(&first).await, None, "the due ask ended at start");
-    assert_eq!(the_ask(&h.rows(&first).await, "call_a").0, AskStatus::Expired);
+    assert_eq!(the_ask(&h.rows(&first).await, &first_ask).0, AskStatus::Expired);
     let dated = app::turn::store::pending_ask(&h.pool, &second).await.unwrap().expect("still pending");
     let expires_at = dated.ask.expires_at.expect("dated at start");
     assert!(expires_at > dated.created, "an hour after it was asked: {expires_at}");
@@ -300,7 +306,7 @@ async fn a_grant_lets_later_calls_run_without_a_card_until_it_is_revoked() {
     .await;
     let (history, events) = h.prompt(None, "Publish one").await;
     assert!(events.iter().any(|e| matches!(e, TurnEvent::Ask { ask, .. } if ask.grantable)), "offered");
-    answer(&h, &history, "approval_c1", approve(Some("conversation"))).await.unwrap();
+    answer(&h, &history, &asked(&events).unwrap(), approve(Some("conversation"))).await.unwrap();
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 
     let (_, events) = h.prompt(Some(&history), "Publish two").await;
@@ -310,7 +316,7 @@ async fn a_grant_lets_later_calls_run_without_a_card_until_it_is_revoked() {
 
     // Another conversation: the conversation grant does not reach it.
     let (_, events) = h.prompt(None, "Publish three").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_c3"));
+    assert!(asked(&events).is_some_and(|id| id.starts_with("approval_")), "asked");
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 
     let grants = app::grants::store::list(&h.pool, &h.caller.user.id).await.unwrap();
@@ -322,7 +328,7 @@ async fn a_grant_lets_later_calls_run_without_a_card_until_it_is_revoked() {
     assert!(app::grants::store::revoke(&h.pool, &h.caller.user.id, &grants[0].id).await.unwrap());
     assert!(!app::grants::store::revoke(&h.pool, &h.caller.user.id, &grants[0].id).await.unwrap(), "once");
     let (_, events) = h.prompt(Some(&history), "Publish four").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_c4"), "revoked: the next call asks again");
+    assert!(asked(&events).is_some(), "revoked: the next call asks again");
     assert_eq!(runs.load(Ordering::SeqCst), 2);
     let trail = app::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
     assert_eq!(trail.last().unwrap().scope.as_deref(), Some("conversation"), "the audit names the grant");
@@ -333,8 +339,8 @@ async fn an_always_grant_reaches_every_conversation() {
     let (h, runs) =
         with_publish(json!([publish("c1", "one"), {"text": "Done."}, publish("c2", "two"), {"text": "Done."}]), false)
             .await;
-    let (history, _) = h.prompt(None, "Publish one").await;
-    answer(&h, &history, "approval_c1", approve(Some("always"))).await.unwrap();
+    let (history, events) = h.prompt(None, "Publish one").await;
+    answer(&h, &history, &asked(&events).unwrap(), approve(Some("always"))).await.unwrap();
     let (other, events) = h.prompt(None, "Publish two elsewhere").await;
     assert_eq!(asked(&events), None);
     assert_eq!(runs.load(Ordering::SeqCst), 2);
@@ -346,39 +352,42 @@ async fn a_grant_is_refused_where_it_is_not_offered_and_the_answer_changes_nothi
     let (h, runs) = with_publish(json!([publish("c1", "one")]), true).await;
     let (history, events) = h.prompt(None, "Publish one").await;
     assert!(events.iter().any(|e| matches!(e, TurnEvent::Ask { ask, .. } if !ask.grantable)), "not offered");
-    let refused = answer(&h, &history, "approval_c1", approve(Some("always"))).await;
+    let approval = asked(&events).unwrap();
+    let refused = answer(&h, &history, &approval, approve(Some("always"))).await;
     let Err(AppError::InvalidAnswer { fields }) = refused else { panic!("refused with a field error: {refused:?}") };
     assert_eq!((fields[0].path.as_str(), fields[0].code.as_str()), ("grant", "GRANT_NOT_OFFERED"));
-    assert_eq!(h.pending(&history).await.as_deref(), Some("approval_c1"), "still pending");
+    assert_eq!(h.pending(&history).await, Some(approval), "still pending");
 
     // A denial never carries one; nor does a destructive approval (the demo's) offer one.
     let delete = json!({"toolCalls": [{"id": "c3", "name": "deleteCompletedTodos", "input": {}}]});
     let (h, _) = with_publish(json!([publish("c2", "two"), delete]), false).await;
     h.seed_completed_todo("done already").await;
-    let (history, _) = h.prompt(None, "Publish two").await;
+    let (history, events) = h.prompt(None, "Publish two").await;
+    let approval = asked(&events).unwrap();
     let deny = json!({"action": "accept", "content": {"confirmed": false}, "grant": "always"});
-    let Err(AppError::InvalidAnswer { fields }) = answer(&h, &history, "approval_c2", deny).await else { panic!() };
+    let Err(AppError::InvalidAnswer { fields }) = answer(&h, &history, &approval, deny).await else { panic!() };
     assert_eq!(fields[0].code, "GRANT_NEEDS_APPROVAL");
-    let odd = answer(&h, &history, "approval_c2", approve(Some("forever"))).await;
+    let odd = answer(&h, &history, &approval, approve(Some("forever"))).await;
     assert!(matches!(odd, Err(AppError::InvalidAnswer { ref fields }) if fields[0].code == "GRANT_UNKNOWN"), "{odd:?}");
     assert_eq!(runs.load(Ordering::SeqCst), 0);
     let (_, events) = h.prompt(Some(&history), "Clean up instead").await;
     assert!(
         events
             .iter()
-            .any(|e| matches!(e, TurnEvent::Ask { ask, .. } if ask.tool_call_id == "approval_c3" && !ask.grantable))
+            .any(|e| matches!(e, TurnEvent::Ask { ask, .. } if ask.tool_name.as_deref() == Some("deleteCompletedTodos") && !ask.grantable))
     );
 }
 
 #[tokio::test]
 async fn twelve_approvals_racing_run_the_call_once_and_a_replay_runs_nothing() {
     let (h, runs) = with_publish(json!([publish("c1", "one"), {"text": "Published."}]), false).await;
-    let (history, _) = h.prompt(None, "Publish one").await;
-    let racing: Vec<_> = (0..12).map(|_| answer(&h, &history, "approval_c1", approve(None))).collect();
+    let (history, events) = h.prompt(None, "Publish one").await;
+    let approval = asked(&events).unwrap();
+    let racing: Vec<_> = (0..12).map(|_| answer(&h, &history, &approval, approve(None))).collect();
     let outcomes = futures::future::join_all(racing).await;
     assert_eq!(outcomes.iter().filter(|outcome| outcome.is_ok()).count(), 1, "{outcomes:?}");
     assert!(outcomes.iter().filter_map(|outcome| outcome.as_ref().err()).all(|err| err.status_code() == 409));
-    let replay = answer(&h, &history, "approval_c1", approve(None)).await;
+    let replay = answer(&h, &history, &approval, approve(None)).await;
     assert_eq!(replay.map_err(|err| err.status_code()), Err(409));
     assert_eq!(runs.load(Ordering::SeqCst), 1, "the call ran exactly once");
     let recorded: (i64, String) =
@@ -404,9 +413,9 @@ async fn the_check_before_an_approval_completes_an_empty_clean_up_and_stops_a_st
     // One completed todo: the card asks; another is completed before the approval: stale.
     h.seed_completed_todo("first").await;
     let (_, events) = h.prompt(Some(&history), "Clean up again").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_c2"));
+    let approval = asked(&events).expect("the card asks");
     h.seed_completed_todo("second").await;
-    let input = TurnInput::Answer { tool_call_id: "approval_c2".into(), response: approve(None) };
+    let input = TurnInput::Answer { tool_call_id: approval, response: approve(None) };
     let events = h.turn(Some(&history), input).await;
     let result = common::tool_result(&events, "c2").expect("the call's result");
     assert_eq!((result["approved"].clone(), result["reason"].clone()), (json!(false), json!("stale_approval")));
@@ -441,6 +450,8 @@ async fn an_ask_the_model_is_still_writing_is_previewed_then_made_or_withdrawn()
 
     let (history, events) = h.prompt(None, "Set up billing").await;
     let shown = previews(&events);
+    let ask_id = asked(&events).expect("the ask is made");
+    assert!(shown.iter().all(|preview| preview.tool_call_id == ask_id), "previewed under the ask's own id");
     let prompts: Vec<Value> = shown.iter().map(|preview| preview.input.clone().unwrap()["prompt"].clone()).collect();
     assert_eq!(prompts, [json!("Which pl"), json!("Which plan?"), json!("Which plan?")], "{shown:?}");
     assert_eq!(
@@ -458,9 +469,8 @@ async fn an_ask_the_model_is_still_writing_is_previewed_then_made_or_withdrawn()
 
     let (_, events) = h.prompt(Some(&history), "Something else").await;
     let shown = previews(&events);
-    assert_eq!(
-        shown.last().map(|preview| (preview.tool_call_id.as_str(), preview.withdrawn)),
-        Some(("call_bad", true))
-    );
+    let withdrawn = shown.last().expect("a preview");
+    assert!(withdrawn.withdrawn && withdrawn.tool_call_id.starts_with("ask_"), "{withdrawn:?}");
+    assert!(shown.iter().all(|preview| preview.tool_call_id == withdrawn.tool_call_id), "{shown:?}");
     assert_eq!(asked(&events), None);
 }

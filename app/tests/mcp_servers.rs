@@ -150,8 +150,9 @@ async fn a_streamable_http_server_is_used_like_a_stdio_one() {
     let (history, events) = h.prompt(None, "Use the remote server").await;
     assert_eq!(tool_result(&events, "call_echo"), Some(json!({"text": "Echo: over HTTP"})));
     assert!(tool_result(&events, "call_image").unwrap()["text"].as_str().unwrap().contains("[image: image/png]"));
-    assert_eq!(asked(&events).as_deref(), Some("call_ask_q1"), "its elicitation is an ask here too");
-    let skipped = h.answer(&history, "call_ask_q1", json!({"action": "decline"})).await;
+    let question = asked(&events).expect("its elicitation is an ask here too");
+    assert!(question.starts_with("question_"), "{question}");
+    let skipped = h.answer(&history, &question, json!({"action": "decline"})).await;
     assert!(tool_result(&skipped, "call_ask").unwrap()["text"].as_str().unwrap().contains("declined"));
     assert_eq!(told(&h, "call_image")["parts"][0]["mimeType"], "image/png");
     assert_eq!(text(&skipped), "Done over HTTP.");
@@ -172,7 +173,7 @@ async fn a_write_runs_once_after_an_approval_and_never_after_a_deny() {
     let h = harness_on(&hub, json!([write("call_no", "denied.txt"), {"text": "Not written."}, write("call_yes", "approved.txt"), {"text": "Written."}])).await;
 
     let (history, events) = h.prompt(None, "Write denied.txt").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_call_no"));
+    let approval_id = asked(&events).expect("an approval");
     let approval = events
         .iter()
         .find_map(|event| match event {
@@ -184,16 +185,14 @@ async fn a_write_runs_once_after_an_approval_and_never_after_a_deny() {
     assert!(prompt.contains("write_file") && prompt.contains("\"files\""), "names the tool and the server: {prompt}");
     assert!(prompt.contains("content: \"written by Palaver\""), "shows the arguments: {prompt}");
     assert_eq!(approval["destructive"], true, "write_file is marked destructive");
-    let denied =
-        h.answer(&history, "approval_call_no", json!({"action": "accept", "content": {"confirmed": false}})).await;
+    let denied = h.answer(&history, &approval_id, json!({"action": "accept", "content": {"confirmed": false}})).await;
     assert_eq!(tool_result(&denied, "call_no"), Some(json!({"approved": false, "reason": "user_denied"})));
     assert!(!root.join("denied.txt").exists(), "a denied write never runs");
 
     let (_, events) = h.prompt(Some(&history), "Write approved.txt").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_call_yes"));
+    let approval_id = asked(&events).expect("an approval");
     assert!(!root.join("approved.txt").exists(), "nothing runs before the approval");
-    let approved =
-        h.answer(&history, "approval_call_yes", json!({"action": "accept", "content": {"confirmed": true}})).await;
+    let approved = h.answer(&history, &approval_id, json!({"action": "accept", "content": {"confirmed": true}})).await;
     assert_eq!(text(&approved), "Written.");
     assert_eq!(std::fs::read_to_string(root.join("approved.txt")).unwrap(), "written by Palaver");
     hub.shut_down().await;
@@ -359,32 +358,35 @@ async fn an_elicitation_is_asked_as_forms_and_the_answers_reach_the_server() {
     .await;
     let (history, events) = h.prompt(None, "Ask me things").await;
     let first = ask_event(&events).expect("the turn asks the server's question");
-    assert_eq!(first.tool_call_id, "call_e_q1");
+    assert!(first.tool_call_id.starts_with("question_"), "{}", first.tool_call_id);
     assert_eq!(first.origin, Some(app::chat::model::AskOrigin::Elicitation));
     assert_eq!(first.server.as_deref(), Some("everything"));
     assert_eq!(first.input["title"], "The MCP server \"everything\" asks (1 of 2)");
     assert_eq!(first.input["fields"].as_array().unwrap().len(), 8);
     assert!(matches!(events.last(), Some(TurnEvent::Done { pending_ask: Some(_), .. })));
-    assert_eq!(h.pending(&history).await.as_deref(), Some("call_e_q1"), "the ask is stored like any other");
+    assert_eq!(h.pending(&history).await, Some(first.tool_call_id.clone()), "the ask is stored like any other");
 
-    let second = h.answer(&history, "call_e_q1", filled(&first.input)).await;
+    let second = h.answer(&history, &first.tool_call_id, filled(&first.input)).await;
     let second_ask = ask_event(&second).expect("the second page");
-    assert_eq!(second_ask.tool_call_id, "call_e_q2");
+    assert!(second_ask.tool_call_id.starts_with("question_") && second_ask.tool_call_id != first.tool_call_id);
 
     // The schema wants at least one instrument: the contract's form cannot say so, the check can.
     let mut none_picked = filled(&second_ask.input);
     none_picked["content"]["values"]["untitledmultipleselectenum"] = json!([]);
     let refused = h
         .runner
-        .start(h.request(Some(&history), TurnInput::Answer { tool_call_id: "call_e_q2".into(), response: none_picked }))
+        .start(h.request(
+            Some(&history),
+            TurnInput::Answer { tool_call_id: second_ask.tool_call_id.clone(), response: none_picked },
+        ))
         .await
         .err()
         .expect("refused");
     assert_eq!(refused.status_code(), 400);
     assert!(format!("{refused:?}").contains("values.untitledmultipleselectenum"), "{refused:?}");
-    assert_eq!(h.pending(&history).await.as_deref(), Some("call_e_q2"), "a refused answer changes nothing");
+    assert_eq!(h.pending(&history).await, Some(second_ask.tool_call_id.clone()), "a refused answer changes nothing");
 
-    let last = h.answer(&history, "call_e_q2", filled(&second_ask.input)).await;
+    let last = h.answer(&history, &second_ask.tool_call_id, filled(&second_ask.input)).await;
     let result = tool_result(&last, "call_e").expect("the tool finished");
     let result = result["text"].as_str().unwrap();
     assert!(result.contains("User provided the requested information"), "{result}");
@@ -403,19 +405,19 @@ async fn skip_declines_a_new_message_cancels_and_a_restart_loses_the_question() 
         json!([elicit("call_a"), {"text": "Skipped."}, elicit("call_b"), {"text": "On to the new message."}, elicit("call_c")]),
     )
     .await;
-    let (history, _) = h.prompt(None, "Ask me").await;
-    let skipped = h.answer(&history, "call_a_q1", json!({"action": "decline"})).await;
+    let (history, events) = h.prompt(None, "Ask me").await;
+    let skipped = h.answer(&history, &asked(&events).unwrap(), json!({"action": "decline"})).await;
     assert!(tool_result(&skipped, "call_a").unwrap()["text"].as_str().unwrap().contains("declined"));
     assert_eq!(text(&skipped), "Skipped.");
 
     let (_, asked_again) = h.prompt(Some(&history), "Ask again").await;
-    assert_eq!(asked(&asked_again).as_deref(), Some("call_b_q1"));
+    let question = asked(&asked_again).expect("asked");
     let (_, moved_on) = h.prompt(Some(&history), "Never mind").await;
     assert_eq!(text(&moved_on), "On to the new message.");
     let rows = h.rows(&history).await;
     let cancelled = rows.iter().any(|row| {
         matches!(row, app::chat::model::HistoryRow::ToolResult { tool_call_id, result, .. }
-        if tool_call_id == "call_b_q1" && result["reason"] == "user_sent_message")
+        if *tool_call_id == question && result["reason"] == "user_sent_message")
     });
     assert!(cancelled, "{rows:?}");
 
@@ -468,7 +470,8 @@ async fn a_url_elicitation_is_a_confirm_that_names_the_host() {
     assert_eq!(ask.kind, palaver_contract::asks::AskKind::Confirm);
     assert_eq!(ask.url.as_deref(), Some("https://pay.example.com/checkout"));
     assert!(ask.input["prompt"].as_str().unwrap().contains("The link opens pay.example.com."));
-    let tapped = h.answer(&history, "call_u_q1", json!({"action": "accept", "content": {"confirmed": true}})).await;
+    let tapped =
+        h.answer(&history, &ask.tool_call_id, json!({"action": "accept", "content": {"confirmed": true}})).await;
     let result = tool_result(&tapped, "call_u").expect("the tool finished");
     assert!(result.to_string().contains("accept"), "{result}");
     hub.shut_down().await;
@@ -501,14 +504,14 @@ async fn while_one_question_waits_another_call_on_that_server_is_told_it_is_busy
     )
     .await;
     let (first, events) = h.prompt(None, "First question").await;
-    assert_eq!(asked(&events).as_deref(), Some("call_first_q1"));
+    let question = asked(&events).expect("asked");
     tokio::time::sleep(Duration::from_millis(1500)).await; // past the call timeout: the wait does not count
 
     let (_, second) = h.prompt(None, "Second question").await;
     let busy = tool_result(&second, "call_second").expect("a result");
     assert!(busy["error"].as_str().unwrap().contains("is busy with another call"), "{busy}");
 
-    let answered = h.answer(&first, "call_first_q1", json!({"action": "decline"})).await;
+    let answered = h.answer(&first, &question, json!({"action": "decline"})).await;
     assert!(tool_result(&answered, "call_first").unwrap()["text"].as_str().unwrap().contains("declined"));
     assert_eq!(text(&answered), "First done.");
     hub.shut_down().await;
@@ -527,6 +530,7 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
     let h = harness_with(json!([elicit("call_a"), elicit("call_b"), echo, {"text": "Done."}]), settings).await;
 
     let (history, events) = h.prompt(None, "Ask me").await;
+    let question = asked(&events).expect("asked");
     assert!(ask_event(&events).and_then(|ask| ask.expires_at).is_some(), "a tool's question has a deadline too");
     let sweeper = h.runner.spawn_sweeper();
     for _ in 0..50 {
@@ -540,13 +544,13 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
     let rows = h.rows(&history).await;
     let expired = rows.iter().any(|row| {
         matches!(row, app::chat::model::HistoryRow::ToolCall { tool_call_id, ask: Some(ask), .. }
-        if tool_call_id == "call_a_q1" && ask.status == app::chat::model::AskStatus::Expired)
+        if *tool_call_id == question && ask.status == app::chat::model::AskStatus::Expired)
     });
     assert!(expired, "{rows:?}");
 
     // A question the user stops is cancelled by Palaver, for the user.
-    let (history, _) = h.prompt(None, "Ask me again").await;
-    assert_eq!(h.pending(&history).await.as_deref(), Some("call_b_q1"));
+    let (history, events) = h.prompt(None, "Ask me again").await;
+    assert_eq!(h.pending(&history).await, asked(&events));
     assert!(h.running.stop(&history).await, "the turn waits on its tool's question");
     for _ in 0..50 {
         if h.pending(&history).await.is_none() {

@@ -31,15 +31,15 @@ fn stored_args(rows: &[HistoryRow], tool_call_id: &str) -> Option<Value> {
 async fn a_question_set_is_stored_with_palaver_ids_and_told_back_as_labels() {
     let h = harness(json!([logo("call_logo"), {"text": "Gold it is."}, {"text": "Noted."}])).await;
     let (history, events) = h.prompt(None, "Design a logo").await;
-    assert_eq!(asked(&events).as_deref(), Some("call_logo"));
-    let stored = stored_args(&h.rows(&history).await, "call_logo").expect("the ask's row");
+    let ask_id = asked(&events).expect("an ask");
+    let stored = stored_args(&h.rows(&history).await, &ask_id).expect("the ask's row");
     assert_eq!(stored["questions"][0]["id"], "q1");
     assert_eq!(stored["questions"][1]["id"], "q2");
     assert_eq!(stored["questions"][1]["answers"][1], json!({"id": "a2", "label": "Signage"}));
 
     let wrong = json!({"action": "accept", "content": {"answers": {"q1": {"picked": ["a1"]}}}});
     let refused = h.runner.start(
-        h.request(Some(&history), app::turn::TurnInput::Answer { tool_call_id: "call_logo".into(), response: wrong }),
+        h.request(Some(&history), app::turn::TurnInput::Answer { tool_call_id: ask_id.clone(), response: wrong }),
     );
     assert_eq!(refused.await.err().map(|err| err.status_code()), Some(400), "q2 has no answer");
 
@@ -47,8 +47,8 @@ async fn a_question_set_is_stored_with_palaver_ids_and_told_back_as_labels() {
         "q1": {"picked": ["a1"]},
         "q2": {"picked": ["a2"], "custom": "Embroidery"},
     }}});
-    let events = h.answer(&history, "call_logo", answer.clone()).await;
-    assert_eq!(resolved(&events), [("call_logo".to_string(), "accept".to_string())]);
+    let events = h.answer(&history, &ask_id, answer.clone()).await;
+    assert_eq!(resolved(&events), [(ask_id, "accept".to_string())]);
     assert_eq!(text(&events), "Gold it is.");
     let told = h.model_requests().last().expect("the resumed request").to_string();
     assert!(told.contains("Which shade? — #b49c54"), "{told}");

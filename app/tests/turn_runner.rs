@@ -31,46 +31,57 @@ fn ask_status(rows: &[HistoryRow], tool_call_id: &str) -> Option<String> {
 async fn a_turn_pauses_on_an_ask_and_the_answer_resumes_it() {
     let h = harness(json!([choice("call_plan"), {"text": "Team it is."}])).await;
     let (history, events) = h.prompt(None, "Set up billing").await;
-    assert_eq!(asked(&events).as_deref(), Some("call_plan"));
-    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"));
+    let ask_id = asked(&events).expect("an ask");
+    assert!(ask_id.starts_with("ask_") && ask_id.len() > 30, "an id Palaver minted: {ask_id}");
+    assert_eq!(h.pending(&history).await, Some(ask_id.clone()));
 
     let answer = json!({"action": "accept", "content": {"selected": ["team"]}});
-    let events = h.answer(&history, "call_plan", answer).await;
-    assert_eq!(resolved(&events), [("call_plan".to_string(), "accept".to_string())]);
+    let events = h.answer(&history, &ask_id, answer).await;
+    assert_eq!(resolved(&events), [(ask_id.clone(), "accept".to_string())]);
     assert_eq!(text(&events), "Team it is.");
     assert_eq!(h.pending(&history).await, None);
+    // The model is told the answer under its own call's id, and never sees Palaver's.
+    let resumed = h.model_requests().last().expect("the resumed request").clone();
+    let told = resumed["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(told["toolCallId"], "call_plan", "{told}");
+    assert!(!resumed.to_string().contains(&ask_id), "{resumed}");
     let rows = h.rows(&history).await;
-    assert_eq!(ask_status(&rows, "call_plan").as_deref(), Some("answered"));
+    assert_eq!(ask_status(&rows, &ask_id).as_deref(), Some("answered"));
     assert!(matches!(rows.last(), Some(HistoryRow::Assistant { text, .. }) if text == "Team it is."), "{rows:?}");
 }
 
 #[tokio::test]
 async fn a_stale_or_invalid_answer_is_refused_before_the_turn_starts() {
     let h = harness(json!([choice("call_plan")])).await;
-    let (history, _) = h.prompt(None, "Set up billing").await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    let ask_id = asked(&events).expect("an ask");
     let request = |tool_call_id: &str, response: Value| {
         h.request(Some(&history), TurnInput::Answer { tool_call_id: tool_call_id.into(), response })
     };
-    let stale = h.runner.start(request("call_other", json!({"action": "decline"}))).await.err();
-    assert_eq!(stale.map(|err| err.status_code()), Some(409));
+    // The model's own id is not the ask's: an answer by it is stale.
+    for stale in ["call_other", "call_plan"] {
+        let stale = h.runner.start(request(stale, json!({"action": "decline"}))).await.err();
+        assert_eq!(stale.map(|err| err.status_code()), Some(409));
+    }
     let invalid = json!({"action": "accept", "content": {"selected": ["enterprise"]}});
-    let invalid = h.runner.start(request("call_plan", invalid)).await.err();
+    let invalid = h.runner.start(request(&ask_id, invalid)).await.err();
     assert_eq!(invalid.map(|err| err.status_code()), Some(400));
-    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"), "nothing changed");
+    assert_eq!(h.pending(&history).await, Some(ask_id), "nothing changed");
 }
 
 #[tokio::test]
 async fn a_new_prompt_cancels_the_pending_ask() {
     let h = harness(json!([choice("call_plan"), {"text": "Sure, something else."}])).await;
-    let (history, _) = h.prompt(None, "Set up billing").await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    let ask_id = asked(&events).expect("an ask");
     let (_, events) = h.prompt(Some(&history), "Never mind").await;
-    assert_eq!(resolved(&events), [("call_plan".to_string(), "cancel".to_string())]);
+    assert_eq!(resolved(&events), [(ask_id.clone(), "cancel".to_string())]);
     assert_eq!(h.pending(&history).await, None);
     let rows = h.rows(&history).await;
-    assert_eq!(ask_status(&rows, "call_plan").as_deref(), Some("cancelled"));
+    assert_eq!(ask_status(&rows, &ask_id).as_deref(), Some("cancelled"));
     let cancelled = rows.iter().any(|row| {
         matches!(row, HistoryRow::ToolResult { tool_call_id, result, .. }
-            if tool_call_id == "call_plan" && result == &json!({"action": "cancel", "reason": "user_sent_message"}))
+            if *tool_call_id == ask_id && result == &json!({"action": "cancel", "reason": "user_sent_message"}))
     });
     assert!(cancelled, "{rows:?}");
 }
@@ -78,16 +89,17 @@ async fn a_new_prompt_cancels_the_pending_ask() {
 #[tokio::test]
 async fn an_answer_whose_continuation_fails_before_any_output_is_undone() {
     let h = harness(json!([choice("call_plan"), {"error": "The model is down."}])).await;
-    let (history, _) = h.prompt(None, "Set up billing").await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    let ask_id = asked(&events).expect("an ask");
     let rows_before = h.rows(&history).await;
-    let events = h.answer(&history, "call_plan", json!({"action": "decline"})).await;
+    let events = h.answer(&history, &ask_id, json!({"action": "decline"})).await;
     assert!(events.iter().any(|event| matches!(event, TurnEvent::Error { error } if error == "The model is down.")));
     let restored = match events.last() {
         Some(TurnEvent::Done { pending_ask, .. }) => pending_ask.as_ref().map(|pending| pending.tool_call_id.clone()),
         other => panic!("{other:?}"),
     };
-    assert_eq!(restored.as_deref(), Some("call_plan"));
-    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"), "the ask is pending again");
+    assert_eq!(restored, Some(ask_id.clone()));
+    assert_eq!(h.pending(&history).await, Some(ask_id), "the ask is pending again");
     assert_eq!(h.rows(&history).await, rows_before, "the answer's rows are gone");
 }
 
@@ -97,16 +109,15 @@ async fn an_approval_runs_the_guarded_tool_only_when_approved() {
     let h = harness(json!([delete("call_a"), {"text": "Kept them."}, delete("call_b"), {"text": "Deleted."}])).await;
     h.seed_completed_todo("done already").await;
     let (history, events) = h.prompt(None, "Clean up my todos").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_call_a"));
+    let approval = asked(&events).expect("an approval");
+    assert!(approval.starts_with("approval_") && !approval.contains("call_a"), "an id of its own: {approval}");
 
-    let denied =
-        h.answer(&history, "approval_call_a", json!({"action": "accept", "content": {"confirmed": false}})).await;
+    let denied = h.answer(&history, &approval, json!({"action": "accept", "content": {"confirmed": false}})).await;
     assert_eq!(tool_result(&denied, "call_a"), Some(json!({"approved": false, "reason": "user_denied"})));
 
     let (_, events) = h.prompt(Some(&history), "Now really clean up").await;
-    assert_eq!(asked(&events).as_deref(), Some("approval_call_b"));
-    let approved =
-        h.answer(&history, "approval_call_b", json!({"action": "accept", "content": {"confirmed": true}})).await;
+    let approval = asked(&events).expect("an approval");
+    let approved = h.answer(&history, &approval, json!({"action": "accept", "content": {"confirmed": true}})).await;
     assert_eq!(tool_result(&approved, "call_b"), Some(json!({"deleted": 1})));
     assert_eq!(text(&approved), "Deleted.");
 }
@@ -206,28 +217,43 @@ async fn a_user_with_too_many_replies_running_is_told_to_wait_and_nothing_change
     assert_eq!(text(&events), "Now it runs.", "once the first is done");
 }
 
+/// The ids of the tool calls the model was shown in its last request, in order.
+fn told_call_ids(h: &common::Harness) -> Vec<String> {
+    let request = h.model_requests().last().expect("a request").clone();
+    request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|message| message["toolCalls"].as_array().cloned().unwrap_or_default())
+        .map(|call| call["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[tokio::test]
-async fn a_tool_call_id_the_model_reuses_or_leaves_empty_gets_one_of_palavers_own() {
+async fn every_ask_gets_an_id_of_its_own_and_the_model_keeps_its_ids_unless_reused_or_empty() {
     let nameless = json!({"toolCalls": [{"id": "", "name": "ask_choice", "input": {
         "prompt": "Which size?", "select": "one",
         "options": [{"id": "s", "label": "Small"}, {"id": "l", "label": "Large"}]}}]});
     let h = harness(json!([choice("call_plan"), {"text": "Team."}, choice("call_plan"), {"text": "Solo."}, nameless, {"text": "Large."}]))
         .await;
     let (history, events) = h.prompt(None, "Set up billing").await;
-    assert_eq!(asked(&events).as_deref(), Some("call_plan"), "a new id is kept");
-    h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let first = asked(&events).expect("an ask");
+    h.answer(&history, &first, json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    assert_eq!(told_call_ids(&h), ["call_plan"], "the model keeps an id new to the conversation");
 
     let (_, events) = h.prompt(Some(&history), "And the other workspace").await;
     let second = asked(&events).expect("asked again");
-    assert_ne!(second, "call_plan", "the model used call_plan before: the ask gets its own id");
     let events = h.answer(&history, &second, json!({"action": "accept", "content": {"selected": ["solo"]}})).await;
     assert_eq!(text(&events), "Solo.");
+    let told = told_call_ids(&h);
+    assert_eq!(told[0], "call_plan");
+    assert!(told[1].starts_with("call_") && told[1] != "call_plan", "a reused id is replaced for the model: {told:?}");
     let rows = h.rows(&history).await;
-    assert_eq!(ask_status(&rows, "call_plan").as_deref(), Some("answered"), "the first ask keeps its ending");
+    assert_eq!(ask_status(&rows, &first).as_deref(), Some("answered"), "the first ask keeps its ending");
     let answers: Vec<&Value> = rows
         .iter()
         .filter_map(|row| match row {
-            HistoryRow::ToolResult { tool_call_id, result, .. } if tool_call_id == "call_plan" => Some(result),
+            HistoryRow::ToolResult { tool_call_id, result, .. } if *tool_call_id == first => Some(result),
             _ => None,
         })
         .collect();
@@ -235,27 +261,41 @@ async fn a_tool_call_id_the_model_reuses_or_leaves_empty_gets_one_of_palavers_ow
 
     let (_, events) = h.prompt(Some(&history), "Pick a size").await;
     let third = asked(&events).expect("an ask without an id is still asked");
-    assert!(!third.is_empty());
     let events = h.answer(&history, &third, json!({"action": "accept", "content": {"selected": ["l"]}})).await;
     assert_eq!(text(&events), "Large.", "and answered");
+    let told = told_call_ids(&h);
+    assert!(told[2].starts_with("call_") && told[2].len() > 10, "a missing id is given one: {told:?}");
+    let asks = [first, second, third];
+    assert!(asks.iter().all(|id| id.starts_with("ask_") && !told.contains(id)), "{asks:?} {told:?}");
+    assert!(asks[0] != asks[1] && asks[1] != asks[2] && asks[0] != asks[2]);
 }
 
 #[tokio::test]
 async fn an_ask_stored_with_an_earlier_asks_id_ends_alone() {
-    // Before ids were checked as calls came in, two asks of one conversation could share an
-    // id. Ending the newer must leave the older's ending as it was.
+    // Before asks had ids of their own, two asks of one conversation could share the model's
+    // id (the migration keys only the newer by it). Ending the newer must leave the older's
+    // ending as it was.
     let h =
         harness(json!([choice("call_plan"), {"text": "Team."}, choice("call_plan"), {"text": "Other things."}])).await;
-    let (history, _) = h.prompt(None, "Set up billing").await;
-    h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    let first = asked(&events).expect("an ask");
+    h.answer(&history, &first, json!({"action": "accept", "content": {"selected": ["team"]}})).await;
     let (_, events) = h.prompt(Some(&history), "And the other workspace").await;
-    let minted = asked(&events).expect("asked again");
+    let second = asked(&events).expect("asked again");
     let backend = app::db::Backend::of(&h.pool);
-    for (table, column) in [("history_rows", "payload"), ("histories", "pending_ask")] {
-        let renamed = backend.json(&format!("REPLACE(CAST({column} AS TEXT), $1, 'call_plan')"));
-        let sql = format!("UPDATE {table} SET {column} = {renamed} WHERE {column} IS NOT NULL");
-        sqlx::query(&sql).bind(&minted).execute(&h.pool).await.unwrap();
+    for minted in [&first, &second] {
+        for (table, column) in [("history_rows", "payload"), ("histories", "pending_ask")] {
+            let renamed = backend.json(&format!("REPLACE(CAST({column} AS TEXT), $1, 'call_plan')"));
+            let sql = format!("UPDATE {table} SET {column} = {renamed} WHERE {column} IS NOT NULL");
+            sqlx::query(&sql).bind(minted).execute(&h.pool).await.unwrap();
+        }
     }
+    sqlx::query("UPDATE history_rows SET ask_id = NULL WHERE ask_id = $1").bind(&first).execute(&h.pool).await.unwrap();
+    sqlx::query("UPDATE history_rows SET ask_id = 'call_plan' WHERE ask_id = $1")
+        .bind(&second)
+        .execute(&h.pool)
+        .await
+        .unwrap();
     assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"));
 
     let (_, events) = h.prompt(Some(&history), "Never mind").await;
@@ -408,11 +448,12 @@ async fn a_step_that_fails_mid_stream_says_nothing_and_keeps_only_the_message() 
 async fn an_answer_whose_continuation_fails_mid_stream_puts_the_ask_back() {
     let h =
         harness(json!([choice("call_plan"), {"text": "Setting up the Te", "error": "The model is overloaded"}])).await;
-    let (history, _) = h.prompt(None, "Set up billing").await;
+    let (history, events) = h.prompt(None, "Set up billing").await;
+    let ask_id = asked(&events).expect("an ask");
     let rows_before = h.rows(&history).await;
-    let events = h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let events = h.answer(&history, &ask_id, json!({"action": "accept", "content": {"selected": ["team"]}})).await;
     assert!(matches!(events.last(), Some(TurnEvent::Done { pending_ask: Some(_), .. })), "{events:?}");
-    assert_eq!(h.pending(&history).await.as_deref(), Some("call_plan"));
+    assert_eq!(h.pending(&history).await, Some(ask_id));
     assert_eq!(h.rows(&history).await, rows_before);
 }
 
@@ -422,7 +463,9 @@ async fn the_first_reply_names_the_conversation_with_one_title_call() {
     let h = harness_of(script, Default::default()).await;
     let (history, events) = h.prompt(None, "Set up billing for my team").await;
     assert!(matches!(events.last(), Some(TurnEvent::Done { title: None, .. })), "a turn that only asked names nothing");
-    let events = h.answer(&history, "call_plan", json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let events = h
+        .answer(&history, &asked(&events).unwrap(), json!({"action": "accept", "content": {"selected": ["team"]}}))
+        .await;
     let title = |events: &[TurnEvent]| match events.last() {
         Some(TurnEvent::Done { title, .. }) => title.clone(),
         other => panic!("{other:?}"),

@@ -572,10 +572,11 @@ async fn a_user_deletes_their_account_and_everything_it_owns() {
     let grace = app.user("grace", Role::User).await;
     let events = app.prompt(&grace, json!({"prompt": "Here is my receipt"})).await;
     let history = events[0]["historyId"].as_str().unwrap().to_string();
+    let ask_id = common::asked(&events);
     let upload = app.upload(&grace, "receipt.png", "image/png", PNG).await.json();
     let files =
         json!([{"fileId": upload["id"], "filename": "receipt.png", "mimeType": "image/png", "size": PNG.len()}]);
-    let answer = json!({"toolCallId": "call_f", "action": "accept", "content": {"files": files}});
+    let answer = json!({"toolCallId": ask_id, "action": "accept", "content": {"files": files}});
     let answered =
         app.call(Some(&grace), "POST", "/gpt/prompt", Some(json!({"historyId": history, "askResponse": answer})));
     let answered = answered.await;

@@ -6,7 +6,7 @@ mod common;
 
 use app::accounts::model::Role;
 use axum::http::StatusCode;
-use common::{TestApp, TestUser, streamed_text};
+use common::{TestApp, TestUser, asked, streamed_text};
 use serde_json::{Value, json};
 
 fn plan_call(id: &str) -> Value {
@@ -52,7 +52,9 @@ async fn the_wire_example_turn_by_turn() {
     assert_eq!(turn1.len(), 2, "{turn1:?}");
     let ask = &turn1[0];
     let history = ask["historyId"].clone();
-    assert_eq!(ask["ask"]["toolCallId"], "call_8f2c1");
+    // The ask has an id Palaver minted; the model keeps its own (below, in its messages).
+    let ask_id = asked(&turn1);
+    assert!(ask_id.starts_with("ask_") && ask_id != "call_8f2c1", "{ask_id}");
     assert_eq!(ask["ask"]["kind"], "choice");
     assert_eq!(ask["ask"]["input"], plan_call("x")["input"]);
     assert_eq!(ask["ask"]["simple"]["buttons"][0]["id"], "option:team");
@@ -60,16 +62,17 @@ async fn the_wire_example_turn_by_turn() {
     assert!(ask["ask"].get("origin").is_none());
     assert_eq!(turn1[1]["done"], true);
     assert_eq!(turn1[1]["historyId"], history);
-    assert_eq!(turn1[1]["pendingAsk"], json!({"toolCallId": "call_8f2c1"}));
+    assert_eq!(turn1[1]["pendingAsk"], json!({"toolCallId": ask_id}));
 
     let pending = rows(&app, &ada, &history).await["pendingAsk"].clone();
-    assert_eq!(pending["toolCallId"], "call_8f2c1");
+    assert_eq!(pending["toolCallId"], ask_id.as_str());
+    assert!(pending.get("modelCallId").is_none(), "the model's id is replay state");
     assert!(pending.get("promptIndex").is_none() && pending.get("responseMessages").is_none());
 
     let turn2 = app
-        .prompt(&ada, answer(&history, "call_8f2c1", json!({"action": "accept", "content": {"selected": ["team"]}})))
+        .prompt(&ada, answer(&history, &ask_id, json!({"action": "accept", "content": {"selected": ["team"]}})))
         .await;
-    assert_eq!(turn2[0], json!({"askResolved": {"action": "accept", "toolCallId": "call_8f2c1"}}));
+    assert_eq!(turn2[0], json!({"askResolved": {"action": "accept", "toolCallId": ask_id}}));
     assert_eq!(streamed_text(&turn2), "Done. Your team is on the Team plan.");
     assert_eq!(turn2.last().unwrap()["done"], true);
     assert!(turn2.last().unwrap().get("pendingAsk").is_none());
@@ -89,6 +92,8 @@ async fn the_wire_example_turn_by_turn() {
         history["prompts"].as_array().unwrap().iter().map(|row| row["type"].as_str().unwrap()).collect();
     assert_eq!(types, ["user", "tool-call", "tool-result", "assistant"]);
     assert_eq!(history["prompts"][1]["ask"], json!({"kind": "choice", "status": "answered"}));
+    assert_eq!(history["prompts"][1]["toolCallId"], ask_id.as_str());
+    assert_eq!(history["prompts"][1]["modelCallId"], "call_8f2c1");
     assert!(history["pendingAsk"].is_null());
 
     let (metadata,): (String,) =
@@ -98,7 +103,7 @@ async fn the_wire_example_turn_by_turn() {
             .unwrap();
     assert_eq!(
         serde_json::from_str::<Value>(&metadata).unwrap()["ask"],
-        json!({"kind": "choice", "phase": "asked", "toolCallId": "call_8f2c1"})
+        json!({"kind": "choice", "phase": "asked", "toolCallId": ask_id})
     );
 }
 
@@ -107,13 +112,14 @@ async fn stale_and_invalid_answers_are_refused_before_the_model_runs() {
     let (app, ada) = setup(json!([{"toolCalls": [plan_call("call_1")]}, {"text": "ok"}])).await;
     let turn = app.prompt(&ada, json!({"prompt": "plan"})).await;
     let history = turn[0]["historyId"].clone();
+    let ask_id = asked(&turn);
 
     let invalid = app
         .call(
             Some(&ada),
             "POST",
             "/gpt/prompt",
-            Some(answer(&history, "call_1", json!({"action": "accept", "content": {"selected": ["gold"]}}))),
+            Some(answer(&history, &ask_id, json!({"action": "accept", "content": {"selected": ["gold"]}}))),
         )
         .await;
     assert_eq!(invalid.status, StatusCode::BAD_REQUEST);
@@ -132,12 +138,16 @@ async fn stale_and_invalid_answers_are_refused_before_the_model_runs() {
     assert_eq!(stale.status, StatusCode::CONFLICT);
     assert_eq!(stale.json()["title"], "This ask is no longer pending");
     assert_eq!(stale.json()["detail"], "Tool call call_other is not the ask this conversation is waiting on.");
-    assert_eq!(app.mock_log().len(), 1, "neither reached the model");
+    let by_the_models_id = app
+        .call(Some(&ada), "POST", "/gpt/prompt", Some(answer(&history, "call_1", json!({"action": "decline"}))))
+        .await;
+    assert_eq!(by_the_models_id.status, StatusCode::CONFLICT, "the model's id is not the ask's");
+    assert_eq!(app.mock_log().len(), 1, "none reached the model");
 
-    let ok = app.prompt(&ada, answer(&history, "call_1", json!({"action": "decline"}))).await;
+    let ok = app.prompt(&ada, answer(&history, &ask_id, json!({"action": "decline"}))).await;
     assert_eq!(ok[0]["askResolved"]["action"], "decline");
     let again = app
-        .call(Some(&ada), "POST", "/gpt/prompt", Some(answer(&history, "call_1", json!({"action": "decline"}))))
+        .call(Some(&ada), "POST", "/gpt/prompt", Some(answer(&history, &ask_id, json!({"action": "decline"}))))
         .await;
     assert_eq!(again.status, StatusCode::CONFLICT, "an answered ask is no longer pending");
 }
@@ -180,30 +190,35 @@ async fn a_second_ask_in_one_step_is_cancelled_one_ask_at_a_time() {
     assert!(turn.iter().all(|event| event.get("text").is_none()), "and never sent as {{text}}: {turn:?}");
     let asks: Vec<&Value> = turn.iter().filter(|event| event.get("ask").is_some()).collect();
     assert_eq!(asks.len(), 1);
-    assert_eq!(asks[0]["ask"]["toolCallId"], "call_1");
+    let ask_id = asked(&turn);
     let history = asks[0]["historyId"].clone();
     let data = rows(&app, &ada, &history).await;
     let rows = data["prompts"].as_array().unwrap();
-    let dropped = rows.iter().find(|row| row["toolCallId"] == "call_2" && row["type"] == "tool-call").unwrap();
+    let dropped = rows.iter().find(|row| row["modelCallId"] == "call_2" && row["type"] == "tool-call").unwrap();
     assert_eq!(dropped["ask"]["status"], "cancelled");
-    let result = rows.iter().find(|row| row["toolCallId"] == "call_2" && row["type"] == "tool-result").unwrap();
+    let dropped_id = dropped["toolCallId"].as_str().unwrap();
+    assert!(dropped_id.starts_with("ask_") && dropped_id != ask_id, "a dropped ask has an id of its own too");
+    let result = rows.iter().find(|row| row["toolCallId"] == dropped_id && row["type"] == "tool-result").unwrap();
     assert_eq!(result["result"], json!({"action": "cancel", "reason": "one_ask_at_a_time"}));
     assert!(!rows.iter().any(|row| row["type"] == "assistant"), "the step's text is dropped");
 
-    app.prompt(&ada, answer(&history, "call_1", json!({"action": "accept", "content": {"selected": ["starter"]}})))
+    app.prompt(&ada, answer(&history, &ask_id, json!({"action": "accept", "content": {"selected": ["starter"]}})))
         .await;
     let messages = app.mock_log()[1]["messages"].clone();
     let results: Vec<&Value> = messages.as_array().unwrap().iter().filter(|m| m["role"] == "tool").collect();
     assert_eq!(results.len(), 2, "the model sees the cancelled ask and the answer");
     assert_eq!(results[0]["result"]["reason"], "one_ask_at_a_time");
+    let told: Vec<&Value> = results.iter().map(|result| &result["toolCallId"]).collect();
+    assert_eq!(told, [&json!("call_2"), &json!("call_1")], "under the model's own ids");
 }
 
 #[tokio::test]
 async fn a_prompt_cancels_the_pending_ask_first() {
     let (app, ada) = setup(json!([{"toolCalls": [plan_call("call_1")]}, {"text": "Sure, about your message."}])).await;
-    let history = app.prompt(&ada, json!({"prompt": "plan"})).await[0]["historyId"].clone();
+    let turn = app.prompt(&ada, json!({"prompt": "plan"})).await;
+    let (history, ask_id) = (turn[0]["historyId"].clone(), asked(&turn));
     let turn = app.prompt(&ada, json!({"prompt": "never mind", "historyId": history})).await;
-    assert_eq!(turn[0], json!({"askResolved": {"action": "cancel", "toolCallId": "call_1"}}));
+    assert_eq!(turn[0], json!({"askResolved": {"action": "cancel", "toolCallId": ask_id}}));
     let data = rows(&app, &ada, &history).await;
     assert!(data["pendingAsk"].is_null());
     let rows = data["prompts"].as_array().unwrap();
@@ -313,17 +328,18 @@ async fn headless_turns_ask_and_answer_with_a_button() {
         app.json(&ada, "POST", &url, Some(json!({"prompt": "Set up billing for my team", "surface": "compact"}))).await;
     assert_eq!(status, StatusCode::OK, "{first}");
     assert_eq!(first["data"]["text"], "");
-    assert_eq!(first["data"]["pendingAsk"]["toolCallId"], "call_8f2c1");
+    let ask_id = first["data"]["pendingAsk"]["toolCallId"].as_str().unwrap().to_string();
+    assert!(ask_id.starts_with("ask_"), "{ask_id}");
     assert_eq!(first["data"]["pendingAsk"]["simple"]["buttons"][0]["id"], "option:team");
     assert!(first["requestId"].is_string());
 
     let (_, pending) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
     assert_eq!(pending["data"][0]["historyId"], id.as_str());
-    assert_eq!(pending["data"][0]["toolCallId"], "call_8f2c1");
+    assert_eq!(pending["data"][0]["toolCallId"], ask_id.as_str());
     assert!(pending["data"][0]["created"].as_str().unwrap().ends_with('Z'));
 
     let unknown =
-        app.call(Some(&ada), "POST", &url, Some(json!({"toolCallId": "call_8f2c1", "buttonId": "option:gold"}))).await;
+        app.call(Some(&ada), "POST", &url, Some(json!({"toolCallId": ask_id, "buttonId": "option:gold"}))).await;
     assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
     let body = unknown.json();
     assert_eq!((body["title"].clone(), body["code"].clone()), (json!("Unknown buttonId"), json!("UNKNOWN_BUTTON")));
@@ -333,12 +349,7 @@ async fn headless_turns_ask_and_answer_with_a_button() {
     );
 
     let (status, second) = app
-        .json(
-            &ada,
-            "POST",
-            &url,
-            Some(json!({"toolCallId": "call_8f2c1", "buttonId": "option:team", "surface": "compact"})),
-        )
+        .json(&ada, "POST", &url, Some(json!({"toolCallId": ask_id, "buttonId": "option:team", "surface": "compact"})))
         .await;
     assert_eq!(status, StatusCode::OK, "{second}");
     assert_eq!(second["data"]["text"], "Done. Your team is on the Team plan.");
@@ -347,7 +358,7 @@ async fn headless_turns_ask_and_answer_with_a_button() {
     assert_eq!(pending["data"], json!([]));
 
     let stale =
-        app.call(Some(&ada), "POST", &url, Some(json!({"toolCallId": "call_8f2c1", "buttonId": "option:team"}))).await;
+        app.call(Some(&ada), "POST", &url, Some(json!({"toolCallId": ask_id, "buttonId": "option:team"}))).await;
     assert_eq!(stale.status, StatusCode::CONFLICT);
 }
 
@@ -389,8 +400,9 @@ async fn two_answers_racing_resume_once() {
     let (app, ada) =
         setup(json!([{"toolCalls": [plan_call("call_1")]}, {"text": "ok", "chunkDelayMs": 20}, {"text": "never"}]))
             .await;
-    let history = app.prompt(&ada, json!({"prompt": "plan"})).await[0]["historyId"].clone();
-    let body = answer(&history, "call_1", json!({"action": "accept", "content": {"selected": ["team"]}}));
+    let asking = app.prompt(&ada, json!({"prompt": "plan"})).await;
+    let history = asking[0]["historyId"].clone();
+    let body = answer(&history, &asked(&asking), json!({"action": "accept", "content": {"selected": ["team"]}}));
     let (a, b) = tokio::join!(
         app.call(Some(&ada), "POST", "/gpt/prompt", Some(body.clone())),
         app.call(Some(&ada), "POST", "/gpt/prompt", Some(body.clone()))
@@ -423,14 +435,15 @@ async fn two_prompts_racing_cancel_the_ask_once() {
 async fn a_failed_continuation_before_any_output_undoes_the_answer() {
     let (app, ada) =
         setup(json!([{"toolCalls": [plan_call("call_1")]}, {"error": "model down"}, {"text": "Back."}])).await;
-    let history = app.prompt(&ada, json!({"prompt": "plan"})).await[0]["historyId"].clone();
-    let body = answer(&history, "call_1", json!({"action": "accept", "content": {"selected": ["team"]}}));
+    let asking = app.prompt(&ada, json!({"prompt": "plan"})).await;
+    let (history, ask_id) = (asking[0]["historyId"].clone(), asked(&asking));
+    let body = answer(&history, &ask_id, json!({"action": "accept", "content": {"selected": ["team"]}}));
     let failed = app.prompt(&ada, body.clone()).await;
     assert_eq!(failed[0]["askResolved"]["action"], "accept");
     assert_eq!(failed[1], json!({"error": "model down"}));
-    assert_eq!(failed[2]["pendingAsk"], json!({"toolCallId": "call_1"}));
+    assert_eq!(failed[2]["pendingAsk"], json!({"toolCallId": ask_id}));
     let data = rows(&app, &ada, &history).await;
-    assert_eq!(data["pendingAsk"]["toolCallId"], "call_1", "the ask is pending again");
+    assert_eq!(data["pendingAsk"]["toolCallId"], ask_id.as_str(), "the ask is pending again");
     assert_eq!(data["prompts"].as_array().unwrap().len(), 2);
     assert_eq!(data["prompts"][1]["ask"]["status"], "pending");
 
@@ -443,7 +456,8 @@ async fn an_answer_survives_a_server_restart() {
     let dir_app =
         TestApp::with_mock(&script(json!([{"toolCalls": [plan_call("call_1")]}, {"text": "Welcome back."}]))).await;
     let ada = dir_app.user("ada", Role::User).await;
-    let history = dir_app.prompt(&ada, json!({"prompt": "plan"})).await[0]["historyId"].clone();
+    let asking = dir_app.prompt(&ada, json!({"prompt": "plan"})).await;
+    let (history, ask_id) = (asking[0]["historyId"].clone(), asked(&asking));
     // A new router and runner over the same database: nothing of the turn lives in memory.
     let options = leptos::prelude::LeptosOptions::builder().output_name("palaver").build();
     let model = app::llm::model_from_spec(
@@ -465,7 +479,7 @@ async fn an_answer_survives_a_server_restart() {
     // The fresh mock starts at its first response again; skip it with a throwaway turn.
     restarted.prompt(&ada, json!({"prompt": "warm up"})).await;
     let turn = restarted
-        .prompt(&ada, answer(&history, "call_1", json!({"action": "accept", "content": {"selected": ["team"]}})))
+        .prompt(&ada, answer(&history, &ask_id, json!({"action": "accept", "content": {"selected": ["team"]}})))
         .await;
     assert_eq!(turn[0]["askResolved"]["action"], "accept");
     assert_eq!(streamed_text(&turn), "Welcome back.");
@@ -478,7 +492,7 @@ async fn an_invalid_ask_then_a_corrected_one_sends_only_the_corrected_ask() {
     let turn = app.prompt(&ada, json!({"prompt": "ask"})).await;
     let asks: Vec<&Value> = turn.iter().filter(|event| event.get("ask").is_some()).collect();
     assert_eq!(asks.len(), 1);
-    assert_eq!(asks[0]["ask"]["toolCallId"], "call_good");
+    assert_eq!(asks[0]["ask"]["input"]["prompt"], "Which plan should I set up?", "the corrected ask");
 }
 
 #[tokio::test]
@@ -612,7 +626,7 @@ async fn an_ask_carries_its_deadline_everywhere_and_an_answer_after_it_is_refuse
     let app = TestApp::with_ask_ttl(&script, std::time::Duration::from_secs(1)).await;
     let ada = app.user("ada", Role::User).await;
     let turn = app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
-    let history = turn[0]["historyId"].clone();
+    let (history, ask_id) = (turn[0]["historyId"].clone(), asked(&turn));
     let deadline = turn[0]["ask"]["expiresAt"].as_str().expect("the {ask} event has expiresAt").to_string();
     let view = rows(&app, &ada, &history).await;
     assert_eq!(view["pendingAsk"]["expiresAt"], deadline.as_str());
@@ -621,7 +635,7 @@ async fn an_ask_carries_its_deadline_everywhere_and_an_answer_after_it_is_refuse
 
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     let late = app
-        .call(Some(&ada), "POST", "/gpt/prompt", Some(answer(&history, "call_1", json!({"action": "decline"}))))
+        .call(Some(&ada), "POST", "/gpt/prompt", Some(answer(&history, &ask_id, json!({"action": "decline"}))))
         .await;
     assert_eq!(late.status, StatusCode::CONFLICT);
     let body = late.json();
@@ -630,7 +644,8 @@ async fn an_ask_carries_its_deadline_everywhere_and_an_answer_after_it_is_refuse
     assert!(body["detail"].as_str().unwrap().contains(&deadline), "{body}");
     let view = rows(&app, &ada, &history).await;
     assert!(view["pendingAsk"].is_null(), "{view}");
-    let call = view["prompts"].as_array().unwrap().iter().find(|row| row["toolCallId"] == "call_1").unwrap().clone();
+    let call =
+        view["prompts"].as_array().unwrap().iter().find(|row| row["toolCallId"] == ask_id.as_str()).unwrap().clone();
     assert_eq!(call["ask"]["status"], "expired");
     assert!(call["ask"]["expiredAt"].as_str().is_some_and(|at| at >= deadline.as_str()), "{call}");
     let (_, list) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
@@ -658,15 +673,12 @@ async fn the_audit_trail_records_each_decision_once_and_serves_each_user_their_o
 
     let turn = app.prompt(&ada, json!({"prompt": "Clean up"})).await;
     let history = turn.last().unwrap()["historyId"].clone();
-    app.prompt(
-        &ada,
-        answer(&history, "approval_call_del", json!({"action": "accept", "content": {"confirmed": true}})),
-    )
-    .await;
-    app.prompt(&ada, json!({"historyId": history, "prompt": "Pick a plan"})).await;
+    app.prompt(&ada, answer(&history, &asked(&turn), json!({"action": "accept", "content": {"confirmed": true}})))
+        .await;
+    let plan = asked(&app.prompt(&ada, json!({"historyId": history, "prompt": "Pick a plan"})).await);
     app.prompt(&ada, json!({"historyId": history, "prompt": "Never mind"})).await;
     let turn = app.prompt(&bob, json!({"prompt": "Pick a plan"})).await;
-    app.prompt(&bob, answer(&turn.last().unwrap()["historyId"], "call_bob", json!({"action": "decline"}))).await;
+    app.prompt(&bob, answer(&turn.last().unwrap()["historyId"], &asked(&turn), json!({"action": "decline"}))).await;
 
     let (status, body) = app.json(&ada, "GET", "/gpt/audit", None).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -675,7 +687,7 @@ async fn the_audit_trail_records_each_decision_once_and_serves_each_user_their_o
     let (cancelled, approved) = (&entries[0], &entries[1]);
     assert_eq!(cancelled["decision"], "cancel");
     assert_eq!(cancelled["reason"], "user_sent_message");
-    assert_eq!(cancelled["toolCallId"], "call_plan");
+    assert_eq!(cancelled["toolCallId"], plan.as_str());
     assert_eq!(approved["decision"], "accept");
     assert_eq!(approved["approved"], true);
     assert_eq!(approved["origin"], "approval");

@@ -27,15 +27,16 @@ async fn a_users_tabs_hear_of_their_asks_and_turns_in_order_and_no_one_else_does
 
     let turn = app.prompt(&ada, json!({"prompt": "Set up billing"})).await;
     let history = turn.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    let ask_id = common::asked(&turn);
     let asked = ada_tab.take(4).await;
     assert_eq!(event_names(&asked), ["historyChanged", "turnStarted", "askCreated", "turnDone"]);
     assert_eq!(asked[0].data["historyChanged"], json!({"historyId": history, "change": "created"}));
-    assert_eq!(asked[2].data["askCreated"]["toolCallId"], "call_plan");
+    assert_eq!(asked[2].data["askCreated"]["toolCallId"], ask_id.as_str());
     assert_eq!(asked[2].data["askCreated"]["kind"], "choice");
     assert!(asked[2].data["askCreated"]["expiresAt"].is_string());
-    assert_eq!(asked[3].data["turnDone"], json!({"historyId": history, "pendingAsk": "call_plan"}));
+    assert_eq!(asked[3].data["turnDone"], json!({"historyId": history, "pendingAsk": ask_id}));
 
-    let answer = json!({"historyId": history, "askResponse": {"toolCallId": "call_plan", "action": "accept", "content": {"selected": ["team"]}}});
+    let answer = json!({"historyId": history, "askResponse": {"toolCallId": ask_id, "action": "accept", "content": {"selected": ["team"]}}});
     app.prompt(&ada, answer).await;
     let answered = ada_tab.take(4).await;
     // The first reply names the conversation (a turn that only asked names nothing).
@@ -43,7 +44,7 @@ async fn a_users_tabs_hear_of_their_asks_and_turns_in_order_and_no_one_else_does
     assert_eq!(answered[2].data["historyChanged"]["title"], "Set up billing");
     assert_eq!(
         answered[0].data["askResolved"],
-        json!({"historyId": history, "toolCallId": "call_plan", "ending": "answered", "action": "accept"})
+        json!({"historyId": history, "toolCallId": ask_id, "ending": "answered", "action": "accept"})
     );
     let ids: Vec<String> = asked.iter().chain(&answered).map(|event| event.id.clone().expect("an id")).collect();
     let mut unique = ids.clone();

@@ -15,20 +15,28 @@ fn files_call(id: &str) -> Value {
     json!({"id": id, "name": "ask_files", "input": {"prompt": "Upload the receipt.", "accept": ["image", "csv", "text"], "maxFiles": 3}})
 }
 
-async fn asked(responses: Value) -> (TestApp, TestUser, Value) {
-    let app = TestApp::with_mock(&json!({"responses": responses}).to_string()).await;
-    let ada = app.user("ada", Role::User).await;
-    let history = app.prompt(&ada, json!({"prompt": "receipt"})).await[0]["historyId"].clone();
-    (app, ada, history)
+/// A conversation waiting on a files ask.
+struct Asking {
+    history: Value,
+    ask_id: String,
 }
 
-fn answer(history: &Value, files: Value) -> Value {
-    json!({"historyId": history, "askResponse": {"toolCallId": "call_f", "action": "accept", "content": {"files": files}}})
+async fn asked(responses: Value) -> (TestApp, TestUser, Asking) {
+    let app = TestApp::with_mock(&json!({"responses": responses}).to_string()).await;
+    let ada = app.user("ada", Role::User).await;
+    let turn = app.prompt(&ada, json!({"prompt": "receipt"})).await;
+    let asking = Asking { history: turn[0]["historyId"].clone(), ask_id: common::asked(&turn) };
+    (app, ada, asking)
+}
+
+fn answer(asking: &Asking, files: Value) -> Value {
+    let response = json!({"toolCallId": asking.ask_id, "action": "accept", "content": {"files": files}});
+    json!({"historyId": asking.history, "askResponse": response})
 }
 
 #[tokio::test]
 async fn an_uploaded_png_and_a_csv_data_url_reach_the_model() {
-    let (app, ada, history) = asked(json!([{"toolCalls": [files_call("call_f")]}, {"text": "Got them."}])).await;
+    let (app, ada, asking) = asked(json!([{"toolCalls": [files_call("call_f")]}, {"text": "Got them."}])).await;
     let uploaded = app.upload(&ada, "receipt.png", "image/png", PNG).await;
     assert_eq!(uploaded.status, StatusCode::CREATED, "{}", uploaded.text);
     let upload = uploaded.json();
@@ -40,7 +48,7 @@ async fn an_uploaded_png_and_a_csv_data_url_reach_the_model() {
         {"fileId": upload["id"], "filename": "receipt.png", "mimeType": "image/png", "size": PNG.len()},
         {"url": data_url, "filename": "totals.csv", "mimeType": "text/csv", "size": 1}
     ]);
-    let turn = app.prompt(&ada, answer(&history, files)).await;
+    let turn = app.prompt(&ada, answer(&asking, files)).await;
     assert_eq!(turn[0]["askResolved"]["action"], "accept", "{turn:?}");
 
     let messages = app.mock_log()[1]["messages"].clone();
@@ -56,7 +64,7 @@ async fn an_uploaded_png_and_a_csv_data_url_reach_the_model() {
         json!({"filename": "totals.csv", "mimeType": "text/csv", "size": csv.len()})
     );
 
-    let stored = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await.1;
+    let stored = app.json(&ada, "GET", &format!("/gpt/histories/{}", asking.history.as_str().unwrap()), None).await.1;
     let text = stored.to_string();
     assert!(!text.contains("base64"), "no data URL is stored");
     let (logged,): (String,) = sqlx::query_as("SELECT prompt FROM ai_requests ORDER BY created_at DESC, id DESC")
@@ -70,42 +78,42 @@ async fn an_uploaded_png_and_a_csv_data_url_reach_the_model() {
 async fn answer_with_upload(
     app: &TestApp,
     user: &TestUser,
-    history: &Value,
+    asking: &Asking,
     upload: &Value,
     filename: &str,
     size: usize,
 ) -> common::Reply {
     let files = json!([{"fileId": upload["id"], "filename": filename, "mimeType": "image/png", "size": size}]);
-    app.call(Some(user), "POST", "/gpt/prompt", Some(answer(history, files))).await
+    app.call(Some(user), "POST", "/gpt/prompt", Some(answer(asking, files))).await
 }
 
 #[tokio::test]
 async fn spoofed_bytes_and_foreign_uploads_are_refused_and_the_ask_stays_pending() {
-    let (app, ada, history) = asked(json!([{"toolCalls": [files_call("call_f")]}, {"text": "ok"}])).await;
+    let (app, ada, asking) = asked(json!([{"toolCalls": [files_call("call_f")]}, {"text": "ok"}])).await;
     let spoofed = app.upload(&ada, "photo.png", "image/png", b"just some text, not a picture").await.json();
-    let reply = answer_with_upload(&app, &ada, &history, &spoofed, "photo.png", 29).await;
+    let reply = answer_with_upload(&app, &ada, &asking, &spoofed, "photo.png", 29).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert_eq!(reply.json()["fields"][0]["code"], "MIME_MISMATCH");
     assert_eq!(reply.json()["fields"][0]["path"], "content.files[0].mimeType");
 
     let grace = app.user("grace", Role::User).await;
     let hers = app.upload(&grace, "hers.png", "image/png", PNG).await.json();
-    let reply = answer_with_upload(&app, &ada, &history, &hers, "hers.png", PNG.len()).await;
+    let reply = answer_with_upload(&app, &ada, &asking, &hers, "hers.png", PNG.len()).await;
     assert_eq!(reply.json()["fields"][0]["code"], "FILE_NOT_OWNED");
-    let data = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await.1;
-    assert_eq!(data["data"]["pendingAsk"]["toolCallId"], "call_f", "the ask is still pending");
+    let data = app.json(&ada, "GET", &format!("/gpt/histories/{}", asking.history.as_str().unwrap()), None).await.1;
+    assert_eq!(data["data"]["pendingAsk"]["toolCallId"], asking.ask_id.as_str(), "the ask is still pending");
     assert_eq!(app.mock_log().len(), 1, "the model was not called");
 }
 
 #[tokio::test]
 async fn a_long_text_file_is_cut_for_the_model() {
-    let (app, ada, history) = asked(json!([{"toolCalls": [files_call("call_f")]}, {"text": "ok"}])).await;
+    let (app, ada, asking) = asked(json!([{"toolCalls": [files_call("call_f")]}, {"text": "ok"}])).await;
     let long = "é".repeat(60_000);
     let upload = app.upload(&ada, "notes.txt", "text/plain", long.as_bytes()).await.json();
     app.prompt(
         &ada,
         answer(
-            &history,
+            &asking,
             json!([{"fileId": upload["id"], "filename": "notes.txt", "mimeType": "text/plain", "size": long.len()}]),
         ),
     )

@@ -215,14 +215,15 @@ async fn every_route_answers_as_the_document_says() {
     let one = format!("/gpt/histories/{id}");
     let turn = format!("{one}/turn");
     let prompt = json!({"prompt": "Set up billing", "surface": "compact"});
-    c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(prompt)).await;
+    let asked = c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(prompt)).await;
+    let ask_id = asked.json()["data"]["pendingAsk"]["toolCallId"].clone();
     c.call(&app, Some(&ada), "GET", "/gpt/histories/pendingAsks", "/gpt/histories/pendingAsks", None).await;
     let read = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;
     assert!(read.json()["data"]["pendingAsk"].is_object(), "the read above had a pending ask to check");
     let stale = json!({"toolCallId": "call_gone", "buttonId": "option:team"});
     let gone = c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(stale)).await;
     assert_eq!(gone.status, StatusCode::CONFLICT);
-    let button = json!({"toolCallId": "call_plan", "buttonId": "option:team"});
+    let button = json!({"toolCallId": ask_id, "buttonId": "option:team"});
     c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(button)).await;
     let rating = json!({"promptIndex": 3, "rating": "up"});
     c.call(&app, Some(&ada), "PATCH", &format!("{one}/rating"), "/gpt/histories/{id}/rating", Some(rating)).await;

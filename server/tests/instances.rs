@@ -139,10 +139,11 @@ async fn read_until(reply: &mut reqwest::Response, wanted: impl Fn(&Value) -> bo
     }
 }
 
-fn answer(history: &str, response: Value) -> Value {
+/// The answer `response` to the ask `asked` (the events of the turn that asked).
+fn answer(asked: &[Value], response: Value) -> Value {
     let mut response = response;
-    response["toolCallId"] = json!("call_1");
-    json!({"historyId": history, "askResponse": response})
+    response["toolCallId"] = asked.iter().find_map(|event| event["ask"].get("toolCallId")).expect("an ask").clone();
+    json!({"historyId": history_id(asked), "askResponse": response})
 }
 
 #[tokio::test]
@@ -156,8 +157,9 @@ async fn twelve_answers_split_across_two_instances_resume_the_turn_once() {
     else {
         return;
     };
-    let history = history_id(&pair.turn(&pair.a, json!({"prompt": "Set up billing"})).await);
-    let body = answer(&history, json!({"action": "accept", "content": {"selected": ["team"]}}));
+    let asked = pair.turn(&pair.a, json!({"prompt": "Set up billing"})).await;
+    let history = history_id(&asked);
+    let body = answer(&asked, json!({"action": "accept", "content": {"selected": ["team"]}}));
     let replies = futures::future::join_all(
         (0..12).map(|n| pair.prompt(if n % 2 == 0 { &pair.a } else { &pair.b }, body.clone())),
     )
@@ -187,14 +189,15 @@ async fn an_ask_made_on_one_instance_shows_live_on_the_other_and_is_answered_the
     };
     let mut live = pair.request(&pair.b, reqwest::Method::GET, "/gpt/events").send().await.unwrap();
     assert_eq!(live.status(), StatusCode::OK);
-    let history = history_id(&pair.turn(&pair.a, json!({"prompt": "Set up billing"})).await);
+    let asked = pair.turn(&pair.a, json!({"prompt": "Set up billing"})).await;
+    let history = history_id(&asked);
     let seen = read_until(&mut live, |event| event["askCreated"]["historyId"] == history.as_str()).await;
     assert!(seen.iter().any(|event| event["turnStarted"]["historyId"] == history.as_str()), "{seen:?}");
 
     let pending = pair.request(&pair.b, reqwest::Method::GET, "/gpt/histories/pendingAsks").send().await.unwrap();
-    assert_eq!(pending.json::<Value>().await.unwrap()["data"][0]["toolCallId"], "call_1");
-    let turn =
-        pair.turn(&pair.b, answer(&history, json!({"action": "accept", "content": {"selected": ["team"]}}))).await;
+    let listed = pending.json::<Value>().await.unwrap()["data"][0]["toolCallId"].clone();
+    assert_eq!(Some(&listed), asked.iter().find_map(|event| event["ask"].get("toolCallId")));
+    let turn = pair.turn(&pair.b, answer(&asked, json!({"action": "accept", "content": {"selected": ["team"]}}))).await;
     assert_eq!(turn[0]["askResolved"]["action"], "accept", "{turn:?}");
     let text: String = turn.iter().filter_map(|event| event["text"].as_str()).collect();
     assert_eq!(text, "Answered on B.");
@@ -224,7 +227,7 @@ async fn a_file_uploaded_through_one_instance_answers_an_ask_through_the_other()
     let Some(pair) = pair(json!([{"toolCalls": [files_call]}]), json!([{"text": "Read them."}]), &[]).await else {
         return;
     };
-    let history = history_id(&pair.turn(&pair.a, json!({"prompt": "notes"})).await);
+    let asked = pair.turn(&pair.a, json!({"prompt": "notes"})).await;
     let boundary = "palaver-test-boundary";
     let body = format!(
         "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nMeet at noon.\r\n--{boundary}--\r\n"
@@ -239,7 +242,7 @@ async fn a_file_uploaded_through_one_instance_answers_an_ask_through_the_other()
     assert_eq!(uploaded.status(), StatusCode::CREATED);
     let upload: Value = uploaded.json().await.unwrap();
     let files = json!([{"fileId": upload["id"], "filename": "notes.txt", "mimeType": "text/plain", "size": 13}]);
-    let turn = pair.turn(&pair.b, answer(&history, json!({"action": "accept", "content": {"files": files}}))).await;
+    let turn = pair.turn(&pair.b, answer(&asked, json!({"action": "accept", "content": {"files": files}}))).await;
     assert_eq!(turn[0]["askResolved"]["action"], "accept", "{turn:?}");
     let told = pair.model_requests("b")[0].to_string();
     assert!(told.contains("Meet at noon."), "B read the bytes A stored: {told}");

@@ -115,8 +115,14 @@ mod tests {
                     args: json!({}),
                     ask: None,
                     allowed_by: None,
+                    model_call_id: None,
                 },
-                HistoryRow::ToolResult { tool_name: "listTodos".into(), tool_call_id: "c1".into(), result: json!([]) },
+                HistoryRow::ToolResult {
+                    tool_name: "listTodos".into(),
+                    tool_call_id: "c1".into(),
+                    result: json!([]),
+                    model_call_id: None,
+                },
             ],
             ..Default::default()
         };

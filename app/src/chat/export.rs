@@ -85,11 +85,13 @@ mod tests {
                     expired_at: None,
                 }),
                 allowed_by: None,
+                model_call_id: None,
             },
             HistoryRow::ToolResult {
                 tool_name: "ask_choice".into(),
                 tool_call_id: "c1".into(),
                 result: json!({"action": "accept", "content": {"selected": ["mon"]}}),
+                model_call_id: None,
             },
             HistoryRow::Assistant {
                 text: "Monday it is.".into(),

@@ -196,9 +196,19 @@ pub enum HistoryRow {
         /// A guarded call that ran without a card: the grant that allowed it.
         #[serde(default, rename = "allowedBy", skip_serializing_if = "Option::is_none")]
         allowed_by: Option<crate::grants::GrantScope>,
+        /// An ask's call: the id the model gave it (`toolCallId` is the one Palaver minted).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model_call_id: Option<String>,
     },
     #[serde(rename_all = "camelCase")]
-    ToolResult { tool_name: String, tool_call_id: String, result: Value },
+    ToolResult {
+        tool_name: String,
+        tool_call_id: String,
+        result: Value,
+        /// An ask's answer: the id of the model's call it answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model_call_id: Option<String>,
+    },
 }
 
 impl HistoryRow {
@@ -433,6 +443,7 @@ mod tests {
             args: serde_json::json!({}),
             ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Pending, origin: None, expired_at: None }),
             allowed_by: None,
+            model_call_id: None,
         })
         .unwrap();
         assert_eq!(

@@ -94,7 +94,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     grantable: grantable && waiting == Some(tool_call_id.as_str()),
                 })))
             }
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None, allowed_by } => {
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None, allowed_by, .. } => {
                 items.push(TranscriptItem::Tool {
                     tool_call_id: tool_call_id.clone(),
                     tool_name: tool_name.clone(),
@@ -140,11 +140,13 @@ mod tests {
                 args: json!({}),
                 ask: None,
                 allowed_by: None,
+                model_call_id: None,
             },
             HistoryRow::ToolResult {
                 tool_name: "listTodos".into(),
                 tool_call_id: "t1".into(),
                 result: json!({"todos": []}),
+                model_call_id: None,
             },
             HistoryRow::ToolCall {
                 tool_name: "ask_choice".into(),
@@ -157,11 +159,13 @@ mod tests {
                     expired_at: None,
                 }),
                 allowed_by: None,
+                model_call_id: None,
             },
             HistoryRow::ToolResult {
                 tool_name: "ask_choice".into(),
                 tool_call_id: "c1".into(),
                 result: json!({"action": "decline"}),
+                model_call_id: None,
             },
         ];
         let view = HistoryView { id: "h".into(), rows, ..Default::default() };

@@ -257,7 +257,7 @@ impl Turn {
                     (None, Some(call_id), _) => self.finish_lost_question(&pending, call_id).await,
                     (None, None, Some(held)) => self.finish_held_step(held.clone(), &response).await,
                     (None, None, None) => self.messages.push(ModelMessage::Tool {
-                        tool_call_id: pending.ask.tool_call_id.clone(),
+                        tool_call_id: pending.model_call_id().to_string(),
                         tool_name: pending.ask.kind.tool_name(),
                         result: told_answer(pending.ask.kind, &pending.ask.input, &response.to_value()),
                         parts,
@@ -307,7 +307,12 @@ impl Turn {
         let tool_name = pending.ask.tool_name.clone().unwrap_or_default();
         let result = json!({"error": QUESTION_GONE_RESULT});
         self.emit_tool_result(call_id, &tool_name, result.clone()).await;
-        self.new_rows.push(HistoryRow::ToolResult { tool_name, tool_call_id: call_id.to_string(), result });
+        self.new_rows.push(HistoryRow::ToolResult {
+            tool_name,
+            tool_call_id: call_id.to_string(),
+            result,
+            model_call_id: None,
+        });
         let answered: Vec<String> = self
             .messages
             .iter()
@@ -347,6 +352,7 @@ impl Turn {
                     tool_name: tool_name.clone(),
                     tool_call_id: call.id.clone(),
                     result: output.result.clone(),
+                    model_call_id: None,
                 });
                 output
             }
@@ -376,12 +382,14 @@ pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) ->
         tool_name: tool_name.clone(),
         tool_call_id: pending.ask.tool_call_id.clone(),
         result: response.to_value(),
+        model_call_id: pending.model_call_id.clone(),
     }];
     if let (Some(call_id), Some(reason)) = (pending.guarded_call_id(), denial_reason(response)) {
         rows.push(HistoryRow::ToolResult {
             tool_name,
             tool_call_id: call_id.to_string(),
             result: json!({"approved": false, "reason": reason}),
+            model_call_id: None,
         });
     }
     rows

@@ -14,7 +14,7 @@ use crate::llm::ToolCall;
 use palaver_contract::asks::ASK_LIMITS;
 use palaver_contract::text::shorten;
 
-/// An argument ask's id names the first call it asks for (and its round).
+/// The prefix of the ids of argument asks.
 pub const ARGUMENTS_PREFIX: &str = "arguments_";
 
 const FIRST_QUESTION: &str = "Before the next step can run, a few values are needed. Each field says what it is for.";
@@ -55,8 +55,6 @@ pub struct HeldStep {
     pub fields: Vec<ArgumentField>,
     /// The fields (by index) the form now asks, in field order: `f1` is the first.
     pub asking: Vec<usize>,
-    /// How many forms this step has asked (each ask's id counts up).
-    pub round: usize,
 }
 
 fn is_person_only(schema: &Value) -> bool {
@@ -188,7 +186,7 @@ fn fits(schema: &Value, value: &Value) -> Result<(), String> {
 
 impl HeldStep {
     pub fn new(calls: Vec<ToolCall>, fields: Vec<ArgumentField>) -> Self {
-        HeldStep { calls, fields, asking: Vec::new(), round: 0 }
+        HeldStep { calls, fields, asking: Vec::new() }
     }
 
     /// The next form's input, or `None` once every field is settled. A field asked again goes
@@ -207,7 +205,6 @@ impl HeldStep {
             .map(|(position, index)| form_field(format!("f{}", position + 1), &self.fields[*index]))
             .collect();
         self.asking = asking;
-        self.round += 1;
         Some(json!({"prompt": prompt, "allowDecline": true, "fields": fields}))
     }
 

@@ -1,11 +1,13 @@
 //! The preview of an ask while the model is still writing its arguments: the JSON so far,
 //! read as far as it goes, sent as `{askPreview}` so the transcript shows the card taking
 //! shape (inert, marked as being prepared) until the real one replaces it, or it is withdrawn.
-//! A preview is shown only: never stored, never validated, never answered.
+//! A preview is shown only: never stored, never validated, never answered. It shows under the
+//! id its ask will have.
 
 use serde_json::Value;
 
-use super::run::Turn;
+use super::call_ids::{ASK_PREFIX, mint};
+use super::run::{PreviewedAsk, Turn};
 use crate::chat::model::{AskPreviewEvent, TurnEvent};
 use palaver_contract::asks::AskKind;
 
@@ -22,30 +24,37 @@ impl Turn {
         if !self.offered_kinds().contains(&kind) {
             return;
         }
-        let (_, text, shown) = self.previews.calls.entry(id.to_string()).or_insert((kind, String::new(), None));
-        if text.len() + piece.len() > PREVIEW_MAX_BYTES {
+        let preview = self.previews.calls.entry(id.to_string()).or_insert_with(|| PreviewedAsk {
+            kind,
+            ask_id: mint(ASK_PREFIX),
+            arguments: String::new(),
+            shown: None,
+        });
+        if preview.arguments.len() + piece.len() > PREVIEW_MAX_BYTES {
             return;
         }
-        text.push_str(piece);
-        let Some(input) = read_partial_json(text).filter(Value::is_object) else { return };
-        if shown.as_ref() == Some(&input) {
+        preview.arguments.push_str(piece);
+        let Some(input) = read_partial_json(&preview.arguments).filter(Value::is_object) else { return };
+        if preview.shown.as_ref() == Some(&input) {
             return;
         }
-        *shown = Some(input.clone());
-        let preview = AskPreviewEvent { tool_call_id: id.to_string(), kind, input: Some(input), withdrawn: false };
-        self.emit(TurnEvent::AskPreview { ask_preview: preview }).await;
+        preview.shown = Some(input.clone());
+        let event =
+            AskPreviewEvent { tool_call_id: preview.ask_id.clone(), kind, input: Some(input), withdrawn: false };
+        self.emit(TurnEvent::AskPreview { ask_preview: event }).await;
     }
 
-    /// Withdraws the preview of `id` (its finished ask was invalid, or not asked), if one showed.
+    /// Withdraws the preview of the model's call `id` (its finished ask was invalid, or not
+    /// asked), if one showed.
     pub(super) async fn withdraw_preview(&mut self, id: &str) {
-        if let Some((kind, _, Some(_))) = self.previews.calls.remove(id) {
-            let preview = AskPreviewEvent { tool_call_id: id.to_string(), kind, input: None, withdrawn: true };
-            self.emit(TurnEvent::AskPreview { ask_preview: preview }).await;
+        if let Some(PreviewedAsk { kind, ask_id, shown: Some(_), .. }) = self.previews.calls.remove(id) {
+            let event = AskPreviewEvent { tool_call_id: ask_id, kind, input: None, withdrawn: true };
+            self.emit(TurnEvent::AskPreview { ask_preview: event }).await;
         }
     }
 
-    /// Withdraws every preview of the step but `kept`'s (the ask the turn pauses on, which the
-    /// real card replaces).
+    /// Withdraws every preview of the step but `kept`'s (the model's call of the ask the turn
+    /// pauses on, whose real card replaces it: it is asked under the preview's id).
     pub(super) async fn settle_previews(&mut self, kept: Option<&str>) {
         let shown: Vec<String> = self.previews.calls.keys().filter(|id| Some(id.as_str()) != kept).cloned().collect();
         for id in shown {

@@ -1,7 +1,8 @@
-//! Tool-call ids as Palaver keeps them: the model's own while it is new to the conversation,
-//! else one Palaver mints. Providers reuse ids across turns, and some send none, so an id is
-//! checked against every call the conversation has: each ask, approval and row is then keyed
-//! by an id nobody else in the conversation holds, and the model is told that id from then on.
+//! Tool-call ids. Every ask gets an id Palaver mints ([`mint`]): clients answer it and its
+//! rows are updated by it, whatever the model sent. The model keeps its own ids while they are
+//! new to the conversation, else gets one Palaver mints: providers reuse ids across turns, and
+//! some send none, so an id is checked against every call the conversation has, and the model
+//! is told the replacement from then on (a provider refuses two calls by one id).
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,20 +16,33 @@ pub(super) struct CallIds {
     given: HashMap<String, String>,
 }
 
-fn mint() -> String {
-    format!("call_{}", uuid::Uuid::now_v7().simple())
+/// The prefix of the ids of the model's own asks (approvals and argument asks have theirs).
+pub(super) const ASK_PREFIX: &str = "ask_";
+
+/// The prefix of the ids of tools' questions.
+pub(super) const QUESTION_PREFIX: &str = "question_";
+
+/// The prefix of an id minted for a model's call whose own id was taken or missing.
+const CALL_PREFIX: &str = "call_";
+
+/// A new id, unique everywhere (a UUID v7), after `prefix`.
+pub(super) fn mint(prefix: &str) -> String {
+    format!("{prefix}{}", uuid::Uuid::now_v7().simple())
 }
 
 impl CallIds {
-    /// The ids the conversation holds: its rows, and the calls of this turn so far.
+    /// The ids the conversation holds: its rows (the model's ids of its asks too), and the
+    /// calls of this turn so far.
     pub(super) fn taken_by<'r>(rows: impl Iterator<Item = &'r HistoryRow>, messages: &[ModelMessage]) -> Self {
         let mut taken: HashSet<String> = rows
-            .filter_map(|row| match row {
-                HistoryRow::ToolCall { tool_call_id, .. } | HistoryRow::ToolResult { tool_call_id, .. } => {
-                    Some(tool_call_id.clone())
+            .flat_map(|row| match row {
+                HistoryRow::ToolCall { tool_call_id, model_call_id, .. }
+                | HistoryRow::ToolResult { tool_call_id, model_call_id, .. } => {
+                    [Some(tool_call_id.clone()), model_call_id.clone()]
                 }
-                _ => None,
+                _ => [None, None],
             })
+            .flatten()
             .collect();
         for message in messages {
             if let ModelMessage::Assistant { tool_calls, .. } = message {
@@ -43,7 +57,8 @@ impl CallIds {
         if let Some(id) = self.given.get(model_id) {
             return id.clone();
         }
-        let id = if model_id.is_empty() || self.taken.contains(model_id) { mint() } else { model_id.to_string() };
+        let id =
+            if model_id.is_empty() || self.taken.contains(model_id) { mint(CALL_PREFIX) } else { model_id.to_string() };
         self.taken.insert(id.clone());
         self.given.insert(model_id.to_string(), id.clone());
         id
@@ -54,7 +69,7 @@ impl CallIds {
     pub(super) fn for_call(&mut self, call: &ToolCall, step: &[ToolCall]) -> String {
         let id = self.ours(&call.id);
         if step.iter().any(|earlier| earlier.id == id) {
-            let fresh = mint();
+            let fresh = mint(CALL_PREFIX);
             self.taken.insert(fresh.clone());
             return fresh;
         }
@@ -74,14 +89,26 @@ mod tests {
 
     #[test]
     fn a_new_id_is_kept_and_a_reused_or_missing_one_is_replaced() {
-        let rows = [HistoryRow::ToolCall {
-            tool_name: "ask_confirm".into(),
-            tool_call_id: "call_1".into(),
-            args: json!({}),
-            ask: None,
-            allowed_by: None,
-        }];
+        let rows = [
+            HistoryRow::ToolCall {
+                tool_name: "ask_confirm".into(),
+                tool_call_id: "call_1".into(),
+                args: json!({}),
+                ask: None,
+                allowed_by: None,
+                model_call_id: None,
+            },
+            HistoryRow::ToolCall {
+                tool_name: "ask_confirm".into(),
+                tool_call_id: mint(ASK_PREFIX),
+                args: json!({}),
+                ask: None,
+                allowed_by: None,
+                model_call_id: Some("call_3".into()),
+            },
+        ];
         let mut ids = CallIds::taken_by(rows.iter(), &[]);
+        assert_ne!(ids.ours("call_3"), "call_3", "an ask's model id is taken as well");
         assert_eq!(ids.ours("call_2"), "call_2");
         assert_eq!(ids.ours("call_2"), "call_2", "its pieces and its call share it");
         let reused = ids.ours("call_1");

@@ -9,6 +9,7 @@
 mod answer;
 pub mod arguments;
 mod ask_preview;
+mod asking;
 pub mod attachments;
 mod call_ids;
 pub mod draft;
@@ -381,7 +382,6 @@ impl TurnRunner {
             document: false,
             block_errors: String::new(),
             tools: self.tools(),
-            questions_asked: 0,
             previews: Default::default(),
             superseded: false,
             held_pause: None,

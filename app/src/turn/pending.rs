@@ -25,8 +25,14 @@ pub struct StoredPendingAsk {
     pub response_messages: Vec<ModelMessage>,
     #[serde(default)]
     pub created: String,
+    /// A model's ask: the id the model gave its call, which the model is told the answer under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_call_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_id: Option<String>,
+    /// For an approval: the id of the host tool call it guards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guarded_call_id: Option<String>,
     /// For an elicitation: the id of the host tool call that asks (still running while the
     /// process lives).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -40,13 +46,20 @@ pub struct StoredPendingAsk {
     pub held_step: Option<HeldStep>,
 }
 
-/// An approval's id names the tool call it guards.
+/// The prefix of an approval's id.
 pub const APPROVAL_PREFIX: &str = "approval_";
 
 impl StoredPendingAsk {
-    /// For an approval: the id of the host tool call it guards.
+    /// For an approval: the id of the host tool call it guards. An approval stored before
+    /// approvals had ids of their own is named after that call.
     pub fn guarded_call_id(&self) -> Option<&str> {
-        self.approval_id.as_deref()?.strip_prefix(APPROVAL_PREFIX)
+        let approval_id = self.approval_id.as_deref()?;
+        self.guarded_call_id.as_deref().or_else(|| approval_id.strip_prefix(APPROVAL_PREFIX))
+    }
+
+    /// The id the model is told the answer under: its own call's, for its own ask.
+    pub fn model_call_id(&self) -> &str {
+        self.model_call_id.as_deref().unwrap_or(&self.ask.tool_call_id)
     }
 
     /// For an approval: the host tool call it guards, as the model made it.

@@ -6,8 +6,8 @@
 use serde_json::Map;
 use tokio::sync::{mpsc, oneshot};
 
+use super::asking::AskFrom;
 use super::run::Turn;
-use super::steps::AskFrom;
 use super::tools::question::{QuestionAnswer, Step, ToolQuestion};
 use super::waiting::Resumed;
 use crate::audit::Decider;
@@ -17,6 +17,7 @@ use palaver_contract::asks::{AskResponse, AskSurface, parse_ask_input};
 
 /// The cancel reason an elicitation gets when the user stops the turn while it waits.
 const STOPPED: &str = "user_stopped";
+
 /// The cancel reason an elicitation gets when its server withdraws it (or its call ends).
 const WITHDRAWN: &str = "server_withdrew";
 
@@ -44,17 +45,15 @@ impl Turn {
                     return QuestionAnswer::Decline;
                 }
             };
-            self.questions_asked += 1;
-            let ask_call =
-                ToolCall { id: format!("{}_q{}", call.id, self.questions_asked), name: call.name.clone(), input };
             let from = AskFrom::Elicitation {
                 tool: call.name.clone(),
                 call_id: call.id.clone(),
                 server: question.asker().to_string(),
                 url: question.link().map(str::to_string),
             };
-            let pause = self.ask_pause(&ask_call, ask, from);
-            let response = match self.wait_for_answer(pause, &ask_call.id, &question, page, reply).await {
+            let pause = self.ask_pause(&input, ask, from);
+            let ask_id = pause.stored.ask.tool_call_id.clone();
+            let response = match self.wait_for_answer(pause, &ask_id, &question, page, reply).await {
                 Some(response) => response,
                 None => return QuestionAnswer::Cancel,
             };

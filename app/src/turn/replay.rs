@@ -63,7 +63,8 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
                 }
                 Some(ModelMessage::Assistant { text: told, tool_calls: Vec::new() })
             }
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask, .. } => {
+            // A model's ask is told under the model's own id (its rows are keyed by the ask's).
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask, model_call_id, .. } => {
                 let ended_by_time = ask.as_ref().is_some_and(|ask| ask.status == AskStatus::Expired);
                 if ended_by_time {
                     expired.push(tool_call_id);
@@ -74,21 +75,22 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
                 (is_ask_tool(tool_name) || ended_by_time).then(|| ModelMessage::Assistant {
                     text: String::new(),
                     tool_calls: vec![ToolCall {
-                        id: tool_call_id.clone(),
+                        id: model_call_id.as_ref().unwrap_or(tool_call_id).clone(),
                         name: tool_name.clone(),
                         input: args.clone(),
                     }],
                 })
             }
-            HistoryRow::ToolResult { tool_name, tool_call_id, result } => {
+            HistoryRow::ToolResult { tool_name, tool_call_id, result, model_call_id } => {
                 let ended_by_time = expired.contains(&tool_call_id.as_str());
                 let told = match asked.iter().find(|(id, ..)| id == tool_call_id) {
                     _ if ended_by_time => told_expiry(result),
                     Some((_, kind, args)) => told_answer(*kind, args, result),
                     None => result.clone(),
                 };
-                (is_ask_tool(tool_name) || ended_by_time)
-                    .then(|| ModelMessage::tool(tool_call_id.clone(), tool_name.clone(), told))
+                (is_ask_tool(tool_name) || ended_by_time).then(|| {
+                    ModelMessage::tool(model_call_id.as_ref().unwrap_or(tool_call_id).clone(), tool_name.clone(), told)
+                })
             }
         })
         .collect()
@@ -104,32 +106,35 @@ mod tests {
 
     #[test]
     fn replays_ask_pairs_and_skips_host_and_approval_rows() {
-        let call = |name: &str, id: &str, origin| HistoryRow::ToolCall {
+        let call = |name: &str, id: &str, model: Option<&str>, origin| HistoryRow::ToolCall {
             tool_name: name.into(),
             tool_call_id: id.into(),
             args: json!({}),
             ask: Some(RowAsk { kind: AskKind::Confirm, status: AskStatus::Answered, origin, expired_at: None }),
             allowed_by: None,
+            model_call_id: model.map(Into::into),
         };
-        let result = |name: &str, id: &str| HistoryRow::ToolResult {
+        let result = |name: &str, id: &str, model: Option<&str>| HistoryRow::ToolResult {
             tool_name: name.into(),
             tool_call_id: id.into(),
             result: json!({}),
+            model_call_id: model.map(Into::into),
         };
         let rows = vec![
             HistoryRow::User { text: "hi".into(), attachments: Vec::new() },
-            call("ask_confirm", "c1", None),
-            result("ask_confirm", "c1"),
+            call("ask_confirm", "ask_1", Some("c1"), None),
+            result("ask_confirm", "ask_1", Some("c1")),
             HistoryRow::ToolCall {
                 tool_name: "listTodos".into(),
                 tool_call_id: "t1".into(),
                 args: json!({}),
                 ask: None,
                 allowed_by: None,
+                model_call_id: None,
             },
-            result("listTodos", "t1"),
-            call("deleteCompletedTodos", "approval_t2", Some(AskOrigin::Approval)),
-            result("deleteCompletedTodos", "approval_t2"),
+            result("listTodos", "t1", None),
+            call("deleteCompletedTodos", "approval_t2", None, Some(AskOrigin::Approval)),
+            result("deleteCompletedTodos", "approval_t2", None),
             HistoryRow::Assistant {
                 text: "done".into(),
                 document: false,
@@ -141,9 +146,9 @@ mod tests {
         ];
         let messages = replay(&rows);
         assert_eq!(messages.len(), 4);
-        assert!(
-            matches!(&messages[1], ModelMessage::Assistant { tool_calls, .. } if tool_calls[0].name == "ask_confirm")
-        );
+        // The model is told its ask under its own id.
+        assert!(matches!(&messages[1], ModelMessage::Assistant { tool_calls, .. }
+            if tool_calls[0].name == "ask_confirm" && tool_calls[0].id == "c1"));
         assert!(matches!(&messages[2], ModelMessage::Tool { tool_call_id, .. } if tool_call_id == "c1"));
     }
 
@@ -180,11 +185,13 @@ mod tests {
                 expired_at: Some("2026-12-01T10:00:00.000Z".into()),
             }),
             allowed_by: None,
+            model_call_id: None,
         };
         let cancel = |name: &str, id: &str| HistoryRow::ToolResult {
             tool_name: name.into(),
             tool_call_id: id.into(),
             result: json!({"action": "cancel", "reason": "expired"}),
+            model_call_id: None,
         };
         let rows = vec![
             expired("ask_confirm", "c1", None),
@@ -195,6 +202,7 @@ mod tests {
                 tool_name: "deleteCompletedTodos".into(),
                 tool_call_id: "t2".into(),
                 result: json!({"approved": false, "reason": "expired"}),
+                model_call_id: None,
             },
         ];
         let messages = replay(&rows);

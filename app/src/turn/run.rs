@@ -31,11 +31,27 @@ pub(super) struct Resolved {
     pub(super) rows_added: i64,
 }
 
-/// The arguments of the ask calls of one step as they stream, by call: the ask's kind, the
-/// text so far, and the preview last shown.
+/// The arguments of the ask calls of one step as they stream.
 #[derive(Default)]
 pub(super) struct Previews {
-    pub(super) calls: HashMap<String, (AskKind, String, Option<Value>)>,
+    /// By the model's call id.
+    pub(super) calls: HashMap<String, PreviewedAsk>,
+}
+
+/// One ask call's preview: the ask's kind, the id it will be asked under, its arguments so
+/// far, and the input last shown.
+pub(super) struct PreviewedAsk {
+    pub(super) kind: AskKind,
+    pub(super) ask_id: String,
+    pub(super) arguments: String,
+    pub(super) shown: Option<Value>,
+}
+
+impl Previews {
+    /// The id the ask of the model's call `call_id` was previewed under, if it was.
+    pub(super) fn ask_id(&self, call_id: &str) -> Option<String> {
+        self.calls.get(call_id).map(|preview| preview.ask_id.clone())
+    }
 }
 
 /// Where a step left the turn.
@@ -149,8 +165,6 @@ pub(super) struct Turn {
     pub(super) block_errors: String,
     /// The host tools as they were when the turn started (MCP servers come and go).
     pub(super) tools: ToolRegistry,
-    /// How many asks running tools' questions have made in this turn (their ids count up).
-    pub(super) questions_asked: usize,
     /// A new message came while the turn waited on a tool's question: the turn ends unsaved.
     pub(super) superseded: bool,
     /// The step's asks as the model writes them, previewed.

@@ -6,19 +6,17 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::REPLY_MAX_LENGTH;
-use super::arguments::{self, ARGUMENTS_PREFIX, HeldStep};
-use super::call_ids::CallIds;
+use super::arguments::{self, HeldStep};
+use super::asking::{AskFrom, keyed_by_ask};
+use super::call_ids::{ASK_PREFIX, CallIds, mint};
 use super::run::{Pause, StepsEnd, Turn};
-use super::store::APPROVAL_PREFIX;
-use super::store::{self, StoredPendingAsk};
+use super::store;
 use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput};
-use crate::chat::model::{
-    AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent,
-};
+use crate::chat::model::{AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent};
 use crate::grants::GrantScope;
 use crate::grants::store as grants;
 use crate::llm::{CallPurpose, ModelEvent, ModelMessage, ModelRequest, ToolCall};
-use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input, to_simple_card};
+use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input};
 use palaver_contract::text::shorten;
 
 impl Turn {
@@ -188,7 +186,7 @@ impl Turn {
             }
             let pause = self.tool_step(calls).await;
             // A preview stays only for the ask the turn pauses on: the real card replaces it.
-            let asked = pause.as_ref().map(|pause| pause.stored.ask.tool_call_id.clone());
+            let asked = pause.as_ref().and_then(|pause| pause.stored.model_call_id.clone());
             self.settle_previews(asked.as_deref()).await;
             if self.superseded {
                 return StepsEnd::Superseded;
@@ -231,11 +229,8 @@ impl Turn {
                 return None;
             }
         };
-        let first = held.calls.first().map(|call| call.id.clone()).unwrap_or_default();
         let tool = held.fields.first().map(|field| field.tool.clone()).unwrap_or_default();
-        let id = format!("{ARGUMENTS_PREFIX}{first}_{}", held.round);
-        let call = ToolCall { id, name: tool.clone(), input };
-        let mut pause = self.ask_pause(&call, ask, AskFrom::Arguments { tool });
+        let mut pause = self.ask_pause(&input, ask, AskFrom::Arguments { tool });
         pause.stored.held_step = Some(held.clone());
         Some(pause)
     }
@@ -251,11 +246,20 @@ impl Turn {
             if let Some(kind) = ask_kind {
                 match parse_ask_input(kind, &call.input, self.surface) {
                     Err(errors) => self.messages.push(invalid_ask_result(&call, &errors)),
-                    Ok(ask) if pause.is_none() => pause = Some(self.ask_pause(&call, ask, AskFrom::Model)),
+                    Ok(ask) if pause.is_none() => {
+                        let from = AskFrom::Model { call_id: call.id.clone() };
+                        pause = Some(self.ask_pause(&call.input, ask, from));
+                    }
                     Ok(_) => {
                         let row_ask = RowAsk { kind, status: AskStatus::Cancelled, origin: None, expired_at: None };
-                        dropped_rows.push(call_row(&call, call.input.clone(), Some(row_ask)));
-                        dropped_rows.push(result_row(&call, store::one_ask_at_a_time()));
+                        let ask_id = self.previews.ask_id(&call.id).unwrap_or_else(|| mint(ASK_PREFIX));
+                        dropped_rows.extend(
+                            [
+                                call_row(&call, call.input.clone(), Some(row_ask)),
+                                result_row(&call, store::one_ask_at_a_time()),
+                            ]
+                            .map(|row| keyed_by_ask(row, &ask_id)),
+                        );
                         self.messages.push(tool_message(&call, store::one_ask_at_a_time()));
                     }
                 }
@@ -290,10 +294,8 @@ impl Turn {
             match guard {
                 Some((ask, input)) if pause.is_none() => {
                     self.new_rows.push(call_row(&call, call.input.clone(), None));
-                    let approval_call =
-                        ToolCall { id: format!("{APPROVAL_PREFIX}{}", call.id), name: call.name.clone(), input };
-                    let from = AskFrom::Approval { tool: call.name.clone(), grantable };
-                    let mut approval = self.ask_pause(&approval_call, ask, from);
+                    let from = AskFrom::Approval { tool: call.name.clone(), grantable, call_id: call.id.clone() };
+                    let mut approval = self.ask_pause(&input, ask, from);
                     approval.stored.preflight = fingerprint;
                     pause = Some(approval);
                 }
@@ -372,54 +374,6 @@ impl Turn {
             }
         }
     }
-
-    /// The pause on an ask: `call` is the ask's own call (the model's `ask_<kind>`, an
-    /// approval's, or an elicitation's), `from` says whose it is.
-    pub(super) fn ask_pause(&self, call: &ToolCall, ask: Ask, from: AskFrom) -> Pause {
-        let kind = ask.kind();
-        let (origin, host_tool) = match &from {
-            AskFrom::Model => (None, None),
-            AskFrom::Approval { tool, .. } => (Some(AskOrigin::Approval), Some(tool.clone())),
-            AskFrom::Elicitation { tool, .. } => (Some(AskOrigin::Elicitation), Some(tool.clone())),
-            AskFrom::Arguments { tool } => (Some(AskOrigin::Arguments), Some(tool.clone())),
-        };
-        let input = ask.stored_input(&call.input);
-        let simple = to_simple_card(&ask, &call.id);
-        let row = HistoryRow::ToolCall {
-            tool_name: host_tool.clone().unwrap_or_else(|| kind.tool_name()),
-            tool_call_id: call.id.clone(),
-            args: input.clone(),
-            ask: Some(RowAsk { kind, status: AskStatus::Pending, origin, expired_at: None }),
-            allowed_by: None,
-        };
-        let mut ask = AskEvent {
-            tool_call_id: call.id.clone(),
-            kind,
-            input,
-            simple,
-            origin,
-            tool_name: host_tool,
-            server: None,
-            url: None,
-            expires_at: None,
-            grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
-        };
-        let mut asked_by_call = None;
-        if let AskFrom::Elicitation { call_id, server, url, .. } = from {
-            (ask.server, ask.url, asked_by_call) = (Some(server), url, Some(call_id));
-        }
-        let stored = StoredPendingAsk {
-            approval_id: (origin == Some(AskOrigin::Approval)).then(|| call.id.clone()),
-            ask,
-            prompt_index: self.prompt_index,
-            response_messages: Vec::new(),
-            created: String::new(),
-            asked_by_call,
-            preflight: None,
-            held_step: None,
-        };
-        Pause { stored, row }
-    }
 }
 
 /// A check's finding: ready (with what it checked), or the call's result when it must not run.
@@ -436,28 +390,6 @@ fn ready_or_refused(found: Result<Preflight, String>) -> Result<Option<String>, 
 const STALE_APPROVAL: &str = "What was approved changed before the call ran, so it did not run. \
 Tell the user and ask again if it is still wanted.";
 
-/// Whose ask a turn pauses on.
-pub(super) enum AskFrom {
-    Model,
-    /// The approval guarding a call of this host tool; `grantable`: the user may allow its
-    /// calls for the conversation or for good.
-    Approval {
-        tool: String,
-        grantable: bool,
-    },
-    /// The values the calls of a step of this host tool (the first that needs one) wait for.
-    Arguments {
-        tool: String,
-    },
-    /// A running host tool's question: the call, and the MCP server that asks.
-    Elicitation {
-        tool: String,
-        call_id: String,
-        server: String,
-        url: Option<String>,
-    },
-}
-
 /// The confirm input of an approval: the tool's own, or the default when it has none valid.
 pub(super) fn approval_input(tool: &dyn HostTool, input: &Value, surface: AskSurface) -> Option<(Ask, Value)> {
     let own = tool.approval(input)?;
@@ -471,11 +403,18 @@ pub(super) fn approval_input(tool: &dyn HostTool, input: &Value, surface: AskSur
 }
 
 pub(super) fn call_row(call: &ToolCall, args: Value, ask: Option<RowAsk>) -> HistoryRow {
-    HistoryRow::ToolCall { tool_name: call.name.clone(), tool_call_id: call.id.clone(), args, ask, allowed_by: None }
+    HistoryRow::ToolCall {
+        tool_name: call.name.clone(),
+        tool_call_id: call.id.clone(),
+        args,
+        ask,
+        allowed_by: None,
+        model_call_id: None,
+    }
 }
 
 pub(super) fn result_row(call: &ToolCall, result: Value) -> HistoryRow {
-    HistoryRow::ToolResult { tool_name: call.name.clone(), tool_call_id: call.id.clone(), result }
+    HistoryRow::ToolResult { tool_name: call.name.clone(), tool_call_id: call.id.clone(), result, model_call_id: None }
 }
 
 pub(super) fn tool_message(call: &ToolCall, result: Value) -> ModelMessage {

@@ -54,14 +54,14 @@ async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[H
             tracing::error!(%err, "cannot encode a history row");
             crate::error::AppError::Internal
         })?;
-        let ask = match row {
-            HistoryRow::ToolCall { ask: Some(ask), .. } => Some(ask),
-            _ => None,
+        let (ask, ask_id) = match row {
+            HistoryRow::ToolCall { ask: Some(ask), tool_call_id, .. } => (Some(ask), Some(tool_call_id)),
+            _ => (None, None),
         };
         let backend = Backend::of_tx(tx);
         sqlx::query(&format!(
-            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin)
-             VALUES ($1, $2, $3, $4, {}, $6, $7, $8)",
+            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin, ask_id)
+             VALUES ($1, $2, $3, $4, {}, $6, $7, $8, $9)",
             backend.json("$5")
         ))
         .bind(history_id)
@@ -72,6 +72,7 @@ async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[H
         .bind(ask.map(|ask| ask.kind.as_str()))
         .bind(ask.map(|ask| ask.status.as_str()))
         .bind(ask.and_then(|ask| ask.origin).map(AskOrigin::as_str))
+        .bind(ask_id)
         .execute(&mut **tx)
         .await?;
     }
@@ -89,24 +90,19 @@ async fn touch(tx: &mut Tx<'_>, history_id: &str) -> AppResult<bool> {
     Ok(touched.rows_affected() == 1)
 }
 
-async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, tool_call_id: &str, status: AskStatus) -> AppResult<()> {
+/// Marks the row of the ask `ask_id`, found by that id: Palaver minted it, and it is unique
+/// in the conversation. An expired ask's row also says when it ended.
+async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, ask_id: &str, status: AskStatus) -> AppResult<()> {
     let backend = Backend::of_tx(tx);
-    // The row is found by its own key, (conversation, seq): the newest ask row holding the id.
-    // Ids are unique in a conversation since they are checked when a call comes in, but rows
-    // stored before that can share one, and an earlier ask must keep its ending.
-    // An expired ask's row also says when it ended.
-    let call_id = backend.json_text("payload", "toolCallId");
     sqlx::query(&format!(
         "UPDATE history_rows SET ask_status = $3,
              payload = CASE WHEN $3 = 'expired' THEN {} ELSE {} END
-         WHERE history_id = $1 AND seq = (
-             SELECT MAX(seq) FROM history_rows
-             WHERE history_id = $1 AND row_type = 'tool-call' AND ask_kind IS NOT NULL AND {call_id} = $2)",
+         WHERE history_id = $1 AND ask_id = $2",
         backend.json_set("payload", &[("ask.status", "$3"), ("ask.expiredAt", backend.now())]),
         backend.json_set("payload", &[("ask.status", "$3")]),
     ))
     .bind(history_id)
-    .bind(tool_call_id)
+    .bind(ask_id)
     .bind(status.as_str())
     .execute(&mut **tx)
     .await?;
@@ -322,12 +318,15 @@ pub async fn pause(
     }
     if let Some((created, expires_at)) = dated {
         (ask.created, ask.ask.expires_at) = (created, Some(expires_at));
-    } else if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, .. }) = rows.last_mut() {
+    } else if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, model_call_id, .. }) =
+        rows.last_mut()
+    {
         row_ask.status = AskStatus::Cancelled;
         let result = HistoryRow::ToolResult {
             tool_name: tool_name.clone(),
             tool_call_id: tool_call_id.clone(),
             result: one_ask_at_a_time(),
+            model_call_id: model_call_id.clone(),
         };
         rows.push(result);
     }

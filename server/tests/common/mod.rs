@@ -249,6 +249,12 @@ impl TestApp {
 
 /// The account settings tests run with: users reach the server at http://palaver.test, the
 /// host every test request names.
+/// The id of the ask a turn's streamed events paused on (Palaver mints it).
+pub fn asked(events: &[Value]) -> String {
+    let ask = events.iter().find_map(|event| event["ask"]["toolCallId"].as_str());
+    ask.unwrap_or_else(|| panic!("the turn asks: {events:?}")).to_string()
+}
+
 pub fn test_auth() -> AuthSettings {
     AuthSettings { public_origins: PublicOrigins::parse("http://palaver.test").expect("origin"), ..Default::default() }
 }

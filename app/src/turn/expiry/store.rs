@@ -7,18 +7,15 @@ use crate::db::{Backend, Pool};
 use crate::error::AppResult;
 use crate::turn::store::{StoredPendingAsk, seconds};
 
-/// When the ask asked as `tool_call_id` expired, if it did.
-pub async fn expired_at(pool: &Pool, history_id: &str, tool_call_id: &str) -> AppResult<Option<String>> {
+/// When the ask `ask_id` expired, if it did.
+pub async fn expired_at(pool: &Pool, history_id: &str, ask_id: &str) -> AppResult<Option<String>> {
     let backend = Backend::of(pool);
     let expired: Option<(Option<String>,)> = sqlx::query_as(&format!(
-        "SELECT {} FROM history_rows
-         WHERE history_id = $1 AND row_type = 'tool-call' AND ask_status = 'expired' AND {} = $2
-         ORDER BY seq DESC LIMIT 1",
+        "SELECT {} FROM history_rows WHERE history_id = $1 AND ask_id = $2 AND ask_status = 'expired'",
         backend.json_text("payload", "ask.expiredAt"),
-        backend.json_text("payload", "toolCallId"),
     ))
     .bind(history_id)
-    .bind(tool_call_id)
+    .bind(ask_id)
     .fetch_optional(pool)
     .await?;
     Ok(expired.and_then(|(at,)| at))

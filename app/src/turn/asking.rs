@@ -1,0 +1,100 @@
+//! The pause on an ask: the id Palaver mints for it, its row, the `{ask}` event it sends and
+//! what the store keeps of it, whoever asks (the model, an approval, an argument ask, or a
+//! running tool's question).
+
+use serde_json::Value;
+
+use super::arguments::ARGUMENTS_PREFIX;
+use super::call_ids::{ASK_PREFIX, QUESTION_PREFIX, mint};
+use super::run::{Pause, Turn};
+use super::store::{APPROVAL_PREFIX, StoredPendingAsk};
+use crate::chat::model::{AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk};
+use palaver_contract::asks::{Ask, to_simple_card};
+
+/// Whose ask a turn pauses on.
+pub(super) enum AskFrom {
+    /// The model's own ask, by its call `call_id`.
+    Model { call_id: String },
+    /// The approval guarding the call `call_id` of this host tool; `grantable`: the user may
+    /// allow its calls for the conversation or for good.
+    Approval { tool: String, grantable: bool, call_id: String },
+    /// The values the calls of a step of this host tool (the first that needs one) wait for.
+    Arguments { tool: String },
+    /// A running host tool's question: the call, and the MCP server that asks.
+    Elicitation { tool: String, call_id: String, server: String, url: Option<String> },
+}
+
+impl Turn {
+    /// The pause on an ask of `input`; `from` says whose it is. The ask gets an id of its own,
+    /// minted here (a model's ask keeps the one its preview showed under).
+    pub(super) fn ask_pause(&self, input: &Value, ask: Ask, from: AskFrom) -> Pause {
+        let kind = ask.kind();
+        let (id, origin, host_tool) = match &from {
+            AskFrom::Model { call_id } => {
+                (self.previews.ask_id(call_id).unwrap_or_else(|| mint(ASK_PREFIX)), None, None)
+            }
+            AskFrom::Approval { tool, .. } => (mint(APPROVAL_PREFIX), Some(AskOrigin::Approval), Some(tool.clone())),
+            AskFrom::Elicitation { tool, .. } => {
+                (mint(QUESTION_PREFIX), Some(AskOrigin::Elicitation), Some(tool.clone()))
+            }
+            AskFrom::Arguments { tool } => (mint(ARGUMENTS_PREFIX), Some(AskOrigin::Arguments), Some(tool.clone())),
+        };
+        let model_call_id = match &from {
+            AskFrom::Model { call_id } => Some(call_id.clone()),
+            _ => None,
+        };
+        let input = ask.stored_input(input);
+        let simple = to_simple_card(&ask, &id);
+        let row = HistoryRow::ToolCall {
+            tool_name: host_tool.clone().unwrap_or_else(|| kind.tool_name()),
+            tool_call_id: id.clone(),
+            args: input.clone(),
+            ask: Some(RowAsk { kind, status: AskStatus::Pending, origin, expired_at: None }),
+            allowed_by: None,
+            model_call_id: model_call_id.clone(),
+        };
+        let mut ask = AskEvent {
+            tool_call_id: id.clone(),
+            kind,
+            input,
+            simple,
+            origin,
+            tool_name: host_tool,
+            server: None,
+            url: None,
+            expires_at: None,
+            grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
+        };
+        let (mut asked_by_call, mut guarded_call_id) = (None, None);
+        match from {
+            AskFrom::Elicitation { call_id, server, url, .. } => {
+                (ask.server, ask.url, asked_by_call) = (Some(server), url, Some(call_id));
+            }
+            AskFrom::Approval { call_id, .. } => guarded_call_id = Some(call_id),
+            AskFrom::Model { .. } | AskFrom::Arguments { .. } => {}
+        }
+        let stored = StoredPendingAsk {
+            approval_id: guarded_call_id.is_some().then(|| id.clone()),
+            guarded_call_id,
+            model_call_id,
+            ask,
+            prompt_index: self.prompt_index,
+            response_messages: Vec::new(),
+            created: String::new(),
+            asked_by_call,
+            preflight: None,
+            held_step: None,
+        };
+        Pause { stored, row }
+    }
+}
+
+/// A model's call or result row keyed by its ask's id, the model's own id kept beside it.
+pub(super) fn keyed_by_ask(mut row: HistoryRow, ask_id: &str) -> HistoryRow {
+    if let HistoryRow::ToolCall { tool_call_id, model_call_id, .. }
+    | HistoryRow::ToolResult { tool_call_id, model_call_id, .. } = &mut row
+    {
+        *model_call_id = Some(std::mem::replace(tool_call_id, ask_id.to_string()));
+    }
+    row
+}
