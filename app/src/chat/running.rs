@@ -168,12 +168,16 @@ impl RunningTurns {
     }
 
     /// How many turns of `user_id` are running, on any instance (waiting on a tool's question
-    /// included).
+    /// included). This instance counts its own from memory: a finished turn whose row could not
+    /// be removed (a busy database) must not count until its lease ends.
     pub async fn count_of(&self, user_id: &str) -> usize {
         let here = self.switches().values().flatten().filter(|turn| turn.user_id == user_id).count();
-        match store::running_turns_of(&self.pool, user_id).await {
-            Ok(everywhere) => usize::try_from(everywhere).unwrap_or(usize::MAX).max(here),
-            Err(_) => here,
+        match store::running_turns_elsewhere(&self.pool, user_id, &self.instance_id).await {
+            Ok(elsewhere) => here.saturating_add(usize::try_from(elsewhere).unwrap_or(usize::MAX)),
+            Err(err) => {
+                tracing::warn!(?err, "could not count the turns running on other instances");
+                here
+            }
         }
     }
 
@@ -505,5 +509,20 @@ mod tests {
         assert_eq!(here.count_of("ada").await, 0, "its lease ran out");
         assert!(!here.stop("h1").await);
         assert_eq!(store::forget_lapsed(&pool).await.unwrap(), 1, "and its row is forgotten");
+    }
+
+    #[tokio::test]
+    async fn a_finished_turn_whose_row_stayed_no_longer_counts_here() {
+        let dir = tempfile::tempdir().unwrap();
+        let here = registry(&dir).await;
+        let turn = here.register("h1", "ada", TurnLog::new("t1", None)).await;
+        assert_eq!(here.count_of("ada").await, 1);
+        // The row could not be removed (the database was busy): it stays until its lease ends.
+        sqlx::query("ALTER TABLE running_turns RENAME TO running_turns_kept").execute(&here.pool).await.unwrap();
+        here.unregister("h1", &turn.switch).await;
+        sqlx::query("ALTER TABLE running_turns_kept RENAME TO running_turns").execute(&here.pool).await.unwrap();
+        let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM running_turns").fetch_one(&here.pool).await.unwrap();
+        assert_eq!(rows, 1, "the row stayed");
+        assert_eq!(here.count_of("ada").await, 0, "a turn that ended here is not counted");
     }
 }

@@ -288,12 +288,14 @@ pub async fn remove_running_turn(pool: &Pool, key: &str) -> AppResult<()> {
 }
 
 /// How many turns of `user_id` run on any instance (a lapsed lease does not count).
-pub async fn running_turns_of(pool: &Pool, user_id: &str) -> AppResult<i64> {
+/// How many turns of `user_id` run on instances other than `instance_id`.
+pub async fn running_turns_elsewhere(pool: &Pool, user_id: &str, instance_id: &str) -> AppResult<i64> {
     let (count,): (i64,) = sqlx::query_as(&format!(
-        "SELECT COUNT(*) FROM running_turns WHERE user_id = $1 AND lease_until > {}",
+        "SELECT COUNT(*) FROM running_turns WHERE user_id = $1 AND instance_id <> $2 AND lease_until > {}",
         Backend::of(pool).now()
     ))
     .bind(user_id)
+    .bind(instance_id)
     .fetch_one(pool)
     .await?;
     Ok(count)
