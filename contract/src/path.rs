@@ -133,6 +133,13 @@ impl fmt::Display for Path {
     }
 }
 
+/// As its [`Path`] prints (only ever for a message).
+impl fmt::Display for Loc<'_> {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.path().fmt(formatter)
+    }
+}
+
 impl Serialize for Path {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)

@@ -1,6 +1,7 @@
 //! Block errors and warnings: `{path, code, message, fix}`, their codes, and their order.
 
 use std::cmp::Ordering;
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
@@ -64,18 +65,23 @@ pub type BlockError = Issue<BlockErrorCode>;
 pub type BlockWarning = Issue<BlockWarningCode>;
 
 impl BlockError {
-    pub fn new(path: &Path, code: BlockErrorCode, message: impl Into<String>, fix: impl Into<String>) -> Self {
+    pub fn new(
+        path: impl fmt::Display,
+        code: BlockErrorCode,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
         Issue { path: path.to_string(), code, message: message.into(), fix: fix.into() }
     }
 
     /// An error whose message is the code's description, as most lint errors are.
-    pub fn described(path: &Path, code: BlockErrorCode, fix: impl Into<String>) -> Self {
+    pub fn described(path: impl fmt::Display, code: BlockErrorCode, fix: impl Into<String>) -> Self {
         Self::new(path, code, code.meaning(), fix)
     }
 }
 
 impl BlockWarning {
-    pub fn new(path: &Path, code: BlockWarningCode, fix: &str) -> Self {
+    pub fn new(path: impl fmt::Display, code: BlockWarningCode, fix: &str) -> Self {
         Issue { path: path.to_string(), code, message: code.meaning().to_string(), fix: fix.to_string() }
     }
 }

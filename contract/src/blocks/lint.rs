@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::errors::{BlockError, BlockErrorCode as Code, BlockWarning, BlockWarningCode};
 use super::limits::*;
 use super::model::*;
-use crate::path::Path;
+use crate::path::{Loc, Path};
 use crate::site_path::is_site_path;
 use crate::text::js_number;
 
@@ -33,30 +33,30 @@ pub fn lint_document(
     errors: &mut Vec<BlockError>,
     warnings: &mut Vec<BlockWarning>,
 ) {
-    let root = Path::root();
+    let root = Loc::Root;
     if document.datasets.len() > MAX_DATASETS {
         let path = root.key("datasets");
         errors.push(BlockError::new(
-            &path,
+            path,
             Code::TOO_MANY,
             format!("The document has more than {MAX_DATASETS} datasets."),
             format!("Keep {MAX_DATASETS} datasets or fewer."),
         ));
     }
     for (name, dataset) in &document.datasets {
-        lint_dataset(&root.key("datasets").name(name), name, dataset, errors);
+        lint_dataset(root.key("datasets").name(name), name, dataset, errors);
     }
     let mut lint = Lint { document, options, errors, warnings, targets: Targets::default(), seen_ids: HashSet::new() };
-    lint.collect_targets(&document.blocks, &root.key("blocks"));
-    lint.walk(&document.blocks, &root.key("blocks"));
+    lint.collect_targets(&document.blocks, root.key("blocks"));
+    lint.walk(&document.blocks, root.key("blocks"));
 }
 
-fn lint_dataset(at: &Path, name: &str, dataset: &Dataset, errors: &mut Vec<BlockError>) {
+fn lint_dataset(at: Loc<'_>, name: &str, dataset: &Dataset, errors: &mut Vec<BlockError>) {
     let inline = match dataset {
         Dataset::Ref(reference) => {
             if reference.limit.is_some_and(|limit| limit > REF_LIMIT_MAX as u64) {
                 errors.push(BlockError::described(
-                    &at.key("limit"),
+                    at.key("limit"),
                     Code::TOO_MANY_POINTS,
                     format!("Set grain to a coarser bucket, or set limit to {REF_LIMIT_MAX} or less."),
                 ));
@@ -67,24 +67,25 @@ fn lint_dataset(at: &Path, name: &str, dataset: &Dataset, errors: &mut Vec<Block
     };
     if inline.columns.len() > DATASET_COLUMN_MAX {
         let fix = format!("Use {DATASET_COLUMN_MAX} columns or fewer.");
-        errors.push(BlockError::described(&at.key("columns"), Code::DATASET_TOO_LARGE, fix));
+        errors.push(BlockError::described(at.key("columns"), Code::DATASET_TOO_LARGE, fix));
     }
     if inline.rows.len() > DATASET_ROW_MAX {
         let fix = format!("Use {DATASET_ROW_MAX} rows or fewer, or return a ref dataset from a tool.");
-        errors.push(BlockError::described(&at.key("rows"), Code::DATASET_TOO_LARGE, fix));
+        errors.push(BlockError::described(at.key("rows"), Code::DATASET_TOO_LARGE, fix));
     }
     let mut names = HashSet::new();
     for (index, column) in inline.columns.iter().enumerate() {
         if !names.insert(column.name.as_str()) {
             let fix = format!("Rename the duplicate column \"{}\".", column.name);
-            errors.push(BlockError::described(&at.key("columns").index(index).key("name"), Code::DUPLICATE_ID, fix));
+            errors.push(BlockError::described(at.key("columns").index(index).key("name"), Code::DUPLICATE_ID, fix));
         }
     }
+    let rows_at = at.key("rows");
     for (row_index, row) in inline.rows.iter().enumerate() {
-        let row_path = at.key("rows").index(row_index);
+        let row_path = rows_at.index(row_index);
         if row.len() != inline.columns.len() {
             let fix = format!("Give the row {} values, one per column.", inline.columns.len());
-            errors.push(BlockError::described(&row_path, Code::ROW_ARITY_MISMATCH, fix));
+            errors.push(BlockError::described(row_path, Code::ROW_ARITY_MISMATCH, fix));
             continue;
         }
         for (cell_index, (cell, column)) in row.iter().zip(&inline.columns).enumerate() {
@@ -99,7 +100,7 @@ fn lint_dataset(at: &Path, name: &str, dataset: &Dataset, errors: &mut Vec<Block
                     ColumnType::Date => "date",
                 };
                 let fix = format!("Make datasets.{name}.rows[{row_index}][{cell_index}] a {kind}.");
-                errors.push(BlockError::described(&row_path.index(cell_index), Code::COLUMN_TYPE_MISMATCH, fix));
+                errors.push(BlockError::described(row_path.index(cell_index), Code::COLUMN_TYPE_MISMATCH, fix));
             }
         }
     }
@@ -130,7 +131,7 @@ struct Lint<'a> {
 }
 
 impl Lint<'_> {
-    fn collect_targets(&mut self, blocks: &[Block], at: &Path) {
+    fn collect_targets(&mut self, blocks: &[Block], at: Loc<'_>) {
         for (index, block) in blocks.iter().enumerate() {
             let path = at.index(index);
             if let Some(id) = block.id() {
@@ -145,48 +146,48 @@ impl Lint<'_> {
                 Block::Stepper(stepper) => {
                     let fix = format!("A stepper uses {0}_decrease and {0}_increase for its buttons.", stepper.id);
                     for element in stepper_element_ids(&stepper.id) {
-                        self.reserve(element, &path, &fix);
+                        self.reserve(element, path, &fix);
                     }
                 }
                 Block::Checklist(checklist) => {
                     let fix = format!("A checklist uses {}_<item id> for each item's tick.", checklist.id);
                     for item in &checklist.items {
-                        self.reserve(checklist_element_id(&checklist.id, &item.id), &path, &fix);
+                        self.reserve(checklist_element_id(&checklist.id, &item.id), path, &fix);
                     }
                 }
                 _ => {}
             }
-            self.collect_targets(block.children(), &path.key("children"));
+            self.collect_targets(block.children(), path.key("children"));
         }
     }
 
-    fn reserve(&mut self, element: String, owner: &Path, fix: &str) {
+    fn reserve(&mut self, element: String, owner: Loc<'_>, fix: &str) {
         match self.targets.reserved.get(&element) {
-            Some(held) if held.owner != *owner => {
+            Some(held) if held.owner != owner.path() => {
                 let fix = format!("Rename {owner}. Its element id {element} is already used. {}", held.fix);
-                self.errors.push(BlockError::described(&owner.key("id"), Code::DUPLICATE_ID, fix));
+                self.errors.push(BlockError::described(owner.key("id"), Code::DUPLICATE_ID, fix));
             }
             Some(_) => {}
             None => {
-                self.targets.reserved.insert(element, Reservation { owner: owner.clone(), fix: fix.to_string() });
+                self.targets.reserved.insert(element, Reservation { owner: owner.path(), fix: fix.to_string() });
             }
         }
     }
 
-    fn walk(&mut self, blocks: &[Block], at: &Path) {
+    fn walk(&mut self, blocks: &[Block], at: Loc<'_>) {
         for (index, block) in blocks.iter().enumerate() {
             let path = at.index(index);
             if let Some(id) = block.id() {
-                self.check_id(id, &path.key("id"), &path);
+                self.check_id(id, path.key("id"), path);
             }
-            self.block(block, &path);
-            self.walk(block.children(), &path.key("children"));
+            self.block(block, path);
+            self.walk(block.children(), path.key("children"));
         }
     }
 
     /// A block or element id must be unique and must not be an id a stepper or checklist
     /// reserved for its buttons.
-    fn check_id(&mut self, id: &str, id_path: &Path, owner: &Path) {
+    fn check_id(&mut self, id: &str, id_path: Loc<'_>, owner: Loc<'_>) {
         if let Some(reservation) = self.targets.reserved.get(id) {
             let fix = format!("Rename {owner}. {}", reservation.fix);
             self.errors.push(BlockError::described(id_path, Code::DUPLICATE_ID, fix));
@@ -195,18 +196,18 @@ impl Lint<'_> {
         }
     }
 
-    fn error(&mut self, at: &Path, code: Code, fix: impl Into<String>) {
+    fn error(&mut self, at: Loc<'_>, code: Code, fix: impl Into<String>) {
         self.errors.push(BlockError::described(at, code, fix));
     }
 
-    fn check_image(&mut self, src: &str, at: &Path) {
+    fn check_image(&mut self, src: &str, at: Loc<'_>) {
         if !image_source_allowed(src, &self.options.image_hosts) {
             let fix = "Use a data:image URL, a file: ref, or an https URL whose host is in uiBlocks.imageHosts.";
-            self.error(&at.key("src"), Code::IMAGE_HOST_NOT_ALLOWED, fix);
+            self.error(at.key("src"), Code::IMAGE_HOST_NOT_ALLOWED, fix);
         }
     }
 
-    fn check_callback(&mut self, name: &str, allowed: Option<&Vec<String>>, at: &Path) {
+    fn check_callback(&mut self, name: &str, allowed: Option<&Vec<String>>, at: Loc<'_>) {
         let Some(allowed) = allowed else { return };
         if !allowed.iter().any(|action| action == name) {
             let listed = if allowed.is_empty() { "(none registered)".to_string() } else { allowed.join(", ") };
@@ -214,7 +215,7 @@ impl Lint<'_> {
         }
     }
 
-    fn block(&mut self, block: &Block, at: &Path) {
+    fn block(&mut self, block: &Block, at: Loc<'_>) {
         let options = self.options;
         match block {
             Block::Html(html) => {
@@ -224,61 +225,63 @@ impl Lint<'_> {
                 }
                 if html.html.len() > HTML_MAX_BYTES {
                     let fix = format!("Keep the html field at or under {HTML_MAX_BYTES} bytes.");
-                    self.error(&at.key("html"), Code::HTML_TOO_LARGE, fix);
+                    self.error(at.key("html"), Code::HTML_TOO_LARGE, fix);
                 }
             }
             Block::Image(image) => self.check_image(&image.src, at),
             Block::Gallery(gallery) => {
                 for (index, image) in gallery.images.iter().enumerate() {
-                    self.check_image(&image.src, &at.key("images").index(index));
+                    self.check_image(&image.src, at.key("images").index(index));
                 }
             }
             Block::List(list) => {
                 for (index, item) in list.items.iter().enumerate() {
                     if let Some(image) = &item.image {
-                        self.check_image(&image.src, &at.key("items").index(index).key("image"));
+                        self.check_image(&image.src, at.key("items").index(index).key("image"));
                     }
                 }
             }
             Block::Stepper(stepper) => {
                 if stepper.min >= stepper.max {
-                    self.error(&at.key("max"), Code::OUT_OF_RANGE, "Set max above min.");
+                    self.error(at.key("max"), Code::OUT_OF_RANGE, "Set max above min.");
                 } else if stepper.value < stepper.min || stepper.value > stepper.max {
                     let fix = format!("Set value between {} and {}.", js_number(stepper.min), js_number(stepper.max));
-                    self.error(&at.key("value"), Code::OUT_OF_RANGE, fix);
+                    self.error(at.key("value"), Code::OUT_OF_RANGE, fix);
                 }
                 if stepper.step.is_some_and(|step| step <= 0.0) {
-                    self.error(&at.key("step"), Code::OUT_OF_RANGE, "Set step above 0, or leave it out for 1.");
+                    self.error(at.key("step"), Code::OUT_OF_RANGE, "Set step above 0, or leave it out for 1.");
                 }
                 let allowed = options.stepper_actions.as_ref().or(options.host_actions.as_ref());
-                self.check_callback(&stepper.callback.name, allowed, &at.key("callback").key("name"));
+                self.check_callback(&stepper.callback.name, allowed, at.key("callback").key("name"));
             }
             Block::Checklist(checklist) => {
                 let mut item_ids = HashSet::new();
+                let items_at = at.key("items");
                 for (index, item) in checklist.items.iter().enumerate() {
                     if !item_ids.insert(item.id.as_str()) {
-                        let item_path = at.key("items").index(index);
+                        let item_path = items_at.index(index);
                         let fix = format!("Give {item_path} an id no other item in this checklist uses.");
-                        self.error(&item_path.key("id"), Code::DUPLICATE_ID, fix);
+                        self.error(item_path.key("id"), Code::DUPLICATE_ID, fix);
                     }
                 }
                 if let Some(callback) = &checklist.callback {
                     let allowed = options.checklist_actions.as_ref().or(options.host_actions.as_ref());
-                    self.check_callback(&callback.name, allowed, &at.key("callback").key("name"));
+                    self.check_callback(&callback.name, allowed, at.key("callback").key("name"));
                 }
             }
             Block::Chart(chart) => self.chart(chart, at),
             Block::Actions(actions) => {
+                let elements_at = at.key("elements");
                 for (index, element) in actions.elements.iter().enumerate() {
-                    let element_path = at.key("elements").index(index);
-                    self.check_id(element.id(), &element_path.key("id"), &element_path);
+                    let element_path = elements_at.index(index);
+                    self.check_id(element.id(), element_path.key("id"), element_path);
                     match element {
                         Element::Segmented(segmented) => {
                             if !self.targets.selectable.contains(&segmented.target) {
-                                self.error(&element_path.key("target"), Code::SELECT_TARGET_INVALID, SELECT_FIX);
+                                self.error(element_path.key("target"), Code::SELECT_TARGET_INVALID, SELECT_FIX);
                             }
                         }
-                        Element::Button(button) => self.action(&button.action, &element_path.key("action")),
+                        Element::Button(button) => self.action(&button.action, element_path.key("action")),
                     }
                 }
             }
@@ -287,21 +290,21 @@ impl Lint<'_> {
         }
     }
 
-    fn action(&mut self, action: &Action, at: &Path) {
+    fn action(&mut self, action: &Action, at: Loc<'_>) {
         match action {
             Action::Select { target, .. } if !self.targets.selectable.contains(target) => {
-                self.error(&at.key("target"), Code::SELECT_TARGET_INVALID, SELECT_FIX);
+                self.error(at.key("target"), Code::SELECT_TARGET_INVALID, SELECT_FIX);
             }
             Action::Callback { name, .. } => {
                 let allowed = self.options.host_actions.as_ref();
-                self.check_callback(name, allowed, &at.key("name"));
+                self.check_callback(name, allowed, at.key("name"));
             }
             Action::Open { route, url } if route.is_some() == url.is_some() => {
                 self.error(at, Code::MISSING_REQUIRED, "Set either url or route on an open action.");
             }
             Action::Open { route: Some(route), .. } if !is_site_path(route) => {
                 let fix = "Use a path of this site: one leading /, such as /reports, with no // or \\ at the start and no spaces, tabs or control characters.";
-                self.error(&at.key("route"), Code::INVALID_FORMAT, fix);
+                self.error(at.key("route"), Code::INVALID_FORMAT, fix);
             }
             Action::Copy { text, target } => {
                 if text.is_some() == target.is_some() {
@@ -309,7 +312,7 @@ impl Lint<'_> {
                 } else if target.as_ref().is_some_and(|target| !self.targets.copyable.contains(target)) {
                     let fix =
                         "Set target to the id of a stepper, checklist, list, table, or text block in this document.";
-                    self.error(&at.key("target"), Code::COPY_TARGET_INVALID, fix);
+                    self.error(at.key("target"), Code::COPY_TARGET_INVALID, fix);
                 }
             }
             _ => {}
@@ -324,37 +327,37 @@ impl Lint<'_> {
         }
     }
 
-    fn chart(&mut self, chart: &Chart, at: &Path) {
+    fn chart(&mut self, chart: &Chart, at: Loc<'_>) {
         let bound = chart.data.is_some() || chart.x.is_some() || chart.y.is_some();
         if chart.points.is_some() && bound {
             let path = at.key("points");
             self.errors.push(BlockError::new(
-                &path,
+                path,
                 Code::INVALID_TYPE,
                 "A chart binds to a dataset or lists points.",
                 "Remove points, or remove data, x, and y.",
             ));
         } else if chart.points.is_none() && (chart.data.is_none() || chart.x.is_none() || chart.y.is_none()) {
-            self.error(&at.key("data"), Code::MISSING_REQUIRED, "Set data, x, and y, or set points.");
+            self.error(at.key("data"), Code::MISSING_REQUIRED, "Set data, x, and y, or set points.");
         }
         if let Some(data) = &chart.data {
             if !self.document.datasets.contains_key(data) {
                 let fix = format!("Define datasets.{data}, or use a dataset name that exists.");
-                self.error(&at.key("data"), Code::DATASET_NOT_FOUND, fix);
+                self.error(at.key("data"), Code::DATASET_NOT_FOUND, fix);
             } else if let (Some(columns), Some(x), Some(y)) = (self.columns_of(data), &chart.x, &chart.y) {
                 let kind_of = |name: &str| columns.iter().find(|column| column.name == name).map(|column| column.kind);
                 let (x_kind, y_kind) = (kind_of(x), kind_of(y));
                 match x_kind {
-                    None => self.error(&at.key("x"), Code::COLUMN_NOT_FOUND, format!("Set x to a column of {data}.")),
+                    None => self.error(at.key("x"), Code::COLUMN_NOT_FOUND, format!("Set x to a column of {data}.")),
                     Some(ColumnType::Number) => {
-                        self.error(&at.key("x"), Code::COLUMN_TYPE_MISMATCH, "Use a string or date column for x.")
+                        self.error(at.key("x"), Code::COLUMN_TYPE_MISMATCH, "Use a string or date column for x.")
                     }
                     Some(_) => {}
                 }
                 match y_kind {
-                    None => self.error(&at.key("y"), Code::COLUMN_NOT_FOUND, format!("Set y to a column of {data}.")),
+                    None => self.error(at.key("y"), Code::COLUMN_NOT_FOUND, format!("Set y to a column of {data}.")),
                     Some(ColumnType::Number) => {}
-                    Some(_) => self.error(&at.key("y"), Code::COLUMN_TYPE_MISMATCH, "Use a number column for y."),
+                    Some(_) => self.error(at.key("y"), Code::COLUMN_TYPE_MISMATCH, "Use a number column for y."),
                 }
             }
         }
@@ -381,25 +384,21 @@ impl Lint<'_> {
         }
     }
 
-    fn table(&mut self, table: &Table, at: &Path) {
+    fn table(&mut self, table: &Table, at: Loc<'_>) {
         if !self.document.datasets.contains_key(&table.data) {
-            self.error(&at.key("data"), Code::DATASET_NOT_FOUND, format!("Define datasets.{}.", table.data));
+            self.error(at.key("data"), Code::DATASET_NOT_FOUND, format!("Define datasets.{}.", table.data));
             return;
         }
         let known: Option<Vec<String>> =
             self.columns_of(&table.data).map(|columns| columns.iter().map(|column| column.name.clone()).collect());
         let listed = table.columns.as_ref().or(known.as_ref()).map_or(0, Vec::len);
         if listed > DATASET_COLUMN_MAX {
-            self.error(
-                &at.key("columns"),
-                Code::TABLE_TOO_WIDE,
-                format!("List {DATASET_COLUMN_MAX} columns or fewer."),
-            );
+            self.error(at.key("columns"), Code::TABLE_TOO_WIDE, format!("List {DATASET_COLUMN_MAX} columns or fewer."));
         }
         if let (Some(columns), Some(known)) = (&table.columns, &known) {
             for (index, name) in columns.iter().enumerate().filter(|(_, name)| !known.contains(name)) {
                 let fix = format!("Remove \"{name}\" or add it to the dataset.");
-                self.error(&at.key("columns").index(index), Code::COLUMN_NOT_FOUND, fix);
+                self.error(at.key("columns").index(index), Code::COLUMN_NOT_FOUND, fix);
             }
         }
     }

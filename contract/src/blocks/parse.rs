@@ -60,14 +60,14 @@ pub fn parse_blocks(text: &str) -> Result<ParsedBlocks, BlockError> {
     let body = unfenced(text);
     let not_a_document = || {
         let fix = "Reply with one document: v, then optional datasets, then blocks.";
-        BlockError::described(&Path::root(), BlockErrorCode::NOT_A_DOCUMENT, fix)
+        BlockError::described(Path::root(), BlockErrorCode::NOT_A_DOCUMENT, fix)
     };
     if js_trim(body).is_empty() {
         return Err(not_a_document());
     }
     let document = parse_yaml(body).map_err(|problem| match problem {
         YamlProblem::FeatureDisallowed => BlockError::described(
-            &Path::root(),
+            Path::root(),
             BlockErrorCode::YAML_FEATURE_DISALLOWED,
             "Remove YAML anchors, aliases, and custom tags. Use plain mappings and sequences.",
         ),

@@ -37,7 +37,7 @@ struct Checker<'e> {
 
 impl Checker<'_> {
     fn push(&mut self, at: Loc<'_>, code: Code, message: impl Into<String>, fix: impl Into<String>) {
-        self.errors.push(BlockError::new(&at.path(), code, message, fix));
+        self.errors.push(BlockError::new(at.path(), code, message, fix));
     }
 
     fn missing(&mut self, at: Loc<'_>) {
@@ -268,7 +268,7 @@ impl Checker<'_> {
         if len > max {
             if matches!(at, Loc::Key(Loc::Root, "blocks")) {
                 if !self.blocks_counted {
-                    self.errors.push(BlockError::described(&at.path(), Code::TOO_MANY_BLOCKS, TOO_MANY_BLOCKS_FIX));
+                    self.errors.push(BlockError::described(at.path(), Code::TOO_MANY_BLOCKS, TOO_MANY_BLOCKS_FIX));
                 }
             } else {
                 let subject = subject();

@@ -11,7 +11,7 @@ use super::lint::{BlockOptions, lint_document};
 use super::model::BlocksDocument;
 use super::parse::{ParsedBlocks, parse_blocks};
 use super::schema::{TOO_MANY_BLOCKS_FIX, check_document};
-use crate::path::Path;
+use crate::path::{Loc, Path};
 
 /// The outcome of checking a reply document (the `{blocks}` turn event carries it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,7 +52,14 @@ impl BlocksCheck {
 /// Parses and validates a reply's text.
 pub fn check_blocks_text(text: &str, options: &BlockOptions) -> BlocksCheck {
     match parse_blocks(text) {
-        Ok(parsed) => validate_blocks(&parsed, options),
+        Ok(parsed) => {
+            let errors = check_structure(&parsed);
+            if !errors.is_empty() {
+                return BlocksCheck::failed(errors, Vec::new());
+            }
+            // Read by value: the parsed strings move into the document, uncopied.
+            lint_read(BlocksDocument::deserialize(parsed.value), options)
+        }
         Err(error) => BlocksCheck::failed(vec![error], Vec::new()),
     }
 }
@@ -62,13 +69,18 @@ pub fn validate_blocks(parsed: &ParsedBlocks, options: &BlockOptions) -> BlocksC
     if !errors.is_empty() {
         return BlocksCheck::failed(errors, Vec::new());
     }
-    let document = match BlocksDocument::deserialize(&parsed.value) {
+    lint_read(BlocksDocument::deserialize(&parsed.value), options)
+}
+
+/// The lint over a document that passed the schema, read into its types.
+fn lint_read(read: Result<BlocksDocument, serde_json::Error>, options: &BlockOptions) -> BlocksCheck {
+    let document = match read {
         Ok(document) => document,
         Err(error) => {
             // The schema accepts exactly what these types read; this is a safety net.
             let message = format!("The document could not be read: {error}.");
             let fix = "Check the document against the block catalog.";
-            return BlocksCheck::failed(vec![BlockError::new(&Path::root(), Code::INVALID_TYPE, message, fix)], vec![]);
+            return BlocksCheck::failed(vec![BlockError::new(Path::root(), Code::INVALID_TYPE, message, fix)], vec![]);
         }
     };
     let mut errors = Vec::new();
@@ -91,14 +103,14 @@ pub fn check_structure(parsed: &ParsedBlocks) -> Vec<BlockError> {
     if let Value::Object(object) = value {
         if let Some(key) = first_out_of_order(parsed.top_level_keys.as_deref()) {
             let fix = "Put the keys in this order: v, datasets, blocks.";
-            errors.push(BlockError::described(&Path::root().name(key), Code::KEY_ORDER, fix));
+            errors.push(BlockError::described(Path::root().name(key), Code::KEY_ORDER, fix));
         }
         if object.get("v").is_some_and(|v| v.as_f64() != Some(1.0)) {
-            errors.push(BlockError::described(&Path::root().key("v"), Code::UNSUPPORTED_VERSION, "Set v to 1."));
+            errors.push(BlockError::described(Path::root().key("v"), Code::UNSUPPORTED_VERSION, "Set v to 1."));
         }
         if let Some(blocks) = object.get("blocks") {
             let at = Path::root().key("blocks");
-            if let Some(path) = too_deep(blocks, &at, 1) {
+            if let Some(path) = too_deep(blocks, Loc::Root.key("blocks"), 1) {
                 let fix = "Keep columns and card at the top level. Their children must be leaf blocks.";
                 errors.push(BlockError::described(&path, Code::DEPTH_EXCEEDED, fix));
             }
@@ -121,16 +133,16 @@ fn first_out_of_order(keys: Option<&[String]>) -> Option<&str> {
 }
 
 /// The first columns or card block nested below the top level, if any.
-fn too_deep(blocks: &Value, at: &Path, depth: usize) -> Option<Path> {
+fn too_deep(blocks: &Value, at: Loc<'_>, depth: usize) -> Option<Path> {
     for (index, block) in blocks.as_array()?.iter().enumerate() {
-        let path = at.index(index);
+        let here = at.index(index);
         let is_layout = matches!(block.get("type").and_then(Value::as_str), Some("columns" | "card"));
         if is_layout && depth >= MAX_DEPTH {
-            return Some(path);
+            return Some(here.path());
         }
         if let Some(children) = block.get("children") {
             let child_depth = if is_layout { depth + 1 } else { depth };
-            if let Some(found) = too_deep(children, &path.key("children"), child_depth) {
+            if let Some(found) = too_deep(children, here.key("children"), child_depth) {
                 return Some(found);
             }
         }
