@@ -59,6 +59,33 @@ fn every_valid_fixture_validates_with_default_options() {
 }
 
 #[test]
+fn a_document_read_by_value_is_the_one_serde_reads() {
+    let mut types = std::collections::BTreeSet::new();
+    let others = json!({"v": 1, "blocks": [
+        {"type": "metric", "label": "Guests", "value": "8", "trend": "up"},
+        {"type": "badge", "text": "New", "status": "info"},
+        {"type": "divider"},
+        {"type": "callout", "text": "Preheat the oven.", "status": "warning"},
+        {"type": "image", "src": "data:image/png;base64,AA==", "alt": "A dot"},
+        {"type": "details", "title": "Why", "text": "Because."},
+        {"type": "html", "html": "<p>Hi</p>"},
+    ]});
+    let others = ("others".to_string(), serde_json::to_string(&others).unwrap());
+    for (name, text) in fixtures("valid").into_iter().chain(fixtures("golden")).chain([others]) {
+        let parsed = parse_blocks(&text).unwrap_or_else(|err| panic!("{name}: {err:?}"));
+        let by_serde = <BlocksDocument as serde::Deserialize>::deserialize(&parsed.value).unwrap();
+        assert_eq!(BlocksDocument::from_value(parsed.value).unwrap(), by_serde, "{name}");
+        types.extend(by_serde.blocks.iter().map(Block::type_name));
+    }
+    assert_eq!(types.len(), 19, "blocks of every type are read: {types:?}");
+    let unknown = json!({"v": 1, "blocks": [{"type": "poem", "text": "Hi"}]});
+    let error = BlocksDocument::from_value(unknown).unwrap_err().to_string();
+    assert!(error.contains("unknown variant `poem`"), "{error}");
+    let untyped = json!({"v": 1, "blocks": [{"text": "Hi"}]});
+    assert!(BlocksDocument::from_value(untyped).unwrap_err().to_string().contains("missing field `type`"));
+}
+
+#[test]
 fn every_invalid_fixture_gives_exactly_its_errors() {
     let expected: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::from([
         ("card-eyebrow-empty.yaml", vec![("TOO_SHORT", "blocks[0].eyebrow"), ("TOO_SHORT", "blocks[0].eyebrow")]),

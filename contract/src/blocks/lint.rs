@@ -113,11 +113,11 @@ struct Reservation {
 }
 
 #[derive(Default)]
-struct Targets {
+struct Targets<'a> {
     /// Chart and table ids.
-    selectable: HashSet<String>,
+    selectable: HashSet<&'a str>,
     /// Stepper, checklist, list, table and text ids.
-    copyable: HashSet<String>,
+    copyable: HashSet<&'a str>,
     reserved: HashMap<String, Reservation>,
 }
 
@@ -126,20 +126,20 @@ struct Lint<'a> {
     options: &'a BlockOptions,
     errors: &'a mut Vec<BlockError>,
     warnings: &'a mut Vec<BlockWarning>,
-    targets: Targets,
-    seen_ids: HashSet<String>,
+    targets: Targets<'a>,
+    seen_ids: HashSet<&'a str>,
 }
 
-impl Lint<'_> {
-    fn collect_targets(&mut self, blocks: &[Block], at: Loc<'_>) {
+impl<'a> Lint<'a> {
+    fn collect_targets(&mut self, blocks: &'a [Block], at: Loc<'_>) {
         for (index, block) in blocks.iter().enumerate() {
             let path = at.index(index);
             if let Some(id) = block.id() {
                 if matches!(block, Block::Chart(_) | Block::Table(_)) {
-                    self.targets.selectable.insert(id.to_string());
+                    self.targets.selectable.insert(id);
                 }
                 if COPY_TARGET_TYPES.contains(&block.type_name()) {
-                    self.targets.copyable.insert(id.to_string());
+                    self.targets.copyable.insert(id);
                 }
             }
             match block {
@@ -174,7 +174,7 @@ impl Lint<'_> {
         }
     }
 
-    fn walk(&mut self, blocks: &[Block], at: Loc<'_>) {
+    fn walk(&mut self, blocks: &'a [Block], at: Loc<'_>) {
         for (index, block) in blocks.iter().enumerate() {
             let path = at.index(index);
             if let Some(id) = block.id() {
@@ -187,11 +187,11 @@ impl Lint<'_> {
 
     /// A block or element id must be unique and must not be an id a stepper or checklist
     /// reserved for its buttons.
-    fn check_id(&mut self, id: &str, id_path: Loc<'_>, owner: Loc<'_>) {
+    fn check_id(&mut self, id: &'a str, id_path: Loc<'_>, owner: Loc<'_>) {
         if let Some(reservation) = self.targets.reserved.get(id) {
             let fix = format!("Rename {owner}. {}", reservation.fix);
             self.errors.push(BlockError::described(id_path, Code::DUPLICATE_ID, fix));
-        } else if !self.seen_ids.insert(id.to_string()) {
+        } else if !self.seen_ids.insert(id) {
             self.errors.push(BlockError::described(id_path, Code::DUPLICATE_ID, format!("Give {owner} a unique id.")));
         }
     }
@@ -215,7 +215,7 @@ impl Lint<'_> {
         }
     }
 
-    fn block(&mut self, block: &Block, at: Loc<'_>) {
+    fn block(&mut self, block: &'a Block, at: Loc<'_>) {
         let options = self.options;
         match block {
             Block::Html(html) => {
@@ -277,7 +277,7 @@ impl Lint<'_> {
                     self.check_id(element.id(), element_path.key("id"), element_path);
                     match element {
                         Element::Segmented(segmented) => {
-                            if !self.targets.selectable.contains(&segmented.target) {
+                            if !self.targets.selectable.contains(segmented.target.as_str()) {
                                 self.error(element_path.key("target"), Code::SELECT_TARGET_INVALID, SELECT_FIX);
                             }
                         }
@@ -292,7 +292,7 @@ impl Lint<'_> {
 
     fn action(&mut self, action: &Action, at: Loc<'_>) {
         match action {
-            Action::Select { target, .. } if !self.targets.selectable.contains(target) => {
+            Action::Select { target, .. } if !self.targets.selectable.contains(target.as_str()) => {
                 self.error(at.key("target"), Code::SELECT_TARGET_INVALID, SELECT_FIX);
             }
             Action::Callback { name, .. } => {
@@ -309,7 +309,7 @@ impl Lint<'_> {
             Action::Copy { text, target } => {
                 if text.is_some() == target.is_some() {
                     self.error(at, Code::MISSING_REQUIRED, "Set either text or target on a copy action.");
-                } else if target.as_ref().is_some_and(|target| !self.targets.copyable.contains(target)) {
+                } else if target.as_ref().is_some_and(|target| !self.targets.copyable.contains(target.as_str())) {
                     let fix =
                         "Set target to the id of a stepper, checklist, list, table, or text block in this document.";
                     self.error(at.key("target"), Code::COPY_TARGET_INVALID, fix);

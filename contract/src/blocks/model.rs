@@ -16,6 +16,25 @@ pub struct BlocksDocument {
 }
 
 impl BlocksDocument {
+    /// A document from a parsed value (one that passed the schema), by value: its strings
+    /// move into the document, and its top-level blocks are read without serde's buffering.
+    pub fn from_value(value: Value) -> Result<Self, serde_json::Error> {
+        /// The document's other fields.
+        #[derive(Deserialize)]
+        struct Head {
+            v: u8,
+            #[serde(default)]
+            datasets: BTreeMap<String, Dataset>,
+        }
+        let Value::Object(mut fields) = value else { return serde_json::from_value(value) };
+        let Some(Value::Array(blocks)) = fields.remove("blocks") else {
+            return Err(serde::de::Error::custom("blocks must be a list"));
+        };
+        let blocks = blocks.into_iter().map(Block::from_value).collect::<Result<_, _>>()?;
+        let Head { v, datasets } = serde_json::from_value(Value::Object(fields))?;
+        Ok(BlocksDocument { v, datasets, blocks })
+    }
+
     /// The fallback for plain prose (`wrapAsTextDocument`).
     pub fn text(markdown: &str) -> Self {
         BlocksDocument {
@@ -101,28 +120,56 @@ pub enum ColumnType {
     Date,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum Block {
-    Heading(Heading),
-    Text(Text),
-    Metric(Metric),
-    Badge(Badge),
-    Divider(Divider),
-    Context(Context),
-    Chart(Chart),
-    Table(Table),
-    Actions(Actions),
-    Columns(Columns),
-    Card(Card),
-    Callout(Callout),
-    Image(Image),
-    Details(Details),
-    Stepper(Stepper),
-    Checklist(Checklist),
-    Gallery(Gallery),
-    List(List),
-    Html(Html),
+/// Declares [`Block`], one variant per type, with what reads and names a block by its type.
+macro_rules! block_types {
+    ($($name:literal => $variant:ident),* $(,)?) => {
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "type", rename_all = "lowercase")]
+        pub enum Block {
+            $($variant($variant)),*
+        }
+
+        impl Block {
+            /// Every block type.
+            const TYPES: &'static [&'static str] = &[$($name),*];
+
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    $(Block::$variant(_) => $name),*
+                }
+            }
+
+            /// The block of type `name` (one of [`Block::TYPES`]) from its other fields.
+            fn of_type(name: &str, fields: Value) -> Result<Block, serde_json::Error> {
+                match name {
+                    $($name => serde_json::from_value(fields).map(Block::$variant),)*
+                    _ => Err(serde::de::Error::unknown_variant(name, Block::TYPES)),
+                }
+            }
+        }
+    };
+}
+
+block_types! {
+    "heading" => Heading,
+    "text" => Text,
+    "metric" => Metric,
+    "badge" => Badge,
+    "divider" => Divider,
+    "context" => Context,
+    "chart" => Chart,
+    "table" => Table,
+    "actions" => Actions,
+    "columns" => Columns,
+    "card" => Card,
+    "callout" => Callout,
+    "image" => Image,
+    "details" => Details,
+    "stepper" => Stepper,
+    "checklist" => Checklist,
+    "gallery" => Gallery,
+    "list" => List,
+    "html" => Html,
 }
 
 impl Block {
@@ -185,27 +232,19 @@ impl Block {
         }
     }
 
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Block::Heading(_) => "heading",
-            Block::Text(_) => "text",
-            Block::Metric(_) => "metric",
-            Block::Badge(_) => "badge",
-            Block::Divider(_) => "divider",
-            Block::Context(_) => "context",
-            Block::Chart(_) => "chart",
-            Block::Table(_) => "table",
-            Block::Actions(_) => "actions",
-            Block::Columns(_) => "columns",
-            Block::Card(_) => "card",
-            Block::Callout(_) => "callout",
-            Block::Image(_) => "image",
-            Block::Details(_) => "details",
-            Block::Stepper(_) => "stepper",
-            Block::Checklist(_) => "checklist",
-            Block::Gallery(_) => "gallery",
-            Block::List(_) => "list",
-            Block::Html(_) => "html",
+    /// A block read from a parsed value, by value: its type picks the variant, which reads the
+    /// other fields directly (serde's derive would first copy the whole mapping aside to find
+    /// the tag; a document's keys are sorted, so the tag is rarely first).
+    fn from_value(value: Value) -> Result<Block, serde_json::Error> {
+        let Value::Object(mut fields) = value else { return serde_json::from_value(value) };
+        match fields.remove("type") {
+            Some(Value::String(name)) if Block::TYPES.contains(&name.as_str()) => {
+                Block::of_type(&name, Value::Object(fields))
+            }
+            tag => {
+                fields.extend(tag.map(|tag| ("type".to_string(), tag)));
+                serde_json::from_value(Value::Object(fields))
+            }
         }
     }
 }

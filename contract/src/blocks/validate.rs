@@ -57,8 +57,7 @@ pub fn check_blocks_text(text: &str, options: &BlockOptions) -> BlocksCheck {
             if !errors.is_empty() {
                 return BlocksCheck::failed(errors, Vec::new());
             }
-            // Read by value: the parsed strings move into the document, uncopied.
-            lint_read(BlocksDocument::deserialize(parsed.value), options)
+            lint_read(BlocksDocument::from_value(parsed.value), options)
         }
         Err(error) => BlocksCheck::failed(vec![error], Vec::new()),
     }

@@ -14,10 +14,10 @@ use serde_json::{Map, Value};
 use super::{MAX_NESTING, YamlDocument, plain_scalar};
 
 pub(super) fn read(text: &str) -> Option<YamlDocument> {
-    let lines: Vec<&str> = text.split('\n').collect();
+    let lines = plain_lines(text)?;
     // Document markers and directives start at the margin; indented, they are plain text.
     let is_marker = |line: &&str| line.starts_with("---") || line.starts_with("...") || line.starts_with('%');
-    if !plain_characters(text) || lines.iter().any(is_marker) {
+    if lines.iter().any(is_marker) {
         return None;
     }
     let mut reader = Reader { lines, at: 0, depth: 0 };
@@ -32,13 +32,12 @@ pub(super) fn read(text: &str) -> Option<YamlDocument> {
     (reader.at == reader.lines.len()).then_some(YamlDocument { value, top_level_keys })
 }
 
-/// Whether the text avoids every character this reader leaves to the full one: tabs,
+/// The text's lines, when it avoids every character this reader leaves to the full one: tabs,
 /// carriage returns, other C0 and C1 controls, DEL, the byte order mark, U+2028/U+2029
 /// (line breaks to some YAML readers) and the non-characters U+FFFE/U+FFFF.
-fn plain_characters(text: &str) -> bool {
+fn plain_lines(text: &str) -> Option<Vec<&str>> {
     let bytes = text.as_bytes();
     let allowed = |at: usize| match bytes[at] {
-        b'\n' => true,
         0..0x20 | 0x7f => false,
         0xc2 => !matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
         0xe2 => !(bytes.get(at + 1) == Some(&0x80) && matches!(bytes.get(at + 2), Some(0xa8 | 0xa9))),
@@ -48,16 +47,22 @@ fn plain_characters(text: &str) -> bool {
         ),
         _ => true,
     };
-    // Printable ASCII, the bulk of any document, is skipped in a tight loop.
-    let mut at = 0;
+    // Printable ASCII, the bulk of any document, is skipped in a tight loop; it stops at
+    // every line break too, which is where the lines are cut.
+    let mut lines = Vec::with_capacity(text.len() / 24);
+    let (mut at, mut line_start) = (0, 0);
     while let Some(offset) = bytes[at..].iter().position(|byte| !(0x20..0x7f).contains(byte)) {
         at += offset;
-        if !allowed(at) {
-            return false;
+        if bytes[at] == b'\n' {
+            lines.push(&text[line_start..at]);
+            line_start = at + 1;
+        } else if !allowed(at) {
+            return None;
         }
         at += 1;
     }
-    true
+    lines.push(&text[line_start..]);
+    Some(lines)
 }
 
 struct Reader<'t> {
