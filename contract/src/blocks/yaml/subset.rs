@@ -47,8 +47,7 @@ fn plain_lines(text: &str) -> Option<Vec<&str>> {
         ),
         _ => true,
     };
-    // Printable ASCII, the bulk of any document, is skipped in a tight loop; it stops at
-    // every line break too, which is where the lines are cut.
+    // Printable ASCII, most of a document, is skipped in a tight loop that stops at line breaks.
     let mut lines = Vec::with_capacity(text.len() / 24);
     let (mut at, mut line_start) = (0, 0);
     while let Some(offset) = bytes[at..].iter().position(|byte| !(0x20..0x7f).contains(byte)) {
