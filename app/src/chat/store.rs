@@ -287,8 +287,8 @@ pub async fn remove_running_turn(pool: &Pool, key: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// How many turns of `user_id` run on any instance (a lapsed lease does not count).
-/// How many turns of `user_id` run on instances other than `instance_id`.
+/// How many turns of `user_id` run on instances other than `instance_id` (a lapsed lease
+/// does not count).
 pub async fn running_turns_elsewhere(pool: &Pool, user_id: &str, instance_id: &str) -> AppResult<i64> {
     let (count,): (i64,) = sqlx::query_as(&format!(
         "SELECT COUNT(*) FROM running_turns WHERE user_id = $1 AND instance_id <> $2 AND lease_until > {}",

@@ -25,39 +25,29 @@ pub(super) enum AskFrom {
 }
 
 impl Turn {
+    /// The id of the model's ask by its call `call_id`: the one its preview showed under, else
+    /// a new one.
+    pub(super) fn model_ask_id(&self, call_id: &str) -> String {
+        self.previews.ask_id(call_id).unwrap_or_else(|| mint(ASK_PREFIX))
+    }
+
     /// The pause on an ask of `input`; `from` says whose it is. The ask gets an id of its own,
     /// minted here (a model's ask keeps the one its preview showed under).
     pub(super) fn ask_pause(&self, input: &Value, ask: Ask, from: AskFrom) -> Pause {
         let kind = ask.kind();
         let (id, origin, host_tool) = match &from {
-            AskFrom::Model { call_id } => {
-                (self.previews.ask_id(call_id).unwrap_or_else(|| mint(ASK_PREFIX)), None, None)
-            }
+            AskFrom::Model { call_id } => (self.model_ask_id(call_id), None, None),
             AskFrom::Approval { tool, .. } => (mint(APPROVAL_PREFIX), Some(AskOrigin::Approval), Some(tool.clone())),
             AskFrom::Elicitation { tool, .. } => {
                 (mint(QUESTION_PREFIX), Some(AskOrigin::Elicitation), Some(tool.clone()))
             }
             AskFrom::Arguments { tool } => (mint(ARGUMENTS_PREFIX), Some(AskOrigin::Arguments), Some(tool.clone())),
         };
-        let model_call_id = match &from {
-            AskFrom::Model { call_id } => Some(call_id.clone()),
-            _ => None,
-        };
-        let input = ask.stored_input(input);
-        let simple = to_simple_card(&ask, &id);
-        let row = HistoryRow::ToolCall {
-            tool_name: host_tool.clone().unwrap_or_else(|| kind.tool_name()),
-            tool_call_id: id.clone(),
-            args: input.clone(),
-            ask: Some(RowAsk { kind, status: AskStatus::Pending, origin, expired_at: None }),
-            allowed_by: None,
-            model_call_id: model_call_id.clone(),
-        };
-        let mut ask = AskEvent {
+        let event = AskEvent {
             tool_call_id: id.clone(),
             kind,
-            input,
-            simple,
+            input: ask.stored_input(input),
+            simple: to_simple_card(&ask, &id),
             origin,
             tool_name: host_tool,
             server: None,
@@ -65,25 +55,35 @@ impl Turn {
             expires_at: None,
             grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
         };
-        let (mut asked_by_call, mut guarded_call_id) = (None, None);
-        match from {
-            AskFrom::Elicitation { call_id, server, url, .. } => {
-                (ask.server, ask.url, asked_by_call) = (Some(server), url, Some(call_id));
-            }
-            AskFrom::Approval { call_id, .. } => guarded_call_id = Some(call_id),
-            AskFrom::Model { .. } | AskFrom::Arguments { .. } => {}
-        }
-        let stored = StoredPendingAsk {
-            approval_id: guarded_call_id.is_some().then(|| id.clone()),
-            guarded_call_id,
-            model_call_id,
-            ask,
+        let mut stored = StoredPendingAsk {
+            ask: event,
             prompt_index: self.prompt_index,
             response_messages: Vec::new(),
             created: String::new(),
-            asked_by_call,
+            model_call_id: None,
+            approval_id: None,
+            guarded_call_id: None,
+            asked_by_call: None,
             preflight: None,
             held_step: None,
+        };
+        match from {
+            AskFrom::Model { call_id } => stored.model_call_id = Some(call_id),
+            AskFrom::Approval { call_id, .. } => {
+                (stored.approval_id, stored.guarded_call_id) = (Some(id.clone()), Some(call_id));
+            }
+            AskFrom::Elicitation { call_id, server, url, .. } => {
+                (stored.ask.server, stored.ask.url, stored.asked_by_call) = (Some(server), url, Some(call_id));
+            }
+            AskFrom::Arguments { .. } => {}
+        }
+        let row = HistoryRow::ToolCall {
+            tool_name: stored.ask.tool_name.clone().unwrap_or_else(|| kind.tool_name()),
+            tool_call_id: id,
+            args: stored.ask.input.clone(),
+            ask: Some(RowAsk { kind, status: AskStatus::Pending, origin, expired_at: None }),
+            allowed_by: None,
+            model_call_id: stored.model_call_id.clone(),
         };
         Pause { stored, row }
     }

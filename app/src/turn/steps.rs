@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 use super::REPLY_MAX_LENGTH;
 use super::arguments::{self, HeldStep};
 use super::asking::{AskFrom, keyed_by_ask};
-use super::call_ids::{ASK_PREFIX, CallIds, mint};
+use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store;
 use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput};
@@ -252,7 +252,7 @@ impl Turn {
                     }
                     Ok(_) => {
                         let row_ask = RowAsk { kind, status: AskStatus::Cancelled, origin: None, expired_at: None };
-                        let ask_id = self.previews.ask_id(&call.id).unwrap_or_else(|| mint(ASK_PREFIX));
+                        let ask_id = self.model_ask_id(&call.id);
                         dropped_rows.extend(
                             [
                                 call_row(&call, call.input.clone(), Some(row_ask)),

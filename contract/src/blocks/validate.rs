@@ -52,23 +52,23 @@ impl BlocksCheck {
 /// Parses and validates a reply's text.
 pub fn check_blocks_text(text: &str, options: &BlockOptions) -> BlocksCheck {
     match parse_blocks(text) {
+        // The parsed value is read by value: its strings move into the document.
         Ok(parsed) => {
-            let errors = check_structure(&parsed);
-            if !errors.is_empty() {
-                return BlocksCheck::failed(errors, Vec::new());
-            }
-            lint_read(BlocksDocument::from_value(parsed.value), options)
+            failed_structure(&parsed).unwrap_or_else(|| lint_read(BlocksDocument::from_value(parsed.value), options))
         }
         Err(error) => BlocksCheck::failed(vec![error], Vec::new()),
     }
 }
 
 pub fn validate_blocks(parsed: &ParsedBlocks, options: &BlockOptions) -> BlocksCheck {
+    failed_structure(parsed).unwrap_or_else(|| lint_read(BlocksDocument::deserialize(&parsed.value), options))
+}
+
+/// The failed check of a document whose structure or schema is wrong; `None` when it is fit
+/// to be read into its types and linted.
+fn failed_structure(parsed: &ParsedBlocks) -> Option<BlocksCheck> {
     let errors = check_structure(parsed);
-    if !errors.is_empty() {
-        return BlocksCheck::failed(errors, Vec::new());
-    }
-    lint_read(BlocksDocument::deserialize(&parsed.value), options)
+    (!errors.is_empty()).then(|| BlocksCheck::failed(errors, Vec::new()))
 }
 
 /// The lint over a document that passed the schema, read into its types.
