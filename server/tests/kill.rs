@@ -145,6 +145,7 @@ async fn a_message_waiting_for_the_reply_before_it_is_kept_through_a_kill() {
     let (talk, waited) =
         (texts.iter().position(|text| *text == "Talk"), texts.iter().position(|text| *text == "And then?"));
     assert!(talk.is_some() && waited.is_some(), "both messages are kept: {rows:?}");
+    assert!(talk < waited, "in the order they were sent: {rows:?}");
     assert!(texts[talk.unwrap() + 1].starts_with("Part 1. "), "the reply that ran, cut off: {rows:?}");
     assert_eq!(drafts_left(&again.database_url).await, 0);
 }

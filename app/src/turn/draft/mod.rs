@@ -4,6 +4,7 @@
 //! (killed, or cut off by a crash) is what the user saw: the sweeper saves it as the turn's
 //! rows, the reply shown cut off with a Retry and told so to the model on the next turn.
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use super::TurnRunner;
@@ -65,11 +66,16 @@ impl Turn {
 
 impl TurnRunner {
     /// Saves every draft whose turn no instance runs any more as that turn's rows (interrupted);
-    /// returns how many it saved. One that cannot be saved now is tried again on the next sweep.
+    /// returns how many it saved. One that cannot be saved now is tried again on the next sweep,
+    /// and so are the conversation's drafts after it: its rows come before theirs.
     pub async fn close_interrupted(&self) -> AppResult<usize> {
         let mut closed = 0;
+        let mut held_back = HashSet::new();
         for draft in store::drafts(&self.pool, self.running.lease_seconds()).await? {
-            if self.running.may_still_run(&draft.running_key, draft.holder.as_ref(), draft.fresh) {
+            if held_back.contains(&draft.history_id)
+                || self.running.may_still_run(&draft.running_key, draft.holder.as_ref(), draft.fresh)
+            {
+                held_back.insert(draft.history_id);
                 continue;
             }
             match turns::save_draft(&self.pool, &draft.history_id, &draft.turn_id).await {
@@ -77,6 +83,7 @@ impl TurnRunner {
                 Ok(false) => continue,
                 Err(err) => {
                     tracing::warn!(?err, history = draft.history_id, "an interrupted turn was not saved yet");
+                    held_back.insert(draft.history_id);
                     continue;
                 }
             }

@@ -21,7 +21,8 @@ pub struct StoredDraft {
 /// fresh.
 type DraftRow = (String, String, String, String, Option<String>, i64, i64);
 
-/// Every draft, oldest first (their rows stay in the table until one is saved).
+/// Every draft, in the order their turns began (the running keys are time-ordered ids), so a
+/// conversation's drafts are saved in the order its turns would have stored their rows.
 pub async fn drafts(pool: &Pool, fresh_seconds: i64) -> AppResult<Vec<StoredDraft>> {
     let backend = Backend::of(pool);
     let found: Vec<DraftRow> = sqlx::query_as(&format!(
@@ -29,7 +30,7 @@ pub async fn drafts(pool: &Pool, fresh_seconds: i64) -> AppResult<Vec<StoredDraf
                 CAST(CASE WHEN r.lease_until > {now} THEN 1 ELSE 0 END AS BIGINT),
                 CAST(CASE WHEN d.updated_at > {fresh} THEN 1 ELSE 0 END AS BIGINT)
          FROM turn_drafts d LEFT JOIN running_turns r ON r.id = d.running_key
-         ORDER BY d.updated_at",
+         ORDER BY d.running_key",
         now = backend.now(),
         fresh = backend.seconds_from_now("$1"),
     ))
