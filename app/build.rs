@@ -1,5 +1,9 @@
 //! Embeds the fixtures the storybook shows (contract/fixtures/asks/valid and contract/fixtures/blocks), so
-//! the running product never reads ../shared. Only server builds include the generated lists.
+//! the running product never reads ../shared (only server builds include the generated lists),
+//! and compiles the word catalogs (`locales/`) into Rust data (`build/catalogs.rs`).
+
+#[path = "build/catalogs.rs"]
+mod catalogs;
 
 use std::path::{Path, PathBuf};
 
@@ -34,9 +38,11 @@ fn main() {
             })
         })
         .collect();
-    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("fixtures.rs");
+    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    let catalogs = catalogs::compiled(&Path::new(&manifest_dir).join("locales"));
+    std::fs::write(Path::new(&out_dir).join("catalogs.rs"), catalogs).expect("write the catalogs");
     std::fs::write(
-        out,
+        Path::new(&out_dir).join("fixtures.rs"),
         format!(
             "/// (name, JSON) of every valid ask fixture.\n\
              pub const ASK_FIXTURES: &[(&str, &str)] = &[\n{asks}];\n\

@@ -116,6 +116,7 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
     let children = StoredValue::new(children);
     let user = Resource::new(|| (), |_| current_user());
     let log_out = ServerAction::<LogOut>::new();
+    let log_out_url = <LogOut as leptos::server_fn::ServerFn>::url();
     let open = RwSignal::new(false);
     Effect::new(move |_| {
         if let Some(Ok(())) = log_out.value().get() {
@@ -150,9 +151,20 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
                                     <a href="/settings">"Settings"</a>
                                     {(user.role == Role::Admin).then(|| view! { <a href="/admin">"Admin"</a> })}
                                     <a href="/watch">"Watch"</a>
-                                    <ActionForm action=log_out attr:class="user-menu__logout">
+                                    // A plain form signs out before the page is interactive;
+                                    // once it is, the action does, and the browser's download
+                                    // carries no reader of form data (`ActionForm` would).
+                                    <form
+                                        method="post"
+                                        action=log_out_url
+                                        class="user-menu__logout"
+                                        on:submit=move |event| {
+                                            event.prevent_default();
+                                            log_out.dispatch(LogOut {});
+                                        }
+                                    >
                                         <button type="submit">"Sign out"</button>
-                                    </ActionForm>
+                                    </form>
                                 </nav>
                             </div>
                         }

@@ -14,7 +14,7 @@ use crate::components::{BlocksReply, StreamingBlocks, textarea_text};
 use crate::error::AppError;
 use crate::grants::GrantScope;
 use crate::markdown;
-use palaver_contract::blocks::{BlocksCheck, reads_as_document};
+use palaver_contract::blocks::{ShownCheck, reads_as_document};
 
 /// The conversation's last exchange, which a regenerate or an edit replaces: where it starts
 /// in the saved rows, how many rows the client shows, and the message that began it.
@@ -253,7 +253,7 @@ fn EditMessage(target: RedoTarget, editing: RwSignal<bool>) -> impl IntoView {
 #[component]
 fn AssistantMessage(
     text: String,
-    blocks: Option<Box<BlocksCheck>>,
+    blocks: Option<Box<ShownCheck>>,
     /// Cut off before it finished: said so, and offered again as Retry.
     interrupted: bool,
     /// Which row of which conversation it is, and how it is rated.
@@ -338,7 +338,7 @@ struct RateTarget {
 
 /// A reply's text as markdown, or as blocks once it checked as a document.
 #[component]
-fn ReplyBody(text: String, blocks: Option<Box<BlocksCheck>>) -> impl IntoView {
+fn ReplyBody(text: String, blocks: Option<Box<ShownCheck>>) -> impl IntoView {
     match blocks {
         Some(check) => view! { <BlocksReply check=*check raw=text /> }.into_any(),
         None => view! { <div class="markdown" inner_html=markdown::to_html(&text)></div> }.into_any(),

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use palaver_contract::asks::{AskKind, SimpleCard};
-use palaver_contract::blocks::BlocksCheck;
+use palaver_contract::blocks::ShownCheck;
 
 /// A conversation in the list (the spec calls conversations histories).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -181,7 +181,7 @@ pub enum HistoryRow {
         /// How the document checked, in views only (never stored).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
-        blocks: Option<Box<BlocksCheck>>,
+        blocks: Option<Box<ShownCheck>>,
         /// The model that wrote it (rows stored before models were recorded have none).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         model: Option<String>,
@@ -409,7 +409,7 @@ pub enum TurnEvent {
     },
     /// How the finished reply checked as a block document (before `done`).
     Blocks {
-        blocks: Box<BlocksCheck>,
+        blocks: Box<ShownCheck>,
     },
     #[serde(rename_all = "camelCase")]
     Done {

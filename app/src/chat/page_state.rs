@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::model::{AskPreviewEvent, Attachment, TurnEvent};
 use crate::error::FieldError;
 use crate::wire::PromptBody;
-use palaver_contract::blocks::BlocksCheck;
+use palaver_contract::blocks::ShownCheck;
 
 /// The running turn, shown until the reloaded conversation replaces it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -22,7 +22,7 @@ pub(super) struct LiveTurn {
     pub(super) tools: Vec<String>,
     pub(super) error: Option<String>,
     /// How the finished reply checked as a block document.
-    pub(super) blocks: Option<Box<BlocksCheck>>,
+    pub(super) blocks: Option<Box<ShownCheck>>,
     /// An ask the model is still writing, shown inert until the real card replaces it.
     pub(super) preview: Option<AskPreviewEvent>,
     /// The stream the events came on (their ids say), so Stop names this turn only.

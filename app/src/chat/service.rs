@@ -3,6 +3,7 @@
 
 use crate::db::Pool;
 
+use palaver_contract::blocks::BlocksCheck;
 use palaver_contract::blocks::model::Block;
 
 use super::BlocksSettings;
@@ -151,42 +152,50 @@ impl Conversations {
         let Some(mut view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
         view.model = Some(self.models.for_conversation(view.model.as_deref()).id.clone());
         let settings = self.blocks.clone().unwrap_or_default();
+        let states = store::block_states(&self.pool, id).await?;
+        let history_id = id.to_string();
         // Parsing and checking every document is CPU work: off the async workers.
-        let mut view = tokio::task::spawn_blocking(move || {
+        let view = tokio::task::spawn_blocking(move || {
             let mut view = view;
-            for row in &mut view.rows {
-                if let HistoryRow::Assistant { text, document: true, blocks, .. } = row {
-                    *blocks = Some(Box::new(settings.check(text)));
+            let mut checks: Vec<(usize, BlocksCheck)> = view
+                .rows
+                .iter()
+                .enumerate()
+                .filter_map(|(index, row)| match row {
+                    HistoryRow::Assistant { text, document: true, .. } => Some((index, settings.check(text))),
+                    _ => None,
+                })
+                .collect();
+            apply_block_states(&history_id, states, &mut checks);
+            for (index, check) in checks {
+                if let Some(HistoryRow::Assistant { blocks, .. }) = view.rows.get_mut(index) {
+                    *blocks = Some(Box::new(check.shown()));
                 }
             }
             view
         })
         .await
         .map_err(|_| AppError::Internal)?;
-        self.apply_block_states(id, &mut view.rows).await?;
         Ok(Some(view))
     }
+}
 
-    /// Each saved block state replaces its namesake in the newest document reply that has it.
-    async fn apply_block_states(&self, history_id: &str, rows: &mut [HistoryRow]) -> AppResult<()> {
-        for (block_id, json) in store::block_states(&self.pool, history_id).await? {
-            let saved = match serde_json::from_str::<Block>(&json) {
-                Ok(saved) => saved,
-                Err(err) => {
-                    tracing::error!(%err, history = history_id, block = block_id, "unreadable block state left out");
-                    continue;
-                }
-            };
-            let newest = rows.iter_mut().rev().find_map(|row| match row {
-                HistoryRow::Assistant { blocks: Some(check), .. } => {
-                    check.doc.as_mut().and_then(|document| Block::find_mut(&mut document.blocks, &block_id))
-                }
-                _ => None,
-            });
-            if let Some(slot) = newest.filter(|slot| slot.type_name() == saved.type_name()) {
-                *slot = saved;
+/// Each saved block state (block id, JSON) replaces its namesake in the newest checked
+/// document that has it.
+fn apply_block_states(history_id: &str, states: Vec<(String, String)>, checks: &mut [(usize, BlocksCheck)]) {
+    for (block_id, json) in states {
+        let saved = match serde_json::from_str::<Block>(&json) {
+            Ok(saved) => saved,
+            Err(err) => {
+                tracing::error!(%err, history = history_id, block = block_id, "unreadable block state left out");
+                continue;
             }
+        };
+        let newest = checks.iter_mut().rev().find_map(|(_, check)| {
+            check.doc.as_mut().and_then(|document| Block::find_mut(&mut document.blocks, &block_id))
+        });
+        if let Some(slot) = newest.filter(|slot| slot.type_name() == saved.type_name()) {
+            *slot = saved;
         }
-        Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! The one-line summary of an ask that is no longer pending, as the transcript shows it, in
 //! the card's words (see `crate::words`).
 
-use fluent_bundle::FluentValue;
+use crate::words::Arg;
 use serde_json::Value;
 
 use crate::chat::model::AskStatus;
@@ -24,8 +24,8 @@ fn format_count(count: usize, words: &Words) -> String {
 }
 
 /// A message whose `$count` picks the plural form and whose `$shown` is the count as written.
-fn counted(words: &Words, id: &str, count: usize, extra: &[(&'static str, FluentValue<'static>)]) -> String {
-    let mut args = vec![("count", FluentValue::from(count)), ("shown", FluentValue::from(format_count(count, words)))];
+fn counted(words: &Words, id: &str, count: usize, extra: &[(&'static str, Arg)]) -> String {
+    let mut args = vec![("count", Arg::from(count)), ("shown", Arg::from(format_count(count, words)))];
     args.extend(extra.iter().cloned());
     words.with(id, &args)
 }
@@ -46,7 +46,7 @@ fn question_answers(input: &Value, content: &Value, words: &Words) -> Vec<String
                 chosen.push(words.with_text("own-answer", "text", custom));
             }
             let title = question["title"].as_str()?;
-            let args = [("question", FluentValue::from(title.to_string())), ("answers", chosen.join(", ").into())];
+            let args = [("question", Arg::from(title.to_string())), ("answers", chosen.join(", ").into())];
             Some(words.with("question-answered", &args))
         })
         .collect()
@@ -95,7 +95,7 @@ fn accepted(kind: AskKind, input: &Value, content: &Value, words: &Words) -> Str
         AskKind::Files => match content["files"].as_array() {
             Some(files) => {
                 let names: Vec<&str> = files.iter().map(|file| file["filename"].as_str().unwrap_or("file")).collect();
-                counted(words, "files-sent", files.len(), &[("names", FluentValue::from(names.join(", ")))])
+                counted(words, "files-sent", files.len(), &[("names", Arg::from(names.join(", ")))])
             }
             None => answered(),
         },

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView, Rating};
 use crate::grants::GrantScope;
 use palaver_contract::asks::AskKind;
-use palaver_contract::blocks::BlocksCheck;
+use palaver_contract::blocks::ShownCheck;
 
 /// What the transcript and the export say under a reply that was cut off.
 pub const INTERRUPTED: &str = "This reply was cut off before it finished.";
@@ -42,7 +42,7 @@ pub enum TranscriptItem {
     /// A reply: markdown, or a block document with its check.
     Assistant {
         text: String,
-        blocks: Option<Box<BlocksCheck>>,
+        blocks: Option<Box<ShownCheck>>,
         /// Cut off before it finished.
         interrupted: bool,
         /// Its index among the conversation's rows (what a rating names), and its rating.

@@ -71,7 +71,7 @@ impl Turn {
             self.block_errors = check.error_lines();
         }
         self.document = true;
-        self.emit(TurnEvent::Blocks { blocks: Box::new(check) }).await;
+        self.emit(TurnEvent::Blocks { blocks: Box::new(check.shown()) }).await;
     }
 
     /// One more model call to fix an invalid document; `None` when it gave nothing usable.

@@ -36,6 +36,6 @@ pub use plain_text::{block_plain_text, cell_text};
 pub use prompt::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlocksPromptOptions, blocks_prompt_section};
 #[cfg(feature = "sanitize")]
 pub use sanitize::{sanitize_blocks_text, sanitize_html_fragment};
-pub use validate::{BlocksCheck, check_blocks_text, check_structure, validate_blocks};
+pub use validate::{BlocksCheck, ShownCheck, check_blocks_text, check_structure, validate_blocks};
 #[cfg(fuzzing)]
 pub use yaml::{YamlDocument, YamlProblem, read_with_both};

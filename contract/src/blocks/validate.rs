@@ -13,15 +13,21 @@ use super::parse::{ParsedBlocks, parse_blocks};
 use super::schema::{TOO_MANY_BLOCKS_FIX, check_document};
 use crate::path::{Loc, Path};
 
-/// The outcome of checking a reply document (the `{blocks}` turn event carries it).
+/// The outcome of checking a reply document (the `{blocks}` turn event carries it), its
+/// document read into its types (`D`), or kept as JSON ([`ShownCheck`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BlocksCheck {
+pub struct BlocksCheck<D = BlocksDocument> {
     pub ok: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub doc: Option<BlocksDocument>,
+    pub doc: Option<D>,
     pub errors: Vec<BlockError>,
     pub warnings: Vec<BlockWarning>,
 }
+
+/// A check as clients are sent it: the document stays JSON until it is rendered. In the
+/// browser only the block renderer (a wasm chunk of its own) reads it into its types, so the
+/// download every page needs carries no block types.
+pub type ShownCheck = BlocksCheck<Value>;
 
 impl BlocksCheck {
     fn failed(mut errors: Vec<BlockError>, warnings: Vec<BlockWarning>) -> Self {
@@ -29,6 +35,16 @@ impl BlocksCheck {
         BlocksCheck { ok: false, doc: None, errors, warnings }
     }
 
+    /// The check with its document as JSON, as clients are sent it.
+    pub fn shown(self) -> ShownCheck {
+        // A document's types hold only strings, numbers, lists and string-keyed maps: writing
+        // them as JSON cannot fail.
+        let doc = self.doc.and_then(|document| serde_json::to_value(document).ok());
+        BlocksCheck { ok: self.ok, doc, errors: self.errors, warnings: self.warnings }
+    }
+}
+
+impl<D> BlocksCheck<D> {
     /// The reply is prose, not a document: it is shown as text (the text-block fallback).
     pub fn is_prose(&self) -> bool {
         !self.ok && self.errors.iter().all(|error| error.code == Code::NOT_A_DOCUMENT)

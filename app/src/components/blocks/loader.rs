@@ -11,14 +11,24 @@ use palaver_contract::blocks::parse_blocks_partial;
 /// What the renderer's chunk is asked to render.
 #[derive(Clone)]
 pub(super) enum Rendered {
-    Document(BlocksDocument),
+    /// A checked document as the server sent it: it is read into its types here, in the chunk.
+    Document(serde_json::Value),
     Streaming(String),
 }
 
 impl Rendered {
     fn view(self) -> AnyView {
         match self {
-            Rendered::Document(document) => document_view(document),
+            Rendered::Document(document) => match BlocksDocument::from_value(document) {
+                Ok(document) => document_view(document),
+                // The server checked it; a document it sent that does not read is its bug.
+                Err(err) => view! {
+                    <p class="blocks-error" role="alert" data-testid="blocks-error">
+                        {format!("This reply could not be shown: its document could not be read ({err}).")}
+                    </p>
+                }
+                .into_any(),
+            },
             Rendered::Streaming(text) => streaming_view(&text),
         }
     }

@@ -13,8 +13,7 @@ use leptos::prelude::*;
 use crate::markdown;
 use loader::Rendered;
 pub(crate) use loader::renderer;
-use palaver_contract::blocks::model::BlocksDocument;
-use palaver_contract::blocks::{BlocksCheck, reads_as_document};
+use palaver_contract::blocks::{ShownCheck, reads_as_document};
 
 /// What a document's buttons can do beyond the document, provided by the page that shows it.
 #[derive(Clone, Copy)]
@@ -28,7 +27,7 @@ pub struct BlockActionsContext {
 /// A checked reply: its blocks, or (for a document that did not validate) a banner with the
 /// errors and the raw text. A reply that is not a document at all is shown as markdown.
 #[component]
-pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
+pub fn BlocksReply(check: ShownCheck, raw: String) -> impl IntoView {
     if let Some(document) = check.doc {
         return view! { <BlocksDocumentView document /> }.into_any();
     }
@@ -65,12 +64,13 @@ pub fn BlocksReply(check: BlocksCheck, raw: String) -> impl IntoView {
     .into_any()
 }
 
-/// A document's blocks. In the browser the renderer (with its charts) is a wasm chunk of its own:
+/// A checked document's blocks (as JSON: the renderer reads it into its types). In the browser
+/// the renderer (with its charts and the block types) is a wasm chunk of its own:
 /// a page that shows a document fetches it before it is hydrated (`crate::hydration::prepare`),
 /// a document that arrives later fetches it when it first shows, and a chat without documents
 /// never downloads it.
 #[component]
-pub fn BlocksDocumentView(document: BlocksDocument) -> impl IntoView {
+pub fn BlocksDocumentView(document: serde_json::Value) -> impl IntoView {
     renderer::view_when_loaded(Rendered::Document(document))
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::frame::{StoryFrame, in_both_themes};
 use crate::components::{BlocksDocumentView, BlocksReply};
 use crate::error::AppError;
-use palaver_contract::blocks::BlocksCheck;
+use palaver_contract::blocks::ShownCheck;
 
 /// Not sanitized on purpose: the story shows that the frame alone keeps it inert.
 #[cfg(feature = "ssr")]
@@ -28,9 +28,10 @@ pub struct BlockStory {
     /// valid, golden, partial, invalid, or frame.
     pub group: String,
     pub text: String,
-    pub check: BlocksCheck,
-    /// For the streaming story: the blocks a partial parse recovers.
-    pub partial: Option<palaver_contract::blocks::BlocksDocument>,
+    pub check: ShownCheck,
+    /// For the streaming story: the blocks a partial parse recovers (as JSON, as a checked
+    /// document is sent).
+    pub partial: Option<serde_json::Value>,
 }
 
 #[cfg(feature = "ssr")]
@@ -48,12 +49,13 @@ fn block_story(group: &str, name: &str, text: &str) -> BlockStory {
         "frame" => BlockOptions { allow_html: true, ..BlockOptions::default() },
         _ => BlockOptions::default(),
     };
-    let partial = (group == "partial").then(|| parse_blocks_partial(text).into_document());
+    let partial =
+        (group == "partial").then(|| serde_json::to_value(parse_blocks_partial(text).into_document()).ok()).flatten();
     BlockStory {
         name: name.to_string(),
         group: group.to_string(),
         text: text.to_string(),
-        check: check_blocks_text(text, &options),
+        check: check_blocks_text(text, &options).shown(),
         partial,
     }
 }

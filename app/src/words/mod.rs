@@ -1,32 +1,14 @@
 //! Palaver's own words on ask cards, their summaries and the watch, from the Fluent catalogs in
-//! `app/locales/` (English, Arabic, German), embedded at build time. A card speaks the ask's
-//! language when the catalog has it, else the reader's (their browser's Accept-Language), else
-//! English. The reader's language is decided once, by the server: the page carries it, so the
-//! browser hydrates the very words the server wrote.
+//! `app/locales/` (English, Arabic, German), compiled in when Palaver is built. A card speaks
+//! the ask's language when the catalog has it, else the reader's (their browser's
+//! Accept-Language), else English. The reader's language is decided once, by the server: the
+//! page carries it, so the browser hydrates the very words the server wrote.
 
-use std::borrow::Cow;
-use std::collections::HashMap;
+mod format;
 
-use fluent_bundle::FluentValue;
-use fluent_langneg::{NegotiationStrategy, negotiate_languages, parse_accepted_languages};
-use fluent_templates::{LanguageIdentifier, Loader, static_loader};
+pub use format::Arg;
+use format::{CATALOGS, Catalog};
 use palaver_contract::locale::{TextDirection, parse_locale, text_direction};
-
-static_loader! {
-    static CATALOG = {
-        locales: "./locales",
-        fallback_language: "en",
-        // Fluent wraps each value in Unicode isolates, which a right-to-left sentence needs for
-        // a left-to-right name or number inside it; left-to-right catalogs go without, so their
-        // text stays plain (the cards isolate values with <bdi>).
-        customise: |bundle| {
-            let rtl = bundle.locales.first().is_some_and(|language| {
-                text_direction(&language.to_string()) == TextDirection::Rtl
-            });
-            bundle.set_use_isolating(rtl);
-        },
-    };
-}
 
 /// The attribute the page's `<body>` carries the reader's language in.
 pub const READER_LANGUAGE_ATTRIBUTE: &str = "data-reader-language";
@@ -34,38 +16,51 @@ pub const READER_LANGUAGE_ATTRIBUTE: &str = "data-reader-language";
 /// The words of one catalog language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Words {
-    language: LanguageIdentifier,
+    catalog: &'static Catalog,
+}
+
+impl PartialEq for Catalog {
+    fn eq(&self, other: &Self) -> bool {
+        self.tag == other.tag
+    }
+}
+
+impl Eq for Catalog {}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.tag)
+    }
+}
+
+/// The catalog of a language subtag (`de` of `de-CH`), if there is one.
+fn catalog_of(language: &str) -> Option<&'static Catalog> {
+    CATALOGS.iter().find(|catalog| catalog.tag.eq_ignore_ascii_case(language))
 }
 
 impl Default for Words {
     fn default() -> Self {
-        Words { language: fluent_templates::langid!("en") }
+        Words { catalog: catalog_of("en").expect("the English catalog is built in") }
     }
 }
 
-fn available() -> Vec<LanguageIdentifier> {
-    CATALOG.locales().cloned().collect()
-}
-
-/// The first of `requested` the catalog has (matching by language, then region).
-fn best_of(requested: &[LanguageIdentifier]) -> Option<Words> {
-    let available = available();
-    let found = negotiate_languages(requested, &available, None, NegotiationStrategy::Lookup);
-    found.first().map(|language| Words { language: (*language).clone() })
-}
-
 impl Words {
-    /// The reader's words from an Accept-Language header (English when none of its languages
-    /// is in the catalog).
+    /// The reader's words from an Accept-Language header: its first language the catalogs
+    /// have, in the header's order (English when they have none).
     pub fn from_accept_language(header: &str) -> Words {
-        best_of(&parse_accepted_languages(header)).unwrap_or_default()
+        header
+            .split(',')
+            .filter_map(|range| range.split(';').next())
+            .filter_map(|tag| tag.trim().split(['-', '_']).next())
+            .find_map(catalog_of)
+            .map(|catalog| Words { catalog })
+            .unwrap_or_default()
     }
 
     /// The words for one language tag, if the catalog has its language.
     pub fn for_tag(tag: &str) -> Option<Words> {
-        // The language, script and region only: Fluent's identifiers take no extensions.
-        let id: LanguageIdentifier = parse_locale(tag)?.id.to_string().parse().ok()?;
-        best_of(&[id])
+        let locale = parse_locale(tag)?;
+        catalog_of(locale.id.language.as_str()).map(|catalog| Words { catalog })
     }
 
     /// The words of a card for an ask written in `locale`: that language's when the catalog has
@@ -74,41 +69,49 @@ impl Words {
         locale.and_then(Words::for_tag).unwrap_or_else(|| reader.clone())
     }
 
+    fn is_rtl(&self) -> bool {
+        text_direction(self.catalog.tag) == TextDirection::Rtl
+    }
+
     /// `text` isolated (FSI…PDI) in a right-to-left catalog, so a left-to-right label such as
     /// `#b49c54` keeps its own order inside a sentence; as it is in a left-to-right one.
     pub fn isolate(&self, text: &str) -> String {
-        if text_direction(&self.tag()) == TextDirection::Rtl {
-            format!("\u{2068}{text}\u{2069}")
-        } else {
-            text.to_string()
-        }
+        if self.is_rtl() { format!("\u{2068}{text}\u{2069}") } else { text.to_string() }
     }
 
     /// The BCP 47 tag of this catalog language.
     pub fn tag(&self) -> String {
-        self.language.to_string()
+        self.catalog.tag.to_string()
     }
 
     /// The message `id`.
     pub fn get(&self, id: &str) -> String {
-        CATALOG.lookup(&self.language, id)
+        self.with(id, &[])
     }
 
-    /// The message `id` with its arguments (numbers pick the plural form).
-    pub fn with(&self, id: &str, args: &[(&'static str, FluentValue<'static>)]) -> String {
-        let args: HashMap<Cow<'static, str>, FluentValue<'static>> =
-            args.iter().map(|(name, value)| (Cow::Borrowed(*name), value.clone())).collect();
-        CATALOG.lookup_with_args(&self.language, id, &args)
+    /// The message `id` with its arguments (counts pick the plural form), from the English
+    /// catalog when this one lacks it; values are isolated in a right-to-left catalog (a
+    /// left-to-right name or number inside a right-to-left sentence keeps its order).
+    pub fn with(&self, id: &str, args: &[(&'static str, Arg)]) -> String {
+        let english = Words::default().catalog;
+        let Some((catalog, parts)) =
+            [self.catalog, english].into_iter().find_map(|catalog| catalog.message(id).map(|parts| (catalog, parts)))
+        else {
+            return id.to_string();
+        };
+        let mut out = String::new();
+        catalog.write(&mut out, parts, args, Words { catalog }.is_rtl());
+        out
     }
 
     /// `id` with one text argument.
     pub fn with_text(&self, id: &str, name: &'static str, text: impl Into<String>) -> String {
-        self.with(id, &[(name, FluentValue::from(text.into()))])
+        self.with(id, &[(name, Arg::Text(text.into()))])
     }
 
-    /// `id` with one number argument.
+    /// `id` with one count argument.
     pub fn with_count(&self, id: &str, name: &'static str, count: usize) -> String {
-        self.with(id, &[(name, FluentValue::from(count))])
+        self.with(id, &[(name, Arg::from(count))])
     }
 }
 
