@@ -69,7 +69,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HydrationScripts options />
                 <MetaTags />
             </head>
-            <body data-reader-language=words::page_words().tag()>
+            <body data-reader-language=words::page_words().tag() attr:data-asks-off=(!chat::asks_on()).then_some("")>
                 <App />
             </body>
         </html>
@@ -101,9 +101,7 @@ pub fn App() -> impl IntoView {
                 <a class="app-header__brand" href="/">
                     "Palaver"
                 </a>
-                <UserMenu>
-                    <chat::Inbox />
-                </UserMenu>
+                <UserMenu>{chat::asks_on().then(|| view! { <chat::Inbox /> })}</UserMenu>
                 <components::ThemeToggle />
             </header>
             <Routes fallback=NotFound>

@@ -1,11 +1,10 @@
 //! The one-line summary of an ask that is no longer pending, as the transcript shows it, in
 //! the card's words (see `crate::words`).
 
-use crate::words::Arg;
 use serde_json::Value;
 
 use crate::chat::model::AskStatus;
-use crate::words::Words;
+use crate::words::{Arg, Words};
 use palaver_contract::asks::{AskKind, option_labels};
 use palaver_contract::text::utf16_len;
 
