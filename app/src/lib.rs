@@ -53,6 +53,27 @@ use leptos_router::{Lazy, path};
 use accounts::UserMenu;
 use chat::ChatPage;
 
+/// The attribute the page's `<body>` carries when this server's agent asks nothing (no ask kind
+/// is on): the header then shows no inbox, whose list would only be refused.
+pub const ASKS_OFF_ATTRIBUTE: &str = "data-asks-off";
+
+/// Whether the agent may ask: on the server from its settings, in the browser from what the
+/// server wrote into the page (so the browser hydrates the header the server rendered).
+fn asks_on() -> bool {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<crate::state::AppState>().is_none_or(|state| state.turns.asks_on())
+    }
+    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
+    {
+        document().body().is_none_or(|body| !body.has_attribute(ASKS_OFF_ATTRIBUTE))
+    }
+    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+    {
+        true
+    }
+}
+
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
@@ -69,7 +90,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HydrationScripts options />
                 <MetaTags />
             </head>
-            <body data-reader-language=words::page_words().tag() attr:data-asks-off=(!chat::asks_on()).then_some("")>
+            <body data-reader-language=words::page_words().tag() attr:data-asks-off=(!asks_on()).then_some("")>
                 <App />
             </body>
         </html>
@@ -101,7 +122,7 @@ pub fn App() -> impl IntoView {
                 <a class="app-header__brand" href="/">
                     "Palaver"
                 </a>
-                <UserMenu>{chat::asks_on().then(|| view! { <chat::Inbox /> })}</UserMenu>
+                <UserMenu>{asks_on().then(|| view! { <chat::Inbox /> })}</UserMenu>
                 <components::ThemeToggle />
             </header>
             <Routes fallback=NotFound>

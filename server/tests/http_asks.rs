@@ -543,13 +543,13 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
     let bearer = format!("Bearer {}", ada.token);
     let page = off.send("GET", "/", &[("authorization", &bearer)], None).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
-    assert!(page.text.contains(app::chat::ASKS_OFF_ATTRIBUTE) && page.text.contains("data-testid=\"signed-in-user\""));
+    assert!(page.text.contains(app::ASKS_OFF_ATTRIBUTE) && page.text.contains("data-testid=\"signed-in-user\""));
     assert!(!page.text.contains("data-testid=\"inbox\""), "no inbox with asks off");
     let on = TestApp::with_mock(&script(json!([]))).await;
     let bea = on.user("bea", Role::User).await;
     let page = on.send("GET", "/", &[("authorization", &format!("Bearer {}", bea.token))], None).await;
     assert!(
-        page.text.contains("data-testid=\"inbox\"") && !page.text.contains(app::chat::ASKS_OFF_ATTRIBUTE),
+        page.text.contains("data-testid=\"inbox\"") && !page.text.contains(app::ASKS_OFF_ATTRIBUTE),
         "{}",
         page.text
     );

@@ -10,27 +10,6 @@ use crate::live::LiveEvent;
 use crate::wire::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, ButtonStyle};
 
-/// The attribute the page's `<body>` carries when this server's agent asks nothing (no ask kind
-/// is on): the header then shows no inbox, whose list would only be refused.
-pub const ASKS_OFF_ATTRIBUTE: &str = "data-asks-off";
-
-/// Whether the agent may ask: on the server from its settings, in the browser from what the
-/// server wrote into the page (so the browser hydrates the header the server rendered).
-pub fn asks_on() -> bool {
-    #[cfg(feature = "ssr")]
-    {
-        use_context::<crate::state::AppState>().is_none_or(|state| state.turns.asks_on())
-    }
-    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
-    {
-        document().body().is_none_or(|body| !body.has_attribute(ASKS_OFF_ATTRIBUTE))
-    }
-    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
-    {
-        true
-    }
-}
-
 fn button_class(style: ButtonStyle) -> &'static str {
     match style {
         ButtonStyle::Primary => "ask-button ask-button--primary",

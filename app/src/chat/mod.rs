@@ -47,7 +47,7 @@ pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 pub use block_settings::BlocksSettings;
 pub use components::ChatPage;
 pub use drawer::{ConversationsButton, ConversationsDrawer};
-pub use inbox::{ASKS_OFF_ATTRIBUTE, Inbox, asks_on};
+pub use inbox::Inbox;
 #[cfg(feature = "ssr")]
 pub use service::Conversations;
 pub use transcript::AskItem;
