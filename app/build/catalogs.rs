@@ -56,6 +56,8 @@ pub fn compiled(locales: &Path) -> String {
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
         .collect();
     languages.sort();
+    // English is every other catalog's fallback, and the words' default.
+    assert!(languages.iter().any(|language| language == "en"), "locales/en is missing");
     let mut out = String::from(
         "/// Every catalog, by language tag; each one's messages by id.\npub(super) static CATALOGS: &[Catalog] = &[\n",
     );

@@ -29,6 +29,21 @@ pub(super) struct Catalog {
     pub messages: &'static [(&'static str, &'static [Part])],
 }
 
+/// A catalog is its language: two are equal when their tags are.
+impl PartialEq for Catalog {
+    fn eq(&self, other: &Self) -> bool {
+        self.tag == other.tag
+    }
+}
+
+impl Eq for Catalog {}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.tag)
+    }
+}
+
 include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
 
 /// A message argument: a count (which picks the plural form) or text.

@@ -19,20 +19,6 @@ pub struct Words {
     catalog: &'static Catalog,
 }
 
-impl PartialEq for Catalog {
-    fn eq(&self, other: &Self) -> bool {
-        self.tag == other.tag
-    }
-}
-
-impl Eq for Catalog {}
-
-impl std::fmt::Debug for Catalog {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.tag)
-    }
-}
-
 /// The catalog of a language subtag (`de` of `de-CH`), if there is one.
 fn catalog_of(language: &str) -> Option<&'static Catalog> {
     CATALOGS.iter().find(|catalog| catalog.tag.eq_ignore_ascii_case(language))
