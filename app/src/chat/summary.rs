@@ -45,7 +45,7 @@ fn question_answers(input: &Value, content: &Value, words: &Words) -> Vec<String
                 chosen.push(words.with_text("own-answer", "text", custom));
             }
             let title = question["title"].as_str()?;
-            let args = [("question", Arg::from(title.to_string())), ("answers", chosen.join(", ").into())];
+            let args = [("question", Arg::from(title)), ("answers", chosen.join(", ").into())];
             Some(words.with("question-answered", &args))
         })
         .collect()

@@ -3,6 +3,10 @@
 //! selectors on a count (an exact number first, then the language's plural category) or on a
 //! word. The browser's download carries the messages as data and this, not a Fluent runtime.
 
+/// Unicode's first-strong isolate and its end: what sets a value apart in a right-to-left
+/// sentence, so a left-to-right name or number keeps its own order.
+pub(super) const ISOLATE: (char, char) = ('\u{2068}', '\u{2069}');
+
 /// A piece of a message.
 pub(super) enum Part {
     Text(&'static str),
@@ -114,7 +118,7 @@ impl Catalog {
                 continue;
             }
             if apart {
-                out.push('\u{2068}');
+                out.push(ISOLATE.0);
             }
             match part {
                 Part::Text(_) => {}
@@ -139,7 +143,7 @@ impl Catalog {
                 }
             }
             if apart {
-                out.push('\u{2069}');
+                out.push(ISOLATE.1);
             }
         }
     }

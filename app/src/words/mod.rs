@@ -62,7 +62,8 @@ impl Words {
     /// `text` isolated (FSI…PDI) in a right-to-left catalog, so a left-to-right label such as
     /// `#b49c54` keeps its own order inside a sentence; as it is in a left-to-right one.
     pub fn isolate(&self, text: &str) -> String {
-        if self.is_rtl() { format!("\u{2068}{text}\u{2069}") } else { text.to_string() }
+        let (start, end) = format::ISOLATE;
+        if self.is_rtl() { format!("{start}{text}{end}") } else { text.to_string() }
     }
 
     /// The BCP 47 tag of this catalog language.
