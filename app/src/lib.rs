@@ -76,8 +76,6 @@ fn asks_on() -> bool {
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
-    #[cfg(feature = "ssr")]
-    send_page_policy();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -94,17 +92,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <App />
             </body>
         </html>
-    }
-}
-
-/// The page's Content-Security-Policy, naming the nonce its inline scripts carry (set here,
-/// before the first byte is sent; other responses get the policy without a nonce).
-#[cfg(feature = "ssr")]
-fn send_page_policy() {
-    use axum::http::{HeaderValue, header};
-    let (Some(nonce), Some(response)) = (use_nonce(), use_context::<leptos_axum::ResponseOptions>()) else { return };
-    if let Ok(policy) = HeaderValue::from_str(&content_policy::content_security_policy(Some(&nonce))) {
-        response.insert_header(header::CONTENT_SECURITY_POLICY, policy);
     }
 }
 

@@ -1,14 +1,17 @@
 //! The security headers every response carries, pages and API alike: the Content-Security-
-//! Policy (a page sets its own, naming its nonce; every other response gets the policy without
-//! one), no framing, no MIME sniffing, no referrer to other sites, no powerful features the
+//! Policy (a page's names the nonce its inline scripts carry; every other response gets the
+//! policy without one), no framing, no MIME sniffing, no referrer to other sites, no powerful features the
 //! app does not use, and HSTS when users reach Palaver over https.
 
 use std::sync::LazyLock;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderName, HeaderValue, header};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
+use leptos::nonce::Nonce;
+use leptos::prelude::{provide_context, use_context};
 
 use app::accounts::auth::Accounts;
 use app::content_policy::content_security_policy;
@@ -24,10 +27,24 @@ const HSTS: &str = "max-age=31536000";
 static POLICY_WITHOUT_NONCE: LazyLock<HeaderValue> =
     LazyLock::new(|| HeaderValue::from_str(&content_security_policy(None)).expect("the policy is ASCII"));
 
-pub async fn security_headers(State(accounts): State<Accounts>, request: Request, next: Next) -> Response {
+/// Sets the headers; a response that sets its own policy (the html block frame) keeps it.
+///
+/// The page nonce is made here, once per request, and the page reads it from the request
+/// (`provide_page_nonce`): the policy and the scripts it allows cannot disagree, whatever path
+/// the response takes through the renderer.
+pub async fn security_headers(State(accounts): State<Accounts>, mut request: Request, next: Next) -> Response {
+    let nonce = Nonce::new();
+    request.extensions_mut().insert(nonce.clone());
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| POLICY_WITHOUT_NONCE.clone());
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        let policy = if is_html(headers) {
+            HeaderValue::from_str(&content_security_policy(Some(&nonce))).expect("a nonce is base64")
+        } else {
+            POLICY_WITHOUT_NONCE.clone()
+        };
+        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+    }
     let fixed: [(HeaderName, &'static str); 4] = [
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -41,4 +58,19 @@ pub async fn security_headers(State(accounts): State<Accounts>, request: Request
         headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
     }
     response
+}
+
+fn is_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|content_type| content_type.starts_with("text/html"))
+}
+
+/// Gives the page being rendered the nonce `security_headers` made for its request, in place of
+/// the one Leptos makes for each render.
+pub fn provide_page_nonce() {
+    if let Some(nonce) = use_context::<Parts>().and_then(|parts| parts.extensions.get::<Nonce>().cloned()) {
+        provide_context(nonce);
+    }
 }

@@ -195,11 +195,14 @@ pub fn router(state: AppState) -> Router {
         .leptos_routes_with_context(
             &state,
             ROUTES.clone(),
-            move || provide_context(context_state.clone()),
+            move || {
+                provide_context(context_state.clone());
+                headers::provide_page_nonce();
+            },
             move || shell(shell_options.clone()),
         )
         .merge(api)
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .fallback(leptos_axum::file_and_error_handler_with_context::<AppState, _>(headers::provide_page_nonce, shell))
         .layer(middleware::from_fn_with_state(state.clone(), auth::require_account_for_pages))
         .layer(middleware::from_fn(content_type::require_json_bodies))
         .layer(middleware::from_fn_with_state(state.clone(), auth::refuse_cross_site))

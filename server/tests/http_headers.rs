@@ -54,6 +54,27 @@ async fn a_page_allows_exactly_its_own_inline_scripts_by_nonce() {
     assert!(!policy(&again).contains(&nonce), "every page gets a nonce of its own");
 }
 
+/// The policy's nonce is made with the request, not by the renderer: pages rendered side by
+/// side, the not-found page among them, each name the nonce their own scripts carry.
+#[tokio::test]
+async fn pages_rendered_side_by_side_each_name_their_own_nonce() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let pages = futures::future::join_all((0..24).map(|n| {
+        let path = if n % 4 == 0 { "/no-such-page" } else { "/login" };
+        app.send("GET", path, &[], None)
+    }))
+    .await;
+    let mut nonces = std::collections::HashSet::new();
+    for page in &pages {
+        assert!([StatusCode::OK, StatusCode::NOT_FOUND].contains(&page.status), "{}", page.text);
+        let (nonce, scripts) = scripts_carry_the_nonce(page);
+        assert!(scripts > 0);
+        nonces.insert(nonce);
+    }
+    assert_eq!(nonces.len(), pages.len(), "every page has a nonce of its own");
+    assert!(pages.iter().any(|page| page.status == StatusCode::NOT_FOUND));
+}
+
 /// A conversation page streams its transcript in parts after the shell; the scripts that put
 /// them in place carry the nonce too.
 #[tokio::test]
