@@ -46,6 +46,13 @@ test("a reply the model failed is taken back, and Retry sends the message again"
   // As the reference has it, a step that fails says nothing: its streamed text goes, the error stays.
   await expect(page.getByTestId("turn-error")).toHaveText("The model went away.");
   await expect(chat.transcript).not.toContainText("It starts well");
+  // The reloaded conversation shows the message without a reply; the error stays beside it.
+  await expect(page.getByTestId("no-reply").getByTestId("regenerate")).toHaveText("Retry");
+  await expect(page.getByTestId("turn-error")).toHaveText("The model went away.");
+  // Another conversation has nothing to say of it.
+  await page.getByTestId("new-chat").click();
+  await expect(page.getByTestId("turn-error")).toHaveCount(0);
+  await page.goBack();
   await page.reload();
   await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
   await expect(chat.userMessages()).toHaveText(["A reply the model drops"]);

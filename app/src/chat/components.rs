@@ -51,6 +51,12 @@ pub fn ChatPage() -> impl IntoView {
         model.0.set(shown.and_then(|view| view.model));
     });
 
+    // A notice speaks of the conversation it came from.
+    Effect::new(move |_| {
+        history_id.track();
+        notice.set(None);
+    });
+
     // Once the conversation has reloaded after a finished turn, the saved rows replace the live turn.
     Effect::new(move |_| {
         if let Some((loaded, _)) = history.get()

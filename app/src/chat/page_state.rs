@@ -183,6 +183,11 @@ async fn run_turn(body: PromptBody, state: ChatState) {
             live.update(|turn| turn.iter_mut().for_each(|turn| turn.error = Some(error.title.clone())));
         }
     }
+    // The reloaded conversation replaces the live turn, and would take its error with it: the
+    // error stays, as the notice, until the next turn or another conversation.
+    if let Some(error) = live.try_update(|turn| turn.as_mut().and_then(|turn| turn.error.take())).flatten() {
+        notice.set(Some(error));
+    }
     busy.set(false);
     state.reload();
 }
