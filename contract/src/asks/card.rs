@@ -67,9 +67,16 @@ fn cancel() -> SimpleCardButton {
     button("cancel", "Cancel", ButtonStyle::Cancel, AskResponse::Decline)
 }
 
+/// `{key: value}`, built in place: `json!` would serialize a borrowed value part by part.
+fn object_of(key: &str, value: Value) -> Value {
+    let mut object = Map::new();
+    object.insert(key.to_string(), value);
+    Value::Object(object)
+}
+
 /// The content of an answer selecting `ids`.
 fn selected(ids: &[&str]) -> Value {
-    json!({ "selected": ids })
+    object_of("selected", Value::Array(ids.iter().map(|id| Value::String(id.to_string())).collect()))
 }
 
 /// The accept answer with `content` if it is a valid answer to `ask`.
@@ -109,11 +116,7 @@ pub fn to_simple_card(ask: &Ask, tool_call_id: &str) -> SimpleCard {
             let every_required_has_default =
                 input.fields.iter().all(|field| !field.is_required() || field.default.is_some());
             let submit = (!values.is_empty() && every_required_has_default)
-                .then(|| {
-                    // Built as a value: json! would copy every default once more.
-                    let content = Map::from_iter([("values".to_string(), Value::Object(values))]);
-                    if_valid(ask, Value::Object(content))
-                })
+                .then(|| if_valid(ask, object_of("values", Value::Object(values))))
                 .flatten()
                 .map(|response| button("submit-defaults", "Submit defaults", ButtonStyle::Primary, response));
             (submit.into_iter().chain(decline.then(cancel)).collect(), true)
@@ -177,7 +180,7 @@ fn choice_buttons<'a>(ask: &Ask, input: &'a ChoiceInput, decline: bool) -> (Vec<
             let style =
                 if Some(option.id.as_str()) == default_id { ButtonStyle::Primary } else { ButtonStyle::Default };
             let response = AskResponse::accept(selected(&[&option.id]));
-            button(format!("option:{}", option.id), button_label(&option.label, max), style, response)
+            button(["option:", &option.id].concat(), button_label(&option.label, max), style, response)
         })
         .collect();
     let collide = options.iter().enumerate().any(|(index, a)| options[..index].iter().any(|b| b.label == a.label));
@@ -208,8 +211,9 @@ fn questions_buttons(input: &QuestionsInput, decline: bool) -> (Vec<SimpleCardBu
         .answers
         .iter()
         .map(|answer| {
-            let response = AskResponse::accept(json!({"answers": {&question.id: {"picked": [&answer.id]}}}));
-            button(format!("answer:{}", answer.id), js_trim(&answer.label), ButtonStyle::Default, response)
+            let picked = object_of("picked", Value::Array(vec![Value::String(answer.id.clone())]));
+            let response = AskResponse::accept(object_of("answers", object_of(&question.id, picked)));
+            button(["answer:", &answer.id].concat(), js_trim(&answer.label), ButtonStyle::Default, response)
         })
         .collect();
     let room_for_skip = buttons.len() < card.buttons_max;

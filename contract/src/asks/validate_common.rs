@@ -52,22 +52,22 @@ fn locale(ck: &mut Checker, value: &Value, at: Loc<'_>) -> Option<String> {
 }
 
 /// The first index at which each later repeat of an id appears: `(repeat index, first index)`.
-pub(super) fn repeats<'s>(ids: impl Iterator<Item = &'s str>) -> Vec<(usize, usize)> {
-    let ids: Vec<&str> = ids.collect();
-    // Comparing every pair is cheapest for the few ids most lists hold; a long list (up to
-    // 50 options) remembers where each id first appeared instead.
-    if ids.len() <= 16 {
-        return (0..ids.len())
-            .filter_map(|index| {
-                ids[..index].iter().position(|earlier| *earlier == ids[index]).map(|first| (index, first))
+pub(super) fn repeats<'s>(ids: impl Iterator<Item = &'s str> + Clone) -> Vec<(usize, usize)> {
+    // Comparing every pair is cheapest for the few ids most lists hold, and copies none of
+    // them; a long list (up to 50 options) remembers where each id first appeared instead.
+    if ids.clone().nth(16).is_none() {
+        return ids
+            .clone()
+            .enumerate()
+            .filter_map(|(index, id)| {
+                ids.clone().take(index).position(|earlier| earlier == id).map(|first| (index, first))
             })
             .collect();
     }
-    let mut first_at = HashMap::with_capacity(ids.len());
-    ids.iter()
-        .enumerate()
+    let mut first_at = HashMap::with_capacity(ids.size_hint().0);
+    ids.enumerate()
         .filter_map(|(index, id)| {
-            let first = *first_at.entry(*id).or_insert(index);
+            let first = *first_at.entry(id).or_insert(index);
             (first != index).then_some((index, first))
         })
         .collect()
