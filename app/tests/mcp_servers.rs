@@ -523,7 +523,9 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
     let elicit = |id: &str| call(id, "everything__trigger-elicitation-request", json!({}));
     let settings = TurnSettings {
         tool_sources: vec![std::sync::Arc::new(hub.clone())],
-        ask_ttl: Duration::from_secs(1),
+        // Long enough that the second question is still waiting when it is stopped on a busy
+        // machine; the first is left to expire.
+        ask_ttl: Duration::from_secs(3),
         ..TurnSettings::default()
     };
     let echo = call("call_echo", "everything__echo", json!({"message": "still here"}));
@@ -533,7 +535,7 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
     let question = asked(&events).expect("asked");
     assert!(ask_event(&events).and_then(|ask| ask.expires_at).is_some(), "a tool's question has a deadline too");
     let sweeper = h.runner.spawn_sweeper();
-    for _ in 0..50 {
+    for _ in 0..100 {
         if h.pending(&history).await.is_none() {
             break;
         }

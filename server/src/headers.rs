@@ -1,7 +1,7 @@
 //! The security headers every response carries, pages and API alike: the Content-Security-
-//! Policy (a page's names the nonce its inline scripts carry; every other response gets the
-//! policy without one), no framing, no MIME sniffing, no referrer to other sites, no powerful features the
-//! app does not use, and HSTS when users reach Palaver over https.
+//! Policy (a page's policy names the nonce its inline scripts carry; every other response gets
+//! the policy without one), no framing, no MIME sniffing, no referrer to other sites, no
+//! powerful features the app does not use, and HSTS when users reach Palaver over https.
 
 use std::sync::LazyLock;
 
