@@ -273,7 +273,10 @@ fn is_time_with_optional_seconds(text: &str) -> bool {
     if text.len() <= 5 {
         return is_hh_mm(text);
     }
-    let (hh_mm, rest) = text.split_at(5);
+    // A sixth byte inside a character is not a time either (and must not be cut there).
+    let Some((hh_mm, rest)) = text.split_at_checked(5) else {
+        return false;
+    };
     let Some(rest) = rest.strip_prefix(':') else {
         return false;
     };
@@ -370,6 +373,9 @@ mod tests {
         assert!(is_iso_datetime_with_offset("2026-10-01T09:30:00.123-05:30"));
         assert!(!is_iso_datetime_with_offset("2026-10-01T09:30:00"));
         assert!(!is_iso_datetime_with_offset("2026-10-01 09:30Z"));
+        // Found by the fuzzer: the sixth byte of the clock inside a character.
+        assert!(!is_iso_datetime_with_offset("2026-11-01T1e:3о00Z"));
+        assert!(!is_iso_datetime_with_offset("2026-11-01T09:3о:00Z"));
     }
 
     #[test]
