@@ -150,6 +150,43 @@ async fn a_message_waiting_for_the_reply_before_it_is_kept_through_a_kill() {
     assert_eq!(drafts_left(&again.database_url).await, 0);
 }
 
+/// Sends `body` to `/gpt/prompt` and kills the server the moment its response's head has
+/// arrived: the client was told the message was accepted.
+async fn killed_as_acknowledged(server: &mut process::Server, cookie: &str, body: &Value) {
+    let mut stream = tokio::io::BufReader::new(server.request("POST", "/gpt/prompt", cookie, body).await);
+    let mut line = String::new();
+    stream.read_line(&mut line).await.unwrap();
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    while line != "\r\n" {
+        line.clear();
+        stream.read_line(&mut line).await.unwrap();
+    }
+    server.kill();
+}
+
+#[tokio::test]
+async fn a_message_acknowledged_is_kept_when_the_process_dies_as_the_answer_arrives() {
+    let script = json!({"responses": [{"text": "Hi."}, slow_reply(), slow_reply()]});
+    let mut server = process::start(&script, &lease()).await;
+    let cookie = server.log_in().await;
+    let (_, events) = server.turn_until(&cookie, &json!({"prompt": "Hello"}), process::is_done).await;
+    let history_id = events.last().unwrap()["historyId"].as_str().unwrap().to_string();
+    killed_as_acknowledged(&mut server, &cookie, &json!({"historyId": history_id, "prompt": "Keep this"})).await;
+    let mut again = server.start_again(&script, &lease()).await;
+    let rows = rows_once(&again, |rows| rows.iter().any(|row| row["text"] == "Keep this")).await;
+    assert!(rows.iter().any(|row| row["text"] == "Keep this"), "the message was kept: {rows:?}");
+    assert_eq!(rows.last().unwrap()["interrupted"], true, "its reply reads cut off: {rows:?}");
+    // A regenerate retracts the last exchange and sends its message again: both at once.
+    let cookie = again.log_in().await;
+    let redo = json!({"historyId": history_id, "replaceLast": true});
+    killed_as_acknowledged(&mut again, &cookie, &redo).await;
+    let third = again.start_again(&script, &lease()).await;
+    let rows = rows_once(&third, |rows| rows.iter().any(|row| row["text"] == "Keep this")).await;
+    let kept: Vec<&Value> = rows.iter().filter(|row| row["text"] == "Keep this").collect();
+    assert_eq!(kept.len(), 1, "the regenerated message, once: {rows:?}");
+    assert_eq!(drafts_left(&third.database_url).await, 0);
+}
+
 #[tokio::test]
 async fn a_kill_mid_burst_saves_every_turn_once_and_leaves_the_database_sound() {
     let script = json!({"responses": [slow_reply(), slow_reply(), slow_reply(), slow_reply()]});

@@ -4,16 +4,18 @@
 //! the chat and a watch), so each has a list, in the order they began: each waits for those
 //! before it (`wait_for_earlier`), so one writes at a time.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
+use super::leases::LeaseHealth;
 use super::store::{self, RunningTurnRow};
 use super::stream_mirror;
 use super::turn_log::TurnLog;
 use crate::db::{Pool, new_id};
+use crate::error::{AppError, AppResult};
 use crate::signals::{Channel, Signal, Signals};
 
 struct Running {
@@ -28,6 +30,13 @@ struct Running {
 }
 
 type Switches = HashMap<String, Vec<Running>>;
+
+/// A turn's place among its user's running turns, held from its admission until it is
+/// registered (or released): its row in `running_turns` counts already.
+#[must_use = "a reservation is registered or released"]
+pub struct Reservation {
+    pub key: String,
+}
 
 /// A registered turn: its stop switch (flipped to true on a stop), and its row's key.
 pub struct Registration {
@@ -83,6 +92,12 @@ pub struct RunningTurns {
     lease: Duration,
     /// Set once Palaver shuts down: the turns it stops are cut off, not stopped by the user.
     shutting_down: Arc<std::sync::atomic::AtomicBool>,
+    /// The keys of the turns admitted here and not registered yet (their rows hold their place).
+    reserved: Arc<Mutex<HashSet<String>>>,
+    /// The keys of turns that ended here whose rows could not be removed: they do not count.
+    ended: Arc<Mutex<HashSet<String>>>,
+    /// Whether this instance renews its turns' leases.
+    leases: LeaseHealth,
 }
 
 impl RunningTurns {
@@ -97,6 +112,9 @@ impl RunningTurns {
             instance_id: new_id().into(),
             lease: lease.max(Duration::from_secs(1)),
             shutting_down: Arc::default(),
+            reserved: Arc::default(),
+            ended: Arc::default(),
+            leases: LeaseHealth::default(),
         };
         tokio::spawn(keep_up(running.without_signals(), signals.subscribe()));
         running
@@ -109,7 +127,24 @@ impl RunningTurns {
             pool: self.pool.clone(),
             instance_id: self.instance_id.clone(),
             lease: self.lease,
+            ended: self.ended.clone(),
+            leases: self.leases.clone(),
         }
+    }
+
+    /// This instance's id in `running_turns`.
+    pub fn instance_id(&self) -> &str {
+        &self.instance_id
+    }
+
+    /// Whether other instances may run turns on this database.
+    pub fn other_instances(&self) -> bool {
+        self.signals.cross_instances()
+    }
+
+    /// Whether this instance renews its turns' leases, for `/health`.
+    pub fn lease_health(&self) -> &LeaseHealth {
+        &self.leases
     }
 
     fn switches(&self) -> MutexGuard<'_, Switches> {
@@ -120,10 +155,48 @@ impl RunningTurns {
         i64::try_from(self.lease.as_secs()).unwrap_or(i64::MAX)
     }
 
-    /// Registers a turn starting on a conversation, with its event log.
-    pub async fn register(&self, history_id: &str, user_id: &str, log: Arc<TurnLog>) -> Registration {
-        let (sender, receiver) = watch::channel(false);
+    /// Admits one more turn of `user_id` unless `cap` of theirs run already, on any instance
+    /// (a tool's question waiting included): the count and the row that holds the new turn's
+    /// place are one step, under a lock on the user, so racing prompts cannot all pass.
+    pub async fn reserve(&self, user_id: &str, cap: usize) -> AppResult<Reservation> {
         let key = new_id();
+        let ended: Vec<String> = lock(&self.ended).iter().cloned().collect();
+        let place = store::TurnPlace { key: &key, user_id, instance_id: &self.instance_id, ended: &ended };
+        lock(&self.reserved).insert(key.clone());
+        match store::reserve_running_turn(&self.pool, &place, self.lease_seconds(), cap).await {
+            Ok(true) => Ok(Reservation { key }),
+            refused => {
+                lock(&self.reserved).remove(&key);
+                refused?;
+                Err(AppError::TooManyRequests {
+                    message: format!(
+                        "{cap} replies of yours are running already. Wait for one to finish, or stop one."
+                    ),
+                    retry_after_secs: 5,
+                })
+            }
+        }
+    }
+
+    /// Gives back a place a turn was admitted to and did not take (its request was refused).
+    pub async fn release(&self, reservation: Reservation) {
+        lock(&self.reserved).remove(&reservation.key);
+        if let Err(err) = store::remove_running_turn(&self.pool, &reservation.key).await {
+            tracing::warn!(?err, "an unused turn's place stays until its lease ends");
+        }
+    }
+
+    /// Registers a turn starting on a conversation in the place it was admitted to, with its
+    /// event log.
+    pub async fn register(
+        &self,
+        reservation: Reservation,
+        history_id: &str,
+        user_id: &str,
+        log: Arc<TurnLog>,
+    ) -> Registration {
+        let (sender, receiver) = watch::channel(false);
+        let Reservation { key } = reservation;
         let prompt = log.prompt();
         let row = RunningTurnRow {
             key: &key,
@@ -133,8 +206,8 @@ impl RunningTurns {
             prompt: prompt.as_deref(),
             instance_id: &self.instance_id,
         };
-        // Without its row, a Stop sent to another instance misses the turn; it still runs here.
-        if let Err(err) = store::add_running_turn(&self.pool, &row, self.lease_seconds()).await {
+        // Without its conversation, a Stop sent to another instance misses the turn; it still runs here.
+        if let Err(err) = store::place_running_turn(&self.pool, &row, self.lease_seconds()).await {
             tracing::warn!(?err, history = history_id, "a running turn was not recorded for other instances");
         }
         let (finished, writer_finished) = watch::channel(false);
@@ -150,35 +223,27 @@ impl RunningTurns {
         }
         let running = Running { key: key.clone(), finished, switch: sender.clone(), log, user_id: user_id.to_string() };
         self.switches().entry(history_id.to_string()).or_default().push(running);
+        lock(&self.reserved).remove(&key);
         Registration { switch: sender, stop: receiver, key }
     }
 
-    /// Whether the turn registered as `key` may still run: here, or on another instance whose
-    /// lease on it runs (`holder`), or, with no row, on another instance that wrote of it
-    /// lately (`fresh`). With one instance, nothing this instance does not hold runs.
-    pub fn may_still_run(&self, key: &str, holder: Option<&Holder>, fresh: bool) -> bool {
-        if self.switches().values().flatten().any(|turn| turn.key == key) {
+    /// Whether the turn admitted as `key` may still run: here, or on another instance whose
+    /// lease on it runs (`holder`). With one instance, nothing this instance does not hold runs;
+    /// a turn without its row (forgotten when its lease lapsed) runs nowhere.
+    pub fn may_still_run(&self, key: &str, holder: Option<&Holder>) -> bool {
+        if lock(&self.reserved).contains(key) || self.switches().values().flatten().any(|turn| turn.key == key) {
             return true;
         }
-        let others_run = self.signals.cross_instances();
-        match holder {
-            Some(holder) => others_run && holder.instance_id != *self.instance_id && holder.leased,
-            None => others_run && fresh,
-        }
+        holder.is_some_and(|holder| {
+            self.signals.cross_instances() && holder.instance_id != *self.instance_id && holder.leased
+        })
     }
 
     /// How many turns of `user_id` are running, on any instance (waiting on a tool's question
-    /// included). This instance counts its own from memory: a finished turn whose row could not
-    /// be removed (a busy database) must not count until its lease ends.
-    pub async fn count_of(&self, user_id: &str) -> usize {
-        let here = self.switches().values().flatten().filter(|turn| turn.user_id == user_id).count();
-        match store::running_turns_elsewhere(&self.pool, user_id, &self.instance_id).await {
-            Ok(elsewhere) => here.saturating_add(usize::try_from(elsewhere).unwrap_or(usize::MAX)),
-            Err(err) => {
-                tracing::warn!(?err, "could not count the turns running on other instances");
-                here
-            }
-        }
+    /// included; a turn that ended here whose row stayed is not counted).
+    pub async fn count_of(&self, user_id: &str) -> AppResult<usize> {
+        let ended: Vec<String> = lock(&self.ended).iter().cloned().collect();
+        store::running_turns_of(&self.pool, user_id, &ended).await
     }
 
     /// Whether a turn runs on a conversation, here or on another instance (one waiting on a
@@ -203,17 +268,19 @@ impl RunningTurns {
 
     /// Whether a turn begun on the conversation before the one registered as `key` (by the
     /// keys' order, which is the order of time on every instance) still runs, here or on
-    /// another instance (a dead instance's until its lease lapses).
+    /// another instance, or is not saved yet (a dead instance's, until a sweeper saves its draft).
     pub async fn runs_earlier(&self, history_id: &str, key: &str) -> bool {
         let here =
             self.switches().get(history_id).is_some_and(|turns| turns.iter().any(|turn| turn.key.as_str() < key));
         // With one instance, nothing this instance does not hold runs (a dead process's rows
-        // are no turn).
-        here || self.signals.cross_instances()
-            && store::runs_before(&self.pool, history_id, key).await.unwrap_or_else(|err| {
-                tracing::warn!(?err, history = history_id, "could not look for earlier turns on other instances");
-                false
-            })
+        // are no turn), but its draft waits for the sweeper all the same.
+        here || store::unsaved_before(&self.pool, history_id, key, self.signals.cross_instances()).await.unwrap_or_else(
+            |err| {
+                tracing::warn!(?err, history = history_id, "could not look for earlier turns");
+                // Waiting a little longer loses nothing; going ahead could store out of order.
+                true
+            },
+        )
     }
 
     /// Waits until no turn begun on the conversation before the one registered as `key` runs
@@ -270,8 +337,9 @@ impl RunningTurns {
         if let Some(key) = key
             && let Err(err) = store::remove_running_turn(&self.pool, &key).await
         {
-            // Its lease runs out instead.
-            tracing::warn!(?err, history = history_id, "a finished turn's row stays until its lease ends");
+            // The housekeeper tries again; its lease runs out meanwhile, and it does not count.
+            tracing::warn!(?err, history = history_id, "a finished turn's row stays for now");
+            lock(&self.ended).insert(key);
         }
     }
 
@@ -343,6 +411,8 @@ struct Housekeeper {
     pool: Pool,
     instance_id: Arc<str>,
     lease: Duration,
+    ended: Arc<Mutex<HashSet<String>>>,
+    leases: LeaseHealth,
 }
 
 impl Housekeeper {
@@ -360,6 +430,7 @@ impl Housekeeper {
                 .collect(),
             None => return,
         };
+        let mut failed = false;
         for (key, history_id, user_id, stream_id, prompt) in &held {
             let row = RunningTurnRow {
                 key,
@@ -369,8 +440,13 @@ impl Housekeeper {
                 prompt: prompt.as_deref(),
                 instance_id: &self.instance_id,
             };
-            if let Err(err) = store::renew_lease(&self.pool, &row, lease_seconds).await {
-                tracing::warn!(?err, history = history_id.as_str(), "a running turn's lease was not renewed");
+            failed |= store::renew_lease(&self.pool, &row, lease_seconds).await.is_err();
+        }
+        self.leases.record(failed, held.len());
+        let ended: Vec<String> = lock(&self.ended).iter().cloned().collect();
+        for key in ended {
+            if store::remove_running_turn(&self.pool, &key).await.is_ok() {
+                lock(&self.ended).remove(&key);
             }
         }
         match store::forget_lapsed(&self.pool).await {
@@ -414,6 +490,12 @@ async fn keep_up(housekeeper: Housekeeper, mut signals: broadcast::Receiver<Sign
 mod tests {
     use super::*;
 
+    /// A turn admitted and registered on `history_id`.
+    async fn register(running: &RunningTurns, history_id: &str, user_id: &str, log: Arc<TurnLog>) -> Registration {
+        let reservation = running.reserve(user_id, 100).await.unwrap();
+        running.register(reservation, history_id, user_id, log).await
+    }
+
     async fn registry(dir: &tempfile::TempDir) -> RunningTurns {
         let pool = crate::db::connect(&crate::db::scratch_url(dir.path()).await.unwrap()).await.unwrap();
         RunningTurns::new(pool, Signals::local(), Duration::from_secs(15))
@@ -442,8 +524,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;
         let log = || TurnLog::new("t", None);
-        let first = running.register("h1", "ada", log()).await;
-        let second = running.register("h1", "ada", log()).await;
+        let first = register(&running, "h1", "ada", log()).await;
+        let second = register(&running, "h1", "ada", log()).await;
         assert!(running.runs_earlier("h1", &second.key).await);
         assert!(!running.runs_earlier("h1", &first.key).await, "the first waits for nobody");
         running.unregister("h1", &first.switch).await;
@@ -457,15 +539,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;
         let log = || TurnLog::new("t", None);
-        let Registration { switch: first, stop: first_stop, .. } = running.register("h1", "ada", log()).await;
-        let second_stop = running.register("h1", "ada", log()).await.stop;
-        let other_stop = running.register("h2", "bob", log()).await.stop;
-        assert_eq!((running.count_of("ada").await, running.count_of("bob").await, running.count()), (2, 1, 3));
+        let Registration { switch: first, stop: first_stop, .. } = register(&running, "h1", "ada", log()).await;
+        let second_stop = register(&running, "h1", "ada", log()).await.stop;
+        let other_stop = register(&running, "h2", "bob", log()).await.stop;
+        assert_eq!(
+            (running.count_of("ada").await.unwrap(), running.count_of("bob").await.unwrap(), running.count()),
+            (2, 1, 3)
+        );
         assert!(running.stop("h1").await);
         assert!(*first_stop.borrow() && *second_stop.borrow());
         assert!(!*other_stop.borrow());
         running.unregister("h1", &first).await;
-        assert_eq!(running.count_of("ada").await, 1, "its row went with it");
+        assert_eq!(running.count_of("ada").await.unwrap(), 1, "its row went with it");
         assert!(running.stop("h1").await, "the second turn still runs");
         assert!(!running.stop("h3").await);
     }
@@ -474,8 +559,8 @@ mod tests {
     async fn a_stop_that_names_a_stream_stops_that_turn_only() {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;
-        let one_stop = running.register("h1", "ada", TurnLog::new("t1", None)).await.stop;
-        let two_stop = running.register("h1", "ada", TurnLog::new("t2", None)).await.stop;
+        let one_stop = register(&running, "h1", "ada", TurnLog::new("t1", None)).await.stop;
+        let two_stop = register(&running, "h1", "ada", TurnLog::new("t2", None)).await.stop;
         assert!(running.stop_stream("h1", "t2").await);
         assert!(*two_stop.borrow() && !*one_stop.borrow(), "the other tab's turn goes on");
         assert!(!running.stop_stream("h1", "t9").await);
@@ -489,8 +574,8 @@ mod tests {
         let signals = here.signals.clone();
         // A second instance on the same database, hearing the same signals.
         let there = RunningTurns::new(here.pool.clone(), signals, Duration::from_secs(15));
-        let stopped = there.register("h1", "ada", TurnLog::new("t1", None)).await.stop;
-        assert_eq!(here.count_of("ada").await, 1, "counted on every instance");
+        let stopped = register(&there, "h1", "ada", TurnLog::new("t1", None)).await.stop;
+        assert_eq!(here.count_of("ada").await.unwrap(), 1, "counted on every instance");
         assert!(here.stop("h1").await, "found on the other instance");
         let mut stopped = stopped;
         tokio::time::timeout(Duration::from_secs(5), stopped.wait_for(|stop| *stop)).await.unwrap().unwrap();
@@ -501,12 +586,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let here = registry(&dir).await;
         let gone = RunningTurns::new(here.pool.clone(), Signals::local(), Duration::from_secs(1));
-        let _turn = gone.register("h1", "ada", TurnLog::new("t1", None)).await;
+        let _turn = register(&gone, "h1", "ada", TurnLog::new("t1", None)).await;
         let pool = gone.pool.clone();
         drop(gone);
-        assert_eq!(here.count_of("ada").await, 1);
+        assert_eq!(here.count_of("ada").await.unwrap(), 1);
         tokio::time::sleep(Duration::from_millis(1200)).await;
-        assert_eq!(here.count_of("ada").await, 0, "its lease ran out");
+        assert_eq!(here.count_of("ada").await.unwrap(), 0, "its lease ran out");
         assert!(!here.stop("h1").await);
         assert_eq!(store::forget_lapsed(&pool).await.unwrap(), 1, "and its row is forgotten");
     }
@@ -515,14 +600,14 @@ mod tests {
     async fn a_finished_turn_whose_row_stayed_no_longer_counts_here() {
         let dir = tempfile::tempdir().unwrap();
         let here = registry(&dir).await;
-        let turn = here.register("h1", "ada", TurnLog::new("t1", None)).await;
-        assert_eq!(here.count_of("ada").await, 1);
+        let turn = register(&here, "h1", "ada", TurnLog::new("t1", None)).await;
+        assert_eq!(here.count_of("ada").await.unwrap(), 1);
         // The row could not be removed (the database was busy): it stays until its lease ends.
         sqlx::query("ALTER TABLE running_turns RENAME TO running_turns_kept").execute(&here.pool).await.unwrap();
         here.unregister("h1", &turn.switch).await;
         sqlx::query("ALTER TABLE running_turns_kept RENAME TO running_turns").execute(&here.pool).await.unwrap();
         let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM running_turns").fetch_one(&here.pool).await.unwrap();
         assert_eq!(rows, 1, "the row stayed");
-        assert_eq!(here.count_of("ada").await, 0, "a turn that ended here is not counted");
+        assert_eq!(here.count_of("ada").await.unwrap(), 0, "a turn that ended here is not counted");
     }
 }

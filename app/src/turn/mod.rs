@@ -18,6 +18,7 @@ mod offer;
 mod pending;
 mod question;
 mod record;
+mod redo;
 mod replay;
 mod reply_document;
 pub mod request_log;
@@ -41,7 +42,7 @@ use crate::audit::{DecidedVia, Decider};
 use crate::chat::BlocksSettings;
 use crate::chat::access::{HistoryAccess, authorize_history};
 use crate::chat::model::{HistoryRow, TurnEvent};
-use crate::chat::running::{Registration, RunningTurns};
+use crate::chat::running::{Registration, Reservation, RunningTurns};
 use crate::chat::store as histories;
 use crate::chat::turn_log::TurnLog;
 use crate::db::new_id;
@@ -50,6 +51,7 @@ use crate::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent, LiveHub}
 use crate::llm::{Models, Usage};
 use attachments::Attached;
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
+use redo::Retract;
 use run::Turn;
 use tools::ToolRegistry;
 
@@ -169,20 +171,35 @@ impl TurnRequest {
     }
 }
 
-/// What a redo changes of the last message: its text (an edit), the row count the client saw,
-/// and its files (none: the ones it had).
-struct Retract<'a> {
-    edited: Option<&'a str>,
-    seen_rows: Option<i64>,
-    attachments: &'a [String],
-}
-
 /// A started turn: the conversation it runs on and its events.
 pub struct TurnHandle {
     pub history_id: String,
     /// The stream the events belong to: their ids are `<stream_id>.<n>`.
     pub stream_id: String,
     pub events: mpsc::Receiver<TurnEvent>,
+}
+
+/// Where an admitted request leaves off: an answer that went on in a running turn, or a turn
+/// ready to run.
+enum Admitted {
+    Resumed(TurnHandle),
+    Turn(Box<Ready>),
+}
+
+/// A turn admitted to its conversation, ready to be registered and run.
+struct Ready {
+    turn_id: String,
+    owner_id: String,
+    history_id: String,
+    rows: Vec<HistoryRow>,
+    resolved: Option<run::Resolved>,
+    cancelled: Option<String>,
+    attached: Attached,
+    model: Arc<dyn crate::llm::ChatModel>,
+    input: TurnInput,
+    surface: AskSurface,
+    /// Its first draft is stored (a redo stores it with its retraction).
+    drafted: bool,
 }
 
 #[derive(Clone)]
@@ -215,6 +232,11 @@ impl TurnRunner {
         Self { live, ..self }
     }
 
+    /// Whether this instance renews its running turns' leases.
+    pub fn lease_health(&self) -> &crate::chat::leases::LeaseHealth {
+        self.running.lease_health()
+    }
+
     /// The models a conversation may run on.
     pub fn models(&self) -> &Models {
         &self.models
@@ -224,29 +246,19 @@ impl TurnRunner {
         !self.settings.ask_kinds.is_empty()
     }
 
-    /// Checks the request, then runs the turn in its own task.
-    pub async fn start(&self, mut request: TurnRequest) -> AppResult<TurnHandle> {
-        let owner_id = request.caller.user.id.clone();
-        let decider = request.decider();
-        let turn_id = new_id();
+    /// Checks the request, then runs the turn in its own task. Before this returns (and so
+    /// before a client hears the turn started), the turn holds its place among the user's
+    /// running turns and its message is stored with what a sweeper needs to save it as
+    /// interrupted: a message acknowledged is never lost.
+    pub async fn start(&self, request: TurnRequest) -> AppResult<TurnHandle> {
         if let Some(model) = &request.model {
             self.models.check(model).map_err(AppError::BadRequest)?;
         }
-        // Checked before anything is written, so a refused turn changes nothing. An answer to a
-        // running tool's question goes on in a turn that is counted already.
+        // An answer to a running tool's question goes on in a turn that is counted already.
         let resumes = match (&request.input, &request.history_id) {
             (TurnInput::Answer { tool_call_id, .. }, Some(history)) => self.waiting.is_waiting(history, tool_call_id),
             _ => false,
         };
-        if !resumes && self.running.count_of(&owner_id).await >= self.settings.max_turns_per_user {
-            return Err(AppError::TooManyRequests {
-                message: format!(
-                    "{} replies of yours are running already. Wait for one to finish, or stop one.",
-                    self.settings.max_turns_per_user
-                ),
-                retry_after_secs: 5,
-            });
-        }
         // Taking the pending ask (an answer, or a prompt's cancel) and joining the
         // conversation's queue of turns happen as one step, so a turn that came second cannot
         // take its place in the queue first (held until the turn is registered).
@@ -254,10 +266,45 @@ impl TurnRunner {
             Some(history_id) => Some(self.running.admit(history_id).await),
             None => None,
         };
+        // Taken before anything is written, so a refused turn changes nothing; given back when
+        // the request fails.
+        let reservation = match resumes {
+            true => None,
+            false => Some(self.running.reserve(&request.caller.user.id, self.settings.max_turns_per_user).await?),
+        };
+        let running_key = reservation.as_ref().map(|reservation| reservation.key.clone());
+        let admitted = self.admitted(request, running_key.as_deref()).await;
+        match (admitted, reservation) {
+            (Ok(Admitted::Turn(ready)), reservation) => self.launch(*ready, reservation).await,
+            (Ok(Admitted::Resumed(handle)), reservation) => {
+                if let Some(reservation) = reservation {
+                    self.running.release(reservation).await;
+                }
+                Ok(handle)
+            }
+            (Err(err), reservation) => {
+                if let Some(reservation) = reservation {
+                    self.running.release(reservation).await;
+                }
+                Err(err)
+            }
+        }
+    }
+
+    /// Everything a turn does before it runs, in its conversation's admission: the redo's
+    /// retraction, the conversation, the cancel or the answer, the model. `running_key` is the
+    /// turn's place, for the draft a redo stores with its retraction.
+    async fn admitted(&self, mut request: TurnRequest, running_key: Option<&str>) -> AppResult<Admitted> {
+        let owner_id = request.caller.user.id.clone();
+        let decider = request.decider();
+        let turn_id = new_id();
         let mut cancelled_by_redo = None;
         let mut attached = None;
+        let mut drafted = false;
         if let Some(redo) = request.redo {
-            let (Some(history_id), TurnInput::Prompt(edited)) = (request.history_id.as_deref(), &request.input) else {
+            let (Some(history_id), TurnInput::Prompt(edited), Some(running_key)) =
+                (request.history_id.as_deref(), &request.input, running_key)
+            else {
                 return Err(AppError::BadRequest(
                     "To regenerate or edit the last message, send historyId and an optional prompt, not askResponse."
                         .into(),
@@ -266,9 +313,8 @@ impl TurnRunner {
             let edited = Some(edited.as_str()).filter(|edited| !edited.trim().is_empty());
             let retract = Retract { edited, seen_rows: redo.seen_rows, attachments: &request.attachments };
             let (prompt, files, cancelled) =
-                self.retract_last(&request.caller, history_id, &turn_id, retract, &decider).await?;
-            cancelled_by_redo = cancelled;
-            attached = Some(files);
+                self.retract_last(&request.caller, history_id, &turn_id, running_key, retract, &decider).await?;
+            (cancelled_by_redo, attached, drafted) = (cancelled, Some(files), true);
             request.input = TurnInput::Prompt(prompt);
         }
         let (history_id, rows, resolved, cancelled) = match request.input {
@@ -316,7 +362,7 @@ impl TurnRunner {
                         self.live
                             .publish(&owner_id, LiveEvent::TurnStarted(HistoryRef { history_id: history_id.clone() }))
                             .await;
-                        return Ok(TurnHandle { history_id, stream_id, events });
+                        return Ok(Admitted::Resumed(TurnHandle { history_id, stream_id, events }));
                     }
                 }
                 let rows = self.rows(&history_id).await?;
@@ -336,14 +382,50 @@ impl TurnRunner {
             None => histories::history_model(&self.pool, &history_id).await?,
         };
         let model = self.models.for_conversation(chosen.as_deref()).model.clone();
+        Ok(Admitted::Turn(Box::new(Ready {
+            turn_id,
+            owner_id,
+            history_id,
+            rows,
+            resolved,
+            cancelled,
+            attached: attached.unwrap_or_default(),
+            model,
+            input: request.input,
+            surface: request.surface,
+            drafted,
+        })))
+    }
+
+    /// Registers an admitted turn in its place, stores its first draft (unless its redo did),
+    /// then runs it in its own task.
+    async fn launch(&self, ready: Ready, reservation: Option<Reservation>) -> AppResult<TurnHandle> {
+        let Ready {
+            turn_id,
+            owner_id,
+            history_id,
+            rows,
+            resolved,
+            cancelled,
+            attached,
+            model,
+            input,
+            surface,
+            drafted,
+        } = ready;
+        // A turn that was to resume a tool's question that ended meanwhile takes a place now.
+        let reservation = match reservation {
+            Some(reservation) => reservation,
+            None => self.running.reserve(&owner_id, self.settings.max_turns_per_user).await?,
+        };
         let (sender, events) = mpsc::channel(64);
-        let prompt = match &request.input {
+        let prompt = match &input {
             TurnInput::Prompt(prompt) => Some(prompt.trim().to_string()),
             TurnInput::Answer { .. } => None,
         };
-        let log = TurnLog::new(&turn_id, prompt);
+        let log = TurnLog::new(&turn_id, prompt.clone());
         let Registration { switch: stop_switch, stop, key: running_key } =
-            self.running.register(&history_id, &owner_id, log.clone()).await;
+            self.running.register(reservation, &history_id, &owner_id, log.clone()).await;
 
         // A delete between the access check and now found no switch to flip: look again, now
         // that a delete would stop this turn.
@@ -352,22 +434,40 @@ impl TurnRunner {
             self.running.unregister(&history_id, &stop_switch).await;
             return Err(still_there.err().unwrap_or(AppError::HistoryNotFound));
         }
+        let mut draft = run::DraftClock::default();
+        if drafted {
+            draft.written_now();
+        } else {
+            let rows = draft::first_rows(prompt, &attached.rows);
+            let first = store::Draft {
+                turn_id: &turn_id,
+                history_id: &history_id,
+                user_id: &owner_id,
+                running_key: &running_key,
+                rows: &rows,
+            };
+            if let Err(err) = store::write_draft(&self.pool, &first, true).await {
+                self.running.unregister(&history_id, &stop_switch).await;
+                return Err(err);
+            }
+            draft.written_now();
+        }
         let turn = Turn {
             runner: self.clone(),
             model,
-            attached: attached.unwrap_or_default(),
+            attached,
             stop_switch,
             log,
             stop,
             running_key,
-            draft: Default::default(),
+            draft,
             interrupted: false,
             turn_id: turn_id.clone(),
             user_id: owner_id.clone(),
             history_id: history_id.clone(),
-            surface: request.surface,
+            surface,
             rows,
-            input: request.input,
+            input,
             resolved,
             cancelled,
             sender,
@@ -403,39 +503,6 @@ impl TurnRunner {
             }
         }
         registry
-    }
-
-    /// Retracts a conversation's last exchange for a redo; returns the prompt to send in its
-    /// place (`edited`, or the retracted message) and the pending ask it cancelled, if any.
-    /// Everything is checked before anything changes: the caller may write, no reply runs,
-    /// the conversation has the rows the client saw and a message to redo.
-    async fn retract_last(
-        &self,
-        caller: &Caller,
-        history_id: &str,
-        turn_id: &str,
-        Retract { edited, seen_rows, attachments }: Retract<'_>,
-        decider: &Decider,
-    ) -> AppResult<(String, Attached, Option<String>)> {
-        authorize_history(&self.pool, caller, history_id, HistoryAccess::Write).await?;
-        if let Some(edited) = edited {
-            check_prompt(edited)?;
-        }
-        if self.running.is_running(history_id).await {
-            return Err(AppError::ReplyRunning);
-        }
-        let last = store::last_message(&self.pool, history_id).await?.ok_or(AppError::NothingToRedo)?;
-        if seen_rows.is_some_and(|seen| seen != last.row_count) {
-            return Err(AppError::ConversationChanged);
-        }
-        // The files go with the message again, checked before anything is retracted.
-        let files = if attachments.is_empty() { &last.attachments } else { attachments };
-        let attached = self.load_attachments(&caller.user.id, files).await?;
-        let cancelled = self.cancel_for_prompt(history_id, turn_id, decider).await?;
-        if !store::retract_exchange(&self.pool, history_id, &last).await? {
-            return Err(AppError::ConversationChanged);
-        }
-        Ok((edited.map_or(last.text, str::to_string), attached, cancelled))
     }
 
     async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {

@@ -73,7 +73,8 @@ const DRAFT_EVERY: Duration = Duration::from_secs(1);
 pub(super) struct DraftClock {
     written: Option<Instant>,
     behind: bool,
-    /// A sweeper saved the draft (it took the turn for dead).
+    /// A sweeper saved the draft (it took the turn for dead): no more drafts are written, and
+    /// the turn's save replaces what it stored, or says the reply was cut off.
     lost: bool,
 }
 
@@ -97,7 +98,7 @@ impl DraftClock {
         (self.lost, self.behind) = (true, false);
     }
 
-    /// The turn's rows were saved from its draft by a sweeper: it writes no more of them.
+    /// The turn's draft was saved by a sweeper: it writes no more of them.
     pub(super) fn is_taken(&self) -> bool {
         self.lost
     }
@@ -117,6 +118,8 @@ impl DraftClock {
 pub(super) struct Pause {
     pub(super) stored: StoredPendingAsk,
     pub(super) row: HistoryRow,
+    /// How long the ask stays answerable.
+    pub(super) ttl: Duration,
 }
 
 pub(super) struct Turn {
@@ -202,15 +205,9 @@ impl Turn {
             self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
         }
         // Turns of one conversation run one after another: this one begins once those begun
-        // before it have ended, and its model sees their replies. A message that waits is
-        // stored as it waits, as one that runs is.
+        // before it are saved (by their owner, or by a sweeper when it died), and its model
+        // sees their replies. Its message waits in its draft, stored before it was acknowledged.
         if self.runner.running.runs_earlier(&self.history_id, &self.running_key).await {
-            if let TurnInput::Prompt(prompt) = &self.input {
-                let attachments = self.attached.rows.clone();
-                self.new_rows.push(HistoryRow::User { text: prompt.trim().to_string(), attachments });
-                self.write_draft("").await;
-                self.new_rows.clear();
-            }
             let mut stop = self.stop.clone();
             self.runner.running.wait_for_earlier(&self.history_id, &self.running_key, &mut stop).await;
             match self.runner.rows(&self.history_id).await {

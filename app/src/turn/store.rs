@@ -109,25 +109,35 @@ async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, ask_id: &str, status:
     Ok(())
 }
 
+/// Where a turn's save left its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// Stored (or nothing to store: the conversation was deleted meanwhile).
+    Stored,
+    /// A sweeper took the turn for dead and saved its draft, and other rows came after it:
+    /// the stored reply stays as far as the draft had it, and the turn must say it was cut off.
+    CutOff,
+}
+
 /// Appends a finished turn's rows at once, in place of its draft (`drafted`: it stored one);
-/// no rows when the conversation was deleted meanwhile, or when a sweeper saved the draft.
+/// no rows when the conversation was deleted meanwhile.
 pub async fn append_rows(
     pool: &Pool,
     history_id: &str,
     turn_id: &str,
     rows: &[HistoryRow],
     drafted: bool,
-) -> AppResult<()> {
+) -> AppResult<Saved> {
     let mut tx = pool.begin().await?;
     let open = touch(&mut tx, history_id).await?;
-    if !in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? {
-        return Ok(());
+    if in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? == Saved::CutOff {
+        return Ok(Saved::CutOff);
     }
     if open {
         insert_rows(&mut tx, history_id, turn_id, rows).await?;
     }
     tx.commit().await?;
-    Ok(())
+    Ok(Saved::Stored)
 }
 
 /// A running turn's draft: its rows as far as it got, the reply (marked interrupted) last.
@@ -140,34 +150,46 @@ pub struct Draft<'a> {
     pub rows: &'a [HistoryRow],
 }
 
-/// Stores a turn's draft: the first time as a new one, then over it. False when it was gone
-/// (a sweeper took the turn for dead and saved it): the turn must not save its rows again.
+/// Stores a turn's draft: the first time as a new one, then over it. False when a sweeper took
+/// the turn for dead and saved it: its save then replaces what the sweeper stored, or says the
+/// reply was cut off ([`in_place_of_draft`]).
 pub async fn write_draft(pool: &Pool, draft: &Draft<'_>, first: bool) -> AppResult<bool> {
+    if first {
+        let mut tx = pool.begin().await?;
+        insert_draft(&mut tx, draft).await?;
+        tx.commit().await?;
+        return Ok(true);
+    }
     let backend = Backend::of(pool);
-    let rows = serde_json::to_string(draft.rows).map_err(|_| crate::error::AppError::Internal)?;
-    let rows = backend.storable_text(&rows);
-    let written = if first {
-        sqlx::query(
-            "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(draft.turn_id)
-        .bind(draft.history_id)
-        .bind(draft.user_id)
-        .bind(draft.running_key)
-        .bind(rows)
-        .execute(pool)
-        .await?
-    } else {
-        sqlx::query(&format!(
-            "UPDATE turn_drafts SET rows_json = $2, updated_at = {} WHERE turn_id = $1",
-            backend.now()
-        ))
-        .bind(draft.turn_id)
-        .bind(rows)
-        .execute(pool)
-        .await?
-    };
+    let written = sqlx::query(&format!(
+        "UPDATE turn_drafts SET rows_json = $2, updated_at = {} WHERE turn_id = $1 AND swept_first_seq IS NULL",
+        backend.now()
+    ))
+    .bind(draft.turn_id)
+    .bind(draft_json(backend, draft)?)
+    .execute(pool)
+    .await?;
     Ok(written.rows_affected() == 1)
+}
+
+fn draft_json(backend: Backend, draft: &Draft<'_>) -> AppResult<String> {
+    let rows = serde_json::to_string(draft.rows).map_err(|_| crate::error::AppError::Internal)?;
+    Ok(backend.storable_text(&rows))
+}
+
+async fn insert_draft(tx: &mut Tx<'_>, draft: &Draft<'_>) -> AppResult<()> {
+    let backend = Backend::of_tx(tx);
+    sqlx::query(
+        "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(draft.turn_id)
+    .bind(draft.history_id)
+    .bind(draft.user_id)
+    .bind(draft.running_key)
+    .bind(draft_json(backend, draft)?)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// Removes a turn's draft (its rows are saved, or it ended with nothing to save); false when
@@ -177,25 +199,88 @@ pub async fn forget_draft<'e>(db: impl sqlx::Executor<'e, Database = sqlx::Any>,
     Ok(forgotten.rows_affected() == 1)
 }
 
-/// Removes the draft a turn's rows are saved in place of (`drafted`: it stored one); false when
-/// that draft was gone, saved by a sweeper that took the turn for dead: nothing more is saved.
-async fn in_place_of_draft(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, drafted: bool) -> AppResult<bool> {
-    if !forget_draft(&mut **tx, turn_id).await? && drafted {
-        tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead was saved already");
-        return Ok(false);
+/// Removes the draft a turn's rows are saved in place of (`drafted`: it stored one). The draft
+/// is the turn's fencing token: exactly one of its owner and a sweeper saves it. When a sweeper
+/// saved it first (the owner's database was out of reach past its lease), the rows it stored
+/// are removed for the owner's, as long as no other turn's rows came after them; otherwise the
+/// owner's save is `CutOff`. Runs after the transaction's guarded write on the conversation,
+/// so no other row is added meanwhile.
+async fn in_place_of_draft(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, drafted: bool) -> AppResult<Saved> {
+    let removed: Option<(Option<i64>,)> =
+        sqlx::query_as("DELETE FROM turn_drafts WHERE turn_id = $1 RETURNING swept_first_seq")
+            .bind(turn_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    match removed {
+        Some((None,)) => Ok(Saved::Stored),
+        None if !drafted => Ok(Saved::Stored),
+        None => {
+            tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead long ago was saved already");
+            Ok(Saved::CutOff)
+        }
+        Some((Some(first_swept),)) => {
+            let (later,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM history_rows WHERE history_id = $1 AND seq >= $2 AND turn_id <> $3",
+            )
+            .bind(history_id)
+            .bind(first_swept)
+            .bind(turn_id)
+            .fetch_one(&mut **tx)
+            .await?;
+            if later > 0 {
+                tracing::warn!(
+                    history = history_id,
+                    turn = turn_id,
+                    "a turn taken for dead was saved by a sweeper and the conversation went on: its reply stays cut off"
+                );
+                return Ok(Saved::CutOff);
+            }
+            sqlx::query("DELETE FROM history_rows WHERE history_id = $1 AND seq >= $2")
+                .bind(history_id)
+                .bind(first_swept)
+                .execute(&mut **tx)
+                .await?;
+            tracing::info!(
+                history = history_id,
+                turn = turn_id,
+                "a turn taken for dead replaced what a sweeper saved of it"
+            );
+            Ok(Saved::Stored)
+        }
     }
-    Ok(true)
 }
 
-/// Saves a draft's rows as the turn's, once (false when another instance saved it first);
-/// no rows when the conversation was deleted.
-pub async fn save_draft(pool: &Pool, history_id: &str, turn_id: &str) -> AppResult<bool> {
+/// Saves a draft's rows as the turn's, once, when no instance holds its turn any more (false
+/// when its owner saved it, another sweeper did, or, with `other_instances`, an instance other
+/// than `instance_id` renewed its lease since it was read): the check and the claim are one
+/// statement. The draft stays, marked swept, for an owner that was alive after all
+/// ([`in_place_of_draft`]). No rows when the conversation was deleted.
+pub async fn save_draft(
+    pool: &Pool,
+    history_id: &str,
+    turn_id: &str,
+    instance_id: &str,
+    other_instances: bool,
+) -> AppResult<bool> {
+    let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     let open = touch(&mut tx, history_id).await?;
-    let taken: Option<(String,)> = sqlx::query_as("DELETE FROM turn_drafts WHERE turn_id = $1 RETURNING rows_json")
-        .bind(turn_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let first = next_seq(&mut tx, history_id).await?;
+    let taken: Option<(String,)> = sqlx::query_as(&format!(
+        "UPDATE turn_drafts SET swept_first_seq = $2, updated_at = {now}
+         WHERE turn_id = $1 AND swept_first_seq IS NULL
+           AND ($4 = 0 OR NOT EXISTS (SELECT 1 FROM running_turns r
+                                      WHERE r.id = turn_drafts.running_key AND r.instance_id <> $3
+                                        AND r.lease_until > {now}))
+         RETURNING rows_json",
+        now = backend.now()
+    ))
+    .bind(turn_id)
+    .bind(first)
+    .bind(instance_id)
+    .bind(i64::from(other_instances))
+    .fetch_optional(&mut *tx)
+    .await?;
     let Some((json,)) = taken else { return Ok(false) };
     let rows: Vec<HistoryRow> = serde_json::from_str(&json).unwrap_or_else(|err| {
         tracing::error!(%err, history = history_id, "an unreadable draft is dropped");
@@ -243,8 +328,10 @@ pub async fn last_message(pool: &Pool, history_id: &str) -> AppResult<Option<Las
 
 /// Retracts the last exchange: the message `last` and every row after it (the reply, its
 /// tool calls and asks). False, with nothing changed, when that message is no longer the last
-/// one, an ask is pending, or the conversation is gone: someone else moved first.
-pub async fn retract_exchange(pool: &Pool, history_id: &str, last: &LastMessage) -> AppResult<bool> {
+/// one, an ask is pending, or the conversation is gone: someone else moved first. The message
+/// sent in its place is stored as `draft` in the same transaction, so a process killed after
+/// it loses neither.
+pub async fn retract_exchange(pool: &Pool, history_id: &str, last: &LastMessage, draft: &Draft<'_>) -> AppResult<bool> {
     let now = Backend::of(pool).now();
     let mut tx = pool.begin().await?;
     let claimed = sqlx::query(&format!(
@@ -267,6 +354,7 @@ pub async fn retract_exchange(pool: &Pool, history_id: &str, last: &LastMessage)
         .bind(last.seq)
         .execute(&mut *tx)
         .await?;
+    insert_draft(&mut tx, draft).await?;
     tx.commit().await?;
     Ok(true)
 }
@@ -279,8 +367,9 @@ pub fn one_ask_at_a_time() -> Value {
 /// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once, dating
 /// the ask (`created`, and `expiresAt` after `ttl`). When another turn already holds the slot,
 /// the ask's row (the last of `rows`) is stored cancelled with `one_ask_at_a_time` instead,
-/// and this returns false. A conversation deleted meanwhile gets nothing, and so does a turn
-/// whose draft (`drafted`: it stored one) a sweeper saved already.
+/// and the slot is `Taken`. A conversation deleted meanwhile gets nothing (`Taken`), and a turn
+/// whose draft (`drafted`: it stored one) a sweeper saved, with rows of other turns after it,
+/// nothing either (`CutOff`).
 pub async fn pause(
     pool: &Pool,
     history_id: &str,
@@ -289,7 +378,7 @@ pub async fn pause(
     ask: &mut StoredPendingAsk,
     ttl: Duration,
     drafted: bool,
-) -> AppResult<bool> {
+) -> AppResult<Paused> {
     let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     let json = serde_json::to_string(&*ask).map_err(|_| crate::error::AppError::Internal)?;
@@ -309,12 +398,12 @@ pub async fn pause(
     .await?;
     let claimed = dated.is_some();
     let open = claimed || touch(&mut tx, history_id).await?;
-    if !in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? {
-        return Ok(false);
+    if in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? == Saved::CutOff {
+        return Ok(Paused::CutOff);
     }
     if !open {
         tx.commit().await?;
-        return Ok(false);
+        return Ok(Paused::Taken);
     }
     if let Some((created, expires_at)) = dated {
         (ask.created, ask.ask.expires_at) = (created, Some(expires_at));
@@ -332,7 +421,18 @@ pub async fn pause(
     }
     insert_rows(&mut tx, history_id, turn_id, &rows).await?;
     tx.commit().await?;
-    Ok(claimed)
+    Ok(if claimed { Paused::Claimed } else { Paused::Taken })
+}
+
+/// Where a pause left the turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paused {
+    /// The turn holds the pending slot: its ask waits for an answer.
+    Claimed,
+    /// Another ask held the slot (this one is stored cancelled), or the conversation is gone.
+    Taken,
+    /// Nothing was stored: see [`Saved::CutOff`].
+    CutOff,
 }
 
 pub(super) fn seconds(duration: Duration) -> i64 {

@@ -10,12 +10,24 @@ use std::time::Instant;
 use super::TurnRunner;
 use super::run::Turn;
 use super::store::{self as turns, Draft};
-use crate::chat::model::HistoryRow;
+use crate::chat::model::{Attachment, HistoryRow};
 use crate::chat::store as histories;
 use crate::error::AppResult;
 use crate::live::{LiveEvent, TurnDone};
 
 pub mod store;
+
+/// A turn's first draft, stored before its request is answered: the user's message (none for
+/// an answer, stored already) and the reply, empty so far.
+pub(super) fn first_rows(prompt: Option<String>, attachments: &[Attachment]) -> Vec<HistoryRow> {
+    let message = prompt.map(|text| HistoryRow::User { text, attachments: attachments.to_vec() });
+    message.into_iter().chain([interrupted_reply(String::new(), None)]).collect()
+}
+
+/// A draft's last row: the reply as far as it got, marked cut off should the draft be saved.
+fn interrupted_reply(text: String, model: Option<String>) -> HistoryRow {
+    HistoryRow::Assistant { text, document: false, block_errors: String::new(), interrupted: true, blocks: None, model }
+}
 
 /// Waits until `due`, or forever without one.
 pub(super) async fn until(due: Option<Instant>) {
@@ -39,14 +51,7 @@ impl Turn {
             return;
         }
         let mut rows = self.new_rows.clone();
-        rows.push(HistoryRow::Assistant {
-            text: [self.reply.as_str(), streaming].concat(),
-            document: false,
-            block_errors: String::new(),
-            interrupted: true,
-            blocks: None,
-            model: Some(self.model.name().to_string()),
-        });
+        rows.push(interrupted_reply([self.reply.as_str(), streaming].concat(), Some(self.model.name().to_string())));
         let draft = Draft {
             turn_id: &self.turn_id,
             history_id: &self.history_id,
@@ -56,7 +61,8 @@ impl Turn {
         };
         match turns::write_draft(&self.runner.pool, &draft, !self.draft.stored()).await {
             Ok(true) => self.draft.written_now(),
-            // A sweeper took this turn for dead (its lease lapsed) and saved it: it saves nothing more.
+            // A sweeper took this turn for dead (its lease lapsed) and saved the draft: the turn
+            // goes on, and its save replaces what the sweeper stored or says it was cut off.
             Ok(false) => self.draft.mark_taken(),
             // A draft not stored is only a loss if the process dies too: the turn goes on.
             Err(err) => tracing::warn!(?err, history = self.history_id, "a running turn's draft was not stored"),
@@ -67,20 +73,27 @@ impl Turn {
 impl TurnRunner {
     /// Saves every draft whose turn no instance runs any more as that turn's rows (interrupted);
     /// returns how many it saved. One that cannot be saved now is tried again on the next sweep,
-    /// and so are the conversation's drafts after it: its rows come before theirs.
+    /// and so are the conversation's drafts after it: its rows come before theirs. A turn that
+    /// waits for an earlier one waits for its draft to be saved here (`runs_earlier`).
     pub async fn close_interrupted(&self) -> AppResult<usize> {
         let mut closed = 0;
         let mut held_back = HashSet::new();
-        for draft in store::drafts(&self.pool, self.running.lease_seconds()).await? {
+        let instance_id = self.running.instance_id();
+        let other_instances = self.running.other_instances();
+        for draft in store::drafts(&self.pool).await? {
             if held_back.contains(&draft.history_id)
-                || self.running.may_still_run(&draft.running_key, draft.holder.as_ref(), draft.fresh)
+                || self.running.may_still_run(&draft.running_key, draft.holder.as_ref())
             {
                 held_back.insert(draft.history_id);
                 continue;
             }
-            match turns::save_draft(&self.pool, &draft.history_id, &draft.turn_id).await {
+            match turns::save_draft(&self.pool, &draft.history_id, &draft.turn_id, instance_id, other_instances).await {
                 Ok(true) => {}
-                Ok(false) => continue,
+                // Its owner saved it, or renewed its lease since: it runs still.
+                Ok(false) => {
+                    held_back.insert(draft.history_id);
+                    continue;
+                }
                 Err(err) => {
                     tracing::warn!(?err, history = draft.history_id, "an interrupted turn was not saved yet");
                     held_back.insert(draft.history_id);
@@ -99,6 +112,11 @@ impl TurnRunner {
             }
             let done = TurnDone { history_id: draft.history_id, pending_ask: None };
             self.live.publish(&draft.user_id, LiveEvent::TurnDone(done)).await;
+        }
+        match store::forget_swept(&self.pool).await {
+            Ok(0) => {}
+            Ok(forgotten) => tracing::info!(forgotten, "forgot the drafts swept an hour ago"),
+            Err(err) => tracing::warn!(?err, "swept drafts were not forgotten"),
         }
         Ok(closed)
     }

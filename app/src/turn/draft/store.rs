@@ -11,41 +11,51 @@ pub struct StoredDraft {
     pub history_id: String,
     pub user_id: String,
     pub running_key: String,
-    /// What `running_turns` says of the turn, when it has its row.
+    /// What `running_turns` says of the turn, when it has its row (every turn has one from
+    /// before its draft is written until it ends, or its lease lapses and it is forgotten).
     pub holder: Option<Holder>,
-    /// Written within the last `fresh_seconds`.
-    pub fresh: bool,
 }
 
-/// A draft as `drafts` reads it: turn, history, user, running key, holding instance, leased,
-/// fresh.
-type DraftRow = (String, String, String, String, Option<String>, i64, i64);
+/// A draft as `drafts` reads it: turn, history, user, running key, holding instance, leased.
+type DraftRow = (String, String, String, String, Option<String>, i64);
 
-/// Every draft, in the order their turns began (the running keys are time-ordered ids), so a
-/// conversation's drafts are saved in the order its turns would have stored their rows.
-pub async fn drafts(pool: &Pool, fresh_seconds: i64) -> AppResult<Vec<StoredDraft>> {
-    let backend = Backend::of(pool);
+/// Every draft no sweeper has saved, in the order their turns began (the running keys are
+/// time-ordered ids), so a conversation's drafts are saved in the order its turns would have
+/// stored their rows.
+pub async fn drafts(pool: &Pool) -> AppResult<Vec<StoredDraft>> {
     let found: Vec<DraftRow> = sqlx::query_as(&format!(
         "SELECT d.turn_id, d.history_id, d.user_id, d.running_key, r.instance_id,
-                CAST(CASE WHEN r.lease_until > {now} THEN 1 ELSE 0 END AS BIGINT),
-                CAST(CASE WHEN d.updated_at > {fresh} THEN 1 ELSE 0 END AS BIGINT)
+                CAST(CASE WHEN r.lease_until > {now} THEN 1 ELSE 0 END AS BIGINT)
          FROM turn_drafts d LEFT JOIN running_turns r ON r.id = d.running_key
+         WHERE d.swept_first_seq IS NULL
          ORDER BY d.running_key",
-        now = backend.now(),
-        fresh = backend.seconds_from_now("$1"),
+        now = Backend::of(pool).now(),
     ))
-    .bind(-fresh_seconds)
     .fetch_all(pool)
     .await?;
     Ok(found
         .into_iter()
-        .map(|(turn_id, history_id, user_id, running_key, instance, leased, fresh)| StoredDraft {
+        .map(|(turn_id, history_id, user_id, running_key, instance, leased)| StoredDraft {
             turn_id,
             history_id,
             user_id,
             running_key,
             holder: instance.map(|instance_id| Holder { instance_id, leased: leased == 1 }),
-            fresh: fresh == 1,
         })
         .collect())
+}
+
+/// How long a swept draft waits for an owner that was alive after all.
+const SWEPT_KEPT_SECONDS: i64 = 60 * 60;
+
+/// Forgets the drafts swept over an hour ago: no turn runs that long without saving.
+pub async fn forget_swept(pool: &Pool) -> AppResult<u64> {
+    let forgotten = sqlx::query(&format!(
+        "DELETE FROM turn_drafts WHERE swept_first_seq IS NOT NULL AND updated_at < {}",
+        Backend::of(pool).seconds_from_now("$1")
+    ))
+    .bind(-SWEPT_KEPT_SECONDS)
+    .execute(pool)
+    .await?;
+    Ok(forgotten.rows_affected())
 }
