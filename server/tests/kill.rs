@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
+/// The drafts no one has saved yet (a swept one stays an hour, for an owner alive after all).
 async fn drafts_left(database_url: &str) -> i64 {
     let pool = app::db::connect(database_url).await.unwrap();
-    sqlx::query_as::<_, (i64,)>("SELECT COUNT(*) FROM turn_drafts").fetch_one(&pool).await.unwrap().0
+    let unsaved = "SELECT COUNT(*) FROM turn_drafts WHERE swept_first_seq IS NULL";
+    sqlx::query_as::<_, (i64,)>(unsaved).fetch_one(&pool).await.unwrap().0
 }
 
 /// The stored rows once `ready` holds for them (a restarted server saves cut-off turns as it

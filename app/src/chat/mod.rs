@@ -21,6 +21,8 @@ pub mod export;
 pub(crate) mod files;
 mod follow;
 mod inbox;
+#[cfg(feature = "ssr")]
+pub mod leases;
 mod messages;
 pub mod model;
 mod model_picker;
@@ -44,7 +46,7 @@ pub mod turn_log;
 pub(crate) use ask_card::load_ask_controls;
 pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 #[cfg(feature = "ssr")]
-pub use block_settings::BlocksSettings;
+pub use block_settings::{BlocksSettings, is_host_name, parse_image_hosts};
 pub use components::ChatPage;
 pub use drawer::{ConversationsButton, ConversationsDrawer};
 pub use inbox::Inbox;

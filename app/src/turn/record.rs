@@ -7,7 +7,7 @@ use super::TurnInput;
 use super::request_log::store::{AiRequestLog, log_ai_request};
 use super::request_log::{AskLog, AskPhase};
 use super::run::{Pause, Turn};
-use super::store::{self, StoredPendingAsk};
+use super::store::{self, Paused, Saved, StoredPendingAsk};
 use crate::chat::model::{HistoryRow, PendingAskRef, TurnEvent};
 use crate::error::AppError;
 use crate::live::{AskCreated, LiveEvent, TurnDone};
@@ -29,17 +29,28 @@ impl Turn {
     pub(super) async fn save_reply(&mut self) {
         let mut rows = std::mem::take(&mut self.new_rows);
         rows.extend(self.assistant_row());
-        if let Err(err) =
-            store::append_rows(&self.runner.pool, &self.history_id, &self.turn_id, &rows, self.draft.stored()).await
-        {
-            tracing::error!(?err, "could not save a turn");
-            self.emit(TurnEvent::Error { error: AppError::Internal.to_string() }).await;
+        match store::append_rows(&self.runner.pool, &self.history_id, &self.turn_id, &rows, self.draft.stored()).await {
+            Ok(Saved::Stored) => {}
+            Ok(Saved::CutOff) => self.tell_cut_off().await,
+            Err(err) => {
+                tracing::error!(?err, "could not save a turn");
+                self.emit(TurnEvent::Error { error: AppError::Internal.to_string() }).await;
+            }
         }
+    }
+
+    /// Tells the client its reply was kept only as far as a sweeper saved it: never a silent
+    /// `{done}` over a reply stored shorter than it streamed.
+    async fn tell_cut_off(&mut self) {
+        let error = "This reply was cut off: Palaver lost touch with its database for a while and kept the \
+                     reply only as far as it had got then. Retry to get it whole."
+            .to_string();
+        self.emit(TurnEvent::Error { error }).await;
     }
 
     /// Saves the paused turn and claims the pending slot; emits `{ask}` when it did.
     pub(super) async fn pause(&mut self, pause: Pause) -> Option<PendingAskRef> {
-        let Pause { mut stored, row } = pause;
+        let Pause { mut stored, row, ttl } = pause;
         // Files reach the model only on the turn that answers: stored messages keep no bytes.
         stored.response_messages = self.messages[self.replayed_len..]
             .iter()
@@ -60,8 +71,6 @@ impl Turn {
         } else {
             self.metadata.ask = asked;
         }
-        let settings = &self.runner.settings;
-        let ttl = if stored.approval_id.is_some() { settings.approval_ttl } else { settings.ask_ttl };
         let drafted = self.draft.stored();
         let paused =
             store::pause(&self.runner.pool, &self.history_id, &self.turn_id, rows, &mut stored, ttl, drafted).await;
@@ -71,13 +80,17 @@ impl Turn {
             self.draft.restart();
         }
         match paused {
-            Ok(true) => {
+            Ok(Paused::Claimed) => {
                 let tool_call_id = stored.ask.tool_call_id.clone();
                 self.tell_asked(&stored).await;
                 self.emit(TurnEvent::Ask { ask: Box::new(stored.ask), history_id: self.history_id.clone() }).await;
                 Some(PendingAskRef { tool_call_id })
             }
-            Ok(false) => None,
+            Ok(Paused::Taken) => None,
+            Ok(Paused::CutOff) => {
+                self.tell_cut_off().await;
+                None
+            }
             Err(err) => {
                 tracing::error!(?err, "could not pause a turn");
                 self.emit(TurnEvent::Error { error: AppError::Internal.to_string() }).await;
