@@ -335,7 +335,7 @@ async fn a_running_turn_keeps_a_draft_a_second_behind_which_goes_when_it_saves()
         }
     }
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let drafts = app::turn::draft::store::drafts(&h.pool, 15).await.unwrap();
+    let drafts = app::turn::draft::store::drafts(&h.pool).await.unwrap();
     assert_eq!(drafts.len(), 1);
     let (json,): (String,) = sqlx::query_as("SELECT rows_json FROM turn_drafts").fetch_one(&h.pool).await.unwrap();
     let rows: Vec<HistoryRow> = serde_json::from_str(&json).unwrap();
@@ -345,7 +345,7 @@ async fn a_running_turn_keeps_a_draft_a_second_behind_which_goes_when_it_saves()
     assert_eq!(h.runner.close_interrupted().await.unwrap(), 0, "a turn that runs keeps its draft");
 
     while handle.events.recv().await.is_some() {}
-    assert!(app::turn::draft::store::drafts(&h.pool, 15).await.unwrap().is_empty(), "saved, its draft gone");
+    assert!(app::turn::draft::store::drafts(&h.pool).await.unwrap().is_empty(), "saved, its draft gone");
     let whole: String = (1..=12).map(|n| format!("Part {n}. ")).collect();
     assert_eq!(h.rows(&handle.history_id).await[1], reply(&whole, false));
 }
@@ -368,23 +368,6 @@ async fn a_draft_no_instance_holds_is_saved_once_as_the_turns_rows() {
     assert_eq!(h.rows(&history).await, rows);
     assert_eq!(h.runner.close_interrupted().await.unwrap(), 0, "saved once");
     assert_eq!(h.rows(&history).await.len(), 2);
-}
-
-#[tokio::test]
-async fn a_turn_whose_draft_a_sweeper_saved_saves_nothing_again() {
-    // Another instance took the turn for dead (its lease lapsed while it still ran) and saved
-    // its draft: the turn, when it ends, must not add its rows a second time.
-    let parts: Vec<String> = (1..=8).map(|n| format!("Part {n}. ")).collect();
-    let h = harness(json!([{"parts": parts, "chunkDelayMs": 250}])).await;
-    let mut handle = h.runner.start(h.request(None, TurnInput::Prompt("Talk".into()))).await.unwrap();
-    while !matches!(handle.events.recv().await, Some(TurnEvent::Delta { .. })) {}
-    let drafts = app::turn::draft::store::drafts(&h.pool, 15).await.unwrap();
-    assert!(app::turn::store::save_draft(&h.pool, &handle.history_id, &drafts[0].turn_id).await.unwrap());
-    while handle.events.recv().await.is_some() {}
-    let rows = h.rows(&handle.history_id).await;
-    assert_eq!(rows.len(), 2, "the message and the reply as the sweeper saved them, once: {rows:?}");
-    assert!(matches!(&rows[1], HistoryRow::Assistant { interrupted: true, .. }));
-    assert!(app::turn::draft::store::drafts(&h.pool, 15).await.unwrap().is_empty());
 }
 
 /// The turn's events without Palaver's additions (what a reference client reads).
