@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the MCP conformance suite's client scenarios for what Palaver declares (the handshake,
-# tool calls, form elicitation with defaults, SSE resumption) against `palaver mcp try`, and
+# tool calls, form elicitation with defaults, SSE resumption) against `palaver mcp try` (told
+# to call every tool and answer with defaults, as the scenarios expect of a client), and
 # prints each scenario's pass count. Needs `scripts/install-tools.sh --test` and a built
 # target/debug/palaver. Known failures are in scripts/mcp/conformance-baseline.yml.
 set -euo pipefail
@@ -15,7 +16,7 @@ failed=0
 for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
   log="$results/$scenario.log"
   if (cd "$results" && RUST_LOG=warn "$mcp/node_modules/.bin/conformance" client \
-      --command "$palaver mcp try" --scenario "$scenario" \
+      --command "$palaver mcp try --call-all --answer-defaults" --scenario "$scenario" \
       --expected-failures "$mcp/conformance-baseline.yml") >"$log" 2>&1; then
     outcome="ok"
   else

@@ -23,6 +23,10 @@ pub enum AppError {
     UsernameTaken,
     #[error("Token not found")]
     TokenNotFound,
+    /// A request authenticated by an API token asked for another token: tokens are made from a
+    /// signed-in session, so none outlives what it was made with.
+    #[error("An API token cannot create API tokens. Create them in Settings, signed in with your password.")]
+    TokenCannotMakeTokens,
     /// No live grant of the caller's by that id (never given, or revoked already).
     #[error("Grant not found")]
     GrantNotFound,
@@ -69,9 +73,11 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => 400,
             AppError::Unauthorized(_) => 401,
-            AppError::NotHistoryOwner | AppError::SignUpClosed | AppError::AdminsOnly | AppError::AccountDisabled => {
-                403
-            }
+            AppError::NotHistoryOwner
+            | AppError::SignUpClosed
+            | AppError::AdminsOnly
+            | AppError::AccountDisabled
+            | AppError::TokenCannotMakeTokens => 403,
             AppError::HistoryNotFound | AppError::TokenNotFound | AppError::GrantNotFound | AppError::UserNotFound => {
                 404
             }

@@ -21,7 +21,7 @@ test("a reply is copied as markdown, and the conversation exports as Markdown an
   expect(file.suggestedFilename()).toBe("Keep-this-one.md");
   const href = await page.getByRole("link", { name: "Markdown" }).getAttribute("href");
   const text = await (await page.request.get(href!)).text();
-  expect(text).toBe("# Keep this one\n\n**You:**\n\n> Keep this one\n\n**Palaver:**\n\nHere is **the** answer.\n");
+  expect(text).toBe("# Keep this one\n\n**You:**\n\n> Keep this one\n\n**Palaver:**\n\n> Here is **the** answer.\n");
   const json = page.waitForEvent("download");
   await page.getByRole("link", { name: "JSON" }).click();
   expect((await json).suggestedFilename()).toBe("Keep-this-one.json");

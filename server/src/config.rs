@@ -46,10 +46,17 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
-    /// Connect to one MCP server as the chat does, list its tools and call each with sample
-    /// arguments, answering its questions with their defaults: `palaver mcp try <url>` or
-    /// `palaver mcp try <command> [args…]`.
+    /// Connect to one MCP server as the chat does, list its tools and call those it marks
+    /// read-only with sample arguments, declining its questions: `palaver mcp try <url>` or
+    /// `palaver mcp try <command> [args…]` (the options come before the target).
     Try {
+        /// Call every tool, also those not marked read-only (they may write, delete or send).
+        #[arg(long)]
+        call_all: bool,
+        /// Answer the server's questions as a person who accepts each form as filled in
+        /// (its defaults); without it they are declined.
+        #[arg(long)]
+        answer_defaults: bool,
         /// A streamable HTTP URL, or the program to start (then its arguments).
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         target: Vec<String>,
@@ -225,7 +232,8 @@ pub struct ServeConfig {
     /// Give the model one chance to fix a document that did not validate.
     #[arg(long, global = true, env = "PALAVER_UI_BLOCKS_REPAIR", default_value_t = false, action = clap::ArgAction::Set)]
     pub ui_blocks_repair: bool,
-    /// Hosts https images in replies may load from, comma-separated.
+    /// Hosts https images in replies may load from, comma-separated (images.example.com, or
+    /// https://images.example.com: any port of the host).
     #[arg(long, global = true, env = "PALAVER_IMAGE_HOSTS", default_value = "")]
     pub image_hosts: String,
     /// The origin users reach Palaver at, such as https://chat.example.com (several: comma-separated).
@@ -261,6 +269,7 @@ impl ServeConfig {
                 kinds.push(kind);
             }
         }
+        let image_hosts = app::chat::parse_image_hosts(&self.image_hosts)?;
         let tools = if self.demo_tools { app::turn::tools::ToolRegistry::demo_todos() } else { Default::default() };
         Ok(app::turn::TurnSettings {
             ask_kinds: kinds,
@@ -268,15 +277,9 @@ impl ServeConfig {
             max_steps: self.max_steps.max(1),
             tools,
             files: Some(app::uploads::FileStore::from_url(self.files_url.as_deref(), &self.data_dir)?),
-            blocks: self.ui_blocks.then(|| app::chat::BlocksSettings {
+            blocks: self.ui_blocks.then_some(app::chat::BlocksSettings {
                 html: self.ui_blocks_html,
-                image_hosts: self
-                    .image_hosts
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|host| !host.is_empty())
-                    .map(str::to_ascii_lowercase)
-                    .collect(),
+                image_hosts,
                 repair: self.ui_blocks_repair,
             }),
             // `app_state` adds the MCP servers, connected by `serve` inside the runtime.

@@ -51,10 +51,14 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
             (path.into(), Some(json!({"username": "owner", "password": "correct horse battery"})))
         }
         ("POST", "/auth/logout") => (path.into(), None),
-        // The same password again: the probe changes nobody's.
+        // The same password again, the tokens kept: the probe changes nobody's.
         ("POST", "/auth/password") => (
             path.into(),
-            Some(json!({"currentPassword": "correct horse battery", "newPassword": "correct horse battery"})),
+            Some(json!({
+                "currentPassword": "correct horse battery",
+                "newPassword": "correct horse battery",
+                "keepApiTokens": true
+            })),
         ),
         ("POST", "/auth/tokens") => (path.into(), Some(json!({"name": "probe"}))),
         // A wrong password: past the access check it is a 400, and nobody's account goes.
@@ -63,9 +67,10 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("PATCH", "/admin/users/{id}") => {
             (format!("/admin/users/{}", world.other.id), Some(json!({"disabled": false})))
         }
-        ("POST", "/admin/users/{id}/password") => {
-            (format!("/admin/users/{}/password", world.other.id), Some(json!({"password": "correct horse battery"})))
-        }
+        ("POST", "/admin/users/{id}/password") => (
+            format!("/admin/users/{}/password", world.other.id),
+            Some(json!({"password": "correct horse battery", "keepApiTokens": true})),
+        ),
         ("DELETE", "/auth/tokens/{id}") => (format!("/auth/tokens/{}", world.token_id), None),
         ("POST", "/files/upload") => (path.into(), None),
         ("POST", "/gpt/prompt") => (path.into(), Some(json!({"prompt": "hello", "historyId": world.history}))),
@@ -93,6 +98,12 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ),
         _ => panic!("no probe for {method} {path}: add one here, with the route's access rule"),
     }
+}
+
+/// The refusal of a token that asks for a token (the probes authenticate with tokens).
+fn is_token_refused(reply: &Reply) -> bool {
+    reply.status == StatusCode::FORBIDDEN
+        && reply.json()["title"] == app::error::AppError::TokenCannotMakeTokens.to_string()
 }
 
 fn is_unauthorized(reply: &Reply) -> bool {
@@ -149,8 +160,10 @@ async fn every_api_route_follows_its_access_rule() {
         let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
         // The upload probe sends no multipart body: past the access check it is a 400. The
         // action probe names a stepper the empty conversation lacks: past the check it is a 404.
+        // A token may not make tokens: past the check it is a 403 of its own.
         let owner_passed = owner.status.is_success()
             || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
+            || (route.path == "/auth/tokens" && method == "POST" && is_token_refused(&owner))
             || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND)
             || (route.path == "/auth/me" && method == "DELETE" && owner.status == StatusCode::BAD_REQUEST);
         assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
@@ -210,8 +223,12 @@ fn server_fn_args(world: &World, path: &str) -> String {
         // A wrong password: past the access check it is a 400, and nobody's account goes.
         "/api/delete_account" => "password=not+the+password".into(),
         "/api/admin_set_disabled" => format!("user_id={}&disabled=false", world.other.id),
-        "/api/admin_reset_password" => format!("user_id={}&new_password=correct+horse+battery", world.other.id),
-        "/api/change_password" => "current_password=correct+horse+battery&new_password=correct+horse+battery".into(),
+        "/api/admin_reset_password" => {
+            format!("user_id={}&new_password=correct+horse+battery&keep_api_tokens=true", world.other.id)
+        }
+        "/api/change_password" => {
+            "current_password=correct+horse+battery&new_password=correct+horse+battery&keep_api_tokens=true".into()
+        }
         "/api/log_in" => "username=owner&password=correct+horse+battery".into(),
         "/api/sign_up" | "/api/admin_create_user" => {
             "username=probeuser&password=correct+horse+battery&admin=false".into()
@@ -255,6 +272,10 @@ async fn every_server_function_has_an_access_rule_and_follows_it() {
             _ => assert!(
                 user.status.is_success()
                     || user.status == StatusCode::NOT_FOUND
+                    // A token may not make tokens: past the check, the function refuses it.
+                    || (*path == "/api/create_api_token"
+                        && user.status == StatusCode::FORBIDDEN
+                        && user.text.contains("TokenCannotMakeTokens"))
                     || (*path == "/api/delete_account" && user.status == StatusCode::BAD_REQUEST),
                 "{path}: {} {}",
                 user.status,

@@ -630,3 +630,135 @@ async fn the_last_admin_cannot_delete_their_account_while_others_remain() {
     let alone = app.call(Some(&ada), "DELETE", "/auth/me", Some(json!({"password": PASSWORD}))).await;
     assert_eq!(alone.status, StatusCode::OK, "alone, the admin may go: the next sign-up is the admin");
 }
+
+/// A server function called from a signed-in page: its form, the session cookie, same origin.
+async fn page_form(app: &TestApp, path: &str, cookie: &str, form: &str) -> Reply {
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri(path)
+        .header(header::HOST, "palaver.test")
+        .header(SAME_SITE.0, SAME_SITE.1)
+        .header(header::COOKIE, cookie)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(axum::body::Body::from(form.to_string()))
+        .unwrap();
+    app.dispatch(request).await
+}
+
+/// Creates a token from the session `cookie`; its bearer header value.
+async fn bearer_from(app: &TestApp, cookie: &str, body: serde_json::Value) -> String {
+    let created = app.send("POST", "/auth/tokens", &[("cookie", cookie), SAME_SITE], Some(body)).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    format!("Bearer {}", created.json()["token"].as_str().unwrap())
+}
+
+async fn me_status(app: &TestApp, bearer: &str) -> StatusCode {
+    app.send("GET", "/auth/me", &[("authorization", bearer)], None).await.status
+}
+
+#[tokio::test]
+async fn an_api_token_cannot_make_tokens_so_none_outlives_its_own_expiry() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    let day = bearer_from(&app, &cookie, json!({"name": "A day", "expiresInDays": 1})).await;
+
+    for body in [json!({"name": "Forever"}), json!({"name": "Shorter", "expiresInDays": 1})] {
+        let minted = app.send("POST", "/auth/tokens", &[("authorization", &day)], Some(body)).await;
+        assert_eq!(
+            (minted.status, minted.json()["title"].clone()),
+            (
+                StatusCode::FORBIDDEN,
+                json!("An API token cannot create API tokens. Create them in Settings, signed in with your password.")
+            )
+        );
+    }
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/create_api_token")
+        .header(header::HOST, "palaver.test")
+        .header(header::AUTHORIZATION, &day)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(axum::body::Body::from("name=Forever"))
+        .unwrap();
+    assert_eq!(app.dispatch(request).await.status, StatusCode::FORBIDDEN, "the server function refuses it too");
+    let listed = app.send("GET", "/auth/tokens", &[("authorization", &day)], None).await.json();
+    assert_eq!(listed["data"].as_array().unwrap().len(), 1, "only the session's token exists: {listed}");
+    let from_page = page_form(&app, "/api/create_api_token", &cookie, "name=Watch").await;
+    assert_eq!(from_page.status, StatusCode::OK, "a session makes them: {}", from_page.text);
+}
+
+#[tokio::test]
+async fn a_password_change_revokes_the_accounts_tokens_unless_the_person_keeps_them() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let cookie = session_cookie(&sign_up(&app, "ada").await);
+    let (watch, bot) = (
+        bearer_from(&app, &cookie, json!({"name": "Watch"})).await,
+        bearer_from(&app, &cookie, json!({"name": "Bot", "expiresInDays": 30})).await,
+    );
+    let change = |current: &str, new: &str, keep: Option<bool>| {
+        let mut body = json!({"currentPassword": current, "newPassword": new});
+        if let Some(keep) = keep {
+            body["keepApiTokens"] = json!(keep);
+        }
+        let (app, cookie) = (&app, cookie.clone());
+        async move { app.send("POST", "/auth/password", &[("cookie", &cookie), SAME_SITE], Some(body)).await }
+    };
+
+    let kept = change(PASSWORD, "a first new passphrase", Some(true)).await;
+    assert_eq!(kept.status, StatusCode::OK, "{}", kept.text);
+    assert_eq!(kept.json()["data"], json!({"changed": true, "sessionsEnded": 0, "tokensRevoked": 0}));
+    assert_eq!((me_status(&app, &watch).await, me_status(&app, &bot).await), (StatusCode::OK, StatusCode::OK));
+
+    let by_default = change("a first new passphrase", "a second new passphrase", None).await;
+    assert_eq!(by_default.json()["data"]["tokensRevoked"], 2, "{}", by_default.text);
+    assert_eq!(
+        (me_status(&app, &watch).await, me_status(&app, &bot).await),
+        (StatusCode::UNAUTHORIZED, StatusCode::UNAUTHORIZED)
+    );
+    let listed = app.send("GET", "/auth/tokens", &[("cookie", &cookie)], None).await.json();
+    assert_eq!(listed["data"], json!([]), "revoked tokens are no longer listed");
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::OK);
+
+    // The Settings form: its box unticked revokes them, ticked keeps them.
+    let phone = bearer_from(&app, &cookie, json!({"name": "Phone"})).await;
+    let form = |current: &str, new: &str| format!("current_password={current}&new_password={new}").replace(' ', "+");
+    let ticked = format!("{}&keep_api_tokens=true", form("a second new passphrase", "a third new passphrase for ada"));
+    let kept = page_form(&app, "/api/change_password", &cookie, &ticked).await;
+    assert_eq!(kept.status, StatusCode::OK, "{}", kept.text);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&kept.text).unwrap()["tokensRevoked"], 0);
+    assert_eq!(me_status(&app, &phone).await, StatusCode::OK);
+    let unticked = form("a third new passphrase for ada", "a fourth new passphrase for ada");
+    let revoked = page_form(&app, "/api/change_password", &cookie, &unticked).await;
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&revoked.text).unwrap()["tokensRevoked"], 1);
+    assert_eq!(me_status(&app, &phone).await, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn an_admins_password_reset_revokes_the_users_tokens_unless_the_admin_keeps_them() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let ada = app.user("ada", Role::Admin).await;
+    let grace = app.user("grace", Role::User).await;
+    let grace_bearer = format!("Bearer {}", grace.token);
+    let uri = format!("/admin/users/{}/password", grace.id);
+    let reset = |body: serde_json::Value| app.call(Some(&ada), "POST", &uri, Some(body));
+
+    let kept = reset(json!({"password": "a fresh passphrase for grace", "keepApiTokens": true})).await;
+    assert_eq!(kept.status, StatusCode::OK, "{}", kept.text);
+    assert_eq!(kept.json()["data"], json!({"reset": true, "sessionsEnded": 0, "tokensRevoked": 0}));
+    assert_eq!(me_status(&app, &grace_bearer).await, StatusCode::OK);
+
+    let revoked = reset(json!({"password": "another passphrase for grace"})).await;
+    assert_eq!(revoked.json()["data"]["tokensRevoked"], 1, "{}", revoked.text);
+    assert_eq!(me_status(&app, &grace_bearer).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(me_status(&app, &format!("Bearer {}", ada.token)).await, StatusCode::OK, "the admin's own stay");
+
+    // The admin page's form: its box unticked revokes them.
+    let grace_cookie = session_cookie(&log_in(&app, "grace", "another passphrase for grace").await);
+    let phone = bearer_from(&app, &grace_cookie, json!({"name": "Phone"})).await;
+    let admin_cookie = session_cookie(&log_in(&app, "ada", PASSWORD).await);
+    let form = format!("user_id={}&new_password=a+third+passphrase+for+grace", grace.id);
+    let done = page_form(&app, "/api/admin_reset_password", &admin_cookie, &form).await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&done.text).unwrap()["tokensRevoked"], 1);
+    assert_eq!(me_status(&app, &phone).await, StatusCode::UNAUTHORIZED);
+}

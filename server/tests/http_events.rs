@@ -125,3 +125,31 @@ async fn a_reply_whose_connection_dropped_is_attached_to_again_with_nothing_lost
     let (_, view) = app.json(&ada, "GET", &format!("/gpt/histories/{history}"), None).await;
     assert_eq!(view["data"]["prompts"][1]["text"], "Once upon a time there was");
 }
+
+#[tokio::test]
+async fn an_events_id_is_opaque_so_it_tells_nothing_of_other_users_and_still_resumes() {
+    let script = json!({"responses": [{"text": "One."}, {"text": "Two."}, {"text": "Three."}]}).to_string();
+    let app = TestApp::with_mock(&script).await;
+    let ada = app.user("ada", Role::User).await;
+    let bob = app.user("bob", Role::User).await;
+    let mut ada_tab = app.open_stream(&ada, "/gpt/events", None).await;
+    let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let history = created["data"]["id"].as_str().unwrap().to_string();
+    let before = ada_tab.take(1).await[0].id.clone().expect("an id");
+    // Bob is busy: a sequence shared by everyone would jump over each of his events.
+    for prompt in ["a", "b"] {
+        app.prompt(&bob, json!({"prompt": prompt})).await;
+    }
+    app.json(&ada, "PATCH", &format!("/gpt/histories/{history}"), Some(json!({"title": "Mine"}))).await;
+    let after = ada_tab.take(1).await[0].id.clone().expect("an id");
+    for id in [&before, &after] {
+        assert!(id.parse::<i64>().is_err() && !id.contains('.'), "not a count of anyone's events: {id}");
+    }
+    let mut back = app.open_stream(&ada, "/gpt/events", Some(&before)).await;
+    let missed = back.take(1).await;
+    assert_eq!(
+        (missed[0].id.as_deref(), &missed[0].data["historyChanged"]["title"]),
+        (Some(after.as_str()), &json!("Mine"))
+    );
+    assert_eq!(back.next(Duration::from_millis(200)).await, None, "and nothing of bob's");
+}

@@ -192,12 +192,24 @@ async fn every_route_answers_as_the_document_says() {
     }
     c.call(&app, None, "GET", "/auth/me", "/auth/me", None).await;
     c.call(&app, Some(&ada), "GET", "/auth/me", "/auth/me", None).await;
-    let created =
-        c.call(&app, Some(&ada), "POST", "/auth/tokens", "/auth/tokens", Some(json!({"name": "watch"}))).await;
+    // Tokens are made from a session; a token asking for one is refused.
+    let watch = Some(json!({"name": "watch"}));
+    let refused = c.call(&app, Some(&ada), "POST", "/auth/tokens", "/auth/tokens", watch.clone()).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let ada_login = json!({"username": "ada", "password": "correct horse battery"});
+    let ada_session = app.send("POST", "/auth/login", &[SAME_SITE], Some(ada_login)).await;
+    let set_cookie = ada_session.headers["set-cookie"].to_str().unwrap();
+    let cookie = set_cookie.split(';').next().unwrap();
+    let created = app.send("POST", "/auth/tokens", &[("cookie", cookie), SAME_SITE], watch.clone()).await;
+    c.check("post", "/auth/tokens", watch.as_ref(), &created);
     c.call(&app, Some(&ada), "GET", "/auth/tokens", "/auth/tokens", None).await;
     let token_id = created.json()["id"].as_str().expect("a token id").to_string();
     c.call(&app, Some(&ada), "DELETE", &format!("/auth/tokens/{token_id}"), "/auth/tokens/{id}", None).await;
-    let change = json!({"currentPassword": "correct horse battery", "newPassword": "another long unguessable phrase"});
+    let change = json!({
+        "currentPassword": "correct horse battery",
+        "newPassword": "another long unguessable phrase",
+        "keepApiTokens": true
+    });
     c.call(&app, Some(&ada), "POST", "/auth/password", "/auth/password", Some(change)).await;
     c.call(&app, Some(&ada), "GET", "/admin/users", "/admin/users", None).await;
     c.call(&app, Some(&admin), "GET", "/admin/users", "/admin/users", None).await;

@@ -333,3 +333,39 @@ async fn a_client_that_comes_back_through_the_other_instance_gets_only_what_it_m
     let rest_text: String = rest.iter().filter_map(|event| event["delta"].as_str()).collect();
     assert_eq!(format!("{seen_text}{rest_text}"), "part ".repeat(16), "nothing twice, nothing lost");
 }
+
+/// The `(id, data)` of each whole event in an event stream's text.
+fn events_with_ids(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter_map(|block| {
+            let field = |name: &str| block.lines().find_map(|line| line.strip_prefix(name));
+            Some((field("id: ")?.to_owned(), serde_json::from_str(field("data: ")?).ok()?))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_client_that_comes_back_to_the_other_instance_gets_what_it_missed_by_its_opaque_id() {
+    let Some(pair) = pair(json!([]), json!([]), &[]).await else { return };
+    let mut tab = pair.request(&pair.a, reqwest::Method::GET, "/gpt/events").send().await.unwrap();
+    let first = pair.new_history(&pair.a).await;
+    let mut text = String::new();
+    let seen = loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), tab.chunk()).await.expect("in time").unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk.expect("the stream goes on")));
+        if let Some((id, _)) =
+            events_with_ids(&text).into_iter().find(|(_, data)| data["historyChanged"]["historyId"] == first.as_str())
+        {
+            break id;
+        }
+    };
+    assert!(seen.parse::<i64>().is_err(), "an opaque id, not a count of everyone's events: {seen}");
+    drop(tab);
+    // While the tab is away, B makes another conversation; the tab comes back through B.
+    let second = pair.new_history(&pair.b).await;
+    let mut back =
+        pair.request(&pair.b, reqwest::Method::GET, "/gpt/events").header("last-event-id", &seen).send().await.unwrap();
+    let missed = read_until(&mut back, |event| event["historyChanged"]["historyId"] == second.as_str()).await;
+    assert!(missed.iter().all(|event| event.get("resync").is_none()), "{missed:?}");
+    assert!(missed.iter().all(|event| event["historyChanged"]["historyId"] != first.as_str()), "only what it missed");
+}

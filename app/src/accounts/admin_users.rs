@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::api::{AdminCreateUser, AdminResetPassword, AdminSetDisabled, admin_list_users};
-use super::components::{NewPasswordField, password_outcome};
+use super::components::{KeepTokensCheckbox, NewPasswordField, password_outcome};
 use super::model::{PASSWORD_MIN_LENGTH, UserView};
 use crate::components::{error_alert, error_paragraph};
 
@@ -132,6 +132,7 @@ fn AccountRow(user: UserView, set_disabled: ServerAction<AdminSetDisabled>) -> i
                     >
                         <input type="hidden" name="user_id" value=user_id.get_value() />
                         <NewPasswordField />
+                        <KeepTokensCheckbox label="Keep their API tokens working" />
                         <button type="submit">"Set password"</button>
                     </ActionForm>
                     {move || {

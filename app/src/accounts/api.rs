@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::model::{CreatedToken, TokenSummary, UserView};
+use super::model::{CreatedToken, PasswordOutcome, TokenSummary, UserView};
 use crate::error::AppError;
 #[cfg(feature = "ssr")]
 use crate::server_fn;
@@ -57,22 +57,25 @@ pub async fn log_out() -> Result<(), AppError> {
     Ok(())
 }
 
-/// Changes the caller's password; returns how many of their other sessions ended.
+/// Changes the caller's password; their other sessions end, and their API tokens unless
+/// `keep_api_tokens` (the form's checkbox, sent only when ticked).
 #[server(prefix = "/api", endpoint = "change_password")]
-pub async fn change_password(current_password: String, new_password: String) -> Result<u64, AppError> {
+pub async fn change_password(
+    current_password: String,
+    new_password: String,
+    keep_api_tokens: Option<String>,
+) -> Result<PasswordOutcome, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
     let headers = server_fn::headers().await?;
     let kept = super::auth::session_secret(&headers).map(str::to_string);
     let address = server_fn::client_address(&state).await;
-    super::service::change_password(
-        &state.accounts,
-        &caller,
-        &current_password,
-        &new_password,
-        kept.as_deref(),
-        &address,
-    )
-    .await
+    let change = super::service::PasswordChange {
+        current: &current_password,
+        new: &new_password,
+        kept_session: kept.as_deref(),
+        keep_tokens: keep_api_tokens.is_some(),
+    };
+    super::service::change_password(&state.accounts, &caller, change, &address).await
 }
 
 /// Creates a token; `expires_in_days` is the form's choice (empty: it lasts until revoked).
@@ -118,9 +121,15 @@ pub async fn admin_set_disabled(user_id: String, disabled: bool) -> Result<UserV
     super::service::admin_set_disabled(&state.accounts, &caller, &user_id, disabled).await
 }
 
-/// Sets another account's password; returns how many of its sessions ended.
+/// Sets another account's password; its sessions end, and its API tokens unless
+/// `keep_api_tokens` (the form's checkbox, sent only when ticked).
 #[server(prefix = "/api", endpoint = "admin_reset_password")]
-pub async fn admin_reset_password(user_id: String, new_password: String) -> Result<u64, AppError> {
+pub async fn admin_reset_password(
+    user_id: String,
+    new_password: String,
+    keep_api_tokens: Option<String>,
+) -> Result<PasswordOutcome, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    super::service::admin_reset_password(&state.accounts, &caller, &user_id, &new_password).await
+    let keep = keep_api_tokens.is_some();
+    super::service::admin_reset_password(&state.accounts, &caller, &user_id, &new_password, keep).await
 }

@@ -7,7 +7,9 @@ use leptos_router::hooks::use_query_map;
 use super::api::{
     ChangePassword, CreateApiToken, LogIn, LogOut, RevokeApiToken, SignUp, current_user, list_api_tokens,
 };
-use super::model::{PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH};
+use super::model::{
+    PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordOutcome, Role, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH,
+};
 use crate::components::{error_alert, error_paragraph};
 use crate::error::AppError;
 use crate::navigation::stays_on_this_site;
@@ -192,19 +194,41 @@ pub(super) fn NewPasswordField() -> impl IntoView {
     }
 }
 
-/// What a password form's action came to: `done` and how many sessions ended (worded by
-/// `ended`), or its error; nothing before it ran.
+/// The checkbox that keeps the account's API tokens working through a new password (unticked,
+/// they are revoked with it), named as the server functions' argument.
+#[component]
+pub(super) fn KeepTokensCheckbox(label: &'static str) -> impl IntoView {
+    view! {
+        <label class="checkbox">
+            <input type="checkbox" name="keep_api_tokens" value="true" />
+            {label}
+        </label>
+    }
+}
+
+/// How many API tokens a new password revoked, in words (nothing when none).
+fn tokens_revoked(count: u64) -> String {
+    match count {
+        0 => String::new(),
+        1 => " 1 API token was revoked.".to_string(),
+        many => format!(" {many} API tokens were revoked."),
+    }
+}
+
+/// What a password form's action came to: `done`, how many sessions ended (worded by `ended`)
+/// and how many tokens were revoked, or its error; nothing before it ran.
 pub(super) fn password_outcome(
-    result: Option<Result<u64, AppError>>,
+    result: Option<Result<PasswordOutcome, AppError>>,
     test_id: &'static str,
     done: &'static str,
     ended: fn(u64) -> String,
 ) -> AnyView {
     match result {
-        Some(Ok(count)) => view! {
+        Some(Ok(outcome)) => view! {
             <p role="status" data-testid=test_id>
                 {done}
-                {ended(count)}
+                {ended(outcome.sessions_ended)}
+                {tokens_revoked(outcome.tokens_revoked)}
             </p>
         }
         .into_any(),
@@ -213,7 +237,7 @@ pub(super) fn password_outcome(
 }
 
 /// Changing one's password: the current one, then the new one; the account's other sessions
-/// end, this one stays.
+/// end, this one stays, and its API tokens are revoked unless the box is ticked.
 #[component]
 pub fn PasswordSection() -> impl IntoView {
     let change = ServerAction::<ChangePassword>::new();
@@ -226,6 +250,7 @@ pub fn PasswordSection() -> impl IntoView {
                     <input type="password" name="current_password" autocomplete="current-password" required />
                 </label>
                 <NewPasswordField />
+                <KeepTokensCheckbox label="Keep my API tokens working" />
                 <button type="submit">"Change password"</button>
             </ActionForm>
             {move || {

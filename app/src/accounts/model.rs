@@ -55,6 +55,15 @@ pub struct CreatedToken {
     pub token: String,
 }
 
+/// What a new password ended: the account's other sessions, and its API tokens unless the
+/// person chose to keep them working.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordOutcome {
+    pub sessions_ended: u64,
+    pub tokens_revoked: u64,
+}
+
 pub const USERNAME_MIN_LENGTH: usize = 3;
 pub const USERNAME_MAX_LENGTH: usize = 32;
 pub const PASSWORD_MIN_LENGTH: usize = 10;

@@ -5,9 +5,12 @@ use std::time::SystemTime;
 use crate::db::Pool;
 
 use super::auth::{
-    Accounts, Attempt, Caller, TOKEN_PREFIX, hash_password, new_secret, secret_hash, unix_ms, verify_password,
+    Accounts, Attempt, Caller, CallerVia, TOKEN_PREFIX, hash_password, new_secret, secret_hash, unix_ms,
+    verify_password,
 };
-use super::model::{CreatedToken, Role, TokenSummary, UserView, check_password, check_token_name, check_username};
+use super::model::{
+    CreatedToken, PasswordOutcome, Role, TokenSummary, UserView, check_password, check_token_name, check_username,
+};
 use super::store;
 use super::strength::check_strength;
 use crate::error::{AppError, AppResult};
@@ -122,13 +125,18 @@ pub async fn log_out(accounts: &Accounts, session_secret: Option<&str>) -> AppRe
 /// The longest a token may be given to live.
 pub const MAX_TOKEN_DAYS: u32 = 3650;
 
-/// Creates an API token, lasting `expires_in_days` (1 to 3650) or until it is revoked.
+/// Creates an API token, lasting `expires_in_days` (1 to 3650) or until it is revoked. Only a
+/// signed-in session makes one: a token that could make tokens could outlive its own expiry
+/// and its revocation.
 pub async fn create_token(
     accounts: &Accounts,
     caller: &Caller,
     name: &str,
     expires_in_days: Option<u32>,
 ) -> AppResult<CreatedToken> {
+    if matches!(caller.via, CallerVia::Token { .. }) {
+        return Err(AppError::TokenCannotMakeTokens);
+    }
     check_token_name(name).map_err(AppError::BadRequest)?;
     if expires_in_days.is_some_and(|days| !(1..=MAX_TOKEN_DAYS).contains(&days)) {
         return Err(AppError::BadRequest(format!(
@@ -154,21 +162,30 @@ pub async fn revoke_token(accounts: &Accounts, caller: &Caller, token_id: &str) 
     }
 }
 
+/// A password change the caller asks for.
+pub struct PasswordChange<'a> {
+    pub current: &'a str,
+    pub new: &'a str,
+    /// The caller's own session secret, if any: that session stays.
+    pub kept_session: Option<&'a str>,
+    /// Whether the account's API tokens keep working (else they are revoked).
+    pub keep_tokens: bool,
+}
+
 /// Changes the caller's password. The current one must be right (a wrong one counts as a failed
 /// log-in), the new one must follow the rules and not be the username. Every other session of
-/// the account ends; `kept_session` (the caller's own session secret, if any) stays.
+/// the account ends, and its API tokens are revoked unless the caller keeps them.
 pub async fn change_password(
     accounts: &Accounts,
     caller: &Caller,
-    current: &str,
-    new: &str,
-    kept_session: Option<&str>,
+    change: PasswordChange<'_>,
     address: &str,
-) -> AppResult<u64> {
+) -> AppResult<PasswordOutcome> {
     let username = caller.user.username.as_str();
-    check_own_password(accounts, caller, current, address, "The current password is not right.").await?;
-    let hash = new_password_hash(username, new).await?;
-    store::set_password(&accounts.pool, &caller.user.id, &hash, kept_session.map(secret_hash).as_deref()).await
+    check_own_password(accounts, caller, change.current, address, "The current password is not right.").await?;
+    let hash = new_password_hash(username, change.new).await?;
+    let kept = change.kept_session.map(secret_hash);
+    store::set_password(&accounts.pool, &caller.user.id, &hash, kept.as_deref(), !change.keep_tokens).await
 }
 
 /// Checks the caller's own password, rate-limited like a log-in (a wrong one counts as a
@@ -248,12 +265,18 @@ pub async fn admin_set_disabled(
 }
 
 /// Sets another account's password (for one who forgot theirs); every session of that account
-/// ends. Returns how many ended.
-pub async fn admin_reset_password(accounts: &Accounts, caller: &Caller, user_id: &str, new: &str) -> AppResult<u64> {
+/// ends, and its API tokens are revoked unless `keep_tokens`.
+pub async fn admin_reset_password(
+    accounts: &Accounts,
+    caller: &Caller,
+    user_id: &str,
+    new: &str,
+    keep_tokens: bool,
+) -> AppResult<PasswordOutcome> {
     require_admin(caller)?;
     let user = store::user_by_id(&accounts.pool, user_id).await?.ok_or(AppError::UserNotFound)?;
     let hash = new_password_hash(&user.username, new).await?;
-    store::set_password(&accounts.pool, &user.id, &hash, None).await
+    store::set_password(&accounts.pool, &user.id, &hash, None, !keep_tokens).await
 }
 
 /// Checks the caller's password before an irreversible step (a wrong one counts as a failed

@@ -2,7 +2,7 @@
 
 use crate::db::{Backend, Pool, Tx};
 
-use super::model::{Role, TokenSummary, UserView};
+use super::model::{PasswordOutcome, Role, TokenSummary, UserView};
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
 
@@ -127,18 +127,39 @@ pub async fn revoke_session(pool: &Pool, secret_hash: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// Sets a user's password hash and ends their sessions but `kept` (a session's secret hash);
-/// returns how many ended. One transaction: the new password never meets an old session.
-pub async fn set_password(pool: &Pool, user_id: &str, password_hash: &str, kept: Option<&str>) -> AppResult<u64> {
+/// Sets a user's password hash, ends their sessions but `kept` (a session's secret hash) and,
+/// with `revoke_tokens`, revokes their live API tokens; says how many of each. One
+/// transaction: the new password never meets an old session, or a token it was meant to end.
+pub async fn set_password(
+    pool: &Pool,
+    user_id: &str,
+    password_hash: &str,
+    kept: Option<&str>,
+    revoke_tokens: bool,
+) -> AppResult<PasswordOutcome> {
     let mut tx = pool.begin().await?;
     sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
         .bind(user_id)
         .bind(password_hash)
         .execute(&mut *tx)
         .await?;
-    let ended = end_sessions_but(&mut tx, user_id, kept).await?;
+    let sessions_ended = end_sessions_but(&mut tx, user_id, kept).await?;
+    let tokens_revoked = if revoke_tokens { revoke_live_tokens(&mut tx, user_id).await? } else { 0 };
     tx.commit().await?;
-    Ok(ended)
+    Ok(PasswordOutcome { sessions_ended, tokens_revoked })
+}
+
+/// Revokes a user's live (unrevoked, unexpired) API tokens; how many.
+async fn revoke_live_tokens(tx: &mut Tx<'_>, user_id: &str) -> AppResult<u64> {
+    let revoked = sqlx::query(&format!(
+        "UPDATE api_tokens SET revoked_at = {now}
+         WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > {now})",
+        now = Backend::of_tx(tx).now()
+    ))
+    .bind(user_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(revoked.rows_affected())
 }
 
 /// Ends a user's sessions but `kept` (a session's secret hash); how many ended.

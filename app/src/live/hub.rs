@@ -22,10 +22,17 @@ const KEPT_SECONDS: i64 = 3600;
 /// How many events a slow connection may fall behind before it is told to resync.
 const CHANNEL_CAPACITY: usize = 1024;
 
-/// An event with its id and whose it is; `user_id` is empty for one meant for everyone.
+/// The id of an event meant for everyone (a resync): no stored event has it, so a client
+/// that comes back with it is told to resync again.
+const EVERYONE_ID: &str = "0";
+
+/// An event with its ids and whose it is; `user_id` is empty for one meant for everyone.
 #[derive(Debug)]
 pub struct Delivered {
+    /// Its place among every user's events: it orders them, and is never shown.
     pub seq: i64,
+    /// What its client sees as its id: random, so it tells nothing of other users' events.
+    pub id: String,
     pub user_id: String,
     pub event: LiveEvent,
 }
@@ -80,11 +87,6 @@ impl LiveHub {
         }
     }
 
-    /// The SSE id of an event.
-    pub fn id_of(&self, delivered: &Delivered) -> String {
-        delivered.seq.to_string()
-    }
-
     /// Stores `event` for `user_id` and signals it to every instance. A failure is logged,
     /// not returned: a live event only saves a reload, and what it tells is stored already.
     pub async fn publish(&self, user_id: &str, event: LiveEvent) {
@@ -103,26 +105,25 @@ impl LiveHub {
     /// An event can be both missed and live: the caller skips the live copy.
     pub async fn subscribe(&self, user_id: &str, last_seen: Option<&str>) -> Subscription {
         let live = self.sender.subscribe();
-        let missed = match last_seen.map(str::parse::<i64>) {
+        let missed = match last_seen {
             None => Missed::Events(Vec::new()),
-            Some(Ok(seen)) => match store::after(&self.pool, user_id, seen, MISSED_AT_MOST + 1).await {
+            Some(seen) => match store::after(&self.pool, user_id, seen, MISSED_AT_MOST + 1).await {
                 Ok(Some(events)) if events.len() <= MISSED_AT_MOST as usize => Missed::Events(
                     events
                         .into_iter()
-                        .filter_map(|(seq, json)| Some(Arc::new(delivered(seq, user_id.to_owned(), &json)?)))
+                        .filter_map(|(seq, id, json)| Some(Arc::new(delivered(seq, id, user_id.to_owned(), &json)?)))
                         .collect(),
                 ),
                 _ => Missed::TooMuch,
             },
-            Some(Err(_)) => Missed::TooMuch,
         };
         Subscription { missed, live }
     }
 }
 
-fn delivered(seq: i64, user_id: String, json: &str) -> Option<Delivered> {
+fn delivered(seq: i64, id: String, user_id: String, json: &str) -> Option<Delivered> {
     match serde_json::from_str(json) {
-        Ok(event) => Some(Delivered { seq, user_id, event }),
+        Ok(event) => Some(Delivered { seq, id, user_id, event }),
         Err(err) => {
             tracing::error!(%err, seq, "unreadable live event skipped");
             None
@@ -134,7 +135,7 @@ fn delivered(seq: i64, user_id: String, json: &str) -> Option<Delivered> {
 /// closes (Palaver shuts down); prunes the table once a minute.
 async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, sender: broadcast::Sender<Arc<Delivered>>) {
     let mut prune = tokio::time::interval(Duration::from_secs(60));
-    let everyone = |event| Arc::new(Delivered { seq: 0, user_id: String::new(), event });
+    let everyone = |event| Arc::new(Delivered { seq: 0, id: EVERYONE_ID.into(), user_id: String::new(), event });
     while !pool.is_closed() {
         let signal = tokio::select! {
             signal = signals.recv() => signal,
@@ -149,8 +150,8 @@ async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, sender: b
             Ok(Signal { channel: Channel::Live, payload }) => {
                 let Ok(seq) = payload.parse::<i64>() else { continue };
                 match store::event(&pool, seq).await {
-                    Ok(Some((user_id, json))) => {
-                        if let Some(delivered) = delivered(seq, user_id, &json) {
+                    Ok(Some((user_id, id, json))) => {
+                        if let Some(delivered) = delivered(seq, id, user_id, &json) {
                             let _ = sender.send(Arc::new(delivered));
                         }
                     }
@@ -180,9 +181,9 @@ mod tests {
         LiveEvent::TurnStarted(HistoryRef { history_id: id.into() })
     }
 
-    fn seqs(missed: Missed) -> Vec<i64> {
+    fn ids(missed: Missed) -> Vec<String> {
         match missed {
-            Missed::Events(events) => events.iter().map(|event| event.seq).collect(),
+            Missed::Events(events) => events.iter().map(|event| event.id.clone()).collect(),
             Missed::TooMuch => panic!("expected the missed events"),
         }
     }
@@ -196,22 +197,44 @@ mod tests {
         hub.publish("ada", started("h1")).await;
         hub.publish("bob", started("h2")).await;
         hub.publish("ada", started("h3")).await;
-        let first = live.recv().await.unwrap().seq;
+        let first = live.recv().await.unwrap().id.clone();
         let bobs = live.recv().await.unwrap();
         assert_eq!((bobs.user_id.as_str(), bobs.event.history_id()), ("bob", Some("h2")), "delivered in order");
-        let third = live.recv().await.unwrap().seq;
+        let third = live.recv().await.unwrap().id.clone();
 
-        let again = hub.subscribe("ada", Some(&first.to_string())).await;
-        assert_eq!(seqs(again.missed), [third], "ada's own, after the one she saw");
-        assert_eq!(seqs(hub.subscribe("ada", None).await.missed), Vec::<i64>::new(), "a new client starts now");
-        for unknown in [bobs.seq.to_string(), "999999".into(), "epoch.1".into()] {
+        let again = hub.subscribe("ada", Some(&first)).await;
+        assert_eq!(ids(again.missed), [third], "ada's own, after the one she saw");
+        assert_eq!(ids(hub.subscribe("ada", None).await.missed), Vec::<String>::new(), "a new client starts now");
+        for unknown in [bobs.id.clone(), bobs.seq.to_string(), "999999".into(), "epoch.1".into(), EVERYONE_ID.into()] {
             let missed = hub.subscribe("ada", Some(&unknown)).await.missed;
             assert!(matches!(missed, Missed::TooMuch), "{unknown}: not one of ada's events");
         }
         for _ in 0..MISSED_AT_MOST {
             hub.publish("ada", LiveEvent::Resync(Resync {})).await;
         }
-        let missed = hub.subscribe("ada", Some(&first.to_string())).await.missed;
+        let missed = hub.subscribe("ada", Some(&first)).await.missed;
         assert!(matches!(missed, Missed::TooMuch), "beyond what a client gets back");
+    }
+
+    #[tokio::test]
+    async fn an_events_id_tells_nothing_of_other_users_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = crate::db::connect(&crate::db::scratch_url(dir.path()).await.unwrap()).await.unwrap();
+        let hub = LiveHub::new(pool, Signals::local());
+        let mut live = hub.sender.subscribe();
+        hub.publish("ada", started("h1")).await;
+        let before = live.recv().await.unwrap().id.clone();
+        for history in ["h2", "h3", "h4"] {
+            hub.publish("bob", started(history)).await;
+            live.recv().await.unwrap();
+        }
+        hub.publish("ada", started("h5")).await;
+        let after = live.recv().await.unwrap().id.clone();
+        // A count would have skipped bob's three between ada's two: each id is random instead.
+        for id in [&before, &after] {
+            assert!(id.len() == 32 && id.chars().all(|c| c.is_ascii_hexdigit()), "not a count: {id}");
+        }
+        assert_ne!(before, after);
+        assert_eq!(ids(hub.subscribe("ada", Some(&before)).await.missed), [after], "and still resumes");
     }
 }

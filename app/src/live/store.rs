@@ -1,16 +1,22 @@
 //! The live events' table: each event stored once, read back by every instance that delivers
-//! it and by clients that come back with the id they last saw.
+//! it and by clients that come back with the id they last saw. `seq` orders the events and
+//! names them between instances; clients see only each event's random `public_id`, which
+//! tells nothing of anyone else's events.
 
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
+
+/// A stored event: its sequence number, its public id and its JSON.
+pub type StoredEvent = (i64, String, String);
 
 /// Stores an event of `user_id`; its sequence number.
 pub async fn insert(pool: &Pool, user_id: &str, event_json: &str) -> AppResult<i64> {
     let backend = Backend::of(pool);
     let (seq,): (i64,) = sqlx::query_as(&format!(
-        "INSERT INTO live_events (user_id, event) VALUES ($1, {}) RETURNING seq",
-        backend.json("$2")
+        "INSERT INTO live_events (public_id, user_id, event) VALUES ($1, $2, {}) RETURNING seq",
+        backend.json("$3")
     ))
+    .bind(uuid::Uuid::new_v4().simple().to_string())
     .bind(user_id)
     .bind(backend.storable_json(event_json.to_owned()))
     .fetch_one(pool)
@@ -18,30 +24,30 @@ pub async fn insert(pool: &Pool, user_id: &str, event_json: &str) -> AppResult<i
     Ok(seq)
 }
 
-/// The event `seq`, as `(user id, event JSON)`.
-pub async fn event(pool: &Pool, seq: i64) -> AppResult<Option<(String, String)>> {
-    Ok(sqlx::query_as("SELECT user_id, CAST(event AS TEXT) FROM live_events WHERE seq = $1")
+/// The event `seq`, as `(user id, public id, event JSON)`.
+pub async fn event(pool: &Pool, seq: i64) -> AppResult<Option<(String, String, String)>> {
+    Ok(sqlx::query_as("SELECT user_id, public_id, CAST(event AS TEXT) FROM live_events WHERE seq = $1")
         .bind(seq)
         .fetch_optional(pool)
         .await?)
 }
 
-/// The events of `user_id` after `seen`, oldest first, at most `limit`; `None` when `seen` is
-/// not an event of theirs that is still kept (pruned, or from another database).
-pub async fn after(pool: &Pool, user_id: &str, seen: i64, limit: i64) -> AppResult<Option<Vec<(i64, String)>>> {
-    let kept: Option<(i64,)> = sqlx::query_as("SELECT seq FROM live_events WHERE seq = $1 AND user_id = $2")
+/// The events of `user_id` after the one whose public id is `seen`, oldest first, at most
+/// `limit`; `None` when `seen` is not an event of theirs that is still kept (pruned, or from
+/// another database).
+pub async fn after(pool: &Pool, user_id: &str, seen: &str, limit: i64) -> AppResult<Option<Vec<StoredEvent>>> {
+    let kept: Option<(i64,)> = sqlx::query_as("SELECT seq FROM live_events WHERE public_id = $1 AND user_id = $2")
         .bind(seen)
         .bind(user_id)
         .fetch_optional(pool)
         .await?;
-    if kept.is_none() {
-        return Ok(None);
-    }
+    let Some((seen_seq,)) = kept else { return Ok(None) };
     let events = sqlx::query_as(
-        "SELECT seq, CAST(event AS TEXT) FROM live_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+        "SELECT seq, public_id, CAST(event AS TEXT) FROM live_events
+         WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
     )
     .bind(user_id)
-    .bind(seen)
+    .bind(seen_seq)
     .bind(limit)
     .fetch_all(pool)
     .await?;

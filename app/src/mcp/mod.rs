@@ -19,7 +19,7 @@ use tool::McpTool;
 
 use crate::turn::tools::{HostTool, ToolSource};
 use crate::wire::{McpServerStatus, McpStatus, McpToolStatus};
-pub use probe::try_server;
+pub use probe::{TryOptions, try_server};
 pub use tool::OUTPUT_MAX_BYTES;
 
 impl ToolSource for McpHub {

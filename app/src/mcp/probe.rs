@@ -1,7 +1,10 @@
-//! `palaver mcp try`: connects to one MCP server as the chat does, lists its tools and calls
-//! each with sample arguments read off its input schema, answering any question the server
-//! asks the way a user who accepts each form as filled in would. For checking a server before
-//! adding it to the configuration (and for the MCP conformance suite's client scenarios).
+//! `palaver mcp try`: connects to one MCP server as the chat does and lists its tools. It is
+//! safe to point at a server one does not know: by default it calls only the tools the server
+//! marks read-only (`readOnlyHint: true`), with sample arguments read off their input schemas,
+//! and declines any question the server asks. `--call-all` calls every tool, and
+//! `--answer-defaults` answers each question the way a user who accepts each form as filled in
+//! would (what the MCP conformance suite's client scenarios need). For checking a server before
+//! adding it to the configuration.
 
 use std::time::Duration;
 
@@ -10,8 +13,19 @@ use tokio::sync::mpsc;
 
 use super::McpHub;
 use super::config::{McpConfig, ServerConfig};
+use super::tool::McpTool;
+use crate::turn::tools::question::QuestionAnswer;
 use crate::turn::tools::{HostTool, PendingQuestion, ToolContext};
 use crate::wire::McpServerState;
+
+/// What `palaver mcp try` may do beyond listing the tools and calling the read-only ones.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TryOptions {
+    /// Call every tool, also those that may change things.
+    pub call_all: bool,
+    /// Answer the server's questions with their defaults (else they are declined).
+    pub answer_defaults: bool,
+}
 
 /// How long a server has to connect.
 const CONNECT_WAIT: Duration = Duration::from_secs(30);
@@ -44,8 +58,9 @@ fn sample_arguments(schema: &Value) -> Value {
     Value::Object(arguments)
 }
 
-/// Connects, calls every tool, and prints what happened; `Err` when the server never connects.
-pub async fn try_server(server: ServerConfig) -> Result<(), String> {
+/// Connects, lists the tools, calls those `options` allow and prints what happened; `Err`
+/// when the server never connects.
+pub async fn try_server(server: ServerConfig, options: TryOptions) -> Result<(), String> {
     let name = server.name.clone();
     let hub = McpHub::start(McpConfig { servers: vec![server], problems: Vec::new() });
     let started = std::time::Instant::now();
@@ -60,36 +75,63 @@ pub async fn try_server(server: ServerConfig) -> Result<(), String> {
             _ => tokio::time::sleep(Duration::from_millis(100)).await,
         }
     }
+    if options.call_all {
+        eprintln!(
+            "warning: --call-all calls every tool with made-up arguments, also those that may write, delete or send."
+        );
+    }
+    let tools: Vec<McpTool> = hub.mcp_tools().collect();
+    let names: Vec<&str> = tools.iter().map(McpTool::mcp_name).collect();
+    println!("tools: {}", names.join(", "));
+    let (called, skipped): (Vec<&McpTool>, Vec<&McpTool>) =
+        tools.iter().partition(|tool| options.call_all || tool.read_only());
     // MCP tools never touch Palaver's database; the context needs one all the same.
     let pool = crate::db::detached().map_err(|err| err.to_string())?;
-    for tool in hub.mcp_tools() {
-        let arguments = sample_arguments(&tool.input_schema());
-        println!("call {} {arguments}", tool.mcp_name());
-        let (questions, mut asked) = mpsc::channel::<PendingQuestion>(1);
-        let context = ToolContext {
-            pool: pool.clone(),
-            user_id: String::new(),
-            history_id: String::new(),
-            idempotency_key: String::new(),
-            questions: Some(questions),
-        };
-        let run = tool.execute(context, arguments);
-        tokio::pin!(run);
-        let output = loop {
-            tokio::select! {
-                output = &mut run => break output,
-                Some(pending) = asked.recv() => {
-                    let answer = pending.question.answer_as_filled_in();
-                    println!("  answered the server's question: {}", answer.action());
-                    let _ = pending.reply.send(answer);
-                }
-            }
-        };
-        match output {
-            Ok(output) => println!("  {}", output.result),
-            Err(error) => println!("  error: {error}"),
-        }
+    for tool in called {
+        call(tool, &pool, options).await;
+    }
+    if !skipped.is_empty() {
+        let names: Vec<&str> = skipped.iter().map(|tool| tool.mcp_name()).collect();
+        println!(
+            "skipped (not marked read-only, so they may change things; --call-all calls them): {}",
+            names.join(", ")
+        );
     }
     hub.shut_down().await;
     Ok(())
+}
+
+/// Calls `tool` with sample arguments, answering or declining its questions, and prints what
+/// came back.
+async fn call(tool: &McpTool, pool: &crate::db::Pool, options: TryOptions) {
+    let arguments = sample_arguments(&tool.input_schema());
+    println!("call {} {arguments}", tool.mcp_name());
+    let (questions, mut asked) = mpsc::channel::<PendingQuestion>(1);
+    let context = ToolContext {
+        pool: pool.clone(),
+        user_id: String::new(),
+        history_id: String::new(),
+        idempotency_key: String::new(),
+        questions: Some(questions),
+    };
+    let run = tool.execute(context, arguments);
+    tokio::pin!(run);
+    let output = loop {
+        tokio::select! {
+            output = &mut run => break output,
+            Some(pending) = asked.recv() => {
+                let answer = if options.answer_defaults {
+                    pending.question.answer_as_filled_in()
+                } else {
+                    QuestionAnswer::Decline
+                };
+                println!("  the server asked a question: {}", answer.action());
+                let _ = pending.reply.send(answer);
+            }
+        }
+    };
+    match output {
+        Ok(output) => println!("  {}", output.result),
+        Err(error) => println!("  error: {error}"),
+    }
 }

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::tools::{PERSON_ONLY, ToolRegistry};
+use super::tools::{PERSON_ONLY, ToolRegistry, call_keys};
 use crate::llm::ToolCall;
 use palaver_contract::asks::ASK_LIMITS;
 use palaver_contract::text::shorten;
@@ -83,6 +83,10 @@ pub fn needed(calls: &[ToolCall], tools: &ToolRegistry) -> Vec<ArgumentField> {
     let mut fields: Vec<ArgumentField> = Vec::new();
     for call in calls {
         let Some(tool) = tools.get(&call.name) else { continue };
+        // A call with arguments its tool does not take is refused before anything is asked.
+        if !call_keys::refused_keys(tool.as_ref(), &call.input).is_empty() {
+            continue;
+        }
         let schema = tool.input_schema();
         let Some(properties) = schema["properties"].as_object() else { continue };
         let required: Vec<&str> =
@@ -172,14 +176,25 @@ fn as_argument(field: &ArgumentField, answer: &Value) -> Value {
     }
 }
 
-/// Whether `value` fits the argument's schema, with the first reason it does not.
-fn fits(schema: &Value, value: &Value) -> Result<(), String> {
+/// Why an answer is not taken for an argument.
+enum Unfit {
+    /// It does not fit the argument's schema: it is asked again, up to [`MAX_ROUNDS`].
+    Value(String),
+    /// The schema itself does not compile, so no answer can be checked: refused at once.
+    Schema(String),
+}
+
+/// Whether `value` fits the argument's schema, with the first reason it does not. A schema
+/// that does not compile takes nothing: an unchecked value would reach the tool.
+fn fits(schema: &Value, value: &Value) -> Result<(), Unfit> {
     // Our keyword is one JSON Schema does not know, so validators pass over it.
     match jsonschema::validator_for(schema) {
-        Ok(validator) => validator.validate(value).map_err(|error| error.to_string()),
+        Ok(validator) => validator.validate(value).map_err(|error| Unfit::Value(error.to_string())),
         Err(error) => {
-            tracing::warn!(%error, "an argument's schema does not compile; its answer is taken as it is");
-            Ok(())
+            tracing::warn!(%error, "an argument's schema does not compile; its answer is refused");
+            Err(Unfit::Schema(format!(
+                "the tool's schema for it is not valid JSON Schema ({error}), so no value can be checked against it"
+            )))
         }
     }
 }
@@ -209,7 +224,8 @@ impl HeldStep {
     }
 
     /// Takes the answer to the current form: each value that fits its argument is kept; one
-    /// that does not counts a round, and after [`MAX_ROUNDS`] its calls are refused.
+    /// that does not counts a round, and after [`MAX_ROUNDS`] its calls are refused (at once,
+    /// when the argument's schema does not compile).
     pub fn take(&mut self, values: &Map<String, Value>) {
         for (position, index) in std::mem::take(&mut self.asking).into_iter().enumerate() {
             let field = &mut self.fields[index];
@@ -217,12 +233,13 @@ impl HeldStep {
             let answer = values.get(&format!("f{}", position + 1)).map(|answer| as_argument(field, answer));
             let checked = match &answer {
                 Some(answer) => fits(&field.schema, answer),
-                None => Err("no value was given".to_string()),
+                None => Err(Unfit::Value("no value was given".to_string())),
             };
             match checked {
                 Ok(()) => field.value = answer,
-                Err(reason) if field.rounds >= MAX_ROUNDS => field.refused = Some(reason),
-                Err(_) => {}
+                Err(Unfit::Schema(reason)) => field.refused = Some(reason),
+                Err(Unfit::Value(reason)) if field.rounds >= MAX_ROUNDS => field.refused = Some(reason),
+                Err(Unfit::Value(_)) => {}
             }
         }
     }
@@ -261,10 +278,7 @@ impl HeldStep {
                     }
                 }
                 let refusal = (!refusals.is_empty()).then(|| {
-                    format!(
-                        "This call did not run: the user did not give a value that fits for {}.",
-                        refusals.join("; ")
-                    )
+                    format!("This call did not run: no value that fits was given for {}.", refusals.join("; "))
                 });
                 (call, refusal)
             })
@@ -402,5 +416,21 @@ mod tests {
         let refusal = refusal.as_deref().unwrap();
         assert!(refusal.contains("\"seats\"") && refusal.contains("12"), "{refusal}");
         assert!(call.input.get("seats").is_none());
+    }
+
+    #[test]
+    fn an_answer_for_an_argument_whose_schema_does_not_compile_is_refused_at_once() {
+        let calls = [call("c1", json!({"place": "Ada's"}))];
+        let mut fields = needed(&calls, &registry());
+        fields.retain(|field| field.argument == "time");
+        fields[0].schema = json!({"type": "string", "pattern": "([0-9]", "description": "When"});
+        let mut held = HeldStep::new(calls.to_vec(), fields);
+        held.next_form().unwrap();
+        held.take(&Map::from_iter([("f1".to_string(), json!("<anything at all>"))]));
+        assert_eq!(held.next_form(), None, "asking again cannot help");
+        let (call, refusal) = &held.settled_calls()[0];
+        let refusal = refusal.as_deref().unwrap();
+        assert!(refusal.contains("\"time\"") && refusal.contains("not valid JSON Schema"), "{refusal}");
+        assert!(call.input.get("time").is_none(), "the unchecked value never reaches the tool");
     }
 }

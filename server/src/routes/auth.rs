@@ -17,7 +17,7 @@ use app::uploads::Uploads;
 use app::wire::Data;
 
 use crate::auth::{Authenticated, ClientAddress};
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemBody};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -41,17 +41,22 @@ pub struct LoginRequest {
 pub struct PasswordChange {
     current_password: String,
     new_password: String,
+    /// Whether the account's API tokens keep working; left out or false, they are revoked.
+    #[serde(default)]
+    keep_api_tokens: bool,
 }
 
-/// The answer to a password change or reset: how many other sessions it ended.
+/// The answer to a password change: how many other sessions it ended and tokens it revoked.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PasswordSet {
     changed: bool,
     sessions_ended: u64,
+    tokens_revoked: u64,
 }
 
-/// `POST /auth/password`: every other session of the account ends (the caller's own stays).
+/// `POST /auth/password`: every other session of the account ends (the caller's own stays), and
+/// its API tokens are revoked unless `keepApiTokens`.
 #[utoipa::path(post, path = "/auth/password", tag = "auth", operation_id = "auth_changePassword",
     summary = "Change the caller's password", request_body = PasswordChange,
     responses((status = 200, description = "Changed", body = Data<PasswordSet>)))]
@@ -62,12 +67,17 @@ pub async fn change_password(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
-    let change: PasswordChange = parse(&body)?;
-    let kept = session_secret(&headers);
-    let ended =
-        service::change_password(&accounts, &caller, &change.current_password, &change.new_password, kept, &address)
-            .await?;
-    Ok(Json(Data { data: PasswordSet { changed: true, sessions_ended: ended } }).into_response())
+    let request: PasswordChange = parse(&body)?;
+    let change = service::PasswordChange {
+        current: &request.current_password,
+        new: &request.new_password,
+        kept_session: session_secret(&headers),
+        keep_tokens: request.keep_api_tokens,
+    };
+    let outcome = service::change_password(&accounts, &caller, change, &address).await?;
+    let set =
+        PasswordSet { changed: true, sessions_ended: outcome.sessions_ended, tokens_revoked: outcome.tokens_revoked };
+    Ok(Json(Data { data: set }).into_response())
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -157,8 +167,9 @@ pub async fn me(Authenticated(caller): Authenticated) -> Json<Data<UserView>> {
 }
 
 #[utoipa::path(post, path = "/auth/tokens", tag = "auth", operation_id = "auth_createToken",
-    summary = "Create an API token (its secret is shown this once)", request_body = TokenRequest,
-    responses((status = 201, description = "Created", body = CreatedToken)))]
+    summary = "Create an API token (its secret is shown this once); a signed-in session only", request_body = TokenRequest,
+    responses((status = 201, description = "Created", body = CreatedToken),
+        (status = 403, description = "Asked with an API token: tokens are made from a session", body = ProblemBody)))]
 pub async fn create_token(
     State(accounts): State<Accounts>,
     Authenticated(caller): Authenticated,
@@ -255,21 +266,27 @@ pub async fn admin_update_user(
 }
 
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewPassword {
     password: String,
+    /// Whether the user's API tokens keep working; left out or false, they are revoked.
+    #[serde(default)]
+    keep_api_tokens: bool,
 }
 
-/// The answer to an admin's password reset: how many of the user's sessions it ended.
+/// The answer to an admin's password reset: how many of the user's sessions it ended and
+/// tokens it revoked.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PasswordReset {
     reset: bool,
     sessions_ended: u64,
+    tokens_revoked: u64,
 }
 
 #[utoipa::path(post, path = "/admin/users/{id}/password", tag = "admin", operation_id = "admin_resetPassword",
-    summary = "Set a user's password; their sessions end", params(("id" = String, Path, description = "The user's id")),
+    summary = "Set a user's password; their sessions end, and their API tokens unless kept",
+    params(("id" = String, Path, description = "The user's id")),
     request_body = NewPassword, responses((status = 200, description = "Reset", body = Data<PasswordReset>)))]
 pub async fn admin_reset_password(
     State(accounts): State<Accounts>,
@@ -277,7 +294,10 @@ pub async fn admin_reset_password(
     Path(id): Path<String>,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
-    let reset: NewPassword = parse(&body)?;
-    let ended = service::admin_reset_password(&accounts, &caller, &id, &reset.password).await?;
-    Ok(Json(Data { data: PasswordReset { reset: true, sessions_ended: ended } }).into_response())
+    let request: NewPassword = parse(&body)?;
+    let outcome =
+        service::admin_reset_password(&accounts, &caller, &id, &request.password, request.keep_api_tokens).await?;
+    let reset =
+        PasswordReset { reset: true, sessions_ended: outcome.sessions_ended, tokens_revoked: outcome.tokens_revoked };
+    Ok(Json(Data { data: reset }).into_response())
 }

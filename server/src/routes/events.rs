@@ -31,11 +31,8 @@ pub async fn events(
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let last_seen = headers.get("last-event-id").and_then(|value| value.to_str().ok());
     let subscription = hub.subscribe(&caller.user.id, last_seen).await;
-    let event_of = {
-        let hub = hub.clone();
-        move |delivered: &app::live::Delivered| {
-            Event::default().id(hub.id_of(delivered)).data(serde_json::to_string(&delivered.event).unwrap_or_default())
-        }
+    let event_of = |delivered: &app::live::Delivered| {
+        Event::default().id(&delivered.id).data(serde_json::to_string(&delivered.event).unwrap_or_default())
     };
     let (missed, sent): (Vec<Event>, HashSet<i64>) = match subscription.missed {
         Missed::Events(events) => (
@@ -46,7 +43,7 @@ pub async fn events(
     };
     let user_id = caller.user.id;
     let live = stream::unfold(subscription.live, move |mut live| {
-        let (user_id, event_of, sent) = (user_id.clone(), event_of.clone(), sent.clone());
+        let (user_id, sent) = (user_id.clone(), sent.clone());
         async move {
             loop {
                 match live.recv().await {

@@ -12,11 +12,17 @@ mod schema;
 
 use serde_json::{Map, Value, json};
 
+use crate::chat::model::link_host_line;
 use crate::error::FieldError;
 use palaver_contract::asks::{ASK_LIMITS, AskKind, AskResponse};
 use palaver_contract::text::shorten;
 pub use schema::check_content;
 use schema::{field, misfit, to_id};
+
+/// The host a link opens, as its URL is read (`user@` and port left out).
+pub fn link_host(url: &str) -> Option<String> {
+    url::Url::parse(url).ok()?.host_str().map(str::to_string)
+}
 
 /// The most form pages one question becomes.
 const MAX_PAGES: usize = 4;
@@ -82,8 +88,12 @@ pub enum Step {
 }
 
 impl ToolQuestion {
-    /// Plans the asks for a form-mode request; `Err` says why the schema cannot be asked.
+    /// Plans the asks for a form-mode request; `Err` says why the schema cannot be asked (one
+    /// that does not compile could not check the answers it would be sent).
     pub fn form(asker: &str, message: &str, schema: Value) -> Result<ToolQuestion, String> {
+        if let Err(error) = jsonschema::validator_for(&schema) {
+            return Err(format!("The requested schema is not valid JSON Schema ({error})."));
+        }
         let properties = schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
         let required: Vec<&str> =
             schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
@@ -151,9 +161,9 @@ impl ToolQuestion {
         if !matches!(parsed.scheme(), "https" | "http") {
             return Err("The server sent a link that is not http or https.".into());
         }
-        let host = parsed.host_str().unwrap_or_default().to_string();
         // The host line is Palaver's, so the server's message is cut to leave room for it.
-        let host_line = format!("\n\nThe link opens {host}.");
+        // Palaver's own card shows it apart, as Palaver's (`link_host` on the ask).
+        let host_line = link_host_line(parsed.host_str().unwrap_or_default());
         let room = ASK_LIMITS.prompt_max_length.saturating_sub(palaver_contract::text::utf16_len(&host_line));
         let mut plan = ToolQuestion {
             asker: asker.to_string(),
@@ -436,5 +446,12 @@ mod tests {
         assert_eq!(plan.link(), Some("https://pay.example.com/checkout?id=1"));
         assert!(ToolQuestion::url("pay", "x", "javascript:alert(1)").is_err());
         assert!(ToolQuestion::form("s", "x", json!({"properties": {"nested": {"type": "object"}}})).is_err());
+    }
+
+    #[test]
+    fn a_requested_schema_that_does_not_compile_is_not_asked() {
+        let broken = json!({"properties": {"code": {"type": "string", "pattern": "([0-9]"}}});
+        let refused = ToolQuestion::form("s", "x", broken).unwrap_err();
+        assert!(refused.contains("not valid JSON Schema"), "its answers could not be checked: {refused}");
     }
 }
