@@ -17,7 +17,7 @@ use app::mcp::McpHub;
 use app::mcp::config::McpConfig;
 use app::turn::{TurnInput, TurnSettings};
 use app::wire::{McpServerState, McpStatus};
-use common::{Harness, asked, harness_with, text, tool_result};
+use common::{Harness, asked, harness_of, harness_with, text, tool_result};
 
 fn servers_folder() -> PathBuf {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp/node_modules/@modelcontextprotocol");
@@ -161,6 +161,36 @@ async fn a_streamable_http_server_is_used_like_a_stdio_one() {
 }
 
 #[tokio::test]
+async fn a_write_with_keys_the_tool_does_not_take_is_refused_before_any_approval_and_writes_nothing() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().canonicalize().unwrap();
+    let hub =
+        connected_hub(json!({"files": {"command": "node", "args": [filesystem(), root.display().to_string()]}})).await;
+    let target = root.join("unseen.txt");
+    // Six made-up keys that sort before `content` and `path`: they once pushed the real ones
+    // out of the approval's view, and server-filesystem ignores them.
+    let hidden = ["a_note", "b_mode", "c_backup", "d_reason", "e_encoding", "f_checked"];
+    let mut input = json!({"content": "written past the card", "path": target.display().to_string()});
+    for key in hidden {
+        input[key] = json!("fine");
+    }
+    let h =
+        harness_on(&hub, json!([call("call_hidden", "files__write_file", input), {"text": "Refused, then."}])).await;
+
+    let (_, events) = h.prompt(None, "Write with hidden keys").await;
+    assert_eq!(asked(&events), None, "no approval is asked for a call that would not run as shown");
+    let refused = tool_result(&events, "call_hidden").expect("the refusal is the call's result");
+    assert_eq!(refused["reason"], "unknown_arguments");
+    assert_eq!(refused["unknownArguments"], json!(hidden));
+    let told = told(&h, "call_hidden");
+    let error = told["result"]["error"].as_str().expect("the model is told, as the tool's error");
+    assert!(error.contains("\"a_note\"") && error.contains("It takes only \"path\", \"content\""), "{error}");
+    assert_eq!(text(&events), "Refused, then.");
+    assert!(!target.exists(), "nothing is written");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
 async fn a_write_runs_once_after_an_approval_and_never_after_a_deny() {
     let folder = tempfile::tempdir().unwrap();
     let root = folder.path().canonicalize().unwrap();
@@ -174,16 +204,30 @@ async fn a_write_runs_once_after_an_approval_and_never_after_a_deny() {
 
     let (history, events) = h.prompt(None, "Write denied.txt").await;
     let approval_id = asked(&events).expect("an approval");
-    let approval = events
+    let ask = events
         .iter()
         .find_map(|event| match event {
-            TurnEvent::Ask { ask, .. } => Some(ask.input.clone()),
+            TurnEvent::Ask { ask, .. } => Some(ask.clone()),
             _ => None,
         })
         .unwrap();
+    let approval = &ask.input;
     let prompt = approval["prompt"].as_str().unwrap();
     assert!(prompt.contains("write_file") && prompt.contains("\"files\""), "names the tool and the server: {prompt}");
-    assert!(prompt.contains("content: \"written by Palaver\""), "shows the arguments: {prompt}");
+    assert_eq!(ask.server.as_deref(), Some("files"));
+    let arguments: Vec<(String, Value, bool)> = ask
+        .arguments
+        .clone()
+        .expect("the approval carries the call's arguments")
+        .into_iter()
+        .map(|argument| (argument.key, argument.value, argument.outside_schema))
+        .collect();
+    let path = root.join("denied.txt").display().to_string();
+    assert_eq!(
+        arguments,
+        [("path".into(), json!(path), false), ("content".into(), json!("written by Palaver"), false)],
+        "every argument, whole, the schema's required ones in its order"
+    );
     assert_eq!(approval["destructive"], true, "write_file is marked destructive");
     let denied = h.answer(&history, &approval_id, json!({"action": "accept", "content": {"confirmed": false}})).await;
     assert_eq!(tool_result(&denied, "call_no"), Some(json!({"approved": false, "reason": "user_denied"})));
@@ -470,6 +514,7 @@ async fn a_url_elicitation_is_a_confirm_that_names_the_host() {
     assert_eq!(ask.kind, palaver_contract::asks::AskKind::Confirm);
     assert_eq!(ask.url.as_deref(), Some("https://pay.example.com/checkout"));
     assert!(ask.input["prompt"].as_str().unwrap().contains("The link opens pay.example.com."));
+    assert_eq!(ask.link_host.as_deref(), Some("pay.example.com"), "the card shows the host as Palaver's own line");
     let tapped =
         h.answer(&history, &ask.tool_call_id, json!({"action": "accept", "content": {"confirmed": true}})).await;
     let result = tool_result(&tapped, "call_u").expect("the tool finished");
@@ -493,27 +538,59 @@ async fn a_stdio_server_sees_none_of_palavers_secrets_only_its_own_env() {
 }
 
 #[tokio::test]
-async fn while_one_question_waits_another_call_on_that_server_is_told_it_is_busy() {
+async fn a_question_left_open_holds_its_server_only_until_it_expires_and_another_users_call_is_served() {
     let hub = connected_hub(json!({"everything": {"command": "node", "args": [everything(), "stdio"],
-        "approval": "never", "timeoutSeconds": 1}}))
+        "approval": "never", "timeoutSeconds": 20, "answerTimeoutSeconds": 2}}))
     .await;
-    let elicit = |id: &str| call(id, "everything__trigger-elicitation-request", json!({}));
-    let h = harness_on(
-        &hub,
-        json!([elicit("call_first"), elicit("call_second"), {"text": "Busy, then."}, {"text": "First done."}]),
-    )
-    .await;
-    let (first, events) = h.prompt(None, "First question").await;
+    let conversation = |first: Value| json!({"responses": [first, {"text": "Done."}]});
+    let script = json!({"responses": [], "conversations": {
+        "Ask me": conversation(call("call_ada", "everything__trigger-elicitation-request", json!({}))),
+        "Echo": conversation(call("call_bob", "everything__echo", json!({"message": "served"}))),
+    }});
+    let settings = TurnSettings { tool_sources: vec![std::sync::Arc::new(hub.clone())], ..TurnSettings::default() };
+    let h = harness_of(script, settings).await;
+    let sweeper = h.runner.spawn_sweeper();
+
+    // Ada's call asks her a question, and she walks away from it.
+    let (ada_history, events) = h.prompt(None, "Ask me").await;
     let question = asked(&events).expect("asked");
-    tokio::time::sleep(Duration::from_millis(1500)).await; // past the call timeout: the wait does not count
 
-    let (_, second) = h.prompt(None, "Second question").await;
-    let busy = tool_result(&second, "call_second").expect("a result");
-    assert!(busy["error"].as_str().unwrap().contains("is busy with another call"), "{busy}");
+    // Bob's call on the same server waits for it: her question expires at the server's
+    // answerTimeoutSeconds, her call ends, and his is served within its own timeout.
+    let bob = h.another_user("bob").await;
+    let served = tokio::time::timeout(Duration::from_secs(20), h.turn_as(&bob, None, TurnInput::Prompt("Echo".into())))
+        .await
+        .expect("Bob's call is served within its timeout");
+    assert_eq!(tool_result(&served, "call_bob"), Some(json!({"text": "Echo: served"})), "{served:?}");
 
-    let answered = h.answer(&first, &question, json!({"action": "decline"})).await;
-    assert!(tool_result(&answered, "call_first").unwrap()["text"].as_str().unwrap().contains("declined"));
-    assert_eq!(text(&answered), "First done.");
+    // Her ask ended as expired, by the usual move.
+    let rows = h.rows(&ada_history).await;
+    let expired = rows.iter().any(|row| {
+        matches!(row, app::chat::model::HistoryRow::ToolCall { tool_call_id, ask: Some(ask), .. }
+        if *tool_call_id == question && ask.status == app::chat::model::AskStatus::Expired)
+    });
+    assert!(expired, "{rows:?}");
+
+    // Her turn went on without the call: the model was told why it failed.
+    let told_ada = || {
+        h.model_requests().into_iter().find_map(|request| {
+            request["messages"].as_array()?.iter().find(|message| message["toolCallId"] == "call_ada").cloned()
+        })
+    };
+    for _ in 0..100 {
+        if told_ada().is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    sweeper.abort();
+    let timed_out = json!({"error": "The user did not answer the tool's question in time, so the call was cancelled."});
+    assert_eq!(told_ada().map(|message| message["result"].clone()), Some(timed_out), "the model learns the call ended");
+
+    // Nothing is left to answer for a call that is gone.
+    let late = TurnInput::Answer { tool_call_id: question, response: json!({"action": "decline"}) };
+    let refused = h.runner.start(h.request(Some(&ada_history), late)).await.err();
+    assert!(matches!(refused, Some(app::error::AppError::ExpiredAsk { .. })), "{refused:?}");
     hub.shut_down().await;
 }
 
@@ -529,7 +606,13 @@ async fn an_unanswered_elicitation_expires_a_stopped_one_is_cancelled_and_the_tr
         ..TurnSettings::default()
     };
     let echo = call("call_echo", "everything__echo", json!({"message": "still here"}));
-    let h = harness_with(json!([elicit("call_a"), elicit("call_b"), echo, {"text": "Done."}]), settings).await;
+    // Each conversation has its own script: the one whose question expires goes on by itself.
+    let script = json!({"responses": [], "conversations": {
+        "Ask me": {"responses": [elicit("call_a"), {"text": "You did not answer."}]},
+        "Ask me again": {"responses": [elicit("call_b")]},
+        "Echo": {"responses": [echo, {"text": "Done."}]},
+    }});
+    let h = harness_of(script, settings).await;
 
     let (history, events) = h.prompt(None, "Ask me").await;
     let question = asked(&events).expect("asked");

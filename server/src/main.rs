@@ -17,7 +17,9 @@ async fn main() -> std::process::ExitCode {
         Command::Serve => serve(cli.serve).await,
         Command::Asks { command } => return run_on_stdin(|stdin| server::asks_cli::run_bytes(command, stdin)).await,
         Command::Users { command } => run_users(command, &cli.serve).await,
-        Command::Mcp { command: McpCommand::Try { target } } => try_mcp_server(target).await,
+        Command::Mcp { command: McpCommand::Try { call_all, answer_defaults, target } } => {
+            try_mcp_server(target, app::mcp::TryOptions { call_all, answer_defaults }).await
+        }
         Command::Blocks { command: BlocksCommand::Sanitize } => sanitize_stdin().await,
         Command::Blocks { command: BlocksCommand::Check { html, image_hosts, host_actions } } => {
             let options = palaver_contract::blocks::BlockOptions {
@@ -38,8 +40,8 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-async fn try_mcp_server(target: Vec<String>) -> Result<(), String> {
-    use app::mcp::config::{ApprovalRule, DEFAULT_TIMEOUT, ServerConfig, Transport};
+async fn try_mcp_server(target: Vec<String>, options: app::mcp::TryOptions) -> Result<(), String> {
+    use app::mcp::config::{ApprovalRule, DEFAULT_ANSWER_TIMEOUT, DEFAULT_TIMEOUT, ServerConfig, Transport};
     let mut target = target.into_iter();
     let first = target.next().unwrap_or_default();
     let transport = if first.starts_with("http://") || first.starts_with("https://") {
@@ -53,8 +55,9 @@ async fn try_mcp_server(target: Vec<String>) -> Result<(), String> {
         approval: ApprovalRule::Never,
         tools: None,
         timeout: DEFAULT_TIMEOUT,
+        answer_timeout: DEFAULT_ANSWER_TIMEOUT,
     };
-    app::mcp::try_server(server).await
+    app::mcp::try_server(server, options).await
 }
 
 /// Runs a contract command on stdin, prints its outcome and exits with its code (2 when stdin

@@ -1,6 +1,7 @@
 //! The MCP servers to connect to, in the file format users already have (Claude Desktop,
 //! Cursor): `{"mcpServers": {"<name>": {"command", "args", "env", "cwd"} | {"url", "headers"}}}`,
-//! plus Palaver's own per-server keys: `approval`, `tools` (an allow-list) and `timeoutSeconds`.
+//! plus Palaver's own per-server keys: `approval`, `tools` (an allow-list), `timeoutSeconds` and
+//! `answerTimeoutSeconds`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -46,9 +47,16 @@ pub struct ServerConfig {
     pub tools: Option<Vec<String>>,
     /// How long one tool call may run, not counting the time the user spends answering.
     pub timeout: Duration,
+    /// How long one call may hold the server waiting on its user's answers, in all: calls on a
+    /// server run one at a time, so this is the longest one person keeps it from everyone else.
+    pub answer_timeout: Duration,
 }
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Time to fill in a form or follow a link and come back, for a person at the screen.
+pub const DEFAULT_ANSWER_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest either timeout may be.
+const LONGEST_TIMEOUT_SECONDS: f64 = 86_400.0;
 
 /// One entry of the file as written; checked into a [`ServerConfig`].
 #[derive(Deserialize)]
@@ -67,6 +75,7 @@ struct Entry {
     approval: ApprovalRule,
     tools: Option<Vec<String>>,
     timeout_seconds: Option<f64>,
+    answer_timeout_seconds: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -121,12 +130,25 @@ fn server(name: &str, value: serde_json::Value) -> Result<ServerConfig, String> 
     };
     let timeout = match entry.timeout_seconds {
         None => DEFAULT_TIMEOUT,
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0 => {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= LONGEST_TIMEOUT_SECONDS => {
             Duration::from_secs_f64(seconds)
         }
         Some(_) => return Err("\"timeoutSeconds\" must be a number of seconds above 0, at most a day.".into()),
     };
-    Ok(ServerConfig { name: name.to_string(), transport, approval: entry.approval, tools: entry.tools, timeout })
+    // An ask's deadline is kept in whole seconds: under one, the question would expire as asked.
+    let answer_timeout = match entry.answer_timeout_seconds {
+        None => DEFAULT_ANSWER_TIMEOUT,
+        Some(seconds) if (1.0..=LONGEST_TIMEOUT_SECONDS).contains(&seconds) => Duration::from_secs_f64(seconds),
+        Some(_) => return Err("\"answerTimeoutSeconds\" must be a number of seconds from 1 to a day.".into()),
+    };
+    Ok(ServerConfig {
+        name: name.to_string(),
+        transport,
+        approval: entry.approval,
+        tools: entry.tools,
+        timeout,
+        answer_timeout,
+    })
 }
 
 /// A header or environment value with its `${VAR}` (or `${env:VAR}`) references filled in
@@ -160,8 +182,10 @@ mod tests {
             r#"{"mcpServers": {
                 "everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]},
                 "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"},
-                           "approval": "always", "tools": ["search"], "timeoutSeconds": 5},
+                           "approval": "always", "tools": ["search"], "timeoutSeconds": 5,
+                           "answerTimeoutSeconds": 30},
                 "both": {"command": "x", "url": "http://localhost"},
+                "hasty": {"command": "x", "answerTimeoutSeconds": 0.5},
                 "neither": {"args": []},
                 "odd rule": {"command": "x", "approval": "sometimes"}
             }}"#,
@@ -171,12 +195,15 @@ mod tests {
         assert_eq!(names, ["everything", "remote"]);
         assert_eq!(config.servers[0].approval, ApprovalRule::UnlessReadOnly);
         assert_eq!(config.servers[0].timeout, DEFAULT_TIMEOUT);
+        assert_eq!(config.servers[0].answer_timeout, DEFAULT_ANSWER_TIMEOUT);
         assert_eq!(config.servers[1].approval, ApprovalRule::Always);
         assert_eq!(config.servers[1].tools.as_deref(), Some(&["search".to_string()][..]));
         assert_eq!(config.servers[1].timeout, Duration::from_secs(5));
+        assert_eq!(config.servers[1].answer_timeout, Duration::from_secs(30));
         let problems: Vec<&str> = config.problems.iter().map(|(name, _)| name.as_str()).collect();
-        assert_eq!(problems, ["both", "neither", "odd rule"]);
+        assert_eq!(problems, ["both", "hasty", "neither", "odd rule"]);
         assert!(config.problems[0].1.contains("not both"));
+        assert!(config.problems[1].1.contains("\"answerTimeoutSeconds\" must be a number of seconds from 1"));
         assert!(McpConfig::parse("{\"servers\": {}}").unwrap_err().contains("mcpServers"));
     }
 

@@ -1,7 +1,7 @@
 //! One configured MCP server: its connection (a child process or a streamable HTTP endpoint),
 //! kept alive by a supervisor that reconnects with backoff, and what the admin page shows of it.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,13 @@ struct RunningCall {
     asked_for: Duration,
 }
 
+impl RunningCall {
+    /// How long the user has spent answering this call's questions, so far.
+    fn time_asking(&self) -> Duration {
+        self.asked_for + self.asking_since.map_or(Duration::ZERO, |since| since.elapsed())
+    }
+}
+
 #[derive(Default)]
 struct LinkState {
     state: McpServerState,
@@ -60,13 +67,13 @@ pub struct ServerLink {
     /// Palaver is shutting down: the supervisor ends the connection and stops.
     shutdown: Notify,
     /// One call at a time: MCP does not say which call an elicitation belongs to, so a
-    /// question is the running call's (and reaches that call's user only).
+    /// question is the running call's (and reaches that call's user only). A call waits on its
+    /// user for `answer_timeout` at most (its question expires, and the call ends), so no one
+    /// person holds the server for everyone else.
     calls: Arc<tokio::sync::Mutex<()>>,
     call: Mutex<RunningCall>,
     /// Counts the connections made, so a restart can be waited for.
     generation: AtomicU64,
-    /// The server restarts after an abandoned call; the next call waits for it.
-    restarting: AtomicBool,
 }
 
 /// The server's one running call; dropping it frees the server for the next. A call dropped
@@ -88,7 +95,6 @@ impl Drop for CallSlot {
         }
         let link = self.link.clone();
         let generation = link.generation.load(Ordering::Acquire);
-        link.restarting.store(true, Ordering::Release);
         link.reconnect();
         tokio::spawn(async move {
             let fresh = async {
@@ -97,7 +103,6 @@ impl Drop for CallSlot {
                 }
             };
             let _ = tokio::time::timeout(INITIALIZE_TIMEOUT, fresh).await;
-            link.restarting.store(false, Ordering::Release);
             drop(turn);
         });
     }
@@ -111,8 +116,7 @@ impl CallSlot {
 
     /// How long the user has spent answering this call's questions, so far.
     pub fn time_asking(&self) -> Duration {
-        let call = self.link.running_call();
-        call.asked_for + call.asking_since.map_or(Duration::ZERO, |since| since.elapsed())
+        self.link.running_call().time_asking()
     }
 
     pub fn is_asking(&self) -> bool {
@@ -131,7 +135,6 @@ impl ServerLink {
             calls: Arc::default(),
             call: Mutex::default(),
             generation: AtomicU64::new(0),
-            restarting: AtomicBool::new(false),
         })
     }
 
@@ -145,28 +148,26 @@ impl ServerLink {
         self: &Arc<Self>,
         questions: Option<mpsc::Sender<PendingQuestion>>,
     ) -> Result<CallSlot, String> {
-        // A restart gets the time a server has to start; another call, this call's timeout.
-        let limit = if self.restarting.load(Ordering::Acquire) {
-            self.config.timeout.max(INITIALIZE_TIMEOUT)
-        } else {
-            self.config.timeout
-        };
+        // As long as the call before may hold the server: its run, its user's answers (no
+        // longer: its question expires then), and a restart after it.
+        let limit = self.config.timeout + self.config.answer_timeout + INITIALIZE_TIMEOUT;
         let turn = tokio::time::timeout(limit, self.calls.clone().lock_owned()).await.map_err(|_| {
-            format!(
-                "The MCP server \"{}\" is busy with another call (one waiting on its user's answer); try again later.",
-                self.config.name
-            )
+            format!("The MCP server \"{}\" is busy with other calls; try again later.", self.config.name)
         })?;
         *self.running_call() = RunningCall { questions, ..RunningCall::default() };
         Ok(CallSlot { link: self.clone(), turn: Some(turn), finished: false })
     }
 
-    /// Asks the running call's user `question`; `None` when no call can take it.
+    /// Asks the running call's user `question`, within what is left of the time the call may
+    /// wait on its user; `None` when no call can take it.
     async fn ask(&self, question: ToolQuestion) -> Option<QuestionAnswer> {
-        let questions = self.running_call().questions.clone()?;
+        let (questions, answer_within) = {
+            let call = self.running_call();
+            (call.questions.clone()?, self.config.answer_timeout.saturating_sub(call.time_asking()))
+        };
         let (reply, answer) = oneshot::channel();
         let _asking = Asking::start(self);
-        Some(match questions.send(PendingQuestion { question, reply }).await {
+        Some(match questions.send(PendingQuestion { question, reply, answer_within }).await {
             Ok(()) => answer.await.unwrap_or(QuestionAnswer::Cancel),
             Err(_) => QuestionAnswer::Cancel,
         })

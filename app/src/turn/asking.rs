@@ -2,26 +2,32 @@
 //! what the store keeps of it, whoever asks (the model, an approval, an argument ask, or a
 //! running tool's question).
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use super::arguments::ARGUMENTS_PREFIX;
 use super::call_ids::{ASK_PREFIX, QUESTION_PREFIX, mint};
 use super::run::{Pause, Turn};
 use super::store::{APPROVAL_PREFIX, StoredPendingAsk};
+use super::tools::question::link_host;
 use crate::chat::model::{AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk};
+use crate::wire::CallArgument;
 use palaver_contract::asks::{Ask, to_simple_card};
 
 /// Whose ask a turn pauses on.
 pub(super) enum AskFrom {
     /// The model's own ask, by its call `call_id`.
     Model { call_id: String },
-    /// The approval guarding the call `call_id` of this host tool; `grantable`: the user may
-    /// allow its calls for the conversation or for good.
-    Approval { tool: String, grantable: bool, call_id: String },
+    /// The approval guarding the call `call_id` of this host tool (on `server`, an MCP
+    /// tool's), made with `arguments`; `grantable`: the user may allow its calls for the
+    /// conversation or for good.
+    Approval { tool: String, grantable: bool, call_id: String, server: Option<String>, arguments: Vec<CallArgument> },
     /// The values the calls of a step of this host tool (the first that needs one) wait for.
     Arguments { tool: String },
-    /// A running host tool's question: the call, and the MCP server that asks.
-    Elicitation { tool: String, call_id: String, server: String, url: Option<String> },
+    /// A running host tool's question: the call, the MCP server that asks, and how long the
+    /// call can wait on the answer.
+    Elicitation { tool: String, call_id: String, server: String, url: Option<String>, answer_within: Duration },
 }
 
 impl Turn {
@@ -32,9 +38,15 @@ impl Turn {
     }
 
     /// The pause on an ask of `input`; `from` says whose it is. The ask gets an id of its own,
-    /// minted here (a model's ask keeps the one its preview showed under).
+    /// minted here (a model's ask keeps the one its preview showed under), and its time to live.
     pub(super) fn ask_pause(&self, input: &Value, ask: Ask, from: AskFrom) -> Pause {
         let kind = ask.kind();
+        let settings = &self.runner.settings;
+        let ttl = match &from {
+            AskFrom::Approval { .. } => settings.approval_ttl,
+            AskFrom::Elicitation { answer_within, .. } => settings.ask_ttl.min(*answer_within),
+            AskFrom::Model { .. } | AskFrom::Arguments { .. } => settings.ask_ttl,
+        };
         let (id, origin, host_tool) = match &from {
             AskFrom::Model { call_id } => (self.model_ask_id(call_id), None, None),
             AskFrom::Approval { tool, .. } => (mint(APPROVAL_PREFIX), Some(AskOrigin::Approval), Some(tool.clone())),
@@ -52,6 +64,8 @@ impl Turn {
             tool_name: host_tool,
             server: None,
             url: None,
+            link_host: None,
+            arguments: None,
             expires_at: None,
             grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
         };
@@ -69,10 +83,12 @@ impl Turn {
         };
         match from {
             AskFrom::Model { call_id } => stored.model_call_id = Some(call_id),
-            AskFrom::Approval { call_id, .. } => {
+            AskFrom::Approval { call_id, server, arguments, .. } => {
                 (stored.approval_id, stored.guarded_call_id) = (Some(id.clone()), Some(call_id));
+                (stored.ask.server, stored.ask.arguments) = (server, Some(arguments));
             }
             AskFrom::Elicitation { call_id, server, url, .. } => {
+                stored.ask.link_host = url.as_deref().and_then(link_host);
                 (stored.ask.server, stored.ask.url, stored.asked_by_call) = (Some(server), url, Some(call_id));
             }
             AskFrom::Arguments { .. } => {}
@@ -85,7 +101,7 @@ impl Turn {
             allowed_by: None,
             model_call_id: stored.model_call_id.clone(),
         };
-        Pause { stored, row }
+        Pause { stored, row, ttl }
     }
 }
 

@@ -1,7 +1,11 @@
 //! A running tool's question (an MCP server's elicitation) asked in the chat: the turn saves
 //! what it has and pauses on the ask like any other, so the client's stream ends and every
 //! surface can answer it, but the turn itself stays alive, because the tool is still running;
-//! the answer's request picks up its events ([`super::waiting`]).
+//! the answer's request picks up its events ([`super::waiting`]). The ask expires when the
+//! call can wait no longer (an MCP server's `answerTimeoutSeconds`): the call then ends,
+//! freeing its server for other people's calls.
+
+use std::time::Duration;
 
 use serde_json::Map;
 use tokio::sync::{mpsc, oneshot};
@@ -21,19 +25,26 @@ const STOPPED: &str = "user_stopped";
 /// The cancel reason an elicitation gets when its server withdraws it (or its call ends).
 const WITHDRAWN: &str = "server_withdrew";
 
+/// Nobody answered a tool's question before its ask expired: the call has waited on the
+/// person as long as it may.
+pub(super) struct AnswerTimedOut;
+
 impl Turn {
-    /// Asks `question` of the user, page by page, for the host tool call `call`; `reply` is
-    /// where the answer goes (closed when the server withdraws the question).
+    /// Asks `question` of the user, page by page, for the host tool call `call`, each page's
+    /// ask expiring `answer_within` from now; `reply` is where the answer goes (closed when the
+    /// server withdraws the question).
     pub(super) async fn ask_question(
         &mut self,
         call: &ToolCall,
         question: ToolQuestion,
+        answer_within: Duration,
         reply: &mut oneshot::Sender<QuestionAnswer>,
-    ) -> QuestionAnswer {
+    ) -> Result<QuestionAnswer, AnswerTimedOut> {
         if !self.runner.asks_on() {
             tracing::warn!(server = question.asker(), "an elicitation was declined: asks are off");
-            return QuestionAnswer::Decline;
+            return Ok(QuestionAnswer::Decline);
         }
+        let deadline = tokio::time::Instant::now() + answer_within;
         let mut content = Map::new();
         for page in 0..question.pages() {
             let (kind, input) = question.ask(page);
@@ -42,7 +53,7 @@ impl Turn {
                 Ok(ask) => ask,
                 Err(errors) => {
                     tracing::warn!(server = question.asker(), ?errors, "an elicitation's ask does not validate");
-                    return QuestionAnswer::Decline;
+                    return Ok(QuestionAnswer::Decline);
                 }
             };
             let from = AskFrom::Elicitation {
@@ -50,22 +61,23 @@ impl Turn {
                 call_id: call.id.clone(),
                 server: question.asker().to_string(),
                 url: question.link().map(str::to_string),
+                answer_within: deadline.saturating_duration_since(tokio::time::Instant::now()),
             };
             let pause = self.ask_pause(&input, ask, from);
             let ask_id = pause.stored.ask.tool_call_id.clone();
-            let response = match self.wait_for_answer(pause, &ask_id, &question, page, reply).await {
-                Some(response) => response,
-                None => return QuestionAnswer::Cancel,
+            let Some(response) = self.wait_for_answer(pause, &ask_id, &question, page, reply).await? else {
+                return Ok(QuestionAnswer::Cancel);
             };
             if let Step::Done(answer) = question.answer(page, &response, &mut content) {
-                return answer;
+                return Ok(answer);
             }
         }
-        QuestionAnswer::Cancel
+        Ok(QuestionAnswer::Cancel)
     }
 
     /// Pauses on one page's ask and waits, alive, for its answer; `None` when the turn is
-    /// stopped, a new message supersedes it, or the server withdraws the question first.
+    /// stopped, a new message supersedes it, or the server withdraws the question first;
+    /// [`AnswerTimedOut`] when the ask expired.
     async fn wait_for_answer(
         &mut self,
         pause: super::run::Pause,
@@ -73,7 +85,7 @@ impl Turn {
         question: &ToolQuestion,
         page: usize,
         reply: &mut oneshot::Sender<QuestionAnswer>,
-    ) -> Option<AskResponse> {
+    ) -> Result<Option<AskResponse>, AnswerTimedOut> {
         let waiting = self.runner.waiting.clone();
         // Registered before the ask is stored, so an answer as quick as can be finds the turn.
         let Some(resumed) = waiting.wait(&self.history_id, ask_id, question.clone(), page) else {
@@ -81,11 +93,11 @@ impl Turn {
                 server = question.asker(),
                 "an elicitation was cancelled: the conversation waits on another"
             );
-            return None;
+            return Ok(None);
         };
         let Some(pending) = self.pause(pause).await else {
             waiting.forget(&self.history_id, ask_id);
-            return None;
+            return Ok(None);
         };
         // The reply after the answer starts afresh.
         self.reply.clear();
@@ -108,12 +120,13 @@ impl Turn {
                 self.log.restart(&stream_id);
                 let event = AskResolvedEvent { tool_call_id: ask_id.to_string(), action: response.action().into() };
                 self.emit(TurnEvent::AskResolved { ask_resolved: event }).await;
-                Some(response)
+                Ok(Some(response))
             }
             Ok(Resumed::Superseded) => {
                 self.superseded = true;
-                None
+                Ok(None)
             }
+            Ok(Resumed::Expired) => Err(AnswerTimedOut),
             Err(reason) => {
                 waiting.forget(&self.history_id, ask_id);
                 if let Err(err) = self
@@ -123,7 +136,7 @@ impl Turn {
                 {
                     tracing::error!(?err, "could not cancel an elicitation");
                 }
-                None
+                Ok(None)
             }
         }
     }

@@ -11,13 +11,16 @@ use super::asking::{AskFrom, keyed_by_ask};
 use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store;
-use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput};
+use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput, call_keys};
 use crate::chat::model::{AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent};
 use crate::grants::GrantScope;
 use crate::grants::store as grants;
 use crate::llm::{CallPurpose, ModelEvent, ModelMessage, ModelRequest, ToolCall};
 use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input};
 use palaver_contract::text::shorten;
+
+/// What the model is told of a call whose question expired unanswered.
+const QUESTION_TIMED_OUT: &str = "The user did not answer the tool's question in time, so the call was cancelled.";
 
 impl Turn {
     pub(super) fn context(&self, call_id: &str, questions: mpsc::Sender<PendingQuestion>) -> ToolContext {
@@ -45,7 +48,8 @@ impl Turn {
     }
 
     /// Runs a host tool (its approval, if it needs one, given) and emits its result. The run
-    /// ends early, as a tool error, when the user stops the turn.
+    /// ends early, as a tool error, when the user stops the turn or leaves its question
+    /// unanswered past the ask's deadline.
     pub(super) async fn run_host_tool(&mut self, call: &ToolCall) -> ToolOutput {
         let Some(tool) = self.tools.get(&call.name).cloned() else {
             return json!({"error": format!("There is no tool named \"{}\".", call.name)}).into();
@@ -60,8 +64,11 @@ impl Turn {
                     Ok(output) => output,
                     Err(message) => json!({"error": message}).into(),
                 },
-                Some(PendingQuestion { question, mut reply }) = asked.recv() => {
-                    let answer = self.ask_question(call, question, &mut reply).await;
+                Some(PendingQuestion { question, mut reply, answer_within }) = asked.recv() => {
+                    let Ok(answer) = self.ask_question(call, question, answer_within, &mut reply).await else {
+                        // Dropping the run ends the call and frees what it holds (its MCP server).
+                        break json!({"error": QUESTION_TIMED_OUT}).into();
+                    };
                     let _ = reply.send(answer);
                     if self.superseded {
                         return json!({"error": "A new message came before the tool's question was answered."}).into();
@@ -273,6 +280,13 @@ impl Turn {
             let event =
                 ToolCallEvent { tool_call_id: call.id.clone(), tool_name: call.name.clone(), args: call.input.clone() };
             self.emit(TurnEvent::ToolCall { tool_call: event }).await;
+            let schema = tool.input_schema();
+            let refused = call_keys::refused_keys(tool.as_ref(), &call.input);
+            if !refused.is_empty() {
+                let result = call_keys::refused_result(&call.name, &refused, &schema);
+                self.end_unrun_call(&call, result.clone(), tool_message(&call, result)).await;
+                continue;
+            }
             if tool.approval(&call.input).is_none() {
                 if !self.run_now(&call, None).await {
                     return None;
@@ -283,7 +297,10 @@ impl Turn {
             let guard =
                 if self.runner.asks_on() { approval_input(tool.as_ref(), &call.input, self.surface) } else { None };
             let Some(fingerprint) = self.preflight(tool.as_ref(), &call).await else { continue };
-            let grantable = guard.as_ref().is_some_and(|(_, input)| tool.grantable() && input["destructive"] != true);
+            // A call with keys its tool's schema does not name is never covered by a grant.
+            let all_named = call_keys::unnamed_keys(&schema, &call.input).is_empty();
+            let grantable =
+                guard.as_ref().is_some_and(|(_, input)| tool.grantable() && input["destructive"] != true && all_named);
             // A grant the user gave covers the call: it runs without a card, and says so.
             if grantable && let Some(scope) = self.grant_for(&call).await {
                 if !self.run_now(&call, Some(scope)).await {
@@ -294,7 +311,13 @@ impl Turn {
             match guard {
                 Some((ask, input)) if pause.is_none() => {
                     self.new_rows.push(call_row(&call, call.input.clone(), None));
-                    let from = AskFrom::Approval { tool: call.name.clone(), grantable, call_id: call.id.clone() };
+                    let from = AskFrom::Approval {
+                        tool: call.name.clone(),
+                        grantable,
+                        call_id: call.id.clone(),
+                        server: tool.server().map(str::to_string),
+                        arguments: call_keys::shown_arguments(&schema, &call.input),
+                    };
                     let mut approval = self.ask_pause(&input, ask, from);
                     approval.stored.preflight = fingerprint;
                     pause = Some(approval);

@@ -17,6 +17,9 @@ pub enum Resumed {
     Answer { response: AskResponse, events: mpsc::Sender<TurnEvent>, stream_id: String },
     /// A new message came first: the turn ends, and the question is cancelled.
     Superseded,
+    /// Nobody answered before the ask's deadline (it is stored as expired): the tool's call
+    /// has waited on the person as long as it may, and ends; the turn goes on without it.
+    Expired,
 }
 
 struct Waiter {

@@ -67,7 +67,13 @@ impl Harness {
 
     /// Runs a turn to its end and returns its events.
     pub async fn turn(&self, history_id: Option<&str>, input: TurnInput) -> Vec<TurnEvent> {
-        let mut handle = self.runner.start(self.request(history_id, input)).await.expect("the turn starts");
+        self.turn_as(&self.caller, history_id, input).await
+    }
+
+    /// Runs a turn of `caller`'s to its end and returns its events.
+    pub async fn turn_as(&self, caller: &Caller, history_id: Option<&str>, input: TurnInput) -> Vec<TurnEvent> {
+        let request = TurnRequest { caller: caller.clone(), ..self.request(history_id, input) };
+        let mut handle = self.runner.start(request).await.expect("the turn starts");
         let mut events = Vec::new();
         while let Some(event) = handle.events.recv().await {
             events.push(event);
@@ -82,6 +88,14 @@ impl Harness {
 
     pub async fn answer(&self, history_id: &str, tool_call_id: &str, response: Value) -> Vec<TurnEvent> {
         self.turn(Some(history_id), TurnInput::Answer { tool_call_id: tool_call_id.into(), response }).await
+    }
+
+    /// Another account, signed in: a second person on the same runner.
+    pub async fn another_user(&self, name: &str) -> Caller {
+        let user = app::accounts::service::create_account(&self.pool, name, "correct horse battery", Role::User)
+            .await
+            .expect("account");
+        Caller { user, via: CallerVia::Session }
     }
 
     pub async fn rows(&self, history_id: &str) -> Vec<HistoryRow> {

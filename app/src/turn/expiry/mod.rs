@@ -28,7 +28,8 @@ const SWEEP_BATCH: i64 = 100;
 
 impl TurnRunner {
     /// Ends `pending` as expired when it is due and still pending; a turn waiting on it (an
-    /// elicitation's) ends too. False when it is not due, or already resolved.
+    /// elicitation's) is told, and ends the tool's call. False when it is not due, or already
+    /// resolved.
     pub(super) async fn expire(&self, history_id: &str, pending: &StoredPendingAsk) -> AppResult<bool> {
         let response = AskResponse::Cancel { reason: Some(EXPIRED.into()) };
         let rows = answer_rows(pending, &response);
@@ -45,7 +46,7 @@ impl TurnRunner {
         let expired = self.resolve(history_id, &new_id(), resolution).await?.is_some();
         if expired {
             tracing::info!(history = history_id, ask = %pending.ask.tool_call_id, "an ask expired unanswered");
-            self.waiting.resume(history_id, &pending.ask.tool_call_id, Resumed::Superseded);
+            self.waiting.resume(history_id, &pending.ask.tool_call_id, Resumed::Expired);
         }
         Ok(expired)
     }

@@ -2,12 +2,14 @@
 //! approves. Ships the demo todo tools the spec's examples use (`todos`, their rows in `store`);
 //! MCP servers' tools come in through the same trait, from a [`ToolSource`] (`crate::mcp`).
 
+pub mod call_keys;
 pub mod question;
 mod store;
 mod todos;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::db::Pool;
 use futures::future::BoxFuture;
@@ -34,6 +36,9 @@ pub struct ToolContext {
 pub struct PendingQuestion {
     pub question: question::ToolQuestion,
     pub reply: oneshot::Sender<question::QuestionAnswer>,
+    /// How long the call can wait on the answer: the ask expires then (sooner when asks
+    /// expire sooner), and the call ends.
+    pub answer_within: Duration,
 }
 
 /// What a tool gives back: the JSON result (stored and shown), and parts only the model sees
@@ -100,6 +105,15 @@ pub trait HostTool: Send + Sync {
     /// approval is not destructive); false when every call must be approved.
     fn grantable(&self) -> bool {
         true
+    }
+    /// Whether the tool takes arguments its input schema does not name (see [`call_keys`]):
+    /// not when the schema is closed (`additionalProperties: false`).
+    fn takes_unnamed_arguments(&self) -> bool {
+        self.input_schema().get("additionalProperties") != Some(&Value::Bool(false))
+    }
+    /// The MCP server the tool is on (its name in Palaver's configuration), for a server's tool.
+    fn server(&self) -> Option<&str> {
+        None
     }
     /// Runs the tool; an `Err` is reported to the model as the tool's error. Dropping the
     /// future (the user stopped the turn) abandons the call.
@@ -188,5 +202,14 @@ mod tests {
         let demo = ToolRegistry::demo_todos();
         let names: Vec<&str> = demo.iter().map(|tool| tool.name()).collect();
         assert_eq!(names, ["addTodo", "completeTodo", "deleteCompletedTodos", "listTodos", "scheduleReminder"]);
+    }
+
+    #[test]
+    fn a_closed_schema_takes_no_unnamed_arguments() {
+        let delete = ToolRegistry::demo_todos().get("deleteCompletedTodos").cloned().unwrap();
+        assert!(!delete.takes_unnamed_arguments(), "the demo tools' schemas are closed");
+        assert_eq!(call_keys::refused_keys(delete.as_ref(), &json!({"everything": true})), ["everything"]);
+        assert!(Impostor.takes_unnamed_arguments(), "an open schema takes them (flagged on its approval)");
+        assert!(call_keys::refused_keys(&Impostor, &json!({"anything": 1})).is_empty());
     }
 }
