@@ -1,6 +1,11 @@
 //! A real `palaver serve` process for the tests that need one (signals, the listener's limits):
-//! a temporary database with the user ada, the scripted mock model, and extra settings.
+//! a temporary database with the user ada, the scripted mock model, and extra settings; a fake
+//! OpenAI-compatible model (`fake_openai`) and a database proxy that can cut an instance off
+//! (`proxy`) for the tests of several instances.
 #![allow(dead_code)] // Each test file uses its own part of this.
+
+pub mod fake_openai;
+pub mod proxy;
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -46,8 +51,13 @@ pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
 
 /// Creates the user ada (password `correct horse battery`) on the database.
 pub fn create_ada(database_url: &str) {
+    create_user(database_url, "ada");
+}
+
+/// Creates the user `username`, with ada's password.
+pub fn create_user(database_url: &str, username: &str) {
     let mut create = Command::new(env!("CARGO_BIN_EXE_palaver"))
-        .args(["users", "create", "ada"])
+        .args(["users", "create", username])
         .env("PALAVER_DATABASE_URL", database_url)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -65,6 +75,28 @@ pub async fn start_instance(
     script: &Value,
     settings: &[(&str, String)],
 ) -> Server {
+    spawn_instance(database_url, data_dir, script, settings, Stdio::inherit()).await
+}
+
+/// [`start_instance`], its log (stderr) appended to the file `log`.
+pub async fn start_logged_instance(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    script: &Value,
+    settings: &[(&str, String)],
+    log: &std::path::Path,
+) -> Server {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
+    spawn_instance(database_url, data_dir, script, settings, log.into()).await
+}
+
+async fn spawn_instance(
+    database_url: &str,
+    data_dir: &std::path::Path,
+    script: &Value,
+    settings: &[(&str, String)],
+    log: Stdio,
+) -> Server {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("mock.json"), script.to_string()).unwrap();
     let port = free_port();
@@ -79,7 +111,8 @@ pub async fn start_instance(
         .env("PALAVER_DATA_DIR", data_dir)
         .env("PALAVER_MODEL", format!("mock:{}", dir.path().join("mock.json").display()))
         .env("RUST_LOG", "warn")
-        .stdout(Stdio::null());
+        .stdout(Stdio::null())
+        .stderr(log);
     for (name, value) in settings {
         command.env(name, value);
     }
