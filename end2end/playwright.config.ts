@@ -10,8 +10,15 @@ export const accountsPort = 3101;
 const root = "..";
 
 export const demoPort = 3102;
+export const strictPort = 3103;
 
-function palaver(port: number, name: string, openSignup: boolean, model = "mock:end2end/mock-model.json") {
+function palaver(
+  port: number,
+  name: string,
+  openSignup: boolean,
+  model = "mock:end2end/mock-model.json",
+  { mcp = model !== "demo", settings = {} }: { mcp?: boolean; settings?: Record<string, string> } = {},
+) {
   const dir = `target/e2e/${name}`;
   return {
     // PALAVER_E2E_BIN runs the suite against another build (target/release/palaver after
@@ -39,9 +46,10 @@ function palaver(port: number, name: string, openSignup: boolean, model = "mock:
       PALAVER_UI_BLOCKS_HTML: "true",
       // The demo server runs on run.sh's defaults; the others connect to real MCP servers from
       // npm (scripts/mcp): the reference server and a filesystem one.
-      ...(model === "demo" ? {} : { PALAVER_MCP_CONFIG: "end2end/mcp-servers.json" }),
+      ...(mcp ? { PALAVER_MCP_CONFIG: "end2end/mcp-servers.json" } : {}),
       // The chat server offers a second model to pick (its default keeps a label of its own).
       ...(name === "chat" ? { PALAVER_MODELS: `${model}=Scripted,demo=Demo agent` } : {}),
+      ...settings,
       RUST_LOG: "warn",
     },
   };
@@ -72,6 +80,18 @@ export default defineConfig({
       ],
     },
   },
-  // The third runs the keyless demo agent, as `scripts/run.sh` does.
-  webServer: [palaver(port, "chat", true), palaver(accountsPort, "accounts", false), palaver(demoPort, "demo", true, "demo")],
+  // The third runs the keyless demo agent, as `scripts/run.sh` does. The fourth keeps html
+  // blocks off and allows images from two hosts (one written as an origin with a port).
+  webServer: [
+    palaver(port, "chat", true),
+    palaver(accountsPort, "accounts", false),
+    palaver(demoPort, "demo", true, "demo"),
+    palaver(strictPort, "strict", true, undefined, {
+      mcp: false,
+      settings: {
+        PALAVER_UI_BLOCKS_HTML: "false",
+        PALAVER_IMAGE_HOSTS: "images.example.com, https://Pictures.Example.org:8443/",
+      },
+    }),
+  ],
 });

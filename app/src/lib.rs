@@ -74,6 +74,30 @@ fn asks_on() -> bool {
     }
 }
 
+/// The hosts https images in replies may load from: on the server from its settings, in the
+/// browser from what the server wrote into the page (a streaming document's renderer asks).
+fn image_hosts() -> components::ImageHostsContext {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<crate::state::AppState>()
+            .and_then(|state| state.conversations.blocks)
+            .map(|blocks| components::ImageHostsContext(blocks.image_hosts))
+            .unwrap_or_default()
+    }
+    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
+    {
+        document()
+            .body()
+            .and_then(|body| body.get_attribute(components::IMAGE_HOSTS_ATTRIBUTE))
+            .map(|hosts| components::ImageHostsContext::from_attribute(&hosts))
+            .unwrap_or_default()
+    }
+    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+    {
+        components::ImageHostsContext::default()
+    }
+}
+
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
@@ -88,7 +112,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HydrationScripts options />
                 <MetaTags />
             </head>
-            <body data-reader-language=words::page_words().tag() attr:data-asks-off=(!asks_on()).then_some("")>
+            <body
+                data-reader-language=words::page_words().tag()
+                data-asks-off=(!asks_on()).then_some("")
+                data-image-hosts=image_hosts().attribute()
+            >
                 <App />
             </body>
         </html>
@@ -99,6 +127,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     provide_context(words::page_words());
+    provide_context(image_hosts());
     chat::ConversationsDrawer::provide();
     view! {
         <Stylesheet id="leptos" href="/pkg/palaver.css" />

@@ -3,7 +3,7 @@
 //! the policy without one), no framing, no MIME sniffing, no referrer to other sites, no
 //! powerful features the app does not use, and HSTS when users reach Palaver over https.
 
-use std::sync::LazyLock;
+use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
@@ -13,8 +13,8 @@ use axum::response::Response;
 use leptos::nonce::Nonce;
 use leptos::prelude::{provide_context, use_context};
 
-use app::accounts::auth::Accounts;
 use app::content_policy::content_security_policy;
+use app::state::AppState;
 
 /// The browser features Palaver never uses, turned off for it and anything it embeds.
 const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), bluetooth=(), camera=(), display-capture=(), \
@@ -23,25 +23,47 @@ const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), bluetooth=(), c
 
 const HSTS: &str = "max-age=31536000";
 
-/// The policy of every response that is not a page, made once.
-static POLICY_WITHOUT_NONCE: LazyLock<HeaderValue> =
-    LazyLock::new(|| HeaderValue::from_str(&content_security_policy(None)).expect("the policy is ASCII"));
+/// What the headers are made of, read from the settings once: the image hosts the policy
+/// names, the policy of every response that is not a page, and whether HSTS is sent.
+#[derive(Clone)]
+pub struct SecurityHeaders {
+    image_hosts: Arc<[String]>,
+    policy_without_nonce: HeaderValue,
+    hsts: bool,
+}
+
+impl SecurityHeaders {
+    pub fn new(state: &AppState) -> Self {
+        let image_hosts: Arc<[String]> =
+            state.conversations.blocks.as_ref().map(|blocks| blocks.image_hosts.clone()).unwrap_or_default().into();
+        SecurityHeaders {
+            policy_without_nonce: policy_header(None, &image_hosts),
+            image_hosts,
+            hsts: state.accounts.settings.public_origins.uses_https(),
+        }
+    }
+}
+
+/// The policy as a header value: it holds only ASCII (the policy writes host names only).
+fn policy_header(nonce: Option<&str>, image_hosts: &[String]) -> HeaderValue {
+    HeaderValue::from_str(&content_security_policy(nonce, image_hosts)).expect("the policy is ASCII")
+}
 
 /// Sets the headers; a response that sets its own policy (the html block frame) keeps it.
 ///
 /// The page nonce is made here, once per request, and the page reads it from the request
 /// (`provide_page_nonce`): the policy and the scripts it allows cannot disagree, whatever path
 /// the response takes through the renderer.
-pub async fn security_headers(State(accounts): State<Accounts>, mut request: Request, next: Next) -> Response {
+pub async fn security_headers(State(settings): State<SecurityHeaders>, mut request: Request, next: Next) -> Response {
     let nonce = Nonce::new();
     request.extensions_mut().insert(nonce.clone());
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
         let policy = if is_html(headers) {
-            HeaderValue::from_str(&content_security_policy(Some(&nonce))).expect("a nonce is base64")
+            policy_header(Some(&nonce), &settings.image_hosts)
         } else {
-            POLICY_WITHOUT_NONCE.clone()
+            settings.policy_without_nonce.clone()
         };
         headers.insert(header::CONTENT_SECURITY_POLICY, policy);
     }
@@ -54,7 +76,7 @@ pub async fn security_headers(State(accounts): State<Accounts>, mut request: Req
     for (name, value) in fixed {
         headers.insert(name, HeaderValue::from_static(value));
     }
-    if accounts.settings.public_origins.uses_https() {
+    if settings.hsts {
         headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
     }
     response

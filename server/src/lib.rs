@@ -206,7 +206,7 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), auth::require_account_for_pages))
         .layer(middleware::from_fn(content_type::require_json_bodies))
         .layer(middleware::from_fn_with_state(state.clone(), auth::refuse_cross_site))
-        .layer(middleware::from_fn_with_state(state.clone(), headers::security_headers))
+        .layer(middleware::from_fn_with_state(headers::SecurityHeaders::new(&state), headers::security_headers))
         .layer(middleware::from_fn(server_fn_status::server_fn_status))
         .layer(middleware::from_fn(problem::plain_errors_as_problems))
         .layer(middleware::from_fn(observe::observe))

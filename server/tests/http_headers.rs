@@ -7,6 +7,8 @@ mod common;
 use app::accounts::PublicOrigins;
 use app::accounts::auth::AuthSettings;
 use app::accounts::model::Role;
+use app::chat::BlocksSettings;
+use app::components::IMAGE_HOSTS_ATTRIBUTE;
 use axum::http::{StatusCode, header};
 use common::{Reply, TestApp};
 use serde_json::json;
@@ -92,6 +94,31 @@ async fn a_streamed_conversation_page_runs_only_scripts_with_its_nonce() {
     assert!(page.text.contains("Which plan?"), "the pending ask is on the page");
     let (_, scripts) = scripts_carry_the_nonce(&page);
     assert!(scripts > 2, "the shell's scripts and the streamed parts' ({scripts} found)");
+}
+
+fn image_sources(reply: &Reply) -> String {
+    policy(reply).split("; ").find(|directive| directive.starts_with("img-src ")).expect("an img-src").to_string()
+}
+
+/// Images load only from Palaver, `data:` URLs and the configured image hosts (over https, on
+/// any port, as a document's check allows them): an image a model points anywhere else is refused
+/// by the browser, whatever draws it. The page names the same hosts to its block renderer.
+#[tokio::test]
+async fn images_load_only_from_the_app_data_urls_and_the_configured_image_hosts() {
+    let unconfigured = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let page = unconfigured.send("GET", "/login", &[], None).await;
+    assert_eq!(image_sources(&page), "img-src 'self' data:");
+    assert!(!page.text.contains(IMAGE_HOSTS_ATTRIBUTE), "no hosts to name");
+    assert_eq!(image_sources(&unconfigured.send("GET", "/health", &[], None).await), "img-src 'self' data:");
+
+    let image_hosts = vec!["images.example.com".to_string(), "127.0.0.1".to_string()];
+    let app = TestApp::with_blocks(r#"{"responses": []}"#, BlocksSettings { image_hosts, ..Default::default() }).await;
+    let allowed = "img-src 'self' data: https://images.example.com:* https://127.0.0.1:*";
+    let page = app.send("GET", "/login", &[], None).await;
+    assert_eq!(image_sources(&page), allowed);
+    let body = page.text.split("<body").nth(1).and_then(|body| body.split('>').next()).expect("a body");
+    assert!(body.contains(&format!(" {IMAGE_HOSTS_ATTRIBUTE}=\"images.example.com 127.0.0.1\"")), "{body}");
+    assert_eq!(image_sources(&app.send("GET", "/health", &[], None).await), allowed);
 }
 
 #[tokio::test]

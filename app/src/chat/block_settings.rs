@@ -11,7 +11,7 @@ use palaver_contract::blocks::{
 pub struct BlocksSettings {
     /// The html block is allowed (sanitized, shown in a sandboxed frame).
     pub html: bool,
-    /// Hosts https images may load from.
+    /// Hosts https images may load from (host names, lowercase: [`parse_image_hosts`]).
     pub image_hosts: Vec<String>,
     /// An invalid document gets one repair call.
     pub repair: bool,
@@ -46,9 +46,70 @@ impl BlocksSettings {
     }
 }
 
+/// The hosts `PALAVER_IMAGE_HOSTS` lists (comma-separated), lowercase, each once. A host may be
+/// written as an https origin (`https://images.example.com:8443/`): like the document check, the
+/// allowlist names hosts, and images load from them over https on any port.
+pub fn parse_image_hosts(list: &str) -> Result<Vec<String>, String> {
+    let mut hosts = Vec::new();
+    for entry in list.split(',').map(str::trim).filter(|entry| !entry.is_empty()) {
+        let host = listed_host(entry).ok_or_else(|| {
+            format!(
+                "PALAVER_IMAGE_HOSTS lists \"{entry}\", which is not a host: name one such as images.example.com \
+                 (or https://images.example.com)."
+            )
+        })?;
+        if !hosts.contains(&host) {
+            hosts.push(host);
+        }
+    }
+    Ok(hosts)
+}
+
+/// The host of `host`, `host:port` or `https://host[:port][/]`; `None` for another scheme, a path,
+/// or anything a host name does not hold.
+fn listed_host(entry: &str) -> Option<String> {
+    let entry = entry.to_ascii_lowercase();
+    let authority = entry.strip_prefix("https://").unwrap_or(&entry);
+    let authority = authority.strip_suffix('/').unwrap_or(authority);
+    let host = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.is_empty() && port.bytes().all(|byte| byte.is_ascii_digit()) => host,
+        _ => authority,
+    };
+    is_host_name(host).then(|| host.to_string())
+}
+
+/// Whether `host` is a plain host name or IPv4 address (letters, digits, `-` and `.`), so it can
+/// stand in a Content-Security-Policy as it is.
+pub fn is_host_name(host: &str) -> bool {
+    !host.is_empty()
+        && host.len() <= 253
+        && host.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'.')
+        && !host.starts_with(['.', '-'])
+        && !host.ends_with(['.', '-'])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn image_hosts_are_read_with_or_without_scheme_and_port() {
+        let listed = " Images.Example.com, https://cdn.example.org:8443/ ,127.0.0.1:9000,,images.example.com";
+        assert_eq!(parse_image_hosts(listed).unwrap(), ["images.example.com", "cdn.example.org", "127.0.0.1"]);
+        assert_eq!(parse_image_hosts("").unwrap(), Vec::<String>::new());
+        for refused in [
+            "http://images.example.com",
+            "images.example.com/photos",
+            "images.example.com; script-src *",
+            "*.example.com",
+            "[::1]",
+            "https://",
+            ".example.com",
+        ] {
+            let error = parse_image_hosts(refused).unwrap_err();
+            assert!(error.contains(&format!("\"{refused}\"")) && error.contains("images.example.com"), "{error}");
+        }
+    }
 
     #[test]
     fn the_built_in_actions_are_offered() {

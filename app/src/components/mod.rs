@@ -1,16 +1,24 @@
 //! Widgets shared across pages.
 
 mod blocks;
+mod call_arguments;
 mod chart;
 mod error_alert;
+mod palaver_strip;
 mod simple_card;
 mod text_area;
 mod theme;
+mod visible_text;
 
 #[cfg(feature = "hydrate")]
 pub(crate) use blocks::renderer as block_renderer;
-pub use blocks::{BlockActionsContext, BlocksDocumentView, BlocksReply, StreamingBlocks};
+pub use blocks::{
+    BlockActionsContext, BlocksDocumentView, BlocksReply, IMAGE_HOSTS_ATTRIBUTE, ImageHostsContext, StreamingBlocks,
+};
+pub use call_arguments::{CallArguments, GuardedCallView};
 pub use error_alert::{error_alert, error_paragraph};
+pub use palaver_strip::{PalaverStrip, approval_lines, palaver_line};
 pub use simple_card::{SimpleCardView, button_label, handoff_line};
 pub use text_area::textarea_text;
 pub use theme::{THEME_SCRIPT, ThemeToggle};
+pub use visible_text::VisibleText;

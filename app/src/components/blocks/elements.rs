@@ -44,9 +44,10 @@ pub(super) fn metric_view(metric: Metric) -> impl IntoView {
     }
 }
 
-pub(super) fn image_view(src: String, alt: String, caption: Option<String>) -> impl IntoView {
-    // `file:` refs name uploads the browser cannot fetch directly; show the alt text instead.
-    let image = if src.starts_with("file:") {
+pub(super) fn image_view(src: String, alt: String, caption: Option<String>, state: DocState) -> impl IntoView {
+    // `file:` refs name uploads the browser cannot fetch directly, and a streaming document's
+    // image its check would refuse must not be fetched: show the alt text instead.
+    let image = if src.starts_with("file:") || !state.may_load_image(&src) {
         let label = alt.clone();
         view! {
             <div class="blocks-image__missing" role="img" aria-label=label>
@@ -64,8 +65,20 @@ pub(super) fn image_view(src: String, alt: String, caption: Option<String>) -> i
     }
 }
 
-pub(super) fn html_frame(html: Html) -> impl IntoView {
+pub(super) fn html_frame(html: Html, state: DocState) -> AnyView {
     let height = HtmlHeight::parse(html.height.as_deref()).pixels();
+    // Only the server sanitizes html, once the reply is complete: until then it is not drawn.
+    if state.streaming() {
+        return view! {
+            <figure class="blocks-html" data-testid="html-block-pending">
+                <p class="blocks-html__pending" style=format!("min-height: {height}px")>
+                    "The preview is shown when the reply is complete."
+                </p>
+                <figcaption>"Agent-generated preview"</figcaption>
+            </figure>
+        }
+        .into_any();
+    }
     let title = html.title.clone().unwrap_or_else(|| "Agent-generated preview".to_string());
     view! {
         <figure class="blocks-html" data-testid="html-block">
@@ -79,6 +92,7 @@ pub(super) fn html_frame(html: Html) -> impl IntoView {
             <figcaption>"Agent-generated preview"</figcaption>
         </figure>
     }
+    .into_any()
 }
 
 pub(super) fn chart_view(chart: Chart, state: DocState) -> impl IntoView {

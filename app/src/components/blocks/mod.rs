@@ -3,6 +3,7 @@
 //! links, switch a chart's dataset, copy text or call the host.
 
 mod elements;
+mod image_hosts;
 mod interactive;
 mod loader;
 mod render;
@@ -11,6 +12,8 @@ mod state;
 use leptos::prelude::*;
 
 use crate::markdown;
+use image_hosts::page_image_hosts;
+pub use image_hosts::{IMAGE_HOSTS_ATTRIBUTE, ImageHostsContext};
 use loader::Rendered;
 pub(crate) use loader::renderer;
 use palaver_contract::blocks::{ShownCheck, reads_as_document};
@@ -76,8 +79,10 @@ pub fn BlocksDocumentView(document: serde_json::Value) -> impl IntoView {
 
 /// A reply document still streaming: its complete top-level blocks as they arrive, then a
 /// pending tail. They are shown inert (nothing to click) until the checked document
-/// replaces them when the reply ends.
+/// replaces them when the reply ends, and they load nothing its check would refuse: an image
+/// off this server's image hosts shows its alt text, an html block (sanitized only on the
+/// server, once the reply is complete) a placeholder.
 #[component]
 pub fn StreamingBlocks(text: String) -> impl IntoView {
-    renderer::view_when_loaded(Rendered::Streaming(text))
+    renderer::view_when_loaded(Rendered::Streaming { text, image_hosts: page_image_hosts() })
 }

@@ -59,7 +59,7 @@ pub(super) fn render(block: Block, state: DocState) -> AnyView {
             }
             .into_any()
         }
-        Block::Image(image) => image_view(image.src, image.alt, None).into_any(),
+        Block::Image(image) => image_view(image.src, image.alt, None, state).into_any(),
         Block::Details(details) => view! {
             <details class="blocks-details">
                 <summary>{details.title}</summary>
@@ -78,7 +78,11 @@ pub(super) fn render(block: Block, state: DocState) -> AnyView {
         }
         Block::Gallery(gallery) => view! {
             <div class="blocks-gallery">
-                {gallery.images.into_iter().map(|image| image_view(image.src, image.alt, image.caption)).collect_view()}
+                {gallery
+                    .images
+                    .into_iter()
+                    .map(|image| image_view(image.src, image.alt, image.caption, state))
+                    .collect_view()}
             </div>
         }
         .into_any(),
@@ -90,7 +94,7 @@ pub(super) fn render(block: Block, state: DocState) -> AnyView {
                     .map(|item| {
                         view! {
                             <li class="blocks-list__item">
-                                {item.image.map(|image| image_view(image.src, image.alt, None))} <div>
+                                {item.image.map(|image| image_view(image.src, image.alt, None, state))} <div>
                                     <p class="blocks-list__title">
                                         <strong>{item.title}</strong>
                                         {item
@@ -111,6 +115,6 @@ pub(super) fn render(block: Block, state: DocState) -> AnyView {
             </ul>
         }
         .into_any(),
-        Block::Html(html) => html_frame(html).into_any(),
+        Block::Html(html) => html_frame(html, state).into_any(),
     }
 }

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::super::chart::ChartPoint;
 use super::BlockActionsContext;
 use palaver_contract::blocks::model::{Block, BlocksDocument, Dataset};
-use palaver_contract::blocks::{block_plain_text, cell_text};
+use palaver_contract::blocks::{block_plain_text, cell_text, image_source_allowed};
 
 /// One document's shared state.
 #[derive(Clone, Copy)]
@@ -21,10 +21,13 @@ pub(super) struct DocState {
     /// Every block with an id as written, for copy targets.
     pub(super) written: StoredValue<HashMap<String, Block>>,
     pub(super) actions: Option<BlockActionsContext>,
+    /// While the document streams (not yet checked), the hosts its images may load from.
+    streaming_image_hosts: Option<StoredValue<Vec<String>>>,
 }
 
 impl DocState {
-    pub(super) fn new(document: &BlocksDocument) -> Self {
+    /// The state of a checked document, or of one still streaming (`streaming_image_hosts`).
+    pub(super) fn new(document: &BlocksDocument, streaming_image_hosts: Option<Vec<String>>) -> Self {
         let mut live = HashMap::new();
         let mut written = HashMap::new();
         fn collect(
@@ -49,7 +52,19 @@ impl DocState {
             live: StoredValue::new(live),
             written: StoredValue::new(written),
             actions: use_context::<BlockActionsContext>(),
+            streaming_image_hosts: streaming_image_hosts.map(StoredValue::new),
         }
+    }
+
+    /// Whether the document is still streaming: its html is not sanitized yet.
+    pub(super) fn streaming(&self) -> bool {
+        self.streaming_image_hosts.is_some()
+    }
+
+    /// Whether an image may load from `src`: any of a checked document (its check allowed
+    /// it), only what the check will allow while the document streams.
+    pub(super) fn may_load_image(&self, src: &str) -> bool {
+        self.streaming_image_hosts.is_none_or(|hosts| hosts.with_value(|hosts| image_source_allowed(src, hosts)))
     }
 
     pub(super) fn live(&self, id: &str) -> Option<RwSignal<Block>> {
