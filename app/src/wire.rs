@@ -88,21 +88,22 @@ pub struct HeadlessTurnBody {
     pub surface: Option<AskSurface>,
 }
 
-/// Palaver's additions to the headless answers' asks (`expiresAt`, `locale`), sent only to a
-/// client that names them in `?include=`: the reference's published schemas close those
-/// objects, so a client validating against them must get exactly the reference's keys.
+/// Palaver's additions to the headless answers' asks (`expiresAt`, `locale`, `call`), sent
+/// only to a client that names them in `?include=`: the reference's published schemas close
+/// those objects, so a client validating against them must get exactly the reference's keys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AskAdditions {
     pub expires_at: bool,
     pub locale: bool,
+    pub call: bool,
 }
 
 impl AskAdditions {
     /// The `include` value that asks for every addition.
-    pub const ALL: &'static str = "expiresAt,locale";
+    pub const ALL: &'static str = "expiresAt,locale,call";
 
     /// `GET /gpt/histories/pendingAsks` with every addition, as the watch and the inbox read it
-    /// (they show the time left and the ask's language).
+    /// (they show the time left, the ask's language and what an approval would run).
     pub fn pending_asks_url() -> String {
         format!("/gpt/histories/pendingAsks?include={}", Self::ALL)
     }
@@ -115,9 +116,10 @@ impl AskAdditions {
             match name {
                 "expiresAt" => additions.expires_at = true,
                 "locale" => additions.locale = true,
+                "call" => additions.call = true,
                 other => {
                     return Err(format!(
-                        "include names Palaver's additions, comma-separated: expiresAt, locale (it named \"{other}\")."
+                        "include names Palaver's additions, comma-separated: expiresAt, locale, call (it named \"{other}\")."
                     ));
                 }
             }
@@ -129,6 +131,7 @@ impl AskAdditions {
         PendingAskEntry {
             expires_at: entry.expires_at.filter(|_| self.expires_at),
             locale: entry.locale.filter(|_| self.locale),
+            call: entry.call.filter(|_| self.call),
             ..entry
         }
     }
@@ -137,6 +140,7 @@ impl AskAdditions {
         PendingAskBrief {
             expires_at: brief.expires_at.filter(|_| self.expires_at),
             locale: brief.locale.filter(|_| self.locale),
+            call: brief.call.filter(|_| self.call),
             ..brief
         }
     }
@@ -163,6 +167,9 @@ pub struct PendingAskEntry {
     /// card's words and direction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
+    /// For an approval, the call it would run (Palaver's addition, with `?include=call`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<GuardedCall>,
 }
 
 /// The ask a headless turn left pending.
@@ -181,6 +188,37 @@ pub struct PendingAskBrief {
     /// As on a pending asks entry: only with `?include=locale`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
+    /// As on a pending asks entry: only with `?include=call`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<GuardedCall>,
+}
+
+/// The host tool call an approval guards, as its card shows it: every argument it was made
+/// with, never cut.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct GuardedCall {
+    /// The tool's name as the model calls it.
+    pub tool_name: String,
+    /// The MCP server the tool is on (Palaver's name for it, from its configuration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    pub arguments: Vec<CallArgument>,
+}
+
+/// One argument of a guarded call. The arguments of a call come in the tool schema's order
+/// (its `required` names first, as listed, then its other `properties`), then the ones the
+/// schema does not name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct CallArgument {
+    pub key: String,
+    pub value: Value,
+    /// The tool's input schema does not name this key (its `properties` lack it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outside_schema: bool,
 }
 
 /// The `data` of `POST /gpt/histories/{id}/turn`: the whole turn, once it has finished.
@@ -276,9 +314,15 @@ mod tests {
     fn include_names_the_additions_and_refuses_any_other_name() {
         assert_eq!(AskAdditions::parse(None), Ok(AskAdditions::default()));
         assert_eq!(AskAdditions::parse(Some("")), Ok(AskAdditions::default()));
-        assert_eq!(AskAdditions::parse(Some(AskAdditions::ALL)), Ok(AskAdditions { expires_at: true, locale: true }));
-        assert_eq!(AskAdditions::parse(Some(" locale ,")), Ok(AskAdditions { expires_at: false, locale: true }));
+        assert_eq!(
+            AskAdditions::parse(Some(AskAdditions::ALL)),
+            Ok(AskAdditions { expires_at: true, locale: true, call: true })
+        );
+        assert_eq!(
+            AskAdditions::parse(Some(" locale ,")),
+            Ok(AskAdditions { expires_at: false, locale: true, call: false })
+        );
         let refused = AskAdditions::parse(Some("expiresAt,origin")).unwrap_err();
-        assert!(refused.contains("expiresAt, locale") && refused.contains("\"origin\""), "{refused}");
+        assert!(refused.contains("expiresAt, locale, call") && refused.contains("\"origin\""), "{refused}");
     }
 }

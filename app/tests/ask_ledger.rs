@@ -348,6 +348,33 @@ async fn an_always_grant_reaches_every_conversation() {
 }
 
 #[tokio::test]
+async fn a_call_with_a_key_its_schema_does_not_name_is_flagged_offered_no_grant_and_not_run_under_one() {
+    // publishNote's schema is open: it takes other keys, so the call is asked, not refused.
+    let with_extra = json!({"toolCalls": [{"id": "c2", "name": "publishNote",
+        "input": {"audience": "everyone", "text": "two"}}]});
+    let (h, runs) =
+        with_publish(json!([publish("c1", "one"), {"text": "Done."}, with_extra, {"text": "Asked."}]), false).await;
+    let (history, events) = h.prompt(None, "Publish one").await;
+    answer(&h, &history, &asked(&events).unwrap(), approve(Some("always"))).await.unwrap();
+
+    let (_, events) = h.prompt(Some(&history), "Publish two, to everyone").await;
+    let ask = events
+        .iter()
+        .find_map(|event| match event {
+            TurnEvent::Ask { ask, .. } => Some(ask.clone()),
+            _ => None,
+        })
+        .expect("the always grant does not cover a call with a key outside the schema");
+    assert!(!ask.grantable, "no grant is offered for it");
+    let shown: Vec<(String, bool)> =
+        ask.arguments.unwrap().into_iter().map(|argument| (argument.key, argument.outside_schema)).collect();
+    assert_eq!(shown, [("text".to_string(), false), ("audience".to_string(), true)], "the schema's key first");
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "nothing ran under the grant");
+    let refused = answer(&h, &history, &ask.tool_call_id, approve(Some("always"))).await;
+    assert!(refused.is_err(), "a grant answer is refused: {refused:?}");
+}
+
+#[tokio::test]
 async fn a_grant_is_refused_where_it_is_not_offered_and_the_answer_changes_nothing() {
     let (h, runs) = with_publish(json!([publish("c1", "one")]), true).await;
     let (history, events) = h.prompt(None, "Publish one").await;

@@ -5,6 +5,8 @@
 //! Beside them, the readers of what crosses the wire untrusted that need nothing but bytes: the
 //! event-stream framing (`sse`), the turn bodies (`turn_body`) and the upload form's rules
 //! (`upload`), so the fuzz targets in `fuzz/` reach every reader without the server.
+//! And `visible`: how a decision card shows text so that no character in it can hide or reorder
+//! what it says.
 
 /// An error-code enum: its codes with their meanings (`ALL`, `as_str`, `meaning`, `Display`).
 /// A code travels as its name (serialized by hand: in the browser's wasm this is far smaller
@@ -69,3 +71,4 @@ pub mod sse;
 pub mod text;
 pub mod turn_body;
 pub mod upload;
+pub mod visible;

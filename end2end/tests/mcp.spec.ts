@@ -15,10 +15,10 @@ test("an MCP write waits for an approval that names the server, the tool and its
   await chat.open();
   await chat.sendMessage("Write a note through MCP");
   await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__write_file");
-  const prompt = ask.card.locator(".ask-card__prompt");
-  await expect(prompt).toContainText('Run write_file on the MCP server "files"?');
-  await expect(prompt).toContainText('path: "note-from-chat.txt"');
-  await expect(prompt).toContainText('content: "Written from the chat"');
+  await expect(ask.card.getByTestId("palaver-server")).toHaveText("On the MCP server files");
+  await expect(ask.card.locator(".ask-card__prompt")).toHaveText('Run write_file on the MCP server "files"?');
+  await expect(ask.card.getByTestId("call-argument-key")).toHaveText(["path", "content"]);
+  await expect(ask.card.getByTestId("call-argument-value")).toHaveText(['"note-from-chat.txt"', '"Written from the chat"']);
   await expect(ask.button("approve")).toHaveClass(/ask-button--destructive/);
   expect(existsSync(note), "nothing is written before the approval").toBe(false);
 

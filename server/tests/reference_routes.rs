@@ -262,7 +262,7 @@ async fn headless_answers_match_the_published_schemas_and_palavers_additions_com
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     let problem = refused.json();
     assert_eq!(problem["title"], "Invalid query");
-    assert!(problem["detail"].as_str().unwrap().contains("expiresAt, locale (it named \"origin\")"), "{problem}");
+    assert!(problem["detail"].as_str().unwrap().contains("expiresAt, locale, call (it named \"origin\")"), "{problem}");
 
     let turn_with_additions = format!("/gpt/histories/{id}/turn?include={}", app::wire::AskAdditions::ALL);
     let (status, cancelled_and_asked_again) =

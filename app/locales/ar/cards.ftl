@@ -14,6 +14,19 @@ choose-range = اختر من { $min } إلى { $max }
 choose-any = اختر واحدة أو أكثر
 search-options = ابحث في الخيارات
 approval-needed = يلزم الإذن لـ
+on-server = على خادم MCP
+asked-by = يسأل خادم MCP
+link-opens = يفتح الرابط
+arguments = الوسائط
+no-arguments = بلا وسائط.
+outside-schema = ليس في مخطط الأداة
+characters = { $count ->
+    [zero] لا أحرف
+    [one] حرف واحد
+    [two] حرفان
+    [few] { $count } أحرف
+   *[other] { $count } حرفًا
+}
 needed-by = قيم مطلوبة لـ
 allow-once = اسمح مرة واحدة
 allow-in-conversation = اسمح في هذه المحادثة

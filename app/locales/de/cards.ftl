@@ -14,6 +14,16 @@ choose-range = Wähle { $min } bis { $max }
 choose-any = Wähle eine oder mehrere
 search-options = Optionen durchsuchen
 approval-needed = Freigabe nötig für
+on-server = Auf dem MCP-Server
+asked-by = Gefragt vom MCP-Server
+link-opens = Der Link öffnet
+arguments = Argumente
+no-arguments = Keine Argumente.
+outside-schema = Nicht im Schema des Werkzeugs
+characters = { $count ->
+    [one] 1 Zeichen
+   *[other] { $count } Zeichen
+}
 needed-by = Werte benötigt für
 allow-once = Einmal erlauben
 allow-in-conversation = In diesem Gespräch erlauben

@@ -15,6 +15,16 @@ choose-range = Choose { $min } to { $max }
 choose-any = Choose one or more
 search-options = Search the options
 approval-needed = Approval needed for
+on-server = On the MCP server
+asked-by = Asked by the MCP server
+link-opens = The link opens
+arguments = Arguments
+no-arguments = No arguments.
+outside-schema = Not in the tool's schema
+characters = { $count ->
+    [one] 1 character
+   *[other] { $count } characters
+}
 needed-by = Values needed by
 allow-once = Allow once
 allow-in-conversation = Allow in this conversation

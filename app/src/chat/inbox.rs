@@ -1,14 +1,16 @@
 //! "Needs your input": the header's count of the asks waiting across every conversation (also
-//! in the tab's title), opening a list of them — title, conversation, age, time left — that
-//! jumps to each card. A simple card's buttons answer from the list (the headless turn, as the
-//! watch does). Kept current by the live events.
+//! in the tab's title), opening a list of them — title, conversation, age, time left, and for
+//! an approval its tool and every argument — that jumps to each card. A simple card's buttons
+//! answer from the list (the headless turn, as the watch does). Kept current by the live events.
 
 use leptos::prelude::*;
 
 use super::deadline;
+use crate::components::{GuardedCallView, VisibleText};
 use crate::live::LiveEvent;
 use crate::wire::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, ButtonStyle};
+use palaver_contract::visible::Layout;
 
 fn button_class(style: ButtonStyle) -> &'static str {
     match style {
@@ -136,6 +138,14 @@ pub fn Inbox() -> impl IntoView {
                                     [age, left].into_iter().flatten().collect::<Vec<_>>().join(" · ")
                                 };
                                 let buttons = if ask.simple.handoff { Vec::new() } else { ask.simple.buttons.clone() };
+                                let card_words = crate::words::Words::for_ask(
+                                    ask.locale.as_deref(),
+                                    &crate::words::reader_words(),
+                                );
+                                let call = ask
+                                    .call
+                                    .clone()
+                                    .map(|call| view! { <GuardedCallView call words=card_words /> });
                                 let (history_id, tool_call_id) = (ask.history_id.clone(), ask.tool_call_id.clone());
                                 view! {
                                     <li class="inbox__item" data-testid="inbox-item">
@@ -144,9 +154,10 @@ pub fn Inbox() -> impl IntoView {
                                             href=format!("/?c={}", ask.history_id)
                                             on:click=move |_| close()
                                         >
-                                            {heading}
+                                            <VisibleText text=heading layout=Layout::Prose />
                                         </a>
                                         <span class="inbox__meta">{conversation} " · " {when}</span>
+                                        {call}
                                         <div class="inbox__buttons">
                                             {buttons
                                                 .into_iter()

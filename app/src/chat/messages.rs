@@ -10,11 +10,12 @@ use super::model::{Attachment, HistoryRow, HistoryView, Rating};
 use super::page_state::LiveTurn;
 use super::rating::RateReply;
 use super::transcript::{INTERRUPTED, TranscriptItem, transcript};
-use crate::components::{BlocksReply, StreamingBlocks, textarea_text};
+use crate::components::{BlocksReply, StreamingBlocks, VisibleText, textarea_text};
 use crate::error::AppError;
 use crate::grants::GrantScope;
 use crate::markdown;
 use palaver_contract::blocks::{ShownCheck, reads_as_document};
+use palaver_contract::visible::Layout;
 
 /// The conversation's last exchange, which a regenerate or an edit replaces: where it starts
 /// in the saved rows, how many rows the client shows, and the message that began it.
@@ -143,7 +144,10 @@ fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: O
     view! {
         <details class="tool-line" data-testid="tool-line">
             <summary>{summary}</summary>
-            <pre>{pretty(&args)}</pre>
+            // The arguments as they ran: no character in them hides or reorders the others.
+            <pre>
+                <VisibleText text=pretty(&args) layout=Layout::Prose />
+            </pre>
             {result.map(|result| view! { <pre>{pretty(&result)}</pre> })}
         </details>
     }

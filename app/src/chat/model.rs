@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::wire::{CallArgument, GuardedCall};
 use palaver_contract::asks::{AskKind, SimpleCard};
 use palaver_contract::blocks::ShownCheck;
 
@@ -273,12 +274,18 @@ pub struct AskEvent {
     pub origin: Option<AskOrigin>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
-    /// An elicitation's MCP server.
+    /// The MCP server that asks (an elicitation) or whose tool an approval guards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
     /// The link a URL-mode elicitation opens when the user taps to go on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The host of that link, as Palaver read it; the card shows it as Palaver's own line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_host: Option<String>,
+    /// An approval's: every argument of the call it guards (see [`GuardedCall`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Vec<CallArgument>>,
     /// When the ask ends as `expired` if nobody answers it (set when it is stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
@@ -293,12 +300,36 @@ impl AskEvent {
     pub fn locale(&self) -> Option<String> {
         self.input["locale"].as_str().map(str::to_string)
     }
+
+    /// An approval's call: its tool, server and arguments.
+    pub fn guarded_call(&self) -> Option<GuardedCall> {
+        if self.origin != Some(AskOrigin::Approval) {
+            return None;
+        }
+        Some(GuardedCall {
+            tool_name: self.tool_name.clone()?,
+            server: self.server.clone(),
+            arguments: self.arguments.clone()?,
+        })
+    }
+}
+
+/// The line Palaver adds under a URL-mode elicitation's message, naming the link's host.
+pub fn link_host_line(host: &str) -> String {
+    format!("\n\nThe link opens {host}.")
 }
 
 impl From<AskEvent> for crate::wire::PendingAskBrief {
     fn from(ask: AskEvent) -> Self {
-        let locale = ask.locale();
-        Self { kind: ask.kind, simple: ask.simple, tool_call_id: ask.tool_call_id, expires_at: ask.expires_at, locale }
+        let (locale, call) = (ask.locale(), ask.guarded_call());
+        Self {
+            kind: ask.kind,
+            simple: ask.simple,
+            tool_call_id: ask.tool_call_id,
+            expires_at: ask.expires_at,
+            locale,
+            call,
+        }
     }
 }
 

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView, Rating};
 use crate::grants::GrantScope;
+use crate::wire::CallArgument;
 use palaver_contract::asks::AskKind;
 use palaver_contract::blocks::ShownCheck;
 
@@ -31,6 +32,12 @@ pub struct AskItem {
     pub expired_at: Option<String>,
     /// A waiting approval that offers grants (allow in this conversation, always allow).
     pub grantable: bool,
+    /// The MCP server of a waiting elicitation or MCP tool's approval.
+    pub server: Option<String>,
+    /// The host a waiting URL-mode elicitation's link opens.
+    pub link_host: Option<String>,
+    /// A waiting approval's call arguments, every one.
+    pub arguments: Option<Vec<CallArgument>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -61,10 +68,7 @@ pub enum TranscriptItem {
 }
 
 pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
-    let waiting = view.pending_ask.as_ref().map(|pending| pending.ask.tool_call_id.as_str());
-    let link = view.pending_ask.as_ref().and_then(|pending| pending.ask.url.clone());
-    let expires_at = view.pending_ask.as_ref().and_then(|pending| pending.ask.expires_at.clone());
-    let grantable = view.pending_ask.as_ref().is_some_and(|pending| pending.ask.grantable);
+    let pending = view.pending_ask.as_ref().map(|pending| &pending.ask);
     let mut items: Vec<TranscriptItem> = Vec::new();
     for (index, row) in view.rows.iter().enumerate() {
         match row {
@@ -79,6 +83,9 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                 rating: view.ratings.get(&index).copied(),
             }),
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask), .. } => {
+                // What only the ask the conversation waits on carries.
+                let waiting =
+                    pending.filter(|pending| ask.status == AskStatus::Pending && pending.tool_call_id == *tool_call_id);
                 items.push(TranscriptItem::Ask(Box::new(AskItem {
                     tool_call_id: tool_call_id.clone(),
                     kind: ask.kind,
@@ -87,11 +94,14 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     response: None,
                     origin: ask.origin,
                     tool_name: tool_name.clone(),
-                    waiting: ask.status == AskStatus::Pending && waiting == Some(tool_call_id.as_str()),
-                    link: link.clone().filter(|_| waiting == Some(tool_call_id.as_str())),
-                    expires_at: expires_at.clone().filter(|_| waiting == Some(tool_call_id.as_str())),
+                    waiting: waiting.is_some(),
+                    link: waiting.and_then(|pending| pending.url.clone()),
+                    expires_at: waiting.and_then(|pending| pending.expires_at.clone()),
                     expired_at: ask.expired_at.clone(),
-                    grantable: grantable && waiting == Some(tool_call_id.as_str()),
+                    grantable: waiting.is_some_and(|pending| pending.grantable),
+                    server: waiting.and_then(|pending| pending.server.clone()),
+                    link_host: waiting.and_then(|pending| pending.link_host.clone()),
+                    arguments: waiting.and_then(|pending| pending.arguments.clone()),
                 })))
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None, allowed_by, .. } => {

@@ -1,10 +1,15 @@
-//! A simple card as a small screen shows it: title, text, up to three buttons, and the
-//! handoff line when the full app is needed, in the ask's language and direction.
+//! A simple card as a small screen shows it: title, text, an approval's call (its tool and
+//! every argument), up to three buttons, and the handoff line when the full app is needed, in
+//! the ask's language and direction.
 
 use leptos::prelude::*;
 
+use super::call_arguments::GuardedCallView;
+use super::visible_text::VisibleText;
+use crate::wire::GuardedCall;
 use crate::words::{CardLanguage, Words, reader_words};
 use palaver_contract::asks::{AskKind, ButtonStyle, SimpleCard, SimpleCardButton};
+use palaver_contract::visible::Layout;
 
 /// The line a card that hands off shows, by kind.
 pub fn handoff_line(kind: AskKind, words: &Words) -> String {
@@ -55,6 +60,9 @@ pub fn SimpleCardView(
     /// The language the ask is written in.
     #[prop(default = None)]
     locale: Option<String>,
+    /// For an approval, the call it would run.
+    #[prop(default = None)]
+    call: Option<GuardedCall>,
 ) -> impl IntoView {
     let words = Words::for_ask(locale.as_deref(), &reader_words());
     let language = CardLanguage::of(locale.as_deref());
@@ -68,8 +76,21 @@ pub fn SimpleCardView(
             lang=language.lang
             dir=language.dir
         >
-            {card.title.clone().or(fallback_title).map(|title| view! { <h2 class="watch__title">{title}</h2> })}
-            <p class="watch__text">{card.text.clone()}</p>
+            {card
+                .title
+                .clone()
+                .or(fallback_title)
+                .map(|title| {
+                    view! {
+                        <h2 class="watch__title">
+                            <VisibleText text=title layout=Layout::Prose />
+                        </h2>
+                    }
+                })}
+            <p class="watch__text">
+                <VisibleText text=card.text.clone() layout=Layout::Prose />
+            </p>
+            {call.map(|call| view! { <GuardedCallView call words=words.clone() /> })}
             <div class="watch__buttons">
                 {card
                     .buttons

@@ -23,8 +23,6 @@ pub const OUTPUT_MAX_BYTES: usize = 100 * 1024;
 const IMAGE_MAX_BASE64_BYTES: usize = 5 * 1024 * 1024;
 /// How often a call waiting on the user's answer looks at its timeout again.
 const ASKING_POLL: Duration = Duration::from_secs(1);
-/// An argument value longer than this is collapsed in the approval prompt.
-const ARGUMENT_SHOWN_MAX: usize = 80;
 
 /// `<server>__<tool>`, with any other character made `_` and cut to the providers' 64.
 fn model_tool_name(server: &str, tool: &str) -> String {
@@ -59,7 +57,8 @@ impl McpTool {
         }
     }
 
-    fn read_only(&self) -> bool {
+    /// Whether the server marks the tool read-only (`readOnlyHint: true`): its word, not a proof.
+    pub fn read_only(&self) -> bool {
         self.tool.annotations.as_ref().and_then(|hints| hints.read_only_hint) == Some(true)
     }
 
@@ -99,16 +98,28 @@ impl HostTool for McpTool {
         self.link.config.approval != ApprovalRule::Always
     }
 
-    fn approval(&self, input: &Value) -> Option<Value> {
+    /// A server may ignore a key it does not know, so a call with one is never run, whatever
+    /// the tool's schema says (see `turn::tools::call_keys`).
+    fn takes_unnamed_arguments(&self) -> bool {
+        false
+    }
+
+    fn server(&self) -> Option<&str> {
+        Some(&self.link.config.name)
+    }
+
+    /// The arguments are not in the prompt: the approval carries them whole, and the card
+    /// shows each on its own row (`AskEvent::arguments`).
+    fn approval(&self, _input: &Value) -> Option<Value> {
         if !self.needs_approval() {
             return None;
         }
         let server = &self.link.config.name;
         let shown = self.tool.title.as_deref().unwrap_or(&self.tool.name);
-        let prompt = format!("Run {} on the MCP server \"{server}\"?\n\n{}", self.tool.name, arguments_shown(input));
+        let prompt = format!("Run {} on the MCP server \"{server}\"?", self.tool.name);
         Some(json!({
             "title": shorten(&format!("{shown} ({server})"), 80),
-            "prompt": shorten(prompt.trim_end(), 500),
+            "prompt": shorten(&prompt, 500),
             "confirmLabel": "Run",
             "denyLabel": "Don't run",
             "destructive": self.destructive(),
@@ -158,31 +169,6 @@ impl HostTool for McpTool {
             }
         })
     }
-}
-
-/// The arguments as a person reads them: one `key: value` line each, long values collapsed.
-fn arguments_shown(input: &Value) -> String {
-    let Value::Object(arguments) = input else { return String::new() };
-    if arguments.is_empty() {
-        return "No arguments.".into();
-    }
-    arguments
-        .iter()
-        .map(|(key, value)| {
-            let text = match value {
-                Value::String(text) => format!("\"{text}\""),
-                other => other.to_string(),
-            };
-            let length = text.chars().count();
-            if length > ARGUMENT_SHOWN_MAX {
-                let start: String = text.chars().take(ARGUMENT_SHOWN_MAX - 1).collect();
-                format!("{key}: {start}… ({length} characters)")
-            } else {
-                format!("{key}: {text}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A call's result as the model sees it: text joined, images as image parts, structured
@@ -252,14 +238,6 @@ mod tests {
         assert_eq!(model_tool_name("files", "read.file/v2"), "files__read_file_v2");
         let long = model_tool_name("server", &"t".repeat(100));
         assert_eq!(long.len(), 64);
-    }
-
-    #[test]
-    fn long_arguments_are_collapsed_and_short_ones_shown_exactly() {
-        let shown = arguments_shown(&json!({"path": "/data/notes.txt", "content": "x".repeat(500), "n": 3}));
-        assert!(shown.contains("path: \"/data/notes.txt\""));
-        assert!(shown.contains("n: 3"));
-        assert!(shown.contains("… (502 characters)"), "{shown}");
     }
 
     #[test]

@@ -144,6 +144,7 @@ pub fn WatchPage() -> impl IntoView {
                                 on_press=press
                                 disabled=busy
                                 locale=item.locale
+                                call=item.call
                             />
                             {move || {
                                 time_left()

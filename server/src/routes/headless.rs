@@ -28,7 +28,8 @@ use palaver_contract::turn_body::{HeadlessTurn, parse_headless_turn};
 #[derive(Deserialize, IntoParams)]
 pub struct IncludeQuery {
     /// Palaver's additions to each ask, comma-separated: `expiresAt` (when it ends unanswered),
-    /// `locale` (its language). Without it the asks have exactly the reference's keys.
+    /// `locale` (its language), `call` (for an approval, the tool and every argument it would
+    /// run with). Without it the asks have exactly the reference's keys.
     include: Option<String>,
 }
 
@@ -56,6 +57,7 @@ pub async fn pending_asks(
         .map(|item| {
             additions.entry(PendingAskEntry {
                 locale: item.pending.ask.locale(),
+                call: item.pending.ask.guarded_call(),
                 created: item.pending.created,
                 history_id: item.history_id,
                 kind: item.pending.ask.kind,

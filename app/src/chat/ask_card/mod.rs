@@ -8,6 +8,7 @@ mod drafts;
 mod files;
 mod form;
 mod markdown;
+mod palaver_lines;
 mod preview;
 mod questions;
 
@@ -23,7 +24,7 @@ use super::deadline;
 use super::summary::ask_summary;
 use super::transcript::AskItem;
 use crate::chat::model::{AskOrigin, AskStatus};
-use crate::components::button_label;
+use crate::components::{CallArguments, VisibleText, button_label};
 use crate::error::FieldError;
 use crate::words::{CardLanguage, Words, reader_words};
 use choice::ChoiceBody;
@@ -33,6 +34,8 @@ use markdown::MarkdownBody;
 use palaver_contract::asks::{
     Ask, AskError, AskKind, ButtonStyle, SimpleCardButton, parse_stored_ask, to_simple_card, validate_ask_response,
 };
+use palaver_contract::visible::Layout;
+use palaver_lines::{palaver_lines, server_message};
 use questions::QuestionsBody;
 
 /// Where an ask card sends its answer, and what the server said about the last one.
@@ -127,16 +130,13 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
             channel.send.run((tool_call_id.clone(), response))
         })
     };
-    let guard = match item.origin {
-        Some(AskOrigin::Approval) => Some(("approval-needed", item.tool_name.clone())),
-        Some(AskOrigin::Arguments) => Some(("needed-by", item.tool_name.clone())),
-        _ => None,
-    };
     let words = Words::for_ask(ask.locale(), &reader_words());
+    let palaver = palaver_lines(&item, &words);
+    let arguments = item.arguments.clone().filter(|_| item.origin == Some(AskOrigin::Approval));
     let language = CardLanguage::of(ask.locale());
     let title = ask.title().map(str::to_string);
     let label = title.clone().unwrap_or_else(|| words.get("question"));
-    let prompt = ask.prompt().to_string();
+    let prompt = server_message(ask.prompt(), item.link_host.as_deref()).to_string();
     let w = words.clone();
     let body = match &ask {
         Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
@@ -166,18 +166,24 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
             lang=language.lang
             dir=language.dir
         >
-            {guard
-                .map(|(line, tool)| {
+            {palaver}
+            {title
+                .map(|title| {
                     view! {
-                        <p class="ask-card__guard" data-testid="approval-tool">
-                            {words.get(line)}
-                            " "
-                            <code>{tool}</code>
+                        <h3 class="ask-card__title">
+                            <VisibleText text=title layout=Layout::Prose />
+                        </h3>
+                    }
+                })}
+            {(!prompt.is_empty())
+                .then(|| {
+                    view! {
+                        <p class="ask-card__prompt">
+                            <VisibleText text=prompt layout=Layout::Prose />
                         </p>
                     }
                 })}
-            {title.map(|title| view! { <h3 class="ask-card__title">{title}</h3> })}
-            <p class="ask-card__prompt">{prompt}</p>
+            {arguments.map(|arguments| view! { <CallArguments arguments words=words.clone() /> })}
             {body}
             {item
                 .expires_at

@@ -101,6 +101,9 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         expires_at: None,
         expired_at: None,
         grantable: false,
+        server: None,
+        link_host: None,
+        arguments: None,
     };
     let states = answered_states(&fixture, card.buttons.first().map(|button| button.response.to_value()));
     view! {
