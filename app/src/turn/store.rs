@@ -15,6 +15,7 @@ use std::time::Duration;
 use crate::db::{Backend, Pool, Tx};
 use serde_json::{Value, json};
 
+pub use super::pending::store::{PendingAskListItem, claim_approved_run, pending_ask, pending_asks_of};
 pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
 use crate::audit::Decider;
 use crate::audit::store as audit;
@@ -23,21 +24,6 @@ use crate::error::AppResult;
 use crate::grants::GrantScope;
 use crate::grants::store as grants;
 use palaver_contract::asks::AskResponse;
-
-pub async fn pending_ask(pool: &Pool, history_id: &str) -> AppResult<Option<StoredPendingAsk>> {
-    let row: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT CAST(pending_ask AS TEXT) FROM histories WHERE id = $1")
-            .bind(history_id)
-            .fetch_optional(pool)
-            .await?;
-    Ok(row.and_then(|(json,)| json).and_then(|json| match serde_json::from_str(&json) {
-        Ok(ask) => Some(ask),
-        Err(err) => {
-            tracing::error!(%err, history = history_id, "unreadable pending ask");
-            None
-        }
-    }))
-}
 
 async fn next_seq(tx: &mut Tx<'_>, history_id: &str) -> AppResult<i64> {
     let (seq,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = $1")
@@ -177,7 +163,7 @@ fn draft_json(backend: Backend, draft: &Draft<'_>) -> AppResult<String> {
     Ok(backend.storable_text(&rows))
 }
 
-async fn insert_draft(tx: &mut Tx<'_>, draft: &Draft<'_>) -> AppResult<()> {
+pub(super) async fn insert_draft(tx: &mut Tx<'_>, draft: &Draft<'_>) -> AppResult<()> {
     let backend = Backend::of_tx(tx);
     sqlx::query(
         "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)",
@@ -289,72 +275,6 @@ pub async fn save_draft(
     if open {
         insert_rows(&mut tx, history_id, turn_id, &rows).await?;
     }
-    tx.commit().await?;
-    Ok(true)
-}
-
-/// The last message the user sent on a conversation, and how many rows it has in all.
-pub struct LastMessage {
-    pub seq: i64,
-    pub turn_id: String,
-    pub text: String,
-    /// The ids of the files it carried.
-    pub attachments: Vec<String>,
-    pub row_count: i64,
-}
-
-pub async fn last_message(pool: &Pool, history_id: &str) -> AppResult<Option<LastMessage>> {
-    let row: Option<(i64, String, String, i64)> = sqlx::query_as(
-        "SELECT seq, turn_id, CAST(payload AS TEXT), (SELECT COUNT(*) FROM history_rows WHERE history_id = $1)
-         FROM history_rows WHERE history_id = $1 AND row_type = 'user' ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(history_id)
-    .fetch_optional(pool)
-    .await?;
-    Ok(row.map(|(seq, turn_id, payload, row_count)| {
-        let (text, attachments) = match serde_json::from_str(&payload) {
-            Ok(HistoryRow::User { text, attachments }) => (text, attachments),
-            _ => Default::default(),
-        };
-        LastMessage {
-            seq,
-            turn_id,
-            text,
-            attachments: attachments.into_iter().map(|file| file.file_id).collect(),
-            row_count,
-        }
-    }))
-}
-
-/// Retracts the last exchange: the message `last` and every row after it (the reply, its
-/// tool calls and asks). False, with nothing changed, when that message is no longer the last
-/// one, an ask is pending, or the conversation is gone: someone else moved first. The message
-/// sent in its place is stored as `draft` in the same transaction, so a process killed after
-/// it loses neither.
-pub async fn retract_exchange(pool: &Pool, history_id: &str, last: &LastMessage, draft: &Draft<'_>) -> AppResult<bool> {
-    let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
-    let claimed = sqlx::query(&format!(
-        "UPDATE histories SET updated_at = {now}
-         WHERE id = $1 AND deleted_at IS NULL AND pending_ask IS NULL
-           AND EXISTS (SELECT 1 FROM history_rows
-                       WHERE history_id = $1 AND seq = $2 AND turn_id = $3 AND row_type = 'user')
-           AND NOT EXISTS (SELECT 1 FROM history_rows WHERE history_id = $1 AND seq > $2 AND row_type = 'user')"
-    ))
-    .bind(history_id)
-    .bind(last.seq)
-    .bind(&last.turn_id)
-    .execute(&mut *tx)
-    .await?;
-    if claimed.rows_affected() == 0 {
-        return Ok(false);
-    }
-    sqlx::query("DELETE FROM history_rows WHERE history_id = $1 AND seq >= $2")
-        .bind(history_id)
-        .bind(last.seq)
-        .execute(&mut *tx)
-        .await?;
-    insert_draft(&mut tx, draft).await?;
     tx.commit().await?;
     Ok(true)
 }
@@ -550,49 +470,4 @@ pub async fn undo_resolution(
     }
     tx.commit().await?;
     Ok(restored)
-}
-
-/// Records that the approved call `key` (`<history id>/<call id>`) runs, with the digest of its
-/// arguments; false when it ran before (a replayed, retried or racing approval): it must not
-/// run again.
-pub async fn claim_approved_run(pool: &Pool, key: &str, tool_name: &str, args_digest: &str) -> AppResult<bool> {
-    let claimed = sqlx::query(
-        "INSERT INTO approved_runs (idempotency_key, tool_name, args_digest) VALUES ($1, $2, $3)
-         ON CONFLICT (idempotency_key) DO NOTHING",
-    )
-    .bind(key)
-    .bind(tool_name)
-    .bind(args_digest)
-    .execute(pool)
-    .await?;
-    Ok(claimed.rows_affected() == 1)
-}
-
-/// One pending ask of a user, for `GET /gpt/histories/pendingAsks`.
-pub struct PendingAskListItem {
-    pub history_id: String,
-    pub title: Option<String>,
-    pub pending: StoredPendingAsk,
-}
-
-pub async fn pending_asks_of(pool: &Pool, owner_id: &str) -> AppResult<Vec<PendingAskListItem>> {
-    let rows: Vec<(String, Option<String>, String)> = sqlx::query_as(&format!(
-        "SELECT id, title, CAST(pending_ask AS TEXT) FROM histories
-         WHERE owner_id = $1 AND pending_ask IS NOT NULL AND deleted_at IS NULL
-         ORDER BY {} DESC, id DESC",
-        Backend::of(pool).json_text("pending_ask", "created")
-    ))
-    .bind(owner_id)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(history_id, title, json)| match serde_json::from_str(&json) {
-            Ok(pending) => Some(PendingAskListItem { history_id, title, pending }),
-            Err(err) => {
-                tracing::error!(%err, history = history_id, "unreadable pending ask left out of the list");
-                None
-            }
-        })
-        .collect())
 }

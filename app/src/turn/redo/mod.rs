@@ -1,8 +1,10 @@
 //! Regenerate and edit: the conversation's last exchange is retracted, and the message sent
 //! again (or its edit) is stored as the new turn's draft in the same transaction.
 
+pub mod store;
+
 use super::attachments::Attached;
-use super::{TurnRunner, check_prompt, store};
+use super::{TurnRunner, check_prompt, store as turns};
 use crate::accounts::auth::Caller;
 use crate::audit::Decider;
 use crate::chat::access::{HistoryAccess, authorize_history};
@@ -47,7 +49,7 @@ impl TurnRunner {
         let cancelled = self.cancel_for_prompt(history_id, turn_id, decider).await?;
         let prompt = edited.map_or(last.text.clone(), str::to_string);
         let rows = super::draft::first_rows(Some(prompt.trim().to_string()), &attached.rows);
-        let draft = store::Draft { turn_id, history_id, user_id: &caller.user.id, running_key, rows: &rows };
+        let draft = turns::Draft { turn_id, history_id, user_id: &caller.user.id, running_key, rows: &rows };
         if !store::retract_exchange(&self.pool, history_id, &last, &draft).await? {
             return Err(AppError::ConversationChanged);
         }

@@ -2,6 +2,8 @@
 //! what resuming needs, and what it says of itself (the call an approval guards, the digest of
 //! that call's arguments, its audit entry).
 
+pub mod store;
+
 use serde::{Deserialize, Serialize};
 
 use super::arguments::HeldStep;

@@ -4,6 +4,8 @@
 //! the chat and a watch), so each has a list, in the order they began: each waits for those
 //! before it (`wait_for_earlier`), so one writes at a time.
 
+pub mod store;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -11,7 +13,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 
 use super::leases::LeaseHealth;
-use super::store::{self, RunningTurnRow};
+use super::store::{self as histories, RunningTurnRow};
 use super::stream_mirror;
 use super::turn_log::TurnLog;
 use crate::db::{Pool, new_id};
@@ -181,7 +183,7 @@ impl RunningTurns {
     /// Gives back a place a turn was admitted to and did not take (its request was refused).
     pub async fn release(&self, reservation: Reservation) {
         lock(&self.reserved).remove(&reservation.key);
-        if let Err(err) = store::remove_running_turn(&self.pool, &reservation.key).await {
+        if let Err(err) = histories::remove_running_turn(&self.pool, &reservation.key).await {
             tracing::warn!(?err, "an unused turn's place stays until its lease ends");
         }
     }
@@ -252,7 +254,7 @@ impl RunningTurns {
         if self.switches().get(history_id).is_some_and(|turns| !turns.is_empty()) {
             return true;
         }
-        store::runs_elsewhere(&self.pool, history_id, None, &self.instance_id).await.unwrap_or_else(|err| {
+        histories::runs_elsewhere(&self.pool, history_id, None, &self.instance_id).await.unwrap_or_else(|err| {
             tracing::warn!(?err, history = history_id, "could not look for the turn on other instances");
             false
         })
@@ -307,7 +309,7 @@ impl RunningTurns {
         if here.is_some() || !self.signals.cross_instances() {
             return here;
         }
-        match store::stream_elsewhere(&self.pool, history_id, &self.instance_id).await {
+        match histories::stream_elsewhere(&self.pool, history_id, &self.instance_id).await {
             Ok(Some((stream_id, prompt))) => {
                 Some(stream_mirror::follow(self.pool.clone(), &self.signals, stream_id, prompt).await)
             }
@@ -335,7 +337,7 @@ impl RunningTurns {
             key
         };
         if let Some(key) = key
-            && let Err(err) = store::remove_running_turn(&self.pool, &key).await
+            && let Err(err) = histories::remove_running_turn(&self.pool, &key).await
         {
             // The housekeeper tries again; its lease runs out meanwhile, and it does not count.
             tracing::warn!(?err, history = history_id, "a finished turn's row stays for now");
@@ -378,7 +380,7 @@ impl RunningTurns {
 
     /// Signals the Stop to the instance that runs the turn, when another one does.
     async fn stop_elsewhere(&self, history_id: &str, stream_id: Option<&str>) -> bool {
-        match store::runs_elsewhere(&self.pool, history_id, stream_id, &self.instance_id).await {
+        match histories::runs_elsewhere(&self.pool, history_id, stream_id, &self.instance_id).await {
             Ok(true) => {
                 let payload =
                     stream_id.map_or_else(|| history_id.to_owned(), |stream| format!("{history_id} {stream}"));
@@ -440,16 +442,16 @@ impl Housekeeper {
                 prompt: prompt.as_deref(),
                 instance_id: &self.instance_id,
             };
-            failed |= store::renew_lease(&self.pool, &row, lease_seconds).await.is_err();
+            failed |= histories::renew_lease(&self.pool, &row, lease_seconds).await.is_err();
         }
         self.leases.record(failed, held.len());
         let ended: Vec<String> = lock(&self.ended).iter().cloned().collect();
         for key in ended {
-            if store::remove_running_turn(&self.pool, &key).await.is_ok() {
+            if histories::remove_running_turn(&self.pool, &key).await.is_ok() {
                 lock(&self.ended).remove(&key);
             }
         }
-        match store::forget_lapsed(&self.pool).await {
+        match histories::forget_lapsed(&self.pool).await {
             Ok(0) => {}
             Ok(lapsed) => tracing::info!(lapsed, "forgot the turns of an instance that stopped renewing them"),
             Err(err) => tracing::warn!(?err, "lapsed turns were not forgotten"),
@@ -593,7 +595,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(1200)).await;
         assert_eq!(here.count_of("ada").await.unwrap(), 0, "its lease ran out");
         assert!(!here.stop("h1").await);
-        assert_eq!(store::forget_lapsed(&pool).await.unwrap(), 1, "and its row is forgotten");
+        assert_eq!(histories::forget_lapsed(&pool).await.unwrap(), 1, "and its row is forgotten");
     }
 
     #[tokio::test]
