@@ -308,23 +308,6 @@ pub async fn runs_elsewhere(
     Ok(count > 0)
 }
 
-/// Renews a running turn's lease; its row again when it was lost (its lease lapsed while
-/// this instance could not renew it).
-pub async fn renew_lease(pool: &Pool, turn: &RunningTurnRow<'_>, lease_seconds: i64) -> AppResult<()> {
-    let renewed = sqlx::query(&format!(
-        "UPDATE running_turns SET lease_until = {} WHERE id = $1",
-        Backend::of(pool).seconds_from_now("$2")
-    ))
-    .bind(turn.key)
-    .bind(lease_seconds)
-    .execute(pool)
-    .await?;
-    if renewed.rows_affected() == 0 {
-        add_running_turn(pool, turn, lease_seconds).await?;
-    }
-    Ok(())
-}
-
 /// Forgets the turns whose lease ran out (their instance died), and, a minute on, the stored
 /// events of streams no turn runs any more; returns how many turns it forgot.
 pub async fn forget_lapsed(pool: &Pool) -> AppResult<u64> {

@@ -442,7 +442,7 @@ impl Housekeeper {
                 prompt: prompt.as_deref(),
                 instance_id: &self.instance_id,
             };
-            failed |= histories::renew_lease(&self.pool, &row, lease_seconds).await.is_err();
+            failed |= store::place_running_turn(&self.pool, &row, lease_seconds).await.is_err();
         }
         self.leases.record(failed, held.len());
         let ended: Vec<String> = lock(&self.ended).iter().cloned().collect();

@@ -51,8 +51,8 @@ pub async fn reserve_running_turn(
     Ok(true)
 }
 
-/// Names the conversation, stream and prompt of a turn in the place it holds (its row again
-/// when its lease lapsed meanwhile).
+/// Names the conversation, stream and prompt of a turn in the place it holds, and renews its
+/// lease (its row again when the lease lapsed meanwhile: the instance could not renew it).
 pub async fn place_running_turn(pool: &Pool, turn: &RunningTurnRow<'_>, lease_seconds: i64) -> AppResult<()> {
     let placed = sqlx::query(&format!(
         "UPDATE running_turns SET history_id = $2, stream_id = $3, prompt = $4, lease_until = {}
