@@ -20,6 +20,9 @@ for (const scheme of SCHEMES) {
   });
 
   test(`the chat, settings and watch pages pass axe in ${scheme}`, async ({ page }) => {
+    // Seven audits and two replies: on two busy cores this takes about the default 30 s, so
+    // it gets a bound of its own (a bound, not a measure: the verdict is axe's).
+    test.setTimeout(90_000);
     await page.emulateMedia({ colorScheme: scheme });
     await signUpFreshUser(page);
     const chat = new ChatPage(page);
