@@ -73,22 +73,16 @@ impl TurnRunner {
             false => Some(self.running.reserve(&request.caller.user.id, self.settings.max_turns_per_user).await?),
         };
         let running_key = reservation.as_ref().map(|reservation| reservation.key.clone());
-        let admitted = self.admitted(request, running_key.as_deref()).await;
-        match (admitted, reservation) {
-            (Ok(Admitted::Turn(ready)), reservation) => self.launch(*ready, reservation).await,
-            (Ok(Admitted::Resumed(handle)), reservation) => {
-                if let Some(reservation) = reservation {
-                    self.running.release(reservation).await;
-                }
-                Ok(handle)
-            }
-            (Err(err), reservation) => {
-                if let Some(reservation) = reservation {
-                    self.running.release(reservation).await;
-                }
-                Err(err)
-            }
+        let handle = match self.admitted(request, running_key.as_deref()).await {
+            Ok(Admitted::Turn(ready)) => return self.launch(*ready, reservation).await,
+            Ok(Admitted::Resumed(handle)) => Ok(handle),
+            Err(err) => Err(err),
+        };
+        // No turn of its own runs: the place goes back.
+        if let Some(reservation) = reservation {
+            self.running.release(reservation).await;
         }
+        handle
     }
 
     /// Everything a turn does before it runs, in its conversation's admission: the redo's

@@ -28,12 +28,7 @@ pub async fn reserve_running_turn(
     let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     sqlx::query("UPDATE users SET id = id WHERE id = $1").bind(place.user_id).execute(&mut *tx).await?;
-    let running: Vec<(String,)> =
-        sqlx::query_as(&format!("SELECT id FROM running_turns WHERE user_id = $1 AND lease_until > {}", backend.now()))
-            .bind(place.user_id)
-            .fetch_all(&mut *tx)
-            .await?;
-    if running.iter().filter(|(key,)| !place.ended.contains(key)).count() >= cap {
+    if live_turns_of(&mut *tx, backend, place.user_id, place.ended).await? >= cap {
         return Ok(false);
     }
     sqlx::query(&format!(
@@ -75,13 +70,21 @@ pub async fn place_running_turn(pool: &Pool, turn: &RunningTurnRow<'_>, lease_se
 /// How many turns of `user_id` run on any instance (a lapsed lease, or one of `ended`, does
 /// not count).
 pub async fn running_turns_of(pool: &Pool, user_id: &str, ended: &[String]) -> AppResult<usize> {
-    let running: Vec<(String,)> = sqlx::query_as(&format!(
-        "SELECT id FROM running_turns WHERE user_id = $1 AND lease_until > {}",
-        Backend::of(pool).now()
-    ))
-    .bind(user_id)
-    .fetch_all(pool)
-    .await?;
+    live_turns_of(pool, Backend::of(pool), user_id, ended).await
+}
+
+/// How many rows of `running_turns` of `user_id` hold a live lease, leaving out `ended`.
+async fn live_turns_of<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    backend: Backend,
+    user_id: &str,
+    ended: &[String],
+) -> AppResult<usize> {
+    let running: Vec<(String,)> =
+        sqlx::query_as(&format!("SELECT id FROM running_turns WHERE user_id = $1 AND lease_until > {}", backend.now()))
+            .bind(user_id)
+            .fetch_all(db)
+            .await?;
     Ok(running.iter().filter(|(key,)| !ended.contains(key)).count())
 }
 
