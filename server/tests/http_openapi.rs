@@ -96,6 +96,21 @@ impl Checker {
     }
 }
 
+/// The document as it was before Palaver was split into crates (`openapi.snapshot.json`): the
+/// wire is the contract with clients, so a change to it is made on purpose, by updating the
+/// snapshot (`PALAVER_UPDATE_SNAPSHOT=1`) in the same commit.
+#[tokio::test]
+async fn the_document_is_the_one_on_record() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let document = document(&app).await;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/openapi.snapshot.json");
+    if std::env::var_os("PALAVER_UPDATE_SNAPSHOT").is_some() {
+        std::fs::write(&path, serde_json::to_string_pretty(&document).unwrap() + "\n").unwrap();
+    }
+    let on_record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(document == on_record, "GET /openapi.json differs from {}", path.display());
+}
+
 #[tokio::test]
 async fn the_document_has_every_route_of_the_table_with_the_references_names() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
