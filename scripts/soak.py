@@ -2,7 +2,7 @@
 """Soak: N users run prompt -> ask -> answer cycles for a long time against a release build with
 the keyless demo agent (no per-cycle script that grows with the run), on SQLite, on 127.0.0.1.
 
-    cargo leptos build --release --split   # or: cargo build --release -p server
+    cargo leptos build --release --split   # or: cargo build --release -p palaver-server
     python3 scripts/soak.py [--minutes 60] [--users 16]
 
 A cycle is POST /gpt/histories, POST .../turn {prompt: "Set up a plan"} (the demo asks a choice)
@@ -54,7 +54,7 @@ def main():
     args = parser.parse_args()
     binary = os.path.join(ROOT, "target/release/palaver")
     if not os.path.exists(binary):
-        sys.exit("build the release server first: cargo build --release -p server")
+        sys.exit("build the release server first: cargo build --release -p palaver-server")
 
     workdir = tempfile.mkdtemp(prefix="palaver-soak-")
     env = dict(

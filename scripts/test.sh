@@ -19,31 +19,34 @@ cargo fmt --all --check
 leptosfmt --quiet --check app/src server/src frontend/src
 
 step "clippy (server build)"
-same_flags cargo clippy -p server -p app -p palaver-contract --features app/ssr,palaver-contract/sanitize --all-targets -- -D warnings
+same_flags cargo clippy -p palaver-server -p palaver-app -p palaver-core -p palaver-wire -p palaver-contract \
+  --features palaver-app/ssr,palaver-contract/sanitize --all-targets -- -D warnings
 
 step "clippy (browser build)"
-same_flags cargo clippy -p frontend -p app --features app/hydrate --target wasm32-unknown-unknown -- -D warnings
+same_flags cargo clippy -p palaver-frontend -p palaver-app --features palaver-app/hydrate --target wasm32-unknown-unknown -- -D warnings
 
 step "build (cargo leptos)"
 cargo leptos build --split
 
 step "Rust tests (SQLite)"
 same_flags cargo test -p palaver-contract --features sanitize
-same_flags cargo test -p app --features ssr
-same_flags cargo test -p server
+same_flags cargo test -p palaver-wire
+same_flags cargo test -p palaver-core
+same_flags cargo test -p palaver-app --features ssr
+same_flags cargo test -p palaver-server
 
 step "Rust tests again on PostgreSQL, files in an S3-compatible bucket (throw-away servers)"
 services=$(mktemp -d)
 trap 'scripts/postgres.sh stop "$services/postgres" || true; scripts/s3.sh stop "$services/s3" || true; rm -rf "$services"' EXIT
 postgres_url=$(scripts/postgres.sh start "$services/postgres")
 s3_env=$(scripts/s3.sh start "$services/s3")
-# Every storage test takes a fresh database on the server (app::db::scratch_url) and a fresh
-# prefix in the bucket (app::uploads::scratch_url); two-instance tests run in this pass only.
+# Every storage test takes a fresh database on the server (palaver_core::db::scratch_url) and a fresh
+# prefix in the bucket (palaver_core::uploads::scratch_url); two-instance tests run in this pass only.
 (
   export PALAVER_TEST_POSTGRES_URL=$postgres_url PALAVER_TEST_POSTGRES_CA=$services/postgres/ca.crt
   set -a && eval "$s3_env" && set +a
-  same_flags cargo test -p app --features ssr
-  same_flags cargo test -p server
+  same_flags cargo test -p palaver-core
+  same_flags cargo test -p palaver-server
 )
 scripts/postgres.sh stop "$services/postgres"
 scripts/s3.sh stop "$services/s3"

@@ -141,7 +141,7 @@ mod live_source {
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
 
-    use crate::live::LiveEvent;
+    use palaver_wire::live::LiveEvent;
 
     type Listener = Rc<dyn Fn(&LiveEvent)>;
     /// The connection, and the handler that must live as long as it.
@@ -197,13 +197,13 @@ mod live_source {
 /// Calls `on_event` with each of the signed-in user's live events until the calling component
 /// is cleaned up (call it from an effect: the server has no events).
 #[cfg(feature = "hydrate")]
-pub fn listen_live(on_event: impl Fn(&crate::live::LiveEvent) + 'static) {
+pub fn listen_live(on_event: impl Fn(&palaver_wire::live::LiveEvent) + 'static) {
     let id = live_source::add(std::rc::Rc::new(on_event));
     leptos::prelude::on_cleanup(move || live_source::remove(id));
 }
 
 #[cfg(not(feature = "hydrate"))]
-pub fn listen_live(_on_event: impl Fn(&crate::live::LiveEvent) + 'static) {}
+pub fn listen_live(_on_event: impl Fn(&palaver_wire::live::LiveEvent) + 'static) {}
 
 /// Sets the tab's title.
 #[cfg(feature = "hydrate")]

@@ -1,5 +1,6 @@
-//! Palaver's shared library: the chat UI, and (with `ssr`) the turn runner,
-//! the model seam and storage. Compiled for the server (`ssr`) and the browser (`hydrate`).
+//! Palaver's pages: the chat, Settings, the watch and the storybook, their components, and the
+//! server functions behind them (thin: under `ssr` they call `palaver-core`). Compiled for the
+//! server (`ssr`) and the browser (`hydrate`).
 
 pub mod account_deletion;
 pub mod accounts;
@@ -9,41 +10,19 @@ pub mod chat;
 #[cfg(feature = "hydrate")]
 mod chunks;
 pub mod components;
-#[cfg(feature = "ssr")]
-pub mod content_policy;
-pub mod error;
 pub mod grants;
 pub mod http;
 #[cfg(feature = "hydrate")]
 pub mod hydration;
-pub mod live;
 pub mod markdown;
 mod mcp_admin;
 pub mod navigation;
 mod pages;
-pub mod wire;
-pub mod words;
-
-#[cfg(feature = "ssr")]
-pub mod db;
-#[cfg(feature = "ssr")]
-pub mod llm;
-#[cfg(feature = "ssr")]
-pub mod mcp;
-#[cfg(feature = "ssr")]
-pub mod openapi;
-#[cfg(feature = "ssr")]
-pub mod outbound;
 #[cfg(feature = "ssr")]
 pub mod server_fn;
 #[cfg(feature = "ssr")]
-pub mod signals;
-#[cfg(feature = "ssr")]
 pub mod state;
-#[cfg(feature = "ssr")]
-pub mod turn;
-#[cfg(feature = "ssr")]
-pub mod uploads;
+pub mod words;
 
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};

@@ -4,10 +4,10 @@
 use leptos::prelude::*;
 
 use crate::components::error_paragraph;
-use crate::error::AppError;
 #[cfg(feature = "ssr")]
 use crate::server_fn;
-use crate::wire::{McpServerState, McpServerStatus, McpStatus};
+use palaver_wire::body::{McpServerState, McpServerStatus, McpStatus};
+use palaver_wire::error::AppError;
 
 #[server(prefix = "/api", endpoint = "admin_mcp_status")]
 pub async fn admin_mcp_status() -> Result<McpStatus, AppError> {

@@ -1,16 +1,16 @@
 //! Server state shared by routes and server functions: one substate per service, so a
 //! handler extracts only what it uses (`State<Conversations>`, `State<Accounts>`, …).
 
-use crate::db::Pool;
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
+use palaver_core::db::Pool;
 
-use crate::accounts::auth::Accounts;
-use crate::chat::Conversations;
-use crate::live::LiveHub;
-use crate::mcp::McpHub;
-use crate::turn::TurnRunner;
-use crate::uploads::Uploads;
+use palaver_core::accounts::auth::Accounts;
+use palaver_core::conversation::Conversations;
+use palaver_core::live::LiveHub;
+use palaver_core::mcp::McpHub;
+use palaver_core::turn::TurnRunner;
+use palaver_core::uploads::Uploads;
 
 #[derive(Clone, FromRef)]
 pub struct AppState {

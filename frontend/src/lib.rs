@@ -9,11 +9,11 @@ pub fn hydrate() {
     _ = Executor::init_wasm_bindgen();
     Executor::spawn_local(async {
         let body = leptos::prelude::document().body().expect("the page has a body");
-        if !app::hydration::prepare().await {
-            app::hydration::show_load_error();
+        if !palaver_app::hydration::prepare().await {
+            palaver_app::hydration::show_load_error();
             return;
         }
-        leptos::mount::hydrate_from_async(body, app::App).await.forget();
-        app::hydration::finish();
+        leptos::mount::hydrate_from_async(body, palaver_app::App).await.forget();
+        palaver_app::hydration::finish();
     });
 }

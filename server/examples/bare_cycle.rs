@@ -3,7 +3,7 @@
 //! request makes as many inserts as Palaver's makes (the load script counts them) and one
 //! guarded update, in one transaction:
 //!
-//!     cargo run --release -p server --example bare_cycle -- <address> <database url> \
+//!     cargo run --release -p palaver-server --example bare_cycle -- <address> <database url> \
 //!         <inserts per prompt> <inserts per answer>
 //!
 //! `POST /histories` makes a conversation; `POST /histories/{id}/prompt` claims its pending slot,
@@ -18,7 +18,7 @@ use axum::routing::post;
 use serde_json::json;
 
 struct Bare {
-    pool: app::db::Pool,
+    pool: palaver_core::db::Pool,
     prompt_inserts: usize,
     answer_inserts: usize,
 }
@@ -32,7 +32,7 @@ async fn main() -> Result<(), String> {
         return Err("usage: bare_cycle <address> <database url> <inserts per prompt> <inserts per answer>".into());
     };
     let count = |text: &str| text.parse::<usize>().map_err(|err| format!("{text}: {err}"));
-    let pool = app::db::connect(url).await.map_err(|err| err.to_string())?;
+    let pool = palaver_core::db::connect(url).await.map_err(|err| err.to_string())?;
     let bare = Arc::new(Bare { pool, prompt_inserts: count(prompt_inserts)?, answer_inserts: count(answer_inserts)? });
     let router = Router::new()
         .route("/histories", post(create))
@@ -49,7 +49,7 @@ fn failed(err: sqlx::Error) -> StatusCode {
 }
 
 async fn create(State(bare): Shared) -> Result<String, StatusCode> {
-    let id = app::db::new_id();
+    let id = palaver_core::db::new_id();
     sqlx::query("INSERT INTO histories (id) VALUES ($1)").bind(&id).execute(&bare.pool).await.map_err(failed)?;
     Ok(id)
 }
@@ -57,7 +57,7 @@ async fn create(State(bare): Shared) -> Result<String, StatusCode> {
 async fn prompt(State(bare): Shared, Path(id): Path<String>) -> Result<StatusCode, StatusCode> {
     let claim = format!(
         "UPDATE histories SET pending_ask = {} WHERE id = $1 AND pending_ask IS NULL",
-        app::db::Backend::of(&bare.pool).json("$2")
+        palaver_core::db::Backend::of(&bare.pool).json("$2")
     );
     let ask = json!({"toolCallId": "call_1", "kind": "choice"}).to_string();
     cycle_step(&bare, &id, &claim, Some(ask), bare.prompt_inserts).await
@@ -76,7 +76,7 @@ async fn cycle_step(
     value: Option<String>,
     inserts: usize,
 ) -> Result<StatusCode, StatusCode> {
-    let backend = app::db::Backend::of(&bare.pool);
+    let backend = palaver_core::db::Backend::of(&bare.pool);
     let mut tx = bare.pool.begin().await.map_err(failed)?;
     let mut update = sqlx::query(guarded).bind(id);
     if let Some(value) = value {

@@ -9,8 +9,8 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 
-use app::accounts::PublicOrigins;
-use app::accounts::auth::{Accounts, Caller, require_caller, resolve_caller, session_secret};
+use palaver_core::accounts::PublicOrigins;
+use palaver_core::accounts::auth::{Accounts, Caller, require_caller, resolve_caller, session_secret};
 
 use crate::problem::Problem;
 

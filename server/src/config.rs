@@ -120,13 +120,13 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_MODELS")]
     pub models: Option<String>,
     /// The OpenAI-compatible server's base URL (Ollama: http://127.0.0.1:11434/v1).
-    #[arg(long, global = true, env = "PALAVER_OPENAI_BASE_URL", default_value = app::llm::OPENAI_BASE_URL)]
+    #[arg(long, global = true, env = "PALAVER_OPENAI_BASE_URL", default_value = palaver_core::llm::OPENAI_BASE_URL)]
     pub openai_base_url: String,
     /// The OpenAI-compatible server's API key (sent as a bearer token; optional for local servers).
     #[arg(long, global = true, env = "PALAVER_OPENAI_API_KEY", hide_env_values = true)]
     pub openai_api_key: Option<Secret>,
     /// Anthropic's base URL.
-    #[arg(long, global = true, env = "PALAVER_ANTHROPIC_BASE_URL", default_value = app::llm::ANTHROPIC_BASE_URL)]
+    #[arg(long, global = true, env = "PALAVER_ANTHROPIC_BASE_URL", default_value = palaver_core::llm::ANTHROPIC_BASE_URL)]
     pub anthropic_base_url: String,
     /// Anthropic's API key.
     #[arg(long, global = true, env = "PALAVER_ANTHROPIC_API_KEY", hide_env_values = true)]
@@ -251,8 +251,8 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
-    pub fn database(&self) -> app::db::DatabaseSettings {
-        app::db::DatabaseSettings {
+    pub fn database(&self) -> palaver_core::db::DatabaseSettings {
+        palaver_core::db::DatabaseSettings {
             url: self.database_url.clone(),
             max_connections: self.database_max_connections.max(1),
             connect_timeout: std::time::Duration::from_secs(self.database_connect_timeout_seconds.max(1)),
@@ -260,7 +260,7 @@ impl ServeConfig {
         }
     }
 
-    pub fn turn_settings(&self) -> Result<app::turn::TurnSettings, String> {
+    pub fn turn_settings(&self) -> Result<palaver_core::turn::TurnSettings, String> {
         let mut kinds = Vec::new();
         for name in self.ask_kinds.split(',').map(str::trim).filter(|name| !name.is_empty()) {
             let kind = palaver_contract::asks::AskKind::parse(name)
@@ -269,21 +269,16 @@ impl ServeConfig {
                 kinds.push(kind);
             }
         }
-        let image_hosts = app::chat::parse_image_hosts(&self.image_hosts)?;
-        let tools = if self.demo_tools { app::turn::tools::ToolRegistry::demo_todos() } else { Default::default() };
-        Ok(app::turn::TurnSettings {
+        let image_hosts = palaver_core::conversation::parse_image_hosts(&self.image_hosts)?;
+        Ok(palaver_core::turn::TurnSettings {
             ask_kinds: kinds,
             max_file_size_bytes: self.max_file_size_bytes,
             max_steps: self.max_steps.max(1),
-            tools,
-            files: Some(app::uploads::FileStore::from_url(self.files_url.as_deref(), &self.data_dir)?),
-            blocks: self.ui_blocks.then_some(app::chat::BlocksSettings {
+            blocks: self.ui_blocks.then_some(palaver_core::conversation::BlocksSettings {
                 html: self.ui_blocks_html,
                 image_hosts,
                 repair: self.ui_blocks_repair,
             }),
-            // `app_state` adds the MCP servers, connected by `serve` inside the runtime.
-            tool_sources: Vec::new(),
             ask_ttl: std::time::Duration::from_secs(self.ask_ttl_seconds),
             approval_ttl: std::time::Duration::from_secs(self.approval_ttl_seconds),
             max_turns_per_user: usize::try_from(self.max_turns_per_user).unwrap_or(usize::MAX),
@@ -291,8 +286,19 @@ impl ServeConfig {
         })
     }
 
-    pub fn provider_settings(&self) -> app::llm::ProviderSettings {
-        app::llm::ProviderSettings {
+    pub fn turn_dependencies(&self) -> Result<palaver_core::turn::TurnDependencies, String> {
+        let tools =
+            if self.demo_tools { palaver_core::turn::tools::ToolRegistry::demo_todos() } else { Default::default() };
+        Ok(palaver_core::turn::TurnDependencies {
+            tools,
+            // `app_state` adds the MCP servers, connected by `serve` inside the runtime.
+            tool_sources: Vec::new(),
+            files: Some(palaver_core::uploads::FileStore::from_url(self.files_url.as_deref(), &self.data_dir)?),
+        })
+    }
+
+    pub fn provider_settings(&self) -> palaver_core::llm::ProviderSettings {
+        palaver_core::llm::ProviderSettings {
             openai_base_url: self.openai_base_url.clone(),
             openai_api_key: self.openai_api_key.as_ref().map(|key| key.0.clone()),
             anthropic_base_url: self.anthropic_base_url.clone(),
@@ -302,19 +308,21 @@ impl ServeConfig {
     }
 
     /// The account settings for a server listening on `listen`.
-    pub fn auth_settings(&self, listen: SocketAddr) -> Result<app::accounts::auth::AuthSettings, String> {
+    pub fn auth_settings(&self, listen: SocketAddr) -> Result<palaver_core::accounts::auth::AuthSettings, String> {
         let public_origins = match &self.public_url {
-            Some(list) => app::accounts::PublicOrigins::parse(list)?,
-            None => app::accounts::PublicOrigins::local(listen),
+            Some(list) => palaver_core::accounts::PublicOrigins::parse(list)?,
+            None => palaver_core::accounts::PublicOrigins::local(listen),
         };
-        Ok(app::accounts::auth::AuthSettings {
+        Ok(palaver_core::accounts::auth::AuthSettings {
             open_signup: self.open_signup,
             signups_per_hour: self.signups_per_hour,
             session_idle: std::time::Duration::from_secs(self.session_idle_minutes.saturating_mul(60)),
             session_max: std::time::Duration::from_secs(self.session_max_days.saturating_mul(86_400)),
             secure_cookies: self.secure_cookies,
             public_origins,
-            trusted_proxies: app::accounts::TrustedProxies::parse(self.trusted_proxies.as_deref().unwrap_or_default())?,
+            trusted_proxies: palaver_core::accounts::TrustedProxies::parse(
+                self.trusted_proxies.as_deref().unwrap_or_default(),
+            )?,
         })
     }
 }

@@ -13,8 +13,8 @@ use axum::response::Response;
 use leptos::nonce::Nonce;
 use leptos::prelude::{provide_context, use_context};
 
-use app::content_policy::content_security_policy;
-use app::state::AppState;
+use palaver_app::state::AppState;
+use palaver_core::content_policy::content_security_policy;
 
 /// The browser features Palaver never uses, turned off for it and anything it embeds.
 const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), bluetooth=(), camera=(), display-capture=(), \

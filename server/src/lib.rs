@@ -3,6 +3,7 @@
 // Without type erasure (release builds), the page types nest deeper than the default limit.
 #![recursion_limit = "256"]
 
+mod access;
 pub mod asks_cli;
 mod auth;
 pub mod blocks_cli;
@@ -13,39 +14,41 @@ pub mod listen;
 mod observe;
 mod openapi;
 mod problem;
+mod route_table;
 mod routes;
 mod server_fn_status;
 
 use std::sync::{Arc, LazyLock};
 
-use app::accounts::auth::{Accounts, AuthSettings};
-use app::chat::Conversations;
-use app::chat::running::RunningTurns;
-use app::db::Pool;
-use app::live::LiveHub;
-use app::llm::Models;
-use app::mcp::McpHub;
-use app::signals::Signals;
-use app::state::AppState;
-use app::turn::{TurnRunner, TurnSettings};
-use app::uploads::Uploads;
-use app::{App, shell};
+pub use access::{Access, ApiRoute};
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::http::Method;
 use axum::middleware;
-use axum::routing::{MethodRouter, delete, get, patch, post};
 use leptos::prelude::*;
 use leptos_axum::{AxumRouteListing, LeptosRoutes, generate_route_list};
+use palaver_app::state::AppState;
+use palaver_app::{App, shell};
+use palaver_core::accounts::auth::{Accounts, AuthSettings};
+use palaver_core::conversation::Conversations;
+use palaver_core::conversation::running::RunningTurns;
+use palaver_core::db::Pool;
+use palaver_core::live::LiveHub;
+use palaver_core::llm::Models;
+use palaver_core::mcp::McpHub;
+use palaver_core::signals::Signals;
+use palaver_core::turn::{TurnDependencies, TurnRunner, TurnSettings};
+use palaver_core::uploads::Uploads;
+pub use route_table::api_route_table;
 
 /// Builds the state the router serves from; `signals` reach the other instances on the
 /// database (`Signals::connect`), or stay here (`Signals::local`).
+#[allow(clippy::too_many_arguments)] // Each is a part made at start-up; a bundle of them would only be unpacked here.
 pub fn app_state(
     leptos_options: LeptosOptions,
     pool: Pool,
     models: Models,
     auth: AuthSettings,
-    mut turn_settings: TurnSettings,
+    turn_settings: TurnSettings,
+    mut turn_dependencies: TurnDependencies,
     mcp: McpHub,
     signals: Signals,
 ) -> AppState {
@@ -55,90 +58,14 @@ pub fn app_state(
         Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone(), live.clone(), models.clone());
     let uploads = Uploads {
         pool: pool.clone(),
-        files: turn_settings.files.clone(),
+        files: turn_dependencies.files.clone(),
         max_file_size_bytes: turn_settings.max_file_size_bytes,
     };
     let accounts = Accounts::new(pool.clone(), auth);
-    turn_settings.tool_sources.push(Arc::new(mcp.clone()));
-    let turns = TurnRunner::new(pool.clone(), models, turn_settings, running).with_live(live.clone());
+    turn_dependencies.tool_sources.push(Arc::new(mcp.clone()));
+    let turns =
+        TurnRunner::new(pool.clone(), models, turn_settings, turn_dependencies, running).with_live(live.clone());
     AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live }
-}
-
-/// Who may call a route. Handlers enforce it through their extractors (`Authenticated`) and
-/// `authorize_history`; this table says which rule each route follows, and the access-matrix
-/// test checks every route against it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Anyone.
-    Public,
-    /// Any signed-in caller (session cookie or bearer token).
-    Authenticated,
-    /// Signed-in admins only.
-    Admin,
-    /// The conversation named in the path or body: its owner; an admin may read, never write.
-    HistoryRead,
-    HistoryWrite,
-}
-
-/// One API route and its access rule.
-pub struct ApiRoute {
-    pub method: Method,
-    pub path: &'static str,
-    pub access: Access,
-    /// A headless ask route: it exists only while asks are on, as the reference mounts it.
-    pub asks_only: bool,
-}
-
-/// Every route of the JSON API. Routes are added here and only here, each with its rule.
-fn api_routes() -> Vec<(ApiRoute, MethodRouter<AppState>)> {
-    use routes::{auth as a, gpt as g, headless as h};
-    let route = |method: Method, path, access, handler| (ApiRoute { method, path, access, asks_only: false }, handler);
-    let headless =
-        |method: Method, path, access, handler| (ApiRoute { method, path, access, asks_only: true }, handler);
-    vec![
-        route(Method::GET, "/health", Access::Public, get(routes::health)),
-        route(Method::GET, openapi::PATH, Access::Public, get(openapi::serve)),
-        route(Method::POST, "/auth/signup", Access::Public, post(a::signup)),
-        route(Method::POST, "/auth/login", Access::Public, post(a::login)),
-        route(Method::POST, "/auth/logout", Access::Public, post(a::logout)),
-        route(Method::GET, "/auth/me", Access::Authenticated, get(a::me)),
-        route(Method::POST, "/auth/password", Access::Authenticated, post(a::change_password)),
-        route(Method::POST, "/auth/tokens", Access::Authenticated, post(a::create_token)),
-        route(Method::GET, "/auth/tokens", Access::Authenticated, get(a::list_tokens)),
-        route(Method::DELETE, "/auth/tokens/{id}", Access::Authenticated, delete(a::revoke_token)),
-        route(Method::DELETE, "/auth/me", Access::Authenticated, delete(a::delete_account)),
-        route(Method::GET, "/admin/users", Access::Admin, get(a::admin_list_users)),
-        route(Method::PATCH, "/admin/users/{id}", Access::Admin, patch(a::admin_update_user)),
-        route(Method::POST, "/admin/users/{id}/password", Access::Admin, post(a::admin_reset_password)),
-        // Uploads stream to disk under their own cap, not axum's default body limit.
-        route(
-            Method::POST,
-            "/files/upload",
-            Access::Authenticated,
-            post(routes::files::upload).layer(DefaultBodyLimit::disable()),
-        ),
-        route(Method::POST, "/gpt/prompt", Access::HistoryWrite, post(g::prompt)),
-        route(Method::GET, "/gpt/histories", Access::Authenticated, get(g::list_histories)),
-        route(Method::POST, "/gpt/histories", Access::Authenticated, post(g::create_history)),
-        headless(Method::GET, "/gpt/histories/pendingAsks", Access::Authenticated, get(h::pending_asks)),
-        route(Method::GET, "/gpt/histories/{id}", Access::HistoryRead, get(g::read_history)),
-        route(Method::PATCH, "/gpt/histories/{id}", Access::HistoryWrite, patch(g::update_history)),
-        route(Method::PATCH, "/gpt/histories/{id}/rating", Access::HistoryWrite, patch(g::rate)),
-        route(Method::GET, "/gpt/models", Access::Authenticated, get(g::list_models)),
-        route(Method::DELETE, "/gpt/histories/{id}", Access::HistoryWrite, delete(g::delete_history)),
-        headless(Method::POST, "/gpt/histories/{id}/turn", Access::HistoryWrite, post(h::turn)),
-        route(Method::GET, "/gpt/histories/{id}/stream", Access::HistoryRead, get(g::attach)),
-        route(Method::GET, "/gpt/histories/{id}/export", Access::HistoryRead, get(g::export_history)),
-        route(Method::POST, "/gpt/actions", Access::HistoryWrite, post(g::host_action)),
-        // Admins may ask for everyone's entries (`all=true`); the handler checks.
-        route(Method::GET, "/gpt/audit", Access::Authenticated, get(routes::audit::audit)),
-        route(Method::GET, "/gpt/events", Access::Authenticated, get(routes::events::events)),
-    ]
-}
-
-/// The API routes and their rules, for documentation and tests.
-pub fn api_route_table() -> Vec<ApiRoute> {
-    api_routes().into_iter().map(|(route, _)| route).collect()
 }
 
 /// Every server function and who may call it; a server function missing here fails the
@@ -185,10 +112,7 @@ static ROUTES: LazyLock<Vec<AxumRouteListing>> = LazyLock::new(|| generate_route
 /// The whole HTTP surface: the JSON API, the server functions and the server-rendered pages.
 pub fn router(state: AppState) -> Router {
     let asks_on = state.turns.asks_on();
-    let api = api_routes()
-        .into_iter()
-        .filter(|(route, _)| asks_on || !route.asks_only)
-        .fold(Router::new(), |router, (route, handler)| router.route(route.path, handler));
+    let api = route_table::api_router(asks_on);
     let context_state = state.clone();
     let shell_options = state.leptos_options.clone();
     Router::new()

@@ -37,7 +37,7 @@ pub struct ListenLimits {
     /// All clients' connections together.
     pub max_connections: usize,
     /// Proxies carry many clients' connections: theirs are not capped per client.
-    pub trusted_proxies: app::accounts::TrustedProxies,
+    pub trusted_proxies: palaver_core::accounts::TrustedProxies,
 }
 
 /// File descriptors kept for what is not a client's connection: the database, files being

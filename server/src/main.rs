@@ -4,7 +4,7 @@ use clap::Parser;
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
 
-use server::config::{BlocksCommand, Cli, Command, McpCommand, ServeConfig, UsersCommand};
+use palaver_server::config::{BlocksCommand, Cli, Command, McpCommand, ServeConfig, UsersCommand};
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -15,10 +15,12 @@ async fn main() -> std::process::ExitCode {
         .init();
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.serve).await,
-        Command::Asks { command } => return run_on_stdin(|stdin| server::asks_cli::run_bytes(command, stdin)).await,
+        Command::Asks { command } => {
+            return run_on_stdin(|stdin| palaver_server::asks_cli::run_bytes(command, stdin)).await;
+        }
         Command::Users { command } => run_users(command, &cli.serve).await,
         Command::Mcp { command: McpCommand::Try { call_all, answer_defaults, target } } => {
-            try_mcp_server(target, app::mcp::TryOptions { call_all, answer_defaults }).await
+            try_mcp_server(target, palaver_core::mcp::TryOptions { call_all, answer_defaults }).await
         }
         Command::Blocks { command: BlocksCommand::Sanitize } => sanitize_stdin().await,
         Command::Blocks { command: BlocksCommand::Check { html, image_hosts, host_actions } } => {
@@ -28,7 +30,7 @@ async fn main() -> std::process::ExitCode {
                 host_actions: (!host_actions.is_empty()).then_some(host_actions),
                 ..Default::default()
             };
-            return run_on_stdin(|stdin| server::blocks_cli::check(stdin, &options)).await;
+            return run_on_stdin(|stdin| palaver_server::blocks_cli::check(stdin, &options)).await;
         }
     };
     match result {
@@ -40,8 +42,8 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-async fn try_mcp_server(target: Vec<String>, options: app::mcp::TryOptions) -> Result<(), String> {
-    use app::mcp::config::{ApprovalRule, DEFAULT_ANSWER_TIMEOUT, DEFAULT_TIMEOUT, ServerConfig, Transport};
+async fn try_mcp_server(target: Vec<String>, options: palaver_core::mcp::TryOptions) -> Result<(), String> {
+    use palaver_core::mcp::config::{ApprovalRule, DEFAULT_ANSWER_TIMEOUT, DEFAULT_TIMEOUT, ServerConfig, Transport};
     let mut target = target.into_iter();
     let first = target.next().unwrap_or_default();
     let transport = if first.starts_with("http://") || first.starts_with("https://") {
@@ -57,12 +59,12 @@ async fn try_mcp_server(target: Vec<String>, options: app::mcp::TryOptions) -> R
         timeout: DEFAULT_TIMEOUT,
         answer_timeout: DEFAULT_ANSWER_TIMEOUT,
     };
-    app::mcp::try_server(server, options).await
+    palaver_core::mcp::try_server(server, options).await
 }
 
 /// Runs a contract command on stdin, prints its outcome and exits with its code (2 when stdin
 /// cannot be read).
-async fn run_on_stdin(command: impl FnOnce(&[u8]) -> server::asks_cli::Outcome) -> std::process::ExitCode {
+async fn run_on_stdin(command: impl FnOnce(&[u8]) -> palaver_server::asks_cli::Outcome) -> std::process::ExitCode {
     let mut stdin = Vec::new();
     if let Err(err) = tokio::io::AsyncReadExt::read_to_end(&mut tokio::io::stdin(), &mut stdin).await {
         eprintln!("Cannot read stdin: {err}");
@@ -84,14 +86,14 @@ async fn sanitize_stdin() -> Result<(), String> {
 }
 
 /// Opens (creating and migrating if needed) the configured database.
-async fn open_database(config: &ServeConfig) -> Result<app::db::Pool, String> {
+async fn open_database(config: &ServeConfig) -> Result<palaver_core::db::Pool, String> {
     let settings = config.database();
-    let shown = app::db::redacted(&settings.url);
-    let backend = app::db::Backend::of_url(&settings.url)?;
-    if backend == app::db::Backend::Sqlite {
+    let shown = palaver_core::db::redacted(&settings.url);
+    let backend = palaver_core::db::Backend::of_url(&settings.url)?;
+    if backend == palaver_core::db::Backend::Sqlite {
         ensure_database_folder(&settings.url).map_err(|err| format!("Cannot create the database folder: {err}"))?;
     }
-    app::db::connect_with(&settings).await.map_err(|err| format!("Cannot open the database {shown}: {err}"))
+    palaver_core::db::connect_with(&settings).await.map_err(|err| format!("Cannot open the database {shown}: {err}"))
 }
 
 async fn run_users(command: UsersCommand, config: &ServeConfig) -> Result<(), String> {
@@ -102,8 +104,8 @@ async fn run_users(command: UsersCommand, config: &ServeConfig) -> Result<(), St
         .map_err(|err| format!("Cannot read the password from stdin: {err}"))?;
     let password = password.trim_end_matches(['\r', '\n']);
     let pool = open_database(config).await?;
-    let role = if admin { app::accounts::model::Role::Admin } else { app::accounts::model::Role::User };
-    let user = app::accounts::service::create_account(&pool, &username, password, role)
+    let role = if admin { palaver_wire::accounts::Role::Admin } else { palaver_wire::accounts::Role::User };
+    let user = palaver_core::accounts::service::create_account(&pool, &username, password, role)
         .await
         .map_err(|err| err.to_string())?;
     println!("created {} ({})", user.username, user.role.as_str());
@@ -134,33 +136,42 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let auth_settings = config.auth_settings(addr)?;
     let auth_trusted_proxies = auth_settings.trusted_proxies.clone();
     let turn_settings = config.turn_settings()?;
+    let turn_dependencies = config.turn_dependencies()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|err| format!("Cannot create the data folder {}: {err}", config.data_dir.display()))?;
     let pool = open_database(&config).await?;
-    let models = app::llm::Models::from_settings(
+    let models = palaver_core::llm::Models::from_settings(
         config.model.as_deref(),
         config.models.as_deref(),
         config.mock_log.clone(),
         &config.provider_settings(),
     )?;
-    let mcp = config.mcp_config.as_deref().map(app::mcp::McpHub::from_file).unwrap_or_default();
-    tracing::info!(model = models.default_choice().id, database = %app::db::redacted(&config.database_url), "starting");
+    let mcp = config.mcp_config.as_deref().map(palaver_core::mcp::McpHub::from_file).unwrap_or_default();
+    tracing::info!(model = models.default_choice().id, database = %palaver_core::db::redacted(&config.database_url), "starting");
 
-    if let Some(files) = &turn_settings.files {
+    if let Some(files) = &turn_dependencies.files {
         match files.remove_leftovers().await {
             Ok(0) => {}
             Ok(removed) => tracing::info!(removed, "removed the partial files of uploads a stop cut off"),
             Err(err) => tracing::warn!(%err, "could not clear the partial uploads"),
         }
     }
-    let signals = app::signals::Signals::connect(&pool)
+    let signals = palaver_core::signals::Signals::connect(&pool)
         .await
         .map_err(|err| format!("Cannot listen for the other instances' signals: {err}"))?;
-    let state =
-        server::app_state(leptos_options, pool.clone(), models, auth_settings, turn_settings, mcp.clone(), signals);
+    let state = palaver_server::app_state(
+        leptos_options,
+        pool.clone(),
+        models,
+        auth_settings,
+        turn_settings,
+        turn_dependencies,
+        mcp.clone(),
+        signals,
+    );
     let sweeper = state.turns.spawn_sweeper();
     let (running, live) = (state.conversations.running.clone(), state.live.clone());
-    let router = server::router(state);
+    let router = palaver_server::router(state);
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|err| format!("Cannot listen on {addr}: {err}"))?;
     tracing::info!("listening on http://{addr}");
@@ -168,17 +179,17 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let grace = std::time::Duration::from_secs(config.shutdown_grace_seconds);
     shut_down_turns(signals.clone(), running.clone(), live, grace);
     let mut first = signals.clone();
-    let limits = server::listen::ListenLimits {
+    let limits = palaver_server::listen::ListenLimits {
         header_timeout: std::time::Duration::from_secs(config.header_timeout_seconds),
         body_timeout: std::time::Duration::from_secs(config.body_timeout_seconds),
         max_connections_per_client: usize::try_from(config.max_connections_per_client).unwrap_or(usize::MAX),
         max_connections: match config.max_connections {
             Some(max) => usize::try_from(max).unwrap_or(usize::MAX),
-            None => server::listen::connections_the_fd_limit_allows(),
+            None => palaver_server::listen::connections_the_fd_limit_allows(),
         },
         trusted_proxies: auth_trusted_proxies,
     };
-    server::listen::serve(listener, router, limits, async move {
+    palaver_server::listen::serve(listener, router, limits, async move {
         let _ = first.wait_for(|count| *count >= 1).await;
     })
     .await
@@ -221,8 +232,8 @@ fn count_signals() -> tokio::sync::watch::Receiver<u32> {
 /// stopped (each saves what it has); a second signal stops them at once.
 fn shut_down_turns(
     mut signals: tokio::sync::watch::Receiver<u32>,
-    running: app::chat::running::RunningTurns,
-    live: app::live::LiveHub,
+    running: palaver_core::conversation::running::RunningTurns,
+    live: palaver_core::live::LiveHub,
     grace: std::time::Duration,
 ) {
     tokio::spawn(async move {

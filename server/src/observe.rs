@@ -1,5 +1,5 @@
-//! Per-request id (tower-http's request-id layers) and log line, and the `requestId` every JSON
-//! object response carries.
+//! Per-request id (tower-http's request-id layers) and log line, the one log line of a
+//! service's error behind a problem, and the `requestId` every JSON object response carries.
 
 use std::time::Instant;
 
@@ -9,6 +9,8 @@ use axum::http::{HeaderName, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
+
+use crate::problem::Cause;
 
 /// JSON bodies larger than this are passed through without a `requestId`.
 const MAX_REWRITTEN_BODY: usize = 8 * 1024 * 1024;
@@ -73,6 +75,13 @@ pub async fn observe(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let started = Instant::now();
     let mut response = next.run(request).await;
+    if let Some(Cause(err)) = response.extensions_mut().remove::<Cause>() {
+        if err.is_internal() {
+            tracing::error!(request_id, error = %err, "a request failed");
+        } else {
+            tracing::debug!(request_id, error = %err, "a request was refused");
+        }
+    }
     // Server functions speak Leptos's own encoding; only the HTTP API gets requestId. The
     // OpenAPI document is not an answer to quote: its root allows no field of ours.
     if is_json_answer(&response) && !path.starts_with("/api/") && path != crate::openapi::PATH {

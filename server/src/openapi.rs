@@ -1,18 +1,16 @@
 //! The JSON API as an OpenAPI document (`GET /openapi.json`), derived from the handlers'
-//! `#[utoipa::path]` and their bodies' types. The route table adds what each route's access
-//! rule implies (its security and error answers); the contract adds the schemas it publishes
-//! (`SimpleCard`, `TurnRequest`), whole, so the document and `schemas/` never disagree.
+//! `#[utoipa::path]` and their bodies' types as the route table (`route_table.rs`) declares
+//! them. The table also adds what each route's access rule implies (its security and error
+//! answers); the contract adds the schemas it publishes (`SimpleCard`, `TurnRequest`), whole,
+//! so the document and `schemas/` never disagree.
 
-use std::sync::LazyLock;
-
-use app::accounts::auth::SESSION_COOKIE;
-use axum::Json;
+use palaver_core::accounts::auth::SESSION_COOKIE;
 use serde_json::{Value, json};
 use utoipa::OpenApi;
+use utoipa::openapi::OpenApi as Document;
 
+use crate::access::{Access, ApiRoute};
 use crate::problem::ProblemBody;
-use crate::routes::{self, audit, auth as a, events, files, gpt as g, headless as h};
-use crate::{Access, api_route_table};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -20,15 +18,6 @@ use crate::{Access, api_route_table};
         title = "Palaver",
         description = "A self-hostable AI chat whose agent can ask typed questions mid-turn. The history and \
                        headless routes are the reference's; Palaver's additions are additive."
-    ),
-    paths(
-        routes::health, serve,
-        a::signup, a::login, a::logout, a::me, a::change_password, a::create_token, a::list_tokens,
-        a::revoke_token, a::delete_account, a::admin_list_users, a::admin_update_user, a::admin_reset_password,
-        files::upload,
-        g::prompt, g::list_histories, g::create_history, h::pending_asks, g::read_history, g::update_history,
-        g::rate, g::list_models, g::delete_history, h::turn, g::attach, g::export_history, g::host_action,
-        audit::audit, events::events,
     ),
     components(schemas(ProblemBody)),
     tags(
@@ -45,24 +34,23 @@ struct ApiDoc;
 /// Where the document is served.
 pub const PATH: &str = "/openapi.json";
 
-/// `GET /openapi.json`: this API described as OpenAPI.
-#[utoipa::path(get, path = "/openapi.json", tag = "meta", operation_id = "openapi", summary = "This API as an OpenAPI document",
-    responses((status = 200, description = "The document", body = Object)))]
-pub async fn serve() -> Json<&'static Value> {
-    static DOCUMENT: LazyLock<Value> = LazyLock::new(build);
-    Json(&DOCUMENT)
+/// The document before the routes are added: its title, tags and shared schemas.
+pub fn base() -> Document {
+    ApiDoc::openapi()
 }
 
-fn build() -> Value {
-    let mut document = serde_json::to_value(ApiDoc::openapi()).unwrap_or_else(|_| json!({}));
+/// The document with the routes' paths in it, finished: the contract's published schemas, the
+/// security schemes, and what each route's access rule implies.
+pub fn finish(with_paths: Document, routes: &[ApiRoute]) -> Value {
+    let mut document = serde_json::to_value(with_paths).unwrap_or_else(|_| json!({}));
     add_published_schemas(&mut document);
     document["components"]["securitySchemes"] = json!({
         "session": {"type": "apiKey", "in": "cookie", "name": SESSION_COOKIE},
         "token": {"type": "http", "scheme": "bearer", "description": "An API token (POST /auth/tokens)"},
     });
-    for route in api_route_table() {
+    for route in routes {
         let method = route.method.as_str().to_ascii_lowercase();
-        if let Some(operation) = document.pointer_mut(&format!("/paths/{}/{method}", escape(route.path))) {
+        if let Some(operation) = document.pointer_mut(&format!("/paths/{}/{method}", escape(&route.path))) {
             add_access(operation, route.access, route.path.contains('{'));
             if route.path != PATH {
                 add_request_id(operation);
@@ -82,7 +70,7 @@ fn escape(path: &str) -> String {
 fn add_published_schemas(document: &mut Value) {
     let published = palaver_contract::asks::ask_json_schemas();
     for (name, file) in
-        [(app::openapi::SIMPLE_CARD, "simpleCard.schema.json"), ("TurnRequest", "turnRequest.schema.json")]
+        [(palaver_wire::openapi::SIMPLE_CARD, "simpleCard.schema.json"), ("TurnRequest", "turnRequest.schema.json")]
     {
         if let Some((_, mut schema)) = published.iter().find(|(published, _)| *published == file).cloned() {
             if let Some(schema) = schema.as_object_mut() {

@@ -1,4 +1,8 @@
-//! API errors as the spec's JSON: `{status, title, detail}`.
+//! API errors as the spec's JSON: `{status, title, detail}`. A service's error becomes one
+//! without side effects; its cause rides on the response to [`crate::observe::observe`], which
+//! logs it once with the request's id.
+
+use std::sync::Arc;
 
 use axum::Json;
 use axum::http::{StatusCode, header};
@@ -7,7 +11,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
-use app::error::AppError;
+use palaver_wire::error::AppError;
 
 #[derive(Debug)]
 pub struct Problem {
@@ -17,12 +21,19 @@ pub struct Problem {
     /// Seconds a client should wait before trying again (429).
     pub retry_after: Option<u64>,
     /// The field errors of an invalid answer.
-    pub fields: Option<Value>,
+    /// (Boxed: a problem is every route's error, and stays small.)
+    pub fields: Option<Box<Value>>,
     /// A machine-readable code (the headless routes' `code`).
     pub code: Option<&'static str>,
     /// Put `fields` under `meta` (the headless routes) rather than at the top level.
     pub fields_in_meta: bool,
+    /// The service's error behind it, for the log.
+    pub cause: Option<Arc<palaver_core::error::Error>>,
 }
+
+/// A service's error on its way to the log, in the response's extensions.
+#[derive(Clone)]
+pub struct Cause(pub Arc<palaver_core::error::Error>);
 
 impl Problem {
     pub fn new(status: StatusCode, title: impl Into<String>) -> Self {
@@ -34,6 +45,7 @@ impl Problem {
             fields: None,
             code: None,
             fields_in_meta: false,
+            cause: None,
         }
     }
 
@@ -52,7 +64,7 @@ impl Problem {
     }
 
     pub fn with_fields(mut self, fields: Value) -> Self {
-        self.fields = Some(fields);
+        self.fields = Some(Box::new(fields));
         self
     }
 
@@ -85,6 +97,13 @@ impl From<AppError> for Problem {
     }
 }
 
+impl From<palaver_core::error::Error> for Problem {
+    fn from(err: palaver_core::error::Error) -> Self {
+        let err = Arc::new(err);
+        Problem { cause: Some(err.clone()), ..Problem::from(err.kind().clone()) }
+    }
+}
+
 /// A problem as the API sends it (the reference's `APIError`).
 #[derive(Serialize, ToSchema)]
 pub struct ProblemBody {
@@ -108,7 +127,7 @@ pub struct ProblemBody {
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
-        let (fields, meta) = match (self.fields, self.fields_in_meta) {
+        let (fields, meta) = match (self.fields.map(|fields| *fields), self.fields_in_meta) {
             (Some(fields), true) => (None, Some(json!({"fields": fields}))),
             (fields, _) => (fields, None),
         };
@@ -123,6 +142,9 @@ impl IntoResponse for Problem {
         let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+        }
+        if let Some(cause) = self.cause {
+            response.extensions_mut().insert(Cause(cause));
         }
         response
     }
@@ -170,7 +192,7 @@ mod tests {
     #[test]
     fn every_route_of_the_table_and_nothing_else_is_the_apis() {
         for route in crate::api_route_table() {
-            assert!(is_api_path(route.path), "{} is an API route", route.path);
+            assert!(is_api_path(&route.path), "{} is an API route", route.path);
         }
         for (function, _) in crate::SERVER_FN_ACCESS {
             assert!(!is_api_path(function), "{function} is a server function");

@@ -9,7 +9,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use leptos::server_fn::error::SERVER_FN_ERROR_HEADER;
 
-use app::error::AppError;
+use palaver_wire::error::AppError;
 
 /// A server function's error body is one small JSON value.
 const MAX_ERROR_BODY: usize = 64 * 1024;

@@ -2,10 +2,10 @@
 
 use leptos::prelude::*;
 
-use super::DeletedAccount;
-use crate::error::AppError;
 #[cfg(feature = "ssr")]
-use crate::server_fn;
+use crate::server_fn::{self, Reported};
+use palaver_wire::accounts::DeletedAccount;
+use palaver_wire::error::AppError;
 
 /// Deletes the caller's account and everything it owns, once `password` is theirs; the
 /// session cookie is cleared.
@@ -13,9 +13,16 @@ use crate::server_fn;
 pub async fn delete_account(password: String) -> Result<DeletedAccount, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
     let address = server_fn::client_address(&state).await;
-    let deleted =
-        super::delete_account(&state.accounts, &state.conversations, &state.uploads, &caller, &password, &address)
-            .await?;
-    server_fn::set_cookie(&crate::accounts::auth::clear_session_cookie(server_fn::secure_cookies(&state).await));
+    let deleted = palaver_core::account_deletion::delete_account(
+        &state.accounts,
+        &state.conversations,
+        &state.uploads,
+        &caller,
+        &password,
+        &address,
+    )
+    .await
+    .reported()?;
+    server_fn::set_cookie(&palaver_core::accounts::auth::clear_session_cookie(server_fn::secure_cookies(&state).await));
     Ok(deleted)
 }

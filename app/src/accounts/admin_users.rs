@@ -4,9 +4,9 @@
 use leptos::prelude::*;
 
 use super::api::{AdminCreateUser, AdminResetPassword, AdminSetDisabled, admin_list_users};
-use super::components::{KeepTokensCheckbox, NewPasswordField, password_outcome};
-use super::model::{PASSWORD_MIN_LENGTH, UserView};
+use super::password_fields::{KeepTokensCheckbox, NewPasswordField, password_outcome};
 use crate::components::{error_alert, error_paragraph};
+use palaver_wire::accounts::{PASSWORD_MIN_LENGTH, UserView};
 
 #[component]
 pub fn AccountsSection() -> impl IntoView {

@@ -1,27 +1,19 @@
-//! Accounts: users, browser sessions, API tokens, and who may do what.
+//! Accounts in the page: signing in and up, the user menu, the password and API tokens in
+//! Settings, the admins' list of users, and the server functions behind them.
 
 mod admin_users;
 pub mod api;
-#[cfg(feature = "ssr")]
-pub mod auth;
-#[cfg(feature = "ssr")]
-mod caller;
-#[cfg(feature = "ssr")]
-mod client_address;
-mod components;
-pub mod model;
-#[cfg(feature = "ssr")]
-mod public_origins;
-#[cfg(feature = "ssr")]
-pub mod service;
-#[cfg(feature = "ssr")]
-pub mod store;
-#[cfg(feature = "ssr")]
-mod strength;
+mod login_page;
+mod password_fields;
+mod password_section;
+mod sign_in;
+mod signup_page;
+mod tokens_section;
+mod user_menu;
 
 pub use admin_users::AccountsSection;
-#[cfg(feature = "ssr")]
-pub use client_address::TrustedProxies;
-pub use components::{LoginPage, PasswordSection, SignupPage, TokensSection, UserMenu};
-#[cfg(feature = "ssr")]
-pub use public_origins::PublicOrigins;
+pub use login_page::LoginPage;
+pub use password_section::PasswordSection;
+pub use signup_page::SignupPage;
+pub use tokens_section::TokensSection;
+pub use user_menu::UserMenu;

@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use super::AuditPage;
-use crate::error::AppError;
 #[cfg(feature = "ssr")]
-use crate::server_fn;
+use crate::server_fn::{self, Reported};
+use palaver_wire::audit::AuditPage;
+use palaver_wire::error::AppError;
 
 /// How many entries a page of the Settings and admin lists shows.
 pub const PAGE_SIZE: i64 = 50;
@@ -15,7 +15,7 @@ pub const PAGE_SIZE: i64 = 50;
 #[server(prefix = "/api", endpoint = "my_audit")]
 pub async fn my_audit(before: Option<i64>) -> Result<AuditPage, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    super::store::page(&state.pool, Some(&caller.user.id), before, PAGE_SIZE).await
+    palaver_core::audit::store::page(&state.pool, Some(&caller.user.id), before, PAGE_SIZE).await.reported()
 }
 
 /// Everyone's decisions, for admins.
@@ -25,5 +25,5 @@ pub async fn admin_audit(before: Option<i64>) -> Result<AuditPage, AppError> {
     if !caller.is_admin() {
         return Err(AppError::AdminsOnly);
     }
-    super::store::page(&state.pool, None, before, PAGE_SIZE).await
+    palaver_core::audit::store::page(&state.pool, None, before, PAGE_SIZE).await.reported()
 }

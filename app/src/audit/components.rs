@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use super::AuditEntry;
 use super::api::{admin_audit, my_audit};
 use crate::components::error_paragraph;
+use palaver_wire::audit::AuditEntry;
 
 fn decision_words(entry: &AuditEntry) -> String {
     let approval = entry.origin.as_deref() == Some("approval");

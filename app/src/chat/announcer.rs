@@ -8,7 +8,7 @@ pub(super) type Announced = Option<(String, String)>;
 
 /// What the live region says, kept up by an effect (effects may read the conversation's
 /// resource while the page hydrates) that compares each pending ask with the one before.
-pub(super) fn announce_asks(pending: impl Fn() -> Announced + 'static) -> RwSignal<String> {
+pub(super) fn use_ask_announcements(pending: impl Fn() -> Announced + 'static) -> RwSignal<String> {
     let said = RwSignal::new(String::new());
     Effect::new(move |previous: Option<Announced>| {
         let now = pending();

@@ -2,23 +2,23 @@
 
 use leptos::prelude::*;
 
-use super::model::{HistorySummary, HistoryView};
-use crate::error::AppError;
 #[cfg(feature = "ssr")]
-use crate::server_fn::server_caller;
-use crate::wire::ModelOption;
+use crate::server_fn::{Reported, server_caller};
+use palaver_wire::body::ModelOption;
+use palaver_wire::conversation::model::{HistorySummary, HistoryView};
+use palaver_wire::error::AppError;
 
 /// The caller's conversations; with `search`, those whose title or messages hold it.
 #[server(prefix = "/api", endpoint = "list_histories")]
 pub async fn list_histories(search: Option<String>) -> Result<Vec<HistorySummary>, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.list(&caller, search.as_deref()).await
+    state.conversations.list(&caller, search.as_deref()).await.reported()
 }
 
 #[server(prefix = "/api", endpoint = "get_history")]
 pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.read(&caller, &id).await
+    state.conversations.read(&caller, &id).await.reported()
 }
 
 /// Starts an empty conversation for the caller, on `model` or the default (the chat creates
@@ -27,13 +27,13 @@ pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
 #[server(prefix = "/api", endpoint = "create_conversation")]
 pub async fn create_conversation(#[server(default)] model: Option<String>) -> Result<String, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.create(&caller, model.as_deref()).await.map(|history| history.id)
+    state.conversations.create(&caller, model.as_deref()).await.map(|history| history.id).reported()
 }
 
 #[server(prefix = "/api", endpoint = "rename_conversation")]
 pub async fn rename_conversation(id: String, title: String) -> Result<HistorySummary, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.rename(&caller, &id, &title).await
+    state.conversations.rename(&caller, &id, &title).await.reported()
 }
 
 /// The models a conversation may run on, the default first.
@@ -47,13 +47,13 @@ pub async fn list_models() -> Result<Vec<ModelOption>, AppError> {
 #[server(prefix = "/api", endpoint = "choose_model")]
 pub async fn choose_model(id: String, model: String) -> Result<HistorySummary, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.choose_model(&caller, &id, &model).await
+    state.conversations.choose_model(&caller, &id, &model).await.reported()
 }
 
 #[server(prefix = "/api", endpoint = "delete_conversation")]
 pub async fn delete_conversation(id: String) -> Result<(), AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.delete(&caller, &id).await
+    state.conversations.delete(&caller, &id).await.reported()
 }
 
 /// Stops the turns running on a conversation, or with `stream` (a stream id, as the turn's
@@ -62,5 +62,5 @@ pub async fn delete_conversation(id: String) -> Result<(), AppError> {
 #[server(prefix = "/api", endpoint = "stop_turn")]
 pub async fn stop_turn(id: String, #[server(default)] stream: Option<String>) -> Result<bool, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.stop(&caller, &id, stream.as_deref()).await
+    state.conversations.stop(&caller, &id, stream.as_deref()).await.reported()
 }

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::model::Attachment;
+use palaver_wire::conversation::model::Attachment;
 
 /// A size as people read it.
 fn size_words(bytes: u64) -> String {

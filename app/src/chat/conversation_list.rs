@@ -5,12 +5,12 @@
 use leptos::prelude::*;
 
 use super::api::{delete_conversation, rename_conversation};
-use super::model::{HistorySummary, TITLE_MAX_LENGTH};
-use crate::error::AppError;
+use palaver_wire::conversation::model::{HistorySummary, TITLE_MAX_LENGTH};
+use palaver_wire::error::AppError;
 
 #[component]
 pub(super) fn ConversationList(
-    histories: Resource<Result<Vec<HistorySummary>, AppError>>,
+    conversations: Resource<Result<Vec<HistorySummary>, AppError>>,
     current: Memo<Option<String>>,
     /// Called after a rename or a delete, with the id of a deleted conversation.
     changed: Callback<Option<String>>,
@@ -53,13 +53,13 @@ pub(super) fn ConversationList(
             />
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
-                    match histories.await {
+                    match conversations.await {
                         Ok(list) => {
                             view! {
                                 <ul class="conversations__list">
                                     {list
                                         .into_iter()
-                                        .map(|history| view! { <ConversationItem history current changed /> })
+                                        .map(|conversation| view! { <ConversationItem conversation current changed /> })
                                         .collect_view()}
                                 </ul>
                             }
@@ -85,14 +85,14 @@ enum EntryMode {
 /// (after a confirmation). Escape leaves either.
 #[component]
 fn ConversationItem(
-    history: HistorySummary,
+    conversation: HistorySummary,
     current: Memo<Option<String>>,
     changed: Callback<Option<String>>,
 ) -> impl IntoView {
-    let id = StoredValue::new(history.id.clone());
-    let title = history.label();
+    let id = StoredValue::new(conversation.id.clone());
+    let title = conversation.label();
     let mode = RwSignal::new(EntryMode::Link);
-    let saved_title = StoredValue::new(history.title.unwrap_or_default());
+    let saved_title = StoredValue::new(conversation.title.unwrap_or_default());
     let draft = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);

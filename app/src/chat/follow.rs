@@ -16,7 +16,7 @@ pub(super) struct Follow {
 }
 
 /// Follows `element` whenever what `changes` reads changes.
-pub(super) fn follow_newest(element: NodeRef<Section>, changes: impl Fn() + 'static) -> Follow {
+pub(super) fn use_follow_newest(element: NodeRef<Section>, changes: impl Fn() + 'static) -> Follow {
     let follow = Follow { element, pinned: StoredValue::new(true), behind: RwSignal::new(false) };
     Effect::new(move |_| {
         changes();

@@ -5,12 +5,12 @@
 
 use leptos::prelude::*;
 
-use super::deadline;
 use crate::components::{GuardedCallView, VisibleText};
-use crate::live::LiveEvent;
-use crate::wire::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, ButtonStyle};
 use palaver_contract::visible::Layout;
+use palaver_wire::body::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
+use palaver_wire::conversation::deadline;
+use palaver_wire::live::LiveEvent;
 
 fn button_class(style: ButtonStyle) -> &'static str {
     match style {
@@ -77,7 +77,7 @@ pub fn Inbox() -> impl IntoView {
             details.set_open(false);
         }
     };
-    let press = move |history_id: String, tool_call_id: String, button_id: String| {
+    let press = move |conversation_id: String, tool_call_id: String, button_id: String| {
         busy.set(true);
         error.set(None);
         leptos::task::spawn_local(async move {
@@ -87,7 +87,7 @@ pub fn Inbox() -> impl IntoView {
                 surface: Some(AskSurface::Full),
                 ..Default::default()
             };
-            let url = format!("/gpt/histories/{history_id}/turn");
+            let url = format!("/gpt/histories/{conversation_id}/turn");
             if let Err(message) = crate::http::send::<_, Data<TurnResult>>("POST", &url, &body).await {
                 error.set(Some(message));
             }
@@ -127,7 +127,10 @@ pub fn Inbox() -> impl IntoView {
                         >
                             {
                                 let heading = ask.simple.title.clone().unwrap_or_else(|| ask.simple.text.clone());
-                                let conversation = ask.title.clone().unwrap_or_else(|| "Untitled conversation".into());
+                                let conversation_title = ask
+                                    .title
+                                    .clone()
+                                    .unwrap_or_else(|| "Untitled conversation".into());
                                 let asked = deadline::epoch_ms(&ask.created);
                                 let expires = ask.expires_at.as_deref().and_then(deadline::epoch_ms);
                                 let words = crate::words::reader_words();
@@ -138,7 +141,7 @@ pub fn Inbox() -> impl IntoView {
                                     [age, left].into_iter().flatten().collect::<Vec<_>>().join(" · ")
                                 };
                                 let buttons = if ask.simple.handoff { Vec::new() } else { ask.simple.buttons.clone() };
-                                let card_words = crate::words::Words::for_ask(
+                                let card_words = palaver_wire::words::Words::for_ask(
                                     ask.locale.as_deref(),
                                     &crate::words::reader_words(),
                                 );
@@ -146,7 +149,10 @@ pub fn Inbox() -> impl IntoView {
                                     .call
                                     .clone()
                                     .map(|call| view! { <GuardedCallView call words=card_words /> });
-                                let (history_id, tool_call_id) = (ask.history_id.clone(), ask.tool_call_id.clone());
+                                let (conversation_id, tool_call_id) = (
+                                    ask.history_id.clone(),
+                                    ask.tool_call_id.clone(),
+                                );
                                 view! {
                                     <li class="inbox__item" data-testid="inbox-item">
                                         <a
@@ -156,14 +162,14 @@ pub fn Inbox() -> impl IntoView {
                                         >
                                             <VisibleText text=heading layout=Layout::Prose />
                                         </a>
-                                        <span class="inbox__meta">{conversation} " · " {when}</span>
+                                        <span class="inbox__meta">{conversation_title} " · " {when}</span>
                                         {call}
                                         <div class="inbox__buttons">
                                             {buttons
                                                 .into_iter()
                                                 .map(|button| {
-                                                    let (history_id, tool_call_id) = (
-                                                        history_id.clone(),
+                                                    let (conversation_id, tool_call_id) = (
+                                                        conversation_id.clone(),
                                                         tool_call_id.clone(),
                                                     );
                                                     let id = button.id.clone();
@@ -174,7 +180,7 @@ pub fn Inbox() -> impl IntoView {
                                                             data-testid=format!("inbox-button-{}", button.id)
                                                             disabled=move || busy.get()
                                                             on:click=move |_| press(
-                                                                history_id.clone(),
+                                                                conversation_id.clone(),
                                                                 tool_call_id.clone(),
                                                                 id.clone(),
                                                             )

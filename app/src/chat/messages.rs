@@ -6,16 +6,16 @@ use serde_json::Value;
 
 use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 use super::attachments::AttachmentList;
-use super::model::{Attachment, HistoryRow, HistoryView, Rating};
 use super::page_state::LiveTurn;
 use super::rating::RateReply;
-use super::transcript::{INTERRUPTED, TranscriptItem, transcript};
 use crate::components::{BlocksReply, StreamingBlocks, VisibleText, textarea_text};
-use crate::error::AppError;
-use crate::grants::GrantScope;
 use crate::markdown;
 use palaver_contract::blocks::{ShownCheck, reads_as_document};
 use palaver_contract::visible::Layout;
+use palaver_wire::conversation::model::{Attachment, HistoryRow, HistoryView, Rating};
+use palaver_wire::conversation::transcript::{INTERRUPTED, TranscriptItem, transcript};
+use palaver_wire::error::AppError;
+use palaver_wire::grants::GrantScope;
 
 /// The conversation's last exchange, which a regenerate or an edit replaces: where it starts
 /// in the saved rows, how many rows the client shows, and the message that began it.
@@ -27,10 +27,10 @@ pub(super) struct LastExchange {
 }
 
 impl LastExchange {
-    fn of(history: &HistoryView) -> Option<Self> {
-        history.rows.iter().enumerate().rev().find_map(|(starts_at, row)| match row {
+    fn of(conversation: &HistoryView) -> Option<Self> {
+        conversation.rows.iter().enumerate().rev().find_map(|(starts_at, row)| match row {
             HistoryRow::User { text, .. } => {
-                Some(Self { starts_at, seen_rows: history.rows.len(), text: text.clone() })
+                Some(Self { starts_at, seen_rows: conversation.rows.len(), text: text.clone() })
             }
             _ => None,
         })
@@ -61,10 +61,10 @@ pub(super) fn SavedRows(
     keep: Memo<Option<usize>>,
 ) -> impl IntoView {
     match view {
-        Ok(Some(history)) => {
-            let last = LastExchange::of(&history);
+        Ok(Some(conversation)) => {
+            let last = LastExchange::of(&conversation);
             (move || {
-                let mut shown = history.clone();
+                let mut shown = conversation.clone();
                 let redoing = keep.get();
                 if let Some(keep) = redoing {
                     shown.rows.truncate(keep);
@@ -97,7 +97,7 @@ pub(super) fn SavedRows(
                             .into_any()
                         }
                         TranscriptItem::Assistant { text, blocks, interrupted, row, rating } => {
-                            let rate = RateTarget { history_id: shown.id.clone(), row, rating };
+                            let rate = RateTarget { conversation_id: shown.id.clone(), row, rating };
                             view! { <AssistantMessage text blocks interrupted rate regenerate=target(n, last_reply) /> }
                                 .into_any()
                         }
@@ -265,7 +265,7 @@ fn AssistantMessage(
     /// Set on the last reply: it can be written again.
     regenerate: Option<RedoTarget>,
 ) -> impl IntoView {
-    let RateTarget { history_id, row, rating } = rate;
+    let RateTarget { conversation_id, row, rating } = rate;
     let copied = RwSignal::new(false);
     let markdown = text.clone();
     view! {
@@ -300,7 +300,7 @@ fn AssistantMessage(
                 .map(|target| {
                     let label = if interrupted { "Retry" } else { "Regenerate" };
                     view! { <RedoButton target label /> }
-                })} <RateReply history_id row rating />
+                })} <RateReply conversation_id row rating />
         </div>
     }
 }
@@ -335,7 +335,7 @@ fn NoReply(retry: RedoTarget) -> impl IntoView {
 
 /// A saved reply's place, for rating it.
 struct RateTarget {
-    history_id: String,
+    conversation_id: String,
     row: usize,
     rating: Option<Rating>,
 }

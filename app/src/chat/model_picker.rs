@@ -1,24 +1,24 @@
 //! The model picker: shown when the server offers several models (`PALAVER_MODELS`). A new
-//! chat sends its choice with the first message; an open conversation stores a change at once.
+//! conversation is created on its choice before the first message; an open conversation stores a change at once.
 
 use leptos::prelude::*;
 
 use super::api::{choose_model, list_models};
 
-/// The picker's choice: the open conversation's model, or what a new chat will start on
+/// The picker's choice: the open conversation's model, or what a new conversation will start on
 /// (`None`: the server's default).
 #[derive(Clone, Copy)]
 pub(super) struct ModelChoice(pub RwSignal<Option<String>>);
 
 #[component]
-pub(super) fn ModelPicker(choice: ModelChoice, history_id: Memo<Option<String>>) -> impl IntoView {
+pub(super) fn ModelPicker(choice: ModelChoice, conversation_id: Memo<Option<String>>) -> impl IntoView {
     let ModelChoice(chosen) = choice;
     let models = OnceResource::new(list_models());
     let failed = RwSignal::new(None::<String>);
     let choose = move |model: String| {
         chosen.set(Some(model.clone()));
         failed.set(None);
-        if let Some(id) = history_id.get_untracked() {
+        if let Some(id) = conversation_id.get_untracked() {
             leptos::task::spawn_local(async move {
                 if let Err(err) = choose_model(id, model).await {
                     failed.set(Some(err.to_string()));

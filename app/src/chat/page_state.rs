@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use super::model::{AskPreviewEvent, Attachment, TurnEvent};
-use crate::error::FieldError;
-use crate::wire::PromptBody;
 use palaver_contract::blocks::ShownCheck;
+use palaver_wire::body::PromptBody;
+use palaver_wire::conversation::model::{AskPreviewEvent, Attachment, TurnEvent};
+use palaver_wire::error::FieldError;
 
 /// The running turn, shown until the reloaded conversation replaces it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -35,7 +35,7 @@ pub(super) struct LiveTurn {
 #[derive(Clone, Copy)]
 pub(super) struct ChatState {
     /// The conversation shown (`?c=`).
-    pub(super) history_id: Memo<Option<String>>,
+    pub(super) conversation_id: Memo<Option<String>>,
     /// Bumped after each turn so the list and the transcript load what the turn saved.
     pub(super) version: RwSignal<u32>,
     /// Bumped when only the conversation list changed (another tab renamed one, say).
@@ -45,14 +45,14 @@ pub(super) struct ChatState {
     pub(super) busy: RwSignal<bool>,
     /// The `fields` of the server's last 400 for an answer.
     pub(super) server_errors: RwSignal<Vec<FieldError>>,
-    /// What the chat has to say about the last turn that could not run (kept across reloads).
+    /// What the page has to say about the last turn that could not run (kept across reloads).
     pub(super) notice: RwSignal<Option<String>>,
 }
 
 impl ChatState {
-    pub(super) fn new(history_id: Memo<Option<String>>) -> Self {
+    pub(super) fn new(conversation_id: Memo<Option<String>>) -> Self {
         Self {
-            history_id,
+            conversation_id,
             version: RwSignal::new(0),
             list_version: RwSignal::new(0),
             live: RwSignal::new(None),
@@ -131,7 +131,7 @@ const REATTACH_TRIES: u32 = 5;
 const REATTACH_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
 
 async fn run_turn(body: PromptBody, state: ChatState) {
-    let ChatState { live, busy, server_errors, notice, history_id, .. } = state;
+    let ChatState { live, busy, server_errors, notice, conversation_id, .. } = state;
     let mut last_seen = None;
     let stream_shown =
         move |stream: String| live.update(|turn| turn.iter_mut().for_each(|turn| turn.stream = Some(stream.clone())));
@@ -142,7 +142,7 @@ async fn run_turn(body: PromptBody, state: ChatState) {
     .await;
     // The connection dropped mid-reply: the turn goes on on the server, so follow it again
     // from the last event seen (no text twice, none lost).
-    let conversation = body.history_id.clone().or_else(|| history_id.get_untracked());
+    let conversation = body.history_id.clone().or_else(|| conversation_id.get_untracked());
     if let (Err(error), Some(id)) = (&result, &conversation)
         && error.cut_off
     {

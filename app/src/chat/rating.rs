@@ -4,16 +4,16 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-use super::model::Rating;
-use crate::wire::Data;
+use palaver_wire::body::Data;
+use palaver_wire::conversation::model::Rating;
 
 #[component]
-pub(super) fn RateReply(history_id: String, row: usize, rating: Option<Rating>) -> impl IntoView {
+pub(super) fn RateReply(conversation_id: String, row: usize, rating: Option<Rating>) -> impl IntoView {
     let current = RwSignal::new(rating);
     let failed = RwSignal::new(None::<String>);
     let rate = move |pressed: Rating| {
         let next = (current.get_untracked() != Some(pressed)).then_some(pressed);
-        let url = format!("/gpt/histories/{history_id}/rating");
+        let url = format!("/gpt/histories/{conversation_id}/rating");
         leptos::task::spawn_local(async move {
             let body = json!({"promptIndex": row, "rating": next});
             match crate::http::send::<_, Data<Value>>("PATCH", &url, &body).await {

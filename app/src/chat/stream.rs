@@ -3,10 +3,10 @@
 //! connection, or from another tab). In the browser only: on the server the calls fail at
 //! once, so the chat page needs no `cfg`.
 
-use super::model::TurnEvent;
-use crate::error::FieldError;
 #[cfg(not(feature = "hydrate"))]
-use crate::wire::PromptBody;
+use palaver_wire::body::PromptBody;
+use palaver_wire::conversation::model::TurnEvent;
+use palaver_wire::error::FieldError;
 
 /// Why a turn could not start (or was cut off).
 pub struct SendError {
@@ -50,11 +50,11 @@ pub async fn send_prompt(
     Err("Turns are sent from the browser.".into())
 }
 
-/// Attaches to the turn running on `history_id` from after `last_seen`, and calls `on_event`
+/// Attaches to the turn running on `conversation_id` from after `last_seen`, and calls `on_event`
 /// for every event, in order.
 #[cfg(not(feature = "hydrate"))]
 pub async fn attach(
-    _history_id: &str,
+    _conversation_id: &str,
     _last_seen: Option<&str>,
     _on_event: impl FnMut(Option<String>, TurnEvent),
 ) -> Result<Attach, SendError> {
@@ -74,8 +74,8 @@ mod browser {
     };
 
     use super::{Attach, SendError, TurnEvent};
-    use crate::wire::PromptBody;
     use palaver_contract::sse::SseDecoder;
+    use palaver_wire::body::PromptBody;
 
     fn js_error(value: JsValue) -> String {
         value.as_string().unwrap_or_else(|| format!("{value:?}"))
@@ -85,7 +85,10 @@ mod browser {
         let window = web_sys::window().ok_or("No window to send from.")?;
         Ok(JsFuture::from(window.fetch_with_request(&request))
             .await
-            .map_err(|_| "The server could not be reached.".to_string())?
+            .map_err(|cause| {
+                leptos::logging::warn!("fetch failed: {}", js_error(cause));
+                "The server could not be reached.".to_string()
+            })?
             .unchecked_into())
     }
 
@@ -110,7 +113,10 @@ mod browser {
         options.set_stream(true);
         let mut events = SseDecoder::default();
         loop {
-            let chunk = JsFuture::from(reader.read()).await.map_err(|_| cut_off("The reply was cut off."))?;
+            let chunk = JsFuture::from(reader.read()).await.map_err(|cause| {
+                leptos::logging::warn!("the reply stream broke: {}", js_error(cause));
+                cut_off("The reply was cut off.")
+            })?;
             if Reflect::get(&chunk, &"done".into()).ok().and_then(|done| done.as_bool()).unwrap_or(true) {
                 return Ok(());
             }
@@ -141,14 +147,14 @@ mod browser {
         if !response.ok() {
             return Err(problem(&response).await);
         }
-        if let Ok(Some(stream)) = response.headers().get(crate::wire::STREAM_ID_HEADER) {
+        if let Ok(Some(stream)) = response.headers().get(palaver_wire::body::STREAM_ID_HEADER) {
             on_stream(stream);
         }
         read(response, &mut on_event).await
     }
 
     pub async fn attach(
-        history_id: &str,
+        conversation_id: &str,
         last_seen: Option<&str>,
         mut on_event: impl FnMut(Option<String>, TurnEvent),
     ) -> Result<Attach, SendError> {
@@ -158,7 +164,7 @@ mod browser {
         }
         let init = RequestInit::new();
         init.set_headers(&headers);
-        let url = format!("/gpt/histories/{history_id}/stream");
+        let url = format!("/gpt/histories/{conversation_id}/stream");
         let response = fetch(Request::new_with_str_and_init(&url, &init).map_err(js_error)?).await?;
         match response.status() {
             204 => Ok(Attach::NothingRunning),

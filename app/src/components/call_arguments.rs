@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use super::palaver_strip::{PalaverStrip, approval_lines};
 use super::visible_text::VisibleText;
-use crate::wire::{CallArgument, GuardedCall};
-use crate::words::{Arg, Words};
 use palaver_contract::visible::Layout;
+use palaver_wire::body::{CallArgument, GuardedCall};
+use palaver_wire::words::{Arg, Words};
 
 /// A value longer than this many characters (as written) is collapsed to its start.
 pub const VALUE_SHOWN_MAX: usize = 80;
@@ -120,8 +120,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::turn::tools::call_keys::shown_arguments;
     use palaver_contract::visible::visible;
+    use palaver_core::turn::tools::call_keys::shown_arguments;
 
     /// The text of an HTML fragment: tags and hydration markers dropped, entities read.
     fn text_of(html: &str) -> String {

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::error::AppError;
+use palaver_wire::error::AppError;
 
 pub fn error_paragraph(error: &AppError) -> AnyView {
     view! {

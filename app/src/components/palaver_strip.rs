@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::words::Words;
+use palaver_wire::words::Words;
 
 #[component]
 pub fn PalaverStrip(children: Children) -> impl IntoView {

@@ -6,10 +6,11 @@ use leptos::prelude::*;
 
 use super::call_arguments::GuardedCallView;
 use super::visible_text::VisibleText;
-use crate::wire::GuardedCall;
-use crate::words::{CardLanguage, Words, reader_words};
+use crate::words::reader_words;
 use palaver_contract::asks::{AskKind, ButtonStyle, SimpleCard, SimpleCardButton};
 use palaver_contract::visible::Layout;
+use palaver_wire::body::GuardedCall;
+use palaver_wire::words::{CardLanguage, Words};
 
 /// The line a card that hands off shows, by kind.
 pub fn handoff_line(kind: AskKind, words: &Words) -> String {

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::GrantScope;
 use super::api::{RevokeGrant, list_grants};
 use crate::components::error_paragraph;
+use palaver_wire::grants::GrantScope;
 
 #[component]
 pub fn GrantsSection() -> impl IntoView {

@@ -1,8 +1,9 @@
-//! Route-level pages that are not part of a domain module, and the lazy routes: pages the
-//! chat does not need (sign-in forms, settings, admin, watch preview, storybook) are split into
-//! wasm chunks the router loads on the first visit, so the chat's download does not carry them
-//! (`cargo leptos build --split`).
+//! Route-level pages that are not part of a domain module, and the lazy routes: pages the chat
+//! page does not need (sign-in forms, settings, admin, watch preview, storybook) are split into
+//! wasm chunks the router loads on the first visit, so the chat page's download does not carry
+//! them (`cargo leptos build --split`).
 
+mod admin;
 mod settings;
 mod storybook;
 mod watch;
@@ -58,7 +59,7 @@ macro_rules! lazy_page {
 lazy_page!(LoginRoute, palaver_login_page, crate::accounts::LoginPage);
 lazy_page!(SignupRoute, palaver_signup_page, crate::accounts::SignupPage);
 lazy_page!(SettingsRoute, palaver_settings_page, settings::SettingsPage);
-lazy_page!(AdminRoute, palaver_admin_page, settings::AdminPage);
+lazy_page!(AdminRoute, palaver_admin_page, admin::AdminPage);
 lazy_page!(WatchRoute, palaver_watch_page, super::watch::WatchPage);
 lazy_page!(StorybookIndexRoute, palaver_storybook_index, super::storybook::StorybookIndex);
 lazy_page!(StorybookAskRoute, palaver_storybook_asks, super::storybook::StorybookAskPage);

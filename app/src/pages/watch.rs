@@ -5,12 +5,12 @@
 
 use leptos::prelude::*;
 
-use crate::chat::deadline;
-use crate::chat::document::HistoryDocument;
 use crate::components::SimpleCardView;
-use crate::live::LiveEvent;
-use crate::wire::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_contract::asks::{AskSurface, SimpleCardButton};
+use palaver_wire::body::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
+use palaver_wire::conversation::deadline;
+use palaver_wire::conversation::document::HistoryDocument;
+use palaver_wire::live::LiveEvent;
 
 #[component]
 pub fn WatchPage() -> impl IntoView {
@@ -52,11 +52,11 @@ pub fn WatchPage() -> impl IntoView {
         });
     });
 
-    let run_turn = move |history_id: String, body: HeadlessTurnBody| {
+    let run_turn = move |conversation_id: String, body: HeadlessTurnBody| {
         busy.set(true);
         error.set(None);
         leptos::task::spawn_local(async move {
-            let url = format!("/gpt/histories/{history_id}/turn");
+            let url = format!("/gpt/histories/{conversation_id}/turn");
             match crate::http::send::<_, Data<TurnResult>>("POST", &url, &body).await {
                 Ok(Data { data }) => {
                     reply.set(Some(data.text).filter(|text| !text.is_empty()));
@@ -122,9 +122,9 @@ pub fn WatchPage() -> impl IntoView {
                 }}
                 {move || match asks.get().into_iter().next() {
                     Some(item) => {
-                        let (history_id, tool_call_id) = (item.history_id.clone(), item.tool_call_id.clone());
+                        let (conversation_id, tool_call_id) = (item.history_id.clone(), item.tool_call_id.clone());
                         let press = Callback::new(move |button: SimpleCardButton| run_turn(
-                            history_id.clone(),
+                            conversation_id.clone(),
                             HeadlessTurnBody {
                                 tool_call_id: Some(tool_call_id.clone()),
                                 button_id: Some(button.id),
@@ -133,7 +133,10 @@ pub fn WatchPage() -> impl IntoView {
                             },
                         ));
                         let expires_at = item.expires_at.as_deref().and_then(deadline::epoch_ms);
-                        let words = crate::words::Words::for_ask(item.locale.as_deref(), &crate::words::reader_words());
+                        let words = palaver_wire::words::Words::for_ask(
+                            item.locale.as_deref(),
+                            &crate::words::reader_words(),
+                        );
                         let time_left = move || {
                             expires_at.and_then(|deadline| deadline::time_left(deadline - now.get(), &words))
                         };

@@ -1,14 +1,14 @@
 //! `GET /gpt/audit`: the audit trail of asks as JSON, newest first, a page at a time.
 
-use app::db::Pool;
 use axum::Json;
 use axum::extract::{Query, State};
+use palaver_core::db::Pool;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use app::audit::{AUDIT_PAGE_MAX, AuditPage};
-use app::error::AppError;
-use app::wire::Data;
+use palaver_wire::audit::{AUDIT_PAGE_MAX, AuditPage};
+use palaver_wire::body::Data;
+use palaver_wire::error::AppError;
 
 use crate::auth::Authenticated;
 use crate::problem::Problem;
@@ -38,7 +38,7 @@ pub async fn audit(
             rejection.body_text()
         ))
     })?;
-    let limit = query.limit.unwrap_or(app::audit::api::PAGE_SIZE);
+    let limit = query.limit.unwrap_or(palaver_app::audit::api::PAGE_SIZE);
     if !(1..=AUDIT_PAGE_MAX).contains(&limit) {
         return Err(Problem::bad_request("Invalid query")
             .with_detail(format!("limit must be between 1 and {AUDIT_PAGE_MAX}; it was {limit}.")));
@@ -48,5 +48,5 @@ pub async fn audit(
         true => None,
         false => Some(caller.user.id.as_str()),
     };
-    Ok(Json(Data { data: app::audit::store::page(&pool, owner, query.before, limit).await? }))
+    Ok(Json(Data { data: palaver_core::audit::store::page(&pool, owner, query.before, limit).await? }))
 }

@@ -7,14 +7,17 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use app::account_deletion;
-use app::account_deletion::DeletedAccount;
-use app::accounts::auth::{Accounts, clear_session_cookie, session_cookie, session_secret, wants_secure_cookie};
-use app::accounts::model::{CreatedToken, TokenSummary, UserView};
-use app::accounts::service::{self, NewSession};
-use app::chat::Conversations;
-use app::uploads::Uploads;
-use app::wire::Data;
+use palaver_core::account_deletion;
+use palaver_core::accounts::auth::{
+    Accounts, clear_session_cookie, session_cookie, session_secret, wants_secure_cookie,
+};
+use palaver_core::accounts::service;
+use palaver_core::accounts::service::NewSession;
+use palaver_core::conversation::Conversations;
+use palaver_core::uploads::Uploads;
+use palaver_wire::accounts::DeletedAccount;
+use palaver_wire::accounts::{CreatedToken, TokenSummary, UserView};
+use palaver_wire::body::Data;
 
 use crate::auth::{Authenticated, ClientAddress};
 use crate::problem::{Problem, ProblemBody};

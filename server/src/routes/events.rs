@@ -12,7 +12,8 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::{Stream, StreamExt, stream};
 use tokio::sync::broadcast::error::RecvError;
 
-use app::live::{LiveEvent, LiveHub, Missed, Resync};
+use palaver_core::live::{LiveHub, Missed};
+use palaver_wire::live::{LiveEvent, Resync};
 
 use crate::auth::Authenticated;
 
@@ -31,7 +32,7 @@ pub async fn events(
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let last_seen = headers.get("last-event-id").and_then(|value| value.to_str().ok());
     let subscription = hub.subscribe(&caller.user.id, last_seen).await;
-    let event_of = |delivered: &app::live::Delivered| {
+    let event_of = |delivered: &palaver_core::live::Delivered| {
         Event::default().id(&delivered.id).data(serde_json::to_string(&delivered.event).unwrap_or_default())
     };
     let (missed, sent): (Vec<Event>, HashSet<i64>) = match subscription.missed {

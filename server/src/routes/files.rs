@@ -6,9 +6,9 @@ use axum::extract::{Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use app::uploads::{UploadError, UploadedFile, Uploads};
 use palaver_contract::asks::format_bytes;
 use palaver_contract::upload::{FILE_FIELD, upload_file_name, upload_mime_type};
+use palaver_core::uploads::{UploadError, UploadedFile, Uploads};
 
 use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};

@@ -13,13 +13,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use app::chat::Conversations;
-use app::chat::document::{DocumentPendingAsk, HistoryDocument};
-use app::chat::model::{AttachedEvent, Rating, TurnEvent, check_title};
-use app::error::AppError;
-use app::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
-use app::wire::{Data, HostActionBody, HostActionResult, ModelOption, PromptBody};
 use palaver_contract::asks::AskSurface;
+use palaver_core::conversation::Conversations;
+use palaver_core::error::{AppError, Error};
+use palaver_core::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
+use palaver_wire::body::{Data, HostActionBody, HostActionResult, ModelOption, PromptBody};
+use palaver_wire::conversation::document::{DocumentPendingAsk, HistoryDocument};
+use palaver_wire::conversation::model::{AttachedEvent, Rating, TurnEvent, check_title};
 
 use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};
@@ -100,9 +100,9 @@ pub async fn export_history(
             let document = HistoryDocument::from(history.clone());
             (serde_json::to_string_pretty(&document).unwrap_or_default(), "application/json", "json")
         }
-        _ => (app::chat::export::to_markdown(&history), "text/markdown; charset=utf-8", "md"),
+        _ => (palaver_wire::conversation::export::to_markdown(&history), "text/markdown; charset=utf-8", "md"),
     };
-    let file_name = app::chat::export::file_name(&history, extension);
+    let file_name = palaver_wire::conversation::export::file_name(&history, extension);
     let disposition = format!("attachment; filename=\"{file_name}\"");
     Ok((
         [
@@ -224,7 +224,7 @@ pub async fn prompt(
         }
     };
     let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo, model, attachments }).await?;
-    let stream_header = [(app::wire::STREAM_ID_HEADER, handle.stream_id.clone())];
+    let stream_header = [(palaver_wire::body::STREAM_ID_HEADER, handle.stream_id.clone())];
     let events = Sse::new(event_stream(handle.events, handle.stream_id)).keep_alive(KeepAlive::default());
     Ok((stream_header, events).into_response())
 }
@@ -313,11 +313,11 @@ fn without_pending_ask_paths(mut body: serde_json::Map<String, Value>) -> serde_
 }
 
 /// The history router's own titles for a missing document and for someone else's.
-fn history_problem(err: AppError) -> Problem {
-    match err {
+fn history_problem(err: Error) -> Problem {
+    match err.kind() {
         AppError::HistoryNotFound => Problem::new(StatusCode::NOT_FOUND, "Document not found"),
         AppError::NotHistoryOwner => Problem::new(StatusCode::FORBIDDEN, "Access denied"),
-        other => other.into(),
+        _ => err.into(),
     }
 }
 
@@ -377,7 +377,7 @@ pub async fn update_history(
     }
     // Both are checked before either is written: the title here, the model by choose_model.
     if let (Some(title), Some(_)) = (&body.title, &body.model) {
-        check_title(title).map_err(|message| history_problem(AppError::BadRequest(message)))?;
+        check_title(title).map_err(|message| Problem::from(AppError::BadRequest(message)))?;
     }
     if let Some(model) = &body.model {
         conversations.choose_model(&caller, &id, model).await.map_err(history_problem)?;
@@ -471,14 +471,14 @@ pub async fn host_action(
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<Json<Data<HostActionResult>>, Problem> {
-    use app::chat::actions::HostActionError;
+    use palaver_core::conversation::actions::HostActionError;
     let request: HostActionBody = serde_json::from_slice(&body).map_err(|err| {
         Problem::bad_request("Invalid action request")
             .with_detail(format!("Send {{historyId, name, payload?, blockId?}}: {err}."))
     })?;
     let outcome = tokio::time::timeout(HOST_ACTION_TIMEOUT, conversations.run_host_action(&caller, request))
         .await
-        .map_err(|_| Problem::new(StatusCode::GATEWAY_TIMEOUT, "The host action took too long"))?;
+        .map_err(|_elapsed| Problem::new(StatusCode::GATEWAY_TIMEOUT, "The host action took too long"))?;
     match outcome {
         Ok(blocks) => Ok(Json(Data { data: HostActionResult { blocks, message: None } })),
         Err(HostActionError::App(err)) => Err(history_problem(err)),

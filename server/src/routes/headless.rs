@@ -1,23 +1,23 @@
 //! The headless endpoints for clients that do not read server-sent events (a watch app, a
 //! notification action, a bot): the pending asks, and a whole turn as one JSON response.
 
-use app::db::Pool;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use palaver_core::db::Pool;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use utoipa::IntoParams;
 
-use app::chat::access::{HistoryAccess, authorize_history};
-use app::chat::model::TurnEvent;
-use app::error::{AppError, FieldError};
-use app::turn::store::{pending_ask, pending_asks_of};
-use app::turn::{TurnInput, TurnRequest, TurnRunner};
-use app::wire::{AskAdditions, Data, PendingAskBrief, PendingAskEntry, TurnResult};
 use palaver_contract::asks::resolve_button_answer;
+use palaver_core::conversation::access::{HistoryAccess, authorize_history};
+use palaver_core::error::{AppError, Error, FieldError};
+use palaver_core::turn::store::{pending_ask, pending_asks_of};
+use palaver_core::turn::{TurnInput, TurnRequest, TurnRunner};
+use palaver_wire::body::{AskAdditions, Data, PendingAskBrief, PendingAskEntry, TurnResult};
+use palaver_wire::conversation::model::TurnEvent;
 
 use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};
@@ -80,20 +80,20 @@ fn validation_failed(fields: Map<String, Value>) -> Problem {
 }
 
 /// The headless routes' own titles for a missing or someone else's conversation.
-fn access_problem(err: AppError, caller_is_admin: bool) -> Problem {
-    match err {
+fn access_problem(err: Error, caller_is_admin: bool) -> Problem {
+    match err.kind() {
         AppError::HistoryNotFound => {
             Problem::new(StatusCode::NOT_FOUND, "Document not found").with_code("document-not-found")
         }
         AppError::NotHistoryOwner if !caller_is_admin => {
             Problem::new(StatusCode::FORBIDDEN, "Access denied").with_code("action-access-denied")
         }
-        other => other.into(),
+        _ => err.into(),
     }
 }
 
-fn turn_problem(err: AppError) -> Problem {
-    let invalid = matches!(err, AppError::InvalidAnswer { .. });
+fn turn_problem(err: Error) -> Problem {
+    let invalid = matches!(err.kind(), AppError::InvalidAnswer { .. });
     let problem = Problem::from(err);
     if invalid { problem.fields_in_meta() } else { problem }
 }

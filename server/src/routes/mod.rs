@@ -7,11 +7,11 @@ pub mod files;
 pub mod gpt;
 pub mod headless;
 
-use app::db::Pool;
-use app::turn::TurnRunner;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use palaver_core::db::Pool;
+use palaver_core::turn::TurnRunner;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -45,7 +45,7 @@ pub async fn health(State(pool): State<Pool>, State(turns): State<TurnRunner>) -
         turn_leases: if failing_for.is_some() { "failing" } else { "renewed" },
         turn_leases_failing_for_seconds: failing_for.map(|failing| failing.as_secs()),
     };
-    match app::db::ping(&pool).await {
+    match palaver_core::db::ping(&pool).await {
         Ok(_) => (StatusCode::OK, Json(Health { status: "ok", detail })),
         Err(err) => {
             tracing::error!(%err, "health check failed");

@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 use super::AnswerChannel;
 use super::drafts::{ChoiceDraft, use_ask_draft};
 use super::{ErrorList, SubmitRow, card_buttons};
-use crate::words::Words;
 use palaver_contract::asks::{Ask, ButtonStyle, ChoiceInput, SelectMode, SimpleCardButton, to_simple_card};
 use palaver_contract::text::utf16_len;
+use palaver_wire::words::Words;
 
 #[component]
 pub(super) fn ChoiceBody(

@@ -1,10 +1,10 @@
 //! The controls of pending ask cards, with the contract checks behind them: a wasm chunk of
-//! their own in the browser, so a chat without a pending ask never downloads them. A page that
+//! their own in the browser, so a conversation without a pending ask never downloads them. A page that
 //! shows one fetches the chunk before it is hydrated (`crate::hydration::prepare`); an ask that
 //! arrives later fetches it when it first shows. On the server they render at once.
 
 use super::AnswerChannel;
-use crate::chat::transcript::AskItem;
+use palaver_wire::conversation::transcript::AskItem;
 
 /// What the chunk renders: a pending ask and where its answer goes.
 #[derive(Clone)]
@@ -28,7 +28,7 @@ mod chunk {
 
     #[wasm_split(palaver_ask_cards, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
     fn split_card(card: PendingCard) -> Result<AnyView, SplitLoaderError> {
-        Ok(super::super::pending_card(card.item, card.channel))
+        Ok(crate::chat::ask_card::pending_card(card.item, card.channel))
     }
 
     /// Fetches the chunk (once it has loaded, at once); whether it is loaded.

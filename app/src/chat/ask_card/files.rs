@@ -15,7 +15,7 @@ pub(super) fn FilesBody(
     tool_call_id: String,
     answer: Callback<Value>,
     channel: AnswerChannel,
-    words: crate::words::Words,
+    words: palaver_wire::words::Words,
 ) -> impl IntoView {
     // Uploads in flight are part of the draft: (file name, progress from 0 to 1).
     let kept = use_ask_draft(&tool_call_id, || FilesDraft {

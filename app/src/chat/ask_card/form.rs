@@ -34,7 +34,7 @@ pub(super) fn FormBody(
     tool_call_id: String,
     answer: Callback<Value>,
     channel: AnswerChannel,
-    words: crate::words::Words,
+    words: palaver_wire::words::Words,
 ) -> impl IntoView {
     let FormDraft { values, touched } = use_ask_draft(&tool_call_id, || FormDraft {
         values: RwSignal::new(input.default_values()),

@@ -18,7 +18,7 @@ pub(super) fn MarkdownBody(
     tool_call_id: String,
     answer: Callback<Value>,
     channel: AnswerChannel,
-    words: crate::words::Words,
+    words: palaver_wire::words::Words,
 ) -> impl IntoView {
     let initial = input.initial.clone().unwrap_or_default();
     let MarkdownDraft { text, touched } = use_ask_draft(&tool_call_id, || MarkdownDraft {

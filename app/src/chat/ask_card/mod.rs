@@ -20,13 +20,8 @@ pub(crate) use controls::load as load_ask_controls;
 pub use drafts::provide_ask_drafts;
 pub use preview::AskPreviewCard;
 
-use super::deadline;
-use super::summary::ask_summary;
-use super::transcript::AskItem;
-use crate::chat::model::{AskOrigin, AskStatus};
 use crate::components::{CallArguments, VisibleText, button_label};
-use crate::error::FieldError;
-use crate::words::{CardLanguage, Words, reader_words};
+use crate::words::reader_words;
 use choice::ChoiceBody;
 use files::FilesBody;
 use form::FormBody;
@@ -36,6 +31,12 @@ use palaver_contract::asks::{
 };
 use palaver_contract::visible::Layout;
 use palaver_lines::{palaver_lines, server_message};
+use palaver_wire::conversation::deadline;
+use palaver_wire::conversation::model::{AskOrigin, AskStatus};
+use palaver_wire::conversation::summary::ask_summary;
+use palaver_wire::conversation::transcript::AskItem;
+use palaver_wire::error::FieldError;
+use palaver_wire::words::{CardLanguage, Words};
 use questions::QuestionsBody;
 
 /// Where an ask card sends its answer, and what the server said about the last one.

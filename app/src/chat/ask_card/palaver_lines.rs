@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::chat::model::{AskOrigin, link_host_line};
-use crate::chat::transcript::AskItem;
 use crate::components::{PalaverStrip, approval_lines, palaver_line};
-use crate::words::Words;
+use palaver_wire::conversation::model::{AskOrigin, link_host_line};
+use palaver_wire::conversation::transcript::AskItem;
+use palaver_wire::words::Words;
 
 /// The card's Palaver strip; none on the model's own asks.
 pub(super) fn palaver_lines(item: &AskItem, words: &Words) -> Option<AnyView> {
@@ -60,7 +60,7 @@ mod tests {
             tool_call_id: "ask_1".into(),
             kind: palaver_contract::asks::AskKind::Confirm,
             input: serde_json::json!({"prompt": "p"}),
-            status: crate::chat::model::AskStatus::Pending,
+            status: palaver_wire::conversation::model::AskStatus::Pending,
             response: None,
             origin: Some(origin),
             tool_name: "files__write_file".into(),

@@ -5,9 +5,9 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::chat::model::AskPreviewEvent;
 use palaver_contract::asks::AskKind;
 use palaver_contract::text::shorten;
+use palaver_wire::conversation::model::AskPreviewEvent;
 
 /// The most labels a preview lists, and how long each text may be.
 const LABELS_SHOWN: usize = 12;

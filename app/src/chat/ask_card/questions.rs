@@ -7,8 +7,8 @@ use serde_json::{Map, Value, json};
 
 use super::drafts::{QuestionsDraft, use_ask_draft};
 use super::{AnswerChannel, SubmitRow};
-use crate::words::Words;
 use palaver_contract::asks::{Ask, Question, QuestionsInput};
+use palaver_wire::words::Words;
 
 /// The answer the card sends: every question's picks, and its own answer when one is written.
 fn answer_of(answers: &Map<String, Value>) -> Value {

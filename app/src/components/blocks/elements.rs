@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::super::chart::{ChartPoint, ChartView};
 use super::interactive::*;
 use super::state::DocState;
+use crate::components::chart::{ChartPoint, ChartView};
 use crate::navigation::stays_on_this_site;
 use palaver_contract::blocks::model::{Action, Button, Chart, ColumnType, Dataset, Element, Html, Metric, Table};
 use palaver_contract::blocks::{HtmlHeight, cell_text, frame_srcdoc};

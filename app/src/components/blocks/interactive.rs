@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::wire::{Data, HostActionBody, HostActionResult};
+use palaver_wire::body::{Data, HostActionBody, HostActionResult};
 use serde_json::{Map, Value, json};
 
 use super::state::DocState;

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use leptos::prelude::*;
 
-use super::super::chart::ChartPoint;
 use super::BlockActionsContext;
+use crate::components::chart::ChartPoint;
 use palaver_contract::blocks::model::{Block, BlocksDocument, Dataset};
 use palaver_contract::blocks::{block_plain_text, cell_text, image_source_allowed};
 

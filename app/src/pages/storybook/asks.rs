@@ -1,51 +1,17 @@
-//! `/storybook/asks/<name>` and `/storybook/cards/<name>`: every valid ask fixture as its
-//! interactive card (with the answer it sends and the validator's verdict), its simple card in
-//! the watch frame, and its answered, skipped and cancelled states — in light and dark side by side.
+//! `/storybook/asks/<name>`: an ask fixture as its interactive card (with the answer it sends
+//! and the validator's verdict), its simple card in the watch frame, and its answered, skipped
+//! and cancelled states — in light and dark side by side.
 
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::ask_fixtures::{StoryFixture, storybook_fixture};
 use super::frame::{StoryFrame, in_both_themes};
-use crate::chat::model::AskStatus;
-use crate::chat::{AnswerChannel, AskCard, AskItem};
+use crate::chat::{AnswerChannel, AskCard};
 use crate::components::SimpleCardView;
-use crate::error::AppError;
 use palaver_contract::asks::{AskKind, SimpleCardButton, parse_stored_ask, to_simple_card, validate_ask_response};
-
-/// One ask fixture as the storybook shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StoryFixture {
-    pub name: String,
-    pub kind: AskKind,
-    /// The input as Palaver stores it (a question set with its minted ids).
-    pub input: Value,
-}
-
-#[cfg(feature = "ssr")]
-fn all_fixtures() -> Vec<StoryFixture> {
-    super::fixtures::ASK_FIXTURES
-        .iter()
-        .filter_map(|(name, json)| {
-            let fixture: Value = serde_json::from_str(json).ok()?;
-            let kind: AskKind = serde_json::from_value(fixture["kind"].clone()).ok()?;
-            let written = &fixture["input"];
-            let input = palaver_contract::asks::parse_ask_input(kind, written, Default::default())
-                .map_or_else(|_| written.clone(), |ask| ask.stored_input(written));
-            Some(StoryFixture { name: name.to_string(), kind, input })
-        })
-        .collect()
-}
-
-#[server(prefix = "/api", endpoint = "storybook_fixtures")]
-pub async fn storybook_fixtures() -> Result<Vec<StoryFixture>, AppError> {
-    Ok(all_fixtures())
-}
-
-#[server(prefix = "/api", endpoint = "storybook_fixture")]
-pub async fn storybook_fixture(name: String) -> Result<Option<StoryFixture>, AppError> {
-    Ok(all_fixtures().into_iter().find(|fixture| fixture.name == name))
-}
+use palaver_wire::conversation::model::AskStatus;
+use palaver_wire::conversation::transcript::AskItem;
 
 /// The states an answered story shows, with the answer each stores.
 fn answered_states(
@@ -160,50 +126,7 @@ fn ask_story(fixture: StoryFixture) -> impl IntoView {
     in_both_themes(move || view! { <Story fixture=fixture.clone() /> }.into_any())
 }
 
-fn card_story(fixture: StoryFixture) -> impl IntoView {
-    in_both_themes(move || match parse_stored_ask(fixture.kind, &fixture.input) {
-        Ok(ask) => {
-            let card = to_simple_card(&ask, "call_fixture");
-            let json = serde_json::to_string_pretty(&card).unwrap_or_default();
-            let locale = ask.locale().map(str::to_string);
-            view! {
-                <div class="watch">
-                    <SimpleCardView card on_press=Callback::new(|_| {}) disabled=Signal::stored(false) locale />
-                </div>
-                <pre>{json}</pre>
-            }
-            .into_any()
-        }
-        Err(_) => view! { <p class="error">"This fixture does not validate."</p> }.into_any(),
-    })
-}
-
 #[component]
 pub fn StorybookAskPage() -> impl IntoView {
     view! { <StoryFrame load=storybook_fixture content=ask_story /> }
-}
-
-#[component]
-pub fn StorybookCardPage() -> impl IntoView {
-    view! { <StoryFrame load=storybook_fixture content=card_story /> }
-}
-
-#[cfg(all(test, feature = "ssr"))]
-mod tests {
-    use super::*;
-    use crate::components::button_label;
-    use crate::words::Words;
-
-    #[test]
-    fn in_english_every_card_button_reads_as_its_label_on_the_wire() {
-        let english = Words::default();
-        let fixtures = all_fixtures();
-        assert!(fixtures.len() > 50);
-        for fixture in fixtures {
-            let ask = parse_stored_ask(fixture.kind, &fixture.input).expect("a valid fixture");
-            for button in to_simple_card(&ask, "call").buttons {
-                assert_eq!(button_label(&button, fixture.kind, &english), button.label, "{}", fixture.name);
-            }
-        }
-    }
 }

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::frame::{StoryFrame, in_both_themes};
 use crate::components::{BlocksDocumentView, BlocksReply};
-use crate::error::AppError;
 use palaver_contract::blocks::ShownCheck;
+use palaver_wire::error::AppError;
 
 /// Not sanitized on purpose: the story shows that the frame alone keeps it inert.
 #[cfg(feature = "ssr")]

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 
-use crate::error::AppError;
+use palaver_wire::error::AppError;
 
 /// What every story page shares: the way back, the story's name as its heading, and the story
 /// loaded from the server (`content` renders it once it arrived).

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn StorybookIndex() -> impl IntoView {
-    let fixtures = Resource::new(|| (), |_| super::asks::storybook_fixtures());
+    let fixtures = Resource::new(|| (), |_| super::ask_fixtures::storybook_fixtures());
     let block_stories = Resource::new(|| (), |_| super::blocks::storybook_block_stories());
     view! {
         <main class="storybook">

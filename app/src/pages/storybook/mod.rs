@@ -1,13 +1,16 @@
 //! The storybook: every ask fixture as its card and simple card, and every block fixture
 //! rendered, in light and dark side by side (`/storybook`).
 
+mod ask_fixtures;
 mod asks;
 mod blocks;
+mod cards;
 #[cfg(feature = "ssr")]
 mod fixtures;
 mod frame;
 mod index;
 
-pub use asks::{StorybookAskPage, StorybookCardPage};
+pub use asks::StorybookAskPage;
 pub use blocks::StorybookBlockPage;
+pub use cards::StorybookCardPage;
 pub use index::StorybookIndex;

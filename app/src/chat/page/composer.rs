@@ -1,0 +1,73 @@
+//! The composer: the message box with its attachments, Send (or Enter), and Stop (or Escape)
+//! while a reply runs.
+
+use leptos::prelude::*;
+
+use crate::chat::attachments::{AttachButton, PendingFiles, PendingList};
+use crate::components::textarea_text;
+use palaver_wire::conversation::model::Attachment;
+
+#[component]
+pub(super) fn Composer(
+    busy: RwSignal<bool>,
+    on_send: impl Fn(String, Vec<Attachment>) + Clone + Send + Sync + 'static,
+    on_stop: impl Fn() + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let draft = RwSignal::new(String::new());
+    let files = PendingFiles::new();
+    let submit = move || {
+        let prompt = draft.get_untracked().trim().to_string();
+        if prompt.is_empty() || busy.get_untracked() || files.uploading() {
+            return;
+        }
+        draft.set(String::new());
+        on_send(prompt, files.take());
+    };
+    let submit_on_enter = submit.clone();
+    view! {
+        <form
+            class="composer"
+            on:submit=move |event| {
+                event.prevent_default();
+                submit();
+            }
+        >
+            <PendingList pending=files />
+            <AttachButton pending=files busy />
+            <label class="visually-hidden" for="composer-input">
+                "Message"
+            </label>
+            <textarea
+                id="composer-input"
+                class="composer__input"
+                rows="2"
+                placeholder="Message Palaver…"
+                prop:value=move || draft.get()
+                on:input=move |event| draft.set(event_target_value(&event))
+                on:keydown=move |event| {
+                    if event.key() == "Enter" && !event.shift_key() {
+                        event.prevent_default();
+                        submit_on_enter();
+                    } else if event.key() == "Escape" && busy.get_untracked() {
+                        event.prevent_default();
+                        on_stop();
+                    }
+                }
+            >
+                {textarea_text(&draft.get_untracked())}
+            </textarea>
+            <button
+                type="submit"
+                class="composer__send"
+                disabled=move || busy.get() || files.uploading() || draft.with(|text| text.trim().is_empty())
+            >
+                {move || if busy.get() { "Replying…" } else { "Send" }}
+            </button>
+            <Show when=move || busy.get()>
+                <button type="button" class="composer__stop" data-testid="stop" on:click=move |_| on_stop()>
+                    "Stop"
+                </button>
+            </Show>
+        </form>
+    }
+}

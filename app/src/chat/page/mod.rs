@@ -1,0 +1,133 @@
+//! The chat page: the conversation list, the open conversation's transcript and the composer,
+//! composed of hooks that each own one concern. Their order is the order their effects run in.
+
+mod composer;
+mod conversation_export;
+mod use_answer_channel;
+mod use_conversation_list;
+mod use_drawer;
+mod use_live_events;
+mod use_open_conversation;
+mod use_redo_channel;
+mod use_running_turn;
+mod use_send;
+mod use_stop;
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use super::announcer::{AskAnnouncer, use_ask_announcements};
+use super::ask_card::provide_ask_drafts;
+use super::conversation_list::ConversationList;
+use super::drawer::DrawerBackdrop;
+use super::follow::use_follow_newest;
+use super::messages::{LiveTurnView, SavedRows};
+use super::model_picker::ModelPicker;
+use super::page_state::ChatState;
+use crate::components::BlockActionsContext;
+use composer::Composer;
+use conversation_export::ConversationExport;
+use palaver_wire::conversation::model::Attachment;
+use use_answer_channel::use_answer_channel;
+use use_conversation_list::{ConversationListData, use_conversation_list};
+use use_drawer::use_drawer;
+use use_live_events::use_live_events;
+use use_open_conversation::use_open_conversation;
+use use_redo_channel::use_redo_channel;
+use use_running_turn::use_running_turn;
+use use_send::use_send;
+use use_stop::use_stop;
+
+#[component]
+pub fn ChatPage() -> impl IntoView {
+    let query = use_query_map();
+    let state = ChatState::new(Memo::new(move |_| query.read().get("c").filter(|id| !id.is_empty())));
+    let ChatState { conversation_id, live, busy, notice, .. } = state;
+    let ConversationListData { conversations, search, changed } = use_conversation_list(state);
+    let open = use_open_conversation(state);
+    provide_ask_drafts(conversation_id.into());
+    use_running_turn(state, open);
+    use_live_events(state);
+    let send = use_send(state, open.model);
+    let stop = use_stop(state);
+    let channel = use_answer_channel(state);
+    let redo = use_redo_channel(state);
+    // While a redo runs, how many saved rows stay shown.
+    let keep = Memo::new(move |_| live.with(|turn| turn.as_ref().and_then(|turn| turn.keeps_rows)));
+    let drawer = use_drawer(conversation_id);
+    let said = use_ask_announcements(move || {
+        let view = open.read()?;
+        view.pending_ask.map(|pending| (pending.ask.tool_call_id, pending.ask.simple.text))
+    });
+    let transcript_box = NodeRef::<leptos::html::Section>::new();
+    let behind = use_follow_newest(transcript_box, move || {
+        live.track();
+        open.loaded.track();
+    });
+    provide_block_actions(state, send.clone());
+
+    view! {
+        <div class="chat" class:chat--drawer-open=move || drawer.get()>
+            <ConversationList conversations current=conversation_id changed search />
+            <DrawerBackdrop />
+            <AskAnnouncer said />
+            <main class="chat__main">
+                <div class="chat__bar">
+                    <ModelPicker choice=open.model conversation_id />
+                    <ConversationExport conversation_id />
+                </div>
+                <section
+                    class="transcript"
+                    aria-label="Conversation"
+                    data-testid="transcript"
+                    node_ref=transcript_box
+                    on:scroll=move |_| behind.scrolled()
+                >
+                    <Transition fallback=|| {
+                        view! { <p class="transcript__empty">"Loading…"</p> }
+                    }>
+                        {move || Suspend::new(async move {
+                            let (_, view) = open.loaded.await;
+                            view! { <SavedRows view channel redo keep /> }
+                        })}
+                    </Transition>
+                    {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
+                    {move || {
+                        notice
+                            .get()
+                            .map(|text| {
+                                view! {
+                                    <p class="error" role="status" data-testid="turn-error">
+                                        {text}
+                                    </p>
+                                }
+                            })
+                    }}
+                    <Show when=move || behind.shown()>
+                        <button
+                            type="button"
+                            class="transcript__pill"
+                            data-testid="new-messages"
+                            on:click=move |_| behind.catch_up()
+                        >
+                            "New messages ↓"
+                        </button>
+                    </Show>
+                </section> <Composer busy on_send=send on_stop=stop />
+            </main>
+        </div>
+    }
+}
+
+/// A block's reply action sends its text as the composer would, while no turn runs.
+fn provide_block_actions(state: ChatState, send: impl Fn(String, Vec<Attachment>) + Send + Sync + 'static) {
+    let ChatState { conversation_id, busy, .. } = state;
+    provide_context(BlockActionsContext {
+        reply: Callback::new(move |text: String| {
+            if !busy.get_untracked() {
+                send(text, Vec::new());
+            }
+        }),
+        history_id: conversation_id.into(),
+    });
+}

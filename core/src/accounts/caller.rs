@@ -1,0 +1,25 @@
+//! Who a request speaks for, once resolved: the leaf every service's access checks use.
+
+use palaver_wire::accounts::{Role, UserView};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallerVia {
+    Session,
+    /// An API token, by the name its owner gave it.
+    Token {
+        name: String,
+    },
+}
+
+/// An authenticated caller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Caller {
+    pub user: UserView,
+    pub via: CallerVia,
+}
+
+impl Caller {
+    pub fn is_admin(&self) -> bool {
+        self.user.role == Role::Admin
+    }
+}

@@ -1,0 +1,16 @@
+//! Conversations on the server: storage, access, the service (list, read, rename, delete,
+//! stop, host actions), the turns running right now and their leases, and how this server takes
+//! block replies. Their wire types are in `palaver_wire::conversation`.
+
+pub mod access;
+pub mod actions;
+mod block_settings;
+pub mod leases;
+pub mod running;
+pub mod service;
+pub mod store;
+mod stream_mirror;
+pub mod turn_log;
+
+pub use block_settings::{BlocksSettings, is_host_name, parse_image_hosts};
+pub use service::Conversations;

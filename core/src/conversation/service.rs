@@ -1,0 +1,202 @@
+//! Conversation actions, shared by the JSON API (`/gpt/histories…`) and the server functions:
+//! list, create, read (authorize, then the view), rename, delete and stop.
+
+use crate::db::Pool;
+
+use palaver_contract::blocks::BlocksCheck;
+use palaver_contract::blocks::model::Block;
+
+use super::BlocksSettings;
+use super::access::{HistoryAccess, authorize_history};
+use super::running::RunningTurns;
+use super::store;
+use crate::accounts::auth::Caller;
+use crate::error::{AppError, AppResult, Error};
+use crate::live::LiveHub;
+use crate::llm::Models;
+use palaver_wire::conversation::model::{HistoryRow, HistorySummary, HistoryView, Rating, check_title};
+use palaver_wire::live::{HistoryChange, HistoryChanged, LiveEvent};
+
+/// The conversations service (a substate of the app's state): the database, how replies are
+/// checked as documents, and the running turns it can stop.
+#[derive(Clone)]
+pub struct Conversations {
+    pub pool: Pool,
+    /// Replies are block documents; `None` keeps them markdown.
+    pub blocks: Option<BlocksSettings>,
+    pub running: RunningTurns,
+    /// Where changes are told to the owner's tabs and devices.
+    pub live: LiveHub,
+    /// The models a conversation may choose.
+    pub models: Models,
+}
+
+/// The most characters of a search that are looked for.
+pub const SEARCH_MAX_LENGTH: usize = 200;
+
+impl Conversations {
+    pub fn new(
+        pool: Pool,
+        blocks: Option<BlocksSettings>,
+        running: RunningTurns,
+        live: LiveHub,
+        models: Models,
+    ) -> Self {
+        Self { pool, blocks, running, live, models }
+    }
+
+    async fn tell(&self, caller: &Caller, history_id: &str, change: HistoryChange, title: Option<String>) {
+        let event = HistoryChanged { history_id: history_id.to_string(), change, title };
+        self.live.publish(&caller.user.id, LiveEvent::HistoryChanged(event)).await;
+    }
+
+    /// The caller's conversations, most recently active first; with `search`, those whose
+    /// title or messages hold it (a search of only spaces lists them all).
+    pub async fn list(&self, caller: &Caller, search: Option<&str>) -> AppResult<Vec<HistorySummary>> {
+        match search.map(str::trim).filter(|search| !search.is_empty()) {
+            Some(search) => {
+                let search: String = search.chars().take(SEARCH_MAX_LENGTH).collect();
+                store::search_histories(&self.pool, &caller.user.id, &search).await
+            }
+            None => store::list_histories(&self.pool, &caller.user.id).await,
+        }
+    }
+
+    /// The caller's conversations as `list` finds them, each whole.
+    pub async fn list_documents(&self, caller: &Caller, search: Option<&str>) -> AppResult<Vec<HistoryView>> {
+        let mut views = Vec::new();
+        for summary in self.list(caller, search).await? {
+            // One deleted between the list and its read is left out.
+            views.extend(self.view_now(&summary.id).await?);
+        }
+        Ok(views)
+    }
+
+    /// Starts an empty conversation owned by the caller, on `model` (else the default).
+    pub async fn create(&self, caller: &Caller, model: Option<&str>) -> AppResult<HistoryView> {
+        if let Some(model) = model {
+            self.models.check(model).map_err(AppError::BadRequest)?;
+        }
+        let id = store::create_history(&self.pool, &caller.user.id, model).await?;
+        self.tell(caller, &id, HistoryChange::Created, None).await;
+        self.view(&id).await?.ok_or(AppError::HistoryNotFound.into())
+    }
+
+    /// Checks that the caller may read a conversation (its owner, or an admin).
+    pub async fn authorize_read(&self, caller: &Caller, id: &str) -> AppResult<()> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Read).await
+    }
+
+    /// One conversation, for its owner or an admin.
+    pub async fn read(&self, caller: &Caller, id: &str) -> AppResult<HistoryView> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Read).await?;
+        self.view_now(id).await?.ok_or(AppError::HistoryNotFound.into())
+    }
+
+    /// The view, and whether a turn runs on the conversation now.
+    async fn view_now(&self, id: &str) -> AppResult<Option<HistoryView>> {
+        let Some(mut view) = self.view(id).await? else { return Ok(None) };
+        view.running = self.running.is_running(id).await;
+        Ok(Some(view))
+    }
+
+    /// Gives a conversation the caller owns a new title.
+    pub async fn rename(&self, caller: &Caller, id: &str, title: &str) -> AppResult<HistorySummary> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        let title = check_title(title).map_err(AppError::BadRequest)?;
+        let renamed = store::rename_history(&self.pool, id, &title).await?.ok_or(AppError::HistoryNotFound)?;
+        self.tell(caller, id, HistoryChange::Renamed, renamed.title.clone()).await;
+        Ok(renamed)
+    }
+
+    /// Rates the row at `index` of a conversation the caller owns (`None` takes it away).
+    pub async fn rate(&self, caller: &Caller, id: &str, index: u64, rating: Option<Rating>) -> AppResult<()> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        store::rate_row(&self.pool, id, index, rating)
+            .await?
+            .ok_or_else(|| AppError::BadRequest("promptIndex out of range".into()).into())
+    }
+
+    /// Chooses the model a conversation the caller owns runs on from its next turn.
+    pub async fn choose_model(&self, caller: &Caller, id: &str, model: &str) -> AppResult<HistorySummary> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        self.models.check(model).map_err(AppError::BadRequest)?;
+        store::set_history_model(&self.pool, id, model).await?.ok_or(AppError::HistoryNotFound.into())
+    }
+
+    /// Deletes a conversation the caller owns: it stops any turn running on it, leaves the
+    /// lists, reads as not found, and its pending ask can no longer be listed or answered.
+    pub async fn delete(&self, caller: &Caller, id: &str) -> AppResult<()> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        if !store::delete_history(&self.pool, id).await? {
+            return Err(AppError::HistoryNotFound.into());
+        }
+        self.running.stop(id).await;
+        self.tell(caller, id, HistoryChange::Deleted, None).await;
+        Ok(())
+    }
+
+    /// Stops the turn running on a conversation the caller owns; false when none was running.
+    /// With `stream`, only the turn of that stream (the one a tab shows).
+    pub async fn stop(&self, caller: &Caller, id: &str, stream: Option<&str>) -> AppResult<bool> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
+        Ok(match stream {
+            Some(stream) => self.running.stop_stream(id, stream).await,
+            None => self.running.stop(id).await,
+        })
+    }
+
+    /// A conversation as clients see it, without an access check: each document reply
+    /// carries its check (made with this server's block settings as they are now), with the
+    /// blocks host actions changed since.
+    pub async fn view(&self, id: &str) -> AppResult<Option<HistoryView>> {
+        let Some(mut view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
+        view.model = Some(self.models.for_conversation(view.model.as_deref()).id.clone());
+        let settings = self.blocks.clone().unwrap_or_default();
+        let states = store::block_states(&self.pool, id).await?;
+        let history_id = id.to_string();
+        // Parsing and checking every document is CPU work: off the async workers.
+        let view = tokio::task::spawn_blocking(move || {
+            let mut view = view;
+            let mut checks: Vec<(usize, BlocksCheck)> = view
+                .rows
+                .iter()
+                .enumerate()
+                .filter_map(|(index, row)| match row {
+                    HistoryRow::Assistant { text, document: true, .. } => Some((index, settings.check(text))),
+                    _ => None,
+                })
+                .collect();
+            apply_block_states(&history_id, states, &mut checks);
+            for (index, check) in checks {
+                if let Some(HistoryRow::Assistant { blocks, .. }) = view.rows.get_mut(index) {
+                    *blocks = Some(Box::new(check.shown()));
+                }
+            }
+            view
+        })
+        .await
+        .map_err(Error::internal)?;
+        Ok(Some(view))
+    }
+}
+
+/// Each saved block state (block id, JSON) replaces its namesake in the newest checked
+/// document that has it.
+fn apply_block_states(history_id: &str, states: Vec<(String, String)>, checks: &mut [(usize, BlocksCheck)]) {
+    for (block_id, json) in states {
+        let saved = match serde_json::from_str::<Block>(&json) {
+            Ok(saved) => saved,
+            Err(err) => {
+                tracing::error!(%err, history = history_id, block = block_id, "unreadable block state left out");
+                continue;
+            }
+        };
+        let newest = checks.iter_mut().rev().find_map(|(_, check)| {
+            check.doc.as_mut().and_then(|document| Block::find_mut(&mut document.blocks, &block_id))
+        });
+        if let Some(slot) = newest.filter(|slot| slot.type_name() == saved.type_name()) {
+            *slot = saved;
+        }
+    }
+}

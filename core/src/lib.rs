@@ -1,0 +1,21 @@
+//! Palaver's server, without the web: the database and every store, the services (accounts,
+//! conversations, audit, grants, uploads, account deletion), the turn runner, the model seam
+//! and its providers, the MCP host, live events and the signals between instances. It knows no
+//! HTTP and no Leptos: the routes (`palaver-server`) and the server functions (`palaver-app`)
+//! are thin adapters over it.
+
+pub mod account_deletion;
+pub mod accounts;
+pub mod audit;
+pub mod content_policy;
+pub mod conversation;
+pub mod db;
+pub mod error;
+pub mod grants;
+pub mod live;
+pub mod llm;
+pub mod mcp;
+pub mod outbound;
+pub mod signals;
+pub mod turn;
+pub mod uploads;

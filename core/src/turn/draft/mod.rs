@@ -1,0 +1,127 @@
+//! A running turn's draft: its rows as far as it got, the reply so far last (marked
+//! interrupted), stored when the turn starts and at most a second behind while it streams. The
+//! transaction that saves the turn removes it, so a draft that outlives its turn's instance
+//! (killed, or cut off by a crash) is what the user saw: the sweeper saves it as the turn's
+//! rows, the reply shown cut off with a Retry and told so to the model on the next turn.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use super::TurnRunner;
+use super::run::Turn;
+use super::store as turns;
+use super::store::Draft;
+use crate::conversation::store as histories;
+use crate::error::AppResult;
+use palaver_wire::conversation::model::{Attachment, HistoryRow};
+use palaver_wire::live::{LiveEvent, TurnDone};
+
+pub mod store;
+
+/// A turn's first draft, stored before its request is answered: the user's message (none for
+/// an answer, stored already) and the reply, empty so far.
+pub(super) fn first_rows(prompt: Option<String>, attachments: &[Attachment]) -> Vec<HistoryRow> {
+    let message = prompt.map(|text| HistoryRow::User { text, attachments: attachments.to_vec() });
+    message.into_iter().chain([interrupted_reply(String::new(), None)]).collect()
+}
+
+/// A draft's last row: the reply as far as it got, marked cut off should the draft be saved.
+fn interrupted_reply(text: String, model: Option<String>) -> HistoryRow {
+    HistoryRow::Assistant { text, document: false, block_errors: String::new(), interrupted: true, blocks: None, model }
+}
+
+/// Waits until `due`, or forever without one.
+pub(super) async fn until(due: Option<Instant>) {
+    match due {
+        Some(due) => tokio::time::sleep_until(due.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Turn {
+    /// Stores the draft if it is due (a second behind what streamed).
+    pub(super) async fn write_draft_if_due(&mut self, streaming: &str) {
+        if self.lifecycle.draft.due().is_some_and(|due| due <= Instant::now()) {
+            self.write_draft(streaming).await;
+        }
+    }
+
+    /// Stores the draft now, `streaming` (the text of the step that runs) after the reply so far.
+    pub(super) async fn write_draft(&mut self, streaming: &str) {
+        if self.lifecycle.draft.is_taken() {
+            return;
+        }
+        let mut rows = self.output.new_rows.clone();
+        rows.push(interrupted_reply(
+            [self.output.reply.as_str(), streaming].concat(),
+            Some(self.model.name().to_string()),
+        ));
+        let draft = Draft {
+            turn_id: &self.ids.turn_id,
+            history_id: &self.ids.history_id,
+            user_id: &self.ids.user_id,
+            running_key: &self.ids.running_key,
+            rows: &rows,
+        };
+        match turns::write_draft(&self.runner.pool, &draft, !self.lifecycle.draft.stored()).await {
+            Ok(true) => self.lifecycle.draft.written_now(),
+            // A sweeper took this turn for dead (its lease lapsed) and saved the draft: the turn
+            // goes on, and its save replaces what the sweeper stored or says it was cut off.
+            Ok(false) => self.lifecycle.draft.mark_taken(),
+            // A draft not stored is only a loss if the process dies too: the turn goes on.
+            Err(err) => tracing::warn!(?err, history = self.ids.history_id, "a running turn's draft was not stored"),
+        }
+    }
+}
+
+impl TurnRunner {
+    /// Saves every draft whose turn no instance runs any more as that turn's rows (interrupted);
+    /// returns how many it saved. One that cannot be saved now is tried again on the next sweep,
+    /// and so are the conversation's drafts after it: its rows come before theirs. A turn that
+    /// waits for an earlier one waits for its draft to be saved here (`runs_earlier`).
+    pub async fn close_interrupted(&self) -> AppResult<usize> {
+        let mut closed = 0;
+        let mut held_back = HashSet::new();
+        let instance_id = self.running.instance_id();
+        let other_instances = self.running.other_instances();
+        for draft in store::drafts(&self.pool).await? {
+            if held_back.contains(&draft.history_id)
+                || self.running.may_still_run(&draft.running_key, draft.holder.as_ref())
+            {
+                held_back.insert(draft.history_id);
+                continue;
+            }
+            match turns::save_draft(&self.pool, &draft.history_id, &draft.turn_id, instance_id, other_instances).await {
+                Ok(true) => {}
+                // Its owner saved it, or renewed its lease since: it runs still.
+                Ok(false) => {
+                    held_back.insert(draft.history_id);
+                    continue;
+                }
+                Err(err) => {
+                    tracing::warn!(?err, history = draft.history_id, "an interrupted turn was not saved yet");
+                    held_back.insert(draft.history_id);
+                    continue;
+                }
+            }
+            closed += 1;
+            tracing::info!(
+                history = draft.history_id,
+                turn = draft.turn_id,
+                "a turn cut off by a stop of its process was saved as interrupted"
+            );
+            if draft.holder.is_some() {
+                // Its row no longer stands for a running turn (a Retry would find it running).
+                let _ = histories::remove_running_turn(&self.pool, &draft.running_key).await;
+            }
+            let done = TurnDone { history_id: draft.history_id, pending_ask: None };
+            self.live.publish(&draft.user_id, LiveEvent::TurnDone(done)).await;
+        }
+        match store::forget_swept(&self.pool).await {
+            Ok(0) => {}
+            Ok(forgotten) => tracing::info!(forgotten, "forgot the drafts swept an hour ago"),
+            Err(err) => tracing::warn!(?err, "swept drafts were not forgotten"),
+        }
+        Ok(closed)
+    }
+}

@@ -1,0 +1,255 @@
+//! The turn runner: a prompt or an answer in, a stream of [`TurnEvent`]s out, rows persisted.
+//!
+//! It knows nothing of HTTP. `TurnRunner::start` checks what must fail before a stream opens
+//! (access, a stale or invalid answer), then the turn runs in its own task and feeds a channel,
+//! so a client that disconnects never stops it: the adapter (SSE route, headless `turn`)
+//! just stops reading. The model runs in steps; a step that calls tools continues with their
+//! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
+
+mod answer;
+pub mod arguments;
+mod ask_preview;
+mod asking;
+pub mod attachments;
+mod call_ids;
+pub mod draft;
+mod expiry;
+mod offer;
+mod pending;
+mod question;
+mod record;
+mod redo;
+mod replay;
+mod reply_document;
+pub mod request_log;
+mod run;
+mod start;
+mod step_text;
+mod steps;
+pub mod store;
+pub mod title;
+pub mod tools;
+mod waiting;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::db::Pool;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::accounts::auth::{Caller, CallerVia};
+use crate::conversation::BlocksSettings;
+use crate::conversation::running::RunningTurns;
+use crate::conversation::store as histories;
+use crate::error::{AppError, AppResult};
+use crate::live::LiveHub;
+use crate::llm::Models;
+use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
+use palaver_wire::audit::{DecidedVia, Decider};
+use palaver_wire::conversation::model::{HistoryRow, TurnEvent};
+use tools::ToolRegistry;
+
+/// The longest message a user may send, in characters.
+pub const PROMPT_MAX_LENGTH: usize = 100_000;
+
+/// The most characters a reply may have: one longer is cut off there and saved marked cut off,
+/// so a runaway model cannot store what every later turn would replay.
+pub const REPLY_MAX_LENGTH: usize = 200_000;
+
+/// A message's text must be there, and of a size a model reads: every later turn replays it.
+fn check_prompt(prompt: &str) -> AppResult<()> {
+    if prompt.trim().is_empty() {
+        return Err(AppError::BadRequest("prompt is required".into()).into());
+    }
+    if prompt.chars().count() > PROMPT_MAX_LENGTH {
+        return Err(AppError::BadRequest(format!(
+            "prompt is longer than {PROMPT_MAX_LENGTH} characters; send a file for longer text"
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// The system prompt every turn starts from.
+pub const BASE_SYSTEM_PROMPT: &str = "You are Palaver, a helpful assistant in a chat app. \
+Answer in concise markdown.";
+
+/// How a runner offers asks and tools: plain configuration (what it works with is
+/// [`TurnDependencies`]).
+#[derive(Clone)]
+pub struct TurnSettings {
+    /// The ask kinds offered (all by default; empty turns asks off).
+    pub ask_kinds: Vec<AskKind>,
+    /// The per-file cap for `files` answers.
+    pub max_file_size_bytes: u64,
+    /// The most model calls one turn makes.
+    pub max_steps: usize,
+    /// Replies are block documents (`uiBlocks`); `None` keeps them markdown.
+    pub blocks: Option<BlocksSettings>,
+    /// How long an ask waits for its answer before it ends as `expired`.
+    pub ask_ttl: Duration,
+    /// The same for an approval (shorter: the call it guards grows stale).
+    pub approval_ttl: Duration,
+    /// The most turns one user may have running at once (a tool's question waiting included).
+    pub max_turns_per_user: usize,
+    /// How long a running turn's lease lasts without renewal: an instance that dies leaves its
+    /// turns counted (and findable by a Stop) at most this long.
+    pub turn_lease: Duration,
+}
+
+impl Default for TurnSettings {
+    fn default() -> Self {
+        Self {
+            ask_kinds: ASK_KINDS.to_vec(),
+            max_file_size_bytes: palaver_contract::asks::ASK_LIMITS.files.default_max_file_size_bytes,
+            max_steps: 5,
+            blocks: None,
+            ask_ttl: Duration::from_secs(24 * 60 * 60),
+            approval_ttl: Duration::from_secs(60 * 60),
+            max_turns_per_user: 4,
+            turn_lease: crate::conversation::running::DEFAULT_LEASE,
+        }
+    }
+}
+
+/// What a runner works with, wired once at start-up: the tools it offers and the file store.
+pub struct TurnDependencies {
+    /// The built-in host tools.
+    pub tools: ToolRegistry,
+    /// Where more tools come from (the MCP servers), offered beside `tools`.
+    pub tool_sources: Vec<Arc<dyn tools::ToolSource>>,
+    /// Where uploads live; without it, `files` answers must carry data URLs.
+    pub files: Option<crate::uploads::FileStore>,
+}
+
+impl Default for TurnDependencies {
+    fn default() -> Self {
+        Self { tools: ToolRegistry::demo_todos(), tool_sources: Vec::new(), files: None }
+    }
+}
+
+/// What a turn is asked to do.
+#[derive(Clone, Debug)]
+pub enum TurnInput {
+    /// A new message; it cancels a pending ask first.
+    Prompt(String),
+    /// An answer to the pending ask.
+    Answer { tool_call_id: String, response: Value },
+}
+
+/// Regenerate or edit: the conversation's last exchange (its last message and everything
+/// after it) is retracted before the prompt is sent; an empty prompt sends the retracted
+/// message again. With `seen_rows` (how many rows the client shows), the conversation must
+/// still have as many.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Redo {
+    pub seen_rows: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TurnRequest {
+    /// Who sends the turn: a turn always speaks as the conversation's owner.
+    pub caller: Caller,
+    /// The conversation to continue; `None` starts a new one (prompts only).
+    pub history_id: Option<String>,
+    pub input: TurnInput,
+    pub surface: AskSurface,
+    /// Set, the prompt takes the place of the last message (regenerate or edit).
+    pub redo: Option<Redo>,
+    /// The model the conversation runs on from now on (one of the configured ones).
+    pub model: Option<String>,
+    /// Files sent with the prompt: ids of the sender's uploads. A redo without them keeps
+    /// the files of the message it replaces.
+    pub attachments: Vec<String>,
+}
+
+impl TurnRequest {
+    /// Who the audit trail names for what this request decides, and through which surface.
+    fn decider(&self) -> Decider {
+        let via = match (&self.caller.via, self.surface) {
+            (CallerVia::Token { name }, _) => DecidedVia::Api { token: name.clone() },
+            (CallerVia::Session, AskSurface::Compact) => DecidedVia::Watch,
+            (CallerVia::Session, AskSurface::Full) => DecidedVia::Web,
+        };
+        Decider::person(&self.caller.user.id, via)
+    }
+}
+
+/// A started turn: the conversation it runs on and its events.
+pub struct TurnHandle {
+    pub history_id: String,
+    /// The stream the events belong to: their ids are `<stream_id>.<n>`.
+    pub stream_id: String,
+    pub events: mpsc::Receiver<TurnEvent>,
+}
+
+#[derive(Clone)]
+pub struct TurnRunner {
+    pool: Pool,
+    models: Models,
+    settings: Arc<TurnSettings>,
+    dependencies: Arc<TurnDependencies>,
+    /// The stop switch of each running turn, shared with the chat service.
+    running: RunningTurns,
+    /// Turns alive while they wait on the answer to a running tool's question.
+    waiting: waiting::WaitingTurns,
+    /// Where asks and turns are told to the owner's tabs and devices.
+    live: LiveHub,
+}
+
+impl TurnRunner {
+    pub fn new(
+        pool: Pool,
+        models: Models,
+        settings: TurnSettings,
+        dependencies: TurnDependencies,
+        running: RunningTurns,
+    ) -> Self {
+        Self {
+            live: LiveHub::new(pool.clone(), crate::signals::Signals::local()),
+            pool,
+            models,
+            settings: Arc::new(settings),
+            dependencies: Arc::new(dependencies),
+            running,
+            waiting: Default::default(),
+        }
+    }
+
+    /// The runner, telling its events to `live`.
+    pub fn with_live(self, live: LiveHub) -> Self {
+        Self { live, ..self }
+    }
+
+    /// Whether this instance renews its running turns' leases.
+    pub fn lease_health(&self) -> &crate::conversation::leases::LeaseHealth {
+        self.running.lease_health()
+    }
+
+    /// The models a conversation may run on.
+    pub fn models(&self) -> &Models {
+        &self.models
+    }
+
+    pub fn asks_on(&self) -> bool {
+        !self.settings.ask_kinds.is_empty()
+    }
+
+    /// The host tools a turn starting now offers: the built-in ones and those of the MCP
+    /// servers connected now. A name taken already is refused with a log line.
+    fn tools(&self) -> ToolRegistry {
+        let mut registry = self.dependencies.tools.clone();
+        for tool in self.dependencies.tool_sources.iter().flat_map(|source| source.tools()) {
+            if let Err(problem) = registry.insert(tool) {
+                tracing::warn!(%problem, "an MCP tool is left out");
+            }
+        }
+        registry
+    }
+
+    async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {
+        let history = histories::load_history(&self.pool, history_id).await?.ok_or(AppError::HistoryNotFound)?;
+        Ok(history.rows)
+    }
+}

@@ -1,0 +1,130 @@
+//! The pending ask as the store keeps it (`histories.pending_ask`): the `{ask}` event with
+//! what resuming needs, and what it says of itself (the call an approval guards, the digest of
+//! that call's arguments, its audit entry).
+
+pub mod store;
+
+use serde::{Deserialize, Serialize};
+
+use super::arguments::HeldStep;
+use crate::audit::store::Ending;
+use crate::llm::{ModelMessage, ToolCall};
+use palaver_contract::asks::AskResponse;
+use palaver_wire::conversation::model::{AskEvent, AskOrigin};
+use palaver_wire::grants::GrantScope;
+
+/// `histories.pending_ask`: the one ask a conversation waits on, with what resuming needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredPendingAsk {
+    /// The `{ask}` event the pause sent; its fields sit at the top level of the stored JSON.
+    #[serde(flatten)]
+    pub ask: AskEvent,
+    /// How many leading rows replay before `response_messages`: up to and including the
+    /// paused turn's user message.
+    pub prompt_index: usize,
+    /// The paused turn's messages after that history, replayed verbatim on resume.
+    pub response_messages: Vec<ModelMessage>,
+    #[serde(default)]
+    pub created: String,
+    /// A model's ask: the id the model gave its call, which the model is told the answer under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    /// For an approval: the id of the host tool call it guards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guarded_call_id: Option<String>,
+    /// For an elicitation: the id of the host tool call that asks (still running while the
+    /// process lives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked_by_call: Option<String>,
+    /// For an approval: what the guarded tool's check found before it was asked; the check
+    /// just before the run must find the same, or the approval is stale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preflight: Option<String>,
+    /// For an argument ask: the step it holds, and what the person has given so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_step: Option<HeldStep>,
+}
+
+/// The prefix of an approval's id.
+pub const APPROVAL_PREFIX: &str = "approval_";
+
+impl StoredPendingAsk {
+    /// For an approval: the id of the host tool call it guards. An approval stored before
+    /// approvals had ids of their own is named after that call.
+    pub fn guarded_call_id(&self) -> Option<&str> {
+        let approval_id = self.approval_id.as_deref()?;
+        self.guarded_call_id.as_deref().or_else(|| approval_id.strip_prefix(APPROVAL_PREFIX))
+    }
+
+    /// The id the model is told the answer under: its own call's, for its own ask.
+    pub fn model_call_id(&self) -> &str {
+        self.model_call_id.as_deref().unwrap_or(&self.ask.tool_call_id)
+    }
+
+    /// For an approval: the host tool call it guards, as the model made it.
+    pub fn guarded_call(&self) -> Option<&ToolCall> {
+        let id = self.guarded_call_id()?;
+        self.response_messages.iter().rev().find_map(|message| match message {
+            ModelMessage::Assistant { tool_calls, .. } => tool_calls.iter().find(|call| call.id == id),
+            _ => None,
+        })
+    }
+
+    /// For an approval: the digest of the guarded call's arguments ([`args_digest`]).
+    pub fn args_digest(&self) -> Option<String> {
+        self.guarded_call().map(|call| args_digest(&call.input))
+    }
+
+    /// The audit entry of this ask ending with `decision` (an approval's reach: once, or the
+    /// grant it gave).
+    pub(super) fn ending<'a>(
+        &'a self,
+        history_id: &'a str,
+        decision: &'a str,
+        response: Option<&'a AskResponse>,
+        grant: Option<GrantScope>,
+    ) -> Ending<'a> {
+        let approved = match response {
+            Some(AskResponse::Accept { content }) if self.approval_id.is_some() => content["confirmed"].as_bool(),
+            _ => None,
+        };
+        let reason = response.and_then(AskResponse::cancel_reason);
+        Ending {
+            history_id,
+            tool_call_id: &self.ask.tool_call_id,
+            kind: self.ask.kind.as_str(),
+            origin: self.ask.origin.map(AskOrigin::as_str),
+            tool_name: self.ask.tool_name.as_deref(),
+            decision,
+            approved,
+            reason,
+            scope: self.approval_id.as_ref().map(|_| grant.map_or("once", GrantScope::as_str)),
+            args_digest: self.args_digest(),
+        }
+    }
+}
+
+/// SHA-256 (hex) of a call's arguments as canonical JSON: keys sorted (`serde_json`'s maps
+/// are), no spaces. The approval's audit entry and the run's record both carry it.
+pub fn args_digest(input: &serde_json::Value) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(serde_json::to_string(input).unwrap_or_default().as_bytes());
+    digest.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digest_is_of_canonical_json_whatever_the_key_order() {
+        let one: serde_json::Value = serde_json::from_str(r#"{"b": [1, {"d": 2, "c": 3}], "a": "x"}"#).unwrap();
+        let other: serde_json::Value = serde_json::from_str(r#"{"a":"x","b":[1,{"c":3,"d":2}]}"#).unwrap();
+        assert_eq!(args_digest(&one), args_digest(&other));
+        // sha256 of `{"a":"x","b":[1,{"c":3,"d":2}]}`
+        assert_eq!(args_digest(&one), "4bc2f0faf907fa5fdaedde9cbf7002e3cbf041208b96a4ab4ce6693fbf4bea67");
+    }
+}

@@ -1,0 +1,473 @@
+//! The turn runner's storage: appending a turn's rows, and the two atomic moves of asks —
+//! pausing on an ask (claim the one pending slot) and resolving it (answer or cancel).
+//!
+//! Each move is one transaction whose first statement is a guarded write on the conversation's
+//! `histories` row, so two racing requests serialise and exactly one of them changes the slot.
+//! On SQLite the write takes the database's write lock at once. On PostgreSQL (read committed,
+//! its default) it takes the row's lock; a racer waits on it, then re-reads the row as the
+//! winner left it and its guard (`pending_ask IS NULL`, the expected `toolCallId`) no longer
+//! matches. The same lock makes the rows' `MAX(seq) + 1` safe: every insert of rows comes after
+//! such a write in its transaction, so no two transactions number rows of one conversation at
+//! once.
+
+use std::time::Duration;
+
+use crate::db::{Backend, Pool, Tx};
+use serde_json::{Value, json};
+
+pub use super::pending::store::{PendingAskListItem, claim_approved_run, pending_ask, pending_asks_of};
+pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
+use crate::audit::store as audit;
+use crate::error::AppResult;
+use crate::grants::store as grants;
+use palaver_contract::asks::AskResponse;
+use palaver_wire::audit::Decider;
+use palaver_wire::conversation::model::{AskOrigin, AskStatus, HistoryRow};
+use palaver_wire::grants::GrantScope;
+
+async fn next_seq(tx: &mut Tx<'_>, history_id: &str) -> AppResult<i64> {
+    let (seq,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = $1")
+        .bind(history_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(seq)
+}
+
+async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
+    let first = next_seq(tx, history_id).await?;
+    for (offset, row) in (0_i64..).zip(rows) {
+        let payload = serde_json::to_string(row).map_err(|err| {
+            tracing::error!(%err, "cannot encode a history row");
+            crate::error::AppError::Internal
+        })?;
+        let (ask, ask_id) = match row {
+            HistoryRow::ToolCall { ask: Some(ask), tool_call_id, .. } => (Some(ask), Some(tool_call_id)),
+            _ => (None, None),
+        };
+        let backend = Backend::of_tx(tx);
+        sqlx::query(&format!(
+            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin, ask_id)
+             VALUES ($1, $2, $3, $4, {}, $6, $7, $8, $9)",
+            backend.json("$5")
+        ))
+        .bind(history_id)
+        .bind(first + offset)
+        .bind(turn_id)
+        .bind(row.row_type())
+        .bind(backend.storable_json(payload))
+        .bind(ask.map(|ask| ask.kind.as_str()))
+        .bind(ask.map(|ask| ask.status.as_str()))
+        .bind(ask.and_then(|ask| ask.origin).map(AskOrigin::as_str))
+        .bind(ask_id)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Marks a conversation active; false when it is gone (deleted), and then nothing may be
+/// written to it.
+async fn touch(tx: &mut Tx<'_>, history_id: &str) -> AppResult<bool> {
+    let now = Backend::of_tx(tx).now();
+    let touched = sqlx::query(&format!("UPDATE histories SET updated_at = {now} WHERE id = $1 AND deleted_at IS NULL"))
+        .bind(history_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(touched.rows_affected() == 1)
+}
+
+/// Marks the row of the ask `ask_id`, found by that id: Palaver minted it, and it is unique
+/// in the conversation. An expired ask's row also says when it ended.
+async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, ask_id: &str, status: AskStatus) -> AppResult<()> {
+    let backend = Backend::of_tx(tx);
+    sqlx::query(&format!(
+        "UPDATE history_rows SET ask_status = $3,
+             payload = CASE WHEN $3 = 'expired' THEN {} ELSE {} END
+         WHERE history_id = $1 AND ask_id = $2",
+        backend.json_set("payload", &[("ask.status", "$3"), ("ask.expiredAt", backend.now())]),
+        backend.json_set("payload", &[("ask.status", "$3")]),
+    ))
+    .bind(history_id)
+    .bind(ask_id)
+    .bind(status.as_str())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Where a turn's save left its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// Stored (or nothing to store: the conversation was deleted meanwhile).
+    Stored,
+    /// A sweeper took the turn for dead and saved its draft, and other rows came after it:
+    /// the stored reply stays as far as the draft had it, and the turn must say it was cut off.
+    CutOff,
+}
+
+/// Appends a finished turn's rows at once, in place of its draft (`drafted`: it stored one);
+/// no rows when the conversation was deleted meanwhile.
+pub async fn append_rows(
+    pool: &Pool,
+    history_id: &str,
+    turn_id: &str,
+    rows: &[HistoryRow],
+    drafted: bool,
+) -> AppResult<Saved> {
+    let mut tx = pool.begin().await?;
+    let open = touch(&mut tx, history_id).await?;
+    if in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? == Saved::CutOff {
+        return Ok(Saved::CutOff);
+    }
+    if open {
+        insert_rows(&mut tx, history_id, turn_id, rows).await?;
+    }
+    tx.commit().await?;
+    Ok(Saved::Stored)
+}
+
+/// A running turn's draft: its rows as far as it got, the reply (marked interrupted) last.
+pub struct Draft<'a> {
+    pub turn_id: &'a str,
+    pub history_id: &'a str,
+    pub user_id: &'a str,
+    /// Its row in `running_turns`.
+    pub running_key: &'a str,
+    pub rows: &'a [HistoryRow],
+}
+
+/// Stores a turn's draft: the first time as a new one, then over it. False when a sweeper took
+/// the turn for dead and saved it: its save then replaces what the sweeper stored, or says the
+/// reply was cut off ([`in_place_of_draft`]).
+pub async fn write_draft(pool: &Pool, draft: &Draft<'_>, first: bool) -> AppResult<bool> {
+    if first {
+        let mut tx = pool.begin().await?;
+        insert_draft(&mut tx, draft).await?;
+        tx.commit().await?;
+        return Ok(true);
+    }
+    let backend = Backend::of(pool);
+    let written = sqlx::query(&format!(
+        "UPDATE turn_drafts SET rows_json = $2, updated_at = {} WHERE turn_id = $1 AND swept_first_seq IS NULL",
+        backend.now()
+    ))
+    .bind(draft.turn_id)
+    .bind(draft_json(backend, draft)?)
+    .execute(pool)
+    .await?;
+    Ok(written.rows_affected() == 1)
+}
+
+fn draft_json(backend: Backend, draft: &Draft<'_>) -> AppResult<String> {
+    let rows = serde_json::to_string(draft.rows)?;
+    Ok(backend.storable_text(&rows))
+}
+
+pub(super) async fn insert_draft(tx: &mut Tx<'_>, draft: &Draft<'_>) -> AppResult<()> {
+    let backend = Backend::of_tx(tx);
+    sqlx::query(
+        "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(draft.turn_id)
+    .bind(draft.history_id)
+    .bind(draft.user_id)
+    .bind(draft.running_key)
+    .bind(draft_json(backend, draft)?)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Removes a turn's draft (its rows are saved, or it ended with nothing to save); false when
+/// there was none.
+pub async fn forget_draft<'e>(db: impl sqlx::Executor<'e, Database = sqlx::Any>, turn_id: &str) -> AppResult<bool> {
+    let forgotten = sqlx::query("DELETE FROM turn_drafts WHERE turn_id = $1").bind(turn_id).execute(db).await?;
+    Ok(forgotten.rows_affected() == 1)
+}
+
+/// Removes the draft a turn's rows are saved in place of (`drafted`: it stored one). The draft
+/// is the turn's fencing token: exactly one of its owner and a sweeper saves it. When a sweeper
+/// saved it first (the owner's database was out of reach past its lease), the rows it stored
+/// are removed for the owner's, as long as no other turn's rows came after them; otherwise the
+/// owner's save is `CutOff`. Runs after the transaction's guarded write on the conversation,
+/// so no other row is added meanwhile.
+async fn in_place_of_draft(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, drafted: bool) -> AppResult<Saved> {
+    let removed: Option<(Option<i64>,)> =
+        sqlx::query_as("DELETE FROM turn_drafts WHERE turn_id = $1 RETURNING swept_first_seq")
+            .bind(turn_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    match removed {
+        Some((None,)) => Ok(Saved::Stored),
+        None if !drafted => Ok(Saved::Stored),
+        None => {
+            tracing::warn!(history = history_id, turn = turn_id, "a turn taken for dead long ago was saved already");
+            Ok(Saved::CutOff)
+        }
+        Some((Some(first_swept),)) => {
+            let (later,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM history_rows WHERE history_id = $1 AND seq >= $2 AND turn_id <> $3",
+            )
+            .bind(history_id)
+            .bind(first_swept)
+            .bind(turn_id)
+            .fetch_one(&mut **tx)
+            .await?;
+            if later > 0 {
+                tracing::warn!(
+                    history = history_id,
+                    turn = turn_id,
+                    "a turn taken for dead was saved by a sweeper and the conversation went on: its reply stays cut off"
+                );
+                return Ok(Saved::CutOff);
+            }
+            sqlx::query("DELETE FROM history_rows WHERE history_id = $1 AND seq >= $2")
+                .bind(history_id)
+                .bind(first_swept)
+                .execute(&mut **tx)
+                .await?;
+            tracing::info!(
+                history = history_id,
+                turn = turn_id,
+                "a turn taken for dead replaced what a sweeper saved of it"
+            );
+            Ok(Saved::Stored)
+        }
+    }
+}
+
+/// Saves a draft's rows as the turn's, once, when no instance holds its turn any more (false
+/// when its owner saved it, another sweeper did, or, with `other_instances`, an instance other
+/// than `instance_id` renewed its lease since it was read): the check and the claim are one
+/// statement. The draft stays, marked swept, for an owner that was alive after all
+/// ([`in_place_of_draft`]). No rows when the conversation was deleted.
+pub async fn save_draft(
+    pool: &Pool,
+    history_id: &str,
+    turn_id: &str,
+    instance_id: &str,
+    other_instances: bool,
+) -> AppResult<bool> {
+    let backend = Backend::of(pool);
+    let mut tx = pool.begin().await?;
+    let open = touch(&mut tx, history_id).await?;
+    let first = next_seq(&mut tx, history_id).await?;
+    let taken: Option<(String,)> = sqlx::query_as(&format!(
+        "UPDATE turn_drafts SET swept_first_seq = $2, updated_at = {now}
+         WHERE turn_id = $1 AND swept_first_seq IS NULL
+           AND ($4 = 0 OR NOT EXISTS (SELECT 1 FROM running_turns r
+                                      WHERE r.id = turn_drafts.running_key AND r.instance_id <> $3
+                                        AND r.lease_until > {now}))
+         RETURNING rows_json",
+        now = backend.now()
+    ))
+    .bind(turn_id)
+    .bind(first)
+    .bind(instance_id)
+    .bind(i64::from(other_instances))
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((json,)) = taken else { return Ok(false) };
+    let rows: Vec<HistoryRow> = serde_json::from_str(&json).unwrap_or_else(|err| {
+        tracing::error!(%err, history = history_id, "an unreadable draft is dropped");
+        Vec::new()
+    });
+    if open {
+        insert_rows(&mut tx, history_id, turn_id, &rows).await?;
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// The cancel answer a dropped ask is stored with.
+pub fn one_ask_at_a_time() -> Value {
+    json!({"action": "cancel", "reason": "one_ask_at_a_time"})
+}
+
+/// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once, dating
+/// the ask (`created`, and `expiresAt` after `ttl`). When another turn already holds the slot,
+/// the ask's row (the last of `rows`) is stored cancelled with `one_ask_at_a_time` instead,
+/// and the slot is `Taken`. A conversation deleted meanwhile gets nothing (`Taken`), and a turn
+/// whose draft (`drafted`: it stored one) a sweeper saved, with rows of other turns after it,
+/// nothing either (`CutOff`).
+pub async fn pause(
+    pool: &Pool,
+    history_id: &str,
+    turn_id: &str,
+    mut rows: Vec<HistoryRow>,
+    ask: &mut StoredPendingAsk,
+    ttl: Duration,
+    drafted: bool,
+) -> AppResult<Paused> {
+    let backend = Backend::of(pool);
+    let mut tx = pool.begin().await?;
+    let json = serde_json::to_string(&*ask)?;
+    let now = backend.now();
+    let dated: Option<(String, String)> = sqlx::query_as(&format!(
+        "UPDATE histories SET pending_ask = {}, updated_at = {now}
+         WHERE id = $2 AND pending_ask IS NULL AND deleted_at IS NULL
+         RETURNING {}, {}",
+        backend.json_set(&backend.json("$1"), &[("created", now), ("expiresAt", &backend.seconds_from_now("$3"))]),
+        backend.json_text("pending_ask", "created"),
+        backend.json_text("pending_ask", "expiresAt"),
+    ))
+    .bind(backend.storable_json(json))
+    .bind(history_id)
+    .bind(seconds(ttl))
+    .fetch_optional(&mut *tx)
+    .await?;
+    let claimed = dated.is_some();
+    let open = claimed || touch(&mut tx, history_id).await?;
+    if in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? == Saved::CutOff {
+        return Ok(Paused::CutOff);
+    }
+    if !open {
+        tx.commit().await?;
+        return Ok(Paused::Taken);
+    }
+    if let Some((created, expires_at)) = dated {
+        (ask.created, ask.ask.expires_at) = (created, Some(expires_at));
+    } else if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, model_call_id, .. }) =
+        rows.last_mut()
+    {
+        row_ask.status = AskStatus::Cancelled;
+        let result = HistoryRow::ToolResult {
+            tool_name: tool_name.clone(),
+            tool_call_id: tool_call_id.clone(),
+            result: one_ask_at_a_time(),
+            model_call_id: model_call_id.clone(),
+        };
+        rows.push(result);
+    }
+    insert_rows(&mut tx, history_id, turn_id, &rows).await?;
+    tx.commit().await?;
+    Ok(if claimed { Paused::Claimed } else { Paused::Taken })
+}
+
+/// Where a pause left the turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paused {
+    /// The turn holds the pending slot: its ask waits for an answer.
+    Claimed,
+    /// Another ask held the slot (this one is stored cancelled), or the conversation is gone.
+    Taken,
+    /// Nothing was stored: see [`Saved::CutOff`].
+    CutOff,
+}
+
+pub(super) fn seconds(duration: Duration) -> i64 {
+    i64::try_from(duration.as_secs()).unwrap_or(i64::MAX)
+}
+
+/// Which side of its `expiresAt` an ask must be on to be resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// An answer or a cancel: only before the ask expires.
+    Before,
+    /// The expiry: only once it is due.
+    Passed,
+}
+
+impl Deadline {
+    fn condition(self, backend: Backend) -> String {
+        let (expires_at, now) = (backend.json_text("pending_ask", "expiresAt"), backend.now());
+        match self {
+            Deadline::Before => format!("({expires_at} IS NULL OR {expires_at} > {now})"),
+            Deadline::Passed => format!("{expires_at} <= {now}"),
+        }
+    }
+}
+
+/// What resolving the pending ask stores.
+pub struct Resolution<'a> {
+    pub expected: &'a StoredPendingAsk,
+    pub status: AskStatus,
+    /// The answer row, then any rows that follow from it (a denied tool's result).
+    pub rows: Vec<HistoryRow>,
+    pub deadline: Deadline,
+    /// The answer (an expiry is a cancel with reason `expired`), and who gave it: both go
+    /// into the audit trail in the same transaction.
+    pub response: &'a AskResponse,
+    pub decider: &'a Decider,
+    /// The grant an approval gives with its answer, stored with it.
+    pub grant: Option<GrantScope>,
+}
+
+/// Resolves the pending ask `expected` (answer, cancel or expiry) in one transaction: clears
+/// the slot only if it still holds that very ask, on the right side of its deadline, stores the
+/// rows and marks the ask's row. Returns the number of rows the conversation had before and its
+/// owner, or `None` when the ask was no longer pending (or not on that side of its deadline).
+pub async fn resolve(
+    pool: &Pool,
+    history_id: &str,
+    turn_id: &str,
+    resolution: Resolution<'_>,
+) -> AppResult<Option<(i64, String)>> {
+    let backend = Backend::of(pool);
+    let mut tx = pool.begin().await?;
+    let cleared: Option<(Option<String>,)> = sqlx::query_as(&format!(
+        "UPDATE histories SET pending_ask = NULL, updated_at = {}
+         WHERE id = $1 AND {} = $2 AND deleted_at IS NULL AND {}
+         RETURNING owner_id",
+        backend.now(),
+        backend.json_text("pending_ask", "toolCallId"),
+        resolution.deadline.condition(backend)
+    ))
+    .bind(history_id)
+    .bind(&resolution.expected.ask.tool_call_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((owner,)) = cleared else { return Ok(None) };
+    let before = next_seq(&mut tx, history_id).await?;
+    insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
+    set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
+    let owner = owner.unwrap_or_default();
+    if let (Some(scope), Some(tool)) = (resolution.grant, &resolution.expected.ask.tool_name) {
+        grants::create(&mut tx, &owner, tool, scope, history_id).await?;
+    }
+    let decision = if resolution.status == AskStatus::Expired { "expired" } else { resolution.response.action() };
+    let ending = resolution.expected.ending(history_id, decision, Some(resolution.response), resolution.grant);
+    audit::record(&mut tx, resolution.decider, &ending).await?;
+    tx.commit().await?;
+    Ok(Some((before, owner)))
+}
+
+/// Undoes an answer whose continuation failed before any output: the ask is pending again,
+/// its answer rows are gone. Only while the conversation is as the answer left it.
+pub async fn undo_resolution(
+    pool: &Pool,
+    history_id: &str,
+    turn_id: &str,
+    ask: &StoredPendingAsk,
+    rows_before: i64,
+    rows_added: i64,
+) -> AppResult<bool> {
+    let backend = Backend::of(pool);
+    let mut tx = pool.begin().await?;
+    let json = serde_json::to_string(ask)?;
+    let restored = sqlx::query(&format!(
+        "UPDATE histories SET pending_ask = {}
+         WHERE id = $2 AND pending_ask IS NULL
+           AND (SELECT COUNT(*) FROM history_rows WHERE history_id = $2) = $3",
+        backend.json("$1")
+    ))
+    .bind(backend.storable_json(json))
+    .bind(history_id)
+    .bind(rows_before + rows_added)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if restored {
+        sqlx::query("DELETE FROM history_rows WHERE history_id = $1 AND seq >= $2")
+            .bind(history_id)
+            .bind(rows_before)
+            .execute(&mut *tx)
+            .await?;
+        set_ask_status(&mut tx, history_id, &ask.ask.tool_call_id, AskStatus::Pending).await?;
+        audit::record(&mut tx, &Decider::palaver(), &ask.ending(history_id, "reopened", None, None)).await?;
+        forget_draft(&mut *tx, turn_id).await?;
+    }
+    tx.commit().await?;
+    Ok(restored)
+}

@@ -1,0 +1,14 @@
+//! The integration tests of palaver-core, one binary: the turn runner, the ask ledger, MCP
+//! servers and reliability, on a real database (SQLite; PostgreSQL when `PALAVER_TEST_POSTGRES_URL` is set).
+
+// The tests' helpers unwrap as the tests do: a panic is how a test fails.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+mod argument_asks;
+mod ask_ledger;
+mod mcp_servers;
+mod question_sets;
+mod reliability;
+mod turn_runner;

@@ -1,0 +1,125 @@
+//! Every route of the JSON API, declared once: its handler and OpenAPI entry (`routes!` reads
+//! both from the handler's `#[utoipa::path]`, so the path and method are written there alone)
+//! and who may call it. The router, the OpenAPI document and the access-matrix test all read
+//! this table, so a route cannot be mounted without its entry or its rule.
+
+use std::sync::LazyLock;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::Method;
+use axum::{Json, Router};
+use palaver_app::state::AppState;
+use serde_json::Value;
+use utoipa::openapi::path::PathItem;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};
+use utoipa_axum::routes;
+
+use crate::access::{Access, ApiRoute};
+use crate::openapi;
+use crate::routes::{self as r, audit, auth as a, events, files, gpt as g, headless as h};
+
+/// A route as declared: the rule beside what `routes!` made of the handler.
+struct Declared {
+    access: Access,
+    asks_only: bool,
+    route: UtoipaMethodRouter<AppState>,
+}
+
+fn route(access: Access, route: UtoipaMethodRouter<AppState>) -> Declared {
+    Declared { access, asks_only: false, route }
+}
+
+fn headless(access: Access, route: UtoipaMethodRouter<AppState>) -> Declared {
+    Declared { access, asks_only: true, route }
+}
+
+/// Every route of the JSON API. Routes are added here and only here, each with its rule.
+fn declared() -> Vec<Declared> {
+    let (schemas, paths, upload) = routes!(files::upload);
+    // Uploads stream to disk under their own cap, not axum's default body limit.
+    let upload = (schemas, paths, upload.layer(DefaultBodyLimit::disable()));
+    vec![
+        route(Access::Public, routes!(r::health)),
+        route(Access::Public, routes!(serve_openapi)),
+        route(Access::Public, routes!(a::signup)),
+        route(Access::Public, routes!(a::login)),
+        route(Access::Public, routes!(a::logout)),
+        route(Access::Authenticated, routes!(a::me)),
+        route(Access::Authenticated, routes!(a::change_password)),
+        route(Access::Authenticated, routes!(a::create_token)),
+        route(Access::Authenticated, routes!(a::list_tokens)),
+        route(Access::Authenticated, routes!(a::revoke_token)),
+        route(Access::Authenticated, routes!(a::delete_account)),
+        route(Access::Admin, routes!(a::admin_list_users)),
+        route(Access::Admin, routes!(a::admin_update_user)),
+        route(Access::Admin, routes!(a::admin_reset_password)),
+        route(Access::Authenticated, upload),
+        route(Access::HistoryWrite, routes!(g::prompt)),
+        route(Access::Authenticated, routes!(g::list_histories)),
+        route(Access::Authenticated, routes!(g::create_history)),
+        headless(Access::Authenticated, routes!(h::pending_asks)),
+        route(Access::HistoryRead, routes!(g::read_history)),
+        route(Access::HistoryWrite, routes!(g::update_history)),
+        route(Access::HistoryWrite, routes!(g::rate)),
+        route(Access::Authenticated, routes!(g::list_models)),
+        route(Access::HistoryWrite, routes!(g::delete_history)),
+        headless(Access::HistoryWrite, routes!(h::turn)),
+        route(Access::HistoryRead, routes!(g::attach)),
+        route(Access::HistoryRead, routes!(g::export_history)),
+        route(Access::HistoryWrite, routes!(g::host_action)),
+        // Admins may ask for everyone's entries (`all=true`); the handler checks.
+        route(Access::Authenticated, routes!(audit::audit)),
+        route(Access::Authenticated, routes!(events::events)),
+    ]
+}
+
+/// The API routes and their rules, for the documentation and the tests.
+pub fn api_route_table() -> Vec<ApiRoute> {
+    declared()
+        .into_iter()
+        .flat_map(|Declared { access, asks_only, route: (_, paths, _) }| {
+            paths.paths.into_iter().flat_map(move |(path, item)| {
+                methods_of(&item).into_iter().map(move |method| ApiRoute {
+                    method,
+                    path: path.clone(),
+                    access,
+                    asks_only,
+                })
+            })
+        })
+        .collect()
+}
+
+/// The methods a path item has operations for.
+fn methods_of(item: &PathItem) -> Vec<Method> {
+    let operations = [
+        (Method::GET, &item.get),
+        (Method::POST, &item.post),
+        (Method::PUT, &item.put),
+        (Method::PATCH, &item.patch),
+        (Method::DELETE, &item.delete),
+    ];
+    operations.into_iter().filter(|(_, operation)| operation.is_some()).map(|(method, _)| method).collect()
+}
+
+/// The API's router: every route, but the headless ask routes only while asks are on.
+pub fn api_router(asks_on: bool) -> Router<AppState> {
+    let mounted = declared().into_iter().filter(|declared| asks_on || !declared.asks_only);
+    let (router, _) =
+        mounted.fold(OpenApiRouter::new(), |router, declared| router.routes(declared.route)).split_for_parts();
+    router
+}
+
+/// `GET /openapi.json`: this API described as OpenAPI.
+#[utoipa::path(get, path = "/openapi.json", tag = "meta", operation_id = "openapi", summary = "This API as an OpenAPI document",
+    responses((status = 200, description = "The document", body = Object)))]
+pub async fn serve_openapi() -> Json<&'static Value> {
+    static DOCUMENT: LazyLock<Value> = LazyLock::new(|| {
+        // The paths and the schemas they use, as `routes!` read them from the handlers.
+        let all = declared()
+            .into_iter()
+            .fold(OpenApiRouter::with_openapi(openapi::base()), |router, declared| router.routes(declared.route));
+        openapi::finish(all.into_openapi(), &api_route_table())
+    });
+    Json(&DOCUMENT)
+}

@@ -1,0 +1,287 @@
+//! The access matrix: every API route and every server function, called anonymously, by the
+//! owner, by another user and by an admin. A route or server function without a rule (or
+//! without a probe here) fails this test.
+
+use crate::common::{Reply, TestApp, TestUser};
+use axum::http::StatusCode;
+use palaver_server::{Access, SERVER_FN_ACCESS, api_route_table};
+use palaver_wire::accounts::Role;
+use serde_json::{Value, json};
+
+struct World {
+    app: TestApp,
+    admin: TestUser,
+    owner: TestUser,
+    other: TestUser,
+    history: String,
+    /// Deleted by the delete probes (the others need `history` to stay).
+    doomed: String,
+    token_id: String,
+}
+
+async fn world() -> World {
+    let app =
+        TestApp::with_mock(r#"{"responses": [{"text": "hi"}, {"text": "hi"}, {"text": "hi"}, {"text": "hi"}]}"#).await;
+    let admin = app.user("root", Role::User).await; // the first account becomes admin
+    let owner = app.user("owner", Role::User).await;
+    let other = app.user("other", Role::User).await;
+    let (_, created) = app.json(&owner, "POST", "/gpt/histories", Some(json!({}))).await;
+    let history = created["data"]["id"].as_str().unwrap().to_string();
+    let (_, doomed) = app.json(&owner, "POST", "/gpt/histories", Some(json!({}))).await;
+    let doomed = doomed["data"]["id"].as_str().unwrap().to_string();
+    let (_, tokens) = app.json(&owner, "GET", "/auth/tokens", None).await;
+    let token_id = tokens["data"][0]["id"].as_str().unwrap().to_string();
+    World { app, admin, owner, other, history, doomed, token_id }
+}
+
+/// The request that exercises a route: its concrete path and body.
+fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
+    match (method, path) {
+        (
+            "GET",
+            "/health" | "/openapi.json" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit" | "/gpt/events"
+            | "/gpt/models",
+        ) => (path.into(), None),
+        ("POST", "/auth/signup") => {
+            (path.into(), Some(json!({"username": "newcomer", "password": "correct horse battery"})))
+        }
+        ("POST", "/auth/login") => {
+            (path.into(), Some(json!({"username": "owner", "password": "correct horse battery"})))
+        }
+        ("POST", "/auth/logout") => (path.into(), None),
+        // The same password again, the tokens kept: the probe changes nobody's.
+        ("POST", "/auth/password") => (
+            path.into(),
+            Some(json!({
+                "currentPassword": "correct horse battery",
+                "newPassword": "correct horse battery",
+                "keepApiTokens": true
+            })),
+        ),
+        ("POST", "/auth/tokens") => (path.into(), Some(json!({"name": "probe"}))),
+        // A wrong password: past the access check it is a 400, and nobody's account goes.
+        ("DELETE", "/auth/me") => (path.into(), Some(json!({"password": "not the password"}))),
+        ("GET", "/admin/users") => (path.into(), None),
+        ("PATCH", "/admin/users/{id}") => {
+            (format!("/admin/users/{}", world.other.id), Some(json!({"disabled": false})))
+        }
+        ("POST", "/admin/users/{id}/password") => (
+            format!("/admin/users/{}/password", world.other.id),
+            Some(json!({"password": "correct horse battery", "keepApiTokens": true})),
+        ),
+        ("DELETE", "/auth/tokens/{id}") => (format!("/auth/tokens/{}", world.token_id), None),
+        ("POST", "/files/upload") => (path.into(), None),
+        ("POST", "/gpt/prompt") => (path.into(), Some(json!({"prompt": "hello", "historyId": world.history}))),
+        ("POST", "/gpt/histories") => (path.into(), Some(json!({}))),
+        ("GET", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.history), None),
+        ("GET", "/gpt/histories/{id}/stream") => (format!("/gpt/histories/{}/stream", world.history), None),
+        ("GET", "/gpt/histories/{id}/export") => (format!("/gpt/histories/{}/export", world.history), None),
+        ("PATCH", "/gpt/histories/{id}") => {
+            (format!("/gpt/histories/{}", world.history), Some(json!({"title": "Probe"})))
+        }
+        ("DELETE", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.doomed), None),
+        // The conversation has no rows: past the access check it is a 400 (out of range).
+        ("PATCH", "/gpt/histories/{id}/rating") => {
+            (format!("/gpt/histories/{}/rating", world.history), Some(json!({"promptIndex": 0, "rating": "up"})))
+        }
+        ("GET", "/gpt/histories/pendingAsks") => (path.into(), None),
+        ("POST", "/gpt/histories/{id}/turn") => {
+            (format!("/gpt/histories/{}/turn", world.history), Some(json!({"prompt": "hello"})))
+        }
+        ("POST", "/gpt/actions") => (
+            path.into(),
+            Some(
+                json!({"historyId": world.history, "name": "scaleStepper", "payload": {"value": 2}, "blockId": "guests"}),
+            ),
+        ),
+        _ => panic!("no probe for {method} {path}: add one here, with the route's access rule"),
+    }
+}
+
+/// The refusal of a token that asks for a token (the probes authenticate with tokens).
+fn is_token_refused(reply: &Reply) -> bool {
+    reply.status == StatusCode::FORBIDDEN
+        && reply.json()["title"] == palaver_wire::error::AppError::TokenCannotMakeTokens.to_string()
+}
+
+fn is_unauthorized(reply: &Reply) -> bool {
+    reply.status == StatusCode::UNAUTHORIZED && reply.json()["title"] == "Unauthorized"
+}
+
+#[tokio::test]
+async fn every_api_route_follows_its_access_rule() {
+    let world = world().await;
+    let app = &world.app;
+    // The token probe revokes the owner's token, so it runs last.
+    let mut routes = api_route_table();
+    routes.sort_by_key(|route| route.path == "/auth/tokens/{id}");
+    for route in routes {
+        let method = route.method.as_str();
+        let (path, body) = probe(&world, method, &route.path);
+        let label = format!("{method} {}", route.path);
+        let anonymous = app.call(None, method, &path, body.clone()).await;
+        if route.access == Access::Public {
+            assert!(!is_unauthorized(&anonymous), "{label} is public: {}", anonymous.text);
+            continue;
+        }
+        assert!(
+            is_unauthorized(&anonymous),
+            "{label} must refuse anonymous callers: {} {}",
+            anonymous.status,
+            anonymous.text
+        );
+        if route.access == Access::Admin {
+            let user = app.call(Some(&world.other), method, &path, body.clone()).await;
+            assert_eq!(user.status, StatusCode::FORBIDDEN, "{label} is for admins: {}", user.text);
+            let admin = app.call(Some(&world.admin), method, &path, body.clone()).await;
+            assert!(admin.status.is_success(), "{label} as admin: {} {}", admin.status, admin.text);
+            continue;
+        }
+        // The others go first: the owner's delete probe leaves nothing for them to be refused.
+        let history_rule = matches!(route.access, Access::HistoryRead | Access::HistoryWrite);
+        if history_rule {
+            let other = app.call(Some(&world.other), method, &path, body.clone()).await;
+            assert_eq!(other.status, StatusCode::FORBIDDEN, "{label} as another user: {}", other.text);
+            let admin = app.call(Some(&world.admin), method, &path, body.clone()).await;
+            // A read passes for an admin (the stream probe: no turn runs, so 204).
+            if route.access == Access::HistoryRead {
+                assert!(admin.status.is_success(), "{label} as admin: {} {}", admin.status, admin.text);
+            } else {
+                assert_eq!(admin.status, StatusCode::FORBIDDEN, "{label} as admin: {}", admin.text);
+            }
+        }
+        // An event stream never ends: the owner's is opened (200, text/event-stream), not read out.
+        if route.path == "/gpt/events" {
+            app.open_stream(&world.owner, &path, None).await;
+            continue;
+        }
+        let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
+        // The upload probe sends no multipart body: past the access check it is a 400. The
+        // action probe names a stepper the empty conversation lacks: past the check it is a 404.
+        // A token may not make tokens: past the check it is a 403 of its own.
+        let owner_passed = owner.status.is_success()
+            || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
+            || (route.path == "/auth/tokens" && method == "POST" && is_token_refused(&owner))
+            || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND)
+            || (route.path == "/auth/me" && method == "DELETE" && owner.status == StatusCode::BAD_REQUEST);
+        assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
+    }
+}
+
+#[tokio::test]
+async fn another_users_history_gets_the_spec_titles() {
+    let world = world().await;
+    let app = &world.app;
+    let prompt = app
+        .call(Some(&world.admin), "POST", "/gpt/prompt", Some(json!({"prompt": "x", "historyId": world.history})))
+        .await;
+    assert_eq!(
+        (prompt.status, prompt.json()["title"].clone()),
+        (StatusCode::FORBIDDEN, json!("Not authorized to access this history"))
+    );
+    let read = app.call(Some(&world.other), "GET", &format!("/gpt/histories/{}", world.history), None).await;
+    assert_eq!(read.json()["title"], "Access denied");
+    let missing =
+        app.call(Some(&world.owner), "POST", "/gpt/prompt", Some(json!({"prompt": "x", "historyId": "nope"}))).await;
+    assert_eq!((missing.status, missing.json()["title"].clone()), (StatusCode::NOT_FOUND, json!("History not found")));
+    let (_, list) = app.json(&world.other, "GET", "/gpt/histories", None).await;
+    assert_eq!(list["data"], json!([]), "the list holds only the caller's conversations");
+}
+
+/// Calls a server function with form-encoded arguments.
+async fn server_fn(app: &TestApp, user: Option<&TestUser>, path: &str, args: &str) -> Reply {
+    let bearer = user.map(|user| format!("Bearer {}", user.token));
+    let mut headers = vec![("content-type", "application/x-www-form-urlencoded")];
+    if let Some(bearer) = bearer.as_deref() {
+        headers.push(("authorization", bearer));
+    }
+    send_form(app, path, &headers, args).await
+}
+
+async fn send_form(app: &TestApp, path: &str, headers: &[(&str, &str)], form: &str) -> Reply {
+    let mut builder = axum::http::Request::builder().method("POST").uri(path).header("host", "palaver.test");
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    app.dispatch(builder.body(axum::body::Body::from(form.to_string())).unwrap()).await
+}
+
+fn server_fn_args(world: &World, path: &str) -> String {
+    match path {
+        "/api/get_history" | "/api/stop_turn" => format!("id={}", world.history),
+        "/api/rename_conversation" => format!("id={}&title=Probe", world.history),
+        "/api/choose_model" => {
+            let model = &world.app.state.conversations.models.default_choice().id;
+            format!("id={}&model={}", world.history, model.replace(':', "%3A").replace('/', "%2F"))
+        }
+        "/api/delete_conversation" => format!("id={}", world.doomed),
+        "/api/revoke_api_token" | "/api/revoke_grant" => "id=unknown".into(),
+        "/api/admin_mcp_reconnect" => "name=unknown".into(),
+        "/api/create_api_token" => "name=probe".into(),
+        // A wrong password: past the access check it is a 400, and nobody's account goes.
+        "/api/delete_account" => "password=not+the+password".into(),
+        "/api/admin_set_disabled" => format!("user_id={}&disabled=false", world.other.id),
+        "/api/admin_reset_password" => {
+            format!("user_id={}&new_password=correct+horse+battery&keep_api_tokens=true", world.other.id)
+        }
+        "/api/change_password" => {
+            "current_password=correct+horse+battery&new_password=correct+horse+battery&keep_api_tokens=true".into()
+        }
+        "/api/log_in" => "username=owner&password=correct+horse+battery".into(),
+        "/api/sign_up" | "/api/admin_create_user" => {
+            "username=probeuser&password=correct+horse+battery&admin=false".into()
+        }
+        _ => String::new(),
+    }
+}
+
+#[tokio::test]
+async fn every_server_function_has_an_access_rule_and_follows_it() {
+    let world = world().await;
+    let registered: Vec<&str> = leptos::server_fn::axum::server_fn_paths().map(|(path, _)| path).collect();
+    for path in &registered {
+        let Some((_, access)) = SERVER_FN_ACCESS.iter().find(|(known, _)| known == path) else {
+            panic!("server function {path} has no access rule in SERVER_FN_ACCESS");
+        };
+        let args = server_fn_args(&world, path);
+        let anonymous = server_fn(&world.app, None, path, &args).await;
+        if *access == Access::Public {
+            assert_ne!(anonymous.status, StatusCode::UNAUTHORIZED, "{path} is public: {}", anonymous.text);
+            continue;
+        }
+        assert_eq!(
+            anonymous.status,
+            StatusCode::UNAUTHORIZED,
+            "{path} must refuse anonymous callers: {}",
+            anonymous.text
+        );
+        let user = server_fn(&world.app, Some(&world.other), path, &args).await;
+        match access {
+            Access::Admin => {
+                assert_eq!(user.status, StatusCode::FORBIDDEN, "{path} is for admins: {}", user.text);
+                let admin = server_fn(&world.app, Some(&world.admin), path, &args).await;
+                assert!(admin.status.is_success(), "{path} as admin: {} {}", admin.status, admin.text);
+            }
+            Access::HistoryRead | Access::HistoryWrite => {
+                assert_eq!(user.status, StatusCode::FORBIDDEN, "{path} as another user: {}", user.text);
+                let owner = server_fn(&world.app, Some(&world.owner), path, &args).await;
+                assert!(owner.status.is_success(), "{path} as owner: {} {}", owner.status, owner.text);
+            }
+            _ => assert!(
+                user.status.is_success()
+                    || user.status == StatusCode::NOT_FOUND
+                    // A token may not make tokens: past the check, the function refuses it.
+                    || (*path == "/api/create_api_token"
+                        && user.status == StatusCode::FORBIDDEN
+                        && user.text.contains("TokenCannotMakeTokens"))
+                    || (*path == "/api/delete_account" && user.status == StatusCode::BAD_REQUEST),
+                "{path}: {} {}",
+                user.status,
+                user.text
+            ),
+        }
+    }
+    for (path, _) in SERVER_FN_ACCESS {
+        assert!(registered.contains(path), "SERVER_FN_ACCESS names {path}, which is not registered");
+    }
+}

@@ -1,0 +1,306 @@
+//! `GET /openapi.json`: every route of the table is in it (and nothing else), with the
+//! reference's operation ids for the routes it documents and `pendingAsk` read-only; and the
+//! answers the routes really give, success and error, match the schemas it declares for them.
+
+use std::collections::BTreeSet;
+
+use crate::common::{Reply, TestApp, TestUser};
+use axum::http::StatusCode;
+use palaver_wire::accounts::Role;
+use serde_json::{Value, json};
+
+async fn document(app: &TestApp) -> Value {
+    let reply = app.call(None, "GET", "/openapi.json", None).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    reply.json()
+}
+
+fn operation<'a>(document: &'a Value, path: &str, method: &str) -> &'a Value {
+    let operation = &document["paths"][path][method];
+    assert!(operation.is_object(), "{method} {path} is in the document");
+    operation
+}
+
+/// `schema` with the document's components beside it, so its `$ref`s resolve.
+fn validator(document: &Value, schema: &Value) -> jsonschema::Validator {
+    let mut rooted = json!({"allOf": [schema], "components": document["components"]});
+    rooted["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    jsonschema::validator_for(&rooted).unwrap_or_else(|err| panic!("a schema that compiles: {err}\n{schema}"))
+}
+
+fn assert_valid(document: &Value, schema: &Value, instance: &Value, what: &str) {
+    let validator = validator(document, schema);
+    let errors: Vec<String> =
+        validator.iter_errors(instance).map(|error| format!("{} at {}", error, error.instance_path())).collect();
+    assert!(errors.is_empty(), "{what} does not match the document: {errors:#?}\n{instance:#}");
+}
+
+/// Checks real answers against the document and remembers which operations were answered.
+struct Checker {
+    document: Value,
+    answered: BTreeSet<(String, String)>,
+}
+
+impl Checker {
+    /// Checks `reply` as `method path` (the path as the document names it), and the body sent.
+    fn check(&mut self, method: &str, path: &str, sent: Option<&Value>, reply: &Reply) {
+        let operation = operation(&self.document, path, method).clone();
+        // A body sent to be refused need not match; one the route took must.
+        if let Some(sent) = sent.filter(|_| reply.status.is_success()) {
+            let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+            assert!(schema.is_object(), "{method} {path} declares its JSON body");
+            assert_valid(&self.document, schema, sent, &format!("the body sent to {method} {path}"));
+        }
+        let status = reply.status.as_u16().to_string();
+        let response = match &operation["responses"][&status] {
+            Value::Null => &operation["responses"]["default"],
+            declared => declared,
+        };
+        assert!(response.is_object(), "{method} {path} declares {status}: {}", reply.text);
+        let content_type = reply.headers.get("content-type").and_then(|value| value.to_str().ok()).unwrap_or_default();
+        let media = content_type.split(';').next().unwrap_or_default();
+        match &response["content"] {
+            Value::Null => assert!(reply.text.is_empty(), "{method} {path} {status} declares no body"),
+            content => {
+                assert!(content.get(media).is_some(), "{method} {path} {status} declares {media}: {content}");
+                if media == "application/json" {
+                    let body: Value = reply.json();
+                    assert_valid(
+                        &self.document,
+                        &content[media]["schema"],
+                        &body,
+                        &format!("{method} {path} {status}"),
+                    );
+                }
+            }
+        }
+        if reply.status.is_success() {
+            self.answered.insert((method.to_string(), path.to_string()));
+        }
+    }
+
+    async fn call(
+        &mut self,
+        app: &TestApp,
+        user: Option<&TestUser>,
+        method: &str,
+        uri: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Reply {
+        let reply = app.call(user, method, uri, body.clone()).await;
+        self.check(&method.to_ascii_lowercase(), path, body.as_ref(), &reply);
+        reply
+    }
+}
+
+/// The document as it was before Palaver was split into crates (`openapi.snapshot.json`): the
+/// wire is the contract with clients, so a change to it is made on purpose, by updating the
+/// snapshot (`PALAVER_UPDATE_SNAPSHOT=1`) in the same commit.
+#[tokio::test]
+async fn the_document_is_the_one_on_record() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let document = document(&app).await;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/openapi.snapshot.json");
+    if std::env::var_os("PALAVER_UPDATE_SNAPSHOT").is_some() {
+        std::fs::write(&path, serde_json::to_string_pretty(&document).unwrap() + "\n").unwrap();
+    }
+    let on_record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(document == on_record, "GET /openapi.json differs from {}", path.display());
+}
+
+#[tokio::test]
+async fn the_document_has_every_route_of_the_table_with_the_references_names() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let document = document(&app).await;
+    assert!(document.get("requestId").is_none(), "the document's root has only OpenAPI's fields");
+    assert!(document["openapi"].as_str().is_some_and(|version| version.starts_with("3.")), "{}", document["openapi"]);
+
+    let table: BTreeSet<(String, String)> = palaver_server::api_route_table()
+        .iter()
+        .map(|route| (route.path.to_string(), route.method.as_str().to_ascii_lowercase()))
+        .collect();
+    let mut documented = BTreeSet::new();
+    let mut operation_ids = BTreeSet::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("a path item") {
+            documented.insert((path.clone(), method.clone()));
+            let id = operation["operationId"].as_str().unwrap_or_else(|| panic!("{method} {path} has an operationId"));
+            assert!(operation_ids.insert(id.to_string()), "operationId {id} is used once");
+            assert!(
+                operation["summary"].as_str().is_some_and(|summary| !summary.is_empty()),
+                "{method} {path} has a summary"
+            );
+        }
+    }
+    assert_eq!(documented, table, "the document and the route table name the same routes");
+
+    for (path, method, id) in [
+        ("/gpt/histories/pendingAsks", "get", "gpthistories_pendingAsks"),
+        ("/gpt/histories/{id}/turn", "post", "gpthistories_turn"),
+    ] {
+        assert_eq!(operation(&document, path, method)["operationId"], id);
+    }
+    let turn = operation(&document, "/gpt/histories/{id}/turn", "post");
+    assert_eq!(
+        turn["requestBody"]["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/TurnRequest"
+    );
+    let schemas = &document["components"]["schemas"];
+    let mut published = palaver_contract::asks::ask_json_schemas()
+        .into_iter()
+        .find(|(file, _)| *file == "turnRequest.schema.json")
+        .expect("the published turn request")
+        .1;
+    published.as_object_mut().unwrap().remove("$schema");
+    assert_eq!(schemas["TurnRequest"], published, "the contract's schema, whole");
+
+    assert_eq!(
+        schemas["HistoryDocument"]["properties"]["pendingAsk"]["readOnly"], true,
+        "{}",
+        schemas["HistoryDocument"]
+    );
+    for body in ["NewHistory", "HistoryFields"] {
+        assert_eq!(schemas[body]["properties"]["pendingAsk"]["readOnly"], true, "{body}: {}", schemas[body]);
+    }
+    let read = operation(&document, "/gpt/histories/{id}", "get");
+    assert!(read["responses"]["404"].is_object() && read["responses"]["403"].is_object());
+    assert_eq!(read["security"], json!([{"session": []}, {"token": []}]));
+    assert!(operation(&document, "/health", "get").get("security").is_none(), "a public route asks for nothing");
+}
+
+/// A reply with a checklist whose callback is a host action.
+const CHECKLIST: &str = "v: 1\nblocks:\n  - type: checklist\n    id: steps\n    callback: {name: toggleChecklist}\n    items:\n      - {id: first, text: Do the first thing}\n";
+
+/// The origin a browser on the site sends with a sign-up or a log-in.
+const SAME_SITE: (&str, &str) = ("origin", "http://palaver.test");
+
+fn plan_call() -> Value {
+    json!({"toolCalls": [{"id": "call_plan", "name": "ask_choice", "input": {
+        "prompt": "Which plan should I set up?", "select": "one",
+        "options": [{"id": "starter", "label": "Starter"}, {"id": "team", "label": "Team"}]}}]})
+}
+
+#[tokio::test]
+async fn every_route_answers_as_the_document_says() {
+    let script =
+        json!({"title": "Plan setup", "responses": [plan_call(), {"text": "Team it is."}, {"text": CHECKLIST}]});
+    let auth = palaver_core::accounts::auth::AuthSettings { open_signup: true, ..crate::common::test_auth() };
+    let app = TestApp::with_blocks_and_auth(&script.to_string(), Default::default(), auth).await;
+    let admin = app.user("root", Role::Admin).await;
+    let ada = app.user("ada", Role::User).await;
+    let mut checker = Checker { document: document(&app).await, answered: BTreeSet::new() };
+    let c = &mut checker;
+
+    c.call(&app, None, "GET", "/health", "/health", None).await;
+    c.call(&app, None, "GET", "/openapi.json", "/openapi.json", None).await;
+
+    // Accounts and tokens.
+    let credentials = json!({"username": "grace", "password": "a long and unguessable phrase"});
+    for (path, body) in
+        [("/auth/signup", Some(credentials.clone())), ("/auth/login", Some(credentials)), ("/auth/logout", None)]
+    {
+        let reply = app.send("POST", path, &[SAME_SITE], body.clone()).await;
+        c.check("post", path, body.as_ref(), &reply);
+    }
+    c.call(&app, None, "GET", "/auth/me", "/auth/me", None).await;
+    c.call(&app, Some(&ada), "GET", "/auth/me", "/auth/me", None).await;
+    // Tokens are made from a session; a token asking for one is refused.
+    let watch = Some(json!({"name": "watch"}));
+    let refused = c.call(&app, Some(&ada), "POST", "/auth/tokens", "/auth/tokens", watch.clone()).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let ada_login = json!({"username": "ada", "password": "correct horse battery"});
+    let ada_session = app.send("POST", "/auth/login", &[SAME_SITE], Some(ada_login)).await;
+    let set_cookie = ada_session.headers["set-cookie"].to_str().unwrap();
+    let cookie = set_cookie.split(';').next().unwrap();
+    let created = app.send("POST", "/auth/tokens", &[("cookie", cookie), SAME_SITE], watch.clone()).await;
+    c.check("post", "/auth/tokens", watch.as_ref(), &created);
+    c.call(&app, Some(&ada), "GET", "/auth/tokens", "/auth/tokens", None).await;
+    let token_id = created.json()["id"].as_str().expect("a token id").to_string();
+    c.call(&app, Some(&ada), "DELETE", &format!("/auth/tokens/{token_id}"), "/auth/tokens/{id}", None).await;
+    let change = json!({
+        "currentPassword": "correct horse battery",
+        "newPassword": "another long unguessable phrase",
+        "keepApiTokens": true
+    });
+    c.call(&app, Some(&ada), "POST", "/auth/password", "/auth/password", Some(change)).await;
+    c.call(&app, Some(&ada), "GET", "/admin/users", "/admin/users", None).await;
+    c.call(&app, Some(&admin), "GET", "/admin/users", "/admin/users", None).await;
+    let grace = app.user("grace2", Role::User).await;
+    let grace_user = format!("/admin/users/{}", grace.id);
+    c.call(&app, Some(&admin), "PATCH", &grace_user, "/admin/users/{id}", Some(json!({"disabled": true}))).await;
+    let reset = json!({"password": "a fresh long unguessable phrase"});
+    c.call(&app, Some(&admin), "POST", &format!("{grace_user}/password"), "/admin/users/{id}/password", Some(reset))
+        .await;
+
+    // A conversation through the reference's routes: ask, answer with a button, rate, rename.
+    c.call(&app, Some(&ada), "GET", "/gpt/models", "/gpt/models", None).await;
+    let created = c.call(&app, Some(&ada), "POST", "/gpt/histories", "/gpt/histories", Some(json!({}))).await;
+    let id = created.json()["data"]["id"].as_str().expect("an id").to_string();
+    let one = format!("/gpt/histories/{id}");
+    let turn = format!("{one}/turn");
+    let prompt = json!({"prompt": "Set up billing", "surface": "compact"});
+    let asked = c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(prompt)).await;
+    let ask_id = asked.json()["data"]["pendingAsk"]["toolCallId"].clone();
+    c.call(&app, Some(&ada), "GET", "/gpt/histories/pendingAsks", "/gpt/histories/pendingAsks", None).await;
+    let read = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;
+    assert!(read.json()["data"]["pendingAsk"].is_object(), "the read above had a pending ask to check");
+    let stale = json!({"toolCallId": "call_gone", "buttonId": "option:team"});
+    let gone = c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(stale)).await;
+    assert_eq!(gone.status, StatusCode::CONFLICT);
+    let button = json!({"toolCallId": ask_id, "buttonId": "option:team"});
+    c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(button)).await;
+    let rating = json!({"promptIndex": 3, "rating": "up"});
+    c.call(&app, Some(&ada), "PATCH", &format!("{one}/rating"), "/gpt/histories/{id}/rating", Some(rating)).await;
+    let bad_rating = json!({"promptIndex": 3, "rating": "sideways"});
+    c.call(&app, Some(&ada), "PATCH", &format!("{one}/rating"), "/gpt/histories/{id}/rating", Some(bad_rating)).await;
+    c.call(&app, Some(&ada), "PATCH", &one, "/gpt/histories/{id}", Some(json!({"title": "Billing"}))).await;
+    c.call(&app, Some(&admin), "PATCH", &one, "/gpt/histories/{id}", Some(json!({"title": "Mine now"}))).await;
+    let listed = c.call(&app, Some(&ada), "GET", "/gpt/histories", "/gpt/histories", None).await;
+    assert!(listed.json()["data"][0]["prompts"].as_array().is_some_and(|rows| rows.len() >= 4), "{}", listed.text);
+    c.call(&app, Some(&ada), "GET", &format!("{one}/export?format=json"), "/gpt/histories/{id}/export", None).await;
+    c.call(&app, Some(&ada), "GET", &format!("{one}/export?format=markdown"), "/gpt/histories/{id}/export", None).await;
+    c.call(&app, Some(&ada), "GET", &format!("{one}/export?format=pdf"), "/gpt/histories/{id}/export", None).await;
+    let nothing_running =
+        c.call(&app, Some(&ada), "GET", &format!("{one}/stream"), "/gpt/histories/{id}/stream", None).await;
+    assert_eq!(nothing_running.status, StatusCode::NO_CONTENT);
+    c.call(&app, Some(&ada), "GET", "/gpt/audit", "/gpt/audit", None).await;
+    c.call(&app, Some(&ada), "GET", "/gpt/audit?limit=0", "/gpt/audit", None).await;
+
+    // The streamed routes answer with the media type the document names.
+    let prompt = json!({"historyId": id, "prompt": "A checklist, please"});
+    c.call(&app, Some(&ada), "POST", "/gpt/prompt", "/gpt/prompt", Some(prompt)).await;
+    let payload = json!({"itemId": "first", "checked": true, "state": {}});
+    let tick = json!({"historyId": id, "name": "toggleChecklist", "blockId": "steps", "payload": payload});
+    c.call(&app, Some(&ada), "POST", "/gpt/actions", "/gpt/actions", Some(tick)).await;
+    let unknown = json!({"historyId": id, "name": "noSuchAction"});
+    c.call(&app, Some(&ada), "POST", "/gpt/actions", "/gpt/actions", Some(unknown)).await;
+    let uploaded = app.upload(&ada, "notes.txt", "text/plain", b"some notes").await;
+    c.check("post", "/files/upload", None, &uploaded);
+
+    c.call(&app, Some(&ada), "DELETE", &one, "/gpt/histories/{id}", None).await;
+    let missing = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    let account = json!({"password": "another long unguessable phrase"});
+    c.call(&app, Some(&ada), "DELETE", "/auth/me", "/auth/me", Some(account)).await;
+
+    // The live events never end: their status and media type are checked on the answer's head.
+    let request = axum::http::Request::get("/gpt/events")
+        .header("host", "palaver.test")
+        .header("authorization", format!("Bearer {}", admin.token))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let events = tower::ServiceExt::oneshot(app.router.clone(), request).await.expect("an answer");
+    let declared = &operation(&checker.document, "/gpt/events", "get")["responses"]["200"]["content"];
+    assert_eq!(events.status(), StatusCode::OK);
+    let media = events.headers()["content-type"].to_str().unwrap().to_string();
+    assert!(declared.get(&media).is_some(), "{media} is declared: {declared}");
+    checker.answered.insert(("get".into(), "/gpt/events".into()));
+
+    let documented: BTreeSet<(String, String)> = palaver_server::api_route_table()
+        .iter()
+        .map(|route| (route.method.as_str().to_ascii_lowercase(), route.path.to_string()))
+        .collect();
+    let unanswered: Vec<_> = documented.difference(&checker.answered).collect();
+    assert!(unanswered.is_empty(), "routes whose success was not checked: {unanswered:?}");
+}

@@ -1,0 +1,38 @@
+//! The integration tests of the `palaver` server, one binary: its routes over HTTP, the CLI,
+//! and the process suites (several instances, kills, shutdown, listener limits, chaos).
+
+// The tests' helpers unwrap as the tests do: a panic is how a test fails.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod process;
+
+mod bad_input;
+mod chaos;
+mod cli_asks;
+mod cli_blocks;
+mod cli_mcp;
+mod cli_users;
+mod fencing;
+mod http_access;
+mod http_accounts;
+mod http_asks;
+mod http_attachments;
+mod http_blocks;
+mod http_chat;
+mod http_demo;
+mod http_events;
+mod http_files;
+mod http_headers;
+mod http_histories;
+mod http_mcp;
+mod http_models;
+mod http_openapi;
+mod instances;
+mod kill;
+mod listener_limits;
+mod module_graph;
+mod providers;
+mod races;
+mod reference_routes;
+mod shutdown;

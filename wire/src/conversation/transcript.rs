@@ -1,0 +1,189 @@
+//! A conversation's rows as the transcript shows them: messages, tool lines, and asks with
+//! their answers joined to them.
+
+use serde_json::Value;
+
+use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView, Rating};
+use crate::body::CallArgument;
+use crate::grants::GrantScope;
+use palaver_contract::asks::AskKind;
+use palaver_contract::blocks::ShownCheck;
+
+/// What the transcript and the export say under a reply that was cut off.
+pub const INTERRUPTED: &str = "This reply was cut off before it finished.";
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AskItem {
+    pub tool_call_id: String,
+    pub kind: AskKind,
+    pub input: Value,
+    pub status: AskStatus,
+    pub response: Option<Value>,
+    pub origin: Option<AskOrigin>,
+    /// The ask tool, or for an approval the host tool it guards.
+    pub tool_name: String,
+    /// Whether this is the ask the conversation waits on (then it can be answered).
+    pub waiting: bool,
+    /// The link a waiting URL-mode elicitation opens when the user goes on.
+    pub link: Option<String>,
+    /// When the waiting ask expires.
+    pub expires_at: Option<String>,
+    /// When an expired ask ended.
+    pub expired_at: Option<String>,
+    /// A waiting approval that offers grants (allow in this conversation, always allow).
+    pub grantable: bool,
+    /// The MCP server of a waiting elicitation or MCP tool's approval.
+    pub server: Option<String>,
+    /// The host a waiting URL-mode elicitation's link opens.
+    pub link_host: Option<String>,
+    /// A waiting approval's call arguments, every one.
+    pub arguments: Option<Vec<CallArgument>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TranscriptItem {
+    User {
+        text: String,
+        attachments: Vec<Attachment>,
+    },
+    /// A reply: markdown, or a block document with its check.
+    Assistant {
+        text: String,
+        blocks: Option<Box<ShownCheck>>,
+        /// Cut off before it finished.
+        interrupted: bool,
+        /// Its index among the conversation's rows (what a rating names), and its rating.
+        row: usize,
+        rating: Option<Rating>,
+    },
+    Tool {
+        tool_call_id: String,
+        tool_name: String,
+        args: Value,
+        result: Option<Value>,
+        /// A guarded call a grant let run without a card.
+        allowed_by: Option<GrantScope>,
+    },
+    Ask(Box<AskItem>),
+}
+
+pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
+    let pending = view.pending_ask.as_ref().map(|pending| &pending.ask);
+    let mut items: Vec<TranscriptItem> = Vec::new();
+    for (index, row) in view.rows.iter().enumerate() {
+        match row {
+            HistoryRow::User { text, attachments } => {
+                items.push(TranscriptItem::User { text: text.clone(), attachments: attachments.clone() })
+            }
+            HistoryRow::Assistant { text, blocks, interrupted, .. } => items.push(TranscriptItem::Assistant {
+                text: text.clone(),
+                blocks: blocks.clone(),
+                interrupted: *interrupted,
+                row: index,
+                rating: view.ratings.get(&index).copied(),
+            }),
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask), .. } => {
+                // What only the ask the conversation waits on carries.
+                let waiting =
+                    pending.filter(|pending| ask.status == AskStatus::Pending && pending.tool_call_id == *tool_call_id);
+                items.push(TranscriptItem::Ask(Box::new(AskItem {
+                    tool_call_id: tool_call_id.clone(),
+                    kind: ask.kind,
+                    input: args.clone(),
+                    status: ask.status,
+                    response: None,
+                    origin: ask.origin,
+                    tool_name: tool_name.clone(),
+                    waiting: waiting.is_some(),
+                    link: waiting.and_then(|pending| pending.url.clone()),
+                    expires_at: waiting.and_then(|pending| pending.expires_at.clone()),
+                    expired_at: ask.expired_at.clone(),
+                    grantable: waiting.is_some_and(|pending| pending.grantable),
+                    server: waiting.and_then(|pending| pending.server.clone()),
+                    link_host: waiting.and_then(|pending| pending.link_host.clone()),
+                    arguments: waiting.and_then(|pending| pending.arguments.clone()),
+                })))
+            }
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None, allowed_by, .. } => {
+                items.push(TranscriptItem::Tool {
+                    tool_call_id: tool_call_id.clone(),
+                    tool_name: tool_name.clone(),
+                    args: args.clone(),
+                    result: None,
+                    allowed_by: *allowed_by,
+                })
+            }
+            HistoryRow::ToolResult { tool_call_id, result, .. } => {
+                for item in items.iter_mut().rev() {
+                    match item {
+                        TranscriptItem::Ask(ask) if &ask.tool_call_id == tool_call_id => {
+                            ask.response = Some(result.clone());
+                            break;
+                        }
+                        TranscriptItem::Tool { tool_call_id: id, result: slot, .. } if id == tool_call_id => {
+                            *slot = Some(result.clone());
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::conversation::model::RowAsk;
+
+    #[test]
+    fn joins_answers_to_their_asks_and_results_to_their_tools() {
+        let rows = vec![
+            HistoryRow::User { text: "hi".into(), attachments: Vec::new() },
+            HistoryRow::ToolCall {
+                tool_name: "listTodos".into(),
+                tool_call_id: "t1".into(),
+                args: json!({}),
+                ask: None,
+                allowed_by: None,
+                model_call_id: None,
+            },
+            HistoryRow::ToolResult {
+                tool_name: "listTodos".into(),
+                tool_call_id: "t1".into(),
+                result: json!({"todos": []}),
+                model_call_id: None,
+            },
+            HistoryRow::ToolCall {
+                tool_name: "ask_choice".into(),
+                tool_call_id: "c1".into(),
+                args: json!({"prompt": "p"}),
+                ask: Some(RowAsk {
+                    kind: AskKind::Choice,
+                    status: AskStatus::Answered,
+                    origin: None,
+                    expired_at: None,
+                }),
+                allowed_by: None,
+                model_call_id: None,
+            },
+            HistoryRow::ToolResult {
+                tool_name: "ask_choice".into(),
+                tool_call_id: "c1".into(),
+                result: json!({"action": "decline"}),
+                model_call_id: None,
+            },
+        ];
+        let view = HistoryView { id: "h".into(), rows, ..Default::default() };
+        let items = transcript(&view);
+        assert_eq!(items.len(), 3);
+        assert!(matches!(&items[1], TranscriptItem::Tool { result: Some(_), .. }));
+        assert!(
+            matches!(&items[2], TranscriptItem::Ask(ask) if ask.response == Some(json!({"action": "decline"})) && !ask.waiting)
+        );
+    }
+}

@@ -1,0 +1,15 @@
+//! What Palaver's browser and server both read: the JSON bodies of its API, the conversation
+//! and account models the pages show, live events, audit and grant rows, the error kinds a
+//! client is told, and the words cards are written in. Pure data and pure functions: no
+//! tokio, no database, no Leptos (the contract's asks and blocks are in `palaver-contract`).
+
+pub mod accounts;
+pub mod audit;
+pub mod body;
+pub mod conversation;
+pub mod error;
+pub mod grants;
+pub mod live;
+#[cfg(feature = "openapi")]
+pub mod openapi;
+pub mod words;
