@@ -26,7 +26,9 @@ impl Error {
         Self { kind, cause: None, location: Location::caller() }
     }
 
-    /// Something failed that the client can do nothing about: it is told only that.
+    /// Something failed that the client can do nothing about: it is told only that. Pass a
+    /// closure (`map_err(|err| Error::internal(err))`), not the function: through a function
+    /// pointer the location recorded would be inside `map_err`.
     #[track_caller]
     pub fn internal(cause: impl Into<Cause>) -> Self {
         Self::new(AppError::Internal).caused_by(cause)

@@ -104,7 +104,7 @@ pub async fn hash_password(password: String) -> AppResult<String> {
         Argon2::default().hash_password(password.as_bytes(), &salt).map(|hash| hash.to_string())
     })
     .await
-    .map_err(Error::internal)?
+    .map_err(|err| Error::internal(err))?
     .map_err(|err| Error::internal(format!("password hashing failed: {err}")))
 }
 

@@ -3,7 +3,7 @@
 use crate::db::{Backend, Pool, Tx};
 
 use crate::db::new_id;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, ResultExt};
 use palaver_wire::accounts::{PasswordOutcome, Role, TokenSummary, UserView};
 
 /// A user as read: id, username, role, created, disabled (0 or 1).
@@ -18,14 +18,10 @@ fn user_view((id, username, role, created, disabled): UserRow) -> UserView {
     UserView { id, username, role, created, disabled: disabled == 1 }
 }
 
-fn is_unique_violation(err: &sqlx::Error) -> bool {
-    err.as_database_error().is_some_and(|db| db.is_unique_violation())
-}
-
 /// Creates a user. The first account ever created is an admin, whatever `role` says: the
 /// check and the insert are one statement, so two first sign-ups cannot both become admin.
 pub async fn create_user(pool: &Pool, username: &str, password_hash: &str, role: Role) -> AppResult<UserView> {
-    let row: Result<UserRow, sqlx::Error> = sqlx::query_as(&format!(
+    let row: UserRow = sqlx::query_as(&format!(
         "INSERT INTO users (id, username, username_key, password_hash, role)
          VALUES ($1, $2, $3, $4, CASE WHEN EXISTS (SELECT 1 FROM users) THEN $5 ELSE 'admin' END)
          RETURNING {USER_COLUMNS}"
@@ -36,12 +32,9 @@ pub async fn create_user(pool: &Pool, username: &str, password_hash: &str, role:
     .bind(password_hash)
     .bind(role.as_str())
     .fetch_one(pool)
-    .await;
-    match row {
-        Ok(row) => Ok(user_view(row)),
-        Err(err) if is_unique_violation(&err) => Err(AppError::UsernameTaken.into()),
-        Err(err) => Err(err.into()),
-    }
+    .await
+    .on_constraint(|| AppError::UsernameTaken)?;
+    Ok(user_view(row))
 }
 
 pub async fn user_by_id(pool: &Pool, id: &str) -> AppResult<Option<UserView>> {

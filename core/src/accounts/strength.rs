@@ -14,7 +14,7 @@ pub async fn check_strength(password: &str, username: &str) -> AppResult<()> {
     let (password, username) = (password.to_string(), username.to_string());
     tokio::task::spawn_blocking(move || too_easy(&password, &username))
         .await
-        .map_err(Error::internal)?
+        .map_err(|err| Error::internal(err))?
         .map_or(Ok(()), |why| Err(AppError::BadRequest(why).into()))
 }
 

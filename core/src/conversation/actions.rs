@@ -48,7 +48,7 @@ impl Conversations {
         let blocks = self.host_action_blocks(&request).await?;
         for block in &blocks {
             let Some(id) = block.id() else { continue };
-            let json = serde_json::to_string(block).map_err(Error::from)?;
+            let json = serde_json::to_string(block).map_err(|err| Error::from(err))?;
             store::save_block_state(&self.pool, &request.history_id, id, &json).await?;
         }
         Ok(blocks)
@@ -132,6 +132,6 @@ impl Conversations {
                 Block::find(&document.blocks, &id).filter(|block| block.type_name() == kind).cloned()
             })
         });
-        found.await.map_err(Error::internal)
+        found.await.map_err(|err| Error::internal(err))
     }
 }

@@ -176,7 +176,7 @@ impl Conversations {
             view
         })
         .await
-        .map_err(Error::internal)?;
+        .map_err(|err| Error::internal(err))?;
         Ok(Some(view))
     }
 }
