@@ -48,7 +48,7 @@ impl Conversations {
         let blocks = self.host_action_blocks(&request).await?;
         for block in &blocks {
             let Some(id) = block.id() else { continue };
-            let json = serde_json::to_string(block).map_err(|err| Error::from(err))?;
+            let json = serde_json::to_string(block).map_err(|err| Error::internal(err))?;
             store::save_block_state(&self.pool, &request.history_id, id, &json).await?;
         }
         Ok(blocks)
