@@ -37,6 +37,13 @@ pub struct AskAnswer {
 /// whose turn waits behind another one's has no event yet to read it from, and its Stop names it.
 pub const STREAM_ID_HEADER: &str = "palaver-stream-id";
 
+/// The request header with which a client of `POST /gpt/prompt` asks for each event's id
+/// (`id: <stream>.<n>`, our addition), to attach again from the last one it saw
+/// (`GET /gpt/histories/{id}/stream` with `Last-Event-ID`). Without it the stream is `data:`
+/// blocks only, as the reference sends it, so a client that keeps only the blocks starting
+/// `data: ` sees every event.
+pub const EVENT_IDS_HEADER: &str = "palaver-event-ids";
+
 /// `POST /gpt/prompt`: a prompt, or an answer to the pending ask; with `replace_last`, the
 /// prompt (or, without one, the same message again) replaces the last message and what
 /// followed it, if the conversation still has `seen_rows` rows.

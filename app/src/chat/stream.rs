@@ -139,6 +139,8 @@ mod browser {
         let body = serde_json::to_string(body).map_err(|err| err.to_string())?;
         let headers = Headers::new().map_err(js_error)?;
         headers.set("content-type", "application/json").map_err(js_error)?;
+        // The ids let a reply whose connection dropped be attached to again from where it broke.
+        headers.set(palaver_wire::body::EVENT_IDS_HEADER, "1").map_err(js_error)?;
         let init = RequestInit::new();
         init.set_method("POST");
         init.set_headers(&headers);

@@ -45,24 +45,38 @@ fn optional_string(body: &serde_json::Map<String, Value>, key: &str) -> Result<O
     }
 }
 
-/// The turn's events as SSE, one `data: {json}` each; the stream ends after `{done}`.
-/// A turn's events as SSE, each with its id (`<stream>.<n>`): a client whose connection drops
-/// attaches again from the last one it saw (`GET /gpt/histories/{id}/stream`).
+/// A turn's events as SSE, one `data: {json}` block each as the reference sends them; the
+/// stream ends after `{done}`. With `ids` (the client sent `palaver-event-ids: 1`) each block
+/// first names its id (`<stream>.<n>`), so a client whose connection drops attaches again from
+/// the last one it saw (`GET /gpt/histories/{id}/stream`).
 fn event_stream(
     events: tokio::sync::mpsc::Receiver<TurnEvent>,
     stream_id: String,
+    ids: bool,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     futures::stream::unfold((events, 0_usize), move |(mut events, n)| {
-        let id = format!("{stream_id}.{n}");
+        let id = ids.then(|| format!("{stream_id}.{n}"));
         async move {
             let event = events.recv().await?;
-            Some((Ok(sse_event(&id, &event)), (events, n + 1)))
+            Some((Ok(sse_event(id.as_deref(), &event)), (events, n + 1)))
         }
     })
 }
 
-fn sse_event(id: &str, event: &TurnEvent) -> Event {
-    Event::default().id(id).data(serde_json::to_string(event).unwrap_or_default())
+fn sse_event(id: Option<&str>, event: &TurnEvent) -> Event {
+    let framed = match id {
+        Some(id) => Event::default().id(id),
+        None => Event::default(),
+    };
+    framed.data(serde_json::to_string(event).unwrap_or_default())
+}
+
+/// Whether the client asked for the events' ids (`palaver-event-ids: 1`).
+fn wants_event_ids(headers: &HeaderMap) -> bool {
+    headers
+        .get(palaver_wire::body::EVENT_IDS_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| matches!(value.trim(), "1" | "true"))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -154,7 +168,7 @@ pub async fn attach(
                 let stream_id = attached.stream_id.clone();
                 let batch: Vec<Result<Event, Infallible>> = (first..)
                     .zip(&events)
-                    .map(|(n, event)| Ok(sse_event(&format!("{stream_id}.{n}"), event)))
+                    .map(|(n, event)| Ok(sse_event(Some(&format!("{stream_id}.{n}")), event)))
                     .collect();
                 return Some((futures::stream::iter(batch), (attached, ended)));
             }
@@ -188,6 +202,7 @@ fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
 /// (regenerate); `seenRows`, when sent, must be the conversation's row count (else 409).
 #[utoipa::path(post, path = "/gpt/prompt", tag = "gpt", operation_id = "gpt_prompt",
     summary = "Send a message, or answer the pending ask, and stream the turn", request_body = PromptBody,
+    params(("palaver-event-ids" = Option<String>, Header, description = "`1`: each event first names its id (`<stream>.<n>`), to attach again from with `Last-Event-ID` (Palaver's addition). Without it, `data:` blocks only, as the reference sends them")),
     responses(
         (status = 200, description = "The turn's events as server-sent events, one JSON object each, ending with {done}",
             content_type = "text/event-stream", body = String,
@@ -197,6 +212,7 @@ fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
 pub async fn prompt(
     State(turns): State<TurnRunner>,
     Authenticated(caller): Authenticated,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Problem> {
     let body = object_body(&body)?;
@@ -225,7 +241,8 @@ pub async fn prompt(
     };
     let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo, model, attachments }).await?;
     let stream_header = [(palaver_wire::body::STREAM_ID_HEADER, handle.stream_id.clone())];
-    let events = Sse::new(event_stream(handle.events, handle.stream_id)).keep_alive(KeepAlive::default());
+    let ids = wants_event_ids(&headers);
+    let events = Sse::new(event_stream(handle.events, handle.stream_id, ids)).keep_alive(KeepAlive::default());
     Ok((stream_header, events).into_response())
 }
 

@@ -305,7 +305,8 @@ pub struct StreamEvent {
 }
 
 impl TestApp {
-    /// Posts `body` to `uri` as `user` and opens the reply as an event stream.
+    /// Posts `body` to `uri` as `user` and opens the reply as an event stream, asking for the
+    /// events' ids as Palaver's browser client does.
     pub async fn open_post_stream(&self, user: &TestUser, uri: &str, body: Value) -> EventStream {
         let request = Request::builder()
             .method("POST")
@@ -313,6 +314,7 @@ impl TestApp {
             .header(header::HOST, "palaver.test")
             .header(header::AUTHORIZATION, format!("Bearer {}", user.token))
             .header(header::CONTENT_TYPE, "application/json")
+            .header(palaver_wire::body::EVENT_IDS_HEADER, "1")
             .body(Body::from(body.to_string()))
             .unwrap();
         let response = self.router.clone().oneshot(request).await.expect("response");

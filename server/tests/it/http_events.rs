@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
-use crate::common::{TestApp, event_names};
+use crate::common::{TestApp, event_names, sse_events, streamed_text};
+use axum::http::StatusCode;
 use palaver_wire::accounts::Role;
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn choice(id: &str) -> serde_json::Value {
     json!({"toolCalls": [{"id": id, "name": "ask_choice", "input": {
@@ -150,4 +151,45 @@ async fn an_events_id_is_opaque_so_it_tells_nothing_of_other_users_and_still_res
         (Some(after.as_str()), &json!("Mine"))
     );
     assert_eq!(back.next(Duration::from_millis(200)).await, None, "and nothing of bob's");
+}
+
+/// A turn as the reference's own route tests read it (its `chatHarness.ts` `parseSse`): blocks
+/// split at blank lines, kept only when the block starts `data: `, the rest of it one JSON value.
+/// A block that opens with `id:` is skipped whole.
+fn data_only_events(body: &str) -> Vec<Value> {
+    body.split("\n\n")
+        .filter_map(|block| block.strip_prefix("data: "))
+        .map(|data| serde_json::from_str(data).expect("a data block is one JSON value"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_client_that_keeps_only_data_blocks_sees_every_event_and_ids_come_only_when_asked_for() {
+    let app =
+        TestApp::with_mock(&json!({"responses": [{"text": "Hello there."}, {"text": "Again."}]}).to_string()).await;
+    let ada = app.user("ada", Role::User).await;
+    let bearer = format!("Bearer {}", ada.token);
+
+    // By default the stream is the reference's: data blocks only, and every event is seen.
+    let plain =
+        app.send("POST", "/gpt/prompt", &[("authorization", bearer.as_str())], Some(json!({"prompt": "Hi"}))).await;
+    assert_eq!(plain.status, StatusCode::OK, "{}", plain.text);
+    let events = data_only_events(&plain.text);
+    assert_eq!(events, sse_events(&plain.text), "none dropped: {}", plain.text);
+    assert_eq!(streamed_text(&events), "Hello there.");
+    assert_eq!(events.last().map(|done| done["done"].clone()), Some(json!(true)), "{}", plain.text);
+    assert!(!plain.text.lines().any(|line| line.starts_with("id:")), "no ids unasked: {}", plain.text);
+
+    // Palaver's browser client asks for them: each block names `<stream>.<n>` first.
+    let headers = [("authorization", bearer.as_str()), (palaver_wire::body::EVENT_IDS_HEADER, "1")];
+    let asked = app.send("POST", "/gpt/prompt", &headers, Some(json!({"prompt": "Again"}))).await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.text);
+    let stream = asked.headers[palaver_wire::body::STREAM_ID_HEADER].to_str().unwrap().to_string();
+    let blocks: Vec<&str> = asked.text.split("\n\n").filter(|block| block.contains("data: ")).collect();
+    assert!(!blocks.is_empty(), "{}", asked.text);
+    for (n, block) in blocks.iter().enumerate() {
+        assert!(block.starts_with(&format!("id: {stream}.{n}\ndata: ")), "{block}");
+    }
+    assert_eq!(streamed_text(&sse_events(&asked.text)), "Again.");
+    assert!(data_only_events(&asked.text).is_empty(), "why the ids are asked for: a naive reader sees none");
 }

@@ -66,8 +66,10 @@ impl Pair {
         self.http.request(method, format!("{origin}{path}")).header("cookie", &self.cookie).header("origin", origin)
     }
 
+    /// A turn, asking for its events' ids as Palaver's browser client does.
     async fn prompt(&self, server: &Server, body: Value) -> reqwest::Response {
-        self.request(server, reqwest::Method::POST, "/gpt/prompt").json(&body).send().await.unwrap()
+        let request = self.request(server, reqwest::Method::POST, "/gpt/prompt");
+        request.header(palaver_wire::body::EVENT_IDS_HEADER, "1").json(&body).send().await.unwrap()
     }
 
     /// A whole turn's stream, as its events.

@@ -384,7 +384,7 @@ pub struct AttachedEvent {
     pub prompt: Option<String>,
 }
 
-/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, with an `id:`). Order,
+/// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, first with an `id:` for a client that asks). Order,
 /// as the reference has it: `askResolved?` → (`text` | `toolCall` | `toolResult` | `error`)* →
 /// `ask?` → `replace?` → `blocks?` → `done`; Palaver's additions (`delta`, `retract`,
 /// `askPreview`) come between, where a reference client ignores them.
