@@ -58,6 +58,15 @@ impl Problem {
         self
     }
 
+    /// With the title as its detail when it has none, as the reference answers every refusal
+    /// of `POST /gpt/prompt` (its `detail ?? message`, which is the title).
+    pub fn or_title_as_detail(mut self) -> Self {
+        if self.detail.is_none() {
+            self.detail = Some(self.title.clone());
+        }
+        self
+    }
+
     pub fn with_code(mut self, code: &'static str) -> Self {
         self.code = Some(code);
         self

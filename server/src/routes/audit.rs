@@ -14,6 +14,7 @@ use crate::auth::Authenticated;
 use crate::problem::Problem;
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct AuditQuery {
     /// Entries older than this id (the previous page's `nextBefore`).

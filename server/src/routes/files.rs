@@ -29,7 +29,8 @@ fn bad_upload(err: impl std::fmt::Display) -> Problem {
 }
 
 #[utoipa::path(post, path = "/files/upload", tag = "files", operation_id = "files_upload",
-    summary = "Upload a file (multipart field \"file\") to attach or to answer a files ask",
+    summary = "Upload a file",
+    description = "Upload a file (multipart field \"file\") to attach or to answer a files ask",
     request_body(content_type = "multipart/form-data", content = String),
     responses((status = 201, description = "Stored", body = UploadedFile),
         (status = 413, description = "Over the upload cap", body = ProblemBody)))]

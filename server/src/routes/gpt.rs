@@ -14,6 +14,7 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use palaver_contract::asks::AskSurface;
+use palaver_core::accounts::auth::Caller;
 use palaver_core::conversation::Conversations;
 use palaver_core::error::{AppError, Error};
 use palaver_core::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
@@ -80,6 +81,7 @@ fn wants_event_ids(headers: &HeaderMap) -> bool {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ExportQuery {
     /// `markdown` (the default) or `json`.
@@ -201,7 +203,8 @@ fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
 /// it are retracted first: `prompt` takes its place (edit), or without one it is sent again
 /// (regenerate); `seenRows`, when sent, must be the conversation's row count (else 409).
 #[utoipa::path(post, path = "/gpt/prompt", tag = "gpt", operation_id = "gpt_prompt",
-    summary = "Send a message, or answer the pending ask, and stream the turn", request_body = PromptBody,
+    summary = "Stream a GPT chat response",
+    description = "Send a message, or answer the pending ask, and stream the turn", request_body = PromptBody,
     params(("palaver-event-ids" = Option<String>, Header, description = "`1`: each event first names its id (`<stream>.<n>`), to attach again from with `Last-Event-ID` (Palaver's addition). Without it, `data:` blocks only, as the reference sends them")),
     responses(
         (status = 200, description = "The turn's events as server-sent events, one JSON object each, ending with {done}",
@@ -215,7 +218,17 @@ pub async fn prompt(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Problem> {
-    let body = object_body(&body)?;
+    // Every refusal before the stream opens says `detail`, as the reference's do.
+    start_turn(&turns, caller, &headers, &body).await.map_err(Problem::or_title_as_detail)
+}
+
+async fn start_turn(
+    turns: &TurnRunner,
+    caller: Caller,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<Response, Problem> {
+    let body = object_body(body)?;
     let surface = surface(&body)?;
     let history_id = optional_string(&body, "historyId")?;
     let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
@@ -241,7 +254,7 @@ pub async fn prompt(
     };
     let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo, model, attachments }).await?;
     let stream_header = [(palaver_wire::body::STREAM_ID_HEADER, handle.stream_id.clone())];
-    let ids = wants_event_ids(&headers);
+    let ids = wants_event_ids(headers);
     let events = Sse::new(event_stream(handle.events, handle.stream_id, ids)).keep_alive(KeepAlive::default());
     Ok((stream_header, events).into_response())
 }
@@ -318,6 +331,7 @@ pub async fn list_histories(
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     /// Only conversations whose title or messages hold this.
     q: Option<String>,
@@ -419,7 +433,8 @@ pub struct RowRating {
 /// `PATCH /gpt/histories/{id}/rating`: rates a row of a conversation (its owner only), as the
 /// reference has it.
 #[utoipa::path(patch, path = "/gpt/histories/{id}/rating", tag = "gpthistories", operation_id = "gpthistories_rating",
-    summary = "Rate a reply", params(("id" = String, Path, description = "The conversation's id")),
+    summary = "Rate a prompt in a GPT history",
+    description = "Rate a reply (`up`, `down`, or null to take it away)", params(("id" = String, Path, description = "The conversation's id")),
     request_body = RowRating, responses((status = 200, description = "Rated", body = Data<RowRating>)))]
 pub async fn rate(
     State(conversations): State<Conversations>,
@@ -480,7 +495,8 @@ const HOST_ACTION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// `POST /gpt/actions`: runs a host action a document's callback named, for the conversation's
 /// owner; answers `{data: {blocks}}` with the blocks that replace their namesakes.
 #[utoipa::path(post, path = "/gpt/actions", tag = "gpt", operation_id = "gpt_actions",
-    summary = "Run a host action a document's block called", request_body = HostActionBody,
+    summary = "Run a host callback from a block button",
+    description = "Run a host action a document's block called", request_body = HostActionBody,
     responses((status = 200, description = "The blocks that replace their namesakes", body = Data<HostActionResult>),
         (status = 504, description = "The host action took too long", body = ProblemBody)))]
 pub async fn host_action(

@@ -26,6 +26,7 @@ use palaver_contract::turn_body::{HeadlessTurn, parse_headless_turn};
 /// The headless routes' query: which of Palaver's additions a client wants. Other keys are
 /// ignored, as the reference ignores them.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct IncludeQuery {
     /// Palaver's additions to each ask, comma-separated: `expiresAt` (when it ends unanswered),
     /// `locale` (its language), `call` (for an approval, the tool and every argument it would
@@ -43,7 +44,9 @@ impl IncludeQuery {
 
 /// `GET /gpt/histories/pendingAsks`: the caller's pending asks, newest first.
 #[utoipa::path(get, path = "/gpt/histories/pendingAsks", tag = "gpthistories", operation_id = "gpthistories_pendingAsks",
-    summary = "The caller's pending asks, newest first, with their simple cards", params(IncludeQuery),
+    summary = "List the caller's pending asks",
+    description = "The asks the caller's conversations are waiting on, newest first, each with its simple card. Answer one with POST /gpt/histories/{id}/turn.",
+    params(IncludeQuery),
     responses((status = 200, description = "Successful response", body = Data<Vec<PendingAskEntry>>)))]
 pub async fn pending_asks(
     State(pool): State<Pool>,
@@ -100,7 +103,8 @@ fn turn_problem(err: Error) -> Problem {
 
 /// `POST /gpt/histories/{id}/turn`: runs a whole turn and answers once it has finished.
 #[utoipa::path(post, path = "/gpt/histories/{id}/turn", tag = "gpthistories", operation_id = "gpthistories_turn",
-    summary = "Run one turn to completion: a prompt, an answer, or a simple card's button",
+    summary = "Run a chat turn and return the reply as JSON",
+    description = "Runs one chat turn to completion (a prompt, an answer, or a simple card's button) and returns the reply as JSON, for clients that do not read server-sent events. The turn finishes and is saved even if the client disconnects.",
     params(("id" = String, Path, description = "The conversation's id"), IncludeQuery),
     request_body = ref("#/components/schemas/TurnRequest"),
     responses((status = 200, description = "Successful response", body = Data<TurnResult>),

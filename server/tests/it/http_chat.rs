@@ -3,7 +3,7 @@
 use crate::common::{TestApp, TestUser, streamed_text};
 use axum::http::StatusCode;
 use palaver_wire::accounts::Role;
-use serde_json::json;
+use serde_json::{Value, json};
 
 async fn app_with_user(script: &str) -> (TestApp, TestUser) {
     let app = TestApp::with_mock(script).await;
@@ -320,4 +320,31 @@ async fn regenerating_a_reply_that_asked_withdraws_its_ask() {
     );
     let (_, pending) = app.json(&ada, "GET", "/gpt/histories/pendingAsks", None).await;
     assert_eq!(pending["data"], json!([]));
+}
+
+#[tokio::test]
+async fn every_refusal_before_the_stream_says_detail_the_title_when_there_is_nothing_more() {
+    let (app, ada) = app_with_user(r#"{"responses": []}"#).await;
+    let ask = json!({"toolCallId": "c", "action": "decline"});
+    // (body, status, detail; None: the title again)
+    let cases: Vec<(Value, u16, Option<&str>)> = vec![
+        (json!({}), 400, None),
+        (json!([]), 400, None),
+        (json!({"prompt": 7}), 400, None),
+        (json!({"prompt": "x", "askResponse": ask}), 400, None),
+        (json!({"askResponse": "yes"}), 400, None),
+        (json!({"askResponse": {"action": "decline"}}), 400, None),
+        (json!({"askResponse": ask}), 400, None),
+        (json!({"prompt": "x", "replaceLast": "yes"}), 400, None),
+        (json!({"prompt": "x", "model": "nope"}), 400, None),
+        (json!({"prompt": "x", "surface": "watch"}), 400, Some("Send one of: full, compact.")),
+        (json!({"prompt": "hi", "historyId": "nope"}), 404, None),
+    ];
+    for (body, status, detail) in cases {
+        let reply = app.call(Some(&ada), "POST", "/gpt/prompt", Some(body.clone())).await;
+        let problem = reply.json();
+        assert_eq!(reply.status.as_u16(), status, "{body}: {problem}");
+        let expected = detail.map_or_else(|| problem["title"].clone(), |detail| json!(detail));
+        assert_eq!(problem["detail"], expected, "{body}: {problem}");
+    }
 }

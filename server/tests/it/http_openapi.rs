@@ -94,6 +94,37 @@ impl Checker {
     }
 }
 
+#[tokio::test]
+async fn parameters_are_where_requests_send_them_and_the_references_routes_have_its_summaries() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let document = document(&app).await;
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("a path item") {
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                let name = parameter["name"].as_str().expect("a name");
+                let templated = path.contains(&format!("{{{name}}}"));
+                assert_eq!(parameter["in"] == "path", templated, "{method} {path}: {parameter}");
+            }
+        }
+    }
+    for (path, method) in [("/gpt/histories/pendingAsks", "get"), ("/gpt/histories/{id}/turn", "post")] {
+        let parameters = operation(&document, path, method)["parameters"].as_array().cloned().unwrap_or_default();
+        let include = parameters.iter().find(|parameter| parameter["name"] == "include");
+        let include = include.unwrap_or_else(|| panic!("{method} {path} declares include"));
+        assert_eq!((&include["in"], &include["required"]), (&json!("query"), &json!(false)), "{include}");
+    }
+    for (path, method, summary) in [
+        ("/gpt/prompt", "post", "Stream a GPT chat response"),
+        ("/gpt/histories/{id}/rating", "patch", "Rate a prompt in a GPT history"),
+        ("/gpt/histories/pendingAsks", "get", "List the caller's pending asks"),
+        ("/gpt/histories/{id}/turn", "post", "Run a chat turn and return the reply as JSON"),
+        ("/gpt/actions", "post", "Run a host callback from a block button"),
+        ("/files/upload", "post", "Upload a file"),
+    ] {
+        assert_eq!(operation(&document, path, method)["summary"], summary, "{method} {path}");
+    }
+}
+
 /// The document as it was before Palaver was split into crates (`openapi.snapshot.json`): the
 /// wire is the contract with clients, so a change to it is made on purpose, by updating the
 /// snapshot (`PALAVER_UPDATE_SNAPSHOT=1`) in the same commit.
