@@ -16,7 +16,7 @@ use utoipa_axum::routes;
 
 use crate::access::{Access, ApiRoute};
 use crate::openapi;
-use crate::routes::{self as r, audit, auth as a, events, files, gpt as g, headless as h};
+use crate::routes::{self as r, audit, auth as a, events, files, gpt as g, headless as h, turn as t};
 
 /// A route as declared: the rule beside what `routes!` made of the handler.
 struct Declared {
@@ -54,7 +54,7 @@ fn declared() -> Vec<Declared> {
         route(Access::Admin, routes!(a::admin_update_user)),
         route(Access::Admin, routes!(a::admin_reset_password)),
         route(Access::Authenticated, upload),
-        route(Access::HistoryWrite, routes!(g::prompt)),
+        route(Access::HistoryWrite, routes!(t::prompt)),
         route(Access::Authenticated, routes!(g::list_histories)),
         route(Access::Authenticated, routes!(g::create_history)),
         headless(Access::Authenticated, routes!(h::pending_asks)),
@@ -64,7 +64,7 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(g::list_models)),
         route(Access::HistoryWrite, routes!(g::delete_history)),
         headless(Access::HistoryWrite, routes!(h::turn)),
-        route(Access::HistoryRead, routes!(g::attach)),
+        route(Access::HistoryRead, routes!(t::attach)),
         route(Access::HistoryRead, routes!(g::export_history)),
         route(Access::HistoryWrite, routes!(g::host_action)),
         // Admins may ask for everyone's entries (`all=true`); the handler checks.

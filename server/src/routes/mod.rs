@@ -6,6 +6,7 @@ pub mod events;
 pub mod files;
 pub mod gpt;
 pub mod headless;
+pub mod turn;
 
 use axum::Json;
 use axum::extract::State;
