@@ -12,10 +12,8 @@ use leptos_axum::ResponseOptions;
 
 use crate::state::AppState;
 use palaver_core::accounts::auth::{Caller, require_caller, resolve_caller, wants_secure_cookie};
+use palaver_wire::body::REQUEST_ID_HEADER;
 use palaver_wire::error::{AppError, AppResult};
-
-/// The header a request's id travels in (set by the server's request-id layer).
-const REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// The state inside a server function (provided by `leptos_routes_with_context`).
 pub fn app_state() -> AppResult<AppState> {
@@ -80,11 +78,7 @@ impl<T> Reported<T> for palaver_core::error::AppResult<T> {
             let request_id = use_context::<Parts>()
                 .and_then(|parts| parts.headers.get(REQUEST_ID_HEADER)?.to_str().ok().map(str::to_string))
                 .unwrap_or_default();
-            if err.is_internal() {
-                tracing::error!(request_id, error = %err, "a server function failed");
-            } else {
-                tracing::debug!(request_id, error = %err, "a server function refused");
-            }
+            err.log(&request_id, "a server function");
             err.into_kind()
         })
     }

@@ -53,10 +53,19 @@ impl Error {
         self.location
     }
 
-    /// Whether the failure is the server's own, not the client's: such errors are logged as
-    /// errors, the others at debug level.
+    /// Whether the failure is the server's own, not the client's.
     pub fn is_internal(&self) -> bool {
         self.kind.status_code() >= 500
+    }
+
+    /// The one log line of an error, written by the adapter that answers the client (`what`
+    /// names the request): the server's own failures as errors, the client's at debug level.
+    pub fn log(&self, request_id: &str, what: &str) {
+        if self.is_internal() {
+            tracing::error!(request_id, error = %self, "{what} failed");
+        } else {
+            tracing::debug!(request_id, error = %self, "{what} was refused");
+        }
     }
 }
 

@@ -23,6 +23,4 @@ pub struct ApiRoute {
     pub method: Method,
     pub path: String,
     pub access: Access,
-    /// A headless ask route: it exists only while asks are on, as the reference mounts it.
-    pub asks_only: bool,
 }

@@ -41,7 +41,7 @@ async fn with_request_id(response: Response, request_id: &str) -> Response {
 }
 
 /// The header that carries a request's id, set by [`request_id_layers`] when the caller sent none.
-pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+pub const REQUEST_ID: HeaderName = HeaderName::from_static(palaver_wire::body::REQUEST_ID_HEADER);
 
 /// tower-http's request-id layers: a UUID for each request that has no `x-request-id` yet,
 /// echoed on its response.
@@ -76,11 +76,7 @@ pub async fn observe(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let mut response = next.run(request).await;
     if let Some(Cause(err)) = response.extensions_mut().remove::<Cause>() {
-        if err.is_internal() {
-            tracing::error!(request_id, error = %err, "a request failed");
-        } else {
-            tracing::debug!(request_id, error = %err, "a request was refused");
-        }
+        err.log(&request_id, "a request");
     }
     // Server functions speak Leptos's own encoding; only the HTTP API gets requestId. The
     // OpenAPI document is not an answer to quote: its root allows no field of ours.

@@ -77,14 +77,9 @@ fn declared() -> Vec<Declared> {
 pub fn api_route_table() -> Vec<ApiRoute> {
     declared()
         .into_iter()
-        .flat_map(|Declared { access, asks_only, route: (_, paths, _) }| {
+        .flat_map(|Declared { access, route: (_, paths, _), .. }| {
             paths.paths.into_iter().flat_map(move |(path, item)| {
-                methods_of(&item).into_iter().map(move |method| ApiRoute {
-                    method,
-                    path: path.clone(),
-                    access,
-                    asks_only,
-                })
+                methods_of(&item).into_iter().map(move |method| ApiRoute { method, path: path.clone(), access })
             })
         })
         .collect()

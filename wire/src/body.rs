@@ -37,6 +37,10 @@ pub struct AskAnswer {
 /// whose turn waits behind another one's has no event yet to read it from, and its Stop names it.
 pub const STREAM_ID_HEADER: &str = "palaver-stream-id";
 
+/// The header every request's id travels in: the caller's own, or one the server gives it; the
+/// answer carries it back, and JSON answers quote it as `requestId`.
+pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
 /// The request header with which a client of `POST /gpt/prompt` asks for each event's id
 /// (`id: <stream>.<n>`, our addition), to attach again from the last one it saw
 /// (`GET /gpt/histories/{id}/stream` with `Last-Event-ID`). Without it the stream is `data:`
