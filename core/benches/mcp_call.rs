@@ -146,6 +146,7 @@ async fn main() {
             redo: None,
             model: None,
             attachments: Vec::new(),
+            system_prompt: None,
         };
         let mut handle = runner.start(request).await.unwrap();
         let mut called = None;

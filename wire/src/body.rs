@@ -72,6 +72,10 @@ pub struct PromptBody {
     /// Files sent with the prompt (Palaver's addition).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<FileRef>,
+    /// The system prompt for this turn, in place of Palaver's persona line; the asks, blocks and
+    /// small-screen sections follow it (reference Q.5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::openapi::ask_surface))]
     pub surface: Option<AskSurface>,

@@ -18,8 +18,15 @@ pub enum Shape {
     Enum(&'static [&'static str]),
     /// A finite number.
     Number,
-    /// A whole number within `min..=max`.
+    /// A whole number within `min..=max`; below `min` is the wrong type (`INVALID_TYPE`, as the
+    /// reference maps Zod's `too_small`).
     Int {
+        min: i64,
+        max: i64,
+    },
+    /// A whole number within `min..=max` where either side is `OUT_OF_RANGE` (a stepper item's
+    /// `decimals`, as the reference reports it).
+    IntRange {
         min: i64,
         max: i64,
     },
@@ -155,7 +162,7 @@ pub const BLOCK_TYPES: &[(&str, &[Field])] = &[
                         req("label", Shape::Text(STEPPER_LABEL_MAX)),
                         req("amount", Shape::Number),
                         opt("unit", Shape::Text(STEPPER_ITEM_UNIT_MAX)),
-                        opt("decimals", Shape::Int { min: 0, max: STEPPER_DECIMALS_MAX }),
+                        opt("decimals", Shape::IntRange { min: 0, max: STEPPER_DECIMALS_MAX }),
                         opt("round", Shape::Enum(STEPPER_ROUNDING)),
                     ]),
                     min: 0,

@@ -95,7 +95,7 @@ fn shape(shape: &Shape) -> Value {
         Shape::DatasetRefId => json!({"type": "string", "pattern": "^[A-Za-z0-9_-]{1,80}$"}),
         Shape::Enum(values) => json!({"type": "string", "enum": values}),
         Shape::Number => json!({"type": "number"}),
-        Shape::Int { min, max } => {
+        Shape::Int { min, max } | Shape::IntRange { min, max } => {
             let mut schema = json!({"type": "integer", "minimum": min});
             if *max != i64::MAX {
                 schema["maximum"] = json!(max);

@@ -195,9 +195,17 @@ impl Checker<'_> {
                     self.wrong_type(at, "a number");
                 }
             }
-            Shape::Int { min, max } => match value.as_f64() {
+            Shape::Int { min, max } | Shape::IntRange { min, max } => match value.as_f64() {
                 Some(number) if number.fract() == 0.0 => {
-                    if number < *min as f64 {
+                    if number < *min as f64 && matches!(shape, Shape::IntRange { .. }) {
+                        let subject = at.path().subject();
+                        self.push(
+                            at,
+                            Code::OUT_OF_RANGE,
+                            format!("{subject} is below {min}."),
+                            format!("Set {subject} to {min} or more."),
+                        );
+                    } else if number < *min as f64 {
                         let subject = at.path().subject();
                         self.push(
                             at,

@@ -222,6 +222,23 @@ fn ref_dataset_format_and_limit_fixes() {
 }
 
 #[test]
+fn a_stepper_items_decimals_outside_zero_to_three_is_out_of_range() {
+    let stepper = |decimals: serde_json::Value| {
+        check(json!({"v": 1, "blocks": [{"type": "stepper", "id": "guests", "label": "Number of people",
+            "value": 5, "min": 1, "max": 20, "callback": {"name": "scaleStepper"},
+            "items": [{"label": "Lamb", "amount": 2, "decimals": decimals}]}]}))
+    };
+    let out_of_range = [("OUT_OF_RANGE".to_string(), "blocks[0].items[0].decimals".to_string())];
+    let below = stepper(json!(-1));
+    assert_eq!(codes_and_paths(&below), out_of_range);
+    assert!(below.errors[0].message.contains("below 0") && below.errors[0].fix.contains("0 or more"), "{below:?}");
+    assert_eq!(codes_and_paths(&stepper(json!(4))), out_of_range);
+    let fraction = stepper(json!(1.5));
+    assert_eq!(codes_and_paths(&fraction)[0].0, "INVALID_TYPE", "not a whole number: still the wrong type");
+    assert!(stepper(json!(0)).errors.is_empty() && stepper(json!(3)).errors.is_empty());
+}
+
+#[test]
 fn closed_code_mapping() {
     let cases = [
         (json!({"type": "heading", "text": 1}), Code::INVALID_TYPE),

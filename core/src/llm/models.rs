@@ -15,6 +15,14 @@ pub struct ModelChoice {
     pub model: Arc<dyn ChatModel>,
 }
 
+impl ModelChoice {
+    /// Whether the model is offered tools and asks: an image model (its id says `image`) is
+    /// not, as in the reference (Q.5).
+    pub fn takes_tools(&self) -> bool {
+        !self.id.contains("image")
+    }
+}
+
 /// The configured models; the first is the default.
 #[derive(Clone)]
 pub struct Models(Arc<Vec<ModelChoice>>);

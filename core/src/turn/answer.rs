@@ -11,7 +11,7 @@ use super::attachments::{Attached, described_file_parts};
 use super::replay;
 use super::request_log::{AskLog, AskPhase};
 use super::run::{Resolved, Turn};
-use super::steps::tool_message;
+use super::steps::{result_row, tool_message};
 use super::store;
 use super::store::{Deadline, Resolution, StoredPendingAsk};
 use super::tools::ToolOutput;
@@ -266,6 +266,7 @@ impl Turn {
                         parts,
                     }),
                 }
+                self.deny_waiting_approvals(&pending).await;
                 Some(serde_json::to_string(&response).unwrap_or_default())
             }
         }
@@ -339,6 +340,16 @@ impl Turn {
         }
     }
 
+    /// The step's other approvals are denied as the turn resumes, after the answered call, in
+    /// call order (reference Q.8); their rows were stored with the answer.
+    async fn deny_waiting_approvals(&mut self, pending: &StoredPendingAsk) {
+        for call in pending.waiting_approvals() {
+            self.emit_tool_result(&call.id, &call.name, store::approval_denied_one_ask_at_a_time()).await;
+            let told = json!({"type": "execution-denied", "reason": "one_ask_at_a_time"});
+            self.transcript.messages.push(tool_message(call, told));
+        }
+    }
+
     /// Runs (approved) or refuses the tool an approval guarded, and tells the model.
     pub(super) async fn finish_approval(&mut self, pending: &StoredPendingAsk, call_id: &str, response: &AskResponse) {
         let tool_name = pending.ask.tool_name.clone().unwrap_or_default();
@@ -382,8 +393,9 @@ impl Turn {
     }
 }
 
-/// The rows an answer adds: its result row, and for an approval that is not approved, the
-/// guarded tool's result saying it did not run.
+/// The rows an answer (or a cancel, or the expiry) adds: its result row; for an approval that
+/// is not approved, the guarded tool's result saying it did not run; and the step's other
+/// approvals, denied (reference Q.3).
 pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) -> Vec<HistoryRow> {
     let tool_name = pending.ask.tool_name.clone().unwrap_or_else(|| pending.ask.kind.tool_name());
     let mut rows = vec![HistoryRow::ToolResult {
@@ -400,6 +412,8 @@ pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) ->
             model_call_id: None,
         });
     }
+    let denied = store::approval_denied_one_ask_at_a_time();
+    rows.extend(pending.waiting_approvals().into_iter().map(|call| result_row(call, denied.clone())));
     rows
 }
 

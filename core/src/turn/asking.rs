@@ -101,7 +101,7 @@ impl Turn {
             allowed_by: None,
             model_call_id: stored.model_call_id.clone(),
         };
-        Pause { stored, row, ttl }
+        Pause { stored, row, after: Vec::new(), ttl }
     }
 }
 

@@ -71,7 +71,15 @@ fn check_prompt(prompt: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// The system prompt every turn starts from.
+/// A request's system prompt must be of a size a model reads, like a message.
+fn check_system_prompt(system_prompt: &str) -> AppResult<()> {
+    if system_prompt.chars().count() > PROMPT_MAX_LENGTH {
+        return Err(AppError::BadRequest(format!("systemPrompt is longer than {PROMPT_MAX_LENGTH} characters")).into());
+    }
+    Ok(())
+}
+
+/// The system prompt every turn starts from, unless its request brings its own.
 pub const BASE_SYSTEM_PROMPT: &str = "You are Palaver, a helpful assistant in a chat app. \
 Answer in concise markdown.";
 
@@ -162,6 +170,9 @@ pub struct TurnRequest {
     /// Files sent with the prompt: ids of the sender's uploads. A redo without them keeps
     /// the files of the message it replaces.
     pub attachments: Vec<String>,
+    /// The request's system prompt (`systemPrompt`): it takes the place of Palaver's persona
+    /// line for this turn (reference Q.5). `None` keeps the persona line.
+    pub system_prompt: Option<String>,
 }
 
 impl TurnRequest {

@@ -17,11 +17,19 @@ impl Turn {
     }
 
     pub(super) fn offered_kinds(&self) -> Vec<AskKind> {
+        if !self.offer.takes_tools {
+            return Vec::new();
+        }
         palaver_contract::asks::ask_kinds_for_surface(&self.runner.settings.ask_kinds, self.ids.surface)
     }
 
+    /// Reference Q.5: the request's prompt (or Palaver's persona line), then the asks, blocks and
+    /// compact sections; with no other section, the request's prompt unchanged. An empty one
+    /// leaves the persona line out.
     pub(super) fn system_prompt(&self) -> String {
-        let mut sections = vec![BASE_SYSTEM_PROMPT.to_string()];
+        let first = self.offer.system_prompt.as_deref().unwrap_or(BASE_SYSTEM_PROMPT);
+        let mut sections: Vec<String> =
+            [first].into_iter().filter(|first| !first.is_empty()).map(String::from).collect();
         let kinds = self.offered_kinds();
         if !kinds.is_empty() {
             sections.push(format!("{ASKS_SYSTEM_PROMPT}\n\n{}", ask_prompt_section(&kinds, self.ids.surface)));

@@ -47,7 +47,7 @@ impl Turn {
 
     /// Saves the paused turn and claims the pending slot; emits `{ask}` when it did.
     pub(super) async fn pause(&mut self, pause: Pause) -> Option<PendingAskRef> {
-        let Pause { mut stored, row, ttl } = pause;
+        let Pause { mut stored, row, after, ttl } = pause;
         // Files reach the model only on the turn that answers: stored messages keep no bytes.
         stored.response_messages = self.transcript.messages[self.transcript.replayed_len..]
             .iter()
@@ -62,6 +62,7 @@ impl Turn {
         let mut rows = std::mem::take(&mut self.output.new_rows);
         rows.extend(self.output.assistant_row(self.model.name()));
         rows.push(row);
+        rows.extend(after);
         let asked = Some(AskLog::of(&stored, AskPhase::Asked));
         if self.transcript.resolved.is_some() {
             self.record.metadata.next_ask = asked;

@@ -48,52 +48,71 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
     let mut expired: Vec<&str> = Vec::new();
     // The ask calls seen so far, for telling their answers as the model is told them.
     let mut asked: Vec<(&str, AskKind, &Value)> = Vec::new();
-    rows.iter()
-        .filter_map(|row| match row {
-            HistoryRow::User { text, attachments } => {
-                Some(ModelMessage::User { text: with_attachment_notes(text, attachments), parts: Vec::new() })
-            }
-            HistoryRow::Assistant { text, block_errors, interrupted, .. } => {
-                let mut told = told_text(text, block_errors);
-                if *interrupted {
-                    if !told.is_empty() {
-                        told.push_str("\n\n");
-                    }
-                    told.push_str(TOLD_INTERRUPTED);
+    let messages = rows.iter().filter_map(|row| match row {
+        HistoryRow::User { text, attachments } => {
+            Some(ModelMessage::User { text: with_attachment_notes(text, attachments), parts: Vec::new() })
+        }
+        HistoryRow::Assistant { text, block_errors, interrupted, .. } => {
+            let mut told = told_text(text, block_errors);
+            if *interrupted {
+                if !told.is_empty() {
+                    told.push_str("\n\n");
                 }
-                Some(ModelMessage::Assistant { text: told, tool_calls: Vec::new() })
+                told.push_str(TOLD_INTERRUPTED);
             }
-            // A model's ask is told under the model's own id (its rows are keyed by the ask's).
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask, model_call_id, .. } => {
-                let ended_by_time = ask.as_ref().is_some_and(|ask| ask.status == AskStatus::Expired);
-                if ended_by_time {
-                    expired.push(tool_call_id);
-                }
-                if let Some(ask) = ask {
-                    asked.push((tool_call_id, ask.kind, args));
-                }
-                (is_ask_tool(tool_name) || ended_by_time).then(|| ModelMessage::Assistant {
-                    text: String::new(),
-                    tool_calls: vec![ToolCall {
-                        id: model_call_id.as_ref().unwrap_or(tool_call_id).clone(),
-                        name: tool_name.clone(),
-                        input: args.clone(),
-                    }],
-                })
+            Some(ModelMessage::Assistant { text: told, tool_calls: Vec::new() })
+        }
+        // A model's ask is told under the model's own id (its rows are keyed by the ask's).
+        HistoryRow::ToolCall { tool_name, tool_call_id, args, ask, model_call_id, .. } => {
+            let ended_by_time = ask.as_ref().is_some_and(|ask| ask.status == AskStatus::Expired);
+            if ended_by_time {
+                expired.push(tool_call_id);
             }
-            HistoryRow::ToolResult { tool_name, tool_call_id, result, model_call_id } => {
-                let ended_by_time = expired.contains(&tool_call_id.as_str());
-                let told = match asked.iter().find(|(id, ..)| id == tool_call_id) {
-                    _ if ended_by_time => told_expiry(result),
-                    Some((_, kind, args)) => told_answer(*kind, args, result),
-                    None => result.clone(),
-                };
-                (is_ask_tool(tool_name) || ended_by_time).then(|| {
-                    ModelMessage::tool(model_call_id.as_ref().unwrap_or(tool_call_id).clone(), tool_name.clone(), told)
-                })
+            if let Some(ask) = ask {
+                asked.push((tool_call_id, ask.kind, args));
             }
-        })
-        .collect()
+            (is_ask_tool(tool_name) || ended_by_time).then(|| ModelMessage::Assistant {
+                text: String::new(),
+                tool_calls: vec![ToolCall {
+                    id: model_call_id.as_ref().unwrap_or(tool_call_id).clone(),
+                    name: tool_name.clone(),
+                    input: args.clone(),
+                }],
+            })
+        }
+        HistoryRow::ToolResult { tool_name, tool_call_id, result, model_call_id } => {
+            let ended_by_time = expired.contains(&tool_call_id.as_str());
+            let told = match asked.iter().find(|(id, ..)| id == tool_call_id) {
+                _ if ended_by_time => told_expiry(result),
+                Some((_, kind, args)) => told_answer(*kind, args, result),
+                None => result.clone(),
+            };
+            (is_ask_tool(tool_name) || ended_by_time).then(|| {
+                ModelMessage::tool(model_call_id.as_ref().unwrap_or(tool_call_id).clone(), tool_name.clone(), told)
+            })
+        }
+    });
+    merge_calls_of_one_step(messages)
+}
+
+/// A step's ask calls are stored one row each, its dropped asks' results after them (reference
+/// Q.3), so the calls replay as one assistant message: a provider wants every call of a message
+/// answered before the next message (OpenAI refuses it otherwise).
+fn merge_calls_of_one_step(messages: impl Iterator<Item = ModelMessage>) -> Vec<ModelMessage> {
+    let mut merged: Vec<ModelMessage> = Vec::new();
+    for message in messages {
+        if let (Some(ModelMessage::Assistant { tool_calls: step, .. }), ModelMessage::Assistant { text, tool_calls }) =
+            (merged.last_mut(), &message)
+            && !step.is_empty()
+            && text.is_empty()
+            && !tool_calls.is_empty()
+        {
+            step.extend(tool_calls.iter().cloned());
+            continue;
+        }
+        merged.push(message);
+    }
+    merged
 }
 
 #[cfg(test)]
@@ -150,6 +169,47 @@ mod tests {
         assert!(matches!(&messages[1], ModelMessage::Assistant { tool_calls, .. }
             if tool_calls[0].name == "ask_confirm" && tool_calls[0].id == "c1"));
         assert!(matches!(&messages[2], ModelMessage::Tool { tool_call_id, .. } if tool_call_id == "c1"));
+    }
+
+    #[test]
+    fn a_steps_ask_and_its_dropped_second_replay_as_one_assistant_message() {
+        let call = |id: &str, model: &str, status| HistoryRow::ToolCall {
+            tool_name: "ask_confirm".into(),
+            tool_call_id: id.into(),
+            args: json!({"prompt": "Sure?"}),
+            ask: Some(RowAsk { kind: AskKind::Confirm, status, origin: None, expired_at: None }),
+            allowed_by: None,
+            model_call_id: Some(model.into()),
+        };
+        let result = |id: &str, model: &str, result| HistoryRow::ToolResult {
+            tool_name: "ask_confirm".into(),
+            tool_call_id: id.into(),
+            result,
+            model_call_id: Some(model.into()),
+        };
+        let rows = vec![
+            HistoryRow::User { text: "two asks".into(), attachments: Vec::new() },
+            call("ask_1", "c1", AskStatus::Answered),
+            call("ask_2", "c2", AskStatus::Cancelled),
+            result("ask_2", "c2", crate::turn::store::one_ask_at_a_time()),
+            result("ask_1", "c1", json!({"action": "accept", "content": {"confirmed": true}})),
+        ];
+        let told: Vec<(String, Vec<String>)> = replay(&rows)
+            .into_iter()
+            .map(|message| match message {
+                ModelMessage::User { .. } => ("user".into(), Vec::new()),
+                ModelMessage::Assistant { tool_calls, .. } => {
+                    ("assistant".into(), tool_calls.into_iter().map(|call| call.id).collect())
+                }
+                ModelMessage::Tool { tool_call_id, .. } => ("tool".into(), vec![tool_call_id]),
+            })
+            .collect();
+        let expected = [("user", vec![]), ("assistant", vec!["c1", "c2"]), ("tool", vec!["c2"]), ("tool", vec!["c1"])];
+        let expected: Vec<(String, Vec<String>)> = expected
+            .into_iter()
+            .map(|(role, ids)| (role.to_string(), ids.into_iter().map(String::from).collect()))
+            .collect();
+        assert_eq!(told, expected);
     }
 
     #[test]

@@ -121,6 +121,8 @@ impl DraftClock {
 pub(super) struct Pause {
     pub(super) stored: StoredPendingAsk,
     pub(super) row: HistoryRow,
+    /// Rows stored after the ask's row: the step's dropped asks (reference Q.3).
+    pub(super) after: Vec<HistoryRow>,
     /// How long the ask stays answerable.
     pub(super) ttl: Duration,
 }
@@ -133,6 +135,7 @@ pub(super) struct Turn {
     /// The host tools as they were when the turn started (MCP servers come and go).
     pub(super) tools: ToolRegistry,
     pub(super) ids: TurnIds,
+    pub(super) offer: Offer,
     pub(super) transcript: Transcript,
     pub(super) output: Output,
     pub(super) events: EventStream,
@@ -152,6 +155,15 @@ pub(super) struct TurnIds {
     pub(super) running_key: String,
     /// Where it is shown: what asks and documents it offers.
     pub(super) surface: AskSurface,
+}
+
+/// What the request asks of the model beyond the conversation (reference Q.5): fixed when the
+/// turn starts.
+pub(super) struct Offer {
+    /// The request's system prompt, in place of Palaver's persona line.
+    pub(super) system_prompt: Option<String>,
+    /// False for a model offered no tools and no asks (an image model).
+    pub(super) takes_tools: bool,
 }
 
 /// What the model is given: the conversation as the turn found it, what the turn was asked to
@@ -200,6 +212,9 @@ pub(super) struct Output {
     pub(super) document: bool,
     /// The error lines of a document reply that stayed invalid, empty otherwise.
     pub(super) block_errors: String,
+    /// A call of this step waits on an approval no one can give (asks are off): the turn
+    /// ends with the step (reference Q.4).
+    pub(super) awaits_approval: bool,
 }
 
 impl Output {

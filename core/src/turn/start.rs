@@ -8,8 +8,11 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::redo::Retract;
-use super::run::{DraftClock, EventStream, Lifecycle, Output, Previews, RequestRecord, Transcript, Turn, TurnIds};
-use super::{TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, draft, store, waiting};
+use super::run::{
+    DraftClock, EventStream, Lifecycle, Offer, Output, Previews, RequestRecord, Transcript, Turn, TurnIds,
+};
+use super::tools::ToolRegistry;
+use super::{TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, check_system_prompt, draft, store, waiting};
 use crate::conversation::access::{HistoryAccess, authorize_history};
 use crate::conversation::running::{Registration, Reservation};
 use crate::conversation::store as histories;
@@ -34,6 +37,7 @@ struct Ready {
     history_id: String,
     surface: AskSurface,
     model: Arc<dyn crate::llm::ChatModel>,
+    offer: Offer,
     transcript: Transcript,
     /// Its first draft is stored (a redo stores it with its retraction).
     drafted: bool,
@@ -47,6 +51,9 @@ impl TurnRunner {
     pub async fn start(&self, request: TurnRequest) -> AppResult<TurnHandle> {
         if let Some(model) = &request.model {
             self.models.check(model).map_err(AppError::BadRequest)?;
+        }
+        if let Some(system_prompt) = &request.system_prompt {
+            check_system_prompt(system_prompt)?;
         }
         // An answer to a running tool's question goes on in a turn that is counted already.
         let resumes = match (&request.input, &request.history_id) {
@@ -174,7 +181,9 @@ impl TurnRunner {
             Some(model) => Some(model),
             None => histories::history_model(&self.pool, &history_id).await?,
         };
-        let model = self.models.for_conversation(chosen.as_deref()).model.clone();
+        let choice = self.models.for_conversation(chosen.as_deref());
+        let offer = Offer { system_prompt: request.system_prompt, takes_tools: choice.takes_tools() };
+        let model = choice.model.clone();
         let transcript = Transcript::new(request.input, rows, attached.unwrap_or_default(), resolved, cancelled);
         Ok(Admitted::Turn(Box::new(Ready {
             turn_id,
@@ -182,6 +191,7 @@ impl TurnRunner {
             history_id,
             surface: request.surface,
             model,
+            offer,
             transcript,
             drafted,
         })))
@@ -195,7 +205,7 @@ impl TurnRunner {
         ready: Ready,
         reservation: Option<Reservation>,
     ) -> AppResult<(Turn, mpsc::Receiver<TurnEvent>)> {
-        let Ready { turn_id, owner_id, history_id, surface, model, transcript, drafted } = ready;
+        let Ready { turn_id, owner_id, history_id, surface, model, offer, transcript, drafted } = ready;
         let reservation = match reservation {
             Some(reservation) => reservation,
             None => self.running.reserve(&owner_id, self.settings.max_turns_per_user).await?,
@@ -238,8 +248,9 @@ impl TurnRunner {
         let turn = Turn {
             runner: self.clone(),
             model,
-            tools: self.tools(),
+            tools: if offer.takes_tools { self.tools() } else { ToolRegistry::default() },
             ids,
+            offer,
             transcript,
             output: Output::default(),
             events: EventStream { sender, log, produced_output: false },

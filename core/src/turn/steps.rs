@@ -201,6 +201,10 @@ impl Turn {
             }
             if pause.is_none() {
                 self.write_draft("").await;
+                // A call waits on an approval no one can give: the turn ends with this step.
+                if std::mem::take(&mut self.output.awaits_approval) {
+                    return StepsEnd::Finished;
+                }
             }
             // A stop while a tool ran: the model is not called again.
             if pause.is_none() && *self.lifecycle.stop.borrow() {
@@ -295,9 +299,22 @@ impl Turn {
                 }
                 continue;
             }
-            // Approvals are asks: without asks on, a guarded tool never runs.
-            let guard =
-                if self.runner.asks_on() { approval_input(tool.as_ref(), &call.input, self.ids.surface) } else { None };
+            // Approvals are asks: without asks on, a guarded call waits on an approval no one can
+            // give. It does not run, not even its check; nothing more is sent for it, and the turn
+            // ends after this step (reference Q.4). Its rows say why.
+            if !self.runner.asks_on() {
+                tracing::warn!(
+                    tool = call.name,
+                    "a tool that needs approval was called with asks off; it does not run"
+                );
+                let denied = json!({"approved": false, "reason": "approvals_unavailable"});
+                self.output.new_rows.extend([call_row(&call, call.input.clone(), None), result_row(&call, denied)]);
+                let told = json!({"type": "execution-denied", "reason": "approvals_unavailable"});
+                self.transcript.messages.push(tool_message(&call, told));
+                self.output.awaits_approval = true;
+                continue;
+            }
+            let guard = approval_input(tool.as_ref(), &call.input, self.ids.surface);
             let Some(fingerprint) = self.preflight(tool.as_ref(), &call).await else { continue };
             // A call with keys its tool's schema does not name is never covered by a grant.
             let all_named = call_keys::unnamed_keys(&schema, &call.input).is_empty();
@@ -324,19 +341,21 @@ impl Turn {
                     approval.stored.preflight = fingerprint;
                     pause = Some(approval);
                 }
-                guard => {
-                    let reason = if guard.is_none() { "approvals_unavailable" } else { "one_ask_at_a_time" };
-                    if guard.is_none() {
-                        tracing::warn!(tool = call.name, "a tool that needs approval was called with asks off");
-                    }
-                    let denied = json!({"approved": false, "reason": reason});
-                    let told = tool_message(&call, json!({"type": "execution-denied", "reason": reason}));
+                // Another approval of the step waits on the ask the turn pauses on, and is denied
+                // `one_ask_at_a_time` when that ask ends (reference Q.3, Q.8).
+                Some(_) => self.output.new_rows.push(call_row(&call, call.input.clone(), None)),
+                None => {
+                    tracing::error!(tool = call.name, "a guarded tool's approval could not be made; it does not run");
+                    let denied = json!({"approved": false, "reason": "approvals_unavailable"});
+                    let told =
+                        tool_message(&call, json!({"type": "execution-denied", "reason": "approvals_unavailable"}));
                     self.end_unrun_call(&call, denied, told).await;
                 }
             }
         }
-        let pause = pause?;
-        self.output.new_rows.extend(dropped_rows);
+        // The dropped asks' rows follow the ask's own (reference Q.3).
+        let mut pause = pause?;
+        pause.after = dropped_rows;
         Some(pause)
     }
 

@@ -284,10 +284,15 @@ pub fn one_ask_at_a_time() -> Value {
     json!({"action": "cancel", "reason": "one_ask_at_a_time"})
 }
 
+/// What another approval of a step ends with when the step pauses on an ask (reference Q.8).
+pub fn approval_denied_one_ask_at_a_time() -> Value {
+    json!({"approved": false, "reason": "one_ask_at_a_time"})
+}
+
 /// Pauses a turn: appends its rows and claims the pending slot for `ask`, all at once, dating
 /// the ask (`created`, and `expiresAt` after `ttl`). When another turn already holds the slot,
-/// the ask's row (the last of `rows`) is stored cancelled with `one_ask_at_a_time` instead,
-/// and the slot is `Taken`. A conversation deleted meanwhile gets nothing (`Taken`), and a turn
+/// the ask's row is stored cancelled with `one_ask_at_a_time` instead (its result, and the
+/// step's other approvals' denials, after the rows), and the slot is `Taken`. A conversation deleted meanwhile gets nothing (`Taken`), and a turn
 /// whose draft (`drafted`: it stored one) a sweeper saved, with rows of other turns after it,
 /// nothing either (`CutOff`).
 pub async fn pause(
@@ -327,17 +332,27 @@ pub async fn pause(
     }
     if let Some((created, expires_at)) = dated {
         (ask.created, ask.ask.expires_at) = (created, Some(expires_at));
-    } else if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, model_call_id, .. }) =
-        rows.last_mut()
-    {
-        row_ask.status = AskStatus::Cancelled;
-        let result = HistoryRow::ToolResult {
-            tool_name: tool_name.clone(),
-            tool_call_id: tool_call_id.clone(),
-            result: one_ask_at_a_time(),
-            model_call_id: model_call_id.clone(),
-        };
-        rows.push(result);
+    } else {
+        let ask_row = rows.iter_mut().find(|row| {
+            matches!(row, HistoryRow::ToolCall { tool_call_id, ask: Some(_), .. } if *tool_call_id == ask.ask.tool_call_id)
+        });
+        if let Some(HistoryRow::ToolCall { ask: Some(row_ask), tool_name, tool_call_id, model_call_id, .. }) = ask_row {
+            row_ask.status = AskStatus::Cancelled;
+            let result = HistoryRow::ToolResult {
+                tool_name: tool_name.clone(),
+                tool_call_id: tool_call_id.clone(),
+                result: one_ask_at_a_time(),
+                model_call_id: model_call_id.clone(),
+            };
+            rows.push(result);
+        }
+        let denied = ask.waiting_approvals().into_iter().map(|call| HistoryRow::ToolResult {
+            tool_name: call.name.clone(),
+            tool_call_id: call.id.clone(),
+            result: approval_denied_one_ask_at_a_time(),
+            model_call_id: None,
+        });
+        rows.extend(denied.collect::<Vec<_>>());
     }
     insert_rows(&mut tx, history_id, turn_id, &rows).await?;
     tx.commit().await?;

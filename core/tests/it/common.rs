@@ -8,11 +8,12 @@ use std::sync::Arc;
 use palaver_core::db::Pool;
 use serde_json::{Value, json};
 
+use futures::stream::BoxStream;
 use palaver_contract::asks::AskSurface;
 use palaver_core::accounts::auth::{Caller, CallerVia};
 use palaver_core::conversation::running::RunningTurns;
 use palaver_core::conversation::store::load_history;
-use palaver_core::llm::MockModel;
+use palaver_core::llm::{ChatModel, MockModel, ModelEvent, ModelRequest};
 use palaver_core::turn::store::pending_ask;
 use palaver_core::turn::{TurnDependencies, TurnInput, TurnRequest, TurnRunner, TurnSettings};
 use palaver_wire::accounts::Role;
@@ -43,11 +44,43 @@ pub async fn harness_using(responses: Value, dependencies: TurnDependencies) -> 
 
 /// A harness on a whole mock script (its `title`, say).
 pub async fn harness_of(script: Value, settings: TurnSettings, dependencies: TurnDependencies) -> Harness {
+    harness_of_model("mock", script, settings, dependencies).await
+}
+
+/// A harness whose one model is the mock under another id (an image model's, say).
+pub async fn harness_named(model_id: &str, responses: Value) -> Harness {
+    let script = json!({ "responses": responses });
+    harness_of_model(model_id, script, TurnSettings::default(), TurnDependencies::default()).await
+}
+
+/// The scripted mock, known by the id a test gives it.
+struct Named {
+    id: String,
+    mock: MockModel,
+}
+
+impl ChatModel for Named {
+    fn name(&self) -> &str {
+        &self.id
+    }
+
+    fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent> {
+        self.mock.stream(request)
+    }
+}
+
+async fn harness_of_model(
+    model_id: &str,
+    script: Value,
+    settings: TurnSettings,
+    dependencies: TurnDependencies,
+) -> Harness {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = palaver_core::db::scratch_url(dir.path()).await.expect("a scratch database");
     let pool = palaver_core::db::connect(&url).await.expect("database");
     let log = Some(dir.path().join("model-requests.jsonl"));
-    let model = MockModel::from_json(&script.to_string(), log).expect("script");
+    let mock = MockModel::from_json(&script.to_string(), log).expect("script");
+    let model = Named { id: model_id.to_string(), mock };
     let running = RunningTurns::new(
         pool.clone(),
         palaver_core::signals::Signals::local(),
@@ -72,6 +105,7 @@ impl Harness {
             redo: None,
             model: None,
             attachments: Vec::new(),
+            system_prompt: None,
         }
     }
 
@@ -82,7 +116,11 @@ impl Harness {
 
     /// Runs a turn of `caller`'s to its end and returns its events.
     pub async fn turn_as(&self, caller: &Caller, history_id: Option<&str>, input: TurnInput) -> Vec<TurnEvent> {
-        let request = TurnRequest { caller: caller.clone(), ..self.request(history_id, input) };
+        self.run(TurnRequest { caller: caller.clone(), ..self.request(history_id, input) }).await
+    }
+
+    /// Runs a request to its end and returns its events.
+    pub async fn run(&self, request: TurnRequest) -> Vec<TurnEvent> {
         let mut handle = self.runner.start(request).await.expect("the turn starts");
         let mut events = Vec::new();
         while let Some(event) = handle.events.recv().await {

@@ -10,5 +10,6 @@ mod argument_asks;
 mod ask_ledger;
 mod mcp_servers;
 mod question_sets;
+mod reference_turns;
 mod reliability;
 mod turn_runner;

@@ -149,6 +149,7 @@ pub async fn turn(
         redo: None,
         model: None,
         attachments: Vec::new(),
+        system_prompt: None,
     };
     let mut handle = turns.start(request).await.map_err(turn_problem)?;
 

@@ -161,6 +161,7 @@ async fn start_turn(
     let prompt = optional_string(&body, "prompt")?.filter(|prompt| !prompt.trim().is_empty());
     let redo = redo(&body)?;
     let model = optional_string(&body, "model")?;
+    let system_prompt = optional_string(&body, "systemPrompt")?;
     let attachments = attachments(&body)?;
     // With asks off, askResponse is ignored and prompt is required, as before asks existed.
     let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;
@@ -179,7 +180,9 @@ async fn start_turn(
             TurnInput::Answer { tool_call_id, response }
         }
     };
-    let handle = turns.start(TurnRequest { caller, history_id, input, surface, redo, model, attachments }).await?;
+    let handle = turns
+        .start(TurnRequest { caller, history_id, input, surface, redo, model, attachments, system_prompt })
+        .await?;
     let stream_header = [(palaver_wire::body::STREAM_ID_HEADER, handle.stream_id.clone())];
     let ids = wants_event_ids(headers);
     let events = Sse::new(event_stream(handle.events, handle.stream_id, ids)).keep_alive(KeepAlive::default());

@@ -134,6 +134,18 @@ async fn bad_prompt_requests_get_the_spec_problems() {
 }
 
 #[tokio::test]
+async fn the_requests_system_prompt_reaches_the_model_in_place_of_the_persona_line() {
+    let (app, ada) = app_with_user(r#"{"responses": [{"text": "Arr."}]}"#).await;
+    app.prompt(&ada, json!({"prompt": "hi", "systemPrompt": "You are a pirate."})).await;
+    let system = app.mock_log()[0]["system"].as_str().unwrap().to_string();
+    assert!(system.starts_with("You are a pirate.") && !system.contains("You are Palaver"), "{system}");
+
+    let (status, body) = app.json(&ada, "POST", "/gpt/prompt", Some(json!({"prompt": "hi", "systemPrompt": 1}))).await;
+    assert_eq!((status, body["title"].as_str()), (StatusCode::BAD_REQUEST, Some("systemPrompt must be a string")));
+    assert_eq!(app.mock_log().len(), 1, "a refused request reaches no model");
+}
+
+#[tokio::test]
 async fn create_history_starts_an_empty_conversation() {
     let (app, ada) = app_with_user(r#"{"responses": []}"#).await;
     let (status, body) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;

@@ -73,6 +73,33 @@ impl StoredPendingAsk {
         })
     }
 
+    /// The step's other approvals, waiting on this ask (reference Q.3): the calls of its step
+    /// with no result yet but the one it asks about. They are denied `one_ask_at_a_time`
+    /// however this ask ends. (A running tool's question and a held step end their calls
+    /// themselves.)
+    pub fn waiting_approvals(&self) -> Vec<&ToolCall> {
+        if self.asked_by_call.is_some() || self.held_step.is_some() {
+            return Vec::new();
+        }
+        let asked_about = self.guarded_call_id().unwrap_or(self.model_call_id());
+        let answered: Vec<&str> = self
+            .response_messages
+            .iter()
+            .filter_map(|message| match message {
+                ModelMessage::Tool { tool_call_id, .. } => Some(tool_call_id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let step = self.response_messages.iter().rev().find_map(|message| match message {
+            ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => Some(tool_calls),
+            _ => None,
+        });
+        step.into_iter()
+            .flatten()
+            .filter(|call| call.id != asked_about && !answered.contains(&call.id.as_str()))
+            .collect()
+    }
+
     /// For an approval: the digest of the guarded call's arguments ([`args_digest`]).
     pub fn args_digest(&self) -> Option<String> {
         self.guarded_call().map(|call| args_digest(&call.input))
