@@ -3,8 +3,10 @@
 //! The script is JSON: `{"responses": [R1, R2, …]}`; each call consumes the next response.
 //! A response is `{"text"}`, `{"toolCalls": [{"id", "name", "input"}], "text"?}`, `{"error"}` (the
 //! call fails before any output) or `{"text", "error"}` (fails after streaming the text). An
-//! optional `chunkDelayMs` slows the stream down so tests can watch it arrive. Text streams in
-//! three parts, or in the `parts` a response gives instead of `text` (to cut it where a test needs).
+//! optional `chunkDelayMs` slows the stream down so tests can watch it arrive; `"stall": true`
+//! makes it fall silent after its text, never finishing (so a test stops it at a point of its
+//! choosing, not a race). Text streams in three parts, or in the `parts` a response gives instead
+//! of `text` (to cut it where a test needs).
 //!
 //! Browser tests run many conversations against one server, so a script may also hold
 //! `"conversations": {"<first user message>": {"responses": […]}}`: a call whose conversation
@@ -54,6 +56,8 @@ struct MockResponse {
     error: Option<String>,
     #[serde(default)]
     chunk_delay_ms: u64,
+    #[serde(default)]
+    stall: bool,
 }
 
 /// A scripted tool call: its input whole, or as the pieces the model streams it in
@@ -104,7 +108,14 @@ impl MockModel {
 
     fn title(&self) -> Result<MockResponse, String> {
         let text = self.script.title.clone().ok_or("The mock model has no title scripted.")?;
-        Ok(MockResponse { text: Some(text), parts: None, tool_calls: Vec::new(), error: None, chunk_delay_ms: 0 })
+        Ok(MockResponse {
+            text: Some(text),
+            parts: None,
+            tool_calls: Vec::new(),
+            error: None,
+            chunk_delay_ms: 0,
+            stall: false,
+        })
     }
 
     fn next_response(&self, request: &ModelRequest) -> Result<MockResponse, String> {
@@ -137,6 +148,9 @@ fn events_for(response: MockResponse) -> Vec<ModelEvent> {
     let parts = response.parts.unwrap_or_else(|| chunks(response.text.as_deref().unwrap_or_default()));
     let text = parts.concat();
     let mut events: Vec<ModelEvent> = parts.into_iter().map(ModelEvent::TextDelta).collect();
+    if response.stall {
+        return events;
+    }
     if let Some(error) = response.error {
         events.push(ModelEvent::Error(error));
         return events;
@@ -182,12 +196,12 @@ impl ChatModel for MockModel {
             (path, json!({"system": request.system, "messages": request.messages, "tools": request.tools}))
         });
         let response = if titling { self.title() } else { self.next_response(&request) };
-        let (events, delay) = match response {
+        let (events, delay, stall) = match response {
             Ok(response) => {
-                let delay = Duration::from_millis(response.chunk_delay_ms);
-                (events_for(response), delay)
+                let (delay, stall) = (Duration::from_millis(response.chunk_delay_ms), response.stall);
+                (events_for(response), delay, stall)
             }
-            Err(message) => (vec![ModelEvent::Error(message)], Duration::ZERO),
+            Err(message) => (vec![ModelEvent::Error(message)], Duration::ZERO, false),
         };
         let logged = stream::once(async move {
             if let Some((path, entry)) = log_entry
@@ -202,7 +216,8 @@ impl ChatModel for MockModel {
             }
             event
         });
-        logged.filter_map(|()| async { None }).chain(events).boxed()
+        let silence = if stall { stream::pending().boxed() } else { stream::empty().boxed() };
+        logged.filter_map(|()| async { None }).chain(events).chain(silence).boxed()
     }
 }
 

@@ -6,13 +6,25 @@ use super::request_log::UiBlocksLog;
 use super::run::Turn;
 use crate::conversation::BlocksSettings;
 use crate::llm::{CallPurpose, ModelMessage, ModelRequest};
-use palaver_contract::blocks::{BLOCKS_REPAIR_SYSTEM_PROMPT, BlockOptions, BlocksCheck, check_blocks_text};
+use palaver_contract::blocks::{
+    BLOCKS_REPAIR_SYSTEM_PROMPT, BlockOptions, BlocksCheck, check_blocks_text, parse_blocks_partial,
+};
 use palaver_wire::conversation::model::TurnEvent;
+use serde_json::Value;
 
 /// A reply's check, made off the async workers (parsing and checking a document is CPU work);
 /// `None` only if the check itself failed.
 async fn checked(text: String, options: BlockOptions) -> Option<BlocksCheck> {
     tokio::task::spawn_blocking(move || check_blocks_text(&text, &options)).await.ok()
+}
+
+/// A JSON document of these datasets and blocks, its keys in the order the contract asks for.
+fn document_text(datasets: Option<Value>, blocks: Vec<Value>) -> String {
+    let blocks = Value::Array(blocks);
+    match datasets {
+        Some(datasets) => format!("{{\"v\": 1, \"datasets\": {datasets}, \"blocks\": {blocks}}}"),
+        None => format!("{{\"v\": 1, \"blocks\": {blocks}}}"),
+    }
 }
 
 /// The user message of the one repair call.
@@ -28,13 +40,37 @@ impl Turn {
         if self.output.reply.trim().is_empty() {
             return;
         }
-        let options = settings.options();
         let streamed = self.output.reply.clone();
+        self.show_document(&settings, &streamed, settings.repair).await;
+    }
+
+    /// A stopped reply that reads as a document keeps the blocks it had finished (the last one
+    /// may have been cut short, so it goes), marked cut off: never its source shown as text.
+    pub(super) async fn finish_stopped_document(&mut self) {
+        let Some(settings) = self.blocks().cloned() else { return };
+        if !palaver_contract::blocks::reads_as_document(&self.output.reply) {
+            return;
+        }
+        let streamed = std::mem::take(&mut self.output.reply);
+        let partial = parse_blocks_partial(&streamed);
+        self.output.interrupted = true;
+        if partial.blocks.is_empty() {
+            self.events.emit(TurnEvent::Replace { replace: "text".into(), text: String::new() }).await;
+            return;
+        }
+        self.output.reply = document_text(partial.datasets, partial.blocks);
+        self.show_document(&settings, &streamed, false).await;
+    }
+
+    /// Checks the reply as a document (repairing it once when `repair`), sanitizes its html,
+    /// and tells the client how to show it (`streamed`: the text it was sent).
+    async fn show_document(&mut self, settings: &BlocksSettings, streamed: &str, repair: bool) {
+        let options = settings.options();
         let Some(mut check) = checked(self.output.reply.clone(), options.clone()).await else { return };
         let mut repaired = false;
         if !check.ok
-            && settings.repair
-            && let Some(text) = self.repair(&settings, &check).await
+            && repair
+            && let Some(text) = self.repair(settings, &check).await
             && let Some(repaired_check) = checked(text.clone(), options.clone()).await
         {
             check = repaired_check;

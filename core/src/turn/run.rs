@@ -337,6 +337,7 @@ impl Turn {
                 self.record.metadata.stopped = true;
                 // Stopped by a shutdown, not by the user: the reply is cut off.
                 self.output.interrupted = self.runner.running.shutting_down();
+                self.finish_stopped_document().await;
                 self.save_reply().await;
             }
             StepsEnd::Paused(pause) => pending_ref = self.pause(*pause).await,

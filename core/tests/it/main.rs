@@ -8,6 +8,7 @@ mod common;
 
 mod argument_asks;
 mod ask_ledger;
+mod block_replies;
 mod mcp_servers;
 mod question_sets;
 mod reference_turns;
