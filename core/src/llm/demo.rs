@@ -30,7 +30,7 @@ Try one of these:\n\n\
 - **invoice details**: fill in a short form\n\
 - **upload a receipt**: send me a file\n\
 - **design a logo**: a few quick questions in one card; **شعار** asks them in Arabic\n\
-- **add todo buy milk**, **list my todos**, **delete my completed todos** (that one asks for approval)\n\
+- **add todo buy milk**, **list my todos**, **complete buy milk**, **delete my completed todos** (that one asks for approval)\n\
 - **schedule a reminder to call Ada**: you give the time, checked before the reminder is set\n\
 - **mcp**: the tools of the MCP servers connected here; **mcp echo {\"message\": \"hi\"}** calls one\n\
 - **markdown**: a tour of what replies can format\n\
@@ -113,6 +113,10 @@ fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
     }
     if lowered.contains("delete") && lowered.contains("completed") {
         return call("deleteCompletedTodos", json!({}));
+    }
+    // The todo is found by its title in the list first (the tool takes its id).
+    if todo_to_complete(message).is_some() {
+        return call("listTodos", json!({}));
     }
     if let Some(rest) = lowered.strip_prefix("schedule a reminder to") {
         let title = message[message.len() - rest.len()..].trim().trim_start_matches(':').trim();
@@ -236,6 +240,38 @@ fn toppings_ask() -> Value {
     })
 }
 
+/// The title in "complete buy milk" (or "complete todo …", "tick off …"), if the message asks
+/// to mark a todo done.
+fn todo_to_complete(message: &str) -> Option<&str> {
+    let trimmed = message.trim();
+    let lowered = trimmed.to_lowercase();
+    let rest = ["complete todo", "complete", "tick off"].iter().find_map(|prefix| {
+        lowered.strip_prefix(prefix).filter(|rest| rest.is_empty() || rest.starts_with([' ', ':']))
+    })?;
+    let title = trimmed.get(trimmed.len() - rest.len()..)?.trim().trim_start_matches(':').trim();
+    (!title.is_empty()).then_some(title)
+}
+
+/// After the list a "complete …" message asked for: the open todo of that title, marked done.
+fn complete_from_list(request: &ModelRequest, wanted: &str, todos: &Value) -> Move {
+    let open = todos["todos"].as_array().into_iter().flatten().find(|todo| {
+        todo["completed"] != true && todo["title"].as_str().is_some_and(|title| title.eq_ignore_ascii_case(wanted))
+    });
+    match open {
+        Some(todo) if offers(request, "completeTodo") => Move::Call("completeTodo".into(), json!({"id": todo["id"]})),
+        Some(_) => Move::Say("I would use `completeTodo` for that, but this conversation does not offer it.".into()),
+        None => Move::Say(format!("There is no open todo called **{wanted}**. Say **list my todos** to see them.")),
+    }
+}
+
+/// The text of the last message the person sent.
+fn last_user_text(messages: &[ModelMessage]) -> Option<&str> {
+    messages.iter().rev().find_map(|message| match message {
+        ModelMessage::User { text, .. } => Some(text.as_str()),
+        _ => None,
+    })
+}
+
 /// The call a tool result answers, found in the conversation.
 fn call_for<'m>(messages: &'m [ModelMessage], id: &str) -> Option<&'m ToolCall> {
     messages.iter().rev().find_map(|message| match message {
@@ -356,6 +392,11 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
             format!("Your todos:\n\n{lines}")
         }
         "addTodo" => format!("Added **{}** to your todos.", result["todo"]["title"].as_str().unwrap_or("it")),
+        "completeTodo" if result.get("completed").is_some() => {
+            "Ticked off. Say **delete my completed todos** to clear \
+             the finished ones (I ask you first)."
+                .to_string()
+        }
         "scheduleReminder" if result.get("reminder").is_some() => format!(
             "I'll remind you to **{}** at **{}**.",
             result["reminder"]["title"].as_str().unwrap_or("do it"),
@@ -401,6 +442,12 @@ fn about_attachments(parts: &[ContentPart]) -> String {
 
 fn next_move(request: &ModelRequest) -> Move {
     match request.messages.last() {
+        Some(ModelMessage::Tool { tool_name, result, .. })
+            if tool_name == "listTodos"
+                && let Some(wanted) = last_user_text(&request.messages).and_then(todo_to_complete) =>
+        {
+            complete_from_list(request, wanted, result)
+        }
         Some(ModelMessage::Tool { tool_name, tool_call_id, result, .. }) => {
             Move::Say(after_tool(&request.messages, tool_name, tool_call_id, result))
         }
@@ -587,6 +634,71 @@ mod tests {
             ModelMessage::tool("c1", "ask_choice", json!({"action": "accept", "content": {"selected": ["team"]}})),
         ];
         assert!(matches!(next_move(&request(messages, &[])), Move::Say(text) if text == "You chose **Team**. Done!"));
+    }
+
+    #[test]
+    fn complete_finds_the_todo_by_its_title_and_ticks_it_off() {
+        let all = ["listTodos", "completeTodo"];
+        assert!(
+            matches!(next_move(&request(vec![user("Complete Buy milk")], &all)), Move::Call(name, _) if name == "listTodos")
+        );
+        let listed = |title: &str| {
+            let call = ToolCall { id: "c1".into(), name: "listTodos".into(), input: json!({}) };
+            let todos = json!({"todos": [{"id": "t1", "title": "call Ada", "completed": false},
+                                         {"id": "t2", "title": "buy milk", "completed": false}]});
+            let messages = vec![
+                user(&format!("complete {title}")),
+                ModelMessage::Assistant { text: String::new(), tool_calls: vec![call] },
+                ModelMessage::tool("c1", "listTodos", todos),
+            ];
+            next_move(&request(messages, &all))
+        };
+        assert!(matches!(listed("Buy Milk"), Move::Call(name, input) if name == "completeTodo" && input["id"] == "t2"));
+        assert!(
+            matches!(listed("walk the dog"), Move::Say(text) if text.contains("no open todo called **walk the dog**"))
+        );
+        assert_eq!(todo_to_complete("completed everything"), None, "a word that starts alike is not the phrase");
+    }
+
+    /// Each phrase of the README's demo table does what the table says (never the echo), and
+    /// `help` names it.
+    #[test]
+    fn every_phrase_of_the_readme_table_has_a_move_and_help_names_it() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+        let table = readme.split("| You type | It does |").nth(1).expect("the README's demo table");
+        let rows = table.lines().skip(2).take_while(|line| line.starts_with('|'));
+        let tools = [
+            "ask_choice",
+            "ask_confirm",
+            "ask_markdown",
+            "ask_form",
+            "ask_files",
+            "ask_questions",
+            "addTodo",
+            "listTodos",
+            "completeTodo",
+            "deleteCompletedTodos",
+            "scheduleReminder",
+            "everything__echo",
+        ];
+        let mut phrases = 0;
+        for row in rows {
+            let first_cell = row.split('|').nth(1).unwrap_or_default();
+            for phrase in first_cell.split('`').skip(1).step_by(2).filter(|phrase| !phrase.contains('<')) {
+                phrases += 1;
+                let mut blocks_on = request(vec![user(phrase)], &tools);
+                blocks_on.system = format!("{BLOCKS_PROMPT_MARK} {HTML_PROMPT_MARK}");
+                if let Move::Say(text) = next_move(&blocks_on) {
+                    assert!(!text.starts_with("You said:"), "`{phrase}` is echoed back: {text}");
+                }
+                let named = HELP.to_lowercase().contains(&phrase.to_lowercase());
+                assert!(
+                    named || ["help", "hello", "draft", "form", "questions", "roast"].contains(&phrase),
+                    "help does not name `{phrase}`"
+                );
+            }
+        }
+        assert!(phrases >= 20, "the table was read: {phrases} phrases");
     }
 
     #[test]
