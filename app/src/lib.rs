@@ -7,16 +7,14 @@ pub mod accounts;
 pub mod audit;
 mod browser;
 pub mod chat;
-#[cfg(feature = "hydrate")]
-mod chunks;
 pub mod components;
 pub mod grants;
 pub mod http;
-#[cfg(feature = "hydrate")]
 pub mod hydration;
 pub mod markdown;
 mod mcp_admin;
 pub mod navigation;
+mod page_context;
 mod pages;
 #[cfg(feature = "ssr")]
 pub mod server_fn;
@@ -31,51 +29,11 @@ use leptos_router::{Lazy, path};
 
 use accounts::UserMenu;
 use chat::ChatPage;
+use page_context::{asks_on, image_hosts, page_words};
 
 /// The attribute the page's `<body>` carries when this server's agent asks nothing (no ask kind
 /// is on): the header then shows no inbox, whose list would only be refused.
 pub const ASKS_OFF_ATTRIBUTE: &str = "data-asks-off";
-
-/// Whether the agent may ask: on the server from its settings, in the browser from what the
-/// server wrote into the page (so the browser hydrates the header the server rendered).
-fn asks_on() -> bool {
-    #[cfg(feature = "ssr")]
-    {
-        use_context::<crate::state::AppState>().is_none_or(|state| state.turns.asks_on())
-    }
-    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
-    {
-        document().body().is_none_or(|body| !body.has_attribute(ASKS_OFF_ATTRIBUTE))
-    }
-    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
-    {
-        true
-    }
-}
-
-/// The hosts https images in replies may load from: on the server from its settings, in the
-/// browser from what the server wrote into the page (a streaming document's renderer asks).
-fn image_hosts() -> components::ImageHostsContext {
-    #[cfg(feature = "ssr")]
-    {
-        use_context::<crate::state::AppState>()
-            .and_then(|state| state.conversations.blocks)
-            .map(|blocks| components::ImageHostsContext(blocks.image_hosts))
-            .unwrap_or_default()
-    }
-    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
-    {
-        document()
-            .body()
-            .and_then(|body| body.get_attribute(components::IMAGE_HOSTS_ATTRIBUTE))
-            .map(|hosts| components::ImageHostsContext::from_attribute(&hosts))
-            .unwrap_or_default()
-    }
-    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
-    {
-        components::ImageHostsContext::default()
-    }
-}
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -92,7 +50,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <MetaTags />
             </head>
             <body
-                data-reader-language=words::page_words().tag()
+                data-reader-language=page_words().tag()
                 data-asks-off=(!asks_on()).then_some("")
                 data-image-hosts=image_hosts().attribute()
             >
@@ -105,7 +63,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    provide_context(words::page_words());
+    provide_context(page_words());
     provide_context(image_hosts());
     chat::ConversationsDrawer::provide();
     view! {

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::browser::WithoutStorage;
 use palaver_wire::conversation::model::Attachment;
 
 /// A size as people read it.
@@ -77,7 +78,7 @@ pub(super) fn AttachButton(pending: PendingFiles, busy: RwSignal<bool>) -> impl 
                 class="visually-hidden"
                 data-testid="attach-files"
                 disabled=move || busy.get()
-                on:change=move |event| upload_chosen(event, pending)
+                on:change=move |event| upload_chosen(&event, pending)
             />
             <span aria-hidden="true">"+"</span>
             <span class="visually-hidden">"Attach files"</span>
@@ -151,33 +152,19 @@ pub(super) fn PendingList(pending: PendingFiles) -> impl IntoView {
     }
 }
 
-/// Uploads the chosen files, each with its progress. (On the server, nothing: handlers never run.)
-#[cfg(feature = "hydrate")]
-fn upload_chosen(event: leptos::ev::Event, pending: PendingFiles) {
-    use crate::chat::files::{Uploaded, chosen_files, upload_listed};
-
+/// Uploads the chosen files, each with its progress, into the files waiting to go. A server
+/// that keeps no files refuses them.
+fn upload_chosen(event: &leptos::ev::Event, pending: PendingFiles) {
     let PendingFiles { ready, uploading, errors } = pending;
-    let files = chosen_files(&event);
-    leptos::task::spawn_local(async move {
-        for file in files {
-            let error = match upload_listed(&file, uploading).await {
-                Uploaded::Stored(stored) => match serde_json::from_value::<Attachment>(stored) {
-                    Ok(file) => {
-                        ready.update(|files| files.push(file));
-                        continue;
-                    }
-                    Err(_) => "the server's answer could not be read.".to_string(),
-                },
-                Uploaded::StorageOff => "this server keeps no files, so messages cannot carry them.".to_string(),
-                Uploaded::Failed(error) => error,
-            };
-            errors.update(|e| e.push(format!("{}: {error}", file.name())));
-        }
+    let refused = WithoutStorage::Refused("this server keeps no files, so messages cannot carry them.");
+    crate::browser::upload_chosen(event, uploading, errors, refused, move |stored| {
+        let Ok(file) = serde_json::from_value::<Attachment>(stored) else {
+            return Err("the server's answer could not be read.".to_string());
+        };
+        ready.update(|files| files.push(file));
+        Ok(())
     });
 }
-
-#[cfg(not(feature = "hydrate"))]
-fn upload_chosen(_event: leptos::ev::Event, _pending: PendingFiles) {}
 
 #[cfg(test)]
 mod tests {

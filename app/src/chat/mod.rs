@@ -1,6 +1,6 @@
 //! The chat page: the conversation list and drawer, the transcript and its messages, ask cards,
-//! the composer, the inbox, the turn stream read in the browser, and the server functions
-//! behind them (each the conversation service of `palaver-core` behind the caller check).
+//! the composer, the inbox, and the server functions behind them (each the conversation service
+//! of `palaver-core` behind the caller check). The turn's stream is read by `crate::browser`.
 
 mod announcer;
 pub mod api;
@@ -8,8 +8,6 @@ mod ask_card;
 mod attachments;
 mod conversation_list;
 mod drawer;
-#[cfg(feature = "hydrate")]
-pub(crate) mod files;
 mod follow;
 mod inbox;
 mod messages;
@@ -17,9 +15,7 @@ mod model_picker;
 mod page;
 mod page_state;
 mod rating;
-mod stream;
 
-#[cfg(feature = "hydrate")]
 pub(crate) use ask_card::load_ask_controls;
 pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 pub use drawer::{ConversationsButton, ConversationsDrawer};

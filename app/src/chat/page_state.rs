@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::browser::{Attach, attach, send_prompt};
 use palaver_contract::blocks::ShownCheck;
 use palaver_wire::body::PromptBody;
 use palaver_wire::conversation::model::{AskPreviewEvent, Attachment, TurnEvent};
@@ -135,7 +136,7 @@ async fn run_turn(body: PromptBody, state: ChatState) {
     let mut last_seen = None;
     let stream_shown =
         move |stream: String| live.update(|turn| turn.iter_mut().for_each(|turn| turn.stream = Some(stream.clone())));
-    let mut result = super::stream::send_prompt(&body, stream_shown, |id, event| {
+    let mut result = send_prompt(&body, stream_shown, |id, event| {
         apply_event(live, id.as_deref(), event);
         last_seen = id.or(last_seen.take());
     })
@@ -148,7 +149,7 @@ async fn run_turn(body: PromptBody, state: ChatState) {
     {
         for _ in 0..REATTACH_TRIES {
             crate::browser::sleep(REATTACH_PAUSE).await;
-            let followed = super::stream::attach(id, last_seen.clone().as_deref(), |seen, event| {
+            let followed = attach(id, last_seen.clone().as_deref(), |seen, event| {
                 if !matches!(event, TurnEvent::Attached { .. }) {
                     apply_event(live, seen.as_deref(), event);
                 }
@@ -200,16 +201,16 @@ pub(super) async fn follow_running(state: ChatState, id: String) -> bool {
     if busy.get_untracked() {
         return true;
     }
-    let followed = super::stream::attach(&id, None, |seen, event| {
+    let followed = attach(&id, None, |seen, event| {
         if matches!(event, TurnEvent::Attached { .. }) {
             busy.set(true);
         }
         apply_event(live, seen.as_deref(), event);
     })
     .await;
-    if busy.get_untracked() && matches!(followed, Ok(super::stream::Attach::Followed) | Err(_)) {
+    if busy.get_untracked() && matches!(followed, Ok(Attach::Followed) | Err(_)) {
         busy.set(false);
         state.reload();
     }
-    !matches!(followed, Ok(super::stream::Attach::NothingRunning))
+    !matches!(followed, Ok(Attach::NothingRunning))
 }

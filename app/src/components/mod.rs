@@ -10,7 +10,6 @@ mod text_area;
 mod theme;
 mod visible_text;
 
-#[cfg(feature = "hydrate")]
 pub(crate) use blocks::renderer as block_renderer;
 pub use blocks::{
     BlockActionsContext, BlocksDocumentView, BlocksReply, IMAGE_HOSTS_ATTRIBUTE, ImageHostsContext, StreamingBlocks,

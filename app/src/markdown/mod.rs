@@ -6,10 +6,7 @@
 //! line of defence.
 //!
 //! A code block comes in a frame with its language and a Copy button; in the browser,
-//! `code_blocks` highlights it and makes the button work.
-
-#[cfg(feature = "hydrate")]
-pub mod code_blocks;
+//! `crate::browser` highlights it and makes the button work, once the page is hydrated.
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 

@@ -13,39 +13,11 @@ pub struct PendingCard {
     pub channel: AnswerChannel,
 }
 
-#[cfg(feature = "hydrate")]
-mod chunk {
-    use leptos::prelude::*;
-    use leptos::wasm_split::{SplitLoaderError, wasm_split};
-
-    use super::PendingCard;
-    use crate::chunks::Chunk;
-
-    static CHUNK: Chunk = Chunk::new(
-        ("ask-card__pending", "Preparing the question…"),
-        ("ask-card__unavailable", "This question could not be loaded. Reload the page to try again."),
-    );
-
-    #[wasm_split(palaver_ask_cards, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
-    fn split_card(card: PendingCard) -> Result<AnyView, SplitLoaderError> {
-        Ok(crate::chat::ask_card::pending_card(card.item, card.channel))
-    }
-
-    /// Fetches the chunk (once it has loaded, at once); whether it is loaded.
-    pub async fn load() -> bool {
-        CHUNK.load(load_chunk()).await
-    }
-
-    pub fn view_when_loaded(card: PendingCard) -> AnyView {
-        CHUNK.view_when_loaded(card, split_card, load)
-    }
+crate::browser::lazy_view! {
+    pub(crate) mod chunk in palaver_ask_cards:
+        |card: PendingCard| crate::chat::ask_card::pending_card(card.item, card.channel),
+    pending: ("ask-card__pending", "Preparing the question…"),
+    unavailable: ("ask-card__unavailable", "This question could not be loaded. Reload the page to try again."),
 }
 
-#[cfg(feature = "hydrate")]
 pub(crate) use chunk::{load, view_when_loaded};
-
-/// On the server the card renders at once.
-#[cfg(not(feature = "hydrate"))]
-pub fn view_when_loaded(card: PendingCard) -> leptos::prelude::AnyView {
-    super::pending_card(card.item, card.channel)
-}

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use super::AnswerChannel;
 use super::drafts::{FilesDraft, use_ask_draft};
 use super::{ErrorList, SubmitRow};
+use crate::browser::WithoutStorage;
 use palaver_contract::asks::{Ask, FilesInput, accepted_file_mime_types};
 
 #[component]
@@ -38,7 +39,7 @@ pub(super) fn FilesBody(
     let (uploading_words, remove) = (StoredValue::new(words.clone()), words.get("remove"));
     let on_change = move |event: leptos::ev::Event| {
         touched.set(true);
-        upload_chosen(event, kept);
+        upload_chosen(&event, kept);
     };
     view! {
         <div class="ask-files">
@@ -100,27 +101,11 @@ pub(super) fn FilesBody(
 }
 
 /// Uploads the files a person chose into the draft, each with its progress; without file
-/// storage on the server, they travel as data URLs. (On the server, nothing: handlers never run.)
-#[cfg(feature = "hydrate")]
-fn upload_chosen(event: leptos::ev::Event, draft: FilesDraft) {
-    use crate::chat::files::{Uploaded, chosen_files, data_url_ref, upload_listed};
-
+/// storage on the server, they travel as data URLs.
+fn upload_chosen(event: &leptos::ev::Event, draft: FilesDraft) {
     let FilesDraft { picked, uploading, upload_errors, .. } = draft;
-    let files = chosen_files(&event);
-    leptos::task::spawn_local(async move {
-        for file in files {
-            match upload_listed(&file, uploading).await {
-                Uploaded::Stored(reference) => picked.update(|p| p.push(reference)),
-                Uploaded::StorageOff => {
-                    if let Some(reference) = data_url_ref(&file).await {
-                        picked.update(|p| p.push(reference));
-                    }
-                }
-                Uploaded::Failed(error) => upload_errors.update(|e| e.push(format!("{}: {error}", file.name()))),
-            }
-        }
+    crate::browser::upload_chosen(event, uploading, upload_errors, WithoutStorage::DataUrl, move |reference| {
+        picked.update(|p| p.push(reference));
+        Ok(())
     });
 }
-
-#[cfg(not(feature = "hydrate"))]
-fn upload_chosen(_event: leptos::ev::Event, _draft: FilesDraft) {}

@@ -15,7 +15,6 @@ mod questions;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-#[cfg(feature = "hydrate")]
 pub(crate) use controls::load as load_ask_controls;
 pub use drafts::provide_ask_drafts;
 pub use preview::AskPreviewCard;

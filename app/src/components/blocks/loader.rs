@@ -10,7 +10,7 @@ use palaver_contract::blocks::parse_blocks_partial;
 
 /// What the renderer's chunk is asked to render.
 #[derive(Clone)]
-pub(super) enum Rendered {
+pub(crate) enum Rendered {
     /// A checked document as the server sent it: it is read into its types here, in the chunk.
     Document(serde_json::Value),
     /// A reply's text while it streams, and the hosts its images may load from.
@@ -65,46 +65,11 @@ fn document_view(document: BlocksDocument, streaming_image_hosts: Option<Vec<Str
     .into_any()
 }
 
-/// The renderer's chunk, fetched on demand in the browser.
-#[cfg(feature = "hydrate")]
-pub(crate) mod renderer {
-    use leptos::prelude::*;
-    use leptos::wasm_split::{SplitLoaderError, wasm_split};
-
-    use super::Rendered;
-    use crate::chunks::Chunk;
-
-    static CHUNK: Chunk = Chunk::new(
-        ("blocks-pending", "Preparing the reply…"),
-        ("blocks-error", "This reply's blocks could not be loaded. Reload the page to try again."),
-    );
-
-    #[wasm_split(palaver_blocks, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_chunk))]
-    fn split_view(rendered: Rendered) -> Result<AnyView, SplitLoaderError> {
-        Ok(rendered.view())
-    }
-
-    /// Fetches the chunk (once it has loaded, at once); whether it is loaded.
-    pub(crate) async fn load() -> bool {
-        CHUNK.load(load_chunk()).await
-    }
-
-    /// Rendered at once when the chunk is loaded, or a placeholder until it is.
-    pub(in crate::components::blocks) fn view_when_loaded(rendered: Rendered) -> AnyView {
-        CHUNK.view_when_loaded(rendered, split_view, load)
-    }
-}
-
-/// On the server the blocks render at once.
-#[cfg(not(feature = "hydrate"))]
-pub(crate) mod renderer {
-    use leptos::prelude::AnyView;
-
-    use super::Rendered;
-
-    pub(in crate::components::blocks) fn view_when_loaded(rendered: Rendered) -> AnyView {
-        rendered.view()
-    }
+crate::browser::lazy_view! {
+    /// The renderer's chunk: fetched on demand in the browser; on the server the blocks render at once.
+    pub(crate) mod renderer in palaver_blocks: |rendered: Rendered| rendered.view(),
+    pending: ("blocks-pending", "Preparing the reply…"),
+    unavailable: ("blocks-error", "This reply's blocks could not be loaded. Reload the page to try again."),
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-use super::ask_fixtures::{StoryFixture, storybook_fixture};
+use super::api::{StoryFixture, storybook_fixture};
 use super::frame::{StoryFrame, in_both_themes};
 use crate::chat::{AnswerChannel, AskCard};
 use crate::components::SimpleCardView;

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::ask_fixtures::{StoryFixture, storybook_fixture};
+use super::api::{StoryFixture, storybook_fixture};
 use super::frame::{StoryFrame, in_both_themes};
 use crate::components::SimpleCardView;
 use palaver_contract::asks::{parse_stored_ask, to_simple_card};

@@ -4,8 +4,8 @@ use leptos::prelude::*;
 
 #[component]
 pub fn StorybookIndex() -> impl IntoView {
-    let fixtures = Resource::new(|| (), |_| super::ask_fixtures::storybook_fixtures());
-    let block_stories = Resource::new(|| (), |_| super::blocks::storybook_block_stories());
+    let fixtures = Resource::new(|| (), |_| super::api::storybook_fixtures());
+    let block_stories = Resource::new(|| (), |_| super::api::storybook_block_stories());
     view! {
         <main class="storybook">
             <h1>"Storybook"</h1>

@@ -1,12 +1,10 @@
 //! The storybook: every ask fixture as its card and simple card, and every block fixture
 //! rendered, in light and dark side by side (`/storybook`).
 
-mod ask_fixtures;
+mod api;
 mod asks;
 mod blocks;
 mod cards;
-#[cfg(feature = "ssr")]
-mod fixtures;
 mod frame;
 mod index;
 

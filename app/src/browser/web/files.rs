@@ -1,11 +1,47 @@
-//! Picked files as `files` answer refs (browser only): base64 data URLs, the contract's
-//! fallback when the bytes travel with the answer.
+//! Files chosen in a file input, uploaded (`POST /files/upload`) with their progress, or read as
+//! base64 data URLs, the contract's fallback when the bytes travel with an ask's answer.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use js_sys::Uint8Array;
+use leptos::prelude::{RwSignal, Update};
 use serde_json::{Value, json};
 use wasm_bindgen_futures::JsFuture;
+
+use crate::browser::WithoutStorage;
+
+/// Uploads the files chosen in the file input `event` came from, one after the other: each is
+/// listed in `uploading` (name and progress) while it goes, then its answer ref is handed to
+/// `keep`; what fails, or what `keep` refuses, is said in `errors` after the file's name.
+/// (On the server, nothing: handlers never run.)
+pub fn upload_chosen(
+    event: &leptos::ev::Event,
+    uploading: RwSignal<Vec<(String, f64)>>,
+    errors: RwSignal<Vec<String>>,
+    without_storage: WithoutStorage,
+    keep: impl Fn(Value) -> Result<(), String> + 'static,
+) {
+    let files = chosen_files(event);
+    leptos::task::spawn_local(async move {
+        for file in files {
+            let kept = match upload_listed(&file, uploading).await {
+                Uploaded::Stored(reference) => keep(reference),
+                Uploaded::StorageOff => match without_storage {
+                    WithoutStorage::DataUrl => match data_url_ref(&file).await {
+                        Some(reference) => keep(reference),
+                        // A file the browser cannot read is left out.
+                        None => Ok(()),
+                    },
+                    WithoutStorage::Refused(reason) => Err(reason.to_string()),
+                },
+                Uploaded::Failed(error) => Err(error),
+            };
+            if let Err(error) = kept {
+                errors.update(|e| e.push(format!("{}: {error}", file.name())));
+            }
+        }
+    });
+}
 
 /// A MIME type for a picked file: what the browser reports, or a guess from the extension.
 fn mime_type(file: &web_sys::File) -> String {
@@ -29,7 +65,7 @@ fn mime_type(file: &web_sys::File) -> String {
 }
 
 /// `{url, filename, mimeType, size}` for a picked file.
-pub async fn data_url_ref(file: &web_sys::File) -> Option<Value> {
+async fn data_url_ref(file: &web_sys::File) -> Option<Value> {
     let buffer = JsFuture::from(file.array_buffer()).await.ok()?;
     let bytes = Uint8Array::new(&buffer).to_vec();
     let mime_type = mime_type(file);
@@ -38,7 +74,7 @@ pub async fn data_url_ref(file: &web_sys::File) -> Option<Value> {
 }
 
 /// How an upload ended.
-pub enum Uploaded {
+enum Uploaded {
     /// Stored: the answer ref with its `fileId`.
     Stored(Value),
     /// The server keeps no files: send the bytes as a data URL instead.
@@ -48,7 +84,7 @@ pub enum Uploaded {
 
 /// The files chosen in the file input an event came from; the input is emptied, so choosing
 /// the same file again is seen.
-pub fn chosen_files(event: &leptos::ev::Event) -> Vec<web_sys::File> {
+fn chosen_files(event: &leptos::ev::Event) -> Vec<web_sys::File> {
     use wasm_bindgen::JsCast;
     let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
         return Vec::new();
@@ -59,8 +95,7 @@ pub fn chosen_files(event: &leptos::ev::Event) -> Vec<web_sys::File> {
 }
 
 /// Uploads a picked file, listed in `uploading` (name and progress) while it goes.
-pub async fn upload_listed(file: &web_sys::File, uploading: leptos::prelude::RwSignal<Vec<(String, f64)>>) -> Uploaded {
-    use leptos::prelude::Update;
+async fn upload_listed(file: &web_sys::File, uploading: RwSignal<Vec<(String, f64)>>) -> Uploaded {
     let name = file.name();
     uploading.update(|u| u.push((name.clone(), 0.0)));
     let progress_name = name.clone();
@@ -73,7 +108,7 @@ pub async fn upload_listed(file: &web_sys::File, uploading: leptos::prelude::RwS
 }
 
 /// Uploads a picked file to `POST /files/upload`, reporting progress from 0 to 1.
-pub async fn upload(file: &web_sys::File, on_progress: impl Fn(f64) + 'static) -> Uploaded {
+async fn upload(file: &web_sys::File, on_progress: impl Fn(f64) + 'static) -> Uploaded {
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
 

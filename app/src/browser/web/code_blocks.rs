@@ -1,5 +1,6 @@
-//! Code blocks in the browser: highlighted by highlight.js (fetched the first time a page
-//! shows code, from `/vendor/highlight.js/`), and their Copy buttons copying the code.
+//! Code blocks (in the frame `crate::markdown` writes) in the browser: highlighted by
+//! highlight.js (fetched the first time a page shows code, from `/vendor/highlight.js/`), and
+//! their Copy buttons copying the code.
 //!
 //! Both watch the whole document rather than each component: a code block is inside markdown
 //! set as `inner_html`, in replies, blocks and ask cards alike. highlight.js reads the code's
@@ -115,7 +116,7 @@ fn copy_on_click(event: web_sys::Event) {
     leptos::task::spawn_local(async move {
         let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
         button.set_text_content(Some(if copied { "Copied" } else { "Copy failed" }));
-        crate::browser::sleep(COPIED_FOR).await;
+        super::clock::sleep(COPIED_FOR).await;
         button.set_text_content(Some("Copy"));
     });
 }

@@ -1,0 +1,139 @@
+//! The browser's functions as the server has them. A server renders pages and never runs an
+//! effect or an event handler, so each does nothing, or returns the default its browser twin's
+//! doc names; what is rendered from a lazy chunk in the browser renders at once here.
+
+use std::time::Duration;
+
+use leptos::prelude::RwSignal;
+use leptos::web_sys::Element;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::{Attach, SendError, WithoutStorage};
+use palaver_wire::body::PromptBody;
+use palaver_wire::conversation::model::TurnEvent;
+use palaver_wire::live::LiveEvent;
+
+pub fn go_to(_path: &str) {}
+
+pub fn shows_end(_element: &Element) -> bool {
+    true
+}
+
+pub fn scroll_to_newest(_element: &Element) {}
+
+pub fn copy_text(_text: String, _copied: RwSignal<bool>) {}
+
+pub fn set_root_attribute(_name: &str, _value: Option<&str>) {}
+
+pub fn open_link(_url: &str) {}
+
+pub fn set_title(_title: &str) {}
+
+/// On the server the contract's rule alone decides: what it accepts resolves to the same
+/// origin (the contract's proptest checks that against a WHATWG parser).
+pub fn resolves_to_this_origin(_path: &str) -> bool {
+    true
+}
+
+pub fn utc_offset_minutes() -> i64 {
+    0
+}
+
+pub fn now_ms() -> i64 {
+    0
+}
+
+pub async fn sleep(_duration: Duration) {}
+
+pub fn stored(_key: &str) -> Option<String> {
+    None
+}
+
+pub fn store(_key: &str, _value: &str) {}
+
+pub fn listen_live(_on_event: impl Fn(&LiveEvent) + 'static) {}
+
+pub async fn request<R: DeserializeOwned>(_method: &str, _url: &str, _body: Option<String>) -> Result<R, String> {
+    Err("Requests to the API are made from the browser.".into())
+}
+
+pub async fn send_prompt(
+    _body: &PromptBody,
+    _on_stream: impl FnOnce(String),
+    _on_event: impl FnMut(Option<String>, TurnEvent),
+) -> Result<(), SendError> {
+    Err("Turns are sent from the browser.".into())
+}
+
+pub async fn attach(
+    _conversation_id: &str,
+    _last_seen: Option<&str>,
+    _on_event: impl FnMut(Option<String>, TurnEvent),
+) -> Result<Attach, SendError> {
+    Err("Turns are followed from the browser.".into())
+}
+
+pub fn upload_chosen(
+    _event: &leptos::ev::Event,
+    _uploading: RwSignal<Vec<(String, f64)>>,
+    _errors: RwSignal<Vec<String>>,
+    _without_storage: WithoutStorage,
+    _keep: impl Fn(Value) -> Result<(), String> + 'static,
+) {
+}
+
+pub fn page_shows(_selector: &str) -> bool {
+    false
+}
+
+pub fn finish_hydration() {}
+
+pub fn show_load_error() {}
+
+/// `mod $module` whose `view_when_loaded($arg)` renders `$body` at once, and whose chunk is
+/// always loaded.
+macro_rules! lazy_view {
+    (
+        $(#[$doc:meta])* $vis:vis mod $module:ident in $chunk:ident: |$arg:ident: $value:ty| $body:expr,
+        pending: $pending:expr, unavailable: $unavailable:expr $(,)?
+    ) => {
+        $(#[$doc])*
+        $vis mod $module {
+            use super::*;
+
+            pub(crate) async fn load() -> bool {
+                true
+            }
+
+            pub(crate) fn view_when_loaded($arg: $value) -> ::leptos::prelude::AnyView {
+                $body
+            }
+        }
+    };
+}
+pub(crate) use lazy_view;
+
+/// A route whose page renders at once.
+macro_rules! lazy_page {
+    ($route:ident, $chunk:ident, $page:path) => {
+        pub use $chunk::$route;
+
+        mod $chunk {
+            use super::*;
+
+            pub struct $route;
+
+            impl ::leptos_router::LazyRoute for $route {
+                fn data() -> Self {
+                    $route
+                }
+
+                async fn view(_this: Self) -> AnyView {
+                    view! { <$page /> }.into_any()
+                }
+            }
+        }
+    };
+}
+pub(crate) use lazy_page;

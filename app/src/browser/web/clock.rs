@@ -1,0 +1,20 @@
+//! The browser's clock and timers.
+
+/// The browser's offset from UTC in minutes (east is positive); 0 on the server.
+pub fn utc_offset_minutes() -> i64 {
+    -(js_sys::Date::new_0().get_timezone_offset() as i64)
+}
+
+/// The browser's clock, in milliseconds since 1970; 0 on the server.
+pub fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+/// Waits `duration` (a browser timer); on the server, not at all.
+pub async fn sleep(duration: std::time::Duration) {
+    let millis = i32::try_from(duration.as_millis()).unwrap_or(i32::MAX);
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = leptos::prelude::window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

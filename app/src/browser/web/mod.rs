@@ -1,0 +1,24 @@
+//! The browser build's side of `crate::browser`, one concern a file.
+
+mod chunks;
+mod clock;
+mod code_blocks;
+mod files;
+mod hydration;
+mod live;
+mod page;
+mod request;
+mod storage;
+mod turn_stream;
+
+pub(crate) use chunks::{Chunk, lazy_page, lazy_view, unloaded_page};
+pub use clock::{now_ms, sleep, utc_offset_minutes};
+pub use files::upload_chosen;
+pub use hydration::{finish_hydration, page_shows, show_load_error};
+pub use live::listen_live;
+pub use page::{
+    copy_text, go_to, open_link, resolves_to_this_origin, scroll_to_newest, set_root_attribute, set_title, shows_end,
+};
+pub use request::request;
+pub use storage::{store, stored};
+pub use turn_stream::{attach, send_prompt};

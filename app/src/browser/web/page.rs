@@ -1,0 +1,74 @@
+//! The page and its window: where it goes, what it scrolls, its title and root, the clipboard,
+//! new tabs, and which URLs stay on this origin.
+
+/// A full page load of `path`, so every part of the page sees a new session.
+pub fn go_to(path: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(path);
+    }
+}
+
+/// How near its end (in pixels) a scrolled box counts as showing it.
+const END_SLACK: i32 = 48;
+
+/// Whether a scrolled box shows its end; true on the server.
+pub fn shows_end(element: &web_sys::Element) -> bool {
+    element.scroll_top() + element.client_height() >= element.scroll_height() - END_SLACK
+}
+
+/// Scrolls a box to its end; when its last ask card is taller than the box, to the card's
+/// top instead, so the question shows first.
+pub fn scroll_to_newest(element: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    element.set_scroll_top(element.scroll_height());
+    let Ok(cards) = element.query_selector_all("[data-testid=\"ask-card\"]") else { return };
+    let last = cards.length().checked_sub(1).and_then(|last| cards.item(last));
+    let Some(card) = last.and_then(|card| card.dyn_into::<web_sys::Element>().ok()) else { return };
+    let (card, shown) = (card.get_bounding_client_rect(), element.get_bounding_client_rect());
+    if card.bottom() >= shown.bottom() - 1.0 && card.top() < shown.top() {
+        element.set_scroll_top(element.scroll_top() + (card.top() - shown.top()) as i32 - 8);
+    }
+}
+
+/// Copies `text` to the clipboard; `copied` tells whether it worked.
+pub fn copy_text(text: String, copied: leptos::prelude::RwSignal<bool>) {
+    use leptos::prelude::Set;
+    if let Some(window) = web_sys::window() {
+        let promise = window.navigator().clipboard().write_text(&text);
+        leptos::task::spawn_local(async move {
+            copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+        });
+    }
+}
+
+/// Sets (or, with `None`, removes) an attribute of the document's root element.
+pub fn set_root_attribute(name: &str, value: Option<&str>) {
+    let root = web_sys::window().and_then(|window| window.document()).and_then(|document| document.document_element());
+    if let Some(root) = root {
+        let _ = match value {
+            Some(value) => root.set_attribute(name, value),
+            None => root.remove_attribute(name),
+        };
+    }
+}
+
+/// Opens an http(s) link in a new tab, with no way back to this page (`noopener`).
+pub fn open_link(url: &str) {
+    if url.starts_with("https://") || url.starts_with("http://") {
+        let _ = leptos::prelude::window().open_with_url_and_target_and_features(url, "_blank", "noopener,noreferrer");
+    }
+}
+
+/// Sets the tab's title.
+pub fn set_title(title: &str) {
+    if let Some(document) = leptos::prelude::window().document() {
+        document.set_title(title);
+    }
+}
+
+/// Whether `path`, resolved by the browser's own URL parser, stays on this page's origin. On
+/// the server the contract's rule alone decides (`crate::navigation`): true.
+pub fn resolves_to_this_origin(path: &str) -> bool {
+    let Some(origin) = web_sys::window().and_then(|window| window.location().origin().ok()) else { return false };
+    web_sys::Url::new_with_base(path, &origin).is_ok_and(|url| url.origin() == origin)
+}

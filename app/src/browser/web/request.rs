@@ -1,0 +1,31 @@
+//! A JSON request to Palaver's own HTTP API with the browser's `fetch` (the session cookie
+//! authenticates it); `crate::http` is what components call.
+
+use serde::de::DeserializeOwned;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Headers, Request, RequestInit, Response};
+
+/// `method url` with `body` (JSON) if any, the response's JSON body read as `R`; a refusal is
+/// its problem's title. On the server it fails at once.
+pub async fn request<R: DeserializeOwned>(method: &str, url: &str, body: Option<String>) -> Result<R, String> {
+    let failed = |_| "The server could not be reached.".to_string();
+    let headers = Headers::new().map_err(failed)?;
+    let init = RequestInit::new();
+    init.set_method(method);
+    if let Some(body) = body {
+        headers.set("content-type", "application/json").map_err(failed)?;
+        init.set_body(&JsValue::from_str(&body));
+    }
+    init.set_headers(&headers);
+    let request = Request::new_with_str_and_init(url, &init).map_err(failed)?;
+    let window = web_sys::window().ok_or("No window.")?;
+    let response: Response =
+        JsFuture::from(window.fetch_with_request(&request)).await.map_err(failed)?.unchecked_into();
+    let text = JsFuture::from(response.text().map_err(failed)?).await.map_err(failed)?.as_string().unwrap_or_default();
+    if !response.ok() {
+        let problem: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        return Err(problem["title"].as_str().unwrap_or("The request failed.").to_string());
+    }
+    serde_json::from_str(&text).map_err(|err| format!("The server's answer could not be read: {err}."))
+}
