@@ -11,7 +11,7 @@ test("a choice ask renders as buttons, and tapping one answers and continues the
   await chat.sendMessage("Set up billing");
 
   await expect(ask.card).toBeVisible();
-  await expect(ask.card).toBeFocused();
+  await expect(ask.card).not.toBeFocused();
   await expect(ask.card.getByRole("heading", { name: "Choose a plan" })).toBeVisible();
   await expect(ask.card.getByRole("group", { name: "Answers" }).getByRole("button")).toHaveText(["Team", "Starter", "Enterprise", "Skip"]);
   await expect(ask.card.getByText("Team — $20 per seat")).toBeVisible();

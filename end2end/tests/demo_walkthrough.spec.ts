@@ -3,7 +3,6 @@ import { demoPort } from "../playwright.config";
 import { signUpFreshUser } from "./fixtures/accounts";
 import { AskCard } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
-import { seedCompletedTodo } from "./fixtures/database";
 
 // The first run as the README tells it: the keyless demo agent as scripts/run.sh starts it
 // (blocks on, html blocks on). Its replies stream word by word, so they get more time.
@@ -75,8 +74,13 @@ test("each of the demo agent's asks is answered in the browser", async ({ page }
 
   await chat.sendMessage("invoice details");
   await ask.card.getByLabel("Company name").fill("Acme");
+  await ask.card.getByLabel("Seats").fill("12");
   await ask.submit.click();
   await expect(last()).toContainText("Thanks! I have the details:");
+  // Each value by its label, a whole number as a person writes it.
+  await expect(last()).toContainText("Company name: Acme");
+  await expect(last()).toContainText("Seats: 12");
+  await expect(last()).not.toContainText("12.0");
 
   await chat.sendMessage("upload a receipt");
   await ask.card.getByTestId("ask-skip").click();
@@ -85,7 +89,7 @@ test("each of the demo agent's asks is answered in the browser", async ({ page }
 });
 
 test("the demo todos: add, list, and a delete that waits for approval", async ({ page }) => {
-  const username = await signUpFreshUser(page);
+  await signUpFreshUser(page);
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();
@@ -102,8 +106,10 @@ test("the demo todos: add, list, and a delete that waits for approval", async ({
   await chat.waitForReply(30_000);
   await expect(last()).toHaveText("Deleted 0 completed todo(s).");
   await expect(ask.card).toHaveCount(0);
-  // With one completed, the delete waits for the approval.
-  seedCompletedTodo(username, "Water the plants", "demo");
+  // Ticked off by its title, the todo is completed, and the delete waits for the approval.
+  await chat.sendMessage("complete Buy milk");
+  await chat.waitForReply(30_000);
+  await expect(last()).toContainText("Ticked off.");
   await chat.sendMessage("delete my completed todos");
   await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for deleteCompletedTodos");
   await ask.button("approve").click();

@@ -19,12 +19,40 @@ async function askFor(page: Page, message: string, before?: (username: string) =
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();
-  await chat.sendMessage(message);
+  await chat.composer.fill(message);
+  await chat.composer.press("Enter");
+  await expect(ask.card).toBeVisible();
+  // A screen reader hears the question, and the way to it; the focus stays in the box.
+  await expect(page.getByTestId("ask-announcer")).toHaveText(/^Palaver asks: \S.* Press the up arrow in the message box to answer\.$/);
+  await expect(chat.composer).toBeFocused();
+  await expect(page.getByTestId("composer-hint")).toBeVisible();
+  await chat.composer.press("ArrowUp");
   await expect(ask.card).toBeFocused();
-  // A screen reader hears the question.
-  await expect(page.getByTestId("ask-announcer")).toHaveText(/^Palaver asks: \S/);
   return { chat, ask };
 }
+
+test("a card that arrives while the person types never takes the focus; up arrow reaches it, Escape goes back", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.composer.fill("Ask me slowly");
+  await chat.composer.press("Enter");
+  // Typing goes on while the card streams in and appears.
+  await page.keyboard.type("and one more thing");
+  await expect(ask.card).toBeVisible();
+  await page.keyboard.type(", still typing");
+  await expect(chat.composer).toBeFocused();
+  await expect(chat.composer).toHaveValue("and one more thing, still typing");
+  // With text before the caret, up arrow moves in the text; at the start it reaches the card.
+  await expect(page.getByTestId("composer-hint")).toBeVisible();
+  await chat.composer.press("Home");
+  await chat.composer.press("ArrowUp");
+  await expect(ask.card).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(chat.composer).toBeFocused();
+  await expect(chat.composer).toHaveValue("and one more thing, still typing");
+});
 
 test("a choice ask is answered with the keyboard alone, and its ending is announced", async ({ page }) => {
   const { chat, ask } = await askFor(page, "Keyboard: pick a plan");

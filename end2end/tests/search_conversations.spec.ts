@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { signUpFreshUser } from "./fixtures/accounts";
 import { ChatPage } from "./fixtures/chat_page";
 
-test("conversations are searched by what was said in them, and / goes to the search", async ({ page }) => {
+test("conversations are searched by what was said in them, / goes to the search and Escape leaves it", async ({ page }) => {
   await signUpFreshUser(page);
   const chat = new ChatPage(page);
   await chat.open();
@@ -26,6 +26,15 @@ test("conversations are searched by what was said in them, and / goes to the sea
   await expect(links.first()).toContainText(/ferry/i);
   await search.fill("nothing like it");
   await expect(links).toHaveCount(0);
+  await expect(page.getByTestId("no-match")).toHaveText("No conversations match “nothing like it”.");
   await search.fill("");
   await expect(links).toHaveCount(2);
+  await expect(page.getByTestId("no-match")).toHaveCount(0);
+
+  await search.fill("boats");
+  await expect(links).toHaveCount(1);
+  await search.press("Escape");
+  await expect(search).toHaveValue("");
+  await expect(links).toHaveCount(2);
+  await expect(chat.composer).toBeFocused();
 });

@@ -31,3 +31,17 @@ test("a sent message shows at once, the reply streams in, and both survive a rel
   );
   expect(chat.consoleErrors).toEqual([]);
 });
+
+test("the message box grows with its text up to a limit, then scrolls", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  const height = async () => (await chat.composer.boundingBox())!.height;
+  const empty = await height();
+  await chat.composer.fill(Array.from({ length: 8 }, (_, line) => `line ${line + 1}`).join("\n"));
+  expect(await height()).toBeGreaterThan(empty * 1.5);
+  await chat.composer.fill(Array.from({ length: 60 }, (_, line) => `line ${line + 1}`).join("\n"));
+  const viewport = page.viewportSize()!.height;
+  expect(await height()).toBeLessThanOrEqual(viewport * 0.4 + 1);
+  expect(await chat.composer.evaluate((box) => box.scrollHeight > box.clientHeight)).toBe(true);
+});

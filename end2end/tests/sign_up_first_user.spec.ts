@@ -13,8 +13,10 @@ test.describe.configure({ mode: "serial" });
 test("the first sign-up becomes admin, can sign out and log back in", async ({ page }) => {
   const accounts = new AccountPages(page);
 
+  // A server with no account yet opens on Sign up, and says the first account is the admin.
   await page.goto("/");
-  await expect(page).toHaveURL(/\/login\?next=\/$/);
+  await expect(page).toHaveURL(/\/signup\?next=\/$/);
+  await expect(page.getByText("This server has no account yet. The first one becomes its admin.")).toBeVisible();
 
   await accounts.signUp("founder", "correct horse battery");
   await expect(page).toHaveURL(/\/$/);
@@ -31,7 +33,16 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
   await expect(page).toHaveURL(/\/$/);
   await expect(accounts.signedInUser).toHaveText("founder");
 
-  // Sign-up is closed now that an account exists.
+  // Sign-up is closed now that an account exists, and the pages say so before a form is filled.
+  await accounts.signOut();
+  await page.goto("/signup");
+  await expect(page.getByTestId("signup-closed")).toHaveText("Sign-up is closed on this server. Ask its admin for an account.");
+  await expect(page.getByLabel("Username")).toHaveCount(0);
+  await page.goto("/login");
+  await expect(page.getByText("No account yet? Ask this server's admin for one.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign up" })).toHaveCount(0);
+  await accounts.logIn("founder", "correct horse battery");
+  await expect(page).toHaveURL(/\/$/);
   const closed = await page.request.post("/auth/signup", {
     data: { username: "latecomer", password: "correct horse battery" },
   });

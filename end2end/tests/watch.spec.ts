@@ -42,3 +42,17 @@ test("a four-option choice offers its default on the watch and hands off", async
   await expect(watch.getByTestId("watch-card").getByRole("button")).toHaveText(['Use "Weekly summary"', "Skip"]);
   await expect(watch.getByTestId("watch-handoff")).toHaveText("Continue on your phone");
 });
+
+test("the watch shows a reply's text, not its markdown source", async ({ page }) => {
+  await signUpFreshUser(page);
+  await page.goto("/watch");
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await page.locator("#watch-input").fill("Tell me in bold");
+  await page.locator("#watch-input").press("Enter");
+  const reply = page.getByTestId("watch-reply");
+  await expect(reply).toHaveText(
+    "I'm the Palaver demo agent: no API key.\n• set up a plan: I ask you to pick one option\n• build a pizza: pick several",
+    { useInnerText: true },
+  );
+  await expect(reply).not.toContainText("**");
+});

@@ -11,8 +11,10 @@ use axum::response::{IntoResponse, Redirect, Response};
 
 use palaver_core::accounts::PublicOrigins;
 use palaver_core::accounts::auth::{Accounts, Caller, require_caller, resolve_caller, session_secret};
+use palaver_core::accounts::service;
 
 use crate::problem::Problem;
+use palaver_wire::accounts::SignUpState;
 
 /// The authenticated caller of a request; 401 `Unauthorized` without a valid session or token.
 pub struct Authenticated(pub Caller);
@@ -91,7 +93,8 @@ pub async fn refuse_cross_site(State(accounts): State<Accounts>, request: Reques
 /// Pages that need an account.
 const ACCOUNT_PAGES: &[&str] = &["/", "/settings", "/admin", "/watch"];
 
-/// Sends signed-out visitors of an account page to the log-in page, and back afterwards.
+/// Sends signed-out visitors of an account page to the log-in page (to sign-up on a server
+/// with no account yet), and back afterwards.
 pub async fn require_account_for_pages(State(accounts): State<Accounts>, request: Request, next: Next) -> Response {
     if request.method() == Method::GET && ACCOUNT_PAGES.contains(&request.uri().path()) {
         match resolve_caller(&accounts, request.headers()).await {
@@ -99,7 +102,12 @@ pub async fn require_account_for_pages(State(accounts): State<Accounts>, request
             Ok(None) => {
                 let back = request.uri().path_and_query().map(|path| path.as_str()).unwrap_or("/");
                 let next_param: String = form_urlencoded_component(back);
-                return Redirect::to(&format!("/login?next={next_param}")).into_response();
+                let page = match service::sign_up_state(&accounts).await {
+                    Ok(SignUpState::FirstAccount) => "signup",
+                    Ok(_) => "login",
+                    Err(err) => return Problem::from(err).into_response(),
+                };
+                return Redirect::to(&format!("/{page}?next={next_param}")).into_response();
             }
             Err(err) => return Problem::from(err).into_response(),
         }

@@ -72,6 +72,7 @@ pub fn app_state(
 /// access-matrix test.
 pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/current_user", Access::Public),
+    ("/api/who_may_sign_up", Access::Public),
     ("/api/sign_up", Access::Public),
     ("/api/log_in", Access::Public),
     ("/api/log_out", Access::Public),

@@ -19,6 +19,17 @@ impl Role {
     }
 }
 
+/// Who may sign up on this server now: the pages say it before a form is filled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SignUpState {
+    /// No account yet: the first one may always be made, and becomes the admin.
+    FirstAccount,
+    Open,
+    /// Only an admin makes accounts (`PALAVER_OPEN_SIGNUP` is off).
+    Closed,
+}
+
 /// A user as the API shows it (never the password hash).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::server_fn::{self, Reported};
 #[cfg(feature = "ssr")]
 use palaver_core::accounts::{auth, service};
-use palaver_wire::accounts::{CreatedToken, PasswordOutcome, TokenSummary, UserView};
+use palaver_wire::accounts::{CreatedToken, PasswordOutcome, SignUpState, TokenSummary, UserView};
 use palaver_wire::error::AppError;
 
 #[server(prefix = "/api", endpoint = "current_user")]
@@ -23,6 +23,13 @@ async fn begin_session(result: palaver_core::error::AppResult<service::NewSessio
     let secure = server_fn::secure_cookies(&state).await;
     server_fn::set_cookie(&auth::session_cookie(&session.secret, state.accounts.settings.session_idle, secure));
     Ok(session.user)
+}
+
+/// Who may sign up now, so the pages say it before a form is filled.
+#[server(prefix = "/api", endpoint = "who_may_sign_up")]
+pub async fn who_may_sign_up() -> Result<SignUpState, AppError> {
+    let state = server_fn::app_state()?;
+    service::sign_up_state(&state.accounts).await.reported()
 }
 
 #[server(prefix = "/api", endpoint = "sign_up")]

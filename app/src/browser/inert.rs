@@ -30,6 +30,16 @@ pub fn open_link(_url: &str) {}
 
 pub fn set_title(_title: &str) {}
 
+pub fn fit_to_content(_element: &leptos::web_sys::HtmlElement) {}
+
+pub fn caret_at_start(_event: &leptos::web_sys::KeyboardEvent) -> bool {
+    false
+}
+
+pub fn focus_first(_selector: &str) -> bool {
+    false
+}
+
 /// On the server the contract's rule alone decides: what it accepts resolves to the same
 /// origin (the contract's proptest checks that against a WHATWG parser).
 pub fn resolves_to_this_origin(_path: &str) -> bool {

@@ -15,7 +15,7 @@ pub(super) fn use_ask_announcements(pending: impl Fn() -> Announced + 'static) -
         let before = previous.flatten();
         match (&before, &now) {
             (_, Some((id, question))) if before.as_ref().map(|(id, _)| id) != Some(id) => {
-                said.set(format!("Palaver asks: {question}"));
+                said.set(format!("Palaver asks: {question} Press the up arrow in the message box to answer."));
             }
             (Some((_, question)), None) => said.set(format!("The question has ended: {question}")),
             _ => {}

@@ -50,10 +50,26 @@ pub(super) fn ConversationList(
                 data-testid="conversation-search"
                 prop:value=move || search.get()
                 on:input=move |event| search.set(event_target_value(&event))
+                on:keydown=move |event| {
+                    if event.key() == "Escape" {
+                        event.prevent_default();
+                        search.set(String::new());
+                        crate::browser::focus_first(super::COMPOSER);
+                    }
+                }
             />
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
                     match conversations.await {
+                        Ok(list) if list.is_empty() && !search.with_untracked(|q| q.trim().is_empty()) => {
+                            let searched = search.get_untracked().trim().to_string();
+                            view! {
+                                <p class="conversations__none" role="status" data-testid="no-match">
+                                    {format!("No conversations match “{searched}”.")}
+                                </p>
+                            }
+                                .into_any()
+                        }
                         Ok(list) => {
                             view! {
                                 <ul class="conversations__list">

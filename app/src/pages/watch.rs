@@ -10,6 +10,7 @@ use palaver_contract::asks::{AskSurface, SimpleCardButton};
 use palaver_wire::body::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_wire::conversation::deadline;
 use palaver_wire::conversation::document::HistoryDocument;
+use palaver_wire::conversation::plain::plain_text;
 use palaver_wire::live::LiveEvent;
 
 #[component]
@@ -59,7 +60,8 @@ pub fn WatchPage() -> impl IntoView {
             let url = format!("/gpt/histories/{conversation_id}/turn");
             match crate::http::send::<_, Data<TurnResult>>("POST", &url, &body).await {
                 Ok(Data { data }) => {
-                    reply.set(Some(data.text).filter(|text| !text.is_empty()));
+                    // A watch shows text: the reply's markdown is read as plain text.
+                    reply.set(Some(plain_text(&data.text)).filter(|text| !text.is_empty()));
                     error.set(data.error);
                 }
                 Err(message) => error.set(Some(message)),

@@ -17,6 +17,34 @@ pub fn is_blank(value: &Value) -> bool {
     }
 }
 
+/// The largest whole number a float holds exactly (2^53).
+const EXACT_WHOLE_MAX: f64 = 9_007_199_254_740_992.0;
+
+/// A number as JSON: a whole one without a fraction (`12`, not `12.0`), as a person writes it.
+pub fn number_value(number: f64) -> Value {
+    if number.fract() == 0.0 && number.abs() <= EXACT_WHOLE_MAX {
+        // In range and whole: the cast is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        return Value::from(number as i64);
+    }
+    Value::from(number)
+}
+
+/// Every whole number in `value` written without a fraction, so an answer a client sent as
+/// `12.0` is stored, shown and told to the model as `12`.
+pub fn whole_numbers_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            if let Some(float) = number.as_f64() {
+                *value = number_value(float);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        Value::Object(fields) => fields.values_mut().for_each(whole_numbers_as_integers),
+        _ => {}
+    }
+}
+
 fn type_name(field_type: FormFieldType) -> &'static str {
     match field_type {
         FormFieldType::Boolean => "true or false",
@@ -356,6 +384,18 @@ pub fn is_phone(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_are_written_without_a_fraction() {
+        assert_eq!(number_value(12.0).to_string(), "12");
+        assert_eq!(number_value(-3.0).to_string(), "-3");
+        assert_eq!(number_value(2.5).to_string(), "2.5");
+        assert!(number_value(1e300).is_f64(), "too large to be exact: stays a float");
+        let mut answer: Value =
+            serde_json::from_str(r#"{"content": {"values": {"seats": 12.0, "ratio": 0.5, "list": [3.0]}}}"#).unwrap();
+        whole_numbers_as_integers(&mut answer);
+        assert_eq!(answer.to_string(), r#"{"content":{"values":{"list":[3],"ratio":0.5,"seats":12}}}"#);
+    }
 
     #[test]
     fn dates_and_times() {

@@ -34,7 +34,7 @@ pub use files::{
     is_text_file_mime_type, parse_ask_data_url, sniff_file_bytes,
 };
 pub use form_field::{FORM_FIELD_TYPES, FormField, FormFieldType, FormOption};
-pub use form_values::is_blank;
+pub use form_values::{is_blank, number_value, whole_numbers_as_integers};
 pub use input::{
     ASK_FILE_ACCEPT, ASK_KINDS, AskKind, AskSurface, Bounds, COMPACT_ASK_KINDS, ChoiceInput, ChoiceOption,
     ConfirmInput, FileAccept, FilesInput, FormInput, MarkdownInput, SelectMode, ask_kinds_for_surface,

@@ -12,7 +12,8 @@ use super::store;
 use super::strength::check_strength;
 use crate::error::{AppError, AppResult};
 use palaver_wire::accounts::{
-    CreatedToken, PasswordOutcome, Role, TokenSummary, UserView, check_password, check_token_name, check_username,
+    CreatedToken, PasswordOutcome, Role, SignUpState, TokenSummary, UserView, check_password, check_token_name,
+    check_username,
 };
 
 /// A user signed in, and the secret of their new session (for the cookie).
@@ -45,13 +46,23 @@ async fn start_session(accounts: &Accounts, user: UserView, end_others: bool) ->
     Ok(NewSession { user, secret })
 }
 
+/// Who may sign up now: the first account always, then only with open sign-up.
+pub async fn sign_up_state(accounts: &Accounts) -> AppResult<SignUpState> {
+    Ok(match (store::has_users(&accounts.pool).await?, accounts.settings.open_signup) {
+        (false, _) => SignUpState::FirstAccount,
+        (true, true) => SignUpState::Open,
+        (true, false) => SignUpState::Closed,
+    })
+}
+
 /// Signs up: open for the first account (which becomes admin), then only with open sign-up,
 /// and then at most `signups_per_hour` from one client address.
 pub async fn sign_up(accounts: &Accounts, username: &str, password: &str, address: &str) -> AppResult<NewSession> {
-    let first = !store::has_users(&accounts.pool).await?;
-    if !accounts.settings.open_signup && !first {
+    let state = sign_up_state(accounts).await?;
+    if state == SignUpState::Closed {
         return Err(AppError::SignUpClosed.into());
     }
+    let first = state == SignUpState::FirstAccount;
     let now = unix_ms(SystemTime::now());
     if !first
         && let Attempt::Refused(retry_after_secs) =

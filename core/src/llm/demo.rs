@@ -9,6 +9,7 @@ use futures::stream::{self, BoxStream};
 use palaver_contract::asks::option_labels;
 use serde_json::{Value, json};
 
+use super::demo_asks::{arabic_logo_question, logo_questions, plan_ask, toppings_ask};
 use super::demo_documents;
 use super::{
     CallPurpose, ChatModel, ContentPart, FinishReason, ModelEvent, ModelMessage, ModelRequest, ToolCall, Usage,
@@ -195,51 +196,6 @@ fn answer_prompt(request: &ModelRequest, message: &str) -> Move {
     ))
 }
 
-fn logo_questions() -> Value {
-    json!({
-        "title": "Your new logo", "prompt": "Three quick questions before I sketch the logo.",
-        "questions": [
-            {"title": "Which shade of gold?", "answers": [
-                {"label": "#b49c54", "description": "Warm and a little muted"}, {"label": "#d4af37", "description": "Bright metallic"}]},
-            {"title": "Where will it appear?", "multi": true, "allowCustom": true, "answers": [
-                {"label": "Website"}, {"label": "Business cards"}, {"label": "Signage"}]},
-            {"title": "Which style?", "answers": [{"label": "Wordmark"}, {"label": "Emblem"}, {"label": "Monogram"}]}
-        ]
-    })
-}
-
-/// The logo's first question in Arabic: right to left, with left-to-right answers.
-fn arabic_logo_question() -> Value {
-    json!({
-        "prompt": "سؤال سريع قبل أن أرسم الشعار.", "locale": "ar",
-        "questions": [{"title": "أي درجة من الذهبي؟", "answers": [{"label": "#b49c54"}, {"label": "#d4af37"}]}]
-    })
-}
-
-fn plan_ask() -> Value {
-    json!({
-        "title": "Choose a plan", "prompt": "Which plan should I set up?", "select": "one", "default": ["team"],
-        "submitLabel": "Set up plan",
-        "options": [
-            {"id": "starter", "label": "Starter", "description": "$0, one seat"},
-            {"id": "team", "label": "Team", "description": "$20 per seat"},
-            {"id": "enterprise", "label": "Enterprise"}
-        ]
-    })
-}
-
-fn toppings_ask() -> Value {
-    json!({
-        "title": "Build your pizza", "prompt": "Which toppings should I add? Pick up to three.", "select": "many",
-        "options": [
-            {"id": "cheese", "label": "Extra cheese"}, {"id": "mushrooms", "label": "Mushrooms"},
-            {"id": "olives", "label": "Olives"}, {"id": "peppers", "label": "Peppers"}, {"id": "pineapple", "label": "Pineapple"}
-        ],
-        "default": ["cheese", "mushrooms"], "maxSelected": 3, "allowOther": true, "otherLabel": "Another topping",
-        "submitLabel": "Add toppings"
-    })
-}
-
 /// The title in "complete buy milk" (or "complete todo …", "tick off …"), if the message asks
 /// to mark a todo done.
 fn todo_to_complete(message: &str) -> Option<&str> {
@@ -355,8 +311,24 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
         ),
         "ask_markdown" => "Great, the draft goes out as it is.".to_string(),
         "ask_form" => {
-            let values = content["values"].as_object().cloned().unwrap_or_default();
-            let lines: String = values.iter().map(|(key, value)| format!("- **{key}**: {value}\n")).collect();
+            // Each value by its field's label, in the form's order, as a person reads it.
+            let values = &content["values"];
+            let lines: String = input["fields"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|field| {
+                    let value = values.get(field["id"].as_str()?)?;
+                    let label = field["label"].as_str().unwrap_or_default();
+                    let shown = match value {
+                        Value::String(text) => text.clone(),
+                        Value::Bool(true) => "yes".into(),
+                        Value::Bool(false) => "no".into(),
+                        other => other.to_string(),
+                    };
+                    Some(format!("- **{label}**: {shown}\n"))
+                })
+                .collect();
             format!("Thanks! I have the details:\n\n{lines}")
         }
         "ask_files" => {

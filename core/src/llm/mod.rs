@@ -5,6 +5,7 @@
 
 mod anthropic;
 mod demo;
+mod demo_asks;
 pub(crate) mod demo_documents;
 mod http;
 mod mock;

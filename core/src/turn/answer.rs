@@ -22,7 +22,7 @@ use crate::error::{AppError, AppResult, FieldError};
 use crate::llm::{ContentPart, ModelMessage, ToolCall};
 use palaver_contract::asks::{
     Ask, AskResponse, check_ask_file_bytes, file_not_owned_error, parse_ask_data_url, parse_stored_ask, told_answer,
-    validate_ask_response,
+    validate_ask_response, whole_numbers_as_integers,
 };
 use palaver_wire::audit::Decider;
 use palaver_wire::conversation::model::{AskStatus, HistoryRow};
@@ -121,10 +121,11 @@ impl TurnRunner {
         if !errors.is_empty() {
             return Err(AppError::InvalidAnswer { fields: errors.iter().map(FieldError::from).collect() }.into());
         }
-        let (response, parts) = match (&ask, response.get("content")) {
+        let (mut response, parts) = match (&ask, response.get("content")) {
             (Ask::Files(_), Some(content)) => self.load_answer_files(history_id, content).await?,
             _ => (response.clone(), Vec::new()),
         };
+        whole_numbers_as_integers(&mut response);
         let mut response: AskResponse = serde_json::from_value(response)?;
         if pending.asked_by_call.is_some() {
             match self.waiting.refusals(history_id, tool_call_id, &response) {

@@ -9,6 +9,7 @@ mod common;
 mod argument_asks;
 mod ask_ledger;
 mod block_replies;
+mod form_answers;
 mod mcp_servers;
 mod question_sets;
 mod reference_turns;

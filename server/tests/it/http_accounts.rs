@@ -331,10 +331,13 @@ async fn cookies_are_secure_behind_https() {
 }
 
 #[tokio::test]
-async fn pages_that_need_an_account_redirect_to_log_in_and_back() {
+async fn pages_that_need_an_account_redirect_to_sign_up_on_a_new_server_else_to_log_in_and_back() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
     let reply = app.send("GET", "/settings", &[], None).await;
     assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers.get(header::LOCATION).unwrap(), "/signup?next=/settings", "no account yet");
+    app.user("ada", Role::User).await;
+    let reply = app.send("GET", "/settings", &[], None).await;
     assert_eq!(reply.headers.get(header::LOCATION).unwrap(), "/login?next=/settings");
     let login = app.send("GET", "/login", &[], None).await;
     assert_eq!(login.status, StatusCode::OK);

@@ -6,5 +6,6 @@ pub mod deadline;
 pub mod document;
 pub mod export;
 pub mod model;
+pub mod plain;
 pub mod summary;
 pub mod transcript;

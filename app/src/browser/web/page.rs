@@ -59,6 +59,34 @@ pub fn open_link(url: &str) {
     }
 }
 
+/// Sizes a text box to its text where CSS cannot (`field-sizing: content`); the stylesheet's
+/// `max-height` still caps it.
+pub fn fit_to_content(element: &web_sys::HtmlElement) {
+    if web_sys::css::supports_with_value("field-sizing", "content").unwrap_or(false) {
+        return;
+    }
+    let style = element.style();
+    let _ = style.set_property("height", "auto");
+    let _ = style.set_property("height", &format!("{}px", element.scroll_height()));
+}
+
+/// Whether the caret of the text box a key went to is at its very start, nothing selected.
+pub fn caret_at_start(event: &web_sys::KeyboardEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    let field = event.target().and_then(|target| target.dyn_into::<web_sys::HtmlTextAreaElement>().ok());
+    field.is_some_and(|field| field.selection_end().ok().flatten() == Some(0))
+}
+
+/// Moves the focus to the first element `selector` finds; false when there is none.
+pub fn focus_first(selector: &str) -> bool {
+    use wasm_bindgen::JsCast;
+    let found = leptos::prelude::document().query_selector(selector).ok().flatten();
+    match found.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
+        Some(element) => element.focus().is_ok(),
+        None => false,
+    }
+}
+
 /// Sets the tab's title.
 pub fn set_title(title: &str) {
     if let Some(document) = leptos::prelude::window().document() {

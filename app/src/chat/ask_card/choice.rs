@@ -160,6 +160,12 @@ pub(super) fn ChoiceBody(
                 words.with("choose-range", &[("min", bounds.min.into()), ("max", bounds.max.into())])
             };
             let other_label = input.other_label.clone().unwrap_or_else(|| words.get("other"));
+            // A pick past the most the ask takes is refused at the box (Other, once written,
+            // counts as one): the rest are disabled while the answer is full.
+            let full = Memo::new(move |_| {
+                let picked = selected.with(Vec::len) + usize::from(other.with(|other| !other.trim().is_empty()));
+                i64::try_from(picked).unwrap_or(i64::MAX) >= bounds.max
+            });
             view! {
                 <fieldset class="ask-card__options">
                     <legend>{hint}</legend>
@@ -168,12 +174,14 @@ pub(super) fn ChoiceBody(
                         .map(|option| {
                             let id = option.id.clone();
                             let checked_id = id.clone();
+                            let picked = Memo::new(move |_| selected.with(|s| s.contains(&checked_id)));
                             view! {
                                 <label class="ask-option">
                                     <input
                                         type="checkbox"
                                         value=id.clone()
-                                        prop:checked=move || selected.with(|s| s.contains(&checked_id))
+                                        prop:checked=move || picked.get()
+                                        prop:disabled=move || full.get() && !picked.get()
                                         on:change=move |event| {
                                             let on = event_target_checked(&event);
                                             selected
@@ -199,6 +207,7 @@ pub(super) fn ChoiceBody(
                                     <input
                                         type="text"
                                         prop:value=move || other.get()
+                                        prop:disabled=move || full.get() && other.with(|other| other.trim().is_empty())
                                         on:input=move |event| {
                                             other.set(event_target_value(&event));
                                             touched.set(true);

@@ -7,13 +7,13 @@ use super::AnswerChannel;
 use super::drafts::{FormDraft, use_ask_draft};
 use super::{ErrorList, SubmitRow, errors_at};
 use crate::components::textarea_text;
-use palaver_contract::asks::{Ask, FormField, FormFieldType, FormInput};
+use palaver_contract::asks::{Ask, FormField, FormFieldType, FormInput, number_value};
 
 /// A form field's value as the browser's control gives it.
 fn field_value(field: &FormField, raw: &str, checked: bool) -> Option<Value> {
     match field.field_type {
         FormFieldType::Boolean => Some(json!(checked)),
-        FormFieldType::Number => raw.trim().parse::<f64>().ok().map(|n| json!(n)),
+        FormFieldType::Number => raw.trim().parse::<f64>().ok().map(number_value),
         FormFieldType::Datetime if !raw.is_empty() => Some(json!(format!("{raw}{}", browser_offset()))),
         _ if raw.is_empty() => None,
         _ => Some(json!(raw)),

@@ -149,20 +149,21 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
         Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
         Ask::Questions(input) => view! { <QuestionsBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
     };
-    // A newly shown ask takes the focus, so keyboard and screen-reader users land on it.
-    let card = NodeRef::<leptos::html::Section>::new();
-    Effect::new(move |_| {
-        if let Some(section) = card.get() {
-            let _ = section.focus();
-        }
-    });
+    // A new ask never takes the focus (the person may be typing): the live region announces
+    // it, and ↑ in the message box reaches it (`super::PENDING_CARD`); Escape goes back there.
     view! {
         <section
-            node_ref=card
             class="ask-card ask-card--pending"
             data-testid="ask-card"
             aria-label=label
             tabindex="-1"
+            on:keydown=move |event| {
+                let in_text = event_target::<leptos::web_sys::HtmlElement>(&event).tag_name() == "TEXTAREA";
+                if event.key() == "Escape" && !in_text {
+                    event.prevent_default();
+                    crate::browser::focus_first(super::COMPOSER);
+                }
+            }
             lang=language.lang
             dir=language.dir
         >

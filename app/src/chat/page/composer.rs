@@ -1,5 +1,6 @@
 //! The composer: the message box with its attachments, Send (or Enter), and Stop (or Escape)
-//! while a reply runs.
+//! while a reply runs. While a question waits, it says that a message skips it, and ↑ (at the
+//! start of the box) or "Answer it" goes to the question's card.
 
 use leptos::prelude::*;
 
@@ -10,6 +11,9 @@ use palaver_wire::conversation::model::Attachment;
 #[component]
 pub(super) fn Composer(
     busy: RwSignal<bool>,
+    /// A question waits on the person (a message sent now skips it).
+    #[prop(into)]
+    waiting: Signal<bool>,
     on_send: impl Fn(String, Vec<Attachment>) + Clone + Send + Sync + 'static,
     on_stop: impl Fn() + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
@@ -24,6 +28,7 @@ pub(super) fn Composer(
         on_send(prompt, files.take());
     };
     let submit_on_enter = submit.clone();
+    let to_card = move || crate::browser::focus_first(super::super::PENDING_CARD);
     view! {
         <form
             class="composer"
@@ -41,11 +46,20 @@ pub(super) fn Composer(
                 id="composer-input"
                 class="composer__input"
                 rows="2"
-                placeholder="Message Palaver…"
+                placeholder=move || {
+                    if waiting.get() { "Sending a message skips the question above" } else { "Message Palaver…" }
+                }
+                aria-describedby=move || waiting.get().then_some("composer-hint")
                 prop:value=move || draft.get()
-                on:input=move |event| draft.set(event_target_value(&event))
+                on:input=move |event| {
+                    draft.set(event_target_value(&event));
+                    crate::browser::fit_to_content(&event_target::<leptos::web_sys::HtmlElement>(&event));
+                }
                 on:keydown=move |event| {
-                    if event.key() == "Enter" && !event.shift_key() {
+                    let at_start = crate::browser::caret_at_start(&event);
+                    if event.key() == "ArrowUp" && at_start && waiting.get_untracked() && to_card() {
+                        event.prevent_default();
+                    } else if event.key() == "Enter" && !event.shift_key() {
                         event.prevent_default();
                         submit_on_enter();
                     } else if event.key() == "Escape" && busy.get_untracked() {
@@ -67,6 +81,20 @@ pub(super) fn Composer(
                 <button type="button" class="composer__stop" data-testid="stop" on:click=move |_| on_stop()>
                     "Stop"
                 </button>
+            </Show>
+            <Show when=move || waiting.get()>
+                <p class="composer__hint" id="composer-hint" data-testid="composer-hint">
+                    "A question above is waiting for you. Sending a message skips it. "
+                    <button
+                        type="button"
+                        class="composer__to-card"
+                        on:click=move |_| {
+                            to_card();
+                        }
+                    >
+                        "Answer it (↑)"
+                    </button>
+                </p>
             </Show>
         </form>
     }

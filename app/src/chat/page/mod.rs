@@ -59,6 +59,7 @@ pub fn ChatPage() -> impl IntoView {
         let view = open.read()?;
         view.pending_ask.map(|pending| (pending.ask.tool_call_id, pending.ask.simple.text))
     });
+    let waiting = Signal::derive(move || open.read().is_some_and(|view| view.pending_ask.is_some()));
     let transcript_box = NodeRef::<leptos::html::Section>::new();
     let behind = use_follow_newest(transcript_box, move || {
         live.track();
@@ -113,7 +114,7 @@ pub fn ChatPage() -> impl IntoView {
                             "New messages ↓"
                         </button>
                     </Show>
-                </section> <Composer busy on_send=send on_stop=stop />
+                </section> <Composer busy waiting on_send=send on_stop=stop />
             </main>
         </div>
     }
