@@ -15,6 +15,7 @@ pub mod markdown;
 mod mcp_admin;
 pub mod navigation;
 mod page_context;
+mod page_title;
 mod pages;
 #[cfg(feature = "ssr")]
 pub mod server_fn;
@@ -66,6 +67,7 @@ pub fn App() -> impl IntoView {
     provide_context(page_words());
     provide_context(image_hosts());
     chat::ConversationsDrawer::provide();
+    page_title::PageTitle::provide();
     view! {
         <Stylesheet id="leptos" href="/pkg/palaver.css" />
         <Title text="Palaver" />

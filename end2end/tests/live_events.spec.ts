@@ -25,7 +25,7 @@ test("an ask made in one tab shows in a second tab and on the watch, and is answ
   const looked = watchLooked;
   await watch.waitForTimeout(4_000);
   expect(watchLooked).toBe(looked);
-  await expect(second.getByTestId("inbox-count")).toHaveText("0");
+  await expect(second.getByTestId("inbox-count")).toBeHidden();
 
   await chat.sendMessage("Which plan?");
   await expect(new AskCard(page).card).toBeVisible();
@@ -40,7 +40,7 @@ test("an ask made in one tab shows in a second tab and on the watch, and is answ
   for (const tab of [page, second]) {
     await expect(new AskCard(tab).summaries()).toHaveText(["✓ You chose: Team"], { timeout: 5_000 });
     await expect(new ChatPage(tab).assistantMessages().last()).toHaveText("Team it is.");
-    await expect(tab.getByTestId("inbox-count")).toHaveText("0");
+    await expect(tab.getByTestId("inbox-count")).toBeHidden();
   }
 });
 
@@ -49,21 +49,26 @@ test("the inbox counts the asks waiting, in the tab's title too, and answers a s
   const chat = new ChatPage(page);
   await chat.open();
   await expect(page).toHaveTitle("Palaver");
+  // Nothing waits: no badge.
+  await expect(page.getByTestId("inbox-count")).toHaveCount(0);
   await chat.sendMessage("A plan from the inbox");
   await expect(new AskCard(page).card).toBeVisible();
   await expect(page.getByTestId("inbox-count")).toHaveText("1");
-  await expect(page).toHaveTitle("(1) Palaver");
+  // The tab names the conversation as the list does, and counts what waits.
+  await expect(page).toHaveTitle("(1) A plan from the inbox – Palaver");
+  await expect(chat.conversations.locator(".conversations__list li").first()).toContainText("A plan from the inbox");
 
   await page.getByTestId("inbox").locator("summary").click();
   const item = page.getByTestId("inbox-item");
   await expect(item).toHaveCount(1);
   await expect(item.locator(".inbox__open")).toHaveText("Choose a plan");
-  // A conversation that has only asked has no title yet (the first reply names it).
-  await expect(item).toContainText("Untitled conversation · asked just now");
+  // A conversation that has only asked has no title yet (the first reply names it): the inbox
+  // names it as the list does, by its first message.
+  await expect(item).toContainText("A plan from the inbox · asked just now");
   await item.getByTestId("inbox-button-option:starter").click();
 
-  await expect(page.getByTestId("inbox-count")).toHaveText("0");
-  await expect(page).toHaveTitle("Palaver");
+  await expect(page.getByTestId("inbox-count")).toHaveCount(0);
+  await expect(page).toHaveTitle(/^[^(].* – Palaver$/);
   await expect(page.getByText("Nothing waits for you.")).toBeVisible();
   // The chat showing that conversation hears the answer and its reply.
   await expect(new AskCard(page).summaries()).toHaveText(["✓ You chose: Starter"], { timeout: 5_000 });

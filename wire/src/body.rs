@@ -111,11 +111,12 @@ pub struct AskAdditions {
     pub expires_at: bool,
     pub locale: bool,
     pub call: bool,
+    pub name: bool,
 }
 
 impl AskAdditions {
     /// The `include` value that asks for every addition.
-    pub const ALL: &'static str = "expiresAt,locale,call";
+    pub const ALL: &'static str = "expiresAt,locale,call,name";
 
     /// `GET /gpt/histories/pendingAsks` with every addition, as the watch and the inbox read it
     /// (they show the time left, the ask's language and what an approval would run).
@@ -132,9 +133,10 @@ impl AskAdditions {
                 "expiresAt" => additions.expires_at = true,
                 "locale" => additions.locale = true,
                 "call" => additions.call = true,
+                "name" => additions.name = true,
                 other => {
                     return Err(format!(
-                        "include names Palaver's additions, comma-separated: expiresAt, locale, call (it named \"{other}\")."
+                        "include names Palaver's additions, comma-separated: expiresAt, locale, call, name (it named \"{other}\")."
                     ));
                 }
             }
@@ -147,6 +149,7 @@ impl AskAdditions {
             expires_at: entry.expires_at.filter(|_| self.expires_at),
             locale: entry.locale.filter(|_| self.locale),
             call: entry.call.filter(|_| self.call),
+            name: entry.name.filter(|_| self.name),
             ..entry
         }
     }
@@ -185,6 +188,11 @@ pub struct PendingAskEntry {
     /// For an approval, the call it would run (Palaver's addition, with `?include=call`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call: Option<GuardedCall>,
+    /// The conversation's name as the chat shows it: its title, else its first message's words
+    /// (Palaver's addition, with `?include=name`; `title` stays the stored title, unset until
+    /// the first reply names it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// The ask a headless turn left pending.
@@ -331,13 +339,13 @@ mod tests {
         assert_eq!(AskAdditions::parse(Some("")), Ok(AskAdditions::default()));
         assert_eq!(
             AskAdditions::parse(Some(AskAdditions::ALL)),
-            Ok(AskAdditions { expires_at: true, locale: true, call: true })
+            Ok(AskAdditions { expires_at: true, locale: true, call: true, name: true })
         );
         assert_eq!(
             AskAdditions::parse(Some(" locale ,")),
-            Ok(AskAdditions { expires_at: false, locale: true, call: false })
+            Ok(AskAdditions { locale: true, ..AskAdditions::default() })
         );
         let refused = AskAdditions::parse(Some("expiresAt,origin")).unwrap_err();
-        assert!(refused.contains("expiresAt, locale, call") && refused.contains("\"origin\""), "{refused}");
+        assert!(refused.contains("expiresAt, locale, call, name") && refused.contains("\"origin\""), "{refused}");
     }
 }

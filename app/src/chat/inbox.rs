@@ -10,6 +10,7 @@ use palaver_contract::asks::{AskSurface, ButtonStyle};
 use palaver_contract::visible::Layout;
 use palaver_wire::body::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_wire::conversation::deadline;
+use palaver_wire::conversation::model::conversation_name;
 use palaver_wire::live::LiveEvent;
 
 fn button_class(style: ButtonStyle) -> &'static str {
@@ -67,10 +68,9 @@ pub fn Inbox() -> impl IntoView {
             on_cleanup(move || handle.clear());
         }
     });
-    Effect::new(move |_| {
-        let count = asks.with(Vec::len);
-        crate::browser::set_title(&if count == 0 { "Palaver".to_string() } else { format!("({count}) Palaver") });
-    });
+    if let Some(title) = crate::page_title::PageTitle::get() {
+        Effect::new(move |_| title.waiting.set(asks.with(Vec::len)));
+    }
     let details = NodeRef::<leptos::html::Details>::new();
     let close = move || {
         if let Some(details) = details.get_untracked() {
@@ -99,9 +99,18 @@ pub fn Inbox() -> impl IntoView {
         <details class="inbox" data-testid="inbox" node_ref=details>
             <summary class="inbox__toggle">
                 <span class="inbox__label">"Needs your input"</span>
-                <span class="inbox__count" data-testid="inbox-count" aria-label="pending asks">
-                    {move || asks.with(Vec::len)}
+                // The count shows only when something waits; a screen reader hears it either way.
+                <span class="visually-hidden">
+                    {move || match asks.with(Vec::len) {
+                        0 => ", nothing waiting".to_string(),
+                        count => format!(", {count} waiting"),
+                    }}
                 </span>
+                <Show when=move || asks.with(|asks| !asks.is_empty())>
+                    <span class="inbox__count" data-testid="inbox-count" aria-hidden="true">
+                        {move || asks.with(Vec::len)}
+                    </span>
+                </Show>
             </summary>
             <div class="inbox__panel">
                 {move || {
@@ -128,9 +137,9 @@ pub fn Inbox() -> impl IntoView {
                             {
                                 let heading = ask.simple.title.clone().unwrap_or_else(|| ask.simple.text.clone());
                                 let conversation_title = ask
-                                    .title
+                                    .name
                                     .clone()
-                                    .unwrap_or_else(|| "Untitled conversation".into());
+                                    .unwrap_or_else(|| conversation_name(ask.title.as_deref(), None));
                                 let asked = deadline::epoch_ms(&ask.created);
                                 let expires = ask.expires_at.as_deref().and_then(deadline::epoch_ms);
                                 let words = crate::words::reader_words();

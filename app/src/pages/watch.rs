@@ -145,7 +145,7 @@ pub fn WatchPage() -> impl IntoView {
                         view! {
                             <SimpleCardView
                                 card=item.simple
-                                fallback_title=item.title
+                                fallback_title=item.name.or(item.title)
                                 on_press=press
                                 disabled=busy
                                 locale=item.locale

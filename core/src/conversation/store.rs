@@ -48,7 +48,7 @@ fn summary((id, title, created, updated, first): SummaryRow) -> HistorySummary {
 }
 
 /// The first message's text of the conversation `h`, as a column.
-fn first_message(backend: Backend) -> String {
+pub(crate) fn first_message(backend: Backend) -> String {
     format!(
         "(SELECT {} FROM history_rows r WHERE r.history_id = h.id AND r.row_type = 'user' ORDER BY r.seq LIMIT 1)",
         backend.json_text("r.payload", "text")

@@ -67,6 +67,7 @@ pub async fn pending_asks(
                 simple: item.pending.ask.simple,
                 tool_call_id: item.pending.ask.tool_call_id,
                 title: item.title,
+                name: Some(item.name),
                 expires_at: item.pending.ask.expires_at,
             })
         })

@@ -255,12 +255,19 @@ async fn headless_answers_match_the_published_schemas_and_palavers_additions_com
     assert!(!schema_errors("pendingAsksResponse.schema.json", &with_additions).is_empty(), "the schemas are closed");
     let (_, only_locale) = app.json(&ada, "GET", "/gpt/histories/pendingAsks?include=locale&q=ignored", None).await;
     assert_eq!(keys(&only_locale["data"][0]), ["created", "historyId", "kind", "locale", "simple", "toolCallId"]);
+    // A conversation whose turn only asked has no title yet: its name is its first message's words.
+    let (_, named) = app.json(&ada, "GET", "/gpt/histories/pendingAsks?include=name", None).await;
+    assert_eq!(keys(&named["data"][0]), ["created", "historyId", "kind", "name", "simple", "toolCallId"]);
+    assert_eq!(named["data"][0]["name"], "Plan?");
 
     let refused = app.call(Some(&ada), "GET", "/gpt/histories/pendingAsks?include=expiresAt,origin", None).await;
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     let problem = refused.json();
     assert_eq!(problem["title"], "Invalid query");
-    assert!(problem["detail"].as_str().unwrap().contains("expiresAt, locale, call (it named \"origin\")"), "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("expiresAt, locale, call, name (it named \"origin\")"),
+        "{problem}"
+    );
 
     let turn_with_additions = format!("/gpt/histories/{id}/turn?include={}", palaver_wire::body::AskAdditions::ALL);
     let (status, cancelled_and_asked_again) =

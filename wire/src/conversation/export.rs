@@ -70,8 +70,7 @@ fn tool_label(name: &str) -> String {
 
 /// The conversation as Markdown: a heading, then each message, tool and ask in order.
 pub fn to_markdown(view: &HistoryView) -> String {
-    let mut out =
-        format!("# {}\n", view.title.as_deref().unwrap_or("Untitled conversation").replace(['\r', '\n'], " "));
+    let mut out = format!("# {}\n", view.name().replace(['\r', '\n'], " "));
     for item in transcript(view) {
         let section = match item {
             TranscriptItem::User { text, attachments } => {

@@ -20,10 +20,18 @@ pub struct HistorySummary {
 }
 
 impl HistorySummary {
-    /// What the list calls it: its title, else its first message's words.
+    /// What the list calls it (`conversation_name`).
     pub fn label(&self) -> String {
-        self.title.clone().or_else(|| self.first_message.clone()).unwrap_or_else(|| "New conversation".to_string())
+        conversation_name(self.title.as_deref(), self.first_message.as_deref())
     }
+}
+
+/// A conversation's one name, wherever it is shown (the list, the inbox, the tab, the export):
+/// its title, else its first message's words (a conversation whose turn only asked has no
+/// title yet), else "New conversation".
+pub fn conversation_name(title: Option<&str>, first_message: Option<&str>) -> String {
+    let title = title.map(str::trim).filter(|title| !title.is_empty()).map(str::to_string);
+    title.or_else(|| first_message.and_then(words_title)).unwrap_or_else(|| "New conversation".to_string())
 }
 
 /// Longest title a turn sets, in UTF-16 units.
@@ -259,6 +267,17 @@ pub struct HistoryView {
     pub running: bool,
 }
 
+impl HistoryView {
+    /// Its name (`conversation_name`).
+    pub fn name(&self) -> String {
+        let first_message = self.rows.iter().find_map(|row| match row {
+            HistoryRow::User { text, .. } => Some(text.as_str()),
+            _ => None,
+        });
+        conversation_name(self.title.as_deref(), first_message)
+    }
+}
+
 /// The `{ask}` event's ask.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -456,6 +475,18 @@ pub enum TurnEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_conversation_has_one_name_its_title_else_its_first_words() {
+        assert_eq!(conversation_name(Some("Send the report"), Some("please send it")), "Send the report");
+        assert_eq!(conversation_name(Some("  "), Some("  send   the\nreport  ")), "send the report");
+        assert_eq!(conversation_name(None, None), "New conversation");
+        let view = HistoryView {
+            rows: vec![HistoryRow::User { text: "Plan?".into(), attachments: Vec::new() }],
+            ..HistoryView::default()
+        };
+        assert_eq!(view.name(), "Plan?");
+    }
 
     #[test]
     fn events_have_the_spec_shapes() {

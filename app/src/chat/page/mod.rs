@@ -59,6 +59,11 @@ pub fn ChatPage() -> impl IntoView {
         let view = open.read()?;
         view.pending_ask.map(|pending| (pending.ask.tool_call_id, pending.ask.simple.text))
     });
+    // The tab names the conversation shown (and nothing once the page is left).
+    if let Some(title) = crate::page_title::PageTitle::get() {
+        Effect::new(move |_| title.name.set(open.read().map(|view| view.name())));
+        on_cleanup(move || title.name.set(None));
+    }
     let waiting = Signal::derive(move || open.read().is_some_and(|view| view.pending_ask.is_some()));
     let transcript_box = NodeRef::<leptos::html::Section>::new();
     let behind = use_follow_newest(transcript_box, move || {
