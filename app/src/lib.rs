@@ -73,6 +73,7 @@ pub fn App() -> impl IntoView {
         <Title text="Palaver" />
         <Router>
             <header class="app-header">
+                <chat::SkipToComposer />
                 <chat::ConversationsButton />
                 <a class="app-header__brand" href="/">
                     "Palaver"

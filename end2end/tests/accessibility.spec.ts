@@ -34,7 +34,9 @@ for (const scheme of SCHEMES) {
     await chat.open("/");
     await chat.sendMessage("Audit an ask");
     await expect(page.getByTestId("ask-card")).toBeVisible();
-    await expect(page.getByTestId("ask-announcer")).toHaveText("Palaver asks: Which plan should I set up?");
+    await expect(page.getByTestId("ask-announcer")).toHaveText(
+      "Palaver asks: Which plan should I set up? Press the up arrow in the message box to answer.",
+    );
     await expectNoSeriousViolations(page, `a pending ask card (${scheme})`);
     await page.getByTestId("inbox").locator("summary").click();
     await expectNoSeriousViolations(page, `the open inbox (${scheme})`);

@@ -36,7 +36,7 @@ test("a card that arrives while the person types never takes the focus; up arrow
   const chat = new ChatPage(page);
   const ask = new AskCard(page);
   await chat.open();
-  await chat.composer.fill("Ask me slowly");
+  await chat.composer.fill("Keyboard: ask me slowly");
   await chat.composer.press("Enter");
   // Typing goes on while the card streams in and appears.
   await page.keyboard.type("and one more thing");

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpFreshUser } from "./fixtures/accounts";
+import { AskCard } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
 
 test("a sent message shows at once, the reply streams in, and both survive a reload", async ({ page }) => {
@@ -44,4 +45,34 @@ test("the message box grows with its text up to a limit, then scrolls", async ({
   const viewport = page.viewportSize()!.height;
   expect(await height()).toBeLessThanOrEqual(viewport * 0.4 + 1);
   expect(await chat.composer.evaluate((box) => box.scrollHeight > box.clientHeight)).toBe(true);
+});
+
+test("the message box has the focus on load, after New chat and once a question is answered; a skip link reaches it", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await expect(chat.composer).toBeFocused();
+
+  await chat.sendMessage("Focus: pick a plan");
+  await expect(ask.card).toBeVisible();
+  await ask.button("option:team").click();
+  await expect(chat.assistantMessages().last()).toHaveText("Done. Your team is on the Team plan.");
+  await expect(chat.composer).toBeFocused();
+
+  await page.getByTestId("conversation-search").focus();
+  await chat.conversations.getByTestId("new-chat").click();
+  await expect(chat.composer).toBeFocused();
+
+  // The keyboard's first stop on the page is the way to the box: hidden until it is reached.
+  const firstStop = await page.evaluate(
+    () => document.querySelector("a[href], button, input, textarea, select, [tabindex]:not([tabindex='-1'])")?.textContent,
+  );
+  expect(firstStop).toBe("Skip to the message box");
+  const skip = page.getByRole("link", { name: "Skip to the message box" });
+  expect((await skip.boundingBox())!.width).toBeLessThanOrEqual(1);
+  await skip.focus();
+  expect((await skip.boundingBox())!.width).toBeGreaterThan(50);
+  await page.keyboard.press("Enter");
+  await expect(chat.composer).toBeFocused();
 });

@@ -47,7 +47,7 @@ test("the watch shows a reply's text, not its markdown source", async ({ page })
   await signUpFreshUser(page);
   await page.goto("/watch");
   await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
-  await page.locator("#watch-input").fill("Tell me in bold");
+  await page.locator("#watch-input").fill("Watch: tell me in bold");
   await page.locator("#watch-input").press("Enter");
   const reply = page.getByTestId("watch-reply");
   await expect(reply).toHaveText(

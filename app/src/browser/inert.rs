@@ -36,6 +36,10 @@ pub fn caret_at_start(_event: &leptos::web_sys::KeyboardEvent) -> bool {
     false
 }
 
+pub fn focus_if_free(_selector: &str) -> bool {
+    false
+}
+
 pub fn focus_first(_selector: &str) -> bool {
     false
 }

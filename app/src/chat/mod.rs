@@ -17,7 +17,7 @@ mod page_state;
 mod rating;
 
 /// The message box, for the keys that bring the focus back to it.
-const COMPOSER: &str = "#composer-input";
+pub(crate) const COMPOSER: &str = "#composer-input";
 /// The card of the ask the conversation waits on, for the key that reaches it from the box.
 const PENDING_CARD: &str = ".ask-card--pending";
 
@@ -25,4 +25,4 @@ pub(crate) use ask_card::load_ask_controls;
 pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 pub use drawer::{ConversationsButton, ConversationsDrawer};
 pub use inbox::Inbox;
-pub use page::ChatPage;
+pub use page::{ChatPage, SkipToComposer};

@@ -77,6 +77,18 @@ pub fn caret_at_start(event: &web_sys::KeyboardEvent) -> bool {
     field.is_some_and(|field| field.selection_end().ok().flatten() == Some(0))
 }
 
+/// Moves the focus to the first element `selector` finds, unless the person is typing in a field
+/// (an input, a text area, a select, an editable element): a page never takes focus from them.
+pub fn focus_if_free(selector: &str) -> bool {
+    let active = leptos::prelude::document().active_element();
+    let typing = active.is_some_and(|element| {
+        use wasm_bindgen::JsCast;
+        let editable = element.dyn_ref::<web_sys::HtmlElement>().is_some_and(web_sys::HtmlElement::is_content_editable);
+        editable || matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+    });
+    !typing && focus_first(selector)
+}
+
 /// Moves the focus to the first element `selector` finds; false when there is none.
 pub fn focus_first(selector: &str) -> bool {
     use wasm_bindgen::JsCast;

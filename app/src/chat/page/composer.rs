@@ -99,3 +99,24 @@ pub(super) fn Composer(
         </form>
     }
 }
+
+/// The first stop of the keyboard on the chat page: straight to the message box, past the header
+/// and the conversation list. Hidden until it has the focus.
+#[component]
+pub fn SkipToComposer() -> impl IntoView {
+    let location = leptos_router::hooks::use_location();
+    view! {
+        <Show when=move || location.pathname.with(|path| path == "/")>
+            <a
+                class="skip-link"
+                href="#composer-input"
+                on:click=move |event| {
+                    event.prevent_default();
+                    crate::browser::focus_first(crate::chat::COMPOSER);
+                }
+            >
+                "Skip to the message box"
+            </a>
+        </Show>
+    }
+}

@@ -26,6 +26,7 @@ use super::model_picker::ModelPicker;
 use super::page_state::ChatState;
 use crate::components::BlockActionsContext;
 use composer::Composer;
+pub use composer::SkipToComposer;
 use conversation_export::ConversationExport;
 use palaver_wire::conversation::model::Attachment;
 use use_answer_channel::use_answer_channel;
@@ -64,7 +65,11 @@ pub fn ChatPage() -> impl IntoView {
         Effect::new(move |_| title.name.set(open.read().map(|view| view.name())));
         on_cleanup(move || title.name.set(None));
     }
-    let waiting = Signal::derive(move || open.read().is_some_and(|view| view.pending_ask.is_some()));
+    // Kept by an effect (an effect may read the conversation's resource while the page hydrates;
+    // the view may not): the server renders the box as if nothing waits.
+    let waiting = RwSignal::new(false);
+    Effect::new(move |_| waiting.set(open.read().is_some_and(|view| view.pending_ask.is_some())));
+    use_composer_focus(conversation_id, waiting);
     let transcript_box = NodeRef::<leptos::html::Section>::new();
     let behind = use_follow_newest(transcript_box, move || {
         live.track();
@@ -135,5 +140,22 @@ fn provide_block_actions(state: ChatState, send: impl Fn(String, Vec<Attachment>
             }
         }),
         history_id: conversation_id.into(),
+    });
+}
+
+/// The message box has the focus when a conversation opens (the page loads, New chat) and when
+/// the question it waited on ends (answered, here or elsewhere) — unless the person is typing
+/// in another field.
+fn use_composer_focus(conversation_id: Memo<Option<String>>, waiting: RwSignal<bool>) {
+    Effect::new(move |_| {
+        conversation_id.track();
+        crate::browser::focus_if_free(crate::chat::COMPOSER);
+    });
+    Effect::new(move |was_waiting: Option<bool>| {
+        let waiting = waiting.get();
+        if was_waiting == Some(true) && !waiting {
+            crate::browser::focus_if_free(crate::chat::COMPOSER);
+        }
+        waiting
     });
 }
