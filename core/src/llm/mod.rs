@@ -53,6 +53,22 @@ pub enum ModelMessage {
     },
 }
 
+/// The calls of the last step in `messages` that no tool result answers yet.
+pub fn unanswered_calls(messages: &[ModelMessage]) -> Vec<&ToolCall> {
+    let answered: Vec<&str> = messages
+        .iter()
+        .filter_map(|message| match message {
+            ModelMessage::Tool { tool_call_id, .. } => Some(tool_call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let step = messages.iter().rev().find_map(|message| match message {
+        ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => Some(tool_calls),
+        _ => None,
+    });
+    step.into_iter().flatten().filter(|call| !answered.contains(&call.id.as_str())).collect()
+}
+
 impl ModelMessage {
     /// A tool result with no file parts.
     pub fn tool(tool_call_id: impl Into<String>, tool_name: impl Into<String>, result: Value) -> Self {

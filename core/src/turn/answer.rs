@@ -318,20 +318,9 @@ impl Turn {
             result,
             model_call_id: None,
         });
-        let answered: Vec<String> = self
-            .transcript
-            .messages
-            .iter()
-            .filter_map(|message| match message {
-                ModelMessage::Tool { tool_call_id, .. } => Some(tool_call_id.clone()),
-                _ => None,
-            })
-            .collect();
-        let step = self.transcript.messages.iter().rev().find_map(|message| match message {
-            ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => Some(tool_calls.clone()),
-            _ => None,
-        });
-        for call in step.unwrap_or_default().iter().filter(|call| !answered.contains(&call.id)) {
+        let unanswered: Vec<ToolCall> =
+            crate::llm::unanswered_calls(&self.transcript.messages).into_iter().cloned().collect();
+        for call in &unanswered {
             let result = if call.id == call_id { QUESTION_GONE_RESULT } else { UNANSWERED_TOOL_CALL_RESULT };
             self.transcript.messages.push(ModelMessage::tool(
                 call.id.clone(),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arguments::HeldStep;
 use crate::audit::store::Ending;
-use crate::llm::{ModelMessage, ToolCall};
+use crate::llm::{ModelMessage, ToolCall, unanswered_calls};
 use palaver_contract::asks::AskResponse;
 use palaver_wire::conversation::model::{AskEvent, AskOrigin};
 use palaver_wire::grants::GrantScope;
@@ -82,22 +82,9 @@ impl StoredPendingAsk {
             return Vec::new();
         }
         let asked_about = self.guarded_call_id().unwrap_or(self.model_call_id());
-        let answered: Vec<&str> = self
-            .response_messages
-            .iter()
-            .filter_map(|message| match message {
-                ModelMessage::Tool { tool_call_id, .. } => Some(tool_call_id.as_str()),
-                _ => None,
-            })
-            .collect();
-        let step = self.response_messages.iter().rev().find_map(|message| match message {
-            ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => Some(tool_calls),
-            _ => None,
-        });
-        step.into_iter()
-            .flatten()
-            .filter(|call| call.id != asked_about && !answered.contains(&call.id.as_str()))
-            .collect()
+        let mut waiting = unanswered_calls(&self.response_messages);
+        waiting.retain(|call| call.id != asked_about);
+        waiting
     }
 
     /// For an approval: the digest of the guarded call's arguments ([`args_digest`]).
