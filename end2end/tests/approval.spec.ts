@@ -11,7 +11,7 @@ test("deleting with no completed todos has nothing to approve", async ({ page })
   await chat.sendMessage("Clean up, with nothing to clean");
   await expect(chat.assistantMessages().last()).toHaveText("Nothing was there to delete.");
   await expect(new AskCard(page).card).toHaveCount(0);
-  await page.getByTestId("tool-line").getByText("deleteCompletedTodos").click();
+  await page.getByTestId("tool-line").getByText("Used Delete completed todos").click();
   await expect(page.getByTestId("tool-line")).toContainText('"deleted": 0');
 });
 
@@ -21,14 +21,14 @@ test("approving a guarded tool runs it", async ({ page }) => {
   const ask = new AskCard(page);
   await chat.open();
   await chat.sendMessage("Clean up my todos");
-  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for deleteCompletedTodos");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for Delete completed todos (deleteCompletedTodos)");
   await expect(ask.button("approve")).toHaveText("Delete");
   await expect(ask.button("approve")).toHaveClass(/ask-button--destructive/);
 
   await ask.button("approve").click();
   await expect(chat.assistantMessages().last()).toHaveText("All clean.");
   await expect(ask.summaries()).toHaveText(["✓ You confirmed: Delete"]);
-  await page.getByTestId("tool-line").getByText("deleteCompletedTodos").click();
+  await page.getByTestId("tool-line").getByText("Used Delete completed todos").click();
   await expect(page.getByTestId("tool-line")).toContainText('"deleted": 1');
 });
 
@@ -41,7 +41,7 @@ test("denying a guarded tool never runs it", async ({ page }) => {
   await ask.button("deny").click();
   await expect(chat.assistantMessages().last()).toHaveText("Kept them.");
   await expect(ask.summaries()).toHaveText(["✓ You declined: Keep them"]);
-  await page.getByTestId("tool-line").getByText("deleteCompletedTodos").click();
+  await page.getByTestId("tool-line").getByText("Used Delete completed todos").click();
   await expect(page.getByTestId("tool-line")).toContainText('"approved": false');
   await expect(page.getByTestId("tool-line")).not.toContainText("deleted");
 });
@@ -58,7 +58,7 @@ test("each decision shows in the audit trail in Settings", async ({ page }) => {
   await page.goto("/settings");
   const entry = page.getByTestId("audit").getByTestId("audit-entry");
   await expect(entry).toHaveCount(1);
-  await expect(entry).toContainText("approval of deleteCompletedTodos");
+  await expect(entry).toContainText("approval of Delete completed todos");
   await expect(entry).toContainText("arguments sha256:44136fa355b3");
   await expect(entry).toContainText("denied, once");
   await expect(entry.getByRole("cell").nth(3)).toHaveText(/ · web$/);
@@ -70,10 +70,10 @@ test("Always allow runs later calls without a card, until it is revoked in Setti
   const ask = new AskCard(page);
   await chat.open();
   await chat.sendMessage("Make folders, and keep allowing it");
-  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__create_directory");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for Create Directory (files__create_directory)");
   await expect(ask.button("approve")).toHaveText("Allow once");
   await expect(ask.card.getByTestId("ask-grant-conversation")).toHaveText("Allow in this conversation");
-  await expect(ask.card.getByTestId("ask-grant-always")).toHaveText("Always allow files__create_directory");
+  await expect(ask.card.getByTestId("ask-grant-always")).toHaveText("Always allow Create Directory");
   await ask.card.getByTestId("ask-grant-always").click();
   await expect(chat.assistantMessages().last()).toHaveText("Made the first folder.");
   const conversation = page.url();
@@ -82,7 +82,7 @@ test("Always allow runs later calls without a card, until it is revoked in Setti
   await expect(chat.assistantMessages().last()).toHaveText("Made the second folder.");
   await expect(ask.card).toHaveCount(0);
   await expect(page.getByTestId("tool-line").last().locator("summary")).toHaveText(
-    "Ran files__create_directory — always allowed",
+    "Ran Create directory — always allowed",
   );
 
   await page.goto("/settings");
@@ -90,13 +90,13 @@ test("Always allow runs later calls without a card, until it is revoked in Setti
   await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
   const grant = page.getByTestId("grants").getByTestId("grant");
   await expect(grant).toHaveCount(1);
-  await expect(grant).toContainText("files__create_directory — in every conversation");
+  await expect(grant).toContainText("Create directory (files__create_directory) — in every conversation");
   await grant.getByRole("button", { name: "Revoke files__create_directory" }).click();
   await expect(page.getByText("No tools are allowed without asking.")).toBeVisible();
 
   await chat.open(new URL(conversation).pathname + new URL(conversation).search);
   await chat.sendMessage("One more");
-  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__create_directory");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for Create Directory (files__create_directory)");
 });
 
 test("a destructive approval offers no grant", async ({ page }) => {

@@ -38,7 +38,7 @@ test("a spoofed PNG is refused with MIME_MISMATCH under the picker", async ({ pa
     { name: "photo.png", mimeType: "image/png", buffer: Buffer.from("this is only text") },
   ]);
   await ask.submit.click();
-  await expect(ask.errors).toHaveText("The file is declared as image/png, but its bytes are text.");
+  await expect(ask.errors).toHaveText("photo.png says it is image/png, but its contents are something else.");
   await expect(ask.card).toBeVisible();
 });
 

@@ -40,6 +40,6 @@ test("a form value out of range shows its error under the field", async ({ page 
   await ask.card.getByLabel("Seats").fill("501");
   await expect(ask.submit).toBeDisabled();
   await expect(page.getByTestId("form-field-seats").getByTestId("ask-errors")).toHaveText(
-    "content.values.seats is 501, above the field's max of 500.",
+    "Seats can be at most 500.",
   );
 });

@@ -43,7 +43,7 @@ test("a bidi override or a line break in an argument cannot disguise an approval
   await chat.sendMessage("Write to a spoofed path");
 
   const strip = ask.card.getByTestId("palaver-strip");
-  await expect(strip.getByTestId("approval-tool")).toHaveText("Approval needed for files__write_file");
+  await expect(strip.getByTestId("approval-tool")).toHaveText("Approval needed for Write File (files__write_file)");
   await expect(strip.getByTestId("palaver-server")).toHaveText("On the MCP server files");
   await expect(strip).toContainText("Palaver");
   await expectSpoofedArgumentsShownAsTheyAre(ask.card);
@@ -70,7 +70,7 @@ test("a bidi override or a line break in an argument cannot disguise an approval
   const watch = await context.newPage();
   await watch.goto("/watch");
   const watchCard = watch.getByTestId("watch-card");
-  await expect(watchCard.getByTestId("approval-tool")).toHaveText("Approval needed for files__write_file");
+  await expect(watchCard.getByTestId("approval-tool")).toHaveText("Approval needed for Write File (files__write_file)");
   await expectSpoofedArgumentsShownAsTheyAre(watchCard);
   await watch.close();
   await page.getByTestId("inbox").locator("summary").click();

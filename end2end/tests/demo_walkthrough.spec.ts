@@ -111,7 +111,7 @@ test("the demo todos: add, list, and a delete that waits for approval", async ({
   await chat.waitForReply(30_000);
   await expect(last()).toContainText("Ticked off.");
   await chat.sendMessage("delete my completed todos");
-  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for deleteCompletedTodos");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for Delete completed todos (deleteCompletedTodos)");
   await ask.button("approve").click();
   await expect(last()).toHaveText("Deleted 1 completed todo(s).");
   expect(chat.consoleErrors).toEqual([]);

@@ -24,7 +24,7 @@ test("a reply streams live, grows without flicker, and a tool step's text does n
   await chat.sendMessage("Check my list, step by step");
   const reply = chat.assistantMessages().last();
   await expect(reply).toContainText("Let me look");
-  await expect(page.getByTestId("tool-line").last()).toContainText("listTodos");
+  await expect(page.getByTestId("tool-line").last()).toContainText("List todos");
   await expect(reply).toContainText("You have");
   await expect(reply).not.toContainText("to do.");
   await chat.waitForReply();

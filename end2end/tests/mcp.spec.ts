@@ -14,9 +14,9 @@ test("an MCP write waits for an approval that names the server, the tool and its
   const ask = new AskCard(page);
   await chat.open();
   await chat.sendMessage("Write a note through MCP");
-  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for files__write_file");
+  await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for Write File (files__write_file)");
   await expect(ask.card.getByTestId("palaver-server")).toHaveText("On the MCP server files");
-  await expect(ask.card.locator(".ask-card__prompt")).toHaveText('Run write_file on the MCP server "files"?');
+  await expect(ask.card.locator(".ask-card__prompt")).toHaveText('Run Write File on the MCP server "files"?');
   await expect(ask.card.getByTestId("call-argument-key")).toHaveText(["path", "content"]);
   await expect(ask.card.getByTestId("call-argument-value")).toHaveText(['"note-from-chat.txt"', '"Written from the chat"']);
   await expect(ask.button("approve")).toHaveClass(/ask-button--destructive/);
@@ -43,7 +43,7 @@ test("an MCP server's elicitation is a form filled in the chat, page by page", a
   await expect(ask.card.locator(".ask-card__title")).toHaveText('The MCP server "everything" asks (2 of 2)');
   await ask.submit.click(); // every field of the second page has its default
   await expect(chat.assistantMessages().last()).toHaveText("Thanks for answering the server.");
-  await page.getByTestId("tool-line").getByText("everything__trigger-elicitation-request").click();
+  await page.getByTestId("tool-line").getByText("Used Trigger elicitation request").click();
   await expect(page.getByTestId("tool-line")).toContainText("User provided the requested information");
   await expect(page.getByTestId("tool-line")).toContainText("Ada Lovelace");
 });

@@ -224,6 +224,9 @@ pub struct PendingAskBrief {
 pub struct GuardedCall {
     /// The tool's name as the model calls it.
     pub tool_name: String,
+    /// The tool's title, when it has one (an MCP tool's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_title: Option<String>,
     /// The MCP server the tool is on (Palaver's name for it, from its configuration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,

@@ -28,6 +28,18 @@ pub fn simple_card() -> RefOr<Schema> {
     RefOr::Ref(Ref::from_schema_name(SIMPLE_CARD))
 }
 
+/// `fieldPatterns`: `[{field, pattern}]`, the patterns an argument form's text fields must match.
+pub fn field_patterns() -> utoipa::openapi::schema::Array {
+    let string = || ObjectBuilder::new().schema_type(Type::String).min_length(Some(1));
+    let pattern = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property("field", string().description(Some("The form field's id.")))
+        .property("pattern", string().description(Some("A JSON Schema (ECMA-262) pattern the value must match.")))
+        .required("field")
+        .required("pattern");
+    utoipa::openapi::schema::ArrayBuilder::new().items(pattern).build()
+}
+
 /// `askResponse`: the pending ask's `toolCallId` beside the answer envelope.
 pub fn ask_answer() -> Object {
     let string = || ObjectBuilder::new().schema_type(Type::String);

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::api::{admin_audit, my_audit};
 use crate::components::error_paragraph;
 use palaver_wire::audit::AuditEntry;
+use palaver_wire::words::tool_words;
 
 fn decision_words(entry: &AuditEntry) -> String {
     let approval = entry.origin.as_deref() == Some("approval");
@@ -39,8 +40,8 @@ fn who(entry: &AuditEntry) -> String {
 
 fn what(entry: &AuditEntry) -> String {
     match (&entry.tool_name, entry.origin.as_deref()) {
-        (Some(tool), Some("approval")) => format!("approval of {tool}"),
-        (Some(tool), _) => format!("{} question from {tool}", entry.kind),
+        (Some(tool), Some("approval")) => format!("approval of {}", tool_words(tool, None)),
+        (Some(tool), _) => format!("{} question from {}", entry.kind, tool_words(tool, None)),
         (None, _) => format!("{} ask", entry.kind),
     }
 }
@@ -188,7 +189,7 @@ mod tests {
     fn entries_read_as_sentences() {
         let approved = entry("accept", Some(true), Some("approval"));
         assert_eq!(decision_words(&approved), "approved");
-        assert_eq!(what(&approved), "approval of deleteCompletedTodos");
+        assert_eq!(what(&approved), "approval of Delete completed todos");
         assert_eq!(who(&approved), "ada · API token “Watch”");
         let expired = AuditEntry { actor: None, surface: "palaver".into(), ..entry("expired", None, None) };
         assert_eq!(

@@ -16,6 +16,7 @@ use palaver_wire::conversation::model::{Attachment, HistoryRow, HistoryView, Rat
 use palaver_wire::conversation::transcript::{INTERRUPTED, TranscriptItem, transcript};
 use palaver_wire::error::AppError;
 use palaver_wire::grants::GrantScope;
+use palaver_wire::words::tool_words;
 
 /// The conversation's last exchange, which a regenerate or an edit replaces: where it starts
 /// in the saved rows, how many rows the client shows, and the message that began it.
@@ -123,27 +124,23 @@ pub(super) fn SavedRows(
     }
 }
 
-/// A compact, expandable line for a host tool the agent used, with its input and result.
+/// A compact, expandable line for a host tool the agent used, with its input and result: the
+/// tool in words, its exact name inside.
 #[component]
 fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: Option<GrantScope>) -> impl IntoView {
     let pretty = |value: &Value| serde_json::to_string_pretty(value).unwrap_or_default();
+    let tool = tool_words(&tool_name, None);
     let summary = match allowed_by {
         // A guarded call that ran without asking says which grant let it.
-        Some(scope) => view! {
-            "Ran "
-            <code>{tool_name}</code>
-            {format!(" — {}", scope.words())}
-        }
-        .into_any(),
-        None => view! {
-            "Used "
-            <code>{tool_name}</code>
-        }
-        .into_any(),
+        Some(scope) => format!("Ran {tool} — {}", scope.words()),
+        None => format!("Used {tool}"),
     };
     view! {
         <details class="tool-line" data-testid="tool-line">
             <summary>{summary}</summary>
+            <p class="tool-line__name">
+                <code>{tool_name}</code>
+            </p>
             // The arguments as they ran: no character in them hides or reorders the others.
             <pre>
                 <VisibleText text=pretty(&args) layout=Layout::Prose />
@@ -353,7 +350,7 @@ fn ReplyBody(text: String, blocks: Option<Box<ShownCheck>>) -> impl IntoView {
 pub(super) fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
     view! {
         {turn.prompt.map(|text| view! { <UserMessage text attachments=turn.attachments redo=None /> })}
-        {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">"Using " <code>{tool}</code></p> }).collect_view()}
+        {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">{format!("Using {}", tool_words(&tool, None))}</p> }).collect_view()}
         <article
             class="message message--assistant"
             class:message--streaming=move || busy.get()

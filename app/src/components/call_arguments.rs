@@ -28,7 +28,7 @@ pub fn value_text(value: &Value) -> String {
 /// An approval's call as the watch and the inbox show it: Palaver's lines, then its arguments.
 #[component]
 pub fn GuardedCallView(call: GuardedCall, words: Words) -> impl IntoView {
-    let lines = approval_lines(&call.tool_name, call.server.as_deref(), &words);
+    let lines = approval_lines(&call.tool_name, call.tool_title.as_deref(), call.server.as_deref(), &words);
     view! {
         <PalaverStrip>{lines}</PalaverStrip>
         <CallArguments arguments=call.arguments words />

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use palaver_wire::words::Words;
+use palaver_wire::words::{Words, tool_words};
 
 #[component]
 pub fn PalaverStrip(children: Children) -> impl IntoView {
@@ -18,26 +18,42 @@ pub fn PalaverStrip(children: Children) -> impl IntoView {
     }
 }
 
-/// One line of the strip: Palaver's words, then the name they are about (a tool's in code).
-pub fn palaver_line(testid: &'static str, words: String, name: String, code: bool) -> impl IntoView {
-    let name = if code {
-        view! { <code>{name}</code> }.into_any()
-    } else {
-        view! { <bdi class="palaver-strip__name">{name}</bdi> }.into_any()
-    };
+/// One line of the strip: Palaver's words, then the name they are about.
+pub fn palaver_line(testid: &'static str, words: String, name: String) -> impl IntoView {
     view! {
         <p class="palaver-strip__line" data-testid=testid>
             {words}
             " "
-            {name}
+            <bdi class="palaver-strip__name">{name}</bdi>
+        </p>
+    }
+}
+
+/// A line naming a tool: its title, else its name in words; `exact` adds the name the model
+/// calls it by, which a decision must show (a server could title a destructive tool "Read
+/// file").
+pub fn tool_line(words: String, tool: &str, title: Option<&str>, exact: bool) -> impl IntoView {
+    let exact = exact.then(|| {
+        view! {
+            " ("
+            <code>{tool.to_string()}</code>
+            ")"
+        }
+    });
+    view! {
+        <p class="palaver-strip__line" data-testid="approval-tool">
+            {words}
+            " "
+            <bdi class="palaver-strip__name">{tool_words(tool, title)}</bdi>
+            {exact}
         </p>
     }
 }
 
 /// An approval's lines: the tool it is for and, for an MCP tool, its server.
-pub fn approval_lines(tool: &str, server: Option<&str>, words: &Words) -> impl IntoView + use<> {
+pub fn approval_lines(tool: &str, title: Option<&str>, server: Option<&str>, words: &Words) -> impl IntoView + use<> {
     view! {
-        {palaver_line("approval-tool", words.get("approval-needed"), tool.to_string(), true)}
-        {server.map(|server| palaver_line("palaver-server", words.get("on-server"), server.to_string(), false))}
+        {tool_line(words.get("approval-needed"), tool, title, true)}
+        {server.map(|server| palaver_line("palaver-server", words.get("on-server"), server.to_string()))}
     }
 }

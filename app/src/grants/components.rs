@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::api::{RevokeGrant, list_grants};
 use crate::components::error_paragraph;
 use palaver_wire::grants::GrantScope;
+use palaver_wire::words::tool_words;
 
 #[component]
 pub fn GrantsSection() -> impl IntoView {
@@ -49,8 +50,10 @@ pub fn GrantsSection() -> impl IntoView {
                                             };
                                             view! {
                                                 <li data-testid="grant">
+                                                    <bdi>{tool_words(&grant.tool_name, None)}</bdi>
+                                                    " ("
                                                     <code>{grant.tool_name.clone()}</code>
-                                                    " — "
+                                                    ") — "
                                                     {reach}
                                                     " "
                                                     <button

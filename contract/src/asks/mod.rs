@@ -6,6 +6,7 @@ mod ask;
 mod card;
 mod check;
 mod errors;
+mod field_patterns;
 mod files;
 mod form_field;
 mod form_values;
@@ -29,6 +30,7 @@ pub use card::{
     resolve_button_answer, to_simple_card,
 };
 pub use errors::{AskError, AskErrorCode, Path, finalize};
+pub use field_patterns::{FieldPattern, check_field_patterns};
 pub use files::{
     DataUrl, SniffedFileType, accepted_file_mime_types, check_ask_file_bytes, file_not_owned_error, format_bytes,
     is_text_file_mime_type, parse_ask_data_url, sniff_file_bytes,

@@ -7,6 +7,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 use palaver_contract::asks::option_labels;
+use palaver_wire::words::tool_words;
 use serde_json::{Value, json};
 
 use super::demo_asks::{arabic_logo_question, logo_questions, plan_ask, toppings_ask};
@@ -378,13 +379,17 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
             "OK, I kept your completed todos.".to_string()
         }
         "deleteCompletedTodos" => format!("Deleted {} completed todo(s).", result["deleted"]),
-        _ if result.get("error").is_some() => format!("That did not work: {}", result["error"]),
+        _ if result.get("error").is_some() => match result["error"].as_str() {
+            Some(error) => format!("That did not work. {error}"),
+            None => format!("That did not work: {}", result["error"]),
+        },
         _ if result["type"] == "execution-denied" => "OK, I did not run it.".to_string(),
         name if name.contains("__") => match result["text"].as_str() {
             Some(text) => {
-                format!("`{name}` says:\n\n{}", text.lines().map(|line| format!("> {line}\n")).collect::<String>())
+                let quoted: String = text.lines().map(|line| format!("> {line}\n")).collect();
+                format!("{} says:\n\n{quoted}", tool_words(name, None))
             }
-            None => format!("`{name}` returned:\n\n```json\n{result}\n```"),
+            None => format!("{} returned:\n\n```json\n{result}\n```", tool_words(name, None)),
         },
         _ => "Done.".to_string(),
     }
@@ -543,7 +548,7 @@ mod tests {
         };
         assert!(none.contains("No MCP server is connected"));
         let reply = after_tool(&[], "everything__echo", "c1", &json!({"text": "Echo: hi"}));
-        assert_eq!(reply, "`everything__echo` says:\n\n> Echo: hi\n");
+        assert_eq!(reply, "Echo says:\n\n> Echo: hi\n");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::server::ServerLink;
 use crate::llm::ContentPart;
 use crate::turn::tools::{HostTool, ToolContext, ToolOutput, ToolRun};
 use palaver_contract::text::shorten;
+use palaver_wire::words::tool_words;
 
 /// The providers' rule for tool names: 1–64 of `[a-zA-Z0-9_-]`.
 const TOOL_NAME_MAX: usize = 64;
@@ -85,6 +86,12 @@ impl HostTool for McpTool {
         &self.name
     }
 
+    /// The tool's `title`, else its annotations' (the older place for it).
+    fn title(&self) -> Option<String> {
+        let annotated = || self.tool.annotations.as_ref().and_then(|hints| hints.title.clone());
+        self.tool.title.clone().or_else(annotated)
+    }
+
     fn description(&self) -> &str {
         &self.description
     }
@@ -115,8 +122,8 @@ impl HostTool for McpTool {
             return None;
         }
         let server = &self.link.config.name;
-        let shown = self.tool.title.as_deref().unwrap_or(&self.tool.name);
-        let prompt = format!("Run {} on the MCP server \"{server}\"?", self.tool.name);
+        let shown = tool_words(&self.tool.name, self.title().as_deref());
+        let prompt = format!("Run {shown} on the MCP server \"{server}\"?");
         Some(json!({
             "title": shorten(&format!("{shown} ({server})"), 80),
             "prompt": shorten(&prompt, 500),

@@ -127,6 +127,12 @@ impl TurnRunner {
         };
         whole_numbers_as_integers(&mut response);
         let mut response: AskResponse = serde_json::from_value(response)?;
+        if let (Some(held), AskResponse::Accept { content }) = (&pending.held_step, &response) {
+            let refusals = held.refusals(content["values"].as_object().unwrap_or(&Map::new()));
+            if !refusals.is_empty() {
+                return Err(AppError::InvalidAnswer { fields: refusals }.into());
+            }
+        }
         if pending.asked_by_call.is_some() {
             match self.waiting.refusals(history_id, tool_call_id, &response) {
                 Some(refusals) if !refusals.is_empty() => {

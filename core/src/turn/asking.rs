@@ -61,12 +61,14 @@ impl Turn {
             input: ask.stored_input(input),
             simple: to_simple_card(&ask, &id),
             origin,
+            tool_title: host_tool.as_deref().and_then(|name| self.tools.get(name)).and_then(|tool| tool.title()),
             tool_name: host_tool,
             server: None,
             url: None,
             link_host: None,
             arguments: None,
             expires_at: None,
+            field_patterns: Vec::new(),
             grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
         };
         let mut stored = StoredPendingAsk {

@@ -243,6 +243,7 @@ impl Turn {
         };
         let tool = held.fields.first().map(|field| field.tool.clone()).unwrap_or_default();
         let mut pause = self.ask_pause(&input, ask, AskFrom::Arguments { tool });
+        pause.stored.ask.field_patterns = held.field_patterns();
         pause.stored.held_step = Some(held.clone());
         Some(pause)
     }

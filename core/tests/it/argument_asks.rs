@@ -1,10 +1,12 @@
 //! Argument asks through the turn runner: the demo's `scheduleReminder` takes its time only
 //! from the person. The calls of a step wait on one form; an answer that does not fit the
-//! argument's schema is asked again alone, three rounds at most, and then its calls are refused.
+//! argument's schema is refused at its field and the form keeps waiting; a skipped form
+//! refuses the calls.
 
 use serde_json::{Value, json};
 
 use crate::common::{Harness, asked, harness, text, tool_result};
+use palaver_core::error::AppError;
 use palaver_core::turn::store::pending_ask;
 
 fn reminders(calls: &[(&str, Value)]) -> Value {
@@ -48,7 +50,11 @@ async fn two_calls_that_need_the_same_argument_get_one_field_and_the_model_never
     let fields = form["fields"].as_array().unwrap();
     assert_eq!(fields.len(), 1, "one field for the argument both calls need: {form}");
     assert_eq!(fields[0]["id"], "f1");
-    assert_eq!(fields[0]["label"], "When to remind you, as HH:mm on a 24-hour clock (such as 09:30)");
+    assert_eq!(fields[0]["label"], "Time");
+    assert_eq!(fields[0]["helperText"], "When to remind you, as HH:mm on a 24-hour clock (such as 09:30)");
+    assert_eq!(form["title"], "Schedule reminder needs a value", "the inbox's heading for it");
+    let pending = pending_ask(&h.pool, &history).await.unwrap().unwrap();
+    assert_eq!(pending.ask.field_patterns[0].field, "f1", "the card can check the time before Submit");
     assert!(!form.to_string().contains("07:00"), "the model's guess is neither shown nor filled in");
     assert!(titles(&h).await.is_empty(), "no call ran before the answer");
     let tools = h.model_requests()[0]["tools"].clone();
@@ -65,28 +71,25 @@ async fn two_calls_that_need_the_same_argument_get_one_field_and_the_model_never
 }
 
 #[tokio::test]
-async fn an_answer_that_does_not_fit_is_asked_again_alone_and_after_three_rounds_the_call_is_refused() {
+async fn an_answer_that_does_not_fit_is_refused_at_its_field_and_the_form_keeps_waiting() {
     let step = reminders(&[("call_a", json!({"title": "Call Ada"}))]);
-    let h = harness(json!([step, {"text": "I could not set it."}])).await;
+    let h = harness(json!([step, {"text": "Set."}])).await;
     let (history, events) = h.prompt(None, "Remind me to call Ada").await;
-    let mut ask_id = asked(&events).unwrap();
-    for round in 1..=2 {
-        let events = h.answer(&history, &ask_id, values("half past nine")).await;
-        ask_id = asked(&events).unwrap_or_else(|| panic!("round {round} is asked again"));
-        let form = pending_input(&h, &history).await;
-        assert_eq!(form["prompt"], "One answer did not fit what the tool accepts. Please answer that field again.");
-        assert_eq!(form["fields"].as_array().unwrap().len(), 1);
-        assert_eq!(h.model_requests().len(), 1, "the model is not called between rounds");
+    let ask_id = asked(&events).unwrap();
+    for unfit in ["half past nine", "25:00", "9.30"] {
+        let refused = h.try_answer(&history, &ask_id, values(unfit)).await;
+        let Err(AppError::InvalidAnswer { fields }) = refused else { panic!("{unfit} is refused: {refused:?}") };
+        assert_eq!((fields[0].path.as_str(), fields[0].code.as_str()), ("content.values.f1", "INVALID_FORMAT"));
+        assert!(fields[0].message.contains("\"time\""), "{fields:?}");
     }
-    let events = h.answer(&history, &ask_id, values("9.30")).await;
-    assert_eq!(asked(&events), None, "three rounds at most");
-    let refused = tool_result(&events, "call_a").expect("the call's result");
-    let refused = refused["error"].as_str().unwrap();
-    assert!(refused.contains("did not run") && refused.contains("\"time\""), "{refused}");
+    let pending = pending_ask(&h.pool, &history).await.unwrap().expect("still waiting");
+    assert_eq!(pending.ask.tool_call_id, ask_id, "the same ask: what was typed stays on its card");
+    assert_eq!(h.model_requests().len(), 1, "the model is not called for a refused answer");
     assert!(titles(&h).await.is_empty());
-    let told = h.model_requests().last().unwrap().to_string();
-    assert!(told.contains("did not run") && told.contains("time"), "the model is told which argument and why: {told}");
-    assert_eq!(text(&events), "I could not set it.");
+
+    let events = h.answer(&history, &ask_id, values("18:45")).await;
+    assert_eq!(text(&events), "Set.");
+    assert_eq!(titles(&h).await, ["Call Ada (at 18:45)"]);
 }
 
 #[tokio::test]
@@ -99,8 +102,6 @@ async fn a_skipped_form_refuses_the_calls_and_a_later_answer_that_fits_runs_them
     assert!(tool_result(&events_after, "call_a").unwrap()["error"].as_str().unwrap().contains("chose not to give it"));
     let (_, events) = h.prompt(Some(&history), "Try again").await;
     let ask_id = asked(&events).unwrap();
-    let first = h.answer(&history, &ask_id, values("25:00")).await;
-    let ask_id = asked(&first).expect("asked again");
     let events = h.answer(&history, &ask_id, values("18:45")).await;
     assert_eq!(text(&events), "Set.");
     assert_eq!(titles(&h).await, ["Call Ada (at 18:45)"]);

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::common::{Harness, asked, harness, harness_using, harness_with};
 use palaver_contract::asks::AskSurface;
-use palaver_core::error::{AppError, Error};
+use palaver_core::error::AppError;
 use palaver_core::turn::tools::{HostTool, ToolContext, ToolRun};
 use palaver_core::turn::{TurnDependencies, TurnInput, TurnRequest, TurnSettings};
 use palaver_wire::conversation::model::{AskStatus, HistoryRow, TurnEvent};
@@ -60,13 +60,6 @@ fn expires_at(events: &[TurnEvent]) -> String {
         .expect("the {ask} event carries expiresAt")
 }
 
-async fn answer(h: &Harness, history: &str, tool_call_id: &str, response: Value) -> Result<(), AppError> {
-    let input = TurnInput::Answer { tool_call_id: tool_call_id.into(), response };
-    let mut handle = h.runner.start(h.request(Some(history), input)).await.map_err(Error::into_kind)?;
-    while handle.events.recv().await.is_some() {}
-    Ok(())
-}
-
 #[tokio::test]
 async fn an_ask_nobody_answers_expires_once_and_the_model_hears_of_it_next_turn() {
     let h = harness_with(json!([choice("call_plan"), {"text": "Noted."}]), short_lived(1, 1)).await;
@@ -80,7 +73,7 @@ async fn an_ask_nobody_answers_expires_once_and_the_model_hears_of_it_next_turn(
 
     tokio::time::sleep(Duration::from_millis(1100)).await;
     // No sweep has run: the answer itself finds the ask due, ends it, and is refused.
-    let late = answer(&h, &history, &ask_id, json!({"action": "accept", "content": {"selected": ["team"]}})).await;
+    let late = h.try_answer(&history, &ask_id, json!({"action": "accept", "content": {"selected": ["team"]}})).await;
     match late {
         Err(AppError::ExpiredAsk { tool_call_id, expires_at }) => {
             assert_eq!((tool_call_id.as_str(), expires_at.as_str()), (ask_id.as_str(), deadline.as_str()));
@@ -94,7 +87,7 @@ async fn an_ask_nobody_answers_expires_once_and_the_model_hears_of_it_next_turn(
     assert!(expired_at.is_some_and(|at| at >= deadline));
     assert_eq!(results_of(&rows, &ask_id), [&json!({"action": "cancel", "reason": "expired"})]);
     assert_eq!(h.runner.expire_due().await.unwrap(), 0, "an ask ends once");
-    let again = answer(&h, &history, &ask_id, json!({"action": "decline"})).await;
+    let again = h.try_answer(&history, &ask_id, json!({"action": "decline"})).await;
     assert!(matches!(again, Err(AppError::ExpiredAsk { .. })), "still refused as expired: {again:?}");
 
     h.prompt(Some(&history), "Are you still there?").await;
@@ -116,7 +109,7 @@ async fn each_decision_names_the_surface_it_came_from() {
     .await;
     let (history, events) = h.prompt(None, "First").await;
     let on_web = asked(&events).expect("an ask");
-    answer(&h, &history, &on_web, json!({"action": "decline"})).await.unwrap();
+    h.try_answer(&history, &on_web, json!({"action": "decline"})).await.unwrap();
     let (_, events) = h.prompt(Some(&history), "Second").await;
     let on_watch = asked(&events).expect("an ask");
     let input = TurnInput::Answer { tool_call_id: on_watch.clone(), response: json!({"action": "decline"}) };
@@ -141,7 +134,7 @@ async fn an_expired_approval_never_runs_its_tool() {
     assert_eq!(h.runner.expire_due().await.unwrap(), 1, "the sweep ends it");
 
     let approve = json!({"action": "accept", "content": {"confirmed": true}});
-    let late = answer(&h, &history, &approval, approve).await;
+    let late = h.try_answer(&history, &approval, approve).await;
     assert!(matches!(late, Err(AppError::ExpiredAsk { .. })), "{late:?}");
     let rows = h.rows(&history).await;
     assert_eq!(the_ask(&rows, &approval).0, AskStatus::Expired);
@@ -159,7 +152,7 @@ async fn answers_racing_the_expiry_resolve_each_ask_exactly_once() {
         // Around the deadline, a little earlier or later each round.
         tokio::time::sleep(Duration::from_millis(960 + round * 10)).await;
         let team = json!({"action": "accept", "content": {"selected": ["team"]}});
-        let answers: Vec<_> = (0..6).map(|_| answer(&h, &history, &ask_id, team.clone())).collect();
+        let answers: Vec<_> = (0..6).map(|_| h.try_answer(&history, &ask_id, team.clone())).collect();
         let sweeps: Vec<_> = (0..6).map(|_| h.runner.expire_due()).collect();
         let (answers, sweeps) = tokio::join!(futures::future::join_all(answers), futures::future::join_all(sweeps));
         let accepted = answers.iter().filter(|answer| answer.is_ok()).count();
@@ -304,7 +297,7 @@ async fn a_grant_lets_later_calls_run_without_a_card_until_it_is_revoked() {
     .await;
     let (history, events) = h.prompt(None, "Publish one").await;
     assert!(events.iter().any(|e| matches!(e, TurnEvent::Ask { ask, .. } if ask.grantable)), "offered");
-    answer(&h, &history, &asked(&events).unwrap(), approve(Some("conversation"))).await.unwrap();
+    h.try_answer(&history, &asked(&events).unwrap(), approve(Some("conversation"))).await.unwrap();
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 
     let (_, events) = h.prompt(Some(&history), "Publish two").await;
@@ -338,7 +331,7 @@ async fn an_always_grant_reaches_every_conversation() {
         with_publish(json!([publish("c1", "one"), {"text": "Done."}, publish("c2", "two"), {"text": "Done."}]), false)
             .await;
     let (history, events) = h.prompt(None, "Publish one").await;
-    answer(&h, &history, &asked(&events).unwrap(), approve(Some("always"))).await.unwrap();
+    h.try_answer(&history, &asked(&events).unwrap(), approve(Some("always"))).await.unwrap();
     let (other, events) = h.prompt(None, "Publish two elsewhere").await;
     assert_eq!(asked(&events), None);
     assert_eq!(runs.load(Ordering::SeqCst), 2);
@@ -353,7 +346,7 @@ async fn a_call_with_a_key_its_schema_does_not_name_is_flagged_offered_no_grant_
     let (h, runs) =
         with_publish(json!([publish("c1", "one"), {"text": "Done."}, with_extra, {"text": "Asked."}]), false).await;
     let (history, events) = h.prompt(None, "Publish one").await;
-    answer(&h, &history, &asked(&events).unwrap(), approve(Some("always"))).await.unwrap();
+    h.try_answer(&history, &asked(&events).unwrap(), approve(Some("always"))).await.unwrap();
 
     let (_, events) = h.prompt(Some(&history), "Publish two, to everyone").await;
     let ask = events
@@ -368,7 +361,7 @@ async fn a_call_with_a_key_its_schema_does_not_name_is_flagged_offered_no_grant_
         ask.arguments.unwrap().into_iter().map(|argument| (argument.key, argument.outside_schema)).collect();
     assert_eq!(shown, [("text".to_string(), false), ("audience".to_string(), true)], "the schema's key first");
     assert_eq!(runs.load(Ordering::SeqCst), 1, "nothing ran under the grant");
-    let refused = answer(&h, &history, &ask.tool_call_id, approve(Some("always"))).await;
+    let refused = h.try_answer(&history, &ask.tool_call_id, approve(Some("always"))).await;
     assert!(refused.is_err(), "a grant answer is refused: {refused:?}");
 }
 
@@ -378,7 +371,7 @@ async fn a_grant_is_refused_where_it_is_not_offered_and_the_answer_changes_nothi
     let (history, events) = h.prompt(None, "Publish one").await;
     assert!(events.iter().any(|e| matches!(e, TurnEvent::Ask { ask, .. } if !ask.grantable)), "not offered");
     let approval = asked(&events).unwrap();
-    let refused = answer(&h, &history, &approval, approve(Some("always"))).await;
+    let refused = h.try_answer(&history, &approval, approve(Some("always"))).await;
     let Err(AppError::InvalidAnswer { fields }) = refused else { panic!("refused with a field error: {refused:?}") };
     assert_eq!((fields[0].path.as_str(), fields[0].code.as_str()), ("grant", "GRANT_NOT_OFFERED"));
     assert_eq!(h.pending(&history).await, Some(approval), "still pending");
@@ -390,9 +383,9 @@ async fn a_grant_is_refused_where_it_is_not_offered_and_the_answer_changes_nothi
     let (history, events) = h.prompt(None, "Publish two").await;
     let approval = asked(&events).unwrap();
     let deny = json!({"action": "accept", "content": {"confirmed": false}, "grant": "always"});
-    let Err(AppError::InvalidAnswer { fields }) = answer(&h, &history, &approval, deny).await else { panic!() };
+    let Err(AppError::InvalidAnswer { fields }) = h.try_answer(&history, &approval, deny).await else { panic!() };
     assert_eq!(fields[0].code, "GRANT_NEEDS_APPROVAL");
-    let odd = answer(&h, &history, &approval, approve(Some("forever"))).await;
+    let odd = h.try_answer(&history, &approval, approve(Some("forever"))).await;
     assert!(matches!(odd, Err(AppError::InvalidAnswer { ref fields }) if fields[0].code == "GRANT_UNKNOWN"), "{odd:?}");
     assert_eq!(runs.load(Ordering::SeqCst), 0);
     let (_, events) = h.prompt(Some(&history), "Clean up instead").await;
@@ -408,11 +401,11 @@ async fn twelve_approvals_racing_run_the_call_once_and_a_replay_runs_nothing() {
     let (h, runs) = with_publish(json!([publish("c1", "one"), {"text": "Published."}]), false).await;
     let (history, events) = h.prompt(None, "Publish one").await;
     let approval = asked(&events).unwrap();
-    let racing: Vec<_> = (0..12).map(|_| answer(&h, &history, &approval, approve(None))).collect();
+    let racing: Vec<_> = (0..12).map(|_| h.try_answer(&history, &approval, approve(None))).collect();
     let outcomes = futures::future::join_all(racing).await;
     assert_eq!(outcomes.iter().filter(|outcome| outcome.is_ok()).count(), 1, "{outcomes:?}");
     assert!(outcomes.iter().filter_map(|outcome| outcome.as_ref().err()).all(|err| err.status_code() == 409));
-    let replay = answer(&h, &history, &approval, approve(None)).await;
+    let replay = h.try_answer(&history, &approval, approve(None)).await;
     assert_eq!(replay.map_err(|err| err.status_code()), Err(409));
     assert_eq!(runs.load(Ordering::SeqCst), 1, "the call ran exactly once");
     let recorded: (i64, String) =

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use palaver_core::db::Pool;
+use palaver_core::error::{AppError, Error};
 use serde_json::{Value, json};
 
 use futures::stream::BoxStream;
@@ -136,6 +137,14 @@ impl Harness {
 
     pub async fn answer(&self, history_id: &str, tool_call_id: &str, response: Value) -> Vec<TurnEvent> {
         self.turn(Some(history_id), TurnInput::Answer { tool_call_id: tool_call_id.into(), response }).await
+    }
+
+    /// Answers, and runs the turn that resumes to its end; the error when the answer is refused.
+    pub async fn try_answer(&self, history_id: &str, tool_call_id: &str, response: Value) -> Result<(), AppError> {
+        let input = TurnInput::Answer { tool_call_id: tool_call_id.into(), response };
+        let mut handle = self.runner.start(self.request(Some(history_id), input)).await.map_err(Error::into_kind)?;
+        while handle.events.recv().await.is_some() {}
+        Ok(())
     }
 
     /// Another account, signed in: a second person on the same runner.

@@ -212,8 +212,9 @@ async fn a_write_runs_once_after_an_approval_and_never_after_a_deny() {
         .unwrap();
     let approval = &ask.input;
     let prompt = approval["prompt"].as_str().unwrap();
-    assert!(prompt.contains("write_file") && prompt.contains("\"files\""), "names the tool and the server: {prompt}");
+    assert!(prompt.contains("Write File") && prompt.contains("\"files\""), "names the tool and the server: {prompt}");
     assert_eq!(ask.server.as_deref(), Some("files"));
+    assert_eq!(ask.tool_title.as_deref(), Some("Write File"), "the server's title for its tool");
     let arguments: Vec<(String, Value, bool)> = ask
         .arguments
         .clone()
@@ -676,7 +677,8 @@ async fn an_mcp_tools_person_only_argument_is_asked_of_the_person_and_the_call_r
     assert!(tool["inputSchema"]["properties"].get("time").is_none(), "the model is offered no time: {tool}");
     let ask_id = asked(&events).expect("the call waits on the person");
     let pending = palaver_core::turn::store::pending_ask(&h.pool, &history).await.unwrap().unwrap();
-    assert_eq!(pending.ask.input["fields"][0]["label"], "When the table is for, as HH:mm");
+    assert_eq!(pending.ask.input["fields"][0]["label"], "Time");
+    assert_eq!(pending.ask.input["fields"][0]["helperText"], "When the table is for, as HH:mm");
     assert!(!pending.ask.input.to_string().contains("12:00"));
 
     let answer = json!({"action": "accept", "content": {"values": {"f1": "19:30"}}});

@@ -96,3 +96,34 @@ not-answered-restart = Nicht rechtzeitig beantwortet: Palaver wurde neu gestarte
 cancelled = Diese Frage wurde abgebrochen.
 expired = Abgelaufen: Niemand hat rechtzeitig geantwortet.
 waiting = Wartet auf deine Antwort.
+
+## Probleme mit einer Antwort, nach der Beschriftung des Felds
+files = Dateien
+answer-needed = { $label } wird benötigt.
+answer-misfit = { $label }: Diese Antwort passt nicht.
+answer-at-most = { $label } darf höchstens { $max } sein.
+answer-at-least = { $label } muss mindestens { $min } sein.
+answer-whole = { $label } nimmt nur ganze Zahlen.
+answer-number = { $label } braucht eine Zahl.
+answer-email = { $label } braucht eine E-Mail-Adresse, etwa ada@example.com.
+answer-url = { $label } braucht eine Webadresse, die mit https:// beginnt.
+answer-phone = { $label } braucht eine Telefonnummer, etwa +49 30 901820.
+answer-date = { $label } braucht ein Datum, etwa 2026-10-01.
+answer-time = { $label } braucht eine Uhrzeit zwischen 00:00 und 23:59, etwa 09:30.
+answer-datetime = { $label } braucht Datum und Uhrzeit, etwa 2026-10-01 09:30.
+answer-too-long = { $count ->
+    [one] { $label } darf höchstens 1 Zeichen lang sein.
+   *[other] { $label } darf höchstens { $count } Zeichen lang sein.
+}
+answer-too-short = { $label } braucht mindestens { $count } Zeichen.
+answer-pattern = { $label } ist nicht in der nötigen Form geschrieben.
+answer-pattern-helped = { $label } ist nicht in der nötigen Form geschrieben: { $helper }
+answer-option = { $label }: Diese Auswahl wird nicht angeboten.
+answer-at-least-one = { $label } braucht mindestens eine Antwort.
+answer-just-one = { $label } nimmt eine Antwort.
+answer-pick-exactly = Wähle genau { $count }.
+answer-pick-at-most = Wähle höchstens { $count }.
+answer-pick-at-least = Wähle mindestens { $count }.
+answer-file-too-large = { $name } ist größer, als eine Datei hier sein darf.
+answer-file-type = { $name } hat einen Typ, den diese Frage nicht annimmt.
+answer-file-contents = { $name } gibt sich als { $type } aus, enthält aber etwas anderes.

@@ -97,3 +97,37 @@ not-answered-restart = Not answered in time: Palaver restarted, and the server's
 cancelled = This question was cancelled.
 expired = Expired: nobody answered in time.
 waiting = Waiting for your answer.
+
+## Problems with an answer, by the field's label
+files = Files
+answer-needed = { $label } is needed.
+answer-misfit = { $label }: this answer does not fit.
+answer-at-most = { $label } can be at most { $max }.
+answer-at-least = { $label } must be at least { $min }.
+answer-whole = { $label } takes whole numbers only.
+answer-number = { $label } needs a number.
+answer-email = { $label } needs an email address, such as ada@example.com.
+answer-url = { $label } needs a web address that starts with https://.
+answer-phone = { $label } needs a phone number, such as +1 555 010 0199.
+answer-date = { $label } needs a date, such as 2026-10-01.
+answer-time = { $label } needs a time between 00:00 and 23:59, such as 09:30.
+answer-datetime = { $label } needs a date and a time, such as 2026-10-01 09:30.
+answer-too-long = { $count ->
+    [one] { $label } can be at most 1 character.
+   *[other] { $label } can be at most { $count } characters.
+}
+answer-too-short = { $label } needs at least { $count } characters.
+answer-pattern = { $label } is not written the way it needs to be.
+answer-pattern-helped = { $label } is not written the way it needs to be: { $helper }
+answer-option = { $label }: that choice is not on offer.
+answer-at-least-one = { $label } needs at least one answer.
+answer-just-one = { $label } takes one answer.
+answer-pick-exactly = { $count ->
+    [one] Pick exactly 1.
+   *[other] Pick exactly { $count }.
+}
+answer-pick-at-most = Pick at most { $count }.
+answer-pick-at-least = Pick at least { $count }.
+answer-file-too-large = { $name } is larger than a file may be here.
+answer-file-type = { $name } is not a type this question accepts.
+answer-file-contents = { $name } says it is { $type }, but its contents are something else.

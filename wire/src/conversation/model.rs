@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::body::{CallArgument, GuardedCall};
-use palaver_contract::asks::{AskKind, SimpleCard};
+use palaver_contract::asks::{AskKind, FieldPattern, SimpleCard};
 use palaver_contract::blocks::ShownCheck;
 
 /// A conversation in the list (the spec calls conversations histories).
@@ -293,6 +293,9 @@ pub struct AskEvent {
     pub origin: Option<AskOrigin>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
+    /// That host tool's title, when it has one (an MCP tool's); a person reads the tool by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_title: Option<String>,
     /// The MCP server that asks (an elicitation) or whose tool an approval guards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
@@ -308,6 +311,11 @@ pub struct AskEvent {
     /// When the ask ends as `expired` if nobody answers it (set when it is stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    /// An argument form's: the patterns some of its text fields must match (the tool's
+    /// schema's), for a client to check before it sends; the server checks them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::openapi::field_patterns))]
+    pub field_patterns: Vec<FieldPattern>,
     /// An approval the user may turn into a grant (`grant` beside the answer): neither
     /// destructive nor of a tool whose every call must be approved.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -327,6 +335,7 @@ impl AskEvent {
         }
         Some(GuardedCall {
             tool_name: self.tool_name.clone()?,
+            tool_title: self.tool_title.clone(),
             server: self.server.clone(),
             arguments: self.arguments.clone()?,
         })

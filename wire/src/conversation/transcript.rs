@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView, Rating};
 use crate::body::CallArgument;
 use crate::grants::GrantScope;
-use palaver_contract::asks::AskKind;
+use palaver_contract::asks::{AskKind, FieldPattern};
 use palaver_contract::blocks::ShownCheck;
 
 /// What the transcript and the export say under a reply that was cut off.
@@ -38,6 +38,10 @@ pub struct AskItem {
     pub link_host: Option<String>,
     /// A waiting approval's call arguments, every one.
     pub arguments: Option<Vec<CallArgument>>,
+    /// A waiting argument form's field patterns.
+    pub field_patterns: Vec<FieldPattern>,
+    /// The title of the host tool a waiting approval or argument form is for.
+    pub tool_title: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -102,6 +106,8 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     server: waiting.and_then(|pending| pending.server.clone()),
                     link_host: waiting.and_then(|pending| pending.link_host.clone()),
                     arguments: waiting.and_then(|pending| pending.arguments.clone()),
+                    field_patterns: waiting.map(|pending| pending.field_patterns.clone()).unwrap_or_default(),
+                    tool_title: waiting.and_then(|pending| pending.tool_title.clone()),
                 })))
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None, allowed_by, .. } => {

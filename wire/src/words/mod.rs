@@ -4,10 +4,14 @@
 //! Accept-Language), else English. The reader's language is decided once, by the server: the
 //! page carries it, so the browser hydrates the very words the server wrote.
 
+mod answer_problems;
 mod format;
+mod names;
 
+pub use answer_problems::answer_problem;
 pub use format::Arg;
 use format::{CATALOGS, Catalog};
+pub use names::{humanised, tool_words};
 use palaver_contract::locale::{TextDirection, parse_locale, text_direction};
 
 /// The attribute the page's `<body>` carries the reader's language in.

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::AnswerChannel;
 use super::drafts::{ChoiceDraft, use_ask_draft};
-use super::{ErrorList, SubmitRow, card_buttons};
+use super::{ErrorList, SubmitRow, card_buttons, server_errors};
 use palaver_contract::asks::{Ask, ButtonStyle, ChoiceInput, SelectMode, SimpleCardButton, to_simple_card};
 use palaver_contract::text::utf16_len;
 use palaver_wire::words::Words;
@@ -47,9 +47,7 @@ pub(super) fn ChoiceBody(
                     }
                 })}
             {card_buttons(buttons, ask.kind(), answer, channel, &words)}
-            <ErrorList errors=Signal::derive(move || {
-                channel.server_errors.get().into_iter().map(|e| e.message).collect()
-            }) />
+            <ErrorList errors=server_errors(ask.clone(), channel, words.clone()) />
         }
         .into_any();
     }

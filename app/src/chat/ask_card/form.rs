@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 
 use super::AnswerChannel;
 use super::drafts::{FormDraft, use_ask_draft};
-use super::{ErrorList, SubmitRow, errors_at};
+use super::{AnswerRules, ErrorList, SubmitRow, errors_at};
 use crate::components::textarea_text;
-use palaver_contract::asks::{Ask, FormField, FormFieldType, FormInput, number_value};
+use palaver_contract::asks::{Ask, FieldPattern, FormField, FormFieldType, FormInput, number_value};
 
 /// A form field's value as the browser's control gives it.
 fn field_value(field: &FormField, raw: &str, checked: bool) -> Option<Value> {
@@ -35,6 +35,9 @@ pub(super) fn FormBody(
     answer: Callback<Value>,
     channel: AnswerChannel,
     words: palaver_wire::words::Words,
+    /// An argument form's field patterns.
+    #[prop(optional)]
+    patterns: Vec<FieldPattern>,
 ) -> impl IntoView {
     let FormDraft { values, touched } = use_ask_draft(&tool_call_id, || FormDraft {
         values: RwSignal::new(input.default_values()),
@@ -48,7 +51,7 @@ pub(super) fn FormBody(
     });
     let draft = Memo::new(move |_| json!({"action": "accept", "content": {"values": values.get()}}));
     let fields = input.fields.clone();
-    let checked_ask = ask.clone();
+    let rules = AnswerRules { ask: ask.clone(), patterns: patterns.clone() };
     let choose = words.get("choose-placeholder");
     view! {
         <div class="ask-form">
@@ -57,14 +60,16 @@ pub(super) fn FormBody(
                 .map(|field| {
                     let id = field.id.clone();
                     let input_id = format!("field-{id}");
-                    let prefix = format!("content.values.{id}");
-                    let ask = checked_ask.clone();
+                    let at = palaver_contract::path::Path::root().key("content").key("values").name(&id).text();
+                    let rules = rules.clone();
+                    let field_words = words.clone();
                     let errors = Signal::derive(move || errors_at(
-                        &ask,
+                        &rules,
                         &draft.get(),
                         touched.get(),
                         &channel.server_errors.get(),
-                        &prefix,
+                        &at,
+                        &field_words,
                     ));
                     let set = {
                         let field = field.clone();
@@ -246,6 +251,6 @@ pub(super) fn FormBody(
                 })
                 .collect_view()}
         </div>
-        <SubmitRow ask draft touched answer channel words />
+        <SubmitRow ask draft touched answer channel words patterns />
     }
 }

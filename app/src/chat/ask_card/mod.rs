@@ -26,7 +26,8 @@ use files::FilesBody;
 use form::FormBody;
 use markdown::MarkdownBody;
 use palaver_contract::asks::{
-    Ask, AskError, AskKind, ButtonStyle, SimpleCardButton, parse_stored_ask, to_simple_card, validate_ask_response,
+    Ask, AskError, AskKind, ButtonStyle, FieldPattern, SimpleCardButton, check_field_patterns, parse_stored_ask,
+    to_simple_card, validate_ask_response,
 };
 use palaver_contract::visible::Layout;
 use palaver_lines::{palaver_lines, server_message};
@@ -35,7 +36,7 @@ use palaver_wire::conversation::model::{AskOrigin, AskStatus};
 use palaver_wire::conversation::summary::ask_summary;
 use palaver_wire::conversation::transcript::AskItem;
 use palaver_wire::error::FieldError;
-use palaver_wire::words::{CardLanguage, Words};
+use palaver_wire::words::{CardLanguage, Words, answer_problem, tool_words};
 use questions::QuestionsBody;
 
 /// Where an ask card sends its answer, and what the server said about the last one.
@@ -141,11 +142,24 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
     let body = match &ask {
         Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
         Ask::Confirm(_) => {
-            let grants = item.grantable.then(|| item.tool_name.clone());
+            let grants = item.grantable.then(|| tool_words(&item.tool_name, item.tool_title.as_deref()));
             view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel grants words=w /> }.into_any()
         }
         Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
-        Ask::Form(input) => view! { <FormBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
+        Ask::Form(input) => {
+            let patterns = item.field_patterns.clone();
+            view! {
+                <FormBody
+                    ask=ask.clone()
+                    input=input.clone()
+                    tool_call_id=tool_call_id.clone()
+                    answer
+                    channel
+                    words=w
+                    patterns
+                />
+            }.into_any()
+        }
         Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
         Ask::Questions(input) => view! { <QuestionsBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
     };
@@ -268,8 +282,8 @@ pub(super) fn card_buttons(
     }
 }
 
-/// The card's buttons; `grants` names the tool of an approval that offers grants, whose card
-/// adds "Allow in this conversation" and "Always allow <tool>".
+/// The card's buttons; `grants` names (in words) the tool of an approval that offers grants,
+/// whose card adds "Allow in this conversation" and "Always allow <tool>".
 #[component]
 fn ButtonsBody(
     ask: Ask,
@@ -313,7 +327,7 @@ fn ButtonsBody(
                     view! {
                         {always}
                         " "
-                        <code>{tool}</code>
+                        <bdi>{tool}</bdi>
                     }
                         .into_any(),
                 )}
@@ -321,13 +335,12 @@ fn ButtonsBody(
         }
     });
     let skip_button = skip.then(|| view! { <SkipButton answer channel words=words.clone() /> });
+    let buttons = card_buttons(card.buttons, ask.kind(), answer, channel, &words);
     view! {
-        {card_buttons(card.buttons, ask.kind(), answer, channel, &words)}
+        {buttons}
         {grant_buttons}
         {skip_button}
-        <ErrorList errors=Signal::derive(move || {
-            channel.server_errors.get().into_iter().map(|e| e.message).collect()
-        }) />
+        <ErrorList errors=server_errors(ask, channel, words) />
     }
 }
 
@@ -346,6 +359,12 @@ fn SkipButton(answer: Callback<Value>, channel: AnswerChannel, words: Words) -> 
     }
 }
 
+/// The server's errors for the last answer of a card without a draft (buttons only).
+pub(super) fn server_errors(ask: Ask, channel: AnswerChannel, words: Words) -> Signal<Vec<String>> {
+    let rules = AnswerRules { ask, patterns: Vec::new() };
+    Signal::derive(move || errors_at(&rules, &Value::Null, false, &channel.server_errors.get(), "", &words))
+}
+
 #[component]
 pub(super) fn ErrorList(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
     // The errors are derived in the card's scope: when a live event rebuilds the transcript,
@@ -360,19 +379,54 @@ pub(super) fn ErrorList(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoV
     }
 }
 
-/// The errors under one path prefix: the draft's own (once the user has touched it) and the
-/// server's for the last answer sent.
-pub(super) fn errors_at(ask: &Ask, draft: &Value, touched: bool, server: &[FieldError], prefix: &str) -> Vec<String> {
+/// What an answer is checked against: the ask, and the patterns beside it (an argument form's).
+#[derive(Clone)]
+pub(super) struct AnswerRules {
+    pub ask: Ask,
+    pub patterns: Vec<FieldPattern>,
+}
+
+impl AnswerRules {
+    /// The problems of `draft`, as the server finds them (files up to `max_file_size_bytes`).
+    fn problems(&self, draft: &Value, max_file_size_bytes: u64) -> Vec<AskError> {
+        let mut problems = validate_ask_response(&self.ask, draft, max_file_size_bytes);
+        problems.extend(check_field_patterns(&self.patterns, draft));
+        problems
+    }
+}
+
+/// The errors at or inside `at` (a field's path, or "" for the whole answer): the draft's own
+/// (once the user has touched it) and the server's for the last answer sent, each worded by the
+/// field's label.
+pub(super) fn errors_at(
+    rules: &AnswerRules,
+    draft: &Value,
+    touched: bool,
+    server: &[FieldError],
+    at: &str,
+    words: &Words,
+) -> Vec<String> {
     let client: Vec<AskError> = if touched {
-        validate_ask_response(ask, draft, palaver_contract::asks::ASK_LIMITS.files.default_max_file_size_bytes)
+        rules.problems(draft, palaver_contract::asks::ASK_LIMITS.files.default_max_file_size_bytes)
     } else {
         Vec::new()
     };
-    let mut messages: Vec<String> =
-        client.iter().filter(|e| e.path.to_string().starts_with(prefix)).map(|e| e.message.clone()).collect();
-    messages.extend(server.iter().filter(|e| e.path.starts_with(prefix)).map(|e| e.message.clone()));
+    let problems = client
+        .iter()
+        .map(|error| (error.path.text(), error.code.as_str()))
+        .chain(server.iter().map(|error| (error.path.clone(), error.code.as_str())));
+    let mut messages: Vec<String> = problems
+        .filter(|(path, _)| is_under(path, at))
+        .map(|(path, code)| answer_problem(&rules.ask, draft, &path, code, words))
+        .collect();
     messages.dedup();
     messages
+}
+
+/// Whether `path` is `at` or inside it (`content.values.tags[1]` is inside
+/// `content.values.tags`, `content.values.seats2` is not inside `content.values.seats`).
+fn is_under(path: &str, at: &str) -> bool {
+    at.is_empty() || path.strip_prefix(at).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
 }
 
 /// Submit (enabled only for a valid answer), Skip when allowed, and the errors.
@@ -384,6 +438,9 @@ pub(super) fn SubmitRow(
     answer: Callback<Value>,
     channel: AnswerChannel,
     words: Words,
+    /// An argument form's field patterns, checked with the ask.
+    #[prop(optional)]
+    patterns: Vec<FieldPattern>,
 ) -> impl IntoView {
     let label = match &ask {
         Ask::Choice(i) => i.submit_label.clone(),
@@ -394,11 +451,13 @@ pub(super) fn SubmitRow(
     }
     .unwrap_or_else(|| words.get("submit"));
     let skip = ask.allows_decline();
-    let checked = ask.clone();
-    let valid = Memo::new(move |_| validate_ask_response(&checked, &draft.get(), u64::MAX).is_empty());
-    let shown = ask.clone();
-    let errors =
-        Signal::derive(move || errors_at(&shown, &draft.get(), touched.get(), &channel.server_errors.get(), ""));
+    let rules = AnswerRules { ask, patterns };
+    let checked = rules.clone();
+    let valid = Memo::new(move |_| checked.problems(&draft.get(), u64::MAX).is_empty());
+    let error_words = words.clone();
+    let errors = Signal::derive(move || {
+        errors_at(&rules, &draft.get(), touched.get(), &channel.server_errors.get(), "", &error_words)
+    });
     view! {
         <div class="ask-card__actions">
             <button

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::components::{PalaverStrip, approval_lines, palaver_line};
+use crate::components::{PalaverStrip, approval_lines, palaver_line, tool_line};
 use palaver_wire::conversation::model::{AskOrigin, link_host_line};
 use palaver_wire::conversation::transcript::AskItem;
 use palaver_wire::words::Words;
@@ -13,15 +13,15 @@ use palaver_wire::words::Words;
 pub(super) fn palaver_lines(item: &AskItem, words: &Words) -> Option<AnyView> {
     let tool = item.tool_name.clone();
     let lines = match item.origin? {
-        AskOrigin::Approval => approval_lines(&tool, item.server.as_deref(), words).into_any(),
-        AskOrigin::Arguments => palaver_line("approval-tool", words.get("needed-by"), tool, true).into_any(),
+        AskOrigin::Approval => {
+            approval_lines(&tool, item.tool_title.as_deref(), item.server.as_deref(), words).into_any()
+        }
+        AskOrigin::Arguments => tool_line(words.get("needed-by"), &tool, item.tool_title.as_deref(), false).into_any(),
         AskOrigin::Elicitation => {
             let server =
-                item.server.clone().map(|server| palaver_line("palaver-server", words.get("asked-by"), server, false));
-            let host = item
-                .link_host
-                .clone()
-                .map(|host| palaver_line("palaver-link-host", words.get("link-opens"), host, false));
+                item.server.clone().map(|server| palaver_line("palaver-server", words.get("asked-by"), server));
+            let host =
+                item.link_host.clone().map(|host| palaver_line("palaver-link-host", words.get("link-opens"), host));
             view! {
                 {server}
                 {host}
@@ -72,6 +72,8 @@ mod tests {
             server: Some("files".into()),
             link_host: Some("evil.example".into()),
             arguments: None,
+            field_patterns: Vec::new(),
+            tool_title: None,
         }
     }
 
@@ -81,7 +83,12 @@ mod tests {
         let strip = |item: &AskItem| palaver_lines(item, &words).map(|view| view.to_html().replace("<!>", ""));
         let approval = strip(&waiting(AskOrigin::Approval)).unwrap();
         assert!(approval.contains("data-testid=\"palaver-strip\""), "{approval}");
-        assert!(approval.contains(">Approval needed for <code>files__write_file</code></p>"), "{approval}");
+        assert!(
+            approval.contains(
+                ">Approval needed for <bdi class=\"palaver-strip__name\">Write file</bdi> (<code>files__write_file</code>)</p>"
+            ),
+            "{approval}"
+        );
         assert!(
             approval.contains(">On the MCP server <bdi class=\"palaver-strip__name\">files</bdi></p>"),
             "{approval}"

@@ -70,6 +70,8 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         server: None,
         link_host: None,
         arguments: None,
+        field_patterns: Vec::new(),
+        tool_title: None,
     };
     let states = answered_states(&fixture, card.buttons.first().map(|button| button.response.to_value()));
     view! {

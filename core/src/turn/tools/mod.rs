@@ -90,6 +90,10 @@ pub const PERSON_ONLY: &str = "x-palaver-person-only";
 
 pub trait HostTool: Send + Sync {
     fn name(&self) -> &str;
+    /// The title a person reads the tool by, when it has one (else its name in words).
+    fn title(&self) -> Option<String> {
+        None
+    }
     fn description(&self) -> &str;
     /// The JSON Schema of the tool's input.
     fn input_schema(&self) -> Value;

@@ -247,7 +247,7 @@ impl ToolQuestion {
     }
 
     /// What in an accepted answer to page `page` the requested schema refuses, in the
-    /// answer's terms (`values.<field id>`): the contract's own check has passed already, but
+    /// answer's terms (`content.values.<field id>`): the contract's own check has passed already, but
     /// a schema can ask more (how many to pick, say).
     pub fn refusals(&self, page: usize, response: &AskResponse) -> Vec<FieldError> {
         let (Page::Form(properties), AskResponse::Accept { content }) = (&self.pages[page].0, response) else {
@@ -262,7 +262,7 @@ impl ToolQuestion {
                 let label = property.schema.get("title").and_then(Value::as_str).unwrap_or(&property.name);
                 Some(FieldError {
                     code: code.to_string(),
-                    path: format!("values.{}", property.id),
+                    path: palaver_contract::path::Path::root().key("content").key("values").name(&property.id).text(),
                     message: format!("{label} {why}."),
                     fix: format!("Change {label} to fit what the server asks for."),
                 })
@@ -399,7 +399,7 @@ mod tests {
         assert_eq!(refusals.len(), 1);
         assert_eq!(
             (refusals[0].path.as_str(), refusals[0].code.as_str(), refusals[0].message.as_str()),
-            ("values.tools", "SELECTION_COUNT", "Instruments needs at least 1 picked.")
+            ("content.values.tools", "SELECTION_COUNT", "Instruments needs at least 1 picked.")
         );
     }
 
