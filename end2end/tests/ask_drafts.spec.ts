@@ -43,3 +43,50 @@ test("a long list's search survives the card being rebuilt", async ({ page }) =>
   await expect(chat.assistantMessages().last()).toHaveText("Noted.");
   expect(chat.consoleErrors).toEqual([]);
 });
+
+test("what was typed, edited or uploaded in a pending card survives a reload, until it is answered", async ({
+  page,
+}) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  const reload = async () => {
+    await page.reload();
+    await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  };
+
+  await chat.open();
+  await chat.sendMessage("Invoice details, then a reload");
+  await ask.card.getByLabel("Company name").fill("Acme");
+  await ask.card.getByLabel("Seats").fill("501");
+  await reload();
+  await expect(ask.card.getByLabel("Company name")).toHaveValue("Acme");
+  await expect(ask.card.getByLabel("Seats")).toHaveValue("501");
+  // The draft's problems are shown again too.
+  await expect(page.getByTestId("form-field-seats").getByTestId("ask-errors")).toHaveText("Seats can be at most 500.");
+  await ask.card.getByLabel("Seats").fill("12");
+  await ask.submit.click();
+  await expect(chat.assistantMessages().last()).toHaveText("Invoice details saved.");
+  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("palaver.draft.")))).toEqual(
+    [],
+  );
+
+  await page.getByRole("link", { name: "New chat" }).click();
+  await chat.sendMessage("Edit my announcement, then a reload");
+  await ask.card.getByLabel("Draft").fill("# We're live\n\nHalf written");
+  await reload();
+  await expect(ask.card.getByLabel("Draft")).toHaveValue("# We're live\n\nHalf written");
+
+  await page.getByRole("link", { name: "New chat" }).click();
+  await chat.sendMessage("Send me receipts, then a reload");
+  await ask.card.getByTestId("ask-file-input").setInputFiles([
+    { name: "totals.csv", mimeType: "text/csv", buffer: Buffer.from("item,total\nlunch,12\n") },
+  ]);
+  await expect(ask.card.getByRole("listitem")).toHaveCount(1);
+  await reload();
+  await expect(ask.card.getByRole("listitem")).toHaveText([/totals\.csv/]);
+  await ask.submit.click();
+  await expect(chat.assistantMessages().last()).toHaveText("Receipts received.");
+  await expect(ask.summaries()).toHaveText(["✓ You sent 1 file: totals.csv"]);
+  expect(chat.consoleErrors).toEqual([]);
+});

@@ -66,6 +66,12 @@ pub fn stored(_key: &str) -> Option<String> {
 
 pub fn store(_key: &str, _value: &str) {}
 
+pub fn kept_for_session(_key: &str) -> Option<String> {
+    None
+}
+
+pub fn keep_for_session(_key: &str, _value: Option<&str>) {}
+
 pub fn listen_live(_on_event: impl Fn(&LiveEvent) + 'static) {}
 
 pub async fn request<R: DeserializeOwned>(_method: &str, _url: &str, _body: Option<String>) -> Result<R, String> {
@@ -102,6 +108,11 @@ pub fn page_shows(_selector: &str) -> bool {
 }
 
 pub fn finish_hydration() {}
+
+/// The server hydrates nothing.
+pub fn hydrated() -> bool {
+    false
+}
 
 pub fn show_load_error() {}
 

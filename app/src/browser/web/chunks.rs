@@ -157,7 +157,7 @@ pub(crate) use lazy_page;
 /// resolves, so the router keeps the page it shows. (While the first page is being hydrated,
 /// the router cannot wait for a chunk that failed: that page stays as the server rendered it.)
 pub async fn unloaded_page() -> AnyView {
-    if super::hydration::finished() {
+    if super::hydration::hydrated() {
         let _ = window().location().assign(&routed_url());
     }
     std::future::pending().await

@@ -18,7 +18,8 @@ pub fn finish_hydration() {
     let _ = js_sys::Reflect::set(&js_sys::global(), &"__PALAVER_HYDRATED__".into(), &true.into());
 }
 
-pub(super) fn finished() -> bool {
+/// Whether the first page has been hydrated (what is made now is made in the browser alone).
+pub fn hydrated() -> bool {
     FINISHED.load(Ordering::Relaxed)
 }
 

@@ -92,7 +92,10 @@ pub(super) fn FormBody(
                             touched.set(true);
                         }
                     };
-                    let initial = match &field.default {
+                    let current = values
+                        .with_untracked(|v| v.get(&field.id).cloned())
+                        .or_else(|| field.default.clone());
+                    let initial = match &current {
                         Some(Value::String(text)) if field.field_type == FormFieldType::Datetime => {
                             text.get(..16).unwrap_or(text).to_string()
                         }
@@ -101,7 +104,8 @@ pub(super) fn FormBody(
                         _ => String::new(),
                     };
                     let required = field.is_required();
-                    let label = view! {
+                    let label = // What the draft holds (a card made again, or after a reload), else the default.
+                    view! {
                         {field.label.clone()}
                         {required
                             .then(|| {

@@ -65,6 +65,7 @@ fn style_class(style: ButtonStyle) -> &'static str {
 #[component]
 pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
     if !item.waiting {
+        drafts::forget_ask_draft(&item.tool_call_id);
         let locale = item.input["locale"].as_str();
         let words = Words::for_ask(locale, &reader_words());
         let language = CardLanguage::of(locale);
@@ -138,30 +139,12 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
     let title = ask.title().map(str::to_string);
     let label = title.clone().unwrap_or_else(|| words.get("question"));
     let prompt = server_message(ask.prompt(), item.link_host.as_deref()).to_string();
-    let w = words.clone();
-    let body = match &ask {
-        Ask::Choice(input) => view! { <ChoiceBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
-        Ask::Confirm(_) => {
-            let grants = item.grantable.then(|| tool_words(&item.tool_name, item.tool_title.as_deref()));
-            view! { <ButtonsBody ask=ask.clone() tool_call_id=tool_call_id.clone() answer channel grants words=w /> }.into_any()
+    let body = {
+        let (ask, words, item) = (ask.clone(), words.clone(), item.clone());
+        move || {
+            drafts::track_restored_drafts();
+            card_body(&ask, &item, answer, channel, words.clone())
         }
-        Ask::Markdown(input) => view! { <MarkdownBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
-        Ask::Form(input) => {
-            let patterns = item.field_patterns.clone();
-            view! {
-                <FormBody
-                    ask=ask.clone()
-                    input=input.clone()
-                    tool_call_id=tool_call_id.clone()
-                    answer
-                    channel
-                    words=w
-                    patterns
-                />
-            }.into_any()
-        }
-        Ask::Files(input) => view! { <FilesBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
-        Ask::Questions(input) => view! { <QuestionsBody ask=ask.clone() input=input.clone() tool_call_id=tool_call_id.clone() answer channel words=w /> }.into_any(),
     };
     // A new ask never takes the focus (the person may be typing): the live region announces
     // it, and ↑ in the message box reaches it (`super::PENDING_CARD`); Escape goes back there.
@@ -213,6 +196,25 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
         </section>
     }
     .into_any()
+}
+
+/// A pending card's controls, by the ask's kind.
+fn card_body(ask: &Ask, item: &AskItem, answer: Callback<Value>, channel: AnswerChannel, words: Words) -> AnyView {
+    let (ask, tool_call_id) = (ask.clone(), item.tool_call_id.clone());
+    match ask.clone() {
+        Ask::Choice(input) => view! { <ChoiceBody ask input tool_call_id answer channel words /> }.into_any(),
+        Ask::Confirm(_) => {
+            let grants = item.grantable.then(|| tool_words(&item.tool_name, item.tool_title.as_deref()));
+            view! { <ButtonsBody ask tool_call_id answer channel grants words /> }.into_any()
+        }
+        Ask::Markdown(input) => view! { <MarkdownBody ask input tool_call_id answer channel words /> }.into_any(),
+        Ask::Form(input) => {
+            let patterns = item.field_patterns.clone();
+            view! { <FormBody ask input tool_call_id answer channel words patterns /> }.into_any()
+        }
+        Ask::Files(input) => view! { <FilesBody ask input tool_call_id answer channel words /> }.into_any(),
+        Ask::Questions(input) => view! { <QuestionsBody ask input tool_call_id answer channel words /> }.into_any(),
+    }
 }
 
 /// The time left to answer, once under an hour; at the deadline the conversation is loaded
