@@ -26,3 +26,36 @@ test("the transcript follows a streaming reply until the reader scrolls up, then
   await expect(reply.getByText("Paragraph 96.")).toBeInViewport();
   expect(chat.consoleErrors).toEqual([]);
 });
+
+test("sending from up the page shows one's own message, and the pill never covers the transcript", async ({
+  page,
+}) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("A long reply, then one more");
+  await chat.waitForReply();
+  await expect(chat.assistantMessages().last()).toContainText("Paragraph 96.");
+
+  await chat.transcript.evaluate((element) => element.scrollTo({ top: 0 }));
+  await expect(chat.userMessages().first()).toBeInViewport();
+  await chat.sendMessage("And one more thing");
+  await expect(chat.userMessages().last()).toHaveText("And one more thing");
+  await expect(chat.userMessages().last()).toBeInViewport();
+  await chat.waitForReply();
+  await expect(chat.assistantMessages().last()).toHaveText("A short answer at the end.");
+  await expect(chat.assistantMessages().last()).toBeInViewport();
+});
+
+test("the pill takes its own room below the transcript, so it never covers a card's controls", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("A long reply to scroll, pill placement");
+  await expect(chat.assistantMessages().last()).toContainText("Paragraph 12.");
+  await chat.transcript.evaluate((element) => element.scrollTo({ top: 0 }));
+  const pill = page.getByTestId("new-messages");
+  await expect(pill).toBeVisible();
+  const [pillBox, transcriptBox] = [await pill.boundingBox(), await chat.transcript.boundingBox()];
+  expect(pillBox!.y).toBeGreaterThanOrEqual(transcriptBox!.y + transcriptBox!.height - 1);
+});

@@ -73,3 +73,37 @@ test("A conversation is renamed and deleted from the list, by keyboard, with a c
   // The one error the browser logs is the refused empty title's 400.
   expect(chat.consoleErrors).toEqual(["Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
 });
+
+test("each conversation is one tab stop: F2 renames it, Delete deletes it, the arrows move along", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("One tab stop, the older");
+  await chat.waitForReply();
+  await chat.open();
+  await chat.sendMessage("One tab stop, the newer");
+  await chat.waitForReply();
+
+  const list = chat.conversations;
+  const newest = list.getByRole("link", { name: "One tab stop, the newer" });
+  const older = list.getByRole("link", { name: "One tab stop, the older" });
+  await newest.focus();
+  await page.keyboard.press("Tab");
+  await expect(older).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(newest).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(older).toBeFocused();
+
+  await page.keyboard.press("F2");
+  const field = list.getByRole("textbox", { name: "Conversation title" });
+  await expect(field).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(older).toBeFocused();
+
+  await page.keyboard.press("Delete");
+  const confirm = list.getByRole("alertdialog", { name: "Delete conversation" });
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(older).toBeFocused();
+});

@@ -1,6 +1,8 @@
 //! The conversation list: a link to each of the caller's conversations, most recent first,
-//! with rename (in place) and delete (after a confirmation), both reachable by keyboard, and a
-//! search over titles and messages (`/` focuses it from anywhere outside a text field).
+//! with rename (in place) and delete (after a confirmation), and a search over titles and
+//! messages (`/` focuses it from anywhere outside a text field). Each conversation is one tab
+//! stop: on its link, F2 renames it, Delete deletes it, and the arrow keys move along the list;
+//! the rename and delete buttons are for the pointer.
 
 use leptos::prelude::*;
 
@@ -115,11 +117,31 @@ fn ConversationItem(
     // A navigation can rebuild the list and dispose this entry a moment before its
     // aria-current runs once more: a disposed entry is not the current one.
     let is_current = move || id.try_with_value(|id| current.get().as_deref() == Some(id.as_str())).unwrap_or(false);
+    let link = NodeRef::<leptos::html::A>::new();
+    // Leaving a rename or a confirmation puts the focus back on the link.
+    let refocus_link = StoredValue::new(false);
     // Each rename starts from the saved title: a cancelled edit is dropped.
     let show = move |next: EntryMode| {
         error.set(None);
         draft.set(saved_title.get_value());
+        refocus_link.set_value(next == EntryMode::Link && mode.get_untracked() != EntryMode::Link);
         mode.set(next);
+    };
+    let on_link_key = move |event: leptos::ev::KeyboardEvent| {
+        let next = match event.key().as_str() {
+            "F2" => Some(EntryMode::Renaming),
+            "Delete" => Some(EntryMode::ConfirmingDelete),
+            "ArrowDown" | "ArrowUp" => {
+                event.prevent_default();
+                crate::browser::focus_along(".conversations__item", &event, event.key() == "ArrowDown");
+                None
+            }
+            _ => None,
+        };
+        if let Some(next) = next {
+            event.prevent_default();
+            show(next);
+        }
     };
     let on_escape = move |event: leptos::ev::KeyboardEvent| {
         if event.key() == "Escape" {
@@ -167,7 +189,14 @@ fn ConversationItem(
                 let _ = button.focus();
             }
         }
-        EntryMode::Link => {}
+        EntryMode::Link => {
+            if refocus_link.get_value()
+                && let Some(link) = link.get()
+            {
+                refocus_link.set_value(false);
+                let _ = link.focus();
+            }
+        }
     });
     let link_title = title.clone();
     view! {
@@ -177,9 +206,13 @@ fn ConversationItem(
                     let title = link_title.clone();
                     view! {
                         <a
+                            node_ref=link
                             href=format!("/?c={}", id.read_value())
                             class="conversations__item"
                             aria-current=move || is_current().then_some("page")
+                            aria-keyshortcuts="F2 Delete"
+                            title="F2 renames, Delete deletes"
+                            on:keydown=on_link_key
                         >
                             {title.clone()}
                         </a>
@@ -264,7 +297,8 @@ fn ConversationItem(
     }
 }
 
-/// A small button beside a conversation's link, named for screen readers with the conversation.
+/// A small button beside a conversation's link, named for screen readers with the conversation;
+/// no tab stop of its own (the link's keys do the same).
 fn entry_action(
     verb: &'static str,
     icon: &'static str,
@@ -277,6 +311,7 @@ fn entry_action(
             class="conversations__action"
             aria-label=format!("{verb} {title}")
             title=verb
+            tabindex="-1"
             on:click=move |_| on_press()
         >
             {icon}

@@ -53,10 +53,15 @@ impl Follow {
 
     /// The pill's action: down to the newest, following again.
     pub(super) fn catch_up(self) {
-        self.pinned.set_value(true);
-        self.behind.set(false);
+        self.follow_again();
         if let Some(element) = self.element.get_untracked() {
             crate::browser::scroll_to_newest(&element);
         }
+    }
+
+    /// Follows the newest again from the next change on (the reader sent a message).
+    pub(super) fn follow_again(self) {
+        self.pinned.set_value(true);
+        self.behind.set(false);
     }
 }

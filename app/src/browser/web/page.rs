@@ -99,6 +99,20 @@ pub fn focus_first(selector: &str) -> bool {
     }
 }
 
+/// Moves the focus from the element an event came from to the next (or previous) element
+/// `selector` matches, in document order; at either end it stays.
+pub fn focus_along(selector: &str, event: &web_sys::Event, forward: bool) {
+    use wasm_bindgen::JsCast;
+    let Some(from) = event.target().and_then(|target| target.dyn_into::<web_sys::Node>().ok()) else { return };
+    let Ok(found) = leptos::prelude::document().query_selector_all(selector) else { return };
+    let all: Vec<web_sys::Node> = (0..found.length()).filter_map(|index| found.item(index)).collect();
+    let Some(at) = all.iter().position(|node| node.is_same_node(Some(&from))) else { return };
+    let next = if forward { at.checked_add(1) } else { at.checked_sub(1) };
+    if let Some(element) = next.and_then(|next| all.get(next)).and_then(|node| node.dyn_ref::<web_sys::HtmlElement>()) {
+        let _ = element.focus();
+    }
+}
+
 /// Sets the tab's title.
 pub fn set_title(title: &str) {
     if let Some(document) = leptos::prelude::window().document() {

@@ -76,6 +76,11 @@ pub fn ChatPage() -> impl IntoView {
         open.loaded.track();
     });
     provide_block_actions(state, send.clone());
+    // What one sends is shown: the transcript follows the new turn, even from up the page.
+    let send_and_follow = move |text: String, attachments: Vec<Attachment>| {
+        behind.follow_again();
+        send(text, attachments)
+    };
 
     view! {
         <div class="chat" class:chat--drawer-open=move || drawer.get()>
@@ -114,17 +119,19 @@ pub fn ChatPage() -> impl IntoView {
                                 }
                             })
                     }}
-                    <Show when=move || behind.shown()>
-                        <button
-                            type="button"
-                            class="transcript__pill"
-                            data-testid="new-messages"
-                            on:click=move |_| behind.catch_up()
-                        >
-                            "New messages ↓"
-                        </button>
-                    </Show>
-                </section> <Composer busy waiting on_send=send on_stop=stop />
+                </section>
+                // Outside the scrolled box: the pill takes its own room and never covers a card.
+                <Show when=move || behind.shown()>
+                    <button
+                        type="button"
+                        class="transcript__pill"
+                        data-testid="new-messages"
+                        on:click=move |_| behind.catch_up()
+                    >
+                        "New messages ↓"
+                    </button>
+                </Show>
+                <Composer busy waiting on_send=send_and_follow on_stop=stop />
             </main>
         </div>
     }
