@@ -24,6 +24,10 @@ test("conversations are searched by what was said in them, / goes to the search 
   await search.fill("boats");
   await expect(links).toHaveCount(1);
   await expect(links.first()).toContainText(/ferry/i);
+  // Why it was found: the words around the match, the match marked.
+  const snippet = links.first().getByTestId("conversation-snippet");
+  await expect(snippet).toHaveText("Boats leave every hour.");
+  await expect(snippet.locator("mark")).toHaveText("Boats");
   await search.fill("nothing like it");
   await expect(links).toHaveCount(0);
   await expect(page.getByTestId("no-match")).toHaveText("No conversations match “nothing like it”.");

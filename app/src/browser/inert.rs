@@ -40,6 +40,8 @@ pub fn focus_if_free(_selector: &str) -> bool {
     false
 }
 
+pub fn fit_frame(_event: &leptos::web_sys::Event, _max_px: u32) {}
+
 pub fn focus_along(_selector: &str, _event: &leptos::web_sys::Event, _forward: bool) {}
 
 pub fn focus_first(_selector: &str) -> bool {

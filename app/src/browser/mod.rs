@@ -22,10 +22,10 @@ mod inert;
 use inert as chosen;
 
 pub use chosen::{
-    attach, caret_at_start, copy_text, finish_hydration, fit_to_content, focus_along, focus_first, focus_if_free,
-    go_to, hydrated, keep_for_session, kept_for_session, listen_live, now_ms, open_link, page_shows, request,
-    resolves_to_this_origin, scroll_to_newest, send_prompt, set_root_attribute, set_title, show_load_error, shows_end,
-    sleep, store, stored, upload_chosen, utc_offset_minutes,
+    attach, caret_at_start, copy_text, finish_hydration, fit_frame, fit_to_content, focus_along, focus_first,
+    focus_if_free, go_to, hydrated, keep_for_session, kept_for_session, listen_live, now_ms, open_link, page_shows,
+    request, resolves_to_this_origin, scroll_to_newest, send_prompt, set_root_attribute, set_title, show_load_error,
+    shows_end, sleep, store, stored, upload_chosen, utc_offset_minutes,
 };
 pub(crate) use chosen::{lazy_page, lazy_view};
 

@@ -109,6 +109,17 @@ fn ConversationItem(
 ) -> impl IntoView {
     let id = StoredValue::new(conversation.id.clone());
     let title = conversation.label();
+    let snippet_id = format!("snippet-{}", conversation.id);
+    let snippet = conversation.snippet.clone().map(|snippet| {
+        view! {
+            <p class="conversations__snippet" id=snippet_id.clone() data-testid="conversation-snippet">
+                {snippet.before}
+                <mark>{snippet.matched}</mark>
+                {snippet.after}
+            </p>
+        }
+    });
+    let described_by = snippet.is_some().then_some(snippet_id);
     let mode = RwSignal::new(EntryMode::Link);
     let saved_title = StoredValue::new(conversation.title.unwrap_or_default());
     let draft = RwSignal::new(String::new());
@@ -211,6 +222,7 @@ fn ConversationItem(
                             class="conversations__item"
                             aria-current=move || is_current().then_some("page")
                             aria-keyshortcuts="F2 Delete"
+                            aria-describedby=described_by.clone()
                             title="F2 renames, Delete deletes"
                             on:keydown=on_link_key
                         >
@@ -282,6 +294,7 @@ fn ConversationItem(
                         .into_any()
                 }
             }}
+            {snippet}
             {move || {
                 error
                     .get()

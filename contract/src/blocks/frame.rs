@@ -1,5 +1,6 @@
-//! The frame an HTML block is shown in: `<iframe sandbox="" srcdoc=…>` whose document starts
-//! with a Content-Security-Policy that allows no scripts, no network and no forms.
+//! The frame an HTML block is shown in: `<iframe sandbox="allow-same-origin" srcdoc=…>` (no
+//! scripts) whose document starts with a Content-Security-Policy that allows no scripts, no
+//! network and no forms. Its height is the most the frame takes; the page sizes it to its content.
 
 /// The policy the frame's document carries first.
 pub const HTML_FRAME_CSP: &str =

@@ -6,6 +6,7 @@ use crate::db::{Backend, Pool};
 use crate::db::new_id;
 use crate::error::AppResult;
 use palaver_wire::conversation::model::{HistorySummary, HistoryView, Rating, words_title};
+use palaver_wire::conversation::snippet::snippet_around;
 
 /// A new conversation; `model` is its chosen model (`None`: the server's default).
 pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) -> AppResult<String> {
@@ -43,8 +44,11 @@ pub async fn set_history_model(pool: &Pool, id: &str, model: &str) -> AppResult<
 /// A list entry as it is read: id, title, created, updated, the first message's text.
 type SummaryRow = (String, Option<String>, String, String, Option<String>);
 
+/// A search result as it is read: a list entry and its first matching message's text.
+type FoundRow = (String, Option<String>, String, String, Option<String>, Option<String>);
+
 fn summary((id, title, created, updated, first): SummaryRow) -> HistorySummary {
-    HistorySummary { id, title, created, updated, first_message: first.as_deref().and_then(words_title) }
+    HistorySummary { id, title, created, updated, first_message: first.as_deref().and_then(words_title), snippet: None }
 }
 
 /// The first message's text of the conversation `h`, as a column.
@@ -68,8 +72,12 @@ pub async fn list_histories(pool: &Pool, owner_id: &str) -> AppResult<Vec<Histor
     Ok(rows.into_iter().map(summary).collect())
 }
 
+/// How many characters a search result's snippet shows.
+const SNIPPET_WIDTH: usize = 90;
+
 /// The owner's conversations whose title or any message's text holds `needle` (ignoring case:
-/// ASCII letters' on SQLite, every letter's on PostgreSQL), most recently active first.
+/// ASCII letters' on SQLite, every letter's on PostgreSQL), most recently active first, each
+/// with the words around its first matching message's match.
 pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppResult<Vec<HistorySummary>> {
     let escaped: String =
         needle.chars().flat_map(|ch| if matches!(ch, '%' | '_' | '\\') { vec!['\\', ch] } else { vec![ch] }).collect();
@@ -77,21 +85,29 @@ pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppR
     let backend = Backend::of(pool);
     let like = backend.like_any_case();
     let first = first_message(backend);
-    let rows: Vec<SummaryRow> = sqlx::query_as(&format!(
-        "SELECT id, title, created_at, updated_at, {first} FROM histories h
-         WHERE owner_id = $1 AND deleted_at IS NULL
-           AND (title {like} $2 ESCAPE '\\' OR EXISTS (
-                SELECT 1 FROM history_rows r WHERE r.history_id = h.id
-                  AND r.row_type IN ('user', 'assistant')
-                  AND {} {like} $2 ESCAPE '\\'))
-         ORDER BY updated_at DESC, id DESC",
-        backend.json_text("r.payload", "text"),
+    let text = backend.json_text("r.payload", "text");
+    let matching = format!(
+        "FROM history_rows r WHERE r.history_id = h.id AND r.row_type IN ('user', 'assistant')
+           AND {text} {like} $2 ESCAPE '\\'"
+    );
+    let rows: Vec<FoundRow> = sqlx::query_as(&format!(
+        "SELECT id, title, created_at, updated_at, {first}, (SELECT {text} {matching} ORDER BY r.seq LIMIT 1)
+             FROM histories h
+             WHERE owner_id = $1 AND deleted_at IS NULL
+               AND (title {like} $2 ESCAPE '\\' OR EXISTS (SELECT 1 {matching}))
+             ORDER BY updated_at DESC, id DESC"
     ))
     .bind(owner_id)
     .bind(pattern)
     .fetch_all(pool)
     .await?;
-    Ok(rows.into_iter().map(summary).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(id, title, created, updated, first, matched)| HistorySummary {
+            snippet: matched.and_then(|text| snippet_around(&text, needle, SNIPPET_WIDTH)),
+            ..summary((id, title, created, updated, first))
+        })
+        .collect())
 }
 
 pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {

@@ -9,6 +9,7 @@ mod common;
 mod argument_asks;
 mod ask_ledger;
 mod block_replies;
+mod conversation_search;
 mod form_answers;
 mod mcp_servers;
 mod question_sets;

@@ -7,5 +7,6 @@ pub mod document;
 pub mod export;
 pub mod model;
 pub mod plain;
+pub mod snippet;
 pub mod summary;
 pub mod transcript;

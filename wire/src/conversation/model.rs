@@ -17,6 +17,9 @@ pub struct HistorySummary {
     /// The first message's words, which the list shows until the first reply names it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_message: Option<String>,
+    /// A search result's: the words around where one of its messages matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<super::snippet::Snippet>,
 }
 
 impl HistorySummary {

@@ -17,7 +17,7 @@ pub use files::upload_chosen;
 pub use hydration::{finish_hydration, hydrated, page_shows, show_load_error};
 pub use live::listen_live;
 pub use page::{
-    caret_at_start, copy_text, fit_to_content, focus_along, focus_first, focus_if_free, go_to, open_link,
+    caret_at_start, copy_text, fit_frame, fit_to_content, focus_along, focus_first, focus_if_free, go_to, open_link,
     resolves_to_this_origin, scroll_to_newest, set_root_attribute, set_title, shows_end,
 };
 pub use request::request;

@@ -113,6 +113,18 @@ pub fn focus_along(selector: &str, event: &web_sys::Event, forward: bool) {
     }
 }
 
+/// Sizes the frame a `load` event came from to its document's height, at most `max_px` (the
+/// frame must share the page's origin for its document to be read; otherwise it keeps its size).
+pub fn fit_frame(event: &web_sys::Event, max_px: u32) {
+    use wasm_bindgen::JsCast;
+    let Some(frame) = event.target().and_then(|target| target.dyn_into::<web_sys::HtmlIFrameElement>().ok()) else {
+        return;
+    };
+    let Some(content) = frame.content_document().and_then(|document| document.document_element()) else { return };
+    let height = u32::try_from(content.scroll_height()).unwrap_or(0).clamp(1, max_px);
+    let _ = frame.style().set_property("height", &format!("{height}px"));
+}
+
 /// Sets the tab's title.
 pub fn set_title(title: &str) {
     if let Some(document) = leptos::prelude::window().document() {

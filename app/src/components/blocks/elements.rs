@@ -80,14 +80,18 @@ pub(super) fn html_frame(html: Html, state: DocState) -> AnyView {
         .into_any();
     }
     let title = html.title.clone().unwrap_or_else(|| "Agent-generated preview".to_string());
+    // `allow-same-origin` without `allow-scripts`: no script runs in the frame (whatever its
+    // HTML says), so only the page can use the shared origin, to read how tall the content is;
+    // the block's height is then the most the frame takes (docs/security.md, html blocks).
     view! {
         <figure class="blocks-html" data-testid="html-block">
             <iframe
-                sandbox=""
+                sandbox="allow-same-origin"
                 referrerpolicy="no-referrer"
                 srcdoc=frame_srcdoc(&html.html)
                 title=title
                 style=format!("height: {height}px")
+                on:load=move |event| crate::browser::fit_frame(&event, height)
             ></iframe>
             <figcaption>"Agent-generated preview"</figcaption>
         </figure>

@@ -19,7 +19,7 @@ fn block_story_view(story: BlockStory) -> impl IntoView {
         "partial" => "A reply cut off while streaming: the blocks finished so far.",
         "golden" => "The golden document, checked with images.example.com allowed and both host actions registered.",
         "frame" => {
-            "Unsanitized on purpose: scripts, handlers, forms and outside images stay inert in the empty sandbox."
+            "Unsanitized on purpose: scripts, handlers, forms and outside images stay inert in the sandbox, where no script runs."
         }
         _ => "A valid document.",
     };
