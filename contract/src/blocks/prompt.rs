@@ -87,6 +87,8 @@ pub fn blocks_prompt_section(options: &BlocksPromptOptions) -> String {
     let mut lines = vec![
         "Reply with exactly one block document: the whole reply is the document, with no prose outside it and no text before tool calls.".to_string(),
         "The document is YAML or JSON with its keys in this order: v, datasets (optional), blocks. v is 1.".to_string(),
+        // Palaver's addition: a reply shows its blocks as they stream, after its datasets.
+        "The reader sees nothing until the datasets have arrived: give them only the columns and rows the blocks show, one row per line in flow style ([Jan, 120]), and start blocks with what needs no data (a heading, metrics, a callout).".to_string(),
         format!("Block types: {}.", types.join(", ")),
     ];
     if options.allow_html {

@@ -395,9 +395,20 @@ fn after_tool(messages: &[ModelMessage], tool_name: &str, tool_call_id: &str, re
     }
 }
 
-/// Splits text after each space so that every chunk is one word plus its trailing space.
+/// Splits text into words, each with the spaces after it, as a model's tokens come: a run of
+/// spaces (a YAML document's indentation) is part of one chunk, not one chunk a space.
 fn word_chunks(text: &str) -> Vec<String> {
-    text.split_inclusive(' ').map(str::to_string).collect()
+    let mut chunks = Vec::new();
+    let mut chunk = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        chunk.push(c);
+        if c == ' ' && chars.peek().is_some_and(|next| *next != ' ') {
+            chunks.push(std::mem::take(&mut chunk));
+        }
+    }
+    chunks.extend((!chunk.is_empty()).then_some(chunk));
+    chunks
 }
 
 /// What the demo says of a message with files: it names them (each file comes as a line that
@@ -679,7 +690,9 @@ mod tests {
     }
 
     #[test]
-    fn chunks_rebuild_the_text() {
+    fn chunks_rebuild_the_text_a_word_and_its_spaces_each() {
         assert_eq!(word_chunks(HELP).concat(), HELP);
+        assert_eq!(word_chunks(demo_documents::DASHBOARD).concat(), demo_documents::DASHBOARD);
+        assert_eq!(word_chunks("a  b\n    - c "), ["a  ", "b\n    ", "- ", "c "]);
     }
 }
