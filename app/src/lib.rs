@@ -17,6 +17,7 @@ pub mod navigation;
 mod page_context;
 mod page_title;
 mod pages;
+pub mod preferences;
 #[cfg(feature = "ssr")]
 pub mod server_fn;
 #[cfg(feature = "ssr")]

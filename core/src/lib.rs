@@ -16,6 +16,7 @@ pub mod live;
 pub mod llm;
 pub mod mcp;
 pub mod outbound;
+pub mod preferences;
 pub mod signals;
 pub mod turn;
 pub mod uploads;

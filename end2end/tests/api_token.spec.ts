@@ -11,6 +11,11 @@ test("a new API token is shown once, then listed by name only, and can be revoke
   const secret = page.getByTestId("new-token").locator("code");
   await expect(secret).toHaveText(/^pvr_[0-9a-f]{64}$/);
   const token = (await secret.textContent()) ?? "";
+  // Copy puts it on the clipboard, and says so.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByTestId("copy-token").click();
+  await expect(page.getByTestId("copy-token")).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
   // The token works for a headless client.
   const me = await page.request.get("/auth/me", { headers: { Authorization: `Bearer ${token}` } });
@@ -31,7 +36,11 @@ test("a new API token is shown once, then listed by name only, and can be revoke
   await page.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByTestId("new-token")).toContainText("Bot");
   const bot = page.getByRole("row", { name: /Bot/ });
-  const expires = Date.parse((await bot.getByRole("cell").nth(3).textContent()) ?? "");
+  // Shown in the reader's words, never as an ISO string; the exact moment is on the element.
+  const when = bot.getByRole("cell").nth(3).locator("time");
+  await expect(when).not.toHaveText(/\d{4}-\d{2}-\d{2}T/);
+  await expect(when).toHaveText(/\d/);
+  const expires = Date.parse((await when.getAttribute("datetime")) ?? "");
   const days = (expires - Date.now()) / 86_400_000;
   expect(days).toBeGreaterThan(29.9);
   expect(days).toBeLessThan(30.1);

@@ -12,6 +12,9 @@ test("a reply is rated with a thumb, kept across a reload, and unrated again", a
   await chat.sendMessage("Rate this reply");
   await chat.waitForReply();
   const up = page.getByRole("button", { name: "Good reply" });
+  // Drawn, not an emoji a machine may lack the font for.
+  await expect(up.locator("svg")).toHaveCount(1);
+  await expect(up).toHaveText("");
   const down = page.getByRole("button", { name: "Bad reply" });
   await expect(up).toHaveAttribute("aria-pressed", "false");
   await up.click();

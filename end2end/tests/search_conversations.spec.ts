@@ -13,6 +13,9 @@ test("conversations are searched by what was said in them, / goes to the search 
   await expect(chat.assistantMessages().last()).toHaveText("Boats leave every hour.");
   const links = chat.conversations.locator(".conversations__list li");
   await expect(links).toHaveCount(2);
+  // Grouped by the reader's day, each title in full in its tooltip.
+  await expect(chat.conversations.locator(".conversations__group")).toHaveText(["Today"]);
+  await expect(chat.conversations.getByRole("link", { name: /ferry/i })).toHaveAttribute("title", /ferry/i);
 
   await page.locator("body").click({ position: { x: 5, y: 5 } });
   await page.keyboard.press("/");

@@ -26,6 +26,10 @@ test("a sent message shows at once, the reply streams in, and both survive a rel
   await chat.open(new URL(page.url()).pathname + new URL(page.url()).search);
   await expect(chat.userMessages()).toHaveText(["Tell me about Palaver"]);
   await expect(chat.assistantMessages().last().getByRole("listitem")).toHaveCount(2);
+  // Each message says when it was sent: recent, so how long ago (the moment itself on the element).
+  const times = page.getByTestId("message-time");
+  await expect(times).toHaveText(["just now", "just now"]);
+  await expect(times.first().locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
   await expect(chat.conversations.getByRole("link", { name: "Tell me about Palaver" })).toHaveAttribute(
     "aria-current",
     "page",

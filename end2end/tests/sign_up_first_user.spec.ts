@@ -48,6 +48,28 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
   });
   expect(closed.status()).toBe(403);
 
+  // The admin opens sign-up from the admin page (no restart, no environment variable) and
+  // closes it again.
+  await page.goto("/admin");
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  const server = page.getByTestId("server-settings");
+  const anyone = server.getByLabel("Anyone may create an account");
+  await expect(anyone).not.toBeChecked();
+  await anyone.check();
+  await server.getByRole("button", { name: "Save server settings" }).click();
+  await expect(server.getByTestId("server-settings-saved")).toHaveText("Saved.");
+  // Someone else, signed out, signs up now (the admin's own session stays theirs).
+  const opened = await fetch(new URL("/auth/signup", page.url()), {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: new URL(page.url()).origin },
+    body: JSON.stringify({ username: "welcomed", password: "correct horse battery" }),
+  });
+  expect(opened.status).toBe(201);
+  await anyone.uncheck();
+  await server.getByRole("button", { name: "Save server settings" }).click();
+  await expect(anyone).not.toBeChecked();
+  await expect(server.getByTestId("server-settings-saved")).toHaveText("Saved.");
+
   // The admin page shows the MCP servers this server connects to, and reconnects one.
   await page.goto("/admin");
   const files = page.getByTestId("mcp-server").filter({ hasText: "files" });
@@ -141,6 +163,7 @@ test("the admin disables an account, enables it, sets its password; its owner de
   });
   expect(gone.status()).toBe(401);
   await page.reload();
-  await expect(page.getByTestId("account-row")).toHaveCount(1);
+  await expect(page.locator('[data-testid="account-row"][data-username="founder"]')).toHaveCount(1);
+  await expect(row).toHaveCount(0);
   await device.close();
 });

@@ -16,6 +16,9 @@ pub enum Access {
     /// The conversation named in the path or body: its owner; an admin may read, never write.
     HistoryRead,
     HistoryWrite,
+    /// The upload named in the path: its owner only. Anyone else, signed out included, gets 404,
+    /// as if it did not exist, so an id reveals nothing.
+    FileOwner,
 }
 
 /// One API route and its access rule, as the documentation and the tests read them.

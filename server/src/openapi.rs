@@ -95,7 +95,8 @@ fn add_access(operation: &mut Value, access: Access, names_a_document: bool) {
         responses.entry(status).or_insert_with(|| problem(description));
     };
     add("400", "Bad request");
-    if access != Access::Public {
+    // A file's route answers everyone but its owner 404, signed out or not.
+    if !matches!(access, Access::Public | Access::FileOwner) {
         add("401", "The user must be authenticated");
     }
     if matches!(access, Access::Admin | Access::HistoryRead | Access::HistoryWrite) {

@@ -16,7 +16,7 @@ use utoipa_axum::routes;
 
 use crate::access::{Access, ApiRoute};
 use crate::openapi;
-use crate::routes::{self as r, audit, auth as a, events, files, gpt as g, headless as h, turn as t};
+use crate::routes::{self as r, audit, auth as a, events, file_bytes, files, gpt as g, headless as h, turn as t};
 
 /// A route as declared: the rule beside what `routes!` made of the handler.
 struct Declared {
@@ -54,6 +54,7 @@ fn declared() -> Vec<Declared> {
         route(Access::Admin, routes!(a::admin_update_user)),
         route(Access::Admin, routes!(a::admin_reset_password)),
         route(Access::Authenticated, upload),
+        route(Access::FileOwner, routes!(file_bytes::read_file)),
         route(Access::HistoryWrite, routes!(t::prompt)),
         route(Access::Authenticated, routes!(g::list_histories)),
         route(Access::Authenticated, routes!(g::create_history)),

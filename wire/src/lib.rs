@@ -12,4 +12,5 @@ pub mod grants;
 pub mod live;
 #[cfg(feature = "openapi")]
 pub mod openapi;
+pub mod preferences;
 pub mod words;

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::api::{CreateApiToken, RevokeApiToken, list_api_tokens};
-use crate::components::error_paragraph;
+use crate::components::{LocalTime, error_paragraph};
 
 /// The caller's API tokens: create one (shown once), list and revoke them.
 #[component]
@@ -35,10 +35,20 @@ pub fn TokensSection() -> impl IntoView {
             </ActionForm>
             {move || match create.value().get() {
                 Some(Ok(created)) => {
+                    let copied = RwSignal::new(false);
+                    let secret = created.token.clone();
                     view! {
                         <div class="token-created" role="status" data-testid="new-token">
                             <p>"Copy the token “" {created.name} "” now: it is shown only this once."</p>
                             <code class="token-created__secret">{created.token}</code>
+                            <button
+                                type="button"
+                                class="token-created__copy"
+                                data-testid="copy-token"
+                                on:click=move |_| crate::browser::copy_text(secret.clone(), copied)
+                            >
+                                {move || if copied.get() { "Copied" } else { "Copy" }}
+                            </button>
                         </div>
                     }
                         .into_any()
@@ -81,16 +91,11 @@ pub fn TokensSection() -> impl IntoView {
                                                 view! {
                                                     <tr>
                                                         <td>{token.name.clone()}</td>
-                                                        <td>{token.created.clone()}</td>
                                                         <td>
-                                                            {token.last_used.clone().unwrap_or_else(|| "never".into())}
+                                                            <LocalTime iso=token.created.clone() />
                                                         </td>
-                                                        <td>
-                                                            {token
-                                                                .expires
-                                                                .clone()
-                                                                .unwrap_or_else(|| "when revoked".into())}
-                                                        </td>
+                                                        <td>{moment_or(token.last_used.clone(), "never")}</td>
+                                                        <td>{moment_or(token.expires.clone(), "when revoked")}</td>
                                                         <td>
                                                             <button
                                                                 type="button"
@@ -116,5 +121,13 @@ pub fn TokensSection() -> impl IntoView {
                 })}
             </Transition>
         </section>
+    }
+}
+
+/// A recorded moment as the reader reads it, or `otherwise` when there is none.
+fn moment_or(iso: Option<String>, otherwise: &'static str) -> AnyView {
+    match iso {
+        Some(iso) => view! { <LocalTime iso /> }.into_any(),
+        None => otherwise.into_any(),
     }
 }

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::api::{admin_audit, my_audit};
-use crate::components::error_paragraph;
+use crate::components::{LocalTime, error_paragraph};
 use palaver_wire::audit::AuditEntry;
 use palaver_wire::words::tool_words;
 
@@ -21,12 +21,27 @@ fn decision_words(entry: &AuditEntry) -> String {
         (other, _) => other.to_string(),
     };
     if let Some(reason) = entry.reason.as_deref().filter(|_| entry.decision == "cancel") {
-        words.push_str(&format!(" ({reason})"));
+        words.push_str(" — ");
+        words.push_str(&cancel_reason_words(reason));
     }
-    if let Some(scope) = &entry.scope {
-        words.push_str(&format!(", {scope}"));
+    match entry.scope.as_deref() {
+        Some("conversation") => words.push_str(", for this conversation"),
+        Some("always") => words.push_str(", in every conversation"),
+        Some(scope) => words.push_str(&format!(", {scope}")),
+        None => {}
     }
     words
+}
+
+/// Why Palaver cancelled an ask, as a person reads it (the contract's reasons are codes).
+fn cancel_reason_words(reason: &str) -> String {
+    match reason {
+        "user_sent_message" => "you sent a message".to_string(),
+        "one_ask_at_a_time" => "another question came first".to_string(),
+        // A reason Palaver wrote as a sentence is shown as it is.
+        sentence if sentence.contains(' ') => sentence.trim_end_matches('.').to_string(),
+        code => palaver_wire::words::humanised(code).to_lowercase(),
+    }
 }
 
 fn who(entry: &AuditEntry) -> String {
@@ -98,9 +113,7 @@ pub fn AuditSection(everyone: bool) -> impl IntoView {
                                                 view! {
                                                     <tr data-testid="audit-entry">
                                                         <td>
-                                                            <time datetime=entry
-                                                                .created
-                                                                .clone()>{entry.created.clone()}</time>
+                                                            <LocalTime iso=entry.created.clone() />
                                                         </td>
                                                         {everyone.then(|| view! { <td>{entry.owner.clone()}</td> })}
                                                         <td>
@@ -191,6 +204,10 @@ mod tests {
         assert_eq!(decision_words(&approved), "approved");
         assert_eq!(what(&approved), "approval of Delete completed todos");
         assert_eq!(who(&approved), "ada · API token “Watch”");
+        let cancelled = AuditEntry { reason: Some("user_sent_message".into()), ..entry("cancel", None, None) };
+        assert_eq!(decision_words(&cancelled), "cancelled — you sent a message");
+        let granted = AuditEntry { scope: Some("always".into()), ..approved.clone() };
+        assert_eq!(decision_words(&granted), "approved, in every conversation");
         let expired = AuditEntry { actor: None, surface: "palaver".into(), ..entry("expired", None, None) };
         assert_eq!(
             (decision_words(&expired), what(&expired), who(&expired)),

@@ -48,6 +48,20 @@ pub fn focus_first(_selector: &str) -> bool {
     false
 }
 
+pub fn click_if_enabled(_selector: &str) -> bool {
+    false
+}
+
+pub fn click_along(_selector: &str, _current: &str, _forward: bool) -> bool {
+    false
+}
+
+pub fn show_modal(_dialog: &leptos::web_sys::HtmlDialogElement) {}
+
+pub fn apple_keyboard() -> bool {
+    false
+}
+
 /// On the server the contract's rule alone decides: what it accepts resolves to the same
 /// origin (the contract's proptest checks that against a WHATWG parser).
 pub fn resolves_to_this_origin(_path: &str) -> bool {
@@ -56,6 +70,10 @@ pub fn resolves_to_this_origin(_path: &str) -> bool {
 
 pub fn utc_offset_minutes() -> i64 {
     0
+}
+
+pub fn local_moment(_epoch_ms: i64) -> Option<String> {
+    None
 }
 
 pub fn now_ms() -> i64 {
@@ -98,14 +116,23 @@ pub async fn attach(
     Err("Turns are followed from the browser.".into())
 }
 
-pub fn upload_chosen(
-    _event: &leptos::ev::Event,
+/// A file a person gave the page: the server never has one.
+pub enum File {}
+
+pub fn upload_files(
+    _files: Vec<File>,
     _uploading: RwSignal<Vec<(String, f64)>>,
     _errors: RwSignal<Vec<String>>,
     _without_storage: WithoutStorage,
     _keep: impl Fn(Value) -> Result<(), String> + 'static,
 ) {
 }
+
+pub fn chosen_files(_event: &leptos::ev::Event) -> Vec<File> {
+    Vec::new()
+}
+
+pub fn receive_files(_area: &Element, _dragging: RwSignal<bool>, _on_files: impl Fn(Vec<File>) + 'static) {}
 
 pub fn page_shows(_selector: &str) -> bool {
     false

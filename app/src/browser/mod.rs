@@ -22,10 +22,11 @@ mod inert;
 use inert as chosen;
 
 pub use chosen::{
-    attach, caret_at_start, copy_text, finish_hydration, fit_frame, fit_to_content, focus_along, focus_first,
-    focus_if_free, go_to, hydrated, keep_for_session, kept_for_session, listen_live, now_ms, open_link, page_shows,
+    File, apple_keyboard, attach, caret_at_start, chosen_files, click_along, click_if_enabled, copy_text,
+    finish_hydration, fit_frame, fit_to_content, focus_along, focus_first, focus_if_free, go_to, hydrated,
+    keep_for_session, kept_for_session, listen_live, local_moment, now_ms, open_link, page_shows, receive_files,
     request, resolves_to_this_origin, scroll_to_newest, send_prompt, set_root_attribute, set_title, show_load_error,
-    shows_end, sleep, store, stored, upload_chosen, utc_offset_minutes,
+    show_modal, shows_end, sleep, store, stored, upload_files, utc_offset_minutes,
 };
 pub(crate) use chosen::{lazy_page, lazy_view};
 
@@ -62,7 +63,7 @@ pub enum Attach {
     NothingRunning,
 }
 
-/// What `upload_chosen` does with a file when the server keeps no files (its upload is a 404).
+/// What `upload_files` does with a file when the server keeps no files (its upload is a 404).
 #[derive(Clone, Copy)]
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 pub enum WithoutStorage {

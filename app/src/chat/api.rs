@@ -40,7 +40,7 @@ pub async fn rename_conversation(id: String, title: String) -> Result<HistorySum
 #[server(prefix = "/api", endpoint = "list_models")]
 pub async fn list_models() -> Result<Vec<ModelOption>, AppError> {
     let (state, _caller) = server_caller().await?;
-    Ok(state.conversations.models.options())
+    state.conversations.model_options().await.reported()
 }
 
 /// Chooses the model a conversation runs on from its next turn.

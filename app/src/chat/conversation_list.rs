@@ -1,12 +1,14 @@
 //! The conversation list: a link to each of the caller's conversations, most recent first,
 //! with rename (in place) and delete (after a confirmation), and a search over titles and
-//! messages (`/` focuses it from anywhere outside a text field). Each conversation is one tab
+//! messages (`/` and Ctrl+K reach it: `super::shortcuts`). Each conversation is one tab
 //! stop: on its link, F2 renames it, Delete deletes it, and the arrow keys move along the list;
 //! the rename and delete buttons are for the pointer.
 
 use leptos::prelude::*;
 
 use super::api::{delete_conversation, rename_conversation};
+use super::conversation_groups::{ReaderClock, date_groups};
+use crate::components::{Icon, IconView};
 use palaver_wire::conversation::model::{HistorySummary, TITLE_MAX_LENGTH};
 use palaver_wire::error::AppError;
 
@@ -19,32 +21,20 @@ pub(super) fn ConversationList(
     /// What the list is narrowed to (titles and messages that hold it).
     search: RwSignal<String>,
 ) -> impl IntoView {
-    let field = NodeRef::<leptos::html::Input>::new();
-    let handle = window_event_listener(leptos::ev::keydown, move |event| {
-        let typing = event.target().is_some_and(|target| {
-            use leptos::wasm_bindgen::JsCast;
-            target.dyn_ref::<leptos::web_sys::HtmlElement>().is_some_and(|element| {
-                matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT") || element.is_content_editable()
-            })
-        });
-        let plain = !event.ctrl_key() && !event.meta_key() && !event.alt_key();
-        if event.key() == "/"
-            && !typing
-            && plain
-            && let Some(input) = field.get()
-        {
-            event.prevent_default();
-            let _ = input.focus();
-        }
+    // The reader's day is known in the browser only: the list gets its date groups once live.
+    let clock = RwSignal::new(None::<ReaderClock>);
+    Effect::new(move |_| {
+        clock.set(Some(ReaderClock {
+            now_ms: crate::browser::now_ms(),
+            offset_minutes: crate::browser::utc_offset_minutes(),
+        }))
     });
-    on_cleanup(move || handle.remove());
     view! {
         <nav class="conversations" id="conversations" aria-label="Conversations">
             <a class="conversations__new" href="/" data-testid="new-chat">
                 "New chat"
             </a>
             <input
-                node_ref=field
                 class="conversations__search"
                 type="search"
                 placeholder="Search (/)"
@@ -61,31 +51,42 @@ pub(super) fn ConversationList(
                 }
             />
             <Transition fallback=|| ()>
-                {move || Suspend::new(async move {
-                    match conversations.await {
-                        Ok(list) if list.is_empty() && !search.with_untracked(|q| q.trim().is_empty()) => {
-                            let searched = search.get_untracked().trim().to_string();
-                            view! {
-                                <p class="conversations__none" role="status" data-testid="no-match">
-                                    {format!("No conversations match “{searched}”.")}
-                                </p>
+                {move || {
+                    let clock = clock.get();
+                    Suspend::new(async move {
+                        match conversations.await {
+                            Ok(list) if list.is_empty() && !search.with_untracked(|q| q.trim().is_empty()) => {
+                                let searched = search.get_untracked().trim().to_string();
+                                view! {
+                                    <p class="conversations__none" role="status" data-testid="no-match">
+                                        {format!("No conversations match “{searched}”.")}
+                                    </p>
+                                }
+                                    .into_any()
                             }
-                                .into_any()
-                        }
-                        Ok(list) => {
-                            view! {
-                                <ul class="conversations__list">
-                                    {list
-                                        .into_iter()
-                                        .map(|conversation| view! { <ConversationItem conversation current changed /> })
-                                        .collect_view()}
-                                </ul>
+                            Ok(list) => {
+                                date_groups(list, clock)
+                                    .into_iter()
+                                    .map(|(group, entries)| {
+                                        view! {
+                                            {group.map(|group| view! { <h2 class="conversations__group">{group}</h2> })}
+                                            <ul class="conversations__list">
+                                                {entries
+                                                    .into_iter()
+                                                    .map(|conversation| {
+                                                        view! { <ConversationItem conversation current changed /> }
+                                                    })
+                                                    .collect_view()}
+                                            </ul>
+                                        }
+                                    })
+                                    .collect_view()
+                                    .into_any()
                             }
-                                .into_any()
+                            Err(err) => view! { <p class="error">{err.to_string()}</p> }.into_any(),
                         }
-                        Err(err) => view! { <p class="error">{err.to_string()}</p> }.into_any(),
-                    }
-                })}
+                    })
+                }}
             </Transition>
         </nav>
     }
@@ -223,14 +224,14 @@ fn ConversationItem(
                             aria-current=move || is_current().then_some("page")
                             aria-keyshortcuts="F2 Delete"
                             aria-describedby=described_by.clone()
-                            title="F2 renames, Delete deletes"
+                            title=title.clone()
                             on:keydown=on_link_key
                         >
                             {title.clone()}
                         </a>
                         <span class="conversations__actions">
-                            {entry_action("Rename", "✎", &title, move || show(EntryMode::Renaming))}
-                            {entry_action("Delete", "🗑", &title, move || show(EntryMode::ConfirmingDelete))}
+                            {entry_action("Rename", Icon::Pencil, &title, move || show(EntryMode::Renaming))}
+                            {entry_action("Delete", Icon::Trash, &title, move || show(EntryMode::ConfirmingDelete))}
                         </span>
                     }
                         .into_any()
@@ -314,7 +315,7 @@ fn ConversationItem(
 /// no tab stop of its own (the link's keys do the same).
 fn entry_action(
     verb: &'static str,
-    icon: &'static str,
+    icon: Icon,
     title: &str,
     on_press: impl Fn() + Send + Sync + 'static,
 ) -> impl IntoView {
@@ -327,7 +328,7 @@ fn entry_action(
             tabindex="-1"
             on:click=move |_| on_press()
         >
-            {icon}
+            <IconView icon />
         </button>
     }
 }

@@ -5,6 +5,8 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
+use crate::components::{Icon, IconView};
+
 /// Whether the drawer is open, shared by the header's button and the chat page.
 #[derive(Clone, Copy)]
 pub struct ConversationsDrawer(pub RwSignal<bool>);
@@ -34,7 +36,7 @@ pub fn ConversationsButton() -> impl IntoView {
                 aria-expanded=move || open.get().to_string()
                 on:click=move |_| open.update(|open| *open = !*open)
             >
-                <span aria-hidden="true">"☰"</span>
+                <IconView icon=Icon::Menu />
                 <span class="visually-hidden">"Conversations"</span>
             </button>
         </Show>

@@ -8,7 +8,7 @@ use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 use super::attachments::AttachmentList;
 use super::page_state::LiveTurn;
 use super::rating::RateReply;
-use crate::components::{BlocksReply, StreamingBlocks, VisibleText, textarea_text};
+use crate::components::{BlocksReply, LocalTime, StreamingBlocks, VisibleText, textarea_text};
 use crate::markdown;
 use palaver_contract::blocks::{ShownCheck, reads_as_document};
 use palaver_contract::visible::Layout;
@@ -89,17 +89,17 @@ pub(super) fn SavedRows(
                     .into_iter()
                     .enumerate()
                     .map(|(n, item)| match item {
-                        TranscriptItem::User { text, attachments } => {
+                        TranscriptItem::User { text, attachments, at } => {
                             let retry = target(n, unanswered);
                             view! {
-                                <UserMessage text attachments redo=target(n, last_message) />
+                                <UserMessage text attachments at redo=target(n, last_message) />
                                 {retry.map(|retry| view! { <NoReply retry /> })}
                             }
                             .into_any()
                         }
-                        TranscriptItem::Assistant { text, blocks, interrupted, row, rating } => {
+                        TranscriptItem::Assistant { text, blocks, interrupted, row, rating, at } => {
                             let rate = RateTarget { conversation_id: shown.id.clone(), row, rating };
-                            view! { <AssistantMessage text blocks interrupted rate regenerate=target(n, last_reply) /> }
+                            view! { <AssistantMessage text blocks interrupted at rate regenerate=target(n, last_reply) /> }
                                 .into_any()
                         }
                         TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
@@ -150,9 +150,15 @@ fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: O
     }
 }
 
-/// A message of the user's; the last one (with `redo`) can be edited and sent in its place.
+/// A message of the user's, with when it was sent (`at`; none while its turn runs); the last one
+/// (with `redo`) can be edited and sent in its place.
 #[component]
-fn UserMessage(text: String, attachments: Vec<Attachment>, redo: Option<RedoTarget>) -> impl IntoView {
+fn UserMessage(
+    text: String,
+    attachments: Vec<Attachment>,
+    #[prop(default = None)] at: Option<String>,
+    redo: Option<RedoTarget>,
+) -> impl IntoView {
     let editing = RwSignal::new(false);
     let shown = text.clone();
     let message = move || {
@@ -175,22 +181,38 @@ fn UserMessage(text: String, attachments: Vec<Attachment>, redo: Option<RedoTarg
                 None => message().into_any(),
             }}
         </article>
-        {redo
-            .map(|RedoTarget { channel, .. }| {
+        {(at.is_some() || redo.is_some())
+            .then(|| {
                 view! {
                     <div class="message__actions message__actions--user" hidden=move || editing.get()>
-                        <button
-                            type="button"
-                            class="message__action"
-                            data-testid="edit-message"
-                            disabled=move || channel.busy.get()
-                            on:click=move |_| editing.set(true)
-                        >
-                            "Edit"
-                        </button>
+                        {at.map(|iso| view! { <MessageTime iso /> })}
+                        {redo
+                            .map(|RedoTarget { channel, .. }| {
+                                view! {
+                                    <button
+                                        type="button"
+                                        class="message__action"
+                                        data-testid="edit-message"
+                                        disabled=move || channel.busy.get()
+                                        on:click=move |_| editing.set(true)
+                                    >
+                                        "Edit"
+                                    </button>
+                                }
+                            })}
                     </div>
                 }
             })}
+    }
+}
+
+/// When a message was sent or a reply written, small beside its actions.
+#[component]
+fn MessageTime(iso: String) -> impl IntoView {
+    view! {
+        <span class="message__time" data-testid="message-time">
+            <LocalTime iso />
+        </span>
     }
 }
 
@@ -257,6 +279,8 @@ fn AssistantMessage(
     blocks: Option<Box<ShownCheck>>,
     /// Cut off before it finished: said so, and offered again as Retry.
     interrupted: bool,
+    /// When it was stored.
+    at: Option<String>,
     /// Which row of which conversation it is, and how it is rated.
     rate: RateTarget,
     /// Set on the last reply: it can be written again.
@@ -297,7 +321,7 @@ fn AssistantMessage(
                 .map(|target| {
                     let label = if interrupted { "Retry" } else { "Regenerate" };
                     view! { <RedoButton target label /> }
-                })} <RateReply conversation_id row rating />
+                })} <RateReply conversation_id row rating /> {at.map(|iso| view! { <MessageTime iso /> })}
         </div>
     }
 }

@@ -6,6 +6,7 @@ mod announcer;
 pub mod api;
 mod ask_card;
 mod attachments;
+mod conversation_groups;
 mod conversation_list;
 mod drawer;
 mod follow;
@@ -15,6 +16,7 @@ mod model_picker;
 mod page;
 mod page_state;
 mod rating;
+mod shortcuts;
 
 /// The message box, for the keys that bring the focus back to it.
 pub(crate) const COMPOSER: &str = "#composer-input";

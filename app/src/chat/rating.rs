@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 use palaver_wire::body::Data;
 use palaver_wire::conversation::model::Rating;
 
+use crate::components::{Icon, IconView};
+
 #[component]
 pub(super) fn RateReply(conversation_id: String, row: usize, rating: Option<Rating>) -> impl IntoView {
     let current = RwSignal::new(rating);
@@ -25,7 +27,7 @@ pub(super) fn RateReply(conversation_id: String, row: usize, rating: Option<Rati
             }
         });
     };
-    let thumb = move |rating: Rating, label: &'static str, symbol: &'static str| {
+    let thumb = move |rating: Rating, label: &'static str, symbol: Icon| {
         let rate = rate.clone();
         view! {
             <button
@@ -37,13 +39,13 @@ pub(super) fn RateReply(conversation_id: String, row: usize, rating: Option<Rati
                 aria-pressed=move || (current.get() == Some(rating)).to_string()
                 on:click=move |_| rate(rating)
             >
-                {symbol}
+                <IconView icon=symbol />
             </button>
         }
     };
     view! {
-        {thumb(Rating::Up, "Good reply", "👍")}
-        {thumb(Rating::Down, "Bad reply", "👎")}
+        {thumb(Rating::Up, "Good reply", Icon::ThumbUp)}
+        {thumb(Rating::Down, "Bad reply", Icon::ThumbDown)}
         {move || {
             failed
                 .get()

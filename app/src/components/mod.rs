@@ -4,6 +4,8 @@ mod blocks;
 mod call_arguments;
 mod chart;
 mod error_alert;
+mod icons;
+mod local_time;
 mod palaver_strip;
 mod simple_card;
 mod text_area;
@@ -16,6 +18,8 @@ pub use blocks::{
 };
 pub use call_arguments::{CallArguments, GuardedCallView};
 pub use error_alert::{error_alert, error_paragraph};
+pub use icons::{Icon, IconView};
+pub use local_time::LocalTime;
 pub use palaver_strip::{PalaverStrip, approval_lines, palaver_line, tool_line};
 pub use simple_card::{SimpleCardView, button_label, handoff_line};
 pub use text_area::textarea_text;

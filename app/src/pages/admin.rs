@@ -10,6 +10,7 @@ pub fn AdminPage() -> impl IntoView {
         <main class="settings-page">
             <h1>"Admin"</h1>
             <AccountsSection />
+            <crate::preferences::ServerSettingsSection />
             <crate::mcp_admin::McpServersSection />
             <crate::audit::AuditSection everyone=true />
         </main>

@@ -10,6 +10,7 @@ pub fn SettingsPage() -> impl IntoView {
     view! {
         <main class="settings-page">
             <h1>"Settings"</h1>
+            <crate::preferences::PreferencesSection />
             <PasswordSection />
             <TokensSection />
             <crate::grants::GrantsSection />

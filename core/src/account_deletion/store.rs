@@ -55,6 +55,7 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
         "DELETE FROM live_events WHERE user_id = $1".to_string(),
         "DELETE FROM sessions WHERE user_id = $1".to_string(),
         "DELETE FROM api_tokens WHERE user_id = $1".to_string(),
+        "DELETE FROM user_preferences WHERE user_id = $1".to_string(),
     ];
     let mut tx = pool.begin().await?;
     for statement in &statements {

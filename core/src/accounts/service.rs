@@ -46,9 +46,11 @@ async fn start_session(accounts: &Accounts, user: UserView, end_others: bool) ->
     Ok(NewSession { user, secret })
 }
 
-/// Who may sign up now: the first account always, then only with open sign-up.
+/// Who may sign up now: the first account always, then only with open sign-up (an admin's
+/// choice, else the environment's).
 pub async fn sign_up_state(accounts: &Accounts) -> AppResult<SignUpState> {
-    Ok(match (store::has_users(&accounts.pool).await?, accounts.settings.open_signup) {
+    let open = crate::preferences::ServerChoices::read(&accounts.pool).await?.open_signup;
+    Ok(match (store::has_users(&accounts.pool).await?, open.unwrap_or(accounts.settings.open_signup)) {
         (false, _) => SignUpState::FirstAccount,
         (true, true) => SignUpState::Open,
         (true, false) => SignUpState::Closed,

@@ -14,6 +14,8 @@ use crate::accounts::auth::Caller;
 use crate::error::{AppError, AppResult, Error};
 use crate::live::LiveHub;
 use crate::llm::Models;
+use crate::preferences::ServerChoices;
+use palaver_wire::body::ModelOption;
 use palaver_wire::conversation::model::{HistoryRow, HistorySummary, HistoryView, Rating, check_title};
 use palaver_wire::live::{HistoryChange, HistoryChanged, LiveEvent};
 
@@ -72,10 +74,22 @@ impl Conversations {
         Ok(views)
     }
 
+    /// The models a conversation may run on now (an admin may have taken some off), the default
+    /// first.
+    pub async fn model_options(&self) -> AppResult<Vec<ModelOption>> {
+        Ok(ServerChoices::read(&self.pool).await?.model_options(&self.models))
+    }
+
+    /// Checks a model a request names: configured and on offer.
+    async fn check_model(&self, model: &str) -> AppResult<()> {
+        ServerChoices::read(&self.pool).await?.check_model(&self.models, model).map_err(AppError::BadRequest)?;
+        Ok(())
+    }
+
     /// Starts an empty conversation owned by the caller, on `model` (else the default).
     pub async fn create(&self, caller: &Caller, model: Option<&str>) -> AppResult<HistoryView> {
         if let Some(model) = model {
-            self.models.check(model).map_err(AppError::BadRequest)?;
+            self.check_model(model).await?;
         }
         let id = store::create_history(&self.pool, &caller.user.id, model).await?;
         self.tell(caller, &id, HistoryChange::Created, None).await;
@@ -120,7 +134,7 @@ impl Conversations {
     /// Chooses the model a conversation the caller owns runs on from its next turn.
     pub async fn choose_model(&self, caller: &Caller, id: &str, model: &str) -> AppResult<HistorySummary> {
         authorize_history(&self.pool, caller, id, HistoryAccess::Write).await?;
-        self.models.check(model).map_err(AppError::BadRequest)?;
+        self.check_model(model).await?;
         store::set_history_model(&self.pool, id, model).await?.ok_or(AppError::HistoryNotFound.into())
     }
 

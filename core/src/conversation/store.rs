@@ -130,20 +130,23 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             None
         }
     });
-    let payloads: Vec<(String, Option<String>)> =
-        sqlx::query_as("SELECT CAST(payload AS TEXT), rating FROM history_rows WHERE history_id = $1 ORDER BY seq")
-            .bind(id)
-            .fetch_all(pool)
-            .await?;
+    let payloads: Vec<(String, Option<String>, String)> = sqlx::query_as(
+        "SELECT CAST(payload AS TEXT), rating, created_at FROM history_rows WHERE history_id = $1 ORDER BY seq",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await?;
     let mut rows = Vec::with_capacity(payloads.len());
+    let mut row_times = Vec::with_capacity(payloads.len());
     let mut ratings = std::collections::BTreeMap::new();
-    for (payload, rating) in payloads {
+    for (payload, rating, created) in payloads {
         match serde_json::from_str(&payload) {
             Ok(row) => {
                 if let Some(rating) = rating.as_deref().and_then(Rating::parse) {
                     ratings.insert(rows.len(), rating);
                 }
                 rows.push(row);
+                row_times.push(created);
             }
             Err(err) => tracing::error!(%err, history = id, "unreadable history row skipped"),
         }
@@ -156,6 +159,7 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
         updated,
         model,
         rows,
+        row_times,
         ratings,
         pending_ask,
         running: false,

@@ -80,6 +80,9 @@ fn check_system_prompt(system_prompt: &str) -> AppResult<()> {
 }
 
 /// The system prompt every turn starts from, unless its request brings its own.
+/// What comes before the person's custom instructions in the system prompt.
+pub const INSTRUCTIONS_INTRO: &str = "The person you are talking with set these instructions for every conversation. Follow them unless they conflict with what this prompt says above or below.";
+
 pub const BASE_SYSTEM_PROMPT: &str = "You are Palaver, a helpful assistant in a chat app. \
 Answer in concise markdown.";
 

@@ -1,9 +1,9 @@
 //! What the model is offered in a turn: the system prompt and the tool definitions (the ask
 //! kinds the surface takes, block documents on full screens, the host tools).
 
-use super::BASE_SYSTEM_PROMPT;
 use super::arguments;
 use super::run::Turn;
+use super::{BASE_SYSTEM_PROMPT, INSTRUCTIONS_INTRO};
 use crate::conversation::BlocksSettings;
 use crate::llm::ToolDefinition;
 use palaver_contract::asks::{
@@ -30,6 +30,9 @@ impl Turn {
         let first = self.offer.system_prompt.as_deref().unwrap_or(BASE_SYSTEM_PROMPT);
         let mut sections: Vec<String> =
             [first].into_iter().filter(|first| !first.is_empty()).map(String::from).collect();
+        if let (None, Some(instructions)) = (&self.offer.system_prompt, &self.offer.instructions) {
+            sections.push(format!("{INSTRUCTIONS_INTRO}\n\n{instructions}"));
+        }
         let kinds = self.offered_kinds();
         if !kinds.is_empty() {
             sections.push(format!("{ASKS_SYSTEM_PROMPT}\n\n{}", ask_prompt_section(&kinds, self.ids.surface)));

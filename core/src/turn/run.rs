@@ -162,6 +162,9 @@ pub(super) struct TurnIds {
 pub(super) struct Offer {
     /// The request's system prompt, in place of Palaver's persona line.
     pub(super) system_prompt: Option<String>,
+    /// The owner's custom instructions (Settings), after Palaver's persona line; a request's
+    /// own system prompt goes without them (the client chose the whole prompt).
+    pub(super) instructions: Option<String>,
     /// False for a model offered no tools and no asks (an image model).
     pub(super) takes_tools: bool,
 }

@@ -19,6 +19,7 @@ use crate::conversation::store as histories;
 use crate::conversation::turn_log::TurnLog;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
+use crate::preferences::{self, ServerChoices};
 use palaver_contract::asks::AskSurface;
 use palaver_wire::conversation::model::TurnEvent;
 use palaver_wire::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent};
@@ -50,7 +51,7 @@ impl TurnRunner {
     /// interrupted: a message acknowledged is never lost.
     pub async fn start(&self, request: TurnRequest) -> AppResult<TurnHandle> {
         if let Some(model) = &request.model {
-            self.models.check(model).map_err(AppError::BadRequest)?;
+            ServerChoices::read(&self.pool).await?.check_model(&self.models, model).map_err(AppError::BadRequest)?;
         }
         if let Some(system_prompt) = &request.system_prompt {
             check_system_prompt(system_prompt)?;
@@ -181,8 +182,14 @@ impl TurnRunner {
             Some(model) => Some(model),
             None => histories::history_model(&self.pool, &history_id).await?,
         };
+        // The conversation's model while it is on offer, else the owner's default, else the server's.
+        let preferences = preferences::service::user_preferences(&self.pool, &owner_id).await?;
+        let server_choices = ServerChoices::read(&self.pool).await?;
+        let offered = |id: &String| server_choices.offers(&self.models, id);
+        let chosen = chosen.filter(offered).or(preferences.default_model.filter(offered));
         let choice = self.models.for_conversation(chosen.as_deref());
-        let offer = Offer { system_prompt: request.system_prompt, takes_tools: choice.takes_tools() };
+        let instructions = Some(preferences.instructions).filter(|instructions| !instructions.is_empty());
+        let offer = Offer { system_prompt: request.system_prompt, instructions, takes_tools: choice.takes_tools() };
         let model = choice.model.clone();
         let transcript = Transcript::new(request.input, rows, attached.unwrap_or_default(), resolved, cancelled);
         Ok(Admitted::Turn(Box::new(Ready {

@@ -247,15 +247,15 @@ pub async fn rate(
     Ok(Json(Data { data: RowRating { prompt_index: index, rating } }))
 }
 
-/// `GET /gpt/models` (Palaver's addition): the models a conversation may run on, the default
-/// first.
+/// `GET /gpt/models` (Palaver's addition): the models a conversation may run on (less those an
+/// admin took off), the default first.
 #[utoipa::path(get, path = "/gpt/models", tag = "gpt", operation_id = "gpt_models",
     summary = "The models a conversation may run on", responses((status = 200, description = "Successful list", body = Data<Vec<ModelOption>>)))]
 pub async fn list_models(
     State(conversations): State<Conversations>,
     Authenticated(_): Authenticated,
-) -> Json<Data<Vec<ModelOption>>> {
-    Json(Data { data: conversations.models.options() })
+) -> Result<Json<Data<Vec<ModelOption>>>, Problem> {
+    Ok(Json(Data { data: conversations.model_options().await? }))
 }
 
 /// `DELETE /gpt/histories/{id}`: deletes a conversation (its owner only). It leaves the lists,

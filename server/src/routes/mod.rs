@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod auth;
 pub mod events;
+pub mod file_bytes;
 pub mod files;
 pub mod gpt;
 pub mod headless;

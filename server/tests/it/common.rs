@@ -205,6 +205,19 @@ impl TestApp {
     }
 
     /// Sends a built request through the router and reads the whole reply.
+    /// Calls a server function with form-encoded arguments, as `user` (by API token) or nobody.
+    pub async fn server_fn(&self, user: Option<&TestUser>, path: &str, args: &str) -> Reply {
+        let mut builder = Request::builder()
+            .method("POST")
+            .uri(path)
+            .header("host", "palaver.test")
+            .header("content-type", "application/x-www-form-urlencoded");
+        if let Some(user) = user {
+            builder = builder.header("authorization", format!("Bearer {}", user.token));
+        }
+        self.dispatch(builder.body(Body::from(args.to_string())).expect("request")).await
+    }
+
     pub async fn dispatch(&self, request: Request<Body>) -> Reply {
         let response = self.router.clone().oneshot(request).await.expect("response");
         let status = response.status();

@@ -17,6 +17,8 @@ struct World {
     /// Deleted by the delete probes (the others need `history` to stay).
     doomed: String,
     token_id: String,
+    /// An upload of the owner's.
+    file: String,
 }
 
 async fn world() -> World {
@@ -31,7 +33,8 @@ async fn world() -> World {
     let doomed = doomed["data"]["id"].as_str().unwrap().to_string();
     let (_, tokens) = app.json(&owner, "GET", "/auth/tokens", None).await;
     let token_id = tokens["data"][0]["id"].as_str().unwrap().to_string();
-    World { app, admin, owner, other, history, doomed, token_id }
+    let file = app.upload(&owner, "notes.txt", "text/plain", b"notes").await.json()["id"].as_str().unwrap().to_string();
+    World { app, admin, owner, other, history, doomed, token_id, file }
 }
 
 /// The request that exercises a route: its concrete path and body.
@@ -71,6 +74,7 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ),
         ("DELETE", "/auth/tokens/{id}") => (format!("/auth/tokens/{}", world.token_id), None),
         ("POST", "/files/upload") => (path.into(), None),
+        ("GET", "/files/{id}") => (format!("/files/{}", world.file), None),
         ("POST", "/gpt/prompt") => (path.into(), Some(json!({"prompt": "hello", "historyId": world.history}))),
         ("POST", "/gpt/histories") => (path.into(), Some(json!({}))),
         ("GET", "/gpt/histories/{id}") => (format!("/gpt/histories/{}", world.history), None),
@@ -122,6 +126,17 @@ async fn every_api_route_follows_its_access_rule() {
         let anonymous = app.call(None, method, &path, body.clone()).await;
         if route.access == Access::Public {
             assert!(!is_unauthorized(&anonymous), "{label} is public: {}", anonymous.text);
+            continue;
+        }
+        // Nobody but the owner learns the file exists: not even that it needs an account.
+        if route.access == Access::FileOwner {
+            let other = app.call(Some(&world.other), method, &path, None).await;
+            let admin = app.call(Some(&world.admin), method, &path, None).await;
+            for (who, reply) in [("anonymous", &anonymous), ("another user", &other), ("an admin", &admin)] {
+                assert_eq!(reply.status, StatusCode::NOT_FOUND, "{label} as {who}: {}", reply.text);
+            }
+            let owner = app.call(Some(&world.owner), method, &path, None).await;
+            assert!(owner.status.is_success(), "{label} as owner: {} {}", owner.status, owner.text);
             continue;
         }
         assert!(
@@ -188,24 +203,6 @@ async fn another_users_history_gets_the_spec_titles() {
     assert_eq!(list["data"], json!([]), "the list holds only the caller's conversations");
 }
 
-/// Calls a server function with form-encoded arguments.
-async fn server_fn(app: &TestApp, user: Option<&TestUser>, path: &str, args: &str) -> Reply {
-    let bearer = user.map(|user| format!("Bearer {}", user.token));
-    let mut headers = vec![("content-type", "application/x-www-form-urlencoded")];
-    if let Some(bearer) = bearer.as_deref() {
-        headers.push(("authorization", bearer));
-    }
-    send_form(app, path, &headers, args).await
-}
-
-async fn send_form(app: &TestApp, path: &str, headers: &[(&str, &str)], form: &str) -> Reply {
-    let mut builder = axum::http::Request::builder().method("POST").uri(path).header("host", "palaver.test");
-    for (name, value) in headers {
-        builder = builder.header(*name, *value);
-    }
-    app.dispatch(builder.body(axum::body::Body::from(form.to_string())).unwrap()).await
-}
-
 fn server_fn_args(world: &World, path: &str) -> String {
     match path {
         "/api/get_history" | "/api/stop_turn" => format!("id={}", world.history),
@@ -215,6 +212,8 @@ fn server_fn_args(world: &World, path: &str) -> String {
             format!("id={}&model={}", world.history, model.replace(':', "%3A").replace('/', "%2F"))
         }
         "/api/delete_conversation" => format!("id={}", world.doomed),
+        "/api/save_preferences" => "instructions=Be+brief&default_model=".into(),
+        "/api/admin_save_server_settings" => "open_signup=false&offered=".into(),
         "/api/revoke_api_token" | "/api/revoke_grant" => "id=unknown".into(),
         "/api/admin_mcp_reconnect" => "name=unknown".into(),
         "/api/create_api_token" => "name=probe".into(),
@@ -244,7 +243,7 @@ async fn every_server_function_has_an_access_rule_and_follows_it() {
             panic!("server function {path} has no access rule in SERVER_FN_ACCESS");
         };
         let args = server_fn_args(&world, path);
-        let anonymous = server_fn(&world.app, None, path, &args).await;
+        let anonymous = world.app.server_fn(None, path, &args).await;
         if *access == Access::Public {
             assert_ne!(anonymous.status, StatusCode::UNAUTHORIZED, "{path} is public: {}", anonymous.text);
             continue;
@@ -255,16 +254,16 @@ async fn every_server_function_has_an_access_rule_and_follows_it() {
             "{path} must refuse anonymous callers: {}",
             anonymous.text
         );
-        let user = server_fn(&world.app, Some(&world.other), path, &args).await;
+        let user = world.app.server_fn(Some(&world.other), path, &args).await;
         match access {
             Access::Admin => {
                 assert_eq!(user.status, StatusCode::FORBIDDEN, "{path} is for admins: {}", user.text);
-                let admin = server_fn(&world.app, Some(&world.admin), path, &args).await;
+                let admin = world.app.server_fn(Some(&world.admin), path, &args).await;
                 assert!(admin.status.is_success(), "{path} as admin: {} {}", admin.status, admin.text);
             }
             Access::HistoryRead | Access::HistoryWrite => {
                 assert_eq!(user.status, StatusCode::FORBIDDEN, "{path} as another user: {}", user.text);
-                let owner = server_fn(&world.app, Some(&world.owner), path, &args).await;
+                let owner = world.app.server_fn(Some(&world.owner), path, &args).await;
                 assert!(owner.status.is_success(), "{path} as owner: {} {}", owner.status, owner.text);
             }
             _ => assert!(

@@ -308,6 +308,9 @@ async fn every_route_answers_as_the_document_says() {
     c.call(&app, Some(&ada), "POST", "/gpt/actions", "/gpt/actions", Some(unknown)).await;
     let uploaded = app.upload(&ada, "notes.txt", "text/plain", b"some notes").await;
     c.check("post", "/files/upload", None, &uploaded);
+    let file = format!("/files/{}", uploaded.json()["id"].as_str().expect("an upload id"));
+    c.call(&app, Some(&ada), "GET", &file, "/files/{id}", None).await;
+    c.call(&app, Some(&admin), "GET", &file, "/files/{id}", None).await;
 
     c.call(&app, Some(&ada), "DELETE", &one, "/gpt/histories/{id}", None).await;
     let missing = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;

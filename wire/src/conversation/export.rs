@@ -73,7 +73,7 @@ pub fn to_markdown(view: &HistoryView) -> String {
     let mut out = format!("# {}\n", view.name().replace(['\r', '\n'], " "));
     for item in transcript(view) {
         let section = match item {
-            TranscriptItem::User { text, attachments } => {
+            TranscriptItem::User { text, attachments, .. } => {
                 let files: String =
                     attachments.iter().map(|file| format!("\n\n*Attached: {}*", file.describe())).collect();
                 format!("**You:**\n\n{}", quoted(&format!("{text}{files}")))

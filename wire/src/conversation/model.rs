@@ -260,6 +260,9 @@ pub struct HistoryView {
     #[serde(default)]
     pub model: Option<String>,
     pub rows: Vec<HistoryRow>,
+    /// When each row was stored (ISO 8601, UTC), by its index in `rows`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub row_times: Vec<String>,
     /// The rated rows, by their index in `rows`.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub ratings: std::collections::BTreeMap<usize, Rating>,

@@ -49,6 +49,8 @@ pub enum TranscriptItem {
     User {
         text: String,
         attachments: Vec<Attachment>,
+        /// When it was sent.
+        at: Option<String>,
     },
     /// A reply: markdown, or a block document with its check.
     Assistant {
@@ -59,6 +61,8 @@ pub enum TranscriptItem {
         /// Its index among the conversation's rows (what a rating names), and its rating.
         row: usize,
         rating: Option<Rating>,
+        /// When it was stored.
+        at: Option<String>,
     },
     Tool {
         tool_call_id: String,
@@ -76,15 +80,18 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let mut items: Vec<TranscriptItem> = Vec::new();
     for (index, row) in view.rows.iter().enumerate() {
         match row {
-            HistoryRow::User { text, attachments } => {
-                items.push(TranscriptItem::User { text: text.clone(), attachments: attachments.clone() })
-            }
+            HistoryRow::User { text, attachments } => items.push(TranscriptItem::User {
+                text: text.clone(),
+                attachments: attachments.clone(),
+                at: view.row_times.get(index).cloned(),
+            }),
             HistoryRow::Assistant { text, blocks, interrupted, .. } => items.push(TranscriptItem::Assistant {
                 text: text.clone(),
                 blocks: blocks.clone(),
                 interrupted: *interrupted,
                 row: index,
                 rating: view.ratings.get(&index).copied(),
+                at: view.row_times.get(index).cloned(),
             }),
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask), .. } => {
                 // What only the ask the conversation waits on carries.

@@ -18,3 +18,15 @@ pub async fn sleep(duration: std::time::Duration) {
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
+
+/// A moment (`epoch_ms`) in the reader's language and time zone, as the browser writes dates
+/// ("6 Dec 2026, 09:30"); on the server, none.
+pub fn local_moment(epoch_ms: i64) -> Option<String> {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(epoch_ms as f64));
+    let options = js_sys::Object::new();
+    for (key, value) in [("dateStyle", "medium"), ("timeStyle", "short")] {
+        js_sys::Reflect::set(&options, &key.into(), &value.into()).ok()?;
+    }
+    let language = leptos::prelude::window().navigator().language().unwrap_or_default();
+    Some(String::from(date.to_locale_string(&language, &options)))
+}

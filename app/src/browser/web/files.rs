@@ -1,27 +1,33 @@
-//! Files chosen in a file input, uploaded (`POST /files/upload`) with their progress, or read as
-//! base64 data URLs, the contract's fallback when the bytes travel with an ask's answer.
+//! Files a person gives the page, uploaded (`POST /files/upload`) with their progress, or read
+//! as base64 data URLs, the contract's fallback when the bytes travel with an ask's answer.
+//! They come from a file input, a drop or a paste: each source only finds the files, and one
+//! upload path takes them all.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use js_sys::Uint8Array;
-use leptos::prelude::{RwSignal, Update};
+use leptos::prelude::{RwSignal, Set, StoredValue, Update};
 use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::browser::WithoutStorage;
 
-/// Uploads the files chosen in the file input `event` came from, one after the other: each is
-/// listed in `uploading` (name and progress) while it goes, then its answer ref is handed to
-/// `keep`; what fails, or what `keep` refuses, is said in `errors` after the file's name.
-/// (On the server, nothing: handlers never run.)
-pub fn upload_chosen(
-    event: &leptos::ev::Event,
+/// Uploads `files` one after the other: each is listed in `uploading` (name and progress)
+/// while it goes, then its answer ref is handed to `keep`; what fails, or what `keep`
+/// refuses, is said in `errors` after the file's name. (On the server, nothing: handlers
+/// never run.)
+pub fn upload_files(
+    files: Vec<web_sys::File>,
     uploading: RwSignal<Vec<(String, f64)>>,
     errors: RwSignal<Vec<String>>,
     without_storage: WithoutStorage,
     keep: impl Fn(Value) -> Result<(), String> + 'static,
 ) {
-    let files = chosen_files(event);
     leptos::task::spawn_local(async move {
         for file in files {
             let kept = match upload_listed(&file, uploading).await {
@@ -41,6 +47,115 @@ pub fn upload_chosen(
             }
         }
     });
+}
+
+/// The files chosen in the file input `event` came from; the input is emptied, so choosing
+/// the same file again is seen.
+pub fn chosen_files(event: &leptos::ev::Event) -> Vec<web_sys::File> {
+    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+        return Vec::new();
+    };
+    let files = element.files().map(|list| listed(&list));
+    element.set_value("");
+    files.unwrap_or_default()
+}
+
+/// Files dropped onto `area`, or pasted while the focus is inside it, go to `on_files`;
+/// `dragging` says whether files are being dragged over it (to show where they would go).
+/// The area takes them: they go no further up the page (a files card takes its own before the
+/// chat around it), and the browser neither opens a dropped file nor pastes its name. A drag
+/// or paste without files is left alone. Listening ends with the reactive owner this is called
+/// under (call it from an effect).
+pub fn receive_files(
+    area: &web_sys::Element,
+    dragging: RwSignal<bool>,
+    on_files: impl Fn(Vec<web_sys::File>) + 'static,
+) {
+    // Every element crossed inside the area brings a dragenter and a dragleave: the drag has
+    // left the area when they balance.
+    let depth = Rc::new(Cell::new(0_u32));
+    let enter_depth = depth.clone();
+    let leave_depth = depth.clone();
+    let on_files = Rc::new(on_files);
+    let on_paste = on_files.clone();
+    let listeners: Vec<(&'static str, Listener)> = vec![
+        (
+            "dragenter",
+            taking_drags(move |_| {
+                enter_depth.set(enter_depth.get() + 1);
+                dragging.set(true);
+            }),
+        ),
+        // Taken, so the browser lets the files drop here.
+        ("dragover", taking_drags(|_| {})),
+        (
+            "dragleave",
+            taking_drags(move |_| {
+                leave_depth.set(leave_depth.get().saturating_sub(1));
+                if leave_depth.get() == 0 {
+                    dragging.set(false);
+                }
+            }),
+        ),
+        (
+            "drop",
+            taking_drags(move |transfer| {
+                depth.set(0);
+                dragging.set(false);
+                on_files(transfer.files().map(|list| listed(&list)).unwrap_or_default());
+            }),
+        ),
+        (
+            "paste",
+            Closure::new(move |event: web_sys::Event| {
+                let pasted = event.dyn_ref::<web_sys::ClipboardEvent>().and_then(|paste| paste.clipboard_data());
+                let files = pasted.and_then(|transfer| transfer.files()).map(|list| listed(&list)).unwrap_or_default();
+                if !files.is_empty() {
+                    event.prevent_default();
+                    event.stop_propagation();
+                    on_paste(files);
+                }
+            }),
+        ),
+    ];
+    for (name, listener) in &listeners {
+        let _ = area.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+    }
+    StoredValue::new_local(Listening { area: area.clone(), listeners });
+}
+
+/// A listener for a drag event that carries files: it takes the event (no default, no further
+/// up the page) and hands `then` the files' transfer. Other drags pass by.
+fn taking_drags(then: impl Fn(&web_sys::DataTransfer) + 'static) -> Listener {
+    Closure::new(move |event: web_sys::Event| {
+        let transfer = event.dyn_ref::<web_sys::DragEvent>().and_then(web_sys::DragEvent::data_transfer);
+        let Some(transfer) = transfer.filter(|transfer| transfer.types().includes(&"Files".into(), 0)) else {
+            return;
+        };
+        event.prevent_default();
+        event.stop_propagation();
+        then(&transfer);
+    })
+}
+
+type Listener = Closure<dyn Fn(web_sys::Event)>;
+
+/// An area's listeners, removed when the owner that keeps them is cleaned up.
+struct Listening {
+    area: web_sys::Element,
+    listeners: Vec<(&'static str, Listener)>,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        for (name, listener) in &self.listeners {
+            let _ = self.area.remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        }
+    }
+}
+
+fn listed(list: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..list.length()).filter_map(|index| list.get(index)).collect()
 }
 
 /// A MIME type for a picked file: what the browser reports, or a guess from the extension.
@@ -82,18 +197,6 @@ enum Uploaded {
     Failed(String),
 }
 
-/// The files chosen in the file input an event came from; the input is emptied, so choosing
-/// the same file again is seen.
-fn chosen_files(event: &leptos::ev::Event) -> Vec<web_sys::File> {
-    use wasm_bindgen::JsCast;
-    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
-        return Vec::new();
-    };
-    let files = element.files().map(|list| (0..list.length()).filter_map(|i| list.get(i)).collect());
-    element.set_value("");
-    files.unwrap_or_default()
-}
-
 /// Uploads a picked file, listed in `uploading` (name and progress) while it goes.
 async fn upload_listed(file: &web_sys::File, uploading: RwSignal<Vec<(String, f64)>>) -> Uploaded {
     let name = file.name();
@@ -109,9 +212,6 @@ async fn upload_listed(file: &web_sys::File, uploading: RwSignal<Vec<(String, f6
 
 /// Uploads a picked file to `POST /files/upload`, reporting progress from 0 to 1.
 async fn upload(file: &web_sys::File, on_progress: impl Fn(f64) + 'static) -> Uploaded {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen::closure::Closure;
-
     let Ok(request) = web_sys::XmlHttpRequest::new() else {
         return Uploaded::Failed("Uploads are not available.".into());
     };

@@ -12,14 +12,16 @@ mod storage;
 mod turn_stream;
 
 pub(crate) use chunks::{Chunk, lazy_page, lazy_view, unloaded_page};
-pub use clock::{now_ms, sleep, utc_offset_minutes};
-pub use files::upload_chosen;
+pub use clock::{local_moment, now_ms, sleep, utc_offset_minutes};
+pub use files::{chosen_files, receive_files, upload_files};
 pub use hydration::{finish_hydration, hydrated, page_shows, show_load_error};
 pub use live::listen_live;
 pub use page::{
-    caret_at_start, copy_text, fit_frame, fit_to_content, focus_along, focus_first, focus_if_free, go_to, open_link,
-    resolves_to_this_origin, scroll_to_newest, set_root_attribute, set_title, shows_end,
+    apple_keyboard, caret_at_start, click_along, click_if_enabled, copy_text, fit_frame, fit_to_content, focus_along,
+    focus_first, focus_if_free, go_to, open_link, resolves_to_this_origin, scroll_to_newest, set_root_attribute,
+    set_title, show_modal, shows_end,
 };
 pub use request::request;
 pub use storage::{keep_for_session, kept_for_session, store, stored};
 pub use turn_stream::{attach, send_prompt};
+pub use web_sys::File;

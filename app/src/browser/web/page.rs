@@ -138,3 +138,74 @@ pub fn resolves_to_this_origin(path: &str) -> bool {
     let Some(origin) = web_sys::window().and_then(|window| window.location().origin().ok()) else { return false };
     web_sys::Url::new_with_base(path, &origin).is_ok_and(|url| url.origin() == origin)
 }
+
+/// Clicks the first element `selector` finds, as a pointer would (so its own checks apply),
+/// unless it is disabled; false when there is none or it is disabled.
+pub fn click_if_enabled(selector: &str) -> bool {
+    use wasm_bindgen::JsCast;
+    let found = leptos::prelude::document().query_selector(selector).ok().flatten();
+    match found.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
+        Some(element) if !element.matches(":disabled").unwrap_or(true) => {
+            element.click();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Clicks the element after (or, `forward` false, before) the one `current` matches, among
+/// those `selector` matches in document order; with none current, forward clicks the first.
+/// At either end nothing is clicked: false.
+pub fn click_along(selector: &str, current: &str, forward: bool) -> bool {
+    use wasm_bindgen::JsCast;
+    let Ok(found) = leptos::prelude::document().query_selector_all(selector) else { return false };
+    let all: Vec<web_sys::HtmlElement> =
+        (0..found.length()).filter_map(|index| found.item(index)).filter_map(|node| node.dyn_into().ok()).collect();
+    let at = all.iter().position(|element| element.matches(current).unwrap_or(false));
+    let next = match at {
+        Some(at) if forward => at.checked_add(1),
+        Some(at) => at.checked_sub(1),
+        None => forward.then_some(0),
+    };
+    match next.and_then(|next| all.get(next)) {
+        Some(element) => {
+            element.click();
+            true
+        }
+        None => false,
+    }
+}
+
+/// Shows a dialog as a modal (the page behind is inert, Escape closes it); once it closes, the
+/// element that had the focus before gets it back.
+pub fn show_modal(dialog: &web_sys::HtmlDialogElement) {
+    use wasm_bindgen::JsCast;
+    if dialog.open() {
+        return;
+    }
+    let before = leptos::prelude::document()
+        .active_element()
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if dialog.show_modal().is_err() {
+        return;
+    }
+    let give_back = wasm_bindgen::closure::Closure::once_into_js(move || {
+        if let Some(element) = before.filter(|element| element.is_connected()) {
+            let _ = element.focus();
+        }
+    });
+    let once = web_sys::AddEventListenerOptions::new();
+    once.set_once(true);
+    let _ = dialog.add_event_listener_with_callback_and_add_event_listener_options(
+        "close",
+        give_back.unchecked_ref(),
+        &once,
+    );
+}
+
+/// Whether the keyboard is an Apple one (a Mac, an iPad, an iPhone), whose shortcuts take ⌘
+/// where others take Ctrl; false on the server.
+pub fn apple_keyboard() -> bool {
+    let platform = web_sys::window().and_then(|window| window.navigator().platform().ok()).unwrap_or_default();
+    ["Mac", "iPhone", "iPad", "iPod"].iter().any(|apple| platform.starts_with(apple))
+}

@@ -1,4 +1,5 @@
-//! The files card: pick or drop files, each uploaded with its progress before Submit.
+//! The files card: pick files, drop them onto the card or paste them while it has the focus,
+//! each uploaded with its progress before Submit.
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -7,6 +8,7 @@ use super::AnswerChannel;
 use super::drafts::{FilesDraft, use_ask_draft};
 use super::{ErrorList, SubmitRow};
 use crate::browser::WithoutStorage;
+use crate::chat::attachments::Thumbnail;
 use palaver_contract::asks::{Ask, FilesInput, accepted_file_mime_types};
 
 #[component]
@@ -37,12 +39,21 @@ pub(super) fn FilesBody(
         words.with("pick-files-range", &[("min", count(bounds.min).into()), ("max", count(bounds.max).into())])
     };
     let (uploading_words, remove) = (StoredValue::new(words.clone()), words.get("remove"));
-    let on_change = move |event: leptos::ev::Event| {
+    let add = move |files: Vec<crate::browser::File>| {
         touched.set(true);
-        upload_chosen(&event, kept);
+        upload(files, kept);
     };
+    let on_change = move |event: leptos::ev::Event| add(crate::browser::chosen_files(&event));
+    // The whole card takes files dropped onto it or pasted into it, before the chat around it.
+    let files_box = NodeRef::<leptos::html::Div>::new();
+    let dragging = RwSignal::new(false);
+    Effect::new(move |_| {
+        if let Some(card) = files_box.get().and_then(|files_box| files_box.closest(".ask-card").ok().flatten()) {
+            crate::browser::receive_files(&card, dragging, add);
+        }
+    });
     view! {
-        <div class="ask-files">
+        <div class="ask-files" class:ask-files--dragging=move || dragging.get() node_ref=files_box>
             <label class="ask-field">
                 {hint}
                 <input type="file" multiple=many accept=accept data-testid="ask-file-input" on:change=on_change />
@@ -62,15 +73,27 @@ pub(super) fn FilesBody(
                     .collect_view()
             }}
             <ErrorList errors=Signal::derive(move || upload_errors.get()) />
-            <ul class="ask-files__list">
+            <ul class="ask-files__list" data-testid="ask-files-picked">
                 {move || {
                     picked
                         .get()
                         .into_iter()
                         .enumerate()
                         .map(|(index, file)| {
+                            let thumbnail = file["fileId"]
+                                .as_str()
+                                .map(|file_id| {
+                                    view! {
+                                        <Thumbnail
+                                            file_id=file_id.to_string()
+                                            filename=file["filename"].as_str().unwrap_or("file").to_string()
+                                            mime_type=file["mimeType"].as_str().unwrap_or_default().to_string()
+                                        />
+                                    }
+                                });
                             view! {
                                 <li>
+                                    {thumbnail}
                                     {format!(
                                         "{} ({}, {} bytes)",
                                         file["filename"].as_str().unwrap_or("file"),
@@ -100,11 +123,11 @@ pub(super) fn FilesBody(
     }
 }
 
-/// Uploads the files a person chose into the draft, each with its progress; without file
-/// storage on the server, they travel as data URLs.
-fn upload_chosen(event: &leptos::ev::Event, draft: FilesDraft) {
+/// Uploads the files a person gave the card into the draft, each with its progress; without
+/// file storage on the server, they travel as data URLs.
+fn upload(files: Vec<crate::browser::File>, draft: FilesDraft) {
     let FilesDraft { picked, uploading, upload_errors, .. } = draft;
-    crate::browser::upload_chosen(event, uploading, upload_errors, WithoutStorage::DataUrl, move |reference| {
+    crate::browser::upload_files(files, uploading, upload_errors, WithoutStorage::DataUrl, move |reference| {
         picked.update(|p| p.push(reference));
         Ok(())
     });

@@ -19,7 +19,7 @@ pub(crate) use controls::load as load_ask_controls;
 pub use drafts::provide_ask_drafts;
 pub use preview::AskPreviewCard;
 
-use crate::components::{CallArguments, VisibleText, button_label};
+use crate::components::{CallArguments, LocalTime, VisibleText, button_label};
 use crate::words::reader_words;
 use choice::ChoiceBody;
 use files::FilesBody;
@@ -76,20 +76,15 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
             .then(|| item.response.as_ref().and_then(|r| r["content"]["markdown"].as_str()).map(str::to_string))
             .flatten()
             .filter(|_| item.response.as_ref().is_some_and(|r| r["content"]["changed"] == true));
-        let ended_at = item.expired_at.as_deref().and_then(|iso| Some((iso.to_string(), deadline::moment(iso)?)));
+        let ended_at = item.expired_at.clone().filter(|iso| deadline::epoch_ms(iso).is_some());
         return view! {
             <div class="ask-card ask-card--done" data-testid="ask-summary" lang=language.lang dir=language.dir>
                 <p class="ask-card__summary">
                     <span aria-hidden="true">{if answered { "✓ " } else { "– " }}</span>
                     <bdi>{summary}</bdi>
                     {ended_at
-                        .map(|(iso, moment)| {
-                            view! {
-                                " "
-                                <time class="ask-card__ended" datetime=iso>
-                                    {format!("({moment})")}
-                                </time>
-                            }
+                        .map(|iso| {
+                            view! { <span class="ask-card__ended">" (" <LocalTime iso /> ")"</span> }
                         })}
                 </p>
                 {markdown_answer

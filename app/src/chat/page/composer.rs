@@ -1,10 +1,11 @@
-//! The composer: the message box with its attachments, Send (or Enter), and Stop (or Escape)
-//! while a reply runs. While a question waits, it says that a message skips it, and ↑ (at the
-//! start of the box) or "Answer it" goes to the question's card.
+//! The composer: the message box with its attachments (picked, dropped onto the chat or pasted),
+//! Send (or Enter), and Stop (or Escape) while a reply runs. While a question waits, it says
+//! that a message skips it, and ↑ (at the start of the box) or "Answer it" goes to the
+//! question's card.
 
 use leptos::prelude::*;
 
-use crate::chat::attachments::{AttachButton, PendingFiles, PendingList};
+use crate::chat::attachments::{AttachButton, DropZone, PendingFiles, PendingList};
 use crate::components::textarea_text;
 use palaver_wire::conversation::model::Attachment;
 
@@ -37,6 +38,7 @@ pub(super) fn Composer(
                 submit();
             }
         >
+            <DropZone pending=files busy />
             <PendingList pending=files />
             <AttachButton pending=files busy />
             <label class="visually-hidden" for="composer-input">
@@ -57,7 +59,8 @@ pub(super) fn Composer(
                 }
                 on:keydown=move |event| {
                     let at_start = crate::browser::caret_at_start(&event);
-                    if event.key() == "ArrowUp" && at_start && waiting.get_untracked() && to_card() {
+                    let plain = !event.alt_key() && !event.ctrl_key() && !event.meta_key();
+                    if event.key() == "ArrowUp" && plain && at_start && waiting.get_untracked() && to_card() {
                         event.prevent_default();
                     } else if event.key() == "Enter" && !event.shift_key() {
                         event.prevent_default();

@@ -24,6 +24,7 @@ use super::follow::use_follow_newest;
 use super::messages::{LiveTurnView, SavedRows};
 use super::model_picker::ModelPicker;
 use super::page_state::ChatState;
+use super::shortcuts::ShortcutsHelp;
 use crate::components::BlockActionsContext;
 use composer::Composer;
 pub use composer::SkipToComposer;
@@ -91,6 +92,7 @@ pub fn ChatPage() -> impl IntoView {
                 <div class="chat__bar">
                     <ModelPicker choice=open.model conversation_id />
                     <ConversationExport conversation_id />
+                    <ShortcutsHelp busy on_stop=stop />
                 </div>
                 <section
                     class="transcript"

@@ -1,0 +1,205 @@
+//! Settings' "Custom instructions" section and Admin's "Server" section.
+
+use leptos::prelude::*;
+
+use super::api::{AdminSaveServerSettings, SavePreferences, admin_server_settings, my_preferences};
+use crate::chat::api::list_models;
+use crate::components::{error_paragraph, textarea_text};
+use palaver_wire::preferences::{INSTRUCTIONS_MAX_CHARS, ServerSettings, UserPreferences};
+
+/// A person's instructions for every conversation, and the model theirs start on.
+#[component]
+pub fn PreferencesSection() -> impl IntoView {
+    let save = ServerAction::<SavePreferences>::new();
+    let current = Resource::new(move || save.version().get(), |_| my_preferences());
+    let models = Resource::new(|| (), |_| list_models());
+    view! {
+        <section aria-labelledby="preferences-heading" data-testid="preferences">
+            <h2 id="preferences-heading">"Custom instructions"</h2>
+            <Transition fallback=|| {
+                view! { <p>"Loading…"</p> }
+            }>
+                {move || Suspend::new(async move {
+                    match (current.await, models.await) {
+                        (Ok(preferences), Ok(models)) => preferences_form(save, preferences, models).into_any(),
+                        (Err(err), _) | (_, Err(err)) => error_paragraph(&err).into_any(),
+                    }
+                })}
+            </Transition>
+            {move || {
+                save.value()
+                    .get()
+                    .map(|saved| match saved {
+                        Ok(_) => {
+                            view! {
+                                <p role="status" data-testid="preferences-saved">
+                                    "Saved."
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Err(err) => {
+                            view! {
+                                <p class="error" role="alert">
+                                    {err.to_string()}
+                                </p>
+                            }
+                                .into_any()
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+fn preferences_form(
+    save: ServerAction<SavePreferences>,
+    preferences: UserPreferences,
+    models: Vec<palaver_wire::body::ModelOption>,
+) -> impl IntoView {
+    let count = RwSignal::new(preferences.instructions.chars().count());
+    let chosen = preferences.default_model.clone().unwrap_or_default();
+    view! {
+        <ActionForm action=save attr:class="password-form" attr:aria-label="Your preferences">
+            <label>
+                "Instructions for every conversation"
+                <textarea
+                    name="instructions"
+                    rows="6"
+                    maxlength=INSTRUCTIONS_MAX_CHARS.to_string()
+                    aria-describedby="instructions-help"
+                    on:input=move |event| count.set(event_target_value(&event).chars().count())
+                >
+                    {textarea_text(&preferences.instructions)}
+                </textarea>
+            </label>
+            <p class="auth-page__hint" id="instructions-help">
+                "Palaver tells the model these in every conversation of yours, such as how you like answers written. "
+                {move || format!("{} / {INSTRUCTIONS_MAX_CHARS} characters.", count.get())}
+            </p>
+            <label>
+                "Model for new conversations" <select name="default_model">
+                    <option value="" selected=chosen.is_empty()>
+                        "The server's default"
+                    </option>
+                    {models
+                        .into_iter()
+                        .map(|model| {
+                            let selected = model.id == chosen;
+                            view! {
+                                <option value=model.id selected=selected>
+                                    {model.label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <button type="submit">"Save preferences"</button>
+        </ActionForm>
+    }
+}
+
+/// Whether anyone may sign up, and which of the configured models are offered.
+#[component]
+pub fn ServerSettingsSection() -> impl IntoView {
+    let save = ServerAction::<AdminSaveServerSettings>::new();
+    let current = Resource::new(move || save.version().get(), |_| admin_server_settings());
+    view! {
+        <section aria-labelledby="server-settings-heading" data-testid="server-settings">
+            <h2 id="server-settings-heading">"Server"</h2>
+            <Transition fallback=|| {
+                view! { <p>"Loading…"</p> }
+            }>
+                {move || Suspend::new(async move {
+                    match current.await {
+                        Ok(settings) => server_settings_form(save, settings).into_any(),
+                        Err(err) => error_paragraph(&err).into_any(),
+                    }
+                })}
+            </Transition>
+            {move || {
+                save.value()
+                    .get()
+                    .map(|saved| match saved {
+                        Ok(_) => {
+                            view! {
+                                <p role="status" data-testid="server-settings-saved">
+                                    "Saved."
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Err(err) => {
+                            view! {
+                                <p class="error" role="alert">
+                                    {err.to_string()}
+                                </p>
+                            }
+                                .into_any()
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+fn server_settings_form(save: ServerAction<AdminSaveServerSettings>, settings: ServerSettings) -> impl IntoView {
+    let open_signup = RwSignal::new(settings.open_signup);
+    let offered = RwSignal::new(
+        settings.models.iter().filter(|model| model.offered).map(|model| model.id.clone()).collect::<Vec<_>>(),
+    );
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        save.dispatch(AdminSaveServerSettings {
+            open_signup: open_signup.get_untracked(),
+            offered: offered.get_untracked().join(","),
+        });
+    };
+    view! {
+        <form class="password-form" aria-label="Server settings" on:submit=submit>
+            <label class="checkbox">
+                <input
+                    type="checkbox"
+                    prop:checked=move || open_signup.get()
+                    on:change=move |event| open_signup.set(event_target_checked(&event))
+                />
+                "Anyone may create an account"
+            </label>
+            <fieldset class="server-settings__models">
+                <legend>"Models on offer"</legend>
+                {settings
+                    .models
+                    .into_iter()
+                    .map(|model| {
+                        let id = model.id.clone();
+                        let shown = model.id.clone();
+                        view! {
+                            <label class="checkbox">
+                                <input
+                                    type="checkbox"
+                                    // The default is always offered.
+                                    disabled=model.default
+                                    prop:checked=move || offered.with(|ids| ids.contains(&shown))
+                                    on:change=move |event| {
+                                        let on = event_target_checked(&event);
+                                        offered
+                                            .update(|ids| {
+                                                ids.retain(|known| *known != id);
+                                                if on {
+                                                    ids.push(id.clone());
+                                                }
+                                            })
+                                    }
+                                />
+                                {model.label}
+                                {model.default.then_some(" (the default)")}
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+            </fieldset>
+            <button type="submit">"Save server settings"</button>
+        </form>
+    }
+}

@@ -1,0 +1,77 @@
+//! What callers do with preferences: read and save a person's own, and (admins) the server's.
+
+use super::{HIDDEN_MODELS, OPEN_SIGNUP, ServerChoices, store};
+use crate::db::Pool;
+use crate::error::{AppError, AppResult};
+use crate::llm::Models;
+use palaver_wire::preferences::{INSTRUCTIONS_MAX_CHARS, ModelOffer, ServerSettings, UserPreferences};
+
+/// A person's preferences (the defaults until they save any).
+pub async fn user_preferences(pool: &Pool, user_id: &str) -> AppResult<UserPreferences> {
+    Ok(store::user_preferences(pool, user_id)
+        .await?
+        .map(|(instructions, default_model)| UserPreferences { instructions, default_model })
+        .unwrap_or_default())
+}
+
+/// Saves a person's preferences: instructions of at most [`INSTRUCTIONS_MAX_CHARS`], a default
+/// model among those on offer (none: the server's).
+pub async fn save_user_preferences(
+    pool: &Pool,
+    models: &Models,
+    user_id: &str,
+    preferences: UserPreferences,
+) -> AppResult<UserPreferences> {
+    let instructions = preferences.instructions.trim().to_string();
+    let length = instructions.chars().count();
+    if length > INSTRUCTIONS_MAX_CHARS {
+        let why =
+            format!("Custom instructions can be at most {INSTRUCTIONS_MAX_CHARS} characters; these are {length}.");
+        return Err(AppError::BadRequest(why).into());
+    }
+    let default_model = preferences.default_model.filter(|id| !id.trim().is_empty());
+    if let Some(id) = &default_model {
+        ServerChoices::read(pool).await?.check_model(models, id).map_err(AppError::BadRequest)?;
+    }
+    store::save_user_preferences(pool, user_id, &instructions, default_model.as_deref()).await?;
+    Ok(UserPreferences { instructions, default_model })
+}
+
+/// The server's settings as an admin sees them (the caller checks who asks);
+/// `open_signup_at_start` is the environment's.
+pub async fn server_settings(pool: &Pool, models: &Models, open_signup_at_start: bool) -> AppResult<ServerSettings> {
+    let choices = ServerChoices::read(pool).await?;
+    let offers = models
+        .options()
+        .into_iter()
+        .map(|option| ModelOffer {
+            offered: choices.offers(models, &option.id),
+            id: option.id,
+            label: option.label,
+            default: option.default,
+        })
+        .collect();
+    Ok(ServerSettings { open_signup: choices.open_signup.unwrap_or(open_signup_at_start), models: offers })
+}
+
+/// Saves what an admin chose (the caller checks who asks): whether anyone may sign up, and
+/// which models are offered (the default always is; a model not configured is refused).
+pub async fn save_server_settings(
+    pool: &Pool,
+    models: &Models,
+    open_signup: bool,
+    offered: &[String],
+) -> AppResult<ServerSettings> {
+    for id in offered {
+        models.check(id).map_err(AppError::BadRequest)?;
+    }
+    let hidden: Vec<String> = models
+        .options()
+        .into_iter()
+        .filter(|option| !option.default && !offered.contains(&option.id))
+        .map(|option| option.id)
+        .collect();
+    store::save_server_setting(pool, OPEN_SIGNUP, &open_signup.to_string()).await?;
+    store::save_server_setting(pool, HIDDEN_MODELS, &serde_json::to_string(&hidden)?).await?;
+    server_settings(pool, models, open_signup).await
+}
