@@ -107,15 +107,27 @@ test("Alt+↓ and Alt+↑ open the next and the previous conversation in the lis
   await expect(newer).toHaveAttribute("aria-current", "page");
   await expect(older).not.toHaveAttribute("aria-current", "page");
 
+  // Not while typing: what was typed stays here, in its conversation.
+  await chat.composer.fill("half a thought");
+  await chat.composer.press("Alt+ArrowDown");
+  await expect(newer).toHaveAttribute("aria-current", "page");
+  await expect(chat.composer).toHaveValue("half a thought");
+  await chat.composer.fill("");
+  // Outside a text field (the chat focuses the message box after each move: leave it each time).
+  const leaveTheBox = () => page.evaluate(() => (document.activeElement as HTMLElement).blur());
+
   // The list has the newest first: down is the older one.
+  await leaveTheBox();
   await page.keyboard.press("Alt+ArrowDown");
   await expect(older).toHaveAttribute("aria-current", "page");
   await expect(newer).not.toHaveAttribute("aria-current", "page");
   await expect(chat.assistantMessages().last()).toHaveText("The older reply.");
   // At the end of the list it stays.
+  await leaveTheBox();
   await page.keyboard.press("Alt+ArrowDown");
   await expect(older).toHaveAttribute("aria-current", "page");
 
+  await leaveTheBox();
   await page.keyboard.press("Alt+ArrowUp");
   await expect(newer).toHaveAttribute("aria-current", "page");
   await expect(older).not.toHaveAttribute("aria-current", "page");

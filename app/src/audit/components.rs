@@ -55,7 +55,8 @@ fn who(entry: &AuditEntry) -> String {
 
 fn what(entry: &AuditEntry) -> String {
     match (&entry.tool_name, entry.origin.as_deref()) {
-        (Some(tool), Some("approval")) => format!("approval of {}", tool_words(tool, None)),
+        // The exact name beside the words: two servers' tools can read the same.
+        (Some(tool), Some("approval")) => format!("approval of {} ({tool})", tool_words(tool, None)),
         (Some(tool), _) => format!("{} question from {}", entry.kind, tool_words(tool, None)),
         (None, _) => format!("{} ask", entry.kind),
     }
@@ -202,7 +203,7 @@ mod tests {
     fn entries_read_as_sentences() {
         let approved = entry("accept", Some(true), Some("approval"));
         assert_eq!(decision_words(&approved), "approved");
-        assert_eq!(what(&approved), "approval of Delete completed todos");
+        assert_eq!(what(&approved), "approval of Delete completed todos (deleteCompletedTodos)");
         assert_eq!(who(&approved), "ada · API token “Watch”");
         let cancelled = AuditEntry { reason: Some("user_sent_message".into()), ..entry("cancel", None, None) };
         assert_eq!(decision_words(&cancelled), "cancelled — you sent a message");

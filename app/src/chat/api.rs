@@ -39,8 +39,8 @@ pub async fn rename_conversation(id: String, title: String) -> Result<HistorySum
 /// The models a conversation may run on, the default first.
 #[server(prefix = "/api", endpoint = "list_models")]
 pub async fn list_models() -> Result<Vec<ModelOption>, AppError> {
-    let (state, _caller) = server_caller().await?;
-    state.conversations.model_options().await.reported()
+    let (state, caller) = server_caller().await?;
+    state.conversations.model_options(&caller).await.reported()
 }
 
 /// Chooses the model a conversation runs on from its next turn.

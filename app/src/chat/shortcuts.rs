@@ -17,7 +17,9 @@ use super::COMPOSER;
 /// The search field of the conversation list.
 const SEARCH: &str = ".conversations__search";
 /// The pending question's main button: the shortcut clicks it, so the card's own checks apply.
-const CARD_PRIMARY: &str = "[data-testid=\"ask-card\"] .ask-button--primary";
+/// The model's own questions only: an approval, an argument form or a server's question (a card
+/// with Palaver's strip) is answered with the eyes on it.
+const CARD_PRIMARY: &str = "[data-testid=\"ask-card\"]:not(:has(.palaver-strip)) .ask-button--primary";
 /// The conversations' links in the list, and the one shown.
 const CONVERSATION_LINKS: &str = ".conversations__item";
 const SHOWN_CONVERSATION: &str = "[aria-current=\"page\"]";
@@ -43,7 +45,7 @@ enum Modifiers {
     Plain,
     Command,
     CommandShift,
-    /// Alt (⌥): anywhere but in a select, where Alt+↓ opens the list.
+    /// Alt (⌥): only outside text fields and selects (where Alt+↓ opens the list).
     Alt,
 }
 
@@ -140,7 +142,9 @@ impl Chord {
         let symbol = self.key.chars().count() == 1 && !self.key.chars().all(char::is_alphanumeric);
         let fires_here = match self.modifiers {
             Modifiers::Plain => target == Target::Elsewhere,
-            Modifiers::Alt => target != Target::Select,
+            // Not while typing: Alt+↑/↓ moves the caret by paragraph on a Mac, and what was typed
+            // would go with the person to another conversation.
+            Modifiers::Alt => target == Target::Elsewhere,
             Modifiers::Command | Modifiers::CommandShift => true,
         };
         fires_here

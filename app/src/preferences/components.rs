@@ -78,7 +78,7 @@ fn preferences_form(
                 {move || format!("{} / {INSTRUCTIONS_MAX_CHARS} characters.", count.get())}
             </p>
             <label>
-                "Model for new conversations" <select name="default_model">
+                "Your default model" <select name="default_model">
                     <option value="" selected=chosen.is_empty()>
                         "The server's default"
                     </option>
@@ -95,6 +95,7 @@ fn preferences_form(
                         .collect_view()}
                 </select>
             </label>
+            <p class="auth-page__hint">"A conversation that has not chosen a model runs on it."</p>
             <button type="submit">"Save preferences"</button>
         </ActionForm>
     }

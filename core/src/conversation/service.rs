@@ -74,10 +74,12 @@ impl Conversations {
         Ok(views)
     }
 
-    /// The models a conversation may run on now (an admin may have taken some off), the default
-    /// first.
-    pub async fn model_options(&self) -> AppResult<Vec<ModelOption>> {
-        Ok(ServerChoices::read(&self.pool).await?.model_options(&self.models))
+    /// The models a conversation of the caller's may run on now (an admin may have taken some
+    /// off), the server's default first; the one marked default is the one a conversation that
+    /// chose none runs on for the caller (their own default, else the server's).
+    pub async fn model_options(&self, caller: &Caller) -> AppResult<Vec<ModelOption>> {
+        let preferred = crate::preferences::service::user_preferences(&self.pool, &caller.user.id).await?.default_model;
+        Ok(ServerChoices::read(&self.pool).await?.model_options(&self.models, preferred.as_deref()))
     }
 
     /// Checks a model a request names: configured and on offer.

@@ -38,9 +38,19 @@ impl ServerChoices {
         id == models.default_choice().id || !self.hidden_models.iter().any(|hidden| hidden == id)
     }
 
-    /// What the picker lists.
-    pub fn model_options(&self, models: &Models) -> Vec<ModelOption> {
-        models.options().into_iter().filter(|option| self.offers(models, &option.id)).collect()
+    /// What the picker lists, `preferred` (a person's default model, while it is on offer)
+    /// marked as the default in the server's place.
+    pub fn model_options(&self, models: &Models, preferred: Option<&str>) -> Vec<ModelOption> {
+        let preferred = preferred.filter(|id| self.offers(models, id) && models.check(id).is_ok());
+        models
+            .options()
+            .into_iter()
+            .filter(|option| self.offers(models, &option.id))
+            .map(|option| match preferred {
+                Some(preferred) => ModelOption { default: option.id == preferred, ..option },
+                None => option,
+            })
+            .collect()
     }
 
     /// Checks a model a request names: configured and on offer.

@@ -121,14 +121,16 @@ fn form_field(id: String, field: &ArgumentField) -> Value {
     let limits = &ASK_LIMITS.form;
     let schema = &field.schema;
     let text_of = |key: &str| schema[key].as_str().map(str::trim).filter(|text| !text.is_empty());
-    let label = text_of("title").map_or_else(|| humanised(&field.argument), str::to_string);
+    // An argument named only by symbols (`_`) has no words: its name stands.
+    let words = Some(humanised(&field.argument)).filter(|words| !words.is_empty());
+    let label = text_of("title").map_or_else(|| words.unwrap_or_else(|| field.argument.clone()), str::to_string);
     let mut form = json!({"id": id, "label": shorten(&label, limits.label_max_length), "required": true});
     if let Some(description) = text_of("description") {
         form["helperText"] = json!(shorten(description, limits.helper_text_max_length));
     }
     let options: Vec<&Value> = schema["enum"].as_array().into_iter().flatten().collect();
     let kind = match schema["type"].as_str() {
-        _ if (2..=ASK_LIMITS.choice.options_max).contains(&options.len()) => {
+        _ if is_select(options.len()) => {
             form["options"] = options
                 .iter()
                 .enumerate()
@@ -151,8 +153,6 @@ fn form_field(id: String, field: &ArgumentField) -> Value {
         Some("boolean") => "boolean",
         _ => match schema["format"].as_str() {
             Some("date") => "date",
-            Some("time") if schema.get("pattern").is_none() => "time",
-            Some("date-time") if schema.get("pattern").is_none() => "datetime",
             Some("email") => "email",
             Some("uri") | Some("url") => "url",
             _ => {
@@ -175,9 +175,17 @@ fn as_argument(field: &ArgumentField, answer: &Value) -> Value {
     let options = field.schema["enum"].as_array();
     let picked = answer.as_str().and_then(|id| id.strip_prefix('o')).and_then(|index| index.parse::<usize>().ok());
     match (options, picked) {
-        (Some(options), Some(index)) if options.len() >= 2 => options.get(index - 1).cloned().unwrap_or(Value::Null),
+        // Only a select's pick: an enum too long for one is asked as free text.
+        (Some(options), Some(index)) if is_select(options.len()) => {
+            index.checked_sub(1).and_then(|at| options.get(at)).cloned().unwrap_or(Value::Null)
+        }
         _ => answer.clone(),
     }
+}
+
+/// Whether an enum of `count` values is asked as a select (else as free text).
+fn is_select(count: usize) -> bool {
+    (2..=ASK_LIMITS.choice.options_max).contains(&count)
 }
 
 /// Why an answer is not taken for an argument.
@@ -251,13 +259,17 @@ impl HeldStep {
     }
 
     /// The patterns the current form's text fields must match (their arguments' own), for the
-    /// card to check before Submit.
+    /// card to check before Submit; a select's value is an option id, never the pattern's.
     pub fn field_patterns(&self) -> Vec<FieldPattern> {
         self.asking
             .iter()
             .enumerate()
             .filter_map(|(position, index)| {
-                let pattern = self.fields[*index].schema["pattern"].as_str()?;
+                let schema = &self.fields[*index].schema;
+                if schema["enum"].as_array().is_some_and(|options| is_select(options.len())) {
+                    return None;
+                }
+                let pattern = schema["pattern"].as_str()?;
                 Some(FieldPattern { field: format!("f{}", position + 1), pattern: pattern.to_string() })
             })
             .collect()

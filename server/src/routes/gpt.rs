@@ -253,9 +253,9 @@ pub async fn rate(
     summary = "The models a conversation may run on", responses((status = 200, description = "Successful list", body = Data<Vec<ModelOption>>)))]
 pub async fn list_models(
     State(conversations): State<Conversations>,
-    Authenticated(_): Authenticated,
+    Authenticated(caller): Authenticated,
 ) -> Result<Json<Data<Vec<ModelOption>>>, Problem> {
-    Ok(Json(Data { data: conversations.model_options().await? }))
+    Ok(Json(Data { data: conversations.model_options(&caller).await? }))
 }
 
 /// `DELETE /gpt/histories/{id}`: deletes a conversation (its owner only). It leaves the lists,

@@ -30,6 +30,15 @@ async fn custom_instructions_reach_the_model_and_a_default_model_starts_new_conv
 
     let saved = app.server_fn(Some(&ada), "/api/save_preferences", "instructions=&default_model=demo").await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
+    let (_, models) = app.json(&ada, "GET", "/gpt/models", None).await;
+    let marked: Vec<&str> = models["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["default"] == true)
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, ["demo"], "the picker shows what a conversation that chose none runs on: {models}");
     let events = app.prompt(&ada, json!({"prompt": "Which model?"})).await;
     assert!(streamed_text(&events).contains("You said"), "the demo agent answered: {events:?}");
     assert_eq!(app.mock_log().len(), 2, "the scripted model was not called");

@@ -61,6 +61,14 @@ fn the_subset_reads_every_well_formed_document_as_the_full_reader_does() {
 }
 
 #[test]
+fn a_dash_after_a_space_in_a_flow_scalar_is_left_to_the_full_reader() {
+    // Found by the blocks_yaml fuzz target: the subset read `d  -` as a scalar the full reader refuses.
+    let found = "v: 2\nblockv: 1\ndatasets:\n  signups:\n    source: ref\n    id: ds_1\nblocks:\n  - type: table\n    data: signups\n    columns: [a, b, c, d  -, m] \ntype: to\n";
+    agrees(found);
+    agrees("v: 1\nblocks:\n  - type: table\n    data: signups\n    columns: [a, d  -, m]\n");
+}
+
+#[test]
 fn mutated_documents_agree_wherever_the_subset_answers() {
     let corpus = corpus();
     let inserts = [

@@ -420,7 +420,9 @@ impl<'t> Flow<'t> {
                 let rest = self.rest();
                 let end = rest.find([',', '[', ']', '{', '}', ':', '#']).unwrap_or(rest.len());
                 let value = rest[..end].trim_end_matches(' ');
-                if !is_plain_start(value) || rest[end..].starts_with([':', '#', '[', '{']) {
+                // A dash after a space inside a flow scalar (`[d  -, m]`) is one the full reader
+                // refuses: this reader leaves it to that one.
+                if !is_plain_start(value) || value.contains(" -") || rest[end..].starts_with([':', '#', '[', '{']) {
                     return None;
                 }
                 self.at += value.len();
