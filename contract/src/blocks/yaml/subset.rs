@@ -4,9 +4,9 @@
 //! escapes), single-quoted and plain scalars; literal block scalars (`|`, `|-`); comments.
 //!
 //! It answers only when it is sure: anything else (tabs, carriage returns, document markers,
-//! anchors, aliases, tags, folded or multi-line scalars, other escapes, errors of any kind)
-//! is `None`, and the full reader takes the text from the start. Where it answers, it gives
-//! the full reader's value.
+//! anchors, aliases, tags, folded or multi-line scalars, a dash after a space in a flow scalar,
+//! other escapes, errors of any kind) is `None`, and the full reader takes the text from the
+//! start. Where it answers, it gives the full reader's value.
 
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
@@ -420,8 +420,6 @@ impl<'t> Flow<'t> {
                 let rest = self.rest();
                 let end = rest.find([',', '[', ']', '{', '}', ':', '#']).unwrap_or(rest.len());
                 let value = rest[..end].trim_end_matches(' ');
-                // A dash after a space inside a flow scalar (`[d  -, m]`) is one the full reader
-                // refuses: this reader leaves it to that one.
                 if !is_plain_start(value) || value.contains(" -") || rest[end..].starts_with([':', '#', '[', '{']) {
                     return None;
                 }
