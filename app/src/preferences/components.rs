@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::api::{AdminSaveServerSettings, SavePreferences, admin_server_settings, my_preferences};
 use crate::chat::api::list_models;
 use crate::components::{error_paragraph, textarea_text};
+use palaver_wire::error::AppError;
 use palaver_wire::preferences::{INSTRUCTIONS_MAX_CHARS, ServerSettings, UserPreferences};
 
 /// A person's instructions for every conversation, and the model theirs start on.
@@ -26,28 +27,7 @@ pub fn PreferencesSection() -> impl IntoView {
                     }
                 })}
             </Transition>
-            {move || {
-                save.value()
-                    .get()
-                    .map(|saved| match saved {
-                        Ok(_) => {
-                            view! {
-                                <p role="status" data-testid="preferences-saved">
-                                    "Saved."
-                                </p>
-                            }
-                                .into_any()
-                        }
-                        Err(err) => {
-                            view! {
-                                <p class="error" role="alert">
-                                    {err.to_string()}
-                                </p>
-                            }
-                                .into_any()
-                        }
-                    })
-            }}
+            {move || saved_status(save.value().get(), "preferences-saved")}
         </section>
     }
 }
@@ -119,28 +99,7 @@ pub fn ServerSettingsSection() -> impl IntoView {
                     }
                 })}
             </Transition>
-            {move || {
-                save.value()
-                    .get()
-                    .map(|saved| match saved {
-                        Ok(_) => {
-                            view! {
-                                <p role="status" data-testid="server-settings-saved">
-                                    "Saved."
-                                </p>
-                            }
-                                .into_any()
-                        }
-                        Err(err) => {
-                            view! {
-                                <p class="error" role="alert">
-                                    {err.to_string()}
-                                </p>
-                            }
-                                .into_any()
-                        }
-                    })
-            }}
+            {move || saved_status(save.value().get(), "server-settings-saved")}
         </section>
     }
 }
@@ -203,4 +162,16 @@ fn server_settings_form(save: ServerAction<AdminSaveServerSettings>, settings: S
             <button type="submit">"Save server settings"</button>
         </form>
     }
+}
+
+/// What a save said: "Saved." (its `testid` for tests), or why not.
+fn saved_status<T>(outcome: Option<Result<T, AppError>>, testid: &'static str) -> Option<AnyView> {
+    outcome.map(|saved| match saved {
+        Ok(_) => view! {
+            <p role="status" data-testid=testid>
+                "Saved."
+            </p>
+        }.into_any(),
+        Err(err) => error_paragraph(&err),
+    })
 }
