@@ -171,7 +171,8 @@ fn saved_status<T>(outcome: Option<Result<T, AppError>>, testid: &'static str) -
             <p role="status" data-testid=testid>
                 "Saved."
             </p>
-        }.into_any(),
+        }
+        .into_any(),
         Err(err) => error_paragraph(&err),
     })
 }
