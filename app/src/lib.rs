@@ -88,6 +88,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/signup") view={Lazy::<pages::SignupRoute>::new()} />
                 <Route path=path!("/settings") view={Lazy::<pages::SettingsRoute>::new()} />
                 <Route path=path!("/admin") view={Lazy::<pages::AdminRoute>::new()} />
+                <Route path=path!("/s/:token") view={Lazy::<pages::SharedRoute>::new()} />
                 <Route path=path!("/watch") view={Lazy::<pages::WatchRoute>::new()} />
                 <Route path=path!("/storybook") view={Lazy::<pages::StorybookIndexRoute>::new()} />
                 <Route path=path!("/storybook/asks/:name") view={Lazy::<pages::StorybookAskRoute>::new()} />

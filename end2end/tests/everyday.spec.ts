@@ -78,22 +78,22 @@ test("the last reply is regenerated, and the last message edited and sent in its
   await expect(chat.assistantMessages().last()).toHaveText("Red.");
   await chat.waitForReply();
 
-  // Only the last reply has Regenerate, only the last message has Edit.
-  await expect(page.getByTestId("regenerate")).toHaveCount(1);
-  await expect(page.getByTestId("edit-message")).toHaveCount(1);
-  await page.getByTestId("regenerate").click();
+  // Every reply has Regenerate, every message Edit.
+  await expect(page.getByTestId("regenerate")).toHaveCount(2);
+  await expect(page.getByTestId("edit-message")).toHaveCount(2);
+  await page.getByTestId("regenerate").last().click();
   await expect(chat.assistantMessages()).toHaveText(["Seven.", "Crimson."]);
   await expect(chat.userMessages()).toHaveText(["Pick a number", "And a colour?"]);
   await chat.waitForReply();
 
-  await page.getByTestId("edit-message").click();
+  await page.getByTestId("edit-message").last().click();
   const edit = page.getByRole("form", { name: "Edit your message" });
   await expect(edit.getByLabel("Your message")).toHaveValue("And a colour?");
   await edit.getByLabel("Your message").press("Escape");
   await expect(edit).toHaveCount(0);
   await expect(chat.userMessages().last()).toHaveText("And a colour?");
 
-  await page.getByTestId("edit-message").click();
+  await page.getByTestId("edit-message").last().click();
   await edit.getByLabel("Your message").fill("And a fruit?");
   await edit.getByLabel("Your message").press("Enter");
   await expect(chat.userMessages()).toHaveText(["Pick a number", "And a fruit?"]);
@@ -152,4 +152,48 @@ test("files attached to a message are uploaded, shown on it and reach the model"
   await page.reload();
   await expect(chat.userMessages().last().getByTestId("attachment")).toHaveText("receipt.txt11 B");
   expect(chat.consoleErrors).toEqual([]);
+});
+
+test("any message is edited and any reply regenerated, and each version shows again after a reload", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage("Pick a letter");
+  await expect(chat.assistantMessages().last()).toHaveText("A.");
+  await chat.sendMessage("And a shape?");
+  await expect(chat.assistantMessages().last()).toHaveText("Circle.");
+  await chat.waitForReply();
+
+  // The first reply, written again: what followed it is kept as the first version.
+  await page.getByTestId("regenerate").first().click();
+  await expect(chat.assistantMessages()).toHaveText(["B."]);
+  await expect(chat.userMessages()).toHaveText(["Pick a letter"]);
+  await chat.waitForReply();
+  const versions = page.getByTestId("branches");
+  await expect(versions.getByTestId("branch-position")).toHaveText("2/2");
+  await expect(versions.getByRole("button", { name: "Next version" })).toBeDisabled();
+  await versions.getByRole("button", { name: "Previous version" }).click();
+  await expect(chat.userMessages()).toHaveText(["Pick a letter", "And a shape?"]);
+  await expect(chat.assistantMessages()).toHaveText(["A.", "Circle."]);
+  await expect(versions.getByTestId("branch-position")).toHaveText("1/2");
+
+  // The second message, edited: a version of its own.
+  await page.getByTestId("edit-message").last().click();
+  const edit = page.getByRole("form", { name: "Edit your message" });
+  await edit.getByLabel("Your message").fill("And a number?");
+  await edit.getByLabel("Your message").press("Enter");
+  await expect(chat.assistantMessages()).toHaveText(["A.", "Nine."]);
+  await chat.waitForReply();
+  await expect(versions.getByTestId("branch-position")).toHaveText(["1/2", "2/2"]);
+
+  // Stored: a reload shows the same, and the other version is still there.
+  await page.reload();
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await expect(chat.userMessages()).toHaveText(["Pick a letter", "And a number?"]);
+  await expect(versions.getByTestId("branch-position")).toHaveText(["1/2", "2/2"]);
+  await versions.first().getByRole("button", { name: "Next version" }).click();
+  await expect(chat.assistantMessages()).toHaveText(["B."]);
+  await page.reload();
+  await expect(chat.assistantMessages()).toHaveText(["B."]);
+  await expect(versions.getByTestId("branch-position")).toHaveText("2/2");
 });

@@ -49,7 +49,8 @@ fn policy_header(nonce: Option<&str>, image_hosts: &[String]) -> HeaderValue {
     HeaderValue::from_str(&content_security_policy(nonce, image_hosts)).expect("the policy is ASCII")
 }
 
-/// Sets the headers; a response that sets its own policy (the html block frame) keeps it.
+/// Sets the headers; a response that sets its own policy (the html block frame) or referrer
+/// policy (a share link's) keeps it.
 ///
 /// The page nonce is made here, once per request, and the page reads it from the request
 /// (`provide_page_nonce`): the policy and the scripts it allows cannot disagree, whatever path
@@ -67,15 +68,16 @@ pub async fn security_headers(State(settings): State<SecurityHeaders>, mut reque
         };
         headers.insert(header::CONTENT_SECURITY_POLICY, policy);
     }
-    let fixed: [(HeaderName, &'static str); 4] = [
+    let fixed: [(HeaderName, &'static str); 3] = [
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "same-origin"),
         (HeaderName::from_static("permissions-policy"), PERMISSIONS_POLICY),
     ];
     for (name, value) in fixed {
         headers.insert(name, HeaderValue::from_static(value));
     }
+    // A share link's responses send no referrer at all (`routes::shares`).
+    headers.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("same-origin"));
     if settings.hsts {
         headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
     }

@@ -103,6 +103,13 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/list_models", Access::Authenticated),
     ("/api/choose_model", Access::HistoryWrite),
     ("/api/delete_conversation", Access::HistoryWrite),
+    ("/api/list_archived", Access::Authenticated),
+    ("/api/keep_conversation", Access::HistoryWrite),
+    ("/api/share_conversation", Access::HistoryWrite),
+    ("/api/sharing_state", Access::HistoryWrite),
+    ("/api/stop_sharing", Access::HistoryWrite),
+    // The token is the key: anyone who has it reads the conversation, and nothing more.
+    ("/api/shared_conversation", Access::Public),
     ("/api/storybook_fixtures", Access::Public),
     ("/api/storybook_fixture", Access::Public),
     ("/api/storybook_block_stories", Access::Public),
@@ -132,6 +139,7 @@ pub fn router(state: AppState) -> Router {
         )
         .merge(api)
         .fallback(leptos_axum::file_and_error_handler_with_context::<AppState, _>(headers::provide_page_nonce, shell))
+        .layer(middleware::from_fn_with_state(state.conversations.clone(), routes::shares::shared_headers))
         .layer(middleware::from_fn_with_state(state.clone(), auth::require_account_for_pages))
         .layer(middleware::from_fn(content_type::require_json_bodies))
         .layer(middleware::from_fn_with_state(state.clone(), auth::refuse_cross_site))

@@ -16,7 +16,9 @@ use utoipa_axum::routes;
 
 use crate::access::{Access, ApiRoute};
 use crate::openapi;
-use crate::routes::{self as r, audit, auth as a, events, file_bytes, files, gpt as g, headless as h, turn as t};
+use crate::routes::{
+    self as r, audit, auth as a, branches, events, file_bytes, files, gpt as g, headless as h, shares as s, turn as t,
+};
 
 /// A route as declared: the rule beside what `routes!` made of the handler.
 struct Declared {
@@ -62,12 +64,19 @@ fn declared() -> Vec<Declared> {
         route(Access::HistoryRead, routes!(g::read_history)),
         route(Access::HistoryWrite, routes!(g::update_history)),
         route(Access::HistoryWrite, routes!(g::rate)),
+        route(Access::HistoryWrite, routes!(branches::show_branch)),
         route(Access::Authenticated, routes!(g::list_models)),
         route(Access::HistoryWrite, routes!(g::delete_history)),
         headless(Access::HistoryWrite, routes!(h::turn)),
         route(Access::HistoryRead, routes!(t::attach)),
         route(Access::HistoryRead, routes!(g::export_history)),
         route(Access::HistoryWrite, routes!(g::host_action)),
+        route(Access::HistoryWrite, routes!(r::ask_reopen::reopen_ask)),
+        route(Access::HistoryWrite, routes!(s::share)),
+        route(Access::HistoryWrite, routes!(s::share_status)),
+        route(Access::HistoryWrite, routes!(s::stop_sharing)),
+        // The token is the key: anyone who has it reads the conversation, and nothing more.
+        route(Access::Public, routes!(s::read_shared)),
         // Admins may ask for everyone's entries (`all=true`); the handler checks.
         route(Access::Authenticated, routes!(audit::audit)),
         route(Access::Authenticated, routes!(events::events)),

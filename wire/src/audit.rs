@@ -79,7 +79,8 @@ pub struct AuditEntry {
     /// The guarded tool (approvals) or the asking tool (elicitations).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
-    /// `accept`, `decline`, `cancel` or `expired`.
+    /// `accept`, `decline`, `cancel` or `expired`; `reopened` when Palaver undid an answer
+    /// whose reply failed, `withdrawn` when the person took an answer back to change it.
     pub decision: String,
     /// For an approval accepted: whether it approved (`true`) or denied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,6 +94,9 @@ pub struct AuditEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args_digest: Option<String>,
 }
+
+/// The decision of an answer its person took back to change it: the ask is pending again.
+pub const WITHDRAWN: &str = "withdrawn";
 
 /// A page of the trail, newest first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

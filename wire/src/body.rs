@@ -48,9 +48,10 @@ pub const REQUEST_ID_HEADER: &str = "x-request-id";
 /// `data: ` sees every event.
 pub const EVENT_IDS_HEADER: &str = "palaver-event-ids";
 
-/// `POST /gpt/prompt`: a prompt, or an answer to the pending ask; with `replace_last`, the
-/// prompt (or, without one, the same message again) replaces the last message and what
-/// followed it, if the conversation still has `seen_rows` rows.
+/// `POST /gpt/prompt`: a prompt, or an answer to the pending ask; with `replace_last` (or
+/// `replace_from`, a message's index in the rows), the prompt (or, without one, the same
+/// message again) replaces the last message (or that one) and what followed it, kept as a
+/// version of the conversation, if the conversation still has `seen_rows` rows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -64,6 +65,8 @@ pub struct PromptBody {
     pub ask_response: Option<AskAnswer>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub replace_last: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replace_from: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seen_rows: Option<usize>,
     /// The model the conversation runs on from now on (Palaver's addition).

@@ -42,6 +42,9 @@ pub enum AppError {
     /// A regenerate or edit on a conversation with no message of the user's.
     #[error("There is no message to send again.")]
     NothingToRedo,
+    /// Another version of a message was asked for while an ask waits on the conversation.
+    #[error("A question waits for your answer here: answer or skip it first.")]
+    AskWaiting,
     /// The conversation changed since the client saw it (another tab or device moved first).
     #[error("The conversation changed since you saw it. Reload it and try again.")]
     ConversationChanged,
@@ -85,6 +88,7 @@ impl AppError {
             | AppError::LastAdmin
             | AppError::ReplyRunning
             | AppError::NothingToRedo
+            | AppError::AskWaiting
             | AppError::ConversationChanged
             | AppError::StaleAsk { .. }
             | AppError::ExpiredAsk { .. } => 409,

@@ -17,7 +17,10 @@ pub enum LiveEvent {
     AskResolved(AskResolved),
     TurnStarted(HistoryRef),
     TurnDone(TurnDone),
-    /// A conversation was created, renamed (also by its first turn) or deleted.
+    /// Another version of a message is shown (its rows changed without a turn).
+    BranchShown(HistoryRef),
+    /// A conversation was created, renamed (also by its first turn), deleted, or kept
+    /// differently: pinned, archived or shared (and back).
     HistoryChanged(HistoryChanged),
     /// Events were missed beyond the buffer (or the server restarted): load everything again.
     Resync(Resync),
@@ -67,6 +70,12 @@ pub enum HistoryChange {
     Created,
     Renamed,
     Deleted,
+    Pinned,
+    Unpinned,
+    Archived,
+    Unarchived,
+    Shared,
+    Unshared,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,6 +98,7 @@ impl LiveEvent {
             LiveEvent::AskResolved(event) => Some(&event.history_id),
             LiveEvent::TurnStarted(event) => Some(&event.history_id),
             LiveEvent::TurnDone(event) => Some(&event.history_id),
+            LiveEvent::BranchShown(event) => Some(&event.history_id),
             LiveEvent::HistoryChanged(event) => Some(&event.history_id),
             LiveEvent::Resync(_) => None,
         }

@@ -18,6 +18,7 @@ fn decision_words(entry: &AuditEntry) -> String {
         ("cancel", _) => "cancelled".to_string(),
         ("expired", _) => "expired unanswered".to_string(),
         ("reopened", _) => "reopened (the reply failed)".to_string(),
+        (palaver_wire::audit::WITHDRAWN, _) => "answer taken back to change it".to_string(),
         (other, _) => other.to_string(),
     };
     if let Some(reason) = entry.reason.as_deref().filter(|_| entry.decision == "cancel") {
@@ -214,5 +215,6 @@ mod tests {
             (decision_words(&expired), what(&expired), who(&expired)),
             ("expired unanswered".to_string(), "confirm ask".to_string(), "Palaver".to_string())
         );
+        assert_eq!(decision_words(&entry("withdrawn", None, None)), "answer taken back to change it");
     }
 }

@@ -64,6 +64,10 @@ pub fn apple_keyboard() -> bool {
 
 /// On the server the contract's rule alone decides: what it accepts resolves to the same
 /// origin (the contract's proptest checks that against a WHATWG parser).
+pub fn absolute_url(path: &str) -> String {
+    path.to_string()
+}
+
 pub fn resolves_to_this_origin(_path: &str) -> bool {
     true
 }

@@ -22,7 +22,7 @@ mod inert;
 use inert as chosen;
 
 pub use chosen::{
-    File, apple_keyboard, attach, caret_at_start, chosen_files, click_along, click_if_enabled, copy_text,
+    File, absolute_url, apple_keyboard, attach, caret_at_start, chosen_files, click_along, click_if_enabled, copy_text,
     finish_hydration, fit_frame, fit_to_content, focus_along, focus_first, focus_if_free, go_to, hydrated,
     keep_for_session, kept_for_session, listen_live, local_moment, now_ms, open_link, page_shows, receive_files,
     request, resolves_to_this_origin, scroll_to_newest, send_prompt, set_root_attribute, set_title, show_load_error,

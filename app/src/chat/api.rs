@@ -18,7 +18,10 @@ pub async fn list_histories(search: Option<String>) -> Result<Vec<HistorySummary
 #[server(prefix = "/api", endpoint = "get_history")]
 pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.read(&caller, &id).await.reported()
+    let mut view = state.conversations.read(&caller, &id).await.reported()?;
+    // The chat offers to change the answer it may (Palaver's own view: the API's stays the reference's).
+    view.changeable_answer = state.turns.changeable_answer(&caller, &id).await.reported()?;
+    Ok(view)
 }
 
 /// Starts an empty conversation for the caller, on `model` or the default (the chat creates

@@ -1,5 +1,6 @@
-//! The conversation list's date groups, by when each was last active in the reader's time zone:
-//! Today, Yesterday, Previous 7 days, Previous 30 days, Older.
+//! The conversation list's groups: the pinned conversations first, then the others by when each
+//! was last active in the reader's time zone: Today, Yesterday, Previous 7 days, Previous 30
+//! days, Older.
 
 use palaver_wire::conversation::deadline::epoch_ms;
 use palaver_wire::conversation::model::HistorySummary;
@@ -31,14 +32,23 @@ impl ReaderClock {
     }
 }
 
-/// The list (most recently active first) in its date groups, in order; one group without a
-/// heading until the reader's clock is known (the server does not know the reader's day).
-pub(super) fn date_groups(
-    list: Vec<HistorySummary>,
-    clock: Option<ReaderClock>,
-) -> Vec<(Option<&'static str>, Vec<HistorySummary>)> {
-    let Some(clock) = clock else { return vec![(None, list)] };
-    let mut groups: Vec<(Option<&'static str>, Vec<HistorySummary>)> = Vec::new();
+/// A heading (none before the reader's clock is known) and its conversations.
+pub(super) type Group = (Option<&'static str>, Vec<HistorySummary>);
+
+/// The list (most recently active first) in its groups, in order, each in the list's order: the
+/// pinned ones, then the date groups; the others in one group without a heading until the
+/// reader's clock is known (the server does not know the reader's day). No group is empty.
+pub(super) fn list_groups(list: Vec<HistorySummary>, clock: Option<ReaderClock>) -> Vec<Group> {
+    let (pinned, others): (Vec<_>, Vec<_>) = list.into_iter().partition(|conversation| conversation.shelf.pinned);
+    let pinned = (!pinned.is_empty()).then_some((Some("Pinned"), pinned));
+    pinned.into_iter().chain(date_groups(others, clock)).collect()
+}
+
+fn date_groups(list: Vec<HistorySummary>, clock: Option<ReaderClock>) -> Vec<Group> {
+    let Some(clock) = clock else {
+        return if list.is_empty() { Vec::new() } else { vec![(None, list)] };
+    };
+    let mut groups: Vec<Group> = Vec::new();
     for conversation in list {
         let group = epoch_ms(&conversation.updated).map_or("Older", |at| clock.group(at));
         match groups.last_mut() {
@@ -61,6 +71,7 @@ mod tests {
             updated: iso.into(),
             first_message: None,
             snippet: None,
+            shelf: Default::default(),
         }
     }
 
@@ -79,7 +90,7 @@ mod tests {
         .map(updated)
         .to_vec();
         let groups: Vec<(Option<&str>, usize)> =
-            date_groups(list.clone(), Some(clock)).into_iter().map(|(group, entries)| (group, entries.len())).collect();
+            list_groups(list.clone(), Some(clock)).into_iter().map(|(group, entries)| (group, entries.len())).collect();
         assert_eq!(
             groups,
             [
@@ -90,6 +101,29 @@ mod tests {
                 (Some("Older"), 1)
             ]
         );
-        assert_eq!(date_groups(list, None).len(), 1, "no headings before the reader's clock is known");
+        assert_eq!(list_groups(list, None).len(), 1, "no headings before the reader's clock is known");
+    }
+
+    #[test]
+    fn pinned_conversations_come_first_in_their_own_group() {
+        let clock = ReaderClock { now_ms: epoch_ms("2026-12-05T12:00:00Z").unwrap(), offset_minutes: 0 };
+        let mut list = ["2026-12-05T11:00:00Z", "2026-12-04T11:00:00Z", "2026-11-01T11:00:00Z"].map(updated).to_vec();
+        list[2].shelf.pinned = true;
+        let groups = list_groups(list.clone(), Some(clock));
+        let names: Vec<(Option<&str>, Vec<&str>)> = groups
+            .iter()
+            .map(|(group, entries)| (*group, entries.iter().map(|entry| entry.id.as_str()).collect()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (Some("Pinned"), vec!["2026-11-01T11:00:00Z"]),
+                (Some("Today"), vec!["2026-12-05T11:00:00Z"]),
+                (Some("Yesterday"), vec!["2026-12-04T11:00:00Z"]),
+            ]
+        );
+        let before_the_clock: Vec<Option<&str>> = list_groups(list, None).into_iter().map(|(group, _)| group).collect();
+        assert_eq!(before_the_clock, [Some("Pinned"), None]);
+        assert!(list_groups(Vec::new(), None).is_empty(), "no empty group");
     }
 }

@@ -1,13 +1,17 @@
-//! The conversation list: a link to each of the caller's conversations, most recent first,
-//! with rename (in place) and delete (after a confirmation), and a search over titles and
-//! messages (`/` and Ctrl+K reach it: `super::shortcuts`). Each conversation is one tab
-//! stop: on its link, F2 renames it, Delete deletes it, and the arrow keys move along the list;
-//! the rename and delete buttons are for the pointer.
+//! The conversation list: a link to each of the caller's conversations, the pinned ones first,
+//! then the most recent, with rename (in place), delete (after a confirmation), and a menu
+//! that pins, archives or shares it; a search over titles and messages (`/` and Ctrl+K reach
+//! it: `super::shortcuts`); and the archived conversations behind a toggle at the bottom. Each
+//! conversation is one tab stop: on its link, F2 renames it, Delete deletes it, Shift+F10 (or
+//! the menu key) opens its menu, and the arrow keys move along the list; the buttons beside it
+//! are for the pointer.
 
 use leptos::prelude::*;
 
 use super::api::{delete_conversation, rename_conversation};
-use super::conversation_groups::{ReaderClock, date_groups};
+use super::conversation_groups::{ReaderClock, list_groups};
+use super::share_dialog::{ShareDialog, ShareTarget};
+use super::shelf_api::{keep_conversation, list_archived};
 use crate::components::{Icon, IconView};
 use palaver_wire::conversation::model::{HistorySummary, TITLE_MAX_LENGTH};
 use palaver_wire::error::AppError;
@@ -23,6 +27,8 @@ pub(super) fn ConversationList(
 ) -> impl IntoView {
     // The reader's day is known in the browser only: the list gets its date groups once live.
     let clock = RwSignal::new(None::<ReaderClock>);
+    let sharing = RwSignal::new(None::<ShareTarget>);
+    let share = Callback::new(move |target: ShareTarget| sharing.set(Some(target)));
     Effect::new(move |_| {
         clock.set(Some(ReaderClock {
             now_ms: crate::browser::now_ms(),
@@ -65,7 +71,7 @@ pub(super) fn ConversationList(
                                     .into_any()
                             }
                             Ok(list) => {
-                                date_groups(list, clock)
+                                list_groups(list, clock)
                                     .into_iter()
                                     .map(|(group, entries)| {
                                         view! {
@@ -74,7 +80,9 @@ pub(super) fn ConversationList(
                                                 {entries
                                                     .into_iter()
                                                     .map(|conversation| {
-                                                        view! { <ConversationItem conversation current changed /> }
+                                                        view! {
+                                                            <ConversationItem conversation current changed share />
+                                                        }
                                                     })
                                                     .collect_view()}
                                             </ul>
@@ -88,7 +96,67 @@ pub(super) fn ConversationList(
                     })
                 }}
             </Transition>
+            <ArchivedSection conversations current changed share />
+            <ShareDialog target=sharing changed />
         </nav>
+    }
+}
+
+/// The archived conversations, behind a toggle at the bottom of the list; open, they can be
+/// read, and unarchived from their menus. They are read again whenever the list is.
+#[component]
+fn ArchivedSection(
+    conversations: Resource<Result<Vec<HistorySummary>, AppError>>,
+    current: Memo<Option<String>>,
+    changed: Callback<Option<String>>,
+    share: Callback<ShareTarget>,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let archived = RwSignal::new(None::<Result<Vec<HistorySummary>, AppError>>);
+    Effect::new(move |_| {
+        conversations.track();
+        if open.get() {
+            leptos::task::spawn_local(async move {
+                let found = list_archived(None).await;
+                _ = archived.try_set(Some(found));
+            });
+        }
+    });
+    view! {
+        <section class="conversations__archived" aria-label="Archived conversations">
+            <button
+                type="button"
+                class="conversations__archived-toggle"
+                aria-expanded=move || open.get().to_string()
+                aria-controls="archived-conversations"
+                data-testid="archived-toggle"
+                on:click=move |_| open.update(|open| *open = !*open)
+            >
+                "Archived"
+            </button>
+            <div id="archived-conversations" hidden=move || !open.get()>
+                {move || match archived.get() {
+                    None => ().into_any(),
+                    Some(Ok(list)) if list.is_empty() => {
+                        view! { <p class="conversations__none">"No archived conversations."</p> }.into_any()
+                    }
+                    Some(Ok(list)) => {
+                        view! {
+                            <ul class="conversations__list" data-testid="archived-list">
+                                {list
+                                    .into_iter()
+                                    .map(|conversation| {
+                                        view! { <ConversationItem conversation current changed share /> }
+                                    })
+                                    .collect_view()}
+                            </ul>
+                        }
+                            .into_any()
+                    }
+                    Some(Err(err)) => view! { <p class="error">{err.to_string()}</p> }.into_any(),
+                }}
+            </div>
+        </section>
     }
 }
 
@@ -98,18 +166,23 @@ enum EntryMode {
     Link,
     Renaming,
     ConfirmingDelete,
+    /// Its menu: pin, archive, share.
+    Menu,
 }
 
-/// One conversation in the list: its link, and buttons to rename it (in place) and delete it
-/// (after a confirmation). Escape leaves either.
+/// One conversation in the list: its link (marked when it is shared), and buttons to rename it
+/// (in place), delete it (after a confirmation) and open its menu. Escape leaves any of them.
 #[component]
 fn ConversationItem(
     conversation: HistorySummary,
     current: Memo<Option<String>>,
     changed: Callback<Option<String>>,
+    /// Opens the share dialog for a conversation.
+    share: Callback<ShareTarget>,
 ) -> impl IntoView {
     let id = StoredValue::new(conversation.id.clone());
     let title = conversation.label();
+    let shelf = conversation.shelf;
     let snippet_id = format!("snippet-{}", conversation.id);
     let snippet = conversation.snippet.clone().map(|snippet| {
         view! {
@@ -143,6 +216,8 @@ fn ConversationItem(
         let next = match event.key().as_str() {
             "F2" => Some(EntryMode::Renaming),
             "Delete" => Some(EntryMode::ConfirmingDelete),
+            "F10" if event.shift_key() => Some(EntryMode::Menu),
+            "ContextMenu" => Some(EntryMode::Menu),
             "ArrowDown" | "ArrowUp" => {
                 event.prevent_default();
                 crate::browser::focus_along(".conversations__item", &event, event.key() == "ArrowDown");
@@ -185,8 +260,20 @@ fn ConversationItem(
             _ = pending.try_set(false);
         });
     };
+    let keep = move |pinned: Option<bool>, archived: Option<bool>| {
+        pending.set(true);
+        let id = id.get_value();
+        leptos::task::spawn_local(async move {
+            match keep_conversation(id, pinned, archived).await {
+                Ok(()) => changed.run(None),
+                Err(err) => _ = error.try_set(Some(err.to_string())),
+            }
+            _ = pending.try_set(false);
+        });
+    };
     let title_input = NodeRef::<leptos::html::Input>::new();
     let cancel_delete = NodeRef::<leptos::html::Button>::new();
+    let first_in_menu = NodeRef::<leptos::html::Button>::new();
     // The control that appears takes the focus, so the keyboard stays where the person works.
     Effect::new(move |_| match mode.get() {
         EntryMode::Renaming => {
@@ -198,6 +285,11 @@ fn ConversationItem(
         }
         EntryMode::ConfirmingDelete => {
             if let Some(button) = cancel_delete.get() {
+                let _ = button.focus();
+            }
+        }
+        EntryMode::Menu => {
+            if let Some(button) = first_in_menu.get() {
                 let _ = button.focus();
             }
         }
@@ -222,17 +314,86 @@ fn ConversationItem(
                             href=format!("/?c={}", id.read_value())
                             class="conversations__item"
                             aria-current=move || is_current().then_some("page")
-                            aria-keyshortcuts="F2 Delete"
+                            aria-keyshortcuts="F2 Delete Shift+F10"
                             aria-describedby=described_by.clone()
                             title=title.clone()
                             on:keydown=on_link_key
                         >
                             {title.clone()}
+                            {shelf
+                                .shared
+                                .then(|| {
+                                    view! {
+                                        <span class="conversations__marker" data-testid="shared-marker">
+                                            "shared"
+                                        </span>
+                                    }
+                                })}
                         </a>
                         <span class="conversations__actions">
                             {entry_action("Rename", Icon::Pencil, &title, move || show(EntryMode::Renaming))}
                             {entry_action("Delete", Icon::Trash, &title, move || show(EntryMode::ConfirmingDelete))}
+                            <button
+                                type="button"
+                                class="conversations__action"
+                                aria-label=format!("More for {title}")
+                                aria-haspopup="true"
+                                title="More"
+                                tabindex="-1"
+                                data-testid="conversation-menu"
+                                on:click=move |_| show(EntryMode::Menu)
+                            >
+                                "⋯"
+                            </button>
                         </span>
+                    }
+                        .into_any()
+                }
+                EntryMode::Menu => {
+                    let shared_title = title.clone();
+                    view! {
+                        <div
+                            class="conversations__menu"
+                            role="group"
+                            aria-label=format!("More for {title}")
+                            on:keydown=on_escape
+                        >
+                            <button
+                                type="button"
+                                node_ref=first_in_menu
+                                data-testid="pin-conversation"
+                                disabled=move || pending.get()
+                                on:click=move |_| keep(Some(!shelf.pinned), None)
+                            >
+                                {if shelf.pinned { "Unpin" } else { "Pin" }}
+                            </button>
+                            <button
+                                type="button"
+                                data-testid="archive-conversation"
+                                disabled=move || pending.get()
+                                on:click=move |_| keep(None, Some(!shelf.archived))
+                            >
+                                {if shelf.archived { "Unarchive" } else { "Archive" }}
+                            </button>
+                            <button
+                                type="button"
+                                aria-haspopup="dialog"
+                                data-testid="share-conversation"
+                                on:click=move |_| {
+                                    share
+                                        .run(ShareTarget {
+                                            id: id.get_value(),
+                                            title: shared_title.clone(),
+                                        });
+                                    show(EntryMode::Link);
+                                }
+                            >
+                                "Share…"
+                            </button>
+                            <button type="button" on:click=move |_| show(EntryMode::Link)>
+                                "Cancel"
+                            </button>
+                        </div>
                     }
                         .into_any()
                 }

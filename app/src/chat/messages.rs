@@ -1,5 +1,5 @@
-//! The transcript's parts: saved rows, messages (copy, regenerate the last reply, edit the last
-//! message), tool lines and the running turn.
+//! The transcript's parts: saved rows, messages (copy, regenerate a reply, edit a message, flip
+//! between the versions those kept), tool lines and the running turn.
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -12,45 +12,36 @@ use crate::components::{BlocksReply, LocalTime, StreamingBlocks, VisibleText, te
 use crate::markdown;
 use palaver_contract::blocks::{ShownCheck, reads_as_document};
 use palaver_contract::visible::Layout;
-use palaver_wire::conversation::model::{Attachment, HistoryRow, HistoryView, Rating};
+use palaver_wire::conversation::model::{Attachment, Branches, HistoryView, Rating};
 use palaver_wire::conversation::transcript::{INTERRUPTED, TranscriptItem, transcript};
 use palaver_wire::error::AppError;
 use palaver_wire::grants::GrantScope;
 use palaver_wire::words::tool_words;
 
-/// The conversation's last exchange, which a regenerate or an edit replaces: where it starts
-/// in the saved rows, how many rows the client shows, and the message that began it.
+/// A message of the user's and what followed it, which a regenerate or an edit replaces (kept
+/// as a version): where it starts in the saved rows, how many rows the client shows, and the
+/// message.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct LastExchange {
+pub(super) struct Exchange {
     pub(super) starts_at: usize,
     pub(super) seen_rows: usize,
     pub(super) text: String,
 }
 
-impl LastExchange {
-    fn of(conversation: &HistoryView) -> Option<Self> {
-        conversation.rows.iter().enumerate().rev().find_map(|(starts_at, row)| match row {
-            HistoryRow::User { text, .. } => {
-                Some(Self { starts_at, seen_rows: conversation.rows.len(), text: text.clone() })
-            }
-            _ => None,
-        })
-    }
-}
-
-/// Sends a redo of the last exchange: with a text, the edited message; without, the same
-/// message again (regenerate).
+/// Sends a redo of an exchange (with a text, the edited message; without, the same message
+/// again), or shows another version of one.
 #[derive(Clone, Copy)]
 pub(super) struct RedoChannel {
-    pub(super) send: Callback<(LastExchange, Option<String>)>,
+    pub(super) send: Callback<(Exchange, Option<String>)>,
+    pub(super) show: Callback<(Exchange, usize)>,
     pub(super) busy: RwSignal<bool>,
 }
 
-/// The last exchange, and where to send its redo.
+/// An exchange, and where to send its redo.
 #[derive(Clone)]
 struct RedoTarget {
     channel: RedoChannel,
-    last: LastExchange,
+    exchange: Exchange,
 }
 
 /// The saved rows; while a redo runs (`keep` rows), the exchange it replaces is hidden.
@@ -63,7 +54,7 @@ pub(super) fn SavedRows(
 ) -> impl IntoView {
     match view {
         Ok(Some(conversation)) => {
-            let last = LastExchange::of(&conversation);
+            let seen_rows = conversation.rows.len();
             (move || {
                 let mut shown = conversation.clone();
                 let redoing = keep.get();
@@ -72,35 +63,37 @@ pub(super) fn SavedRows(
                     shown.pending_ask = None;
                 }
                 let items = transcript(&shown);
+                let replies_ending_exchanges = replies_ending_exchanges(&items);
                 let last_message = items.iter().rposition(|item| matches!(item, TranscriptItem::User { .. }));
-                let last_reply = items
-                    .iter()
-                    .rposition(|item| matches!(item, TranscriptItem::Assistant { .. }))
-                    .filter(|reply| last_message.is_some_and(|message| message < *reply));
-                let target = |n: usize, at: Option<usize>| {
-                    last.clone()
-                        .filter(|_| redoing.is_none() && at == Some(n))
-                        .map(|last| RedoTarget { channel: redo, last })
-                };
                 // A last message with nothing after it (its reply failed): offered again.
                 let unanswered =
                     (!shown.running).then(|| items.len().checked_sub(1)).flatten().filter(|n| Some(*n) == last_message);
+                // The exchange each item belongs to: its message's row and text.
+                let mut exchange = None;
+                let target = move |exchange: &Option<Exchange>| {
+                    exchange
+                        .clone()
+                        .filter(|_| redoing.is_none())
+                        .map(|exchange| RedoTarget { channel: redo, exchange })
+                };
                 items
                     .into_iter()
                     .enumerate()
                     .map(|(n, item)| match item {
-                        TranscriptItem::User { text, attachments, at } => {
-                            let retry = target(n, unanswered);
+                        TranscriptItem::User { text, attachments, row, at, branches } => {
+                            exchange = Some(Exchange { starts_at: row, seen_rows, text: text.clone() });
+                            let retry = target(&exchange).filter(|_| Some(n) == unanswered);
+                            let redo = target(&exchange);
                             view! {
-                                <UserMessage text attachments at redo=target(n, last_message) />
+                                <UserMessage text attachments at redo branches />
                                 {retry.map(|retry| view! { <NoReply retry /> })}
                             }
                             .into_any()
                         }
                         TranscriptItem::Assistant { text, blocks, interrupted, row, rating, at } => {
                             let rate = RateTarget { conversation_id: shown.id.clone(), row, rating };
-                            view! { <AssistantMessage text blocks interrupted at rate regenerate=target(n, last_reply) /> }
-                                .into_any()
+                            let regenerate = target(&exchange).filter(|_| replies_ending_exchanges.contains(&n));
+                            view! { <AssistantMessage text blocks interrupted at rate regenerate /> }.into_any()
                         }
                         TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
                             view! { <ToolLine tool_name args result allowed_by /> }.into_any()
@@ -122,6 +115,22 @@ pub(super) fn SavedRows(
         }
         .into_any(),
     }
+}
+
+/// The replies that end an exchange of a message: the last reply before the next message
+/// (the one Regenerate is offered under).
+fn replies_ending_exchanges(items: &[TranscriptItem]) -> Vec<usize> {
+    let mut ending = Vec::new();
+    let mut last_reply = None;
+    for (n, item) in items.iter().enumerate() {
+        match item {
+            TranscriptItem::User { .. } => ending.extend(last_reply.take()),
+            TranscriptItem::Assistant { .. } => last_reply = Some(n),
+            _ => {}
+        }
+    }
+    ending.extend(last_reply);
+    ending
 }
 
 /// A compact, expandable line for a host tool the agent used, with its input and result: the
@@ -150,14 +159,15 @@ fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: O
     }
 }
 
-/// A message of the user's, with when it was sent (`at`; none while its turn runs); the last one
-/// (with `redo`) can be edited and sent in its place.
+/// A message of the user's, with when it was sent (`at`; none while its turn runs); with `redo`
+/// it can be edited and sent in its place, and with `branches` its versions can be shown.
 #[component]
 fn UserMessage(
     text: String,
     attachments: Vec<Attachment>,
     #[prop(default = None)] at: Option<String>,
     redo: Option<RedoTarget>,
+    #[prop(default = None)] branches: Option<Branches>,
 ) -> impl IntoView {
     let editing = RwSignal::new(false);
     let shown = text.clone();
@@ -183,8 +193,10 @@ fn UserMessage(
         </article>
         {(at.is_some() || redo.is_some())
             .then(|| {
+                let switch = redo.clone().zip(branches);
                 view! {
                     <div class="message__actions message__actions--user" hidden=move || editing.get()>
+                        {switch.map(|(target, branches)| view! { <BranchSwitch target branches /> })}
                         {at.map(|iso| view! { <MessageTime iso /> })}
                         {redo
                             .map(|RedoTarget { channel, .. }| {
@@ -216,17 +228,54 @@ fn MessageTime(iso: String) -> impl IntoView {
     }
 }
 
-/// The last message in a text box: Enter (or Send) sends it in place of the old one, Escape
-/// (or Cancel) leaves it as it was.
+/// `< 2/3 >` beside a message with versions: shows the one before or after.
+#[component]
+fn BranchSwitch(target: RedoTarget, branches: Branches) -> impl IntoView {
+    let RedoTarget { channel, exchange } = target;
+    let Branches { shown, count } = branches;
+    let step = move |position: Option<usize>, label: &'static str, symbol: &'static str, testid: &'static str| {
+        let exchange = exchange.clone();
+        view! {
+            <button
+                type="button"
+                class="message__action message__branch-step"
+                data-testid=testid
+                aria-label=label
+                title=label
+                disabled=move || position.is_none() || channel.busy.get()
+                on:click=move |_| {
+                    if let Some(position) = position {
+                        channel.show.run((exchange.clone(), position));
+                    }
+                }
+            >
+                {symbol}
+            </button>
+        }
+    };
+    view! {
+        <span class="message__branches" role="group" aria-label="Versions of this message" data-testid="branches">
+            {step(shown.checked_sub(1), "Previous version", "‹", "branch-previous")}
+            <span class="message__branch-position" data-testid="branch-position">
+                {format!("{}/{}", shown + 1, count)}
+            </span>
+            {step(Some(shown + 1).filter(|next| *next < count), "Next version", "›", "branch-next")}
+        </span>
+    }
+}
+
+/// A message in a text box: Enter (or Send) sends it in place of the old one (which is kept as
+/// a version), Escape (or Cancel) leaves it as it was.
 #[component]
 fn EditMessage(target: RedoTarget, editing: RwSignal<bool>) -> impl IntoView {
-    let RedoTarget { channel, last } = target;
-    let draft = RwSignal::new(last.text.clone());
+    let RedoTarget { channel, exchange } = target;
+    let draft = RwSignal::new(exchange.text.clone());
+    let input_id = format!("edit-message-{}", exchange.starts_at);
     let send = move || {
         let edited = draft.get_untracked().trim().to_string();
         if !edited.is_empty() && !channel.busy.get_untracked() {
             editing.set(false);
-            channel.send.run((last.clone(), Some(edited)));
+            channel.send.run((exchange.clone(), Some(edited)));
         }
     };
     let send_on_enter = send.clone();
@@ -239,11 +288,11 @@ fn EditMessage(target: RedoTarget, editing: RwSignal<bool>) -> impl IntoView {
                 send();
             }
         >
-            <label class="visually-hidden" for="edit-message-input">
+            <label class="visually-hidden" for=input_id.clone()>
                 "Your message"
             </label>
             <textarea
-                id="edit-message-input"
+                id=input_id
                 class="composer__input"
                 rows="3"
                 autofocus
@@ -283,7 +332,7 @@ fn AssistantMessage(
     at: Option<String>,
     /// Which row of which conversation it is, and how it is rated.
     rate: RateTarget,
-    /// Set on the last reply: it can be written again.
+    /// Set on the reply that ends its exchange: it can be written again.
     regenerate: Option<RedoTarget>,
 ) -> impl IntoView {
     let RateTarget { conversation_id, row, rating } = rate;
@@ -326,17 +375,17 @@ fn AssistantMessage(
     }
 }
 
-/// Sends the last message again in its place (the reply after it is retracted).
+/// Sends a message again in its place (what followed it is kept as a version).
 #[component]
 fn RedoButton(target: RedoTarget, label: &'static str) -> impl IntoView {
-    let RedoTarget { channel, last } = target;
+    let RedoTarget { channel, exchange } = target;
     view! {
         <button
             type="button"
             class="message__action"
             data-testid="regenerate"
             disabled=move || channel.busy.get()
-            on:click=move |_| channel.send.run((last.clone(), None))
+            on:click=move |_| channel.send.run((exchange.clone(), None))
         >
             {label}
         </button>

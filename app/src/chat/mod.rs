@@ -16,6 +16,8 @@ mod model_picker;
 mod page;
 mod page_state;
 mod rating;
+mod share_dialog;
+pub mod shelf_api;
 mod shortcuts;
 
 /// The message box, for the keys that bring the focus back to it.

@@ -27,8 +27,8 @@ pub async fn close_conversations(pool: &Pool, user_id: &str) -> AppResult<Vec<St
 }
 
 /// Removes the user and every row that is theirs or belongs to one of their conversations:
-/// messages, block states, the request log, grants, approved runs, turn streams and drafts, audit
-/// entries, to-dos, file index rows, live events, sessions and tokens. Where they acted on a
+/// messages, block states, share links, the request log, grants, approved runs, turn streams
+/// and drafts, audit entries, to-dos, file index rows, live events, sessions and tokens. Where they acted on a
 /// conversation not theirs, the audit keeps the entry without naming them. Children go before
 /// their parents, for the foreign keys.
 pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed> {
@@ -42,7 +42,9 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
         "DELETE FROM running_turns WHERE user_id = $1".to_string(),
         format!("DELETE FROM turn_drafts WHERE user_id = $1 OR history_id IN ({OWNED})"),
         format!("DELETE FROM history_rows WHERE history_id IN ({OWNED})"),
+        format!("DELETE FROM conversation_branches WHERE history_id IN ({OWNED})"),
         format!("DELETE FROM block_states WHERE history_id IN ({OWNED})"),
+        format!("DELETE FROM history_shares WHERE history_id IN ({OWNED})"),
         format!("DELETE FROM ai_requests WHERE user_id = $1 OR history_id IN ({OWNED})"),
         format!("DELETE FROM approval_grants WHERE user_id = $1 OR history_id IN ({OWNED})"),
         "DELETE FROM approved_runs WHERE EXISTS (

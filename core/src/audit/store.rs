@@ -13,7 +13,8 @@ pub struct Ending<'a> {
     pub kind: &'a str,
     pub origin: Option<&'a str>,
     pub tool_name: Option<&'a str>,
-    /// `accept`, `decline`, `cancel`, `expired`, or `reopened` (an answer undone).
+    /// `accept`, `decline`, `cancel`, `expired`, `reopened` (an answer undone when its reply
+    /// failed), or `withdrawn` (an answer its person took back to change it).
     pub decision: &'a str,
     pub approved: Option<bool>,
     pub reason: Option<&'a str>,

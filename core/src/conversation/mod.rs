@@ -1,13 +1,16 @@
 //! Conversations on the server: storage, access, the service (list, read, rename, delete,
-//! stop, host actions), the turns running right now and their leases, and how this server takes
-//! block replies. Their wire types are in `palaver_wire::conversation`.
+//! stop, host actions), how owners keep them (pinned, archived, shared by a link), the turns
+//! running right now and their leases, and how this server takes block replies. Their wire
+//! types are in `palaver_wire::conversation`.
 
 pub mod access;
 pub mod actions;
 mod block_settings;
+pub mod branches;
 pub mod leases;
 pub mod running;
 pub mod service;
+pub mod shelf;
 pub mod store;
 mod stream_mirror;
 pub mod turn_log;

@@ -47,27 +47,42 @@ impl Conversations {
         Self { pool, blocks, running, live, models }
     }
 
-    async fn tell(&self, caller: &Caller, history_id: &str, change: HistoryChange, title: Option<String>) {
+    pub(super) async fn tell(&self, caller: &Caller, history_id: &str, change: HistoryChange, title: Option<String>) {
         let event = HistoryChanged { history_id: history_id.to_string(), change, title };
         self.live.publish(&caller.user.id, LiveEvent::HistoryChanged(event)).await;
     }
 
-    /// The caller's conversations, most recently active first; with `search`, those whose
-    /// title or messages hold it (a search of only spaces lists them all).
+    /// The caller's conversations but the archived ones, most recently active first; with
+    /// `search`, those whose title or messages hold it (a search of only spaces lists them all).
     pub async fn list(&self, caller: &Caller, search: Option<&str>) -> AppResult<Vec<HistorySummary>> {
+        self.list_shelf(caller, search, false).await
+    }
+
+    /// As `list`, of the caller's archived conversations (`archived`) or of the others.
+    pub async fn list_shelf(
+        &self,
+        caller: &Caller,
+        search: Option<&str>,
+        archived: bool,
+    ) -> AppResult<Vec<HistorySummary>> {
         match search.map(str::trim).filter(|search| !search.is_empty()) {
             Some(search) => {
                 let search: String = search.chars().take(SEARCH_MAX_LENGTH).collect();
-                store::search_histories(&self.pool, &caller.user.id, &search).await
+                store::search_histories(&self.pool, &caller.user.id, &search, archived).await
             }
-            None => store::list_histories(&self.pool, &caller.user.id).await,
+            None => store::list_histories(&self.pool, &caller.user.id, archived).await,
         }
     }
 
-    /// The caller's conversations as `list` finds them, each whole.
-    pub async fn list_documents(&self, caller: &Caller, search: Option<&str>) -> AppResult<Vec<HistoryView>> {
+    /// The caller's conversations as `list_shelf` finds them, each whole.
+    pub async fn list_documents(
+        &self,
+        caller: &Caller,
+        search: Option<&str>,
+        archived: bool,
+    ) -> AppResult<Vec<HistoryView>> {
         let mut views = Vec::new();
-        for summary in self.list(caller, search).await? {
+        for summary in self.list_shelf(caller, search, archived).await? {
             // One deleted between the list and its read is left out.
             views.extend(self.view_now(&summary.id).await?);
         }

@@ -3,9 +3,11 @@
 
 use crate::db::{Backend, Pool};
 
+use super::branches::{self, branch_points};
 use crate::db::new_id;
 use crate::error::AppResult;
 use palaver_wire::conversation::model::{HistorySummary, HistoryView, Rating, words_title};
+use palaver_wire::conversation::shelf::Shelf;
 use palaver_wire::conversation::snippet::snippet_around;
 
 /// A new conversation; `model` is its chosen model (`None`: the server's default).
@@ -44,11 +46,40 @@ pub async fn set_history_model(pool: &Pool, id: &str, model: &str) -> AppResult<
 /// A list entry as it is read: id, title, created, updated, the first message's text.
 type SummaryRow = (String, Option<String>, String, String, Option<String>);
 
-/// A search result as it is read: a list entry and its first matching message's text.
-type FoundRow = (String, Option<String>, String, String, Option<String>, Option<String>);
+/// A list entry with its shelf (`shelf_columns`) as it is read.
+type ListedRow = (String, Option<String>, String, String, Option<String>, i64, i64, i64);
 
+/// A search result as it is read: a listed entry and its first matching message's text.
+type FoundRow = (String, Option<String>, String, String, Option<String>, i64, i64, i64, Option<String>);
+
+/// An entry without its shelf (a rename's or a model choice's answer).
 fn summary((id, title, created, updated, first): SummaryRow) -> HistorySummary {
-    HistorySummary { id, title, created, updated, first_message: first.as_deref().and_then(words_title), snippet: None }
+    let first_message = first.as_deref().and_then(words_title);
+    HistorySummary { id, title, created, updated, first_message, snippet: None, shelf: Shelf::default() }
+}
+
+fn listed((id, title, created, updated, first, pinned, archived, shared): ListedRow) -> HistorySummary {
+    let shelf = Shelf { pinned: pinned != 0, archived: archived != 0, shared: shared != 0 };
+    HistorySummary { shelf, ..summary((id, title, created, updated, first)) }
+}
+
+/// Whether the conversation `h` is archived: it was archived after its last message, so a
+/// message sent into it since brings it back to the list.
+const ARCHIVED: &str = "(h.archived_at IS NOT NULL AND h.archived_at >= COALESCE(
+    (SELECT MAX(r.created_at) FROM history_rows r WHERE r.history_id = h.id AND r.row_type = 'user'), ''))";
+
+/// How the owner keeps the conversation `h`: pinned, archived, shared, each 0 or 1.
+fn shelf_columns() -> String {
+    format!(
+        "CAST(CASE WHEN h.pinned_at IS NULL THEN 0 ELSE 1 END AS BIGINT),
+         CAST(CASE WHEN {ARCHIVED} THEN 1 ELSE 0 END AS BIGINT),
+         CAST(CASE WHEN EXISTS (SELECT 1 FROM history_shares s WHERE s.history_id = h.id) THEN 1 ELSE 0 END AS BIGINT)"
+    )
+}
+
+/// The condition that keeps the archived conversations (`archived`) or the others.
+fn on_shelf(archived: bool) -> String {
+    if archived { ARCHIVED.to_string() } else { format!("NOT {ARCHIVED}") }
 }
 
 /// The first message's text of the conversation `h`, as a column.
@@ -59,26 +90,33 @@ pub(crate) fn first_message(backend: Backend) -> String {
     )
 }
 
-/// The owner's conversations, most recently active first.
-pub async fn list_histories(pool: &Pool, owner_id: &str) -> AppResult<Vec<HistorySummary>> {
-    let rows: Vec<SummaryRow> = sqlx::query_as(&format!(
-        "SELECT id, title, created_at, updated_at, {} FROM histories h
-         WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY updated_at DESC, id DESC",
-        first_message(Backend::of(pool))
+/// The owner's archived conversations (`archived`) or the others, most recently active first.
+pub async fn list_histories(pool: &Pool, owner_id: &str, archived: bool) -> AppResult<Vec<HistorySummary>> {
+    let rows: Vec<ListedRow> = sqlx::query_as(&format!(
+        "SELECT id, title, created_at, updated_at, {}, {} FROM histories h
+         WHERE owner_id = $1 AND deleted_at IS NULL AND {} ORDER BY updated_at DESC, id DESC",
+        first_message(Backend::of(pool)),
+        shelf_columns(),
+        on_shelf(archived)
     ))
     .bind(owner_id)
     .fetch_all(pool)
     .await?;
-    Ok(rows.into_iter().map(summary).collect())
+    Ok(rows.into_iter().map(listed).collect())
 }
 
 /// How many characters a search result's snippet shows.
 const SNIPPET_WIDTH: usize = 90;
 
-/// The owner's conversations whose title or any message's text holds `needle` (ignoring case:
-/// ASCII letters' on SQLite, every letter's on PostgreSQL), most recently active first, each
-/// with the words around its first matching message's match.
-pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppResult<Vec<HistorySummary>> {
+/// The owner's conversations (archived, or the others) whose title or any message's text holds
+/// `needle` (ignoring case: ASCII letters' on SQLite, every letter's on PostgreSQL), most
+/// recently active first, each with the words around its first matching message's match.
+pub async fn search_histories(
+    pool: &Pool,
+    owner_id: &str,
+    needle: &str,
+    archived: bool,
+) -> AppResult<Vec<HistorySummary>> {
     let escaped: String =
         needle.chars().flat_map(|ch| if matches!(ch, '%' | '_' | '\\') { vec!['\\', ch] } else { vec![ch] }).collect();
     let pattern = format!("%{escaped}%");
@@ -90,10 +128,11 @@ pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppR
         "FROM history_rows r WHERE r.history_id = h.id AND r.row_type IN ('user', 'assistant')
            AND {text} {like} $2 ESCAPE '\\'"
     );
+    let (shelf, kept) = (shelf_columns(), on_shelf(archived));
     let rows: Vec<FoundRow> = sqlx::query_as(&format!(
-        "SELECT id, title, created_at, updated_at, {first}, (SELECT {text} {matching} ORDER BY r.seq LIMIT 1)
+        "SELECT id, title, created_at, updated_at, {first}, {shelf}, (SELECT {text} {matching} ORDER BY r.seq LIMIT 1)
              FROM histories h
-             WHERE owner_id = $1 AND deleted_at IS NULL
+             WHERE owner_id = $1 AND deleted_at IS NULL AND {kept}
                AND (title {like} $2 ESCAPE '\\' OR EXISTS (SELECT 1 {matching}))
              ORDER BY updated_at DESC, id DESC"
     ))
@@ -103,9 +142,9 @@ pub async fn search_histories(pool: &Pool, owner_id: &str, needle: &str) -> AppR
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, title, created, updated, first, matched)| HistorySummary {
+        .map(|(id, title, created, updated, first, pinned, archived, shared, matched)| HistorySummary {
             snippet: matched.and_then(|text| snippet_around(&text, needle, SNIPPET_WIDTH)),
-            ..summary((id, title, created, updated, first))
+            ..listed((id, title, created, updated, first, pinned, archived, shared))
         })
         .collect())
 }
@@ -130,16 +169,17 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             None
         }
     });
-    let payloads: Vec<(String, Option<String>, String)> = sqlx::query_as(
-        "SELECT CAST(payload AS TEXT), rating, created_at FROM history_rows WHERE history_id = $1 ORDER BY seq",
+    let payloads: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
+        "SELECT CAST(payload AS TEXT), rating, created_at, turn_id FROM history_rows WHERE history_id = $1 ORDER BY seq",
     )
     .bind(id)
     .fetch_all(pool)
     .await?;
     let mut rows = Vec::with_capacity(payloads.len());
     let mut row_times = Vec::with_capacity(payloads.len());
+    let mut row_turns = Vec::with_capacity(payloads.len());
     let mut ratings = std::collections::BTreeMap::new();
-    for (payload, rating, created) in payloads {
+    for (payload, rating, created, turn_id) in payloads {
         match serde_json::from_str(&payload) {
             Ok(row) => {
                 if let Some(rating) = rating.as_deref().and_then(Rating::parse) {
@@ -147,10 +187,12 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
                 }
                 rows.push(row);
                 row_times.push(created);
+                row_turns.push(turn_id);
             }
             Err(err) => tracing::error!(%err, history = id, "unreadable history row skipped"),
         }
     }
+    let branches = branch_points(&row_turns, &branches::store::branches(pool, id).await?);
     Ok(Some(HistoryView {
         id: id.to_string(),
         user_id,
@@ -161,7 +203,9 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
         rows,
         row_times,
         ratings,
+        branches,
         pending_ask,
+        changeable_answer: None,
         running: false,
     }))
 }
@@ -237,14 +281,17 @@ pub async fn rate_row(pool: &Pool, history_id: &str, index: u64, rating: Option<
     Ok(Some(()))
 }
 
-/// Marks a conversation deleted (its rows stay, for the request log and audits); false when
-/// it was already gone.
+/// Marks a conversation deleted (its rows stay, for the request log and audits) and ends its
+/// share link; false when it was already gone.
 pub async fn delete_history(pool: &Pool, id: &str) -> AppResult<bool> {
     let now = Backend::of(pool).now();
+    let mut tx = pool.begin().await?;
     let result = sqlx::query(&format!("UPDATE histories SET deleted_at = {now} WHERE id = $1 AND deleted_at IS NULL"))
         .bind(id)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?;
+    sqlx::query("DELETE FROM history_shares WHERE history_id = $1").bind(id).execute(&mut *tx).await?;
+    tx.commit().await?;
     Ok(result.rows_affected() == 1)
 }
 

@@ -163,7 +163,9 @@ impl TurnRunner {
             }
             return Err(self.not_pending(history_id, tool_call_id).await?.into());
         };
-        Ok(Resolved { pending, response, parts, rows_before, rows_added })
+        let resolved = Resolved { pending, response, parts, rows_before, rows_added };
+        self.remember_answer(history_id, turn_id, &resolved).await;
+        Ok(resolved)
     }
 
     /// Stores a resolution (see [`store::resolve`]) and tells the owner's tabs and devices;

@@ -19,6 +19,7 @@ mod pending;
 mod question;
 mod record;
 mod redo;
+pub mod reopen;
 mod replay;
 mod reply_document;
 pub mod request_log;
@@ -149,12 +150,13 @@ pub enum TurnInput {
     Answer { tool_call_id: String, response: Value },
 }
 
-/// Regenerate or edit: the conversation's last exchange (its last message and everything
-/// after it) is retracted before the prompt is sent; an empty prompt sends the retracted
-/// message again. With `seen_rows` (how many rows the client shows), the conversation must
-/// still have as many.
+/// Regenerate or edit: a message of the user's and everything after it are set aside as a
+/// version of the conversation before the prompt is sent in its place; an empty prompt sends
+/// that message again. `from` is the message's index in the rows (none: the last message).
+/// With `seen_rows` (how many rows the client shows), the conversation must still have as many.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Redo {
+    pub from: Option<i64>,
     pub seen_rows: Option<i64>,
 }
 
@@ -166,7 +168,7 @@ pub struct TurnRequest {
     pub history_id: Option<String>,
     pub input: TurnInput,
     pub surface: AskSurface,
-    /// Set, the prompt takes the place of the last message (regenerate or edit).
+    /// Set, the prompt takes the place of a message (regenerate or edit).
     pub redo: Option<Redo>,
     /// The model the conversation runs on from now on (one of the configured ones).
     pub model: Option<String>,

@@ -106,15 +106,15 @@ impl TurnRunner {
                 (request.history_id.as_deref(), &request.input, running_key)
             else {
                 return Err(AppError::BadRequest(
-                    "To regenerate or edit the last message, send historyId and an optional prompt, not askResponse."
-                        .into(),
+                    "To regenerate or edit a message, send historyId and an optional prompt, not askResponse.".into(),
                 )
                 .into());
             };
             let edited = Some(edited.as_str()).filter(|edited| !edited.trim().is_empty());
-            let retract = Retract { edited, seen_rows: redo.seen_rows, attachments: &request.attachments };
+            let retract =
+                Retract { from: redo.from, edited, seen_rows: redo.seen_rows, attachments: &request.attachments };
             let (prompt, files, cancelled) =
-                self.retract_last(&request.caller, history_id, &turn_id, running_key, retract, &decider).await?;
+                self.retract(&request.caller, history_id, &turn_id, running_key, retract, &decider).await?;
             (cancelled_by_redo, attached, drafted) = (cancelled, Some(files), true);
             request.input = TurnInput::Prompt(prompt);
         }

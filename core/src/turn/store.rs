@@ -78,7 +78,12 @@ async fn touch(tx: &mut Tx<'_>, history_id: &str) -> AppResult<bool> {
 
 /// Marks the row of the ask `ask_id`, found by that id: Palaver minted it, and it is unique
 /// in the conversation. An expired ask's row also says when it ended.
-async fn set_ask_status(tx: &mut Tx<'_>, history_id: &str, ask_id: &str, status: AskStatus) -> AppResult<()> {
+pub(super) async fn set_ask_status(
+    tx: &mut Tx<'_>,
+    history_id: &str,
+    ask_id: &str,
+    status: AskStatus,
+) -> AppResult<()> {
     let backend = Backend::of_tx(tx);
     sqlx::query(&format!(
         "UPDATE history_rows SET ask_status = $3,

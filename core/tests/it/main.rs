@@ -6,6 +6,7 @@
 
 mod common;
 
+mod answer_changes;
 mod argument_asks;
 mod ask_ledger;
 mod block_replies;

@@ -10,6 +10,7 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use palaver_core::conversation::Conversations;
+use palaver_core::conversation::shelf::ShelfChange;
 use palaver_core::error::{AppError, Error};
 use palaver_wire::body::{Data, HostActionBody, HostActionResult, ModelOption};
 use palaver_wire::conversation::document::{DocumentPendingAsk, HistoryDocument};
@@ -104,9 +105,10 @@ pub async fn create_history(
     Ok((StatusCode::CREATED, Json(Data { data: history })).into_response())
 }
 
-/// `GET /gpt/histories[?q=]`: the caller's conversations as whole documents, most recently
-/// active first, as the reference lists them; with `q` (Palaver's addition), those whose title
-/// or messages hold it.
+/// `GET /gpt/histories[?q=][&archived=true]`: the caller's conversations as whole documents,
+/// most recently active first, as the reference lists them, archived ones left out; with `q`
+/// (Palaver's addition), those whose title or messages hold it; with `archived=true` (Palaver's
+/// addition), only the archived ones.
 #[utoipa::path(get, path = "/gpt/histories", tag = "gpthistories", operation_id = "gpthistories_list",
     summary = "The caller's conversations, most recently active first", params(SearchQuery),
     responses((status = 200, description = "Successful list", body = Data<Vec<HistoryDocument>>)))]
@@ -115,8 +117,12 @@ pub async fn list_histories(
     Authenticated(caller): Authenticated,
     query: Result<axum::extract::Query<SearchQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Data<Vec<HistoryDocument>>>, Problem> {
-    let search = query.ok().and_then(|query| query.0.q);
-    let documents = conversations.list_documents(&caller, search.as_deref()).await?;
+    let axum::extract::Query(query) = query.map_err(|rejection| {
+        Problem::bad_request("Invalid query")
+            .with_detail(format!("{}. Send q=<text> and/or archived=true or false.", rejection.body_text()))
+    })?;
+    let archived = query.archived.unwrap_or(false);
+    let documents = conversations.list_documents(&caller, query.q.as_deref(), archived).await?;
     Ok(Json(Data { data: documents.into_iter().map(HistoryDocument::from).collect() }))
 }
 
@@ -125,6 +131,8 @@ pub async fn list_histories(
 pub struct SearchQuery {
     /// Only conversations whose title or messages hold this.
     q: Option<String>,
+    /// `true`: only the archived conversations; otherwise they are left out.
+    archived: Option<bool>,
 }
 
 /// The body without its `pendingAsk.*` keys (`pendingAsk` itself is ignored where it is read).
@@ -165,24 +173,28 @@ pub struct NewHistory {
     _pending_ask: serde::de::IgnoredAny,
 }
 
-/// The body of `PATCH /gpt/histories/{id}`: a new title, a model (Palaver's addition), or both.
-/// `pendingAsk` (and any `pendingAsk.*` key) is dropped, as the reference drops it: only a turn
-/// writes it.
+/// The body of `PATCH /gpt/histories/{id}`: a new title, and (Palaver's additions) a model,
+/// pinned, archived; any of them. `pendingAsk` (and any `pendingAsk.*` key) is dropped, as the
+/// reference drops it: only a turn writes it.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryFields {
     title: Option<String>,
     model: Option<String>,
+    /// Listed first, in the Pinned group.
+    pinned: Option<bool>,
+    /// Out of the list (`GET /gpt/histories?archived=true` lists it) until a message is sent into it.
+    archived: Option<bool>,
     #[serde(default, rename = "pendingAsk")]
     #[schema(read_only, value_type = Option<DocumentPendingAsk>)]
     _pending_ask: serde::de::IgnoredAny,
 }
 
-/// `PATCH /gpt/histories/{id}` `{title?, model?}`: renames a conversation and/or chooses the
-/// model it runs on (its owner only; both are checked before either is written); answers
-/// `{data}` with the conversation's document.
+/// `PATCH /gpt/histories/{id}` `{title?, model?, pinned?, archived?}`: renames a conversation,
+/// chooses the model it runs on, pins or archives it (its owner only; the title and the model
+/// are checked before anything is written); answers `{data}` with the conversation's document.
 #[utoipa::path(patch, path = "/gpt/histories/{id}", tag = "gpthistories", operation_id = "gpthistories_update",
-    summary = "Rename a conversation, or choose its model", params(("id" = String, Path, description = "The conversation's id")),
+    summary = "Rename a conversation, choose its model, pin or archive it", params(("id" = String, Path, description = "The conversation's id")),
     request_body = HistoryFields, responses((status = 200, description = "Successful update", body = Data<HistoryDocument>)))]
 pub async fn update_history(
     State(conversations): State<Conversations>,
@@ -192,12 +204,13 @@ pub async fn update_history(
 ) -> Result<Json<Data<HistoryDocument>>, Problem> {
     let invalid = |detail: String| Problem::bad_request("Invalid rename request").with_detail(detail);
     let body: HistoryFields = serde_json::from_value(Value::Object(without_pending_ask_paths(object_body(&body)?)))
-        .map_err(|err| invalid(format!("Send {{title}} and/or {{model}}, each a string: {err}.")))?;
-    if body.title.is_none() && body.model.is_none() {
-        return Err(invalid("Send {title} and/or {model}, each a string.".into()));
+        .map_err(|err| invalid(format!("{SEND_FIELDS}: {err}.")))?;
+    let shelf = ShelfChange { pinned: body.pinned, archived: body.archived };
+    if body.title.is_none() && body.model.is_none() && shelf == ShelfChange::default() {
+        return Err(invalid(format!("{SEND_FIELDS}.")));
     }
-    // Both are checked before either is written: the title here, the model by choose_model.
-    if let (Some(title), Some(_)) = (&body.title, &body.model) {
+    // Both are checked before anything is written: the title here, the model by choose_model.
+    if let Some(title) = body.title.as_ref().filter(|_| body.model.is_some() || shelf != ShelfChange::default()) {
         check_title(title).map_err(|message| Problem::from(AppError::BadRequest(message)))?;
     }
     if let Some(model) = &body.model {
@@ -206,9 +219,15 @@ pub async fn update_history(
     if let Some(title) = &body.title {
         conversations.rename(&caller, &id, title).await.map_err(history_problem)?;
     }
+    if shelf != ShelfChange::default() {
+        conversations.change_shelf(&caller, &id, shelf).await.map_err(history_problem)?;
+    }
     let history = conversations.read(&caller, &id).await.map_err(history_problem)?;
     Ok(Json(Data { data: HistoryDocument::from(history) }))
 }
+
+/// What a rename request may hold.
+const SEND_FIELDS: &str = "Send {title} and/or {model} (strings), {pinned} and/or {archived} (true or false)";
 
 /// A row's rating: the body of `PATCH /gpt/histories/{id}/rating` and its answer.
 #[derive(Serialize, ToSchema)]

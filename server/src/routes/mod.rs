@@ -1,12 +1,15 @@
 //! The HTTP API. Each module is a thin adapter over the app's runner and store.
 
+pub mod ask_reopen;
 pub mod audit;
 pub mod auth;
+pub mod branches;
 pub mod events;
 pub mod file_bytes;
 pub mod files;
 pub mod gpt;
 pub mod headless;
+pub mod shares;
 pub mod turn;
 
 use axum::Json;

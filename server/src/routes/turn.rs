@@ -126,8 +126,9 @@ fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
 }
 
 /// `POST /gpt/prompt`: runs a turn (a prompt, or an answer to the pending ask) and streams it.
-/// With `replaceLast: true` (our addition), the conversation's last message and what followed
-/// it are retracted first: `prompt` takes its place (edit), or without one it is sent again
+/// With `replaceLast: true` or `replaceFrom: <row index>` (our additions), the conversation's
+/// last message (or the one at that index) and what followed it are set aside as a version of
+/// the conversation first: `prompt` takes its place (edit), or without one it is sent again
 /// (regenerate); `seenRows`, when sent, must be the conversation's row count (else 409).
 #[utoipa::path(post, path = "/gpt/prompt", tag = "gpt", operation_id = "gpt_prompt",
     summary = "Stream a GPT chat response",
@@ -205,25 +206,29 @@ fn attachments(body: &serde_json::Map<String, Value>) -> Result<Vec<String>, Pro
     }
 }
 
-/// `replaceLast` (a boolean, false when absent) and `seenRows` (a count of rows, with it).
+/// `replaceLast` (a boolean, false when absent) or `replaceFrom` (the index in `rows` of the
+/// message to replace), and `seenRows` (a count of rows, with either).
 fn redo(body: &serde_json::Map<String, Value>) -> Result<Option<Redo>, Problem> {
-    let replace = match body.get("replaceLast") {
+    let replace_last = match body.get("replaceLast") {
         None | Some(Value::Null) | Some(Value::Bool(false)) => false,
         Some(Value::Bool(true)) => true,
         Some(_) => return Err(Problem::bad_request("replaceLast must be true or false")),
     };
-    let seen_rows = match body.get("seenRows") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(
-            value
-                .as_i64()
-                .filter(|rows| *rows >= 0)
-                .ok_or_else(|| Problem::bad_request("seenRows must be a whole number of rows, 0 or more"))?,
-        ),
-    };
-    match (replace, seen_rows) {
-        (true, seen_rows) => Ok(Some(Redo { seen_rows })),
+    let from = whole_number(body, "replaceFrom", "replaceFrom must be the index in rows of one of your messages")?;
+    let seen_rows = whole_number(body, "seenRows", "seenRows must be a whole number of rows, 0 or more")?;
+    match (replace_last || from.is_some(), seen_rows) {
+        (true, seen_rows) => Ok(Some(Redo { from, seen_rows })),
         (false, None) => Ok(None),
-        (false, Some(_)) => Err(Problem::bad_request("seenRows goes with replaceLast: true")),
+        (false, Some(_)) => Err(Problem::bad_request("seenRows goes with replaceLast: true or replaceFrom")),
+    }
+}
+
+/// The whole number 0 or more at `key`, if there is one.
+fn whole_number(body: &serde_json::Map<String, Value>, key: &str, invalid: &str) -> Result<Option<i64>, Problem> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => {
+            value.as_i64().filter(|number| *number >= 0).map(Some).ok_or_else(|| Problem::bad_request(invalid))
+        }
     }
 }

@@ -88,7 +88,20 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("PATCH", "/gpt/histories/{id}/rating") => {
             (format!("/gpt/histories/{}/rating", world.history), Some(json!({"promptIndex": 0, "rating": "up"})))
         }
+        // The conversation has no versions: past the access check it is a 400.
+        ("PUT", "/gpt/histories/{id}/branches") => {
+            (format!("/gpt/histories/{}/branches", world.history), Some(json!({"row": 0, "position": 0})))
+        }
         ("GET", "/gpt/histories/pendingAsks") => (path.into(), None),
+        // No answer to take back: past the access check it is a 409.
+        ("POST", "/gpt/histories/{id}/asks/{askId}/reopen") => {
+            (format!("/gpt/histories/{}/asks/ask_none/reopen", world.history), None)
+        }
+        ("POST" | "GET" | "DELETE", "/gpt/histories/{id}/share") => {
+            (format!("/gpt/histories/{}/share", world.history), None)
+        }
+        // A token that opens nothing: past the (public) rule it is a 404.
+        ("GET", "/shared/{token}") => ("/shared/unknown".into(), None),
         ("POST", "/gpt/histories/{id}/turn") => {
             (format!("/gpt/histories/{}/turn", world.history), Some(json!({"prompt": "hello"})))
         }
@@ -172,12 +185,15 @@ async fn every_api_route_follows_its_access_rule() {
         }
         let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
         // The upload probe sends no multipart body: past the access check it is a 400. The
-        // action probe names a stepper the empty conversation lacks: past the check it is a 404.
+        // action probe names a stepper the empty conversation lacks: past the check it is a 404,
+        // the reopen probe an answer it lacks: a 409, and the branches probe a version: a 400.
         // A token may not make tokens: past the check it is a 403 of its own.
         let owner_passed = owner.status.is_success()
             || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
             || (route.path == "/auth/tokens" && method == "POST" && is_token_refused(&owner))
             || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND)
+            || (route.path.ends_with("/reopen") && owner.status == StatusCode::CONFLICT)
+            || (route.path.ends_with("/branches") && owner.status == StatusCode::BAD_REQUEST)
             || (route.path == "/auth/me" && method == "DELETE" && owner.status == StatusCode::BAD_REQUEST);
         assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
     }
@@ -205,7 +221,15 @@ async fn another_users_history_gets_the_spec_titles() {
 
 fn server_fn_args(world: &World, path: &str) -> String {
     match path {
-        "/api/get_history" | "/api/stop_turn" => format!("id={}", world.history),
+        "/api/get_history"
+        | "/api/stop_turn"
+        | "/api/share_conversation"
+        | "/api/sharing_state"
+        | "/api/stop_sharing" => {
+            format!("id={}", world.history)
+        }
+        "/api/keep_conversation" => format!("id={}&pinned=true", world.history),
+        "/api/shared_conversation" => "token=unknown".into(),
         "/api/rename_conversation" => format!("id={}&title=Probe", world.history),
         "/api/choose_model" => {
             let model = &world.app.state.conversations.models.default_choice().id;

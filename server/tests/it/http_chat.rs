@@ -230,7 +230,7 @@ async fn rows(app: &TestApp, user: &TestUser, history: &serde_json::Value) -> se
 }
 
 #[tokio::test]
-async fn the_last_reply_is_regenerated_and_the_last_message_edited_in_place() {
+async fn the_last_reply_is_regenerated_and_the_last_message_edited_in_place_each_kept_as_a_version() {
     let script = r#"{"responses": [{"text": "Paris."}, {"text": "Ten."}, {"text": "Eleven."}, {"text": "Red."}]}"#;
     let (app, ada) = app_with_user(script).await;
     let first = app.prompt(&ada, json!({"prompt": "Capital of France?"})).await;
@@ -244,7 +244,7 @@ async fn the_last_reply_is_regenerated_and_the_last_message_edited_in_place() {
         json!([
             {"type": "user", "text": "Capital of France?"},
             {"type": "assistant", "model": "mock", "text": "Paris."},
-            {"type": "user", "text": "How many toes?"},
+            {"type": "user", "text": "How many toes?", "branches": {"shown": 1, "count": 2}},
             {"type": "assistant", "model": "mock", "text": "Eleven."}
         ])
     );
@@ -263,7 +263,7 @@ async fn the_last_reply_is_regenerated_and_the_last_message_edited_in_place() {
         app.prompt(&ada, json!({"historyId": history, "replaceLast": true, "prompt": "Favourite colour?"})).await;
     assert_eq!(streamed_text(&edited), "Red.");
     let rows_now = rows(&app, &ada, &history).await;
-    assert_eq!(rows_now[2], json!({"type": "user", "text": "Favourite colour?"}));
+    assert_eq!(rows_now[2], json!({"type": "user", "text": "Favourite colour?", "branches": {"shown": 2, "count": 3}}));
     assert_eq!(rows_now.as_array().unwrap().len(), 4);
     assert_eq!(app.mock_log()[3]["messages"][2], json!({"role": "user", "text": "Favourite colour?"}));
 }
@@ -326,7 +326,7 @@ async fn regenerating_a_reply_that_asked_withdraws_its_ask() {
     assert_eq!(
         view["data"]["prompts"],
         json!([
-            {"type": "user", "text": "Book a table"},
+            {"type": "user", "text": "Book a table", "branches": {"shown": 1, "count": 2}},
             {"type": "assistant", "model": "mock", "text": "Booked nothing; tell me more."}
         ])
     );

@@ -70,7 +70,7 @@ async fn a_bad_rename_says_what_is_wrong_and_changes_nothing() {
         (Some(json!({"title": long})), "A title can be at most 200 characters long."),
         (Some(json!({"title": "two\nlines"})), "A title is one line: no line breaks, tabs or control characters."),
         (Some(json!({"title": 7})), "Invalid rename request"),
-        (Some(json!({"title": "ok", "pinned": true})), "Invalid rename request"),
+        (Some(json!({"title": "ok", "starred": true})), "Invalid rename request"),
         (None, "Invalid rename request"),
     ];
     for (body, title) in cases {

@@ -214,8 +214,7 @@ fn plan_call() -> Value {
 
 #[tokio::test]
 async fn every_route_answers_as_the_document_says() {
-    let script =
-        json!({"title": "Plan setup", "responses": [plan_call(), {"text": "Team it is."}, {"text": CHECKLIST}]});
+    let script = json!({"title": "Plan setup", "responses": [plan_call(), {"text": "Team it is."}, {"text": "Team it is."}, {"text": CHECKLIST}, {"text": "Shorter."}]});
     let auth = palaver_core::accounts::auth::AuthSettings { open_signup: true, ..crate::common::test_auth() };
     let app = TestApp::with_blocks_and_auth(&script.to_string(), Default::default(), auth).await;
     let admin = app.user("root", Role::Admin).await;
@@ -280,6 +279,10 @@ async fn every_route_answers_as_the_document_says() {
     let gone = c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(stale)).await;
     assert_eq!(gone.status, StatusCode::CONFLICT);
     let button = json!({"toolCallId": ask_id, "buttonId": "option:team"});
+    c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(button.clone())).await;
+    // Taken back while it can still be changed, and given again.
+    let reopen = format!("{one}/asks/{}/reopen", ask_id.as_str().expect("an ask id"));
+    c.call(&app, Some(&ada), "POST", &reopen, "/gpt/histories/{id}/asks/{askId}/reopen", None).await;
     c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(button)).await;
     let rating = json!({"promptIndex": 3, "rating": "up"});
     c.call(&app, Some(&ada), "PATCH", &format!("{one}/rating"), "/gpt/histories/{id}/rating", Some(rating)).await;
@@ -306,6 +309,21 @@ async fn every_route_answers_as_the_document_says() {
     c.call(&app, Some(&ada), "POST", "/gpt/actions", "/gpt/actions", Some(tick)).await;
     let unknown = json!({"historyId": id, "name": "noSuchAction"});
     c.call(&app, Some(&ada), "POST", "/gpt/actions", "/gpt/actions", Some(unknown)).await;
+    // A message edited keeps what it replaced as a version, which shows again.
+    let (_, read) = app.json(&ada, "GET", &one, None).await;
+    let prompts = read["data"]["prompts"].as_array().expect("prompts");
+    let row = prompts.iter().position(|row| row["text"] == "A checklist, please").expect("the message");
+    let edit = json!({"historyId": id, "replaceFrom": row, "prompt": "A short checklist, please"});
+    c.call(&app, Some(&ada), "POST", "/gpt/prompt", "/gpt/prompt", Some(edit)).await;
+    let version = json!({"row": row, "position": 0});
+    c.call(&app, Some(&ada), "PUT", &format!("{one}/branches"), "/gpt/histories/{id}/branches", Some(version)).await;
+    // Shared by a link anyone may read, then no longer.
+    let share = format!("{one}/share");
+    let shared = c.call(&app, Some(&ada), "POST", &share, "/gpt/histories/{id}/share", None).await;
+    let token = shared.json()["token"].as_str().expect("a share token").to_string();
+    c.call(&app, Some(&ada), "GET", &share, "/gpt/histories/{id}/share", None).await;
+    c.call(&app, None, "GET", &format!("/shared/{token}"), "/shared/{token}", None).await;
+    c.call(&app, Some(&ada), "DELETE", &share, "/gpt/histories/{id}/share", None).await;
     let uploaded = app.upload(&ada, "notes.txt", "text/plain", b"some notes").await;
     c.check("post", "/files/upload", None, &uploaded);
     let file = format!("/files/{}", uploaded.json()["id"].as_str().expect("an upload id"));

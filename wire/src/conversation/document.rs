@@ -1,10 +1,11 @@
 //! A conversation as the reference's history routes serve it (`GET /gpt/histories/{id}`, the
 //! list, create and update): its rows as `prompts` in their stored shapes, `_id` beside `id`,
-//! and unset fields left out. Palaver's own fields (`model`, `running`) come on top.
+//! and unset fields left out. Palaver's own fields (`model`, `running`, a message's `branches`) come
+//! on top.
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{AskOrigin, HistoryRow, HistoryView, PendingAskView, Rating};
+use super::model::{AskOrigin, Branches, HistoryRow, HistoryView, PendingAskView, Rating};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -44,16 +45,19 @@ pub struct PromptRow {
     text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<Rating>,
+    /// On a message with versions (Palaver's): which is shown, of how many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branches: Option<Branches>,
 }
 
 impl PromptRow {
-    fn new(row: HistoryRow, rating: Option<Rating>) -> Self {
+    fn new(row: HistoryRow, rating: Option<Rating>, branches: Option<Branches>) -> Self {
         let text = match &row {
             HistoryRow::ToolCall { tool_name, .. } => Some(format!("Tool call: {tool_name}")),
             HistoryRow::ToolResult { tool_name, .. } => Some(format!("Tool result: {tool_name}")),
             HistoryRow::User { .. } | HistoryRow::Assistant { .. } => None,
         };
-        PromptRow { row, text, rating }
+        PromptRow { row, text, rating, branches }
     }
 }
 
@@ -83,7 +87,9 @@ impl From<HistoryView> for HistoryDocument {
                 .rows
                 .into_iter()
                 .enumerate()
-                .map(|(index, row)| PromptRow::new(row, view.ratings.get(&index).copied()))
+                .map(|(index, row)| {
+                    PromptRow::new(row, view.ratings.get(&index).copied(), view.branches.get(&index).copied())
+                })
                 .collect(),
             pending_ask,
             created: view.created,

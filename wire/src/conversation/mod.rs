@@ -1,12 +1,17 @@
 //! Conversations as both sides read them: the stored rows and views, the transcript built
 //! from them, an ask's summary and deadline as a card shows them, the reference's history
-//! document, and the export to a file.
+//! document, the export to a file, how an owner keeps one (pinned, archived, shared) and its
+//! read-only share link.
 
+pub mod answer_change;
 pub mod deadline;
 pub mod document;
 pub mod export;
 pub mod model;
+pub mod naming;
 pub mod plain;
+pub mod share;
+pub mod shelf;
 pub mod snippet;
 pub mod summary;
 pub mod transcript;

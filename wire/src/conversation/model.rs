@@ -7,6 +7,10 @@ use crate::body::{CallArgument, GuardedCall};
 use palaver_contract::asks::{AskKind, FieldPattern, SimpleCard};
 use palaver_contract::blocks::ShownCheck;
 
+// A conversation's name and title rules have a file of their own; they are named here too,
+// where both sides import a conversation's types.
+pub use super::naming::{SET_TITLE_MAX_LENGTH, TITLE_MAX_LENGTH, check_title, conversation_name, words_title};
+
 /// A conversation in the list (the spec calls conversations histories).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HistorySummary {
@@ -20,6 +24,9 @@ pub struct HistorySummary {
     /// A search result's: the words around where one of its messages matches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet: Option<super::snippet::Snippet>,
+    /// How its owner keeps it: pinned, archived, shared by a link (each left out when not).
+    #[serde(flatten)]
+    pub shelf: super::shelf::Shelf,
 }
 
 impl HistorySummary {
@@ -27,41 +34,6 @@ impl HistorySummary {
     pub fn label(&self) -> String {
         conversation_name(self.title.as_deref(), self.first_message.as_deref())
     }
-}
-
-/// A conversation's one name, wherever it is shown (the list, the inbox, the tab, the export):
-/// its title, else its first message's words (a conversation whose turn only asked has no
-/// title yet), else "New conversation".
-pub fn conversation_name(title: Option<&str>, first_message: Option<&str>) -> String {
-    let title = title.map(str::trim).filter(|title| !title.is_empty()).map(str::to_string);
-    title.or_else(|| first_message.and_then(words_title)).unwrap_or_else(|| "New conversation".to_string())
-}
-
-/// Longest title a turn sets, in UTF-16 units.
-pub const SET_TITLE_MAX_LENGTH: usize = 60;
-
-/// A message's words on one line, as a title (`None` for a message of no words).
-pub fn words_title(text: &str) -> Option<String> {
-    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!words.is_empty()).then(|| palaver_contract::text::shorten(&words, SET_TITLE_MAX_LENGTH))
-}
-
-/// Longest title a person may give a conversation, in UTF-16 units.
-pub const TITLE_MAX_LENGTH: usize = 200;
-
-/// A title as a person typed it, trimmed; or why it cannot be one.
-pub fn check_title(title: &str) -> Result<String, String> {
-    let title = title.trim();
-    if title.is_empty() {
-        return Err("A title cannot be empty.".into());
-    }
-    if palaver_contract::text::utf16_len(title) > TITLE_MAX_LENGTH {
-        return Err(format!("A title can be at most {TITLE_MAX_LENGTH} characters long."));
-    }
-    if title.chars().any(char::is_control) {
-        return Err("A title is one line: no line breaks, tabs or control characters.".into());
-    }
-    Ok(title.to_string())
 }
 
 /// Where an ask came from: the model (no origin), the server guarding a host tool, or a
@@ -266,11 +238,26 @@ pub struct HistoryView {
     /// The rated rows, by their index in `rows`.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub ratings: std::collections::BTreeMap<usize, Rating>,
+    /// Where the rows shown are one of several versions (a message edited, a reply
+    /// regenerated), by the index in `rows` of the message each begins with.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub branches: std::collections::BTreeMap<usize, Branches>,
     #[serde(default)]
     pub pending_ask: Option<PendingAskView>,
+    /// The answer its owner may still change (Palaver's addition, only in the chat's view).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changeable_answer: Option<super::answer_change::ChangeableAnswer>,
     /// A turn ran on it when it was read (its reply is not saved yet).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub running: bool,
+}
+
+/// The versions at one point of a conversation: which is shown (from 0) and how many there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Branches {
+    pub shown: usize,
+    pub count: usize,
 }
 
 impl HistoryView {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::model::{AskOrigin, AskStatus, Attachment, HistoryRow, HistoryView, Rating};
+use super::model::{AskOrigin, AskStatus, Attachment, Branches, HistoryRow, HistoryView, Rating};
 use crate::body::CallArgument;
 use crate::grants::GrantScope;
 use palaver_contract::asks::{AskKind, FieldPattern};
@@ -42,6 +42,8 @@ pub struct AskItem {
     pub field_patterns: Vec<FieldPattern>,
     /// The title of the host tool a waiting approval or argument form is for.
     pub tool_title: Option<String>,
+    /// Until when its answer can be changed: only the answer the view says can be.
+    pub change_until: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -49,8 +51,12 @@ pub enum TranscriptItem {
     User {
         text: String,
         attachments: Vec<Attachment>,
+        /// Its index among the conversation's rows (what an edit or a version names).
+        row: usize,
         /// When it was sent.
         at: Option<String>,
+        /// Its versions, when an edit or a regenerate kept some.
+        branches: Option<Branches>,
     },
     /// A reply: markdown, or a block document with its check.
     Assistant {
@@ -77,13 +83,16 @@ pub enum TranscriptItem {
 
 pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let pending = view.pending_ask.as_ref().map(|pending| &pending.ask);
+    let changeable = view.changeable_answer.as_ref();
     let mut items: Vec<TranscriptItem> = Vec::new();
     for (index, row) in view.rows.iter().enumerate() {
         match row {
             HistoryRow::User { text, attachments } => items.push(TranscriptItem::User {
                 text: text.clone(),
                 attachments: attachments.clone(),
+                row: index,
                 at: view.row_times.get(index).cloned(),
+                branches: view.branches.get(&index).copied(),
             }),
             HistoryRow::Assistant { text, blocks, interrupted, .. } => items.push(TranscriptItem::Assistant {
                 text: text.clone(),
@@ -115,6 +124,9 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     arguments: waiting.and_then(|pending| pending.arguments.clone()),
                     field_patterns: waiting.map(|pending| pending.field_patterns.clone()).unwrap_or_default(),
                     tool_title: waiting.and_then(|pending| pending.tool_title.clone()),
+                    change_until: changeable
+                        .filter(|answer| answer.tool_call_id == *tool_call_id)
+                        .map(|answer| answer.until.clone()),
                 })))
             }
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: None, allowed_by, .. } => {

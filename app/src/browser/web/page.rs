@@ -132,6 +132,12 @@ pub fn set_title(title: &str) {
     }
 }
 
+/// `path` as a whole address on this page's origin (as it is, where the origin is unknown).
+pub fn absolute_url(path: &str) -> String {
+    let origin = web_sys::window().and_then(|window| window.location().origin().ok()).unwrap_or_default();
+    format!("{origin}{path}")
+}
+
 /// Whether `path`, resolved by the browser's own URL parser, stays on this page's origin. On
 /// the server the contract's rule alone decides (`crate::navigation`): true.
 pub fn resolves_to_this_origin(path: &str) -> bool {

@@ -115,6 +115,24 @@ pub fn forget_ask_draft(tool_call_id: &str) {
     }
 }
 
+/// The conversation the page shows, when it keeps drafts.
+pub fn shown_conversation() -> Option<String> {
+    use_context::<AskDrafts>().and_then(|drafts| drafts.conversation.get_untracked())
+}
+
+/// Makes `saved` (as [`KindDraft::saved`] writes it) the draft of the answer to `tool_call_id`,
+/// for its card to carry on with once its ask is pending again (an answer being changed);
+/// `None` forgets it.
+pub fn keep_as_draft(tool_call_id: &str, saved: Option<&Value>) {
+    let Some(drafts) = use_context::<AskDrafts>() else { return };
+    let conversation = drafts.conversation.get_untracked().unwrap_or_default();
+    // The card makes its draft afresh, from what the tab keeps.
+    let key = format!("{conversation}/{tool_call_id}");
+    drafts.kept.update_value(|kept| kept.retain(|(kept_key, _)| *kept_key != key));
+    let saved = saved.map(Value::to_string);
+    crate::browser::keep_for_session(&session_key(&conversation, tool_call_id), saved.as_deref());
+}
+
 #[derive(Clone, Copy)]
 struct AskDrafts {
     owner: StoredValue<Owner>,

@@ -2,6 +2,7 @@
 //! Every answer is checked with the same contract the server runs, so Submit is enabled
 //! exactly when the server would accept the answer.
 
+mod change;
 mod choice;
 mod controls;
 mod drafts;
@@ -21,6 +22,7 @@ pub use preview::AskPreviewCard;
 
 use crate::components::{CallArguments, LocalTime, VisibleText, button_label};
 use crate::words::reader_words;
+use change::{ChangeAnswer, Changeable};
 use choice::ChoiceBody;
 use files::FilesBody;
 use form::FormBody;
@@ -77,6 +79,12 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
             .flatten()
             .filter(|_| item.response.as_ref().is_some_and(|r| r["content"]["changed"] == true));
         let ended_at = item.expired_at.clone().filter(|iso| deadline::epoch_ms(iso).is_some());
+        let changeable = item.change_until.clone().map(|until| Changeable {
+            tool_call_id: item.tool_call_id.clone(),
+            kind: item.kind,
+            response: item.response.clone(),
+            until,
+        });
         return view! {
             <div class="ask-card ask-card--done" data-testid="ask-summary" lang=language.lang dir=language.dir>
                 <p class="ask-card__summary">
@@ -97,6 +105,8 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
                         }
                     })}
             </div>
+            // Beside the summary, not in it: the summary reads as what was answered.
+            {changeable.map(|changeable| view! { <ChangeAnswer changeable busy=channel.busy /> })}
         }
         .into_any();
     }

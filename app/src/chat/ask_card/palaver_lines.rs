@@ -74,6 +74,7 @@ mod tests {
             arguments: None,
             field_patterns: Vec::new(),
             tool_title: None,
+            change_until: None,
         }
     }
 

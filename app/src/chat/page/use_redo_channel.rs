@@ -1,17 +1,19 @@
-//! Where a redo of the last exchange goes (a regenerated reply, or an edited last message): a
-//! turn that replaces it, while no other runs.
+//! Where a redo goes (a regenerated reply, or an edited message): a turn that replaces the
+//! message and what followed it, while no other runs; and where showing another version of a
+//! message goes.
 
 use leptos::prelude::*;
+use serde_json::{Value, json};
 
-use crate::chat::messages::{LastExchange, RedoChannel};
+use crate::chat::messages::{Exchange, RedoChannel};
 use crate::chat::page_state::ChatState;
-use palaver_wire::body::PromptBody;
+use palaver_wire::body::{Data, PromptBody};
 
 pub(super) fn use_redo_channel(state: ChatState) -> RedoChannel {
-    let ChatState { conversation_id, busy, .. } = state;
+    let ChatState { conversation_id, busy, notice, .. } = state;
     RedoChannel {
         busy,
-        send: Callback::new(move |(last, edited): (LastExchange, Option<String>)| {
+        send: Callback::new(move |(exchange, edited): (Exchange, Option<String>)| {
             let Some(id) = conversation_id.get_untracked() else { return };
             if busy.get_untracked() {
                 return;
@@ -19,11 +21,26 @@ pub(super) fn use_redo_channel(state: ChatState) -> RedoChannel {
             let body = PromptBody {
                 history_id: Some(id),
                 prompt: edited.clone(),
-                replace_last: true,
-                seen_rows: Some(last.seen_rows),
+                replace_from: Some(exchange.starts_at),
+                seen_rows: Some(exchange.seen_rows),
                 ..Default::default()
             };
-            state.start_redo(body, edited.unwrap_or(last.text), last.starts_at);
+            state.start_redo(body, edited.unwrap_or(exchange.text), exchange.starts_at);
+        }),
+        show: Callback::new(move |(exchange, position): (Exchange, usize)| {
+            let Some(id) = conversation_id.get_untracked() else { return };
+            if busy.get_untracked() {
+                return;
+            }
+            leptos::task::spawn_local(async move {
+                let url = format!("/gpt/histories/{id}/branches");
+                let body = json!({"row": exchange.starts_at, "position": position, "seenRows": exchange.seen_rows});
+                match crate::http::send::<_, Data<Value>>("PUT", &url, &body).await {
+                    Ok(_) => notice.set(None),
+                    Err(message) => notice.set(Some(message)),
+                }
+                state.reload();
+            });
         }),
     }
 }

@@ -72,6 +72,7 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         arguments: None,
         field_patterns: Vec::new(),
         tool_title: None,
+        change_until: None,
     };
     let states = answered_states(&fixture, card.buttons.first().map(|button| button.response.to_value()));
     view! {
