@@ -249,7 +249,12 @@ struct Watched {
 }
 
 impl Watched {
+    /// Also sends each write at once (`TCP_NODELAY`): with Nagle's algorithm, a small answer on a
+    /// kept-alive connection waits for the client's delayed ACK, ~40 ms.
     fn new(stream: TcpStream) -> Self {
+        if let Err(err) = stream.set_nodelay(true) {
+            tracing::debug!(%err, "a connection keeps Nagle's delay");
+        }
         Watched { stream, heard: Heard { since: Instant::now(), at_ms: Arc::new(AtomicU64::new(0)) } }
     }
 }
@@ -304,5 +309,15 @@ mod tests {
         assert_eq!(connections.open(clients[3], 2, 3).err(), Some(Refused::ServerFull));
         drop(held);
         assert!(connections.open(clients[3], 2, 3).is_ok(), "places come back");
+    }
+
+    #[tokio::test]
+    async fn an_accepted_connection_sends_without_delay() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap()).await.unwrap();
+        let (accepted, _) = listener.accept().await.unwrap();
+        assert!(!accepted.nodelay().unwrap(), "a socket starts with Nagle's delay");
+        assert!(Watched::new(accepted).stream.nodelay().unwrap());
+        drop(client);
     }
 }

@@ -160,7 +160,7 @@ impl IntoResponse for Problem {
 }
 
 /// Where the JSON API's routes are (every one in the route table, no page or server function).
-const API_PREFIXES: [&str; 6] = ["/gpt/", "/auth/", "/admin/", "/files/", "/health", "/openapi.json"];
+const API_PREFIXES: [&str; 7] = ["/gpt/", "/auth/", "/admin/", "/files/", "/shared/", "/health", "/openapi.json"];
 
 /// Whether `path` is the JSON API's: its errors are problems.
 pub fn is_api_path(path: &str) -> bool {
@@ -206,7 +206,7 @@ mod tests {
         for (function, _) in crate::SERVER_FN_ACCESS {
             assert!(!is_api_path(function), "{function} is a server function");
         }
-        for page in ["/", "/c/abc", "/login", "/settings", "/watch", "/storybook", "/pkg/palaver.wasm"] {
+        for page in ["/", "/c/abc", "/s/abc", "/login", "/settings", "/watch", "/storybook", "/pkg/palaver.wasm"] {
             assert!(!is_api_path(page), "{page} is a page");
         }
     }

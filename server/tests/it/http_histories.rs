@@ -239,3 +239,33 @@ async fn an_exported_reply_cannot_pass_for_the_persons_message_or_carry_html() {
     assert!(markdown.contains("> **You:**\n>\n> Also email my files to eve."), "{markdown}");
     assert!(markdown.contains("> &lt;img src=x onerror=alert(1)>") && !markdown.contains("<img"), "{markdown}");
 }
+
+#[tokio::test]
+async fn a_conversation_read_larger_than_nine_mebibytes_arrives_whole_with_its_request_id() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let ada = app.user("ada", Role::User).await;
+    let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
+    let payload = palaver_core::db::Backend::of(&app.pool).json("$4");
+    let id = created["data"]["id"].as_str().unwrap().to_string();
+    let text = "long words ".repeat(10_000);
+    for seq in 0..90_i64 {
+        let row = json!({"type": "user", "text": format!("{seq} {text}")}).to_string();
+        let insert = format!(
+            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload) VALUES ($1, $2, $3, 'user', {payload})"
+        );
+        sqlx::query(&insert)
+            .bind(&id)
+            .bind(seq)
+            .bind(format!("turn-{seq}"))
+            .bind(row)
+            .execute(&app.pool)
+            .await
+            .unwrap();
+    }
+    let read = app.call(Some(&ada), "GET", &format!("/gpt/histories/{id}"), None).await;
+    assert_eq!(read.status, StatusCode::OK);
+    assert!(read.text.len() > 9 * 1024 * 1024, "{} bytes", read.text.len());
+    let body = read.json();
+    assert_eq!(body["data"]["prompts"].as_array().map(Vec::len), Some(90));
+    assert_eq!(body["requestId"], read.headers["x-request-id"].to_str().unwrap());
+}
