@@ -181,6 +181,10 @@ pub struct ServeConfig {
     #[arg(long, global = true, env = "PALAVER_APPROVAL_TTL_SECONDS", default_value_t = 60 * 60,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub approval_ttl_seconds: u64,
+    /// Days the request log keeps each turn's prompt and reply text (then only the model, token
+    /// counts, timing and what the turn asked stay); 0 empties them within a minute.
+    #[arg(long, global = true, env = "PALAVER_REQUEST_TEXT_DAYS", default_value_t = 30)]
+    pub request_text_days: u64,
     /// Seconds running turns get to finish after SIGTERM or Ctrl-C; then they are stopped (each
     /// saves what it has). A second signal stops them at once.
     #[arg(long, global = true, env = "PALAVER_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
@@ -283,6 +287,7 @@ impl ServeConfig {
             approval_ttl: std::time::Duration::from_secs(self.approval_ttl_seconds),
             max_turns_per_user: usize::try_from(self.max_turns_per_user).unwrap_or(usize::MAX),
             turn_lease: std::time::Duration::from_secs(self.turn_lease_seconds),
+            request_text_kept: std::time::Duration::from_secs(self.request_text_days.saturating_mul(24 * 60 * 60)),
         })
     }
 

@@ -85,6 +85,10 @@ pub async fn create_session(
     Ok(ended)
 }
 
+/// How often the use of a session or token is written: its sliding expiry and "last used"
+/// move at most once a minute, so a busy client's requests only read.
+const USE_RECORDED_EVERY_SECONDS: i64 = 60;
+
 /// The user of a live session, sliding its expiry forward: sessions expire after inactivity,
 /// and at the latest `max_seconds` after they began, however busy.
 pub async fn touch_session(
@@ -94,21 +98,28 @@ pub async fn touch_session(
     max_seconds: i64,
 ) -> AppResult<Option<UserView>> {
     let backend = Backend::of(pool);
-    let (now, expires, oldest) = (backend.now(), backend.seconds_from_now("$2"), backend.seconds_from_now("$3"));
-    let row: Option<(String,)> = sqlx::query_as(&format!(
-        "UPDATE sessions SET last_seen_at = {now}, expires_at = {expires}
-         WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > {now} AND created_at > {oldest}
-         RETURNING user_id"
+    let (now, oldest, recorded) = (backend.now(), backend.seconds_from_now("$2"), backend.seconds_from_now("$3"));
+    let row: Option<(String, i64)> = sqlx::query_as(&format!(
+        "SELECT user_id, CAST(CASE WHEN last_seen_at < {recorded} THEN 1 ELSE 0 END AS BIGINT) FROM sessions
+         WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > {now} AND created_at > {oldest}"
     ))
     .bind(secret_hash)
-    .bind(idle_seconds)
     .bind(-max_seconds)
+    .bind(-USE_RECORDED_EVERY_SECONDS)
     .fetch_optional(pool)
     .await?;
-    match row {
-        Some((user_id,)) => Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled)),
-        None => Ok(None),
+    let Some((user_id, stale)) = row else { return Ok(None) };
+    if stale == 1 {
+        let expires = backend.seconds_from_now("$2");
+        sqlx::query(&format!(
+            "UPDATE sessions SET last_seen_at = {now}, expires_at = {expires} WHERE id_hash = $1 AND revoked_at IS NULL"
+        ))
+        .bind(secret_hash)
+        .bind(idle_seconds)
+        .execute(pool)
+        .await?;
     }
+    Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled))
 }
 
 pub async fn revoke_session(pool: &Pool, secret_hash: &str) -> AppResult<()> {
@@ -195,21 +206,25 @@ pub async fn create_token(
 
 /// The user of a live token and the token's name, recording that it was used.
 pub async fn use_token(pool: &Pool, secret_hash: &str) -> AppResult<Option<(UserView, String)>> {
-    let row: Option<(String, String)> = sqlx::query_as(&format!(
-        "UPDATE api_tokens SET last_used_at = {now}
-         WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > {now})
-         RETURNING user_id, name",
-        now = Backend::of(pool).now()
+    let backend = Backend::of(pool);
+    let (now, recorded) = (backend.now(), backend.seconds_from_now("$2"));
+    let row: Option<(String, String, i64)> = sqlx::query_as(&format!(
+        "SELECT user_id, name, CAST(CASE WHEN last_used_at IS NULL OR last_used_at < {recorded} THEN 1 ELSE 0 END AS BIGINT)
+         FROM api_tokens
+         WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > {now})"
     ))
     .bind(secret_hash)
+    .bind(-USE_RECORDED_EVERY_SECONDS)
     .fetch_optional(pool)
     .await?;
-    match row {
-        Some((user_id, name)) => {
-            Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled).map(|user| (user, name)))
-        }
-        None => Ok(None),
+    let Some((user_id, name, stale)) = row else { return Ok(None) };
+    if stale == 1 {
+        sqlx::query(&format!("UPDATE api_tokens SET last_used_at = {now} WHERE token_hash = $1"))
+            .bind(secret_hash)
+            .execute(pool)
+            .await?;
     }
+    Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled).map(|user| (user, name)))
 }
 
 pub async fn list_tokens(pool: &Pool, user_id: &str) -> AppResult<Vec<TokenSummary>> {

@@ -108,6 +108,9 @@ pub struct TurnSettings {
     /// How long a running turn's lease lasts without renewal: an instance that dies leaves its
     /// turns counted (and findable by a Stop) at most this long.
     pub turn_lease: Duration,
+    /// How long the request log keeps what the model was sent and sent back (then only the
+    /// model, tokens, timing and metadata stay).
+    pub request_text_kept: Duration,
 }
 
 impl Default for TurnSettings {
@@ -121,6 +124,7 @@ impl Default for TurnSettings {
             approval_ttl: Duration::from_secs(60 * 60),
             max_turns_per_user: 4,
             turn_lease: crate::conversation::running::DEFAULT_LEASE,
+            request_text_kept: Duration::from_secs(30 * 24 * 60 * 60),
         }
     }
 }

@@ -16,4 +16,5 @@ mod mcp_servers;
 mod question_sets;
 mod reference_turns;
 mod reliability;
+mod request_log_retention;
 mod turn_runner;

@@ -146,21 +146,53 @@ async fn a_log_in_can_sign_the_user_out_everywhere_else() {
 }
 
 #[tokio::test]
-async fn use_slides_the_session_forward() {
+async fn use_slides_the_session_forward_at_most_once_a_minute() {
     let app = TestApp::with_mock(r#"{"responses": []}"#).await;
     let cookie = session_cookie(&sign_up(&app, "ada").await);
     let backend = palaver_core::db::Backend::of(&app.pool);
-    sqlx::query(&format!("UPDATE sessions SET expires_at = {}", backend.seconds_from_now("5")))
+    let session = || async {
+        let (expires_at, last_seen_at): (String, String) =
+            sqlx::query_as("SELECT expires_at, last_seen_at FROM sessions").fetch_one(&app.pool).await.unwrap();
+        (expires_at, last_seen_at)
+    };
+    // Used a minute ago, five seconds to live: the next request slides it a full idle period on.
+    let (soon, a_minute_ago) = (backend.seconds_from_now("5"), backend.seconds_from_now("-61"));
+    sqlx::query(&format!("UPDATE sessions SET expires_at = {soon}, last_seen_at = {a_minute_ago}"))
         .execute(&app.pool)
         .await
         .unwrap();
     app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await;
-    let (expires_at, a_day_on): (String, String) =
-        sqlx::query_as(&format!("SELECT expires_at, {} FROM sessions", backend.seconds_from_now("86400")))
-            .fetch_one(&app.pool)
-            .await
-            .unwrap();
-    assert!(expires_at > a_day_on, "a request pushes the expiry a full idle period ahead");
+    let slid = session().await;
+    let (a_day_on,): (String,) =
+        sqlx::query_as(&format!("SELECT {}", backend.seconds_from_now("86400"))).fetch_one(&app.pool).await.unwrap();
+    assert!(slid.0 > a_day_on, "a request pushes the expiry a full idle period ahead");
+    // Within the minute a request only reads: nothing is written for it.
+    assert_eq!(app.send("GET", "/auth/me", &[("cookie", &cookie)], None).await.status, StatusCode::OK);
+    assert_eq!(session().await, slid);
+}
+
+#[tokio::test]
+async fn a_tokens_use_is_recorded_at_most_once_a_minute() {
+    let app = TestApp::with_mock(r#"{"responses": []}"#).await;
+    let ada = app.user("ada", Role::User).await;
+    let last_used = || async {
+        let (last_used_at,): (Option<String>,) =
+            sqlx::query_as("SELECT last_used_at FROM api_tokens").fetch_one(&app.pool).await.unwrap();
+        last_used_at
+    };
+    assert_eq!(last_used().await, None);
+    assert_eq!(app.call(Some(&ada), "GET", "/auth/me", None).await.status, StatusCode::OK);
+    let first = last_used().await.expect("the first use is recorded");
+    assert_eq!(app.call(Some(&ada), "GET", "/auth/me", None).await.status, StatusCode::OK);
+    assert_eq!(last_used().await.as_deref(), Some(first.as_str()), "a use within the minute writes nothing");
+    let backend = palaver_core::db::Backend::of(&app.pool);
+    sqlx::query(&format!("UPDATE api_tokens SET last_used_at = {}", backend.seconds_from_now("-61")))
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let a_minute_ago = last_used().await.unwrap();
+    app.call(Some(&ada), "GET", "/auth/me", None).await;
+    assert!(last_used().await.unwrap() > a_minute_ago, "a use after the minute is recorded");
 }
 
 #[tokio::test]

@@ -26,6 +26,9 @@ const SWEEP_EVERY: Duration = Duration::from_secs(1);
 /// How many due asks one query of the sweeper takes.
 const SWEEP_BATCH: i64 = 100;
 
+/// How often the sweeper empties the request log's old text.
+const FORGET_TEXT_EVERY: Duration = Duration::from_secs(60);
+
 impl TurnRunner {
     /// Ends `pending` as expired when it is due and still pending; a turn waiting on it (an
     /// elicitation's) is told, and ends the tool's call. False when it is not due, or already
@@ -84,8 +87,8 @@ impl TurnRunner {
     }
 
     /// Dates the asks stored before asks expired, then, now and every second, ends due asks
-    /// (so asks expire across restarts) and saves the turns a stopped process cut off. Runs
-    /// until it is aborted or the pool closes.
+    /// (so asks expire across restarts) and saves the turns a stopped process cut off; once a
+    /// minute it empties the request log's old text. Runs until it is aborted or the pool closes.
     pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
         let runner = self.clone();
         tokio::spawn(async move {
@@ -97,8 +100,18 @@ impl TurnRunner {
             }
             let mut tick = tokio::time::interval(SWEEP_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            let mut forget = tokio::time::interval(FORGET_TEXT_EVERY);
+            forget.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
             loop {
-                tick.tick().await;
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = forget.tick() => {
+                        if let Err(err) = runner.forget_old_request_text().await {
+                            tracing::warn!(?err, "the request log's old text was not emptied; trying again");
+                        }
+                        continue;
+                    }
+                }
                 if runner.pool.is_closed() {
                     return;
                 }

@@ -1,5 +1,6 @@
 //! What the request log (`ai_requests.metadata`) says of a turn: the asks it made or answered,
-//! how its reply checked as a block document, whether it was stopped.
+//! how its reply checked as a block document, whether it was stopped; and how long it keeps
+//! what the model was sent and sent back.
 
 use serde::Serialize;
 
@@ -9,6 +10,15 @@ use palaver_contract::blocks::{BlockErrorCode, BlockWarningCode};
 use palaver_wire::conversation::model::AskOrigin;
 
 pub(super) mod store;
+
+impl super::TurnRunner {
+    /// Empties the request log's prompts and replies older than the settings keep them
+    /// (`TurnSettings::request_text_kept`); returns how many.
+    pub async fn forget_old_request_text(&self) -> crate::error::AppResult<u64> {
+        let kept = i64::try_from(self.settings.request_text_kept.as_secs()).unwrap_or(i64::MAX);
+        store::forget_old_text(&self.pool, kept).await
+    }
+}
 
 /// `ai_requests.metadata`: what a turn asked or answered, how its reply checked as a document,
 /// and whether the user stopped it.

@@ -44,3 +44,16 @@ pub async fn log_ai_request(pool: &Pool, entry: &AiRequestLog<'_>) -> AppResult<
     .await?;
     Ok(())
 }
+
+/// Empties the prompt and reply text of every request logged more than `kept_seconds` ago (its
+/// model, tokens, timing, rating and metadata stay); returns how many it emptied.
+pub async fn forget_old_text(pool: &Pool, kept_seconds: i64) -> AppResult<u64> {
+    let cutoff = Backend::of(pool).seconds_from_now("$1");
+    let forgotten = sqlx::query(&format!(
+        "UPDATE ai_requests SET prompt = '', response = '' WHERE created_at < {cutoff} AND (prompt <> '' OR response <> '')"
+    ))
+    .bind(-kept_seconds)
+    .execute(pool)
+    .await?;
+    Ok(forgotten.rows_affected())
+}
