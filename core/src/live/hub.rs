@@ -1,13 +1,14 @@
-//! The hub every live event passes through. An event is stored once (`live_events`) and
-//! signalled to every instance; each instance's hub reads it back and broadcasts it to its own
-//! connections, which keep their user's events. A client that comes back, to any instance,
-//! gets what it missed from the table.
+//! The hub every live event passes through. An event is stored once (`live_events`), handed at
+//! once to its user's connections on this instance, and signalled to the other instances with
+//! its user's id; an instance reads it back only when that user has a connection there. A client
+//! that comes back, to any instance, gets what it missed from the table.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
+use super::channels::{Membership, UserChannels};
 use super::store;
 use crate::db::Pool;
 use crate::error::AppResult;
@@ -20,28 +21,18 @@ const MISSED_AT_MOST: i64 = 256;
 /// How long events are kept for clients that come back.
 const KEPT_SECONDS: i64 = 3600;
 
-/// How many events a slow connection may fall behind before it is told to resync.
-const CHANNEL_CAPACITY: usize = 1024;
-
 /// The id of an event meant for everyone (a resync): no stored event has it, so a client
 /// that comes back with it is told to resync again.
 const EVERYONE_ID: &str = "0";
 
-/// An event with its ids and whose it is; `user_id` is empty for one meant for everyone.
+/// An event with its ids.
 #[derive(Debug)]
 pub struct Delivered {
     /// Its place among every user's events: it orders them, and is never shown.
     pub seq: i64,
     /// What its client sees as its id: random, so it tells nothing of other users' events.
     pub id: String,
-    pub user_id: String,
     pub event: LiveEvent,
-}
-
-impl Delivered {
-    pub fn is_for(&self, user_id: &str) -> bool {
-        self.user_id.is_empty() || self.user_id == user_id
-    }
 }
 
 /// The live events of every user. Cloning shares it.
@@ -49,7 +40,9 @@ impl Delivered {
 pub struct LiveHub {
     pool: Pool,
     signals: Signals,
-    sender: broadcast::Sender<Arc<Delivered>>,
+    /// Names this instance in its signals, so it does not deliver its own events twice.
+    instance: Arc<str>,
+    channels: UserChannels,
     /// Flips to true when Palaver shuts down: every event stream ends.
     closing: watch::Sender<bool>,
 }
@@ -61,18 +54,31 @@ pub enum Missed {
     TooMuch,
 }
 
-/// A new connection: what it missed, then every event as it happens.
+/// A new connection: what it missed, then every event of its user as it happens.
 pub struct Subscription {
     pub missed: Missed,
-    pub live: broadcast::Receiver<Arc<Delivered>>,
+    pub live: Membership,
+}
+
+/// What a [`Channel::Live`] signal carries: `<instance> <seq> <user id>`.
+fn live_signal(instance: &str, seq: i64, user_id: &str) -> String {
+    format!("{instance} {seq} {user_id}")
+}
+
+fn read_live_signal(payload: &str) -> Option<(&str, i64, &str)> {
+    let mut parts = payload.splitn(3, ' ');
+    let instance = parts.next()?;
+    let seq = parts.next()?.parse().ok()?;
+    Some((instance, seq, parts.next()?))
 }
 
 impl LiveHub {
     /// A hub delivering the events signalled on `signals`; it prunes old events as it goes.
     pub fn new(pool: Pool, signals: Signals) -> Self {
-        let (sender, _) = broadcast::channel(CHANNEL_CAPACITY);
-        tokio::spawn(deliver(pool.clone(), signals.subscribe(), sender.clone()));
-        Self { pool, signals, sender, closing: watch::channel(false).0 }
+        let instance: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
+        let channels = UserChannels::default();
+        tokio::spawn(deliver(pool.clone(), signals.subscribe(), instance.clone(), channels.clone()));
+        Self { pool, signals, instance, channels, closing: watch::channel(false).0 }
     }
 
     /// Ends every event stream (clients reconnect to whichever instance serves next).
@@ -88,31 +94,37 @@ impl LiveHub {
         }
     }
 
-    /// Stores `event` for `user_id` and signals it to every instance. A failure is logged,
-    /// not returned: a live event only saves a reload, and what it tells is stored already.
+    /// Stores `event` for `user_id`, hands it to their connections here and signals it to the
+    /// other instances. A failure is logged, not returned: a live event only saves a reload,
+    /// and what it tells is stored already.
     pub async fn publish(&self, user_id: &str, event: LiveEvent) {
-        if let Err(err) = self.try_publish(user_id, &event).await {
+        if let Err(err) = self.try_publish(user_id, event).await {
             tracing::warn!(?err, user = user_id, "a live event was not sent");
         }
     }
 
-    async fn try_publish(&self, user_id: &str, event: &LiveEvent) -> AppResult<()> {
-        let json = serde_json::to_string(event)?;
-        let seq = store::insert(&self.pool, user_id, &json).await?;
-        self.signals.send(Channel::Live, &seq.to_string()).await
+    async fn try_publish(&self, user_id: &str, event: LiveEvent) -> AppResult<()> {
+        let json = serde_json::to_string(&event)?;
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let seq = store::insert(&self.pool, &id, user_id, &json).await?;
+        self.channels.send(user_id, Arc::new(Delivered { seq, id, event }));
+        if self.signals.cross_instances() {
+            self.signals.send(Channel::Live, &live_signal(&self.instance, seq, user_id)).await?;
+        }
+        Ok(())
     }
 
     /// Subscribes `user_id`; `last_seen` is the `Last-Event-ID` of a client that reconnects.
     /// An event can be both missed and live: the caller skips the live copy.
     pub async fn subscribe(&self, user_id: &str, last_seen: Option<&str>) -> Subscription {
-        let live = self.sender.subscribe();
+        let live = self.channels.join(user_id);
         let missed = match last_seen {
             None => Missed::Events(Vec::new()),
             Some(seen) => match store::after(&self.pool, user_id, seen, MISSED_AT_MOST + 1).await {
                 Ok(Some(events)) if events.len() <= MISSED_AT_MOST as usize => Missed::Events(
                     events
                         .into_iter()
-                        .filter_map(|(seq, id, json)| Some(Arc::new(delivered(seq, id, user_id.to_owned(), &json)?)))
+                        .filter_map(|(seq, id, json)| Some(Arc::new(delivered(seq, id, &json)?)))
                         .collect(),
                 ),
                 _ => Missed::TooMuch,
@@ -120,11 +132,16 @@ impl LiveHub {
         };
         Subscription { missed, live }
     }
+
+    /// How many users have a connection to this instance.
+    pub fn connected_users(&self) -> usize {
+        self.channels.users()
+    }
 }
 
-fn delivered(seq: i64, id: String, user_id: String, json: &str) -> Option<Delivered> {
+fn delivered(seq: i64, id: String, json: &str) -> Option<Delivered> {
     match serde_json::from_str(json) {
-        Ok(event) => Some(Delivered { seq, id, user_id, event }),
+        Ok(event) => Some(Delivered { seq, id, event }),
         Err(err) => {
             tracing::error!(%err, seq, "unreadable live event skipped");
             None
@@ -132,11 +149,12 @@ fn delivered(seq: i64, id: String, user_id: String, json: &str) -> Option<Delive
     }
 }
 
-/// Reads back each event signalled and broadcasts it here, until the signals end or the pool
-/// closes (Palaver shuts down); prunes the table once a minute.
-async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, sender: broadcast::Sender<Arc<Delivered>>) {
+/// Delivers here the events other instances signal, reading back only those of users connected
+/// here, until the signals end or the pool closes (Palaver shuts down); prunes the table once a
+/// minute.
+async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, instance: Arc<str>, channels: UserChannels) {
     let mut prune = tokio::time::interval(Duration::from_secs(60));
-    let everyone = |event| Arc::new(Delivered { seq: 0, id: EVERYONE_ID.into(), user_id: String::new(), event });
+    let everyone = |event| Arc::new(Delivered { seq: 0, id: EVERYONE_ID.into(), event });
     while !pool.is_closed() {
         let signal = tokio::select! {
             signal = signals.recv() => signal,
@@ -149,23 +167,26 @@ async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, sender: b
         };
         match signal {
             Ok(Signal { channel: Channel::Live, payload }) => {
-                let Ok(seq) = payload.parse::<i64>() else { continue };
+                let Some((sender, seq, user_id)) = read_live_signal(&payload) else { continue };
+                if sender == &*instance || !channels.has(user_id) {
+                    continue;
+                }
                 match store::event(&pool, seq).await {
-                    Ok(Some((user_id, id, json))) => {
-                        if let Some(delivered) = delivered(seq, id, user_id, &json) {
-                            let _ = sender.send(Arc::new(delivered));
+                    Ok(Some((id, json))) => {
+                        if let Some(delivered) = delivered(seq, id, &json) {
+                            channels.send(user_id, Arc::new(delivered));
                         }
                     }
                     Ok(None) => {}
                     Err(err) => {
                         tracing::warn!(?err, seq, "a live event could not be read back");
-                        let _ = sender.send(everyone(LiveEvent::Resync(Resync {})));
+                        channels.send(user_id, everyone(LiveEvent::Resync(Resync {})));
                     }
                 }
             }
             // What other instances sent meanwhile is lost: everyone loads again.
             Ok(Signal { channel: Channel::Reconnected, .. }) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                let _ = sender.send(everyone(LiveEvent::Resync(Resync {})));
+                channels.send_to_everyone(everyone(LiveEvent::Resync(Resync {})));
             }
             Ok(Signal { channel: Channel::Stop | Channel::Stream, .. }) => {}
             Err(broadcast::error::RecvError::Closed) => return,
@@ -189,22 +210,28 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn a_client_that_comes_back_gets_what_it_missed_or_a_resync() {
+    async fn hub() -> (LiveHub, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let pool = crate::db::connect(&crate::db::scratch_url(dir.path()).await.unwrap()).await.unwrap();
-        let hub = LiveHub::new(pool, Signals::local());
-        let mut live = hub.sender.subscribe();
+        (LiveHub::new(pool, Signals::local()), dir)
+    }
+
+    #[tokio::test]
+    async fn a_client_that_comes_back_gets_what_it_missed_or_a_resync() {
+        let (hub, _dir) = hub().await;
+        let mut adas = hub.subscribe("ada", None).await.live;
+        let mut bobs = hub.subscribe("bob", None).await.live;
         hub.publish("ada", started("h1")).await;
         hub.publish("bob", started("h2")).await;
         hub.publish("ada", started("h3")).await;
-        let first = live.recv().await.unwrap().id.clone();
-        let bobs = live.recv().await.unwrap();
-        assert_eq!((bobs.user_id.as_str(), bobs.event.history_id()), ("bob", Some("h2")), "delivered in order");
-        let third = live.recv().await.unwrap().id.clone();
+        let first = adas.recv().await.unwrap().id.clone();
+        let bobs = bobs.recv().await.unwrap();
+        assert_eq!(bobs.event.history_id(), Some("h2"));
+        let third = adas.recv().await.unwrap();
+        assert_eq!(third.event.history_id(), Some("h3"), "delivered in order");
 
         let again = hub.subscribe("ada", Some(&first)).await;
-        assert_eq!(ids(again.missed), [third], "ada's own, after the one she saw");
+        assert_eq!(ids(again.missed), [third.id.clone()], "ada's own, after the one she saw");
         assert_eq!(ids(hub.subscribe("ada", None).await.missed), Vec::<String>::new(), "a new client starts now");
         for unknown in [bobs.id.clone(), bobs.seq.to_string(), "999999".into(), "epoch.1".into(), EVERYONE_ID.into()] {
             let missed = hub.subscribe("ada", Some(&unknown)).await.missed;
@@ -219,23 +246,54 @@ mod tests {
 
     #[tokio::test]
     async fn an_events_id_tells_nothing_of_other_users_events() {
-        let dir = tempfile::tempdir().unwrap();
-        let pool = crate::db::connect(&crate::db::scratch_url(dir.path()).await.unwrap()).await.unwrap();
-        let hub = LiveHub::new(pool, Signals::local());
-        let mut live = hub.sender.subscribe();
+        let (hub, _dir) = hub().await;
+        let mut adas = hub.subscribe("ada", None).await.live;
         hub.publish("ada", started("h1")).await;
-        let before = live.recv().await.unwrap().id.clone();
+        let before = adas.recv().await.unwrap().id.clone();
         for history in ["h2", "h3", "h4"] {
             hub.publish("bob", started(history)).await;
-            live.recv().await.unwrap();
         }
         hub.publish("ada", started("h5")).await;
-        let after = live.recv().await.unwrap().id.clone();
+        let after = adas.recv().await.unwrap().id.clone();
         // A count would have skipped bob's three between ada's two: each id is random instead.
         for id in [&before, &after] {
             assert!(id.len() == 32 && id.chars().all(|c| c.is_ascii_hexdigit()), "not a count: {id}");
         }
         assert_ne!(before, after);
         assert_eq!(ids(hub.subscribe("ada", Some(&before)).await.missed), [after], "and still resumes");
+    }
+
+    #[tokio::test]
+    async fn an_event_reaches_only_its_users_connections_and_a_channel_closes_with_its_last() {
+        let (hub, _dir) = hub().await;
+        let (mut ada_tab, mut ada_phone) =
+            (hub.subscribe("ada", None).await.live, hub.subscribe("ada", None).await.live);
+        let mut bobs = hub.subscribe("bob", None).await.live;
+        assert_eq!(hub.connected_users(), 2);
+        hub.publish("ada", started("h1")).await;
+        hub.publish("bob", started("h2")).await;
+        for connection in [&mut ada_tab, &mut ada_phone] {
+            assert_eq!(connection.recv().await.unwrap().event.history_id(), Some("h1"), "each of ada's connections");
+        }
+        // Bob's first event is his own: ada's never entered his channel.
+        assert_eq!(bobs.recv().await.unwrap().event.history_id(), Some("h2"));
+
+        drop(ada_tab);
+        assert_eq!(hub.connected_users(), 2, "ada's phone still listens");
+        drop(ada_phone);
+        assert_eq!(hub.connected_users(), 1, "ada's channel went with her last connection");
+        hub.publish("ada", started("h3")).await;
+        assert_eq!(hub.connected_users(), 1, "an event for nobody here opens nothing");
+        drop(bobs);
+        assert_eq!(hub.connected_users(), 0);
+    }
+
+    #[test]
+    fn a_live_signal_names_its_instance_its_event_and_its_user() {
+        let payload = live_signal("i1", 42, "user with spaces");
+        assert_eq!(read_live_signal(&payload), Some(("i1", 42, "user with spaces")));
+        for unreadable in ["", "i1", "i1 x u", "i1 42"] {
+            assert_eq!(read_live_signal(unreadable), None, "{unreadable:?}");
+        }
     }
 }

@@ -5,7 +5,9 @@
 //! is gone. Events are stored, so every instance on one database delivers them.
 //! The events themselves are in `palaver_wire::live`.
 
+mod channels;
 mod hub;
 mod store;
 
+pub use channels::Membership;
 pub use hub::{Delivered, LiveHub, Missed, Subscription};

@@ -9,14 +9,14 @@ use crate::error::AppResult;
 /// A stored event: its sequence number, its public id and its JSON.
 pub type StoredEvent = (i64, String, String);
 
-/// Stores an event of `user_id`; its sequence number.
-pub async fn insert(pool: &Pool, user_id: &str, event_json: &str) -> AppResult<i64> {
+/// Stores an event of `user_id` under its public id; its sequence number.
+pub async fn insert(pool: &Pool, public_id: &str, user_id: &str, event_json: &str) -> AppResult<i64> {
     let backend = Backend::of(pool);
     let (seq,): (i64,) = sqlx::query_as(&format!(
         "INSERT INTO live_events (public_id, user_id, event) VALUES ($1, $2, {}) RETURNING seq",
         backend.json("$3")
     ))
-    .bind(uuid::Uuid::new_v4().simple().to_string())
+    .bind(public_id)
     .bind(user_id)
     .bind(backend.storable_json(event_json.to_owned()))
     .fetch_one(pool)
@@ -24,9 +24,9 @@ pub async fn insert(pool: &Pool, user_id: &str, event_json: &str) -> AppResult<i
     Ok(seq)
 }
 
-/// The event `seq`, as `(user id, public id, event JSON)`.
-pub async fn event(pool: &Pool, seq: i64) -> AppResult<Option<(String, String, String)>> {
-    Ok(sqlx::query_as("SELECT user_id, public_id, CAST(event AS TEXT) FROM live_events WHERE seq = $1")
+/// The event `seq`, as `(public id, event JSON)`.
+pub async fn event(pool: &Pool, seq: i64) -> AppResult<Option<(String, String)>> {
+    Ok(sqlx::query_as("SELECT public_id, CAST(event AS TEXT) FROM live_events WHERE seq = $1")
         .bind(seq)
         .fetch_optional(pool)
         .await?)

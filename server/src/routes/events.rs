@@ -42,16 +42,13 @@ pub async fn events(
         ),
         Missed::TooMuch => (vec![resync()], HashSet::new()),
     };
-    let user_id = caller.user.id;
     let live = stream::unfold(subscription.live, move |mut live| {
-        let (user_id, sent) = (user_id.clone(), sent.clone());
+        let sent = sent.clone();
         async move {
             loop {
                 match live.recv().await {
                     // One stored after the subscription began may have come with the missed ones.
-                    Ok(delivered) if delivered.is_for(&user_id) && !sent.contains(&delivered.seq) => {
-                        return Some((event_of(&delivered), live));
-                    }
+                    Ok(delivered) if !sent.contains(&delivered.seq) => return Some((event_of(&delivered), live)),
                     Ok(_) => {}
                     // Fell behind the channel: what it lost cannot be told apart, so resync.
                     Err(RecvError::Lagged(_)) => return Some((resync(), live)),
