@@ -171,12 +171,12 @@ def palaver_env(port, database_url, data_dir, script_path, log_sql=False):
     )
 
 
-def start_palaver(port, database_url, data_dir, script, log=None):
+def start_palaver(port, database_url, data_dir, script, log=None, binary="release"):
     script_path = os.path.join(data_dir, f"mock-{port}.json")
     with open(script_path, "w") as file:
         json.dump(script, file)
     server = subprocess.Popen(
-        [os.path.join(ROOT, "target/release/palaver")],
+        [os.path.join(ROOT, f"target/{binary}/palaver")],
         cwd=ROOT,
         env=palaver_env(port, database_url, data_dir, script_path, log_sql=log is not None),
         stderr=log,
@@ -185,13 +185,14 @@ def start_palaver(port, database_url, data_dir, script, log=None):
     return server
 
 
-def count_inserts(workdir):
-    """The inserts each request of one Palaver cycle makes, from sqlx's statement log:
-    (per prompt, including the conversation's own; per answer)."""
+def cycle_statements(workdir, binary):
+    """The statements one Palaver cycle runs, from sqlx's statement log, as
+    (the prompt's, including the conversation's own; the answer's): each a list of the
+    statements' summaries (their first words)."""
     log_path = os.path.join(workdir, "statements.log")
     with open(log_path, "w") as log:
         script = mock_scripts(["count"], 1)[0]
-        server = start_palaver(PORTS[0], f"sqlite://{workdir}/count.db?mode=rwc", workdir, script, log=log)
+        server = start_palaver(PORTS[0], f"sqlite://{workdir}/count.db?mode=rwc", workdir, script, log=log, binary=binary)
         try:
             client = Client(PORTS[0], signed_in_token(PORTS[0], "counter"))
             marks = []
@@ -211,10 +212,24 @@ def count_inserts(workdir):
             server.terminate()
             server.wait(timeout=10)
     with open(log_path, "rb") as log:
-        text = re.sub(rb"\x1b\[[0-9;]*m", b"", log.read())  # the log's colours
-    marks = [len(re.sub(rb"\x1b\[[0-9;]*m", b"", open(log_path, "rb").read()[:mark])) for mark in marks]
-    inserts = lambda part: len(re.findall(rb'summary="INSERT', part))
-    return inserts(text[marks[0] : marks[1]]), inserts(text[marks[1] : marks[2]])
+        raw = log.read()
+    uncoloured = lambda part: re.sub(rb"\x1b\[[0-9;]*m", b"", part)  # the log's colours
+    summaries = lambda part: [s.decode() for s in re.findall(rb'summary="([^"]*)"', uncoloured(part))]
+    return summaries(raw[marks[0] : marks[1]]), summaries(raw[marks[1] : marks[2]])
+
+
+def count_inserts(statements):
+    inserts = lambda part: sum(1 for summary in part if summary.startswith("INSERT"))
+    return inserts(statements[0]), inserts(statements[1])
+
+
+def print_census(statements):
+    """Each request's statements, grouped by their summary, most frequent first."""
+    for request, part in zip(("prompt (with the conversation's creation)", "answer"), statements):
+        print(f"{len(part)} statements with the {request}:")
+        for summary in sorted(set(part), key=lambda summary: (-part.count(summary), summary)):
+            print(f"  {part.count(summary):>3} × {summary}")
+    print(f"{sum(len(part) for part in statements)} statements per cycle")
 
 
 def peak_rss_kib(pid):
@@ -300,18 +315,31 @@ def main():
     parser.add_argument("--cycles", type=int, default=40, help="cycles per user at each level")
     parser.add_argument("--users", default="1,8,64", help="concurrency levels")
     parser.add_argument("--setups", default="sqlite,postgres,postgres-2,bare-sqlite,bare-postgres")
+    parser.add_argument(
+        "--statements", action="store_true", help="only list the statements of one cycle (a debug build will do)"
+    )
     args = parser.parse_args()
+    if args.statements:
+        subprocess.run(["cargo", "build", "-p", "palaver-server", "--bin", "palaver"], cwd=ROOT, check=True)
+        workdir = tempfile.mkdtemp(prefix="palaver-statements-")
+        try:
+            print_census(cycle_statements(workdir, "debug"))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     levels = [int(level) for level in args.users.split(",")]
     setups = args.setups.split(",")
 
     print("building the release server and the bare limit…", flush=True)
     subprocess.run(
-        ["cargo", "build", "--release", "-p", "server", "--bin", "palaver", "--example", "bare_cycle"], cwd=ROOT, check=True
+        ["cargo", "build", "--release", "-p", "palaver-server", "--bin", "palaver", "--example", "bare_cycle"], cwd=ROOT, check=True
     )
     workdir = tempfile.mkdtemp(prefix="palaver-load-")
     postgres = Postgres(workdir) if any("postgres" in setup for setup in setups) else None
     try:
-        inserts = count_inserts(workdir)
+        statements = cycle_statements(workdir, "release")
+        print_census(statements)
+        inserts = count_inserts(statements)
         print(f"a Palaver cycle inserts {inserts[0]} rows with its prompt and {inserts[1]} with its answer")
         plan = {level: [[f"cycle {level}-{user}-{n}" for n in range(args.cycles)] for user in range(level)] for level in levels}
         prompts = [prompt for level in levels for user in plan[level] for prompt in user]

@@ -7,7 +7,7 @@ use palaver_contract::blocks::{
 };
 
 /// How this server takes block replies.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BlocksSettings {
     /// The html block is allowed (sanitized, shown in a sandboxed frame).
     pub html: bool,
