@@ -99,16 +99,19 @@ pub async fn touch_session(
 ) -> AppResult<Option<UserView>> {
     let backend = Backend::of(pool);
     let (now, oldest, recorded) = (backend.now(), backend.seconds_from_now("$2"), backend.seconds_from_now("$3"));
-    let row: Option<(String, i64)> = sqlx::query_as(&format!(
-        "SELECT user_id, CAST(CASE WHEN last_seen_at < {recorded} THEN 1 ELSE 0 END AS BIGINT) FROM sessions
-         WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > {now} AND created_at > {oldest}"
+    let row: Option<(String, String, String, String, i64, i64)> = sqlx::query_as(&with_user(
+        &format!(
+            "SELECT user_id, CAST(CASE WHEN last_seen_at < {recorded} THEN 1 ELSE 0 END AS BIGINT) AS stale FROM sessions
+             WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > {now} AND created_at > {oldest}"
+        ),
+        "credential.stale",
     ))
     .bind(secret_hash)
     .bind(-max_seconds)
     .bind(-USE_RECORDED_EVERY_SECONDS)
     .fetch_optional(pool)
     .await?;
-    let Some((user_id, stale)) = row else { return Ok(None) };
+    let Some((id, username, role, created, disabled, stale)) = row else { return Ok(None) };
     if stale == 1 {
         let expires = backend.seconds_from_now("$2");
         sqlx::query(&format!(
@@ -119,7 +122,13 @@ pub async fn touch_session(
         .execute(pool)
         .await?;
     }
-    Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled))
+    Ok(Some(user_view((id, username, role, created, disabled))).filter(|user| !user.disabled))
+}
+
+/// `credential` (a statement giving a live credential's `user_id` and more) with its user's
+/// columns and then `more` of the credential's, in one statement.
+fn with_user(credential: &str, more: &str) -> String {
+    format!("SELECT {USER_COLUMNS}, {more} FROM users JOIN ({credential}) credential ON users.id = credential.user_id")
 }
 
 pub async fn revoke_session(pool: &Pool, secret_hash: &str) -> AppResult<()> {
@@ -208,23 +217,26 @@ pub async fn create_token(
 pub async fn use_token(pool: &Pool, secret_hash: &str) -> AppResult<Option<(UserView, String)>> {
     let backend = Backend::of(pool);
     let (now, recorded) = (backend.now(), backend.seconds_from_now("$2"));
-    let row: Option<(String, String, i64)> = sqlx::query_as(&format!(
-        "SELECT user_id, name, CAST(CASE WHEN last_used_at IS NULL OR last_used_at < {recorded} THEN 1 ELSE 0 END AS BIGINT)
-         FROM api_tokens
-         WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > {now})"
+    let row: Option<(String, String, String, String, i64, String, i64)> = sqlx::query_as(&with_user(
+        &format!(
+            "SELECT user_id, name, CAST(CASE WHEN last_used_at IS NULL OR last_used_at < {recorded} THEN 1 ELSE 0 END AS BIGINT) AS stale
+             FROM api_tokens
+             WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > {now})"
+        ),
+        "credential.name, credential.stale",
     ))
     .bind(secret_hash)
     .bind(-USE_RECORDED_EVERY_SECONDS)
     .fetch_optional(pool)
     .await?;
-    let Some((user_id, name, stale)) = row else { return Ok(None) };
+    let Some((id, username, role, created, disabled, name, stale)) = row else { return Ok(None) };
     if stale == 1 {
         sqlx::query(&format!("UPDATE api_tokens SET last_used_at = {now} WHERE token_hash = $1"))
             .bind(secret_hash)
             .execute(pool)
             .await?;
     }
-    Ok(user_by_id(pool, &user_id).await?.filter(|user| !user.disabled).map(|user| (user, name)))
+    Ok(Some(user_view((id, username, role, created, disabled))).filter(|user| !user.disabled).map(|user| (user, name)))
 }
 
 pub async fn list_tokens(pool: &Pool, user_id: &str) -> AppResult<Vec<TokenSummary>> {

@@ -25,12 +25,14 @@ pub struct ServerChoices {
 
 impl ServerChoices {
     pub async fn read(pool: &Pool) -> AppResult<ServerChoices> {
-        let open_signup = store::server_setting(pool, OPEN_SIGNUP).await?.and_then(|value| value.parse().ok());
-        let hidden_models = match store::server_setting(pool, HIDDEN_MODELS).await? {
-            Some(json) => serde_json::from_str(&json)?,
-            None => Vec::new(),
-        };
-        Ok(ServerChoices { open_signup, hidden_models })
+        let mut choices = ServerChoices::default();
+        for (key, value) in store::server_settings(pool, [OPEN_SIGNUP, HIDDEN_MODELS]).await? {
+            match key.as_str() {
+                OPEN_SIGNUP => choices.open_signup = value.parse().ok(),
+                _ => choices.hidden_models = serde_json::from_str(&value)?,
+            }
+        }
+        Ok(choices)
     }
 
     /// Whether a configured model is on offer (the default always is).

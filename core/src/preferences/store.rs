@@ -32,11 +32,13 @@ pub async fn save_user_preferences(
     Ok(())
 }
 
-/// The server setting `key` (JSON), when an admin set it.
-pub async fn server_setting(pool: &Pool, key: &str) -> AppResult<Option<String>> {
-    let row: Option<(String,)> =
-        sqlx::query_as("SELECT value FROM server_settings WHERE key = $1").bind(key).fetch_optional(pool).await?;
-    Ok(row.map(|(value,)| value))
+/// The server settings an admin set of the two `keys`, as `(key, value)`, in one statement.
+pub async fn server_settings(pool: &Pool, keys: [&str; 2]) -> AppResult<Vec<(String, String)>> {
+    Ok(sqlx::query_as("SELECT key, value FROM server_settings WHERE key IN ($1, $2)")
+        .bind(keys[0])
+        .bind(keys[1])
+        .fetch_all(pool)
+        .await?)
 }
 
 pub async fn save_server_setting(pool: &Pool, key: &str, value: &str) -> AppResult<()> {
