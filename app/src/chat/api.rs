@@ -6,13 +6,22 @@ use leptos::prelude::*;
 use crate::server_fn::{Reported, server_caller};
 use palaver_wire::body::ModelOption;
 use palaver_wire::conversation::model::{HistorySummary, HistoryView};
+#[cfg(feature = "ssr")]
+use palaver_wire::conversation::page::PageRequest;
 use palaver_wire::error::AppError;
 
-/// The caller's conversations; with `search`, those whose title or messages hold it.
+/// A page of the caller's conversations, most recently active first: `limit` of them (50 when
+/// left out, at most 200) after the `before` cursor (`PageCursor::encode`); with `search`, those
+/// whose title or messages hold it. A page shorter than `limit` is the last.
 #[server(prefix = "/api", endpoint = "list_histories")]
-pub async fn list_histories(search: Option<String>) -> Result<Vec<HistorySummary>, AppError> {
+pub async fn list_histories(
+    #[server(default)] search: Option<String>,
+    #[server(default)] before: Option<String>,
+    #[server(default)] limit: Option<u32>,
+) -> Result<Vec<HistorySummary>, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.list(&caller, search.as_deref()).await.reported()
+    let page = PageRequest::new(limit, before.as_deref()).map_err(AppError::BadRequest)?;
+    state.conversations.list_page(&caller, search.as_deref(), false, &page).await.map(|page| page.data).reported()
 }
 
 #[server(prefix = "/api", endpoint = "get_history")]

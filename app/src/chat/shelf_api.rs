@@ -6,14 +6,21 @@ use leptos::prelude::*;
 #[cfg(feature = "ssr")]
 use crate::server_fn::{Reported, app_state, server_caller};
 use palaver_wire::conversation::model::{HistorySummary, HistoryView};
+#[cfg(feature = "ssr")]
+use palaver_wire::conversation::page::PageRequest;
 use palaver_wire::conversation::share::{ShareLink, ShareStatus};
 use palaver_wire::error::AppError;
 
-/// The caller's archived conversations; with `search`, those whose title or messages hold it.
+/// A page of the caller's archived conversations, as `list_histories` pages the others.
 #[server(prefix = "/api", endpoint = "list_archived")]
-pub async fn list_archived(#[server(default)] search: Option<String>) -> Result<Vec<HistorySummary>, AppError> {
+pub async fn list_archived(
+    #[server(default)] search: Option<String>,
+    #[server(default)] before: Option<String>,
+    #[server(default)] limit: Option<u32>,
+) -> Result<Vec<HistorySummary>, AppError> {
     let (state, caller) = server_caller().await?;
-    state.conversations.list_shelf(&caller, search.as_deref(), true).await.reported()
+    let page = PageRequest::new(limit, before.as_deref()).map_err(AppError::BadRequest)?;
+    state.conversations.list_page(&caller, search.as_deref(), true, &page).await.map(|page| page.data).reported()
 }
 
 /// Pins or archives a conversation (or takes it back); `None` leaves that as it is.

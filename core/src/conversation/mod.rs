@@ -8,6 +8,7 @@ pub mod actions;
 mod block_settings;
 pub mod branches;
 pub mod leases;
+pub mod pages;
 pub mod running;
 pub mod service;
 pub mod shelf;

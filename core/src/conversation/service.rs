@@ -1,6 +1,8 @@
 //! Conversation actions, shared by the JSON API (`/gpt/histories…`) and the server functions:
 //! list, create, read (authorize, then the view), rename, delete and stop.
 
+use std::collections::HashMap;
+
 use crate::db::Pool;
 
 use palaver_contract::blocks::BlocksCheck;
@@ -9,7 +11,7 @@ use palaver_contract::blocks::model::Block;
 use super::BlocksSettings;
 use super::access::{HistoryAccess, authorize_history};
 use super::running::RunningTurns;
-use super::store;
+use super::{pages, store};
 use crate::accounts::auth::Caller;
 use crate::error::{AppError, AppResult, Error};
 use crate::live::LiveHub;
@@ -17,6 +19,7 @@ use crate::llm::Models;
 use crate::preferences::ServerChoices;
 use palaver_wire::body::ModelOption;
 use palaver_wire::conversation::model::{HistoryRow, HistorySummary, HistoryView, Rating, check_title};
+use palaver_wire::conversation::page::{PageCursor, PageRequest, Paged};
 use palaver_wire::live::{HistoryChange, HistoryChanged, LiveEvent};
 
 /// The conversations service (a substate of the app's state): the database, how replies are
@@ -52,41 +55,48 @@ impl Conversations {
         self.live.publish(&caller.user.id, LiveEvent::HistoryChanged(event)).await;
     }
 
-    /// The caller's conversations but the archived ones, most recently active first; with
-    /// `search`, those whose title or messages hold it (a search of only spaces lists them all).
-    pub async fn list(&self, caller: &Caller, search: Option<&str>) -> AppResult<Vec<HistorySummary>> {
-        self.list_shelf(caller, search, false).await
-    }
-
-    /// As `list`, of the caller's archived conversations (`archived`) or of the others.
-    pub async fn list_shelf(
+    /// A page of the caller's archived conversations (`archived`) or of the others, most
+    /// recently active first (ties broken by id), after `page.before`; with `search`, those whose
+    /// title or messages hold it (a search of only spaces lists them all). One statement.
+    pub async fn list_page(
         &self,
         caller: &Caller,
         search: Option<&str>,
         archived: bool,
-    ) -> AppResult<Vec<HistorySummary>> {
-        match search.map(str::trim).filter(|search| !search.is_empty()) {
-            Some(search) => {
-                let search: String = search.chars().take(SEARCH_MAX_LENGTH).collect();
-                store::search_histories(&self.pool, &caller.user.id, &search, archived).await
-            }
-            None => store::list_histories(&self.pool, &caller.user.id, archived).await,
-        }
+        page: &PageRequest,
+    ) -> AppResult<Paged<Vec<HistorySummary>>> {
+        let search: Option<String> = search
+            .map(str::trim)
+            .filter(|search| !search.is_empty())
+            .map(|search| search.chars().take(SEARCH_MAX_LENGTH).collect());
+        let mut found =
+            pages::store::page_of_histories(&self.pool, &caller.user.id, archived, search.as_deref(), page).await?;
+        let limit = usize::try_from(page.limit).unwrap_or(usize::MAX);
+        let more = found.len() > limit;
+        found.truncate(limit);
+        let next_before = if more { found.last().map(|last| PageCursor::after(last).encode()) } else { None };
+        Ok(Paged { data: found, more, next_before })
     }
 
-    /// The caller's conversations as `list_shelf` finds them, each whole.
-    pub async fn list_documents(
+    /// The conversations of `list_page`, each whole: six statements a page, however many
+    /// conversations it holds. One deleted between the list and its read is left out.
+    pub async fn document_page(
         &self,
         caller: &Caller,
         search: Option<&str>,
         archived: bool,
-    ) -> AppResult<Vec<HistoryView>> {
-        let mut views = Vec::new();
-        for summary in self.list_shelf(caller, search, archived).await? {
-            // One deleted between the list and its read is left out.
-            views.extend(self.view_now(&summary.id).await?);
+        page: &PageRequest,
+    ) -> AppResult<Paged<Vec<HistoryView>>> {
+        let Paged { data, more, next_before } = self.list_page(caller, search, archived, page).await?;
+        let ids: Vec<String> = data.into_iter().map(|summary| summary.id).collect();
+        let views = pages::store::load_histories(&self.pool, &ids).await?;
+        let states = pages::store::block_states_of(&self.pool, &ids).await?;
+        let running = pages::store::running_among(&self.pool, &ids).await?;
+        let mut views = self.as_shown(views, states).await?;
+        for view in &mut views {
+            view.running = running.contains(&view.id);
         }
-        Ok(views)
+        Ok(Paged { data: views, more, next_before })
     }
 
     /// The models a conversation of the caller's may run on now (an admin may have taken some
@@ -177,39 +187,57 @@ impl Conversations {
         })
     }
 
-    /// A conversation as clients see it, without an access check: each document reply
-    /// carries its check (made with this server's block settings as they are now), with the
-    /// blocks host actions changed since.
+    /// A conversation as clients see it, without an access check (see `as_shown`).
     pub async fn view(&self, id: &str) -> AppResult<Option<HistoryView>> {
-        let Some(mut view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
-        view.model = Some(self.models.for_conversation(view.model.as_deref()).id.clone());
+        let Some(view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
+        let states = pages::store::block_states_of(&self.pool, &[id.to_string()]).await?;
+        Ok(self.as_shown(vec![view], states).await?.pop())
+    }
+
+    /// Conversations as clients see them: each names the model it runs on, and each document
+    /// reply carries its check (made with this server's block settings as they are now), with
+    /// the blocks host actions changed since (`states`, by conversation).
+    async fn as_shown(
+        &self,
+        views: Vec<HistoryView>,
+        mut states: HashMap<String, Vec<(String, String)>>,
+    ) -> AppResult<Vec<HistoryView>> {
         let settings = self.blocks.clone().unwrap_or_default();
-        let states = store::block_states(&self.pool, id).await?;
-        let history_id = id.to_string();
+        let views: Vec<(HistoryView, Vec<(String, String)>)> = views
+            .into_iter()
+            .map(|mut view| {
+                view.model = Some(self.models.for_conversation(view.model.as_deref()).id.clone());
+                let saved = states.remove(&view.id).unwrap_or_default();
+                (view, saved)
+            })
+            .collect();
         // Parsing and checking every document is CPU work: off the async workers.
-        let view = tokio::task::spawn_blocking(move || {
-            let mut view = view;
-            let mut checks: Vec<(usize, BlocksCheck)> = view
-                .rows
-                .iter()
-                .enumerate()
-                .filter_map(|(index, row)| match row {
-                    HistoryRow::Assistant { text, document: true, .. } => Some((index, settings.check(text))),
-                    _ => None,
-                })
-                .collect();
-            apply_block_states(&history_id, states, &mut checks);
-            for (index, check) in checks {
-                if let Some(HistoryRow::Assistant { blocks, .. }) = view.rows.get_mut(index) {
-                    *blocks = Some(Box::new(check.shown()));
-                }
-            }
-            view
+        tokio::task::spawn_blocking(move || {
+            views.into_iter().map(|(view, saved)| checked_documents(&settings, view, saved)).collect()
         })
         .await
-        .map_err(|err| Error::internal(err))?;
-        Ok(Some(view))
+        .map_err(Error::internal)
     }
+}
+
+/// The view with each document reply's check, and the saved block states in place.
+fn checked_documents(settings: &BlocksSettings, mut view: HistoryView, states: Vec<(String, String)>) -> HistoryView {
+    let mut checks: Vec<(usize, BlocksCheck)> = view
+        .rows
+        .iter()
+        .enumerate()
+        .filter_map(|(index, row)| match row {
+            HistoryRow::Assistant { text, document: true, .. } => Some((index, settings.check(text))),
+            _ => None,
+        })
+        .collect();
+    apply_block_states(&view.id, states, &mut checks);
+    for (index, check) in checks {
+        if let Some(HistoryRow::Assistant { blocks, .. }) = view.rows.get_mut(index) {
+            *blocks = Some(Box::new(check.shown()));
+        }
+    }
+    view
 }
 
 /// Each saved block state (block id, JSON) replaces its namesake in the newest checked

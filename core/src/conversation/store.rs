@@ -3,12 +3,12 @@
 
 use crate::db::{Backend, Pool};
 
+use super::branches::store::StoredBranch;
 use super::branches::{self, branch_points};
 use crate::db::new_id;
 use crate::error::AppResult;
 use palaver_wire::conversation::model::{HistorySummary, HistoryView, Rating, words_title};
 use palaver_wire::conversation::shelf::Shelf;
-use palaver_wire::conversation::snippet::snippet_around;
 
 /// A new conversation; `model` is its chosen model (`None`: the server's default).
 pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) -> AppResult<String> {
@@ -44,21 +44,18 @@ pub async fn set_history_model(pool: &Pool, id: &str, model: &str) -> AppResult<
 }
 
 /// A list entry as it is read: id, title, created, updated, the first message's text.
-type SummaryRow = (String, Option<String>, String, String, Option<String>);
+pub(super) type SummaryRow = (String, Option<String>, String, String, Option<String>);
 
 /// A list entry with its shelf (`shelf_columns`) as it is read.
-type ListedRow = (String, Option<String>, String, String, Option<String>, i64, i64, i64);
-
-/// A search result as it is read: a listed entry and its first matching message's text.
-type FoundRow = (String, Option<String>, String, String, Option<String>, i64, i64, i64, Option<String>);
+pub(super) type ListedRow = (String, Option<String>, String, String, Option<String>, i64, i64, i64);
 
 /// An entry without its shelf (a rename's or a model choice's answer).
-fn summary((id, title, created, updated, first): SummaryRow) -> HistorySummary {
+pub(super) fn summary((id, title, created, updated, first): SummaryRow) -> HistorySummary {
     let first_message = first.as_deref().and_then(words_title);
     HistorySummary { id, title, created, updated, first_message, snippet: None, shelf: Shelf::default() }
 }
 
-fn listed((id, title, created, updated, first, pinned, archived, shared): ListedRow) -> HistorySummary {
+pub(super) fn listed((id, title, created, updated, first, pinned, archived, shared): ListedRow) -> HistorySummary {
     let shelf = Shelf { pinned: pinned != 0, archived: archived != 0, shared: shared != 0 };
     HistorySummary { shelf, ..summary((id, title, created, updated, first)) }
 }
@@ -69,7 +66,7 @@ const ARCHIVED: &str = "(h.archived_at IS NOT NULL AND h.archived_at >= COALESCE
     (SELECT MAX(r.created_at) FROM history_rows r WHERE r.history_id = h.id AND r.row_type = 'user'), ''))";
 
 /// How the owner keeps the conversation `h`: pinned, archived, shared, each 0 or 1.
-fn shelf_columns() -> String {
+pub(super) fn shelf_columns() -> String {
     format!(
         "CAST(CASE WHEN h.pinned_at IS NULL THEN 0 ELSE 1 END AS BIGINT),
          CAST(CASE WHEN {ARCHIVED} THEN 1 ELSE 0 END AS BIGINT),
@@ -78,7 +75,7 @@ fn shelf_columns() -> String {
 }
 
 /// The condition that keeps the archived conversations (`archived`) or the others.
-fn on_shelf(archived: bool) -> String {
+pub(super) fn on_shelf(archived: bool) -> String {
     if archived { ARCHIVED.to_string() } else { format!("NOT {ARCHIVED}") }
 }
 
@@ -90,78 +87,43 @@ pub(crate) fn first_message(backend: Backend) -> String {
     )
 }
 
-/// The owner's archived conversations (`archived`) or the others, most recently active first.
-pub async fn list_histories(pool: &Pool, owner_id: &str, archived: bool) -> AppResult<Vec<HistorySummary>> {
-    let rows: Vec<ListedRow> = sqlx::query_as(&format!(
-        "SELECT id, title, created_at, updated_at, {}, {} FROM histories h
-         WHERE owner_id = $1 AND deleted_at IS NULL AND {} ORDER BY updated_at DESC, id DESC",
-        first_message(Backend::of(pool)),
-        shelf_columns(),
-        on_shelf(archived)
-    ))
-    .bind(owner_id)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows.into_iter().map(listed).collect())
-}
-
-/// How many characters a search result's snippet shows.
-const SNIPPET_WIDTH: usize = 90;
-
-/// The owner's conversations (archived, or the others) whose title or any message's text holds
-/// `needle` (ignoring case: ASCII letters' on SQLite, every letter's on PostgreSQL), most
-/// recently active first, each with the words around its first matching message's match.
-pub async fn search_histories(
-    pool: &Pool,
-    owner_id: &str,
-    needle: &str,
-    archived: bool,
-) -> AppResult<Vec<HistorySummary>> {
-    let escaped: String =
-        needle.chars().flat_map(|ch| if matches!(ch, '%' | '_' | '\\') { vec!['\\', ch] } else { vec![ch] }).collect();
-    let pattern = format!("%{escaped}%");
-    let backend = Backend::of(pool);
-    let like = backend.like_any_case();
-    let first = first_message(backend);
-    let text = backend.json_text("r.payload", "text");
-    let matching = format!(
-        "FROM history_rows r WHERE r.history_id = h.id AND r.row_type IN ('user', 'assistant')
-           AND {text} {like} $2 ESCAPE '\\'"
-    );
-    let (shelf, kept) = (shelf_columns(), on_shelf(archived));
-    let rows: Vec<FoundRow> = sqlx::query_as(&format!(
-        "SELECT id, title, created_at, updated_at, {first}, {shelf}, (SELECT {text} {matching} ORDER BY r.seq LIMIT 1)
-             FROM histories h
-             WHERE owner_id = $1 AND deleted_at IS NULL AND {kept}
-               AND (title {like} $2 ESCAPE '\\' OR EXISTS (SELECT 1 {matching}))
-             ORDER BY updated_at DESC, id DESC"
-    ))
-    .bind(owner_id)
-    .bind(pattern)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, title, created, updated, first, pinned, archived, shared, matched)| HistorySummary {
-            snippet: matched.and_then(|text| snippet_around(&text, needle, SNIPPET_WIDTH)),
-            ..listed((id, title, created, updated, first, pinned, archived, shared))
-        })
-        .collect())
-}
-
+/// A conversation with its rows, as its owner reads it; `None` when it is deleted or none.
 pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {
-    type Head = (Option<String>, Option<String>, Option<String>, Option<String>, String, String);
-    let Some((user_id, title, pending_ask, model, created, updated)): Option<Head> = sqlx::query_as(
-        "SELECT owner_id, title, CAST(pending_ask AS TEXT), model, created_at, updated_at
-         FROM histories WHERE id = $1 AND deleted_at IS NULL",
-    )
-    .bind(id)
-    .fetch_optional(pool)
-    .await?
+    let Some(head): Option<HeadRow> =
+        sqlx::query_as(&format!("SELECT {HEAD_COLUMNS} FROM histories WHERE id = $1 AND deleted_at IS NULL"))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
     else {
         return Ok(None);
     };
-    // The view leaves out the replay state (promptIndex, responseMessages) stored beside it.
+    let rows: Vec<StoredRow> =
+        sqlx::query_as(&format!("SELECT {ROW_COLUMNS} FROM history_rows WHERE history_id = $1 ORDER BY seq"))
+            .bind(id)
+            .fetch_all(pool)
+            .await?;
+    Ok(Some(assemble_view(head, rows, &branches::store::branches(pool, id).await?)))
+}
+
+/// A conversation's own columns, as `HeadRow` reads them, and where its running summary ends.
+pub(super) const HEAD_COLUMNS: &str = "id, owner_id, title, CAST(pending_ask AS TEXT), model, created_at, updated_at,
+    (SELECT through_row FROM conversation_summaries s WHERE s.history_id = histories.id)";
+
+/// id, owner, title, pending ask (JSON), model, created, updated, the row the summary covers up to.
+pub(super) type HeadRow =
+    (String, Option<String>, Option<String>, Option<String>, Option<String>, String, String, Option<i64>);
+
+/// A row's columns, as `StoredRow` reads them.
+pub(super) const ROW_COLUMNS: &str = "history_id, CAST(payload AS TEXT), rating, created_at, turn_id";
+
+/// Conversation id, row JSON, rating, created, turn id.
+pub(super) type StoredRow = (String, String, Option<String>, String, String);
+
+/// The view of a conversation from its columns, its rows in order and its version entries.
+/// The view leaves out the replay state (promptIndex, responseMessages) stored beside the
+/// pending ask; an unreadable pending ask or row is left out and logged.
+pub(super) fn assemble_view(head: HeadRow, stored: Vec<StoredRow>, versions: &[StoredBranch]) -> HistoryView {
+    let (id, user_id, title, pending_ask, model, created, updated, summarised_before) = head;
     let pending_ask = pending_ask.and_then(|json| match serde_json::from_str(&json) {
         Ok(pending) => Some(pending),
         Err(err) => {
@@ -169,17 +131,11 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             None
         }
     });
-    let payloads: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
-        "SELECT CAST(payload AS TEXT), rating, created_at, turn_id FROM history_rows WHERE history_id = $1 ORDER BY seq",
-    )
-    .bind(id)
-    .fetch_all(pool)
-    .await?;
-    let mut rows = Vec::with_capacity(payloads.len());
-    let mut row_times = Vec::with_capacity(payloads.len());
-    let mut row_turns = Vec::with_capacity(payloads.len());
+    let mut rows = Vec::with_capacity(stored.len());
+    let mut row_times = Vec::with_capacity(stored.len());
+    let mut row_turns = Vec::with_capacity(stored.len());
     let mut ratings = std::collections::BTreeMap::new();
-    for (payload, rating, created, turn_id) in payloads {
+    for (_, payload, rating, created, turn_id) in stored {
         match serde_json::from_str(&payload) {
             Ok(row) => {
                 if let Some(rating) = rating.as_deref().and_then(Rating::parse) {
@@ -192,9 +148,9 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             Err(err) => tracing::error!(%err, history = id, "unreadable history row skipped"),
         }
     }
-    let branches = branch_points(&row_turns, &branches::store::branches(pool, id).await?);
-    Ok(Some(HistoryView {
-        id: id.to_string(),
+    let branches = branch_points(&row_turns, versions);
+    HistoryView {
+        id,
         user_id,
         title,
         created,
@@ -207,7 +163,8 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
         pending_ask,
         changeable_answer: None,
         running: false,
-    }))
+        summarised_before: summarised_before.and_then(|row| usize::try_from(row).ok()),
+    }
 }
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`
@@ -293,14 +250,6 @@ pub async fn delete_history(pool: &Pool, id: &str) -> AppResult<bool> {
     sqlx::query("DELETE FROM history_shares WHERE history_id = $1").bind(id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(result.rows_affected() == 1)
-}
-
-/// The saved state of each block a host action changed in a conversation, as `(block id, block JSON)`.
-pub async fn block_states(pool: &Pool, history_id: &str) -> AppResult<Vec<(String, String)>> {
-    Ok(sqlx::query_as("SELECT block_id, CAST(block AS TEXT) FROM block_states WHERE history_id = $1")
-        .bind(history_id)
-        .fetch_all(pool)
-        .await?)
 }
 
 /// Saves a block's new state, replacing the one saved before.

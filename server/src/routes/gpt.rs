@@ -15,6 +15,7 @@ use palaver_core::error::{AppError, Error};
 use palaver_wire::body::{Data, HostActionBody, HostActionResult, ModelOption};
 use palaver_wire::conversation::document::{DocumentPendingAsk, HistoryDocument};
 use palaver_wire::conversation::model::{Rating, check_title};
+use palaver_wire::conversation::page::{MAX_PAGE, PageRequest, Paged};
 
 use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};
@@ -105,25 +106,33 @@ pub async fn create_history(
     Ok((StatusCode::CREATED, Json(Data { data: history })).into_response())
 }
 
-/// `GET /gpt/histories[?q=][&archived=true]`: the caller's conversations as whole documents,
-/// most recently active first, as the reference lists them, archived ones left out; with `q`
-/// (Palaver's addition), those whose title or messages hold it; with `archived=true` (Palaver's
-/// addition), only the archived ones.
+/// `GET /gpt/histories[?q=][&archived=true][&limit=][&before=]`: a page of the caller's
+/// conversations as whole documents, most recently active first (ties broken by id), archived
+/// ones left out. `data` is the reference's list; Palaver's additions: a page holds `limit`
+/// (default 50, at most 200) and says in `more` whether more follow, whose page `before=nextBefore`
+/// reads; with `q`, only those whose title or messages hold it; with `archived=true`, only the
+/// archived ones.
 #[utoipa::path(get, path = "/gpt/histories", tag = "gpthistories", operation_id = "gpthistories_list",
-    summary = "The caller's conversations, most recently active first", params(SearchQuery),
-    responses((status = 200, description = "Successful list", body = Data<Vec<HistoryDocument>>)))]
+    summary = "A page of the caller's conversations, most recently active first", params(SearchQuery),
+    responses((status = 200, description = "Successful list", body = Paged<Vec<HistoryDocument>>),
+        (status = 400, description = "A limit out of range or a cursor this server did not give", body = ProblemBody)))]
 pub async fn list_histories(
     State(conversations): State<Conversations>,
     Authenticated(caller): Authenticated,
     query: Result<axum::extract::Query<SearchQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Data<Vec<HistoryDocument>>>, Problem> {
+) -> Result<Json<Paged<Vec<HistoryDocument>>>, Problem> {
     let axum::extract::Query(query) = query.map_err(|rejection| {
-        Problem::bad_request("Invalid query")
-            .with_detail(format!("{}. Send q=<text> and/or archived=true or false.", rejection.body_text()))
+        Problem::bad_request("Invalid query").with_detail(format!(
+            "{}. Send q=<text>, archived=true or false, limit=<1 to {MAX_PAGE}> and before=<a nextBefore>.",
+            rejection.body_text()
+        ))
     })?;
+    let page = PageRequest::new(query.limit, query.before.as_deref())
+        .map_err(|reason| Problem::bad_request("Invalid page").with_detail(reason))?;
     let archived = query.archived.unwrap_or(false);
-    let documents = conversations.list_documents(&caller, query.q.as_deref(), archived).await?;
-    Ok(Json(Data { data: documents.into_iter().map(HistoryDocument::from).collect() }))
+    let Paged { data, more, next_before } =
+        conversations.document_page(&caller, query.q.as_deref(), archived, &page).await?;
+    Ok(Json(Paged { data: data.into_iter().map(HistoryDocument::from).collect(), more, next_before }))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -133,6 +142,10 @@ pub struct SearchQuery {
     q: Option<String>,
     /// `true`: only the archived conversations; otherwise they are left out.
     archived: Option<bool>,
+    /// How many conversations a page holds: 1 to 200, 50 when left out.
+    limit: Option<u32>,
+    /// The page after the one whose `nextBefore` this is; the first page when left out.
+    before: Option<String>,
 }
 
 /// The body without its `pendingAsk.*` keys (`pendingAsk` itself is ignored where it is read).

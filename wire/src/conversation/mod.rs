@@ -9,6 +9,7 @@ pub mod document;
 pub mod export;
 pub mod model;
 pub mod naming;
+pub mod page;
 pub mod plain;
 pub mod share;
 pub mod shelf;

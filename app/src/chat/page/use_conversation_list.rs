@@ -1,4 +1,5 @@
-//! The conversation list's data: the caller's conversations, narrowed by the search and read
+//! The conversation list's data: the first page of the caller's conversations (the list loads
+//! the others as it is scrolled: `chat::conversation_pages`), narrowed by the search and read
 //! again whenever a turn or another tab changed them, and what follows a rename or a delete.
 
 use leptos::prelude::*;
@@ -24,7 +25,7 @@ pub(super) fn use_conversation_list(state: ChatState) -> ConversationListData {
     let search = RwSignal::new(String::new());
     let conversations = Resource::new(
         move || (version.get(), list_version.get(), search.get()),
-        |(_, _, search)| list_histories(Some(search)),
+        |(_, _, search)| list_histories(Some(search), None, None),
     );
     let leave = leptos_router::hooks::use_navigate();
     let changed = Callback::new(move |deleted: Option<String>| {

@@ -67,6 +67,15 @@ async fn take_rows_from(tx: &mut Tx<'_>, history_id: &str, first_seq: i64) -> Ap
     .bind(first_seq)
     .fetch_all(&mut **tx)
     .await?;
+    // The running summary of rows that go describes what is no longer there (turn::context).
+    sqlx::query(
+        "DELETE FROM conversation_summaries WHERE history_id = $1
+           AND through_row > (SELECT COUNT(*) FROM history_rows WHERE history_id = $1 AND seq < $2)",
+    )
+    .bind(history_id)
+    .bind(first_seq)
+    .execute(&mut **tx)
+    .await?;
     sqlx::query("DELETE FROM history_rows WHERE history_id = $1 AND seq >= $2")
         .bind(history_id)
         .bind(first_seq)
