@@ -42,6 +42,27 @@ pub enum Command {
         #[command(subcommand)]
         command: McpCommand,
     },
+    /// The audit trail's chains and signatures.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Check every chain and signature of the database (or of an export with `--file`); names
+    /// the first entry that does not fit (exit 1). Trusts this instance's key and `--trust`'s.
+    Verify {
+        /// An export (`GET /gpt/audit/export`, JSON lines) to check instead of the database.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Also trust this public key (base64url, as `palaver audit key` prints it; repeatable).
+        #[arg(long = "trust", value_name = "PUBLIC_KEY")]
+        trusted: Vec<String>,
+    },
+    /// Print this instance's public key (what a check of an export trusts).
+    Key,
 }
 
 #[derive(Debug, Subcommand)]
@@ -119,6 +140,11 @@ pub struct ServeConfig {
     /// Without --model, the first is the default.
     #[arg(long, global = true, env = "PALAVER_MODELS")]
     pub models: Option<String>,
+    /// The context budget, in tokens, of every model whose entry names none (";context=TOKENS"
+    /// after an entry of --model or --models); unset, each model's family default (Claude 200k,
+    /// GPT-4o 128k, GPT-4.1 ~1M, GPT-5 400k, the demo and the mock 64k, others 32k).
+    #[arg(long, global = true, env = "PALAVER_CONTEXT_TOKENS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub context_tokens: Option<u32>,
     /// The OpenAI-compatible server's base URL (Ollama: http://127.0.0.1:11434/v1).
     #[arg(long, global = true, env = "PALAVER_OPENAI_BASE_URL", default_value = palaver_core::llm::OPENAI_BASE_URL)]
     pub openai_base_url: String,
@@ -140,9 +166,14 @@ pub struct ServeConfig {
     /// (AWS_ALLOW_HTTP=true for an endpoint without TLS).
     #[arg(long, global = true, env = "PALAVER_FILES_URL")]
     pub files_url: Option<String>,
-    /// Where Palaver keeps its files (uploads, and the default database).
+    /// Where Palaver keeps its files (uploads, the default database, the audit signing key).
     #[arg(long, global = true, env = "PALAVER_DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
+    /// The key this instance signs the audit chains' heads with: an Ed25519 PKCS#8 document,
+    /// base64url. Give every instance the same one (the `audit-signing-key` file a first start
+    /// makes in the data folder holds one); without it each instance makes its own there.
+    #[arg(long, global = true, env = "PALAVER_AUDIT_KEY", hide_env_values = true)]
+    pub audit_key: Option<Secret>,
     /// Address to listen on (overrides Leptos's site-addr).
     #[arg(long, global = true, env = "LEPTOS_SITE_ADDR")]
     pub site_addr: Option<SocketAddr>,
@@ -308,6 +339,7 @@ impl ServeConfig {
             openai_api_key: self.openai_api_key.as_ref().map(|key| key.0.clone()),
             anthropic_base_url: self.anthropic_base_url.clone(),
             anthropic_api_key: self.anthropic_api_key.as_ref().map(|key| key.0.clone()),
+            context_tokens: self.context_tokens,
             ..Default::default()
         }
     }
@@ -335,6 +367,13 @@ impl ServeConfig {
 /// A secret setting (an API key): it never prints, so no debug output or log can leak it.
 #[derive(Clone)]
 pub struct Secret(String);
+
+impl ServeConfig {
+    /// The key this instance signs the audit chains' heads with.
+    pub fn audit_key(&self) -> Result<palaver_core::audit::signing::AuditKey, String> {
+        palaver_core::audit::signing::AuditKey::load(self.audit_key.as_ref().map(|key| key.0.as_str()), &self.data_dir)
+    }
+}
 
 impl std::str::FromStr for Secret {
     type Err = std::convert::Infallible;

@@ -63,6 +63,7 @@ pub(super) fn SavedRows(
                     shown.pending_ask = None;
                 }
                 let items = transcript(&shown);
+                let summarised_before = shown.summarised_before;
                 let replies_ending_exchanges = replies_ending_exchanges(&items);
                 let last_message = items.iter().rposition(|item| matches!(item, TranscriptItem::User { .. }));
                 // A last message with nothing after it (its reply failed): offered again.
@@ -84,7 +85,15 @@ pub(super) fn SavedRows(
                             exchange = Some(Exchange { starts_at: row, seen_rows, text: text.clone() });
                             let retry = target(&exchange).filter(|_| Some(n) == unanswered);
                             let redo = target(&exchange);
+                            let summarised = (Some(row) == summarised_before).then(|| {
+                                view! {
+                                    <p class="transcript__summarised" data-testid="summarised-marker">
+                                        "Earlier messages summarised: the model reads a summary of what came before this point."
+                                    </p>
+                                }
+                            });
                             view! {
+                                {summarised}
                                 <UserMessage text attachments at redo branches />
                                 {retry.map(|retry| view! { <NoReply retry /> })}
                             }

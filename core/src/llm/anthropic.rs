@@ -180,6 +180,9 @@ impl ReplyFolder for EventFolder {
                 self.usage.output_tokens = http::token_count(&event["usage"]["output_tokens"]);
             }
             "message_stop" => self.stopped = true,
+            "error" if http::says_context_too_long(&event["error"]) => {
+                return Err(super::CONTEXT_TOO_LONG.to_string());
+            }
             "error" => {
                 let message = event["error"]["message"].as_str().unwrap_or("unknown error");
                 return Err(format!("Anthropic reported an error: {message}"));

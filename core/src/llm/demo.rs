@@ -451,10 +451,12 @@ impl ChatModel for DemoModel {
     }
 
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent> {
-        if request.purpose == CallPurpose::Title {
-            // The demo writes no titles: the first message's words stand in, as for any model
-            // whose title call fails.
-            return stream::once(async { ModelEvent::Error("The demo agent does not write titles.".into()) }).boxed();
+        if request.purpose != CallPurpose::Turn {
+            // The demo writes no titles and no summaries: the first message's words stand in for
+            // a title, and a long conversation is cut without a summary, as for any model whose
+            // call fails.
+            return stream::once(async { ModelEvent::Error("The demo agent writes no titles or summaries.".into()) })
+                .boxed();
         }
         let input_tokens = estimate_tokens(&request.system);
         match next_move(&request) {

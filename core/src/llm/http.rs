@@ -119,13 +119,23 @@ fn error_kind(error: &reqwest::Error) -> &'static str {
 /// The provider's own error message, when its body has one (OpenAI and Anthropic both use
 /// `{"error": {"message": …}}`).
 pub fn provider_error(provider: &str, status: StatusCode, body: &str) -> String {
-    let message = serde_json::from_str::<Value>(body)
-        .ok()
-        .and_then(|json| json["error"]["message"].as_str().or(json["message"].as_str()).map(str::to_string));
+    let json = serde_json::from_str::<Value>(body).ok();
+    if json.as_ref().is_some_and(|json| says_context_too_long(&json["error"])) {
+        return super::CONTEXT_TOO_LONG.to_string();
+    }
+    let message =
+        json.and_then(|json| json["error"]["message"].as_str().or(json["message"].as_str()).map(str::to_string));
     match message {
         Some(message) => format!("{provider} answered {}: {message}", status.as_u16()),
         None => format!("{provider} answered {}.", status.as_u16()),
     }
+}
+
+/// Whether a provider's `error` object says the request was longer than the model reads:
+/// OpenAI's code `context_length_exceeded`, Anthropic's `prompt is too long: …`.
+pub fn says_context_too_long(error: &Value) -> bool {
+    error["code"] == "context_length_exceeded"
+        || error["message"].as_str().is_some_and(|message| message.starts_with("prompt is too long"))
 }
 
 /// Reads the `data` payloads of a streamed response, one at a time, decoding UTF-8 safely
@@ -270,5 +280,16 @@ mod tests {
             "OpenAI answered 429: Rate limit reached"
         );
         assert_eq!(provider_error("OpenAI", StatusCode::BAD_GATEWAY, "<html>"), "OpenAI answered 502.");
+    }
+
+    #[test]
+    fn a_context_too_long_is_told_in_the_persons_words() {
+        let openai = r#"{"error": {"message": "This model's maximum context length is 128000 tokens.",
+                                   "type": "invalid_request_error", "code": "context_length_exceeded"}}"#;
+        let anthropic = r#"{"type": "error", "error": {"type": "invalid_request_error",
+                            "message": "prompt is too long: 210000 tokens > 200000 maximum"}}"#;
+        for body in [openai, anthropic] {
+            assert_eq!(provider_error("X", StatusCode::BAD_REQUEST, body), crate::llm::CONTEXT_TOO_LONG);
+        }
     }
 }

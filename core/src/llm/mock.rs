@@ -13,7 +13,9 @@
 //! starts with that message consumes that list instead, with its own cursor.
 //!
 //! A title call (`CallPurpose::Title`) consumes no response: it answers with the script's
-//! `title`, and fails when there is none. It is not written to the log.
+//! `title`, and fails when there is none. It is not written to the log. A summary call
+//! (`CallPurpose::Summary`) consumes none either: it answers with the script's `summary` (and
+//! fails without one); it is logged with `"purpose": "summary"`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -38,6 +40,8 @@ struct Script {
     conversations: HashMap<String, ConversationScript>,
     #[serde(default)]
     title: Option<String>,
+    #[serde(default)]
+    summary: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -106,8 +110,12 @@ impl MockModel {
         first_prompt.filter(|prompt| self.script.conversations.contains_key(prompt))
     }
 
-    fn title(&self) -> Result<MockResponse, String> {
-        let text = self.script.title.clone().ok_or("The mock model has no title scripted.")?;
+    /// The answer to a call that consumes no response: a title's or a summary's.
+    fn aside(&self, purpose: CallPurpose) -> Result<MockResponse, String> {
+        let text = match purpose {
+            CallPurpose::Summary => self.script.summary.clone().ok_or("The mock model has no summary scripted.")?,
+            _ => self.script.title.clone().ok_or("The mock model has no title scripted.")?,
+        };
         Ok(MockResponse {
             text: Some(text),
             parts: None,
@@ -191,11 +199,17 @@ impl ChatModel for MockModel {
     }
 
     fn stream(&self, request: ModelRequest) -> BoxStream<'static, ModelEvent> {
-        let titling = request.purpose == CallPurpose::Title;
-        let log_entry = self.log_path.clone().filter(|_| !titling).map(|path| {
-            (path, json!({"system": request.system, "messages": request.messages, "tools": request.tools}))
+        let log_entry = self.log_path.clone().filter(|_| request.purpose != CallPurpose::Title).map(|path| {
+            let mut entry = json!({"system": request.system, "messages": request.messages, "tools": request.tools});
+            if request.purpose == CallPurpose::Summary {
+                entry["purpose"] = "summary".into();
+            }
+            (path, entry)
         });
-        let response = if titling { self.title() } else { self.next_response(&request) };
+        let response = match request.purpose {
+            CallPurpose::Turn => self.next_response(&request),
+            purpose => self.aside(purpose),
+        };
         let (events, delay, stall) = match response {
             Ok(response) => {
                 let (delay, stall) = (Duration::from_millis(response.chunk_delay_ms), response.stall);

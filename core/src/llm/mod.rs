@@ -123,21 +123,23 @@ pub struct ModelRequest {
     pub purpose: CallPurpose,
 }
 
-/// What a model call is for: a step of a turn, or a conversation's title.
+/// What a model call is for: a step of a turn, a conversation's title, or the summary of its
+/// earlier messages (when they no longer fit the model's context).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CallPurpose {
     #[default]
     Turn,
     Title,
+    Summary,
 }
 
 impl ModelRequest {
-    /// The sampling temperature the call asks for: titles at 0.3, as the reference makes them;
-    /// a turn leaves the provider's default.
+    /// The sampling temperature the call asks for: titles (and summaries) at 0.3, as the
+    /// reference makes titles; a turn leaves the provider's default.
     pub fn temperature(&self) -> Option<f64> {
         match self.purpose {
             CallPurpose::Turn => None,
-            CallPurpose::Title => Some(0.3),
+            CallPurpose::Title | CallPurpose::Summary => Some(0.3),
         }
     }
 }
@@ -203,6 +205,12 @@ pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// Anthropic's endpoint, the default for `anthropic:<model>`.
 pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 
+/// What a model says when the conversation it was sent is longer than it reads (OpenAI's
+/// `context_length_exceeded`, Anthropic's `prompt is too long`): the turn shrinks what it sends
+/// and tries once more, and shows this, never the provider's words, when that fails too.
+pub const CONTEXT_TOO_LONG: &str = "This conversation has grown too long for the model to read, even with its \
+earlier messages summarised. Start a new conversation, or pick a model that reads more.";
+
 /// Where the hosted providers are and how to sign in to them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProviderSettings {
@@ -211,6 +219,9 @@ pub struct ProviderSettings {
     pub anthropic_base_url: String,
     pub anthropic_api_key: Option<String>,
     pub retry: RetryPolicy,
+    /// The context budget (tokens) of every model whose entry names none
+    /// (`PALAVER_CONTEXT_TOKENS`); unset, each model's family default.
+    pub context_tokens: Option<u32>,
 }
 
 impl Default for ProviderSettings {
@@ -221,6 +232,7 @@ impl Default for ProviderSettings {
             anthropic_base_url: ANTHROPIC_BASE_URL.into(),
             anthropic_api_key: None,
             retry: RetryPolicy::default(),
+            context_tokens: None,
         }
     }
 }

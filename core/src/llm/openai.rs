@@ -184,6 +184,9 @@ impl ReplyFolder for ChunkReader {
         }
         let chunk: Value =
             serde_json::from_str(data).map_err(|err| format!("The model server sent an unreadable event: {err}."))?;
+        if http::says_context_too_long(&chunk["error"]) {
+            return Err(super::CONTEXT_TOO_LONG.to_string());
+        }
         if let Some(message) = chunk["error"]["message"].as_str() {
             return Err(format!("The model server reported an error: {message}"));
         }

@@ -167,6 +167,8 @@ pub(super) struct Offer {
     pub(super) instructions: Option<String>,
     /// False for a model offered no tools and no asks (an image model).
     pub(super) takes_tools: bool,
+    /// How many tokens a request to the model may hold (see `context`).
+    pub(super) context_tokens: u32,
 }
 
 /// What the model is given: the conversation as the turn found it, what the turn was asked to
@@ -187,6 +189,8 @@ pub(super) struct Transcript {
     pub(super) prompt_index: usize,
     /// How many of `messages` replay the history up to the paused turn's user message.
     pub(super) replayed_len: usize,
+    /// What of `messages` the model is sent, once the first call fitted it to its budget.
+    pub(super) fitted: Option<Fitted>,
 }
 
 impl Transcript {
@@ -198,8 +202,28 @@ impl Transcript {
         resolved: Option<Resolved>,
         cancelled: Option<String>,
     ) -> Self {
-        Self { rows, input, attached, resolved, cancelled, messages: Vec::new(), prompt_index: 0, replayed_len: 0 }
+        Self {
+            rows,
+            input,
+            attached,
+            resolved,
+            cancelled,
+            messages: Vec::new(),
+            prompt_index: 0,
+            replayed_len: 0,
+            fitted: None,
+        }
     }
+}
+
+/// What the model is sent of the conversation (see `context`): the messages from `cut` on,
+/// after `summary` (of those before), fitted to `budget`.
+pub(super) struct Fitted {
+    pub(super) cut: usize,
+    pub(super) summary: Option<String>,
+    pub(super) budget: u32,
+    /// Fitted again in a smaller budget after the model refused the request as too long.
+    pub(super) shrunk: bool,
 }
 
 /// What the turn adds to the conversation: its rows, and its reply (saved as the last row).

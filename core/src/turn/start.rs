@@ -189,7 +189,12 @@ impl TurnRunner {
         let chosen = chosen.filter(offered).or(preferences.default_model.filter(offered));
         let choice = self.models.for_conversation(chosen.as_deref());
         let instructions = Some(preferences.instructions).filter(|instructions| !instructions.is_empty());
-        let offer = Offer { system_prompt: request.system_prompt, instructions, takes_tools: choice.takes_tools() };
+        let offer = Offer {
+            system_prompt: request.system_prompt,
+            instructions,
+            takes_tools: choice.takes_tools(),
+            context_tokens: choice.context_tokens,
+        };
         let model = choice.model.clone();
         let transcript = Transcript::new(request.input, rows, attached.unwrap_or_default(), resolved, cancelled);
         Ok(Admitted::Turn(Box::new(Ready {

@@ -14,7 +14,7 @@ use super::run::{Pause, StepsEnd, Turn};
 use super::store;
 use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput, call_keys};
 use crate::grants::store as grants;
-use crate::llm::{CallPurpose, ModelEvent, ModelMessage, ModelRequest, ToolCall};
+use crate::llm::{CONTEXT_TOO_LONG, ModelEvent, ModelMessage, ToolCall};
 use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input};
 use palaver_contract::text::shorten;
 use palaver_wire::conversation::model::{AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent};
@@ -85,13 +85,21 @@ impl Turn {
     }
 
     /// One model call: its text, its tool calls, and an error; `None` when the user stopped it.
+    /// A call the model refuses as too long is made once more with less of the conversation.
     pub(super) async fn call_model(&mut self) -> Option<(String, Vec<ToolCall>, Option<String>)> {
-        let request = ModelRequest {
-            system: self.system_prompt(),
-            messages: self.transcript.messages.clone(),
-            tools: self.tool_definitions(),
-            purpose: CallPurpose::Turn,
-        };
+        let called = self.call_model_once().await;
+        match called {
+            Some((text, calls, Some(error)))
+                if error == CONTEXT_TOO_LONG && text.is_empty() && calls.is_empty() && self.shrink_context().await =>
+            {
+                self.call_model_once().await
+            }
+            called => called,
+        }
+    }
+
+    async fn call_model_once(&mut self) -> Option<(String, Vec<ToolCall>, Option<String>)> {
+        let request = self.model_request().await;
         let mut stream = self.model.stream(request);
         let (mut text, mut calls, mut error) = (String::new(), Vec::new(), None);
         let mut ids =
@@ -321,8 +329,12 @@ impl Turn {
             let all_named = call_keys::unnamed_keys(&schema, &call.input).is_empty();
             let grantable =
                 guard.as_ref().is_some_and(|(_, input)| tool.grantable() && input["destructive"] != true && all_named);
-            // A grant the user gave covers the call: it runs without a card, and says so.
-            if grantable && let Some(scope) = self.grant_for(&call).await {
+            // A grant the user gave covers the call: it runs without a card, says so, and the
+            // audit trail records it (unrecorded, it asks instead).
+            if grantable
+                && let Some(scope) = self.grant_for(&call).await
+                && self.record_grant_run(&call, scope).await
+            {
                 if !self.run_now(&call, Some(scope)).await {
                     return None;
                 }

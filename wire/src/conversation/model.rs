@@ -250,6 +250,10 @@ pub struct HistoryView {
     /// A turn ran on it when it was read (its reply is not saved yet).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub running: bool,
+    /// The model is sent a summary of the rows before this index instead of the rows (they
+    /// no longer fit its context budget). Palaver's addition, only in the chat's view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summarised_before: Option<usize>,
 }
 
 /// The versions at one point of a conversation: which is shown (from 0) and how many there are.
