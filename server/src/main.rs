@@ -4,7 +4,7 @@ use clap::Parser;
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
 
-use palaver_server::config::{BlocksCommand, Cli, Command, McpCommand, ServeConfig, UsersCommand};
+use palaver_server::config::{AuditCommand, BlocksCommand, Cli, Command, McpCommand, ServeConfig, UsersCommand};
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -19,6 +19,7 @@ async fn main() -> std::process::ExitCode {
             return run_on_stdin(|stdin| palaver_server::asks_cli::run_bytes(command, stdin)).await;
         }
         Command::Users { command } => run_users(command, &cli.serve).await,
+        Command::Audit { command } => return run_audit(command, &cli.serve).await,
         Command::Mcp { command: McpCommand::Try { call_all, answer_defaults, target } } => {
             try_mcp_server(target, palaver_core::mcp::TryOptions { call_all, answer_defaults }).await
         }
@@ -112,6 +113,48 @@ async fn run_users(command: UsersCommand, config: &ServeConfig) -> Result<(), St
     Ok(())
 }
 
+/// `palaver audit …`: prints what the check found and exits with its code (2: nothing to check).
+async fn run_audit(command: AuditCommand, config: &ServeConfig) -> std::process::ExitCode {
+    let key = config.audit_key();
+    let outcome = match command {
+        AuditCommand::Key => match key {
+            Ok(key) => palaver_server::asks_cli::Outcome {
+                code: 0,
+                stdout: format!("{}\n", key.public_key()),
+                stderr: String::new(),
+            },
+            Err(err) => {
+                palaver_server::asks_cli::Outcome { code: 2, stdout: String::new(), stderr: format!("{err}\n") }
+            }
+        },
+        AuditCommand::Verify { file, mut trusted } => {
+            match key {
+                Ok(key) => trusted.push(key.public_key().to_owned()),
+                Err(err) => eprintln!("Not trusting this instance's key: {err}"),
+            }
+            match file {
+                Some(file) => match std::fs::read_to_string(&file) {
+                    Ok(text) => palaver_server::audit_cli::verify_export(&text, &trusted),
+                    Err(err) => palaver_server::asks_cli::Outcome {
+                        code: 2,
+                        stdout: String::new(),
+                        stderr: format!("Cannot read {}: {err}\n", file.display()),
+                    },
+                },
+                None => match open_database(config).await {
+                    Ok(pool) => palaver_server::audit_cli::verify_database(&pool, &trusted).await,
+                    Err(err) => {
+                        palaver_server::asks_cli::Outcome { code: 2, stdout: String::new(), stderr: format!("{err}\n") }
+                    }
+                },
+            }
+        }
+    };
+    print!("{}", outcome.stdout);
+    eprint!("{}", outcome.stderr);
+    std::process::ExitCode::from(outcome.code)
+}
+
 /// Creates the parent folder of a `sqlite://` file path, so a fresh checkout just runs.
 fn ensure_database_folder(url: &str) -> std::io::Result<()> {
     let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
@@ -170,6 +213,8 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         signals,
     );
     let sweeper = state.turns.spawn_sweeper();
+    let audit_key = std::sync::Arc::new(config.audit_key()?);
+    palaver_core::audit::spawn_signer(pool.clone(), audit_key, palaver_core::audit::SIGN_EVERY);
     let (running, live) = (state.conversations.running.clone(), state.live.clone());
     let router = palaver_server::router(state);
     let listener =

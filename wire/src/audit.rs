@@ -98,6 +98,10 @@ pub struct AuditEntry {
 /// The decision of an answer its person took back to change it: the ask is pending again.
 pub const WITHDRAWN: &str = "withdrawn";
 
+/// The decision of a guarded call a grant of its person's ran without a card (`scope` says
+/// which grant).
+pub const GRANTED: &str = "granted";
+
 /// A page of the trail, newest first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -19,6 +19,7 @@ fn decision_words(entry: &AuditEntry) -> String {
         ("expired", _) => "expired unanswered".to_string(),
         ("reopened", _) => "reopened (the reply failed)".to_string(),
         (palaver_wire::audit::WITHDRAWN, _) => "answer taken back to change it".to_string(),
+        (palaver_wire::audit::GRANTED, _) => "ran under your grant".to_string(),
         (other, _) => other.to_string(),
     };
     if let Some(reason) = entry.reason.as_deref().filter(|_| entry.decision == "cancel") {
@@ -216,5 +217,8 @@ mod tests {
             ("expired unanswered".to_string(), "confirm ask".to_string(), "Palaver".to_string())
         );
         assert_eq!(decision_words(&entry("withdrawn", None, None)), "answer taken back to change it");
+        let mut granted = entry("granted", Some(true), None);
+        granted.scope = Some("conversation".into());
+        assert_eq!(decision_words(&granted), "ran under your grant, for this conversation");
     }
 }

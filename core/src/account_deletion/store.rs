@@ -51,7 +51,11 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
              SELECT 1 FROM histories AS h
              WHERE h.owner_id = $1 AND approved_runs.idempotency_key LIKE h.id || '/%')"
             .to_string(),
-        "DELETE FROM ask_audit WHERE owner_id = $1".to_string(),
+        // Their chain goes whole, with its head and signatures; in others' chains they stay
+        // as the digest the chain holds.
+        "DELETE FROM ask_audit WHERE owner_id = $1 OR chain_owner = $1".to_string(),
+        "DELETE FROM audit_heads WHERE chain_owner = $1".to_string(),
+        "DELETE FROM audit_signatures WHERE chain_owner = $1".to_string(),
         "UPDATE ask_audit SET actor_id = NULL WHERE actor_id = $1".to_string(),
         "DELETE FROM todos WHERE owner_id = $1".to_string(),
         "DELETE FROM live_events WHERE user_id = $1".to_string(),

@@ -323,6 +323,17 @@ async fn a_grant_lets_later_calls_run_without_a_card_until_it_is_revoked() {
     assert_eq!(runs.load(Ordering::SeqCst), 2);
     let trail = palaver_core::audit::store::page(&h.pool, None, None, 10).await.unwrap().entries;
     assert_eq!(trail.last().unwrap().scope.as_deref(), Some("conversation"), "the audit names the grant");
+    // The call the grant ran without a card is on the record too, once, with its arguments' digest.
+    let granted: Vec<_> = trail.iter().filter(|entry| entry.decision == palaver_wire::audit::GRANTED).collect();
+    assert_eq!(granted.len(), 1, "{trail:?}");
+    assert_eq!(
+        (granted[0].tool_name.as_deref(), granted[0].scope.as_deref(), granted[0].actor.as_deref()),
+        (Some("publishNote"), Some("conversation"), Some("ada"))
+    );
+    let approved_first =
+        trail.iter().find(|entry| entry.decision == "accept").and_then(|entry| entry.args_digest.clone());
+    let digest = granted[0].args_digest.clone().unwrap_or_default();
+    assert!(digest.len() == 64 && Some(&digest) != approved_first.as_ref(), "the second call's own arguments");
 }
 
 #[tokio::test]

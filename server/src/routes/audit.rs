@@ -1,7 +1,13 @@
-//! `GET /gpt/audit`: the audit trail of asks as JSON, newest first, a page at a time.
+//! `GET /gpt/audit`: the audit trail of asks as JSON, newest first, a page at a time;
+//! `GET /gpt/audit/export`: the caller's chain (an admin's: every chain) as JSON lines, with the
+//! heads and their signatures, which `palaver audit verify --file` checks offline.
 
 use axum::Json;
 use axum::extract::{Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use palaver_core::audit::chain::ExportLine;
+use palaver_core::audit::store;
 use palaver_core::db::Pool;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -49,5 +55,25 @@ pub async fn audit(
         true => None,
         false => Some(caller.user.id.as_str()),
     };
-    Ok(Json(Data { data: palaver_core::audit::store::page(&pool, owner, query.before, limit).await? }))
+    Ok(Json(Data { data: store::page(&pool, owner, query.before, limit).await? }))
+}
+
+#[utoipa::path(get, path = "/gpt/audit/export", tag = "gpt", operation_id = "gpt_audit_export",
+    summary = "The caller's audit chain (an admin's: every chain) with its signed heads, as JSON lines",
+    responses((status = 200, description = "One JSON object a line: {entry}, {head} or {signature}, oldest first",
+        content_type = "application/x-ndjson", body = String)))]
+pub async fn export(State(pool): State<Pool>, Authenticated(caller): Authenticated) -> Result<Response, Problem> {
+    let owner = (!caller.is_admin()).then_some(caller.user.id.as_str());
+    let entries =
+        store::chained_entries(&pool, owner).await?.into_iter().map(|entry| ExportLine::Entry(Box::new(entry)));
+    let heads = store::heads(&pool, owner).await?.into_iter().map(ExportLine::Head);
+    let signatures = store::signatures(&pool, owner).await?.into_iter().map(ExportLine::Signature);
+    let mut body = String::new();
+    for line in entries.chain(heads).chain(signatures) {
+        body.push_str(
+            &serde_json::to_string(&line).map_err(|err| Problem::from(palaver_core::error::Error::from(err)))?,
+        );
+        body.push('\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
 }
