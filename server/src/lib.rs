@@ -5,6 +5,7 @@
 
 mod access;
 pub mod asks_cli;
+pub mod audit_cli;
 mod auth;
 pub mod blocks_cli;
 pub mod config;

@@ -17,7 +17,8 @@ use utoipa_axum::routes;
 use crate::access::{Access, ApiRoute};
 use crate::openapi;
 use crate::routes::{
-    self as r, audit, auth as a, branches, events, file_bytes, files, gpt as g, headless as h, shares as s, turn as t,
+    self as r, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g, headless as h,
+    shares as s, turn as t,
 };
 
 /// A route as declared: the rule beside what `routes!` made of the handler.
@@ -61,6 +62,7 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(g::list_histories)),
         route(Access::Authenticated, routes!(g::create_history)),
         headless(Access::Authenticated, routes!(h::pending_asks)),
+        headless(Access::Authenticated, routes!(batch_answers::answer_many)),
         route(Access::HistoryRead, routes!(g::read_history)),
         route(Access::HistoryWrite, routes!(g::update_history)),
         route(Access::HistoryWrite, routes!(g::rate)),
@@ -79,6 +81,7 @@ fn declared() -> Vec<Declared> {
         route(Access::Public, routes!(s::read_shared)),
         // Admins may ask for everyone's entries (`all=true`); the handler checks.
         route(Access::Authenticated, routes!(audit::audit)),
+        route(Access::Authenticated, routes!(audit::export)),
         route(Access::Authenticated, routes!(events::events)),
     ]
 }

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod batch;
 pub mod body;
 pub mod conversation;
 pub mod error;

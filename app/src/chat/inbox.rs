@@ -1,10 +1,12 @@
 //! "Needs your input": the header's count of the asks waiting across every conversation (also
 //! in the tab's title), opening a list of them — title, conversation, age, time left, and for
 //! an approval its tool and every argument — that jumps to each card. A simple card's buttons
-//! answer from the list (the headless turn, as the watch does). Kept current by the live events.
+//! answer from the list (the headless turn, as the watch does); approvals can be ticked and
+//! decided together (`inbox_batch`). Kept current by the live events.
 
 use leptos::prelude::*;
 
+use super::inbox_batch::{AskKey, BatchBar, BatchTick, decidable_together};
 use crate::components::{GuardedCallView, VisibleText};
 use palaver_contract::asks::{AskSurface, ButtonStyle};
 use palaver_contract::visible::Layout;
@@ -27,6 +29,8 @@ pub fn Inbox() -> impl IntoView {
     let asks = RwSignal::new(Vec::<PendingAskEntry>::new());
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
+    // The asks ticked for a batch decision, as long as they wait.
+    let selected = RwSignal::new(Vec::<AskKey>::new());
     let now = RwSignal::new(0_i64);
     // Live events can start refreshes that overlap: only the newest one's answer is shown, so
     // an older answer arriving last (a title not set yet) cannot undo it.
@@ -42,6 +46,11 @@ pub fn Inbox() -> impl IntoView {
             match fetched {
                 Ok(Data { data }) => {
                     now.set(crate::browser::now_ms());
+                    selected.update(|ticked| {
+                        ticked.retain(|(history, call)| {
+                            data.iter().any(|ask| &ask.history_id == history && &ask.tool_call_id == call)
+                        })
+                    });
                     asks.set(data);
                 }
                 Err(message) => error.set(Some(message)),
@@ -123,7 +132,7 @@ pub fn Inbox() -> impl IntoView {
                                 </p>
                             }
                         })
-                }}
+                }} <BatchBar asks selected busy on_done=move |()| refresh() />
                 <Show
                     when=move || !asks.with(Vec::is_empty)
                     fallback=|| view! { <p class="inbox__empty">"Nothing waits for you."</p> }
@@ -162,8 +171,14 @@ pub fn Inbox() -> impl IntoView {
                                     ask.history_id.clone(),
                                     ask.tool_call_id.clone(),
                                 );
+                                let tick = decidable_together(&ask)
+                                    .then(|| {
+                                        let key = (conversation_id.clone(), tool_call_id.clone());
+                                        view! { <BatchTick key selected busy /> }
+                                    });
                                 view! {
                                     <li class="inbox__item" data-testid="inbox-item">
+                                        {tick}
                                         <a
                                             class="inbox__open"
                                             href=format!("/?c={}", ask.history_id)

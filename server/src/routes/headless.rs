@@ -83,8 +83,28 @@ fn validation_failed(fields: Map<String, Value>) -> Problem {
         .fields_in_meta()
 }
 
+/// The answer a button of the pending ask's simple card gives: 409 when `tool_call_id` is not
+/// the ask the conversation waits on, 400 `UNKNOWN_BUTTON` when the card has no such button.
+pub(super) async fn button_answer(
+    pool: &Pool,
+    history_id: &str,
+    tool_call_id: String,
+    button_id: &str,
+) -> Result<TurnInput, Problem> {
+    let pending = pending_ask(pool, history_id).await?.filter(|pending| pending.ask.tool_call_id == tool_call_id);
+    let Some(pending) = pending else { return Err(AppError::StaleAsk { tool_call_id }.into()) };
+    let response = resolve_button_answer(&pending.ask.simple, button_id).map_err(|error| {
+        Problem::bad_request("Unknown buttonId")
+            .with_code("UNKNOWN_BUTTON")
+            .with_detail("The button is not on the pending ask's simple card. See fields.")
+            .with_fields(json!([FieldError::from(&error)]))
+            .fields_in_meta()
+    })?;
+    Ok(TurnInput::Answer { tool_call_id, response: response.to_value() })
+}
+
 /// The headless routes' own titles for a missing or someone else's conversation.
-fn access_problem(err: Error, caller_is_admin: bool) -> Problem {
+pub(super) fn access_problem(err: Error, caller_is_admin: bool) -> Problem {
     match err.kind() {
         AppError::HistoryNotFound => {
             Problem::new(StatusCode::NOT_FOUND, "Document not found").with_code("document-not-found")
@@ -96,7 +116,7 @@ fn access_problem(err: Error, caller_is_admin: bool) -> Problem {
     }
 }
 
-fn turn_problem(err: Error) -> Problem {
+pub(super) fn turn_problem(err: Error) -> Problem {
     let invalid = matches!(err.kind(), AppError::InvalidAnswer { .. });
     let problem = Problem::from(err);
     if invalid { problem.fields_in_meta() } else { problem }
@@ -128,18 +148,7 @@ pub async fn turn(
         HeadlessTurn::Prompt(prompt) => TurnInput::Prompt(prompt),
         HeadlessTurn::Answer { tool_call_id, response } => TurnInput::Answer { tool_call_id, response },
         HeadlessTurn::Button { tool_call_id, button_id } => {
-            let stale = || Problem::from(AppError::StaleAsk { tool_call_id: tool_call_id.clone() });
-            let pending =
-                pending_ask(&pool, &history_id).await?.filter(|pending| pending.ask.tool_call_id == tool_call_id);
-            let pending = pending.ok_or_else(stale)?;
-            let response = resolve_button_answer(&pending.ask.simple, &button_id).map_err(|error| {
-                Problem::bad_request("Unknown buttonId")
-                    .with_code("UNKNOWN_BUTTON")
-                    .with_detail("The button is not on the pending ask's simple card. See fields.")
-                    .with_fields(json!([FieldError::from(&error)]))
-                    .fields_in_meta()
-            })?;
-            TurnInput::Answer { tool_call_id, response: response.to_value() }
+            button_answer(&pool, &history_id, tool_call_id, &button_id).await?
         }
     };
     let request = TurnRequest {

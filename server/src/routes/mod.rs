@@ -3,6 +3,7 @@
 pub mod ask_reopen;
 pub mod audit;
 pub mod auth;
+pub mod batch_answers;
 pub mod branches;
 pub mod events;
 pub mod file_bytes;

@@ -43,7 +43,7 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         (
             "GET",
             "/health" | "/openapi.json" | "/auth/me" | "/auth/tokens" | "/gpt/histories" | "/gpt/audit" | "/gpt/events"
-            | "/gpt/models",
+            | "/gpt/models" | "/gpt/audit/export",
         ) => (path.into(), None),
         ("POST", "/auth/signup") => {
             (path.into(), Some(json!({"username": "newcomer", "password": "correct horse battery"})))
@@ -93,6 +93,11 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
             (format!("/gpt/histories/{}/branches", world.history), Some(json!({"row": 0, "position": 0})))
         }
         ("GET", "/gpt/histories/pendingAsks") => (path.into(), None),
+        // An ask that is not pending: past the access check each answer reports its own 409.
+        ("POST", "/gpt/histories/pendingAsks/answers") => (
+            path.into(),
+            Some(json!({"answers": [{"historyId": world.history, "toolCallId": "call_none", "buttonId": "b"}]})),
+        ),
         // No answer to take back: past the access check it is a 409.
         ("POST", "/gpt/histories/{id}/asks/{askId}/reopen") => {
             (format!("/gpt/histories/{}/asks/ask_none/reopen", world.history), None)

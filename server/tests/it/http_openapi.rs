@@ -273,6 +273,10 @@ async fn every_route_answers_as_the_document_says() {
     let asked = c.call(&app, Some(&ada), "POST", &turn, "/gpt/histories/{id}/turn", Some(prompt)).await;
     let ask_id = asked.json()["data"]["pendingAsk"]["toolCallId"].clone();
     c.call(&app, Some(&ada), "GET", "/gpt/histories/pendingAsks", "/gpt/histories/pendingAsks", None).await;
+    let batch = json!({"answers": [{"historyId": "nowhere", "toolCallId": "call_none", "buttonId": "b"}]});
+    let answers = "/gpt/histories/pendingAsks/answers";
+    c.call(&app, Some(&ada), "POST", answers, answers, Some(batch)).await;
+    c.call(&app, Some(&ada), "POST", answers, answers, Some(json!({"answers": []}))).await;
     let read = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;
     assert!(read.json()["data"]["pendingAsk"].is_object(), "the read above had a pending ask to check");
     let stale = json!({"toolCallId": "call_gone", "buttonId": "option:team"});
@@ -300,6 +304,7 @@ async fn every_route_answers_as_the_document_says() {
     assert_eq!(nothing_running.status, StatusCode::NO_CONTENT);
     c.call(&app, Some(&ada), "GET", "/gpt/audit", "/gpt/audit", None).await;
     c.call(&app, Some(&ada), "GET", "/gpt/audit?limit=0", "/gpt/audit", None).await;
+    c.call(&app, Some(&ada), "GET", "/gpt/audit/export", "/gpt/audit/export", None).await;
 
     // The streamed routes answer with the media type the document names.
     let prompt = json!({"historyId": id, "prompt": "A checklist, please"});
