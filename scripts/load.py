@@ -232,6 +232,55 @@ def print_census(statements):
     print(f"{sum(len(part) for part in statements)} statements per cycle")
 
 
+def table_bytes(database):
+    """Each table's bytes on disk, its indexes included (SQLite's dbstat)."""
+    import sqlite3
+
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        owners = dict(connection.execute("SELECT name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')"))
+        sizes = {}
+        for name, size in connection.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+            table = owners.get(name, name)
+            sizes[table] = sizes.get(table, 0) + size
+        (text,) = connection.execute("SELECT COALESCE(SUM(LENGTH(prompt) + LENGTH(response)), 0) FROM ai_requests").fetchone()
+        return sizes, text
+    finally:
+        connection.close()
+
+
+def storage_growth(workdir, binary, cycles):
+    """What the database grows by per prompt→ask→answer cycle on SQLite, table by table, and how
+    much of it the request log's text (let go after PALAVER_REQUEST_TEXT_DAYS) and the live
+    events (an hour) are."""
+    prompts = [f"grow {n}" for n in range(cycles + 1)]
+    database = os.path.join(workdir, "growth.db")
+    server = start_palaver(PORTS[0], f"sqlite://{database}?mode=rwc", workdir, mock_scripts(prompts, 1)[0], binary=binary)
+    try:
+        client = Client(PORTS[0], signed_in_token(PORTS[0], "grower"))
+        palaver_cycle(client, client, prompts[0])
+        time.sleep(0.3)
+        before, text_before = table_bytes(database)
+        for prompt in prompts[1:]:
+            palaver_cycle(client, client, prompt)
+        time.sleep(0.3)
+        after, text_after = table_bytes(database)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    grown = {table: (after.get(table, 0) - before.get(table, 0)) / cycles for table in after}
+    print(f"the database grows {sum(grown.values()) / 1024:.2f} KiB per cycle over {cycles} cycles (pages on disk):")
+    for table, size in sorted(grown.items(), key=lambda item: -item[1]):
+        if size > 0:
+            print(f"  {size / 1024:>7.2f} KiB  {table}")
+    text = (text_after - text_before) / cycles
+    live = grown.get("live_events", 0)
+    print(
+        f"of which the request log's prompt and reply text, let go after PALAVER_REQUEST_TEXT_DAYS, is "
+        f"{text / 1024:.2f} KiB of characters and the live events, let go after an hour, {live / 1024:.2f} KiB"
+    )
+
+
 def peak_rss_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -316,7 +365,9 @@ def main():
     parser.add_argument("--users", default="1,8,64", help="concurrency levels")
     parser.add_argument("--setups", default="sqlite,postgres,postgres-2,bare-sqlite,bare-postgres")
     parser.add_argument(
-        "--statements", action="store_true", help="only list the statements of one cycle (a debug build will do)"
+        "--statements",
+        action="store_true",
+        help="only list the statements of one cycle and what the database grows by per cycle (a debug build will do)",
     )
     args = parser.parse_args()
     if args.statements:
@@ -324,6 +375,7 @@ def main():
         workdir = tempfile.mkdtemp(prefix="palaver-statements-")
         try:
             print_census(cycle_statements(workdir, "debug"))
+            storage_growth(workdir, "debug", args.cycles * 5)
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return

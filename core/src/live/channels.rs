@@ -6,7 +6,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::broadcast;
 
-use super::hub::Delivered;
+use palaver_wire::live::LiveEvent;
+
+/// An event with its ids.
+#[derive(Debug)]
+pub struct Delivered {
+    /// Its place among every user's events: it orders them, and is never shown.
+    pub seq: i64,
+    /// What its client sees as its id: random, so it tells nothing of other users' events.
+    pub id: String,
+    pub event: LiveEvent,
+}
 
 /// How many events one connection may fall behind before it is told to resync. Each user's
 /// channel holds this many slots, so it stays small: a resync only costs a reload.

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
-use super::channels::{Membership, UserChannels};
+use super::channels::{Delivered, Membership, UserChannels};
 use super::store;
 use crate::db::Pool;
 use crate::error::AppResult;
@@ -24,16 +24,6 @@ const KEPT_SECONDS: i64 = 3600;
 /// The id of an event meant for everyone (a resync): no stored event has it, so a client
 /// that comes back with it is told to resync again.
 const EVERYONE_ID: &str = "0";
-
-/// An event with its ids.
-#[derive(Debug)]
-pub struct Delivered {
-    /// Its place among every user's events: it orders them, and is never shown.
-    pub seq: i64,
-    /// What its client sees as its id: random, so it tells nothing of other users' events.
-    pub id: String,
-    pub event: LiveEvent,
-}
 
 /// The live events of every user. Cloning shares it.
 #[derive(Clone)]
@@ -231,7 +221,7 @@ mod tests {
         assert_eq!(third.event.history_id(), Some("h3"), "delivered in order");
 
         let again = hub.subscribe("ada", Some(&first)).await;
-        assert_eq!(ids(again.missed), [third.id.clone()], "ada's own, after the one she saw");
+        assert_eq!(ids(again.missed), std::slice::from_ref(&third.id), "ada's own, after the one she saw");
         assert_eq!(ids(hub.subscribe("ada", None).await.missed), Vec::<String>::new(), "a new client starts now");
         for unknown in [bobs.id.clone(), bobs.seq.to_string(), "999999".into(), "epoch.1".into(), EVERYONE_ID.into()] {
             let missed = hub.subscribe("ada", Some(&unknown)).await.missed;

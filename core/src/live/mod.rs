@@ -9,5 +9,5 @@ mod channels;
 mod hub;
 mod store;
 
-pub use channels::Membership;
-pub use hub::{Delivered, LiveHub, Missed, Subscription};
+pub use channels::{Delivered, Membership};
+pub use hub::{LiveHub, Missed, Subscription};

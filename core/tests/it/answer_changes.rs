@@ -145,6 +145,11 @@ async fn an_answer_cannot_change_after_its_window_or_its_asks_expiry() {
     assert_eq!(reopen(&h, &history, &ask).await, Err(Unchangeable::WindowClosed));
     assert_eq!(replies(&h.rows(&history).await), ["Solo it is."], "nothing changed");
     assert_eq!(decisions(&h).await.len(), 1, "no withdrawal recorded");
+    // The sweeper lets a lapsed answer go; the conversation stays as it was.
+    assert_eq!(h.runner.forget_lapsed_answers().await.unwrap(), 1);
+    assert_eq!(h.runner.forget_lapsed_answers().await.unwrap(), 0, "once");
+    assert!(reopen(&h, &history, &ask).await.is_err());
+    assert_eq!(replies(&h.rows(&history).await), ["Solo it is."]);
 }
 
 #[tokio::test]

@@ -88,7 +88,8 @@ impl TurnRunner {
 
     /// Dates the asks stored before asks expired, then, now and every second, ends due asks
     /// (so asks expire across restarts) and saves the turns a stopped process cut off; once a
-    /// minute it empties the request log's old text. Runs until it is aborted or the pool closes.
+    /// minute it empties the request log's old text and forgets the answers that can no longer
+    /// be changed. Runs until it is aborted or the pool closes.
     pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
         let runner = self.clone();
         tokio::spawn(async move {
@@ -108,6 +109,9 @@ impl TurnRunner {
                     _ = forget.tick() => {
                         if let Err(err) = runner.forget_old_request_text().await {
                             tracing::warn!(?err, "the request log's old text was not emptied; trying again");
+                        }
+                        if let Err(err) = runner.forget_lapsed_answers().await {
+                            tracing::warn!(?err, "the answers past changing were not forgotten; trying again");
                         }
                         continue;
                     }

@@ -82,6 +82,11 @@ impl TurnRunner {
         }
     }
 
+    /// Forgets the answers whose time to be changed is over (the sweeper, once a minute).
+    pub async fn forget_lapsed_answers(&self) -> AppResult<u64> {
+        store::forget_lapsed(&self.pool).await
+    }
+
     /// The answer the caller may change on a conversation they may read, and until when (none
     /// for someone else's).
     pub async fn changeable_answer(&self, caller: &Caller, history_id: &str) -> AppResult<Option<ChangeableAnswer>> {

@@ -24,6 +24,14 @@ pub struct GivenAnswer<'a> {
     pub reply_seq: i64,
 }
 
+/// Forgets the answers that can no longer be changed; how many.
+pub async fn forget_lapsed(pool: &Pool) -> AppResult<u64> {
+    let now = Backend::of(pool).now();
+    let forgotten =
+        sqlx::query(&format!("DELETE FROM answered_asks WHERE changeable_until < {now}")).execute(pool).await?;
+    Ok(forgotten.rows_affected())
+}
+
 /// Remembers `answer` for `window`, in place of the conversation's answer remembered before.
 pub async fn remember(pool: &Pool, answer: &GivenAnswer<'_>, window: Duration) -> AppResult<()> {
     let backend = Backend::of(pool);
