@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import http.client
 import http.server
+import importlib
 import json
 import os
 import resource
@@ -41,6 +42,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import load  # noqa: E402 - the load test's client, sign-in and CPU reading
+
+# The live-events bench's raw event-stream opener (its file name is not a module name).
+open_stream = importlib.import_module("live-events-bench").open_stream
 
 ROOT = load.ROOT
 PORT = 3310
@@ -206,10 +210,10 @@ def idle_curve(sizes, server, cycles):
     loop = asyncio.new_event_loop()
     streams, rows = [], []
     try:
-        own = loop.run_until_complete(open_stream("/gpt/events", token))
+        own = loop.run_until_complete(open_stream(PORT, token, "/gpt/events"))
         for size in sizes:
             while len(streams) < size:
-                streams.append(loop.run_until_complete(open_stream("/gpt/events", others[len(streams) % len(others)])))
+                streams.append(loop.run_until_complete(open_stream(PORT, others[len(streams) % len(others)], "/gpt/events")))
             for _ in range(3):
                 cycle(client, new_history)  # warm
             before = load.cpu_seconds(server.pid)
@@ -223,19 +227,6 @@ def idle_curve(sizes, server, cycles):
             writer.close()
         loop.close()
     print_curve("idle event connections of other users", ["server CPU ms/cycle", "peak RSS MiB"], rows)
-
-
-async def open_stream(path, token):
-    reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nAuthorization: Bearer {token}\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
-    )
-    await writer.drain()
-    head = await reader.readuntil(b"\r\n\r\n")
-    if b" 200 " not in head.split(b"\r\n")[0]:
-        raise RuntimeError(head[:200])
-    return reader, writer
 
 
 def sizes(text):

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::api::{delete_conversation, rename_conversation};
 use super::share_dialog::ShareTarget;
 use super::shelf_api::keep_conversation;
-use crate::components::{Icon, IconView};
+use crate::components::{ErrorLine, Icon, IconView};
 use palaver_wire::conversation::model::{HistorySummary, TITLE_MAX_LENGTH};
 
 /// A group of the list: its heading (none before the reader's clock is known, or where it
@@ -329,17 +329,7 @@ pub(super) fn ConversationItem(
                 }
             }}
             {snippet}
-            {move || {
-                error
-                    .get()
-                    .map(|text| {
-                        view! {
-                            <p class="error" role="alert">
-                                {text}
-                            </p>
-                        }
-                    })
-            }}
+            <ErrorLine message=error />
         </li>
     }
 }

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::ErrorLine;
+
 use super::api::list_histories;
 use super::conversation_groups::{ReaderClock, list_groups};
 use super::conversation_item::{ConversationItem, group_view};
@@ -249,18 +251,7 @@ pub(super) fn ShowMore(pages: MorePages) -> impl IntoView {
                     }
                 })
         }}
-        {move || {
-            pages
-                .error
-                .get()
-                .map(|text| {
-                    view! {
-                        <p class="error" role="alert">
-                            {text}
-                        </p>
-                    }
-                })
-        }}
+        <ErrorLine message=pages.error />
     }
 }
 

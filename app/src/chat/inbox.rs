@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use super::inbox_batch::{AskKey, BatchBar, BatchTick, decidable_together};
-use crate::components::{GuardedCallView, VisibleText};
+use crate::components::{ErrorLine, GuardedCallView, VisibleText};
 use palaver_contract::asks::{AskSurface, ButtonStyle};
 use palaver_contract::visible::Layout;
 use palaver_wire::body::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
@@ -122,17 +122,8 @@ pub fn Inbox() -> impl IntoView {
                 </Show>
             </summary>
             <div class="inbox__panel">
-                {move || {
-                    error
-                        .get()
-                        .map(|message| {
-                            view! {
-                                <p class="error" role="alert">
-                                    {message}
-                                </p>
-                            }
-                        })
-                }} <BatchBar asks selected busy on_done=move |()| refresh() />
+                <ErrorLine message=error />
+                <BatchBar asks selected busy on_done=move |()| refresh() />
                 <Show
                     when=move || !asks.with(Vec::is_empty)
                     fallback=|| view! { <p class="inbox__empty">"Nothing waits for you."</p> }

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::shelf_api::{share_conversation, sharing_state, stop_sharing};
-use crate::components::LocalTime;
+use crate::components::{ErrorLine, LocalTime};
 use palaver_wire::conversation::share::ShareStatus;
 
 /// The conversation the dialog is open for.
@@ -159,17 +159,7 @@ pub(super) fn ShareDialog(target: RwSignal<Option<ShareTarget>>, changed: Callba
                         }
                     })
             }}
-            {move || {
-                error
-                    .get()
-                    .map(|text| {
-                        view! {
-                            <p class="error" role="alert">
-                                {text}
-                            </p>
-                        }
-                    })
-            }}
+            <ErrorLine message=error />
             <form class="share-dialog__actions" method="dialog">
                 <button>"Close"</button>
             </form>

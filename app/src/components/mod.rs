@@ -17,7 +17,7 @@ pub use blocks::{
     BlockActionsContext, BlocksDocumentView, BlocksReply, IMAGE_HOSTS_ATTRIBUTE, ImageHostsContext, StreamingBlocks,
 };
 pub use call_arguments::{CallArguments, GuardedCallView};
-pub use error_alert::{error_alert, error_paragraph};
+pub use error_alert::{ErrorLine, error_alert, error_paragraph};
 pub use icons::{Icon, IconView};
 pub use local_time::LocalTime;
 pub use palaver_strip::{PalaverStrip, approval_lines, palaver_line, tool_line};
