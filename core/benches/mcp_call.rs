@@ -138,16 +138,7 @@ async fn main() {
 
     let mut turn = Vec::with_capacity(CALLS);
     for _ in 0..CALLS {
-        let request = TurnRequest {
-            caller: caller.clone(),
-            history_id: None,
-            input: TurnInput::Prompt("echo".into()),
-            surface: AskSurface::Full,
-            redo: None,
-            model: None,
-            attachments: Vec::new(),
-            system_prompt: None,
-        };
+        let request = TurnRequest::plain(caller.clone(), None, TurnInput::Prompt("echo".into()), AskSurface::Full);
         let mut handle = runner.start(request).await.unwrap();
         let mut called = None;
         while let Some(event) = handle.events.recv().await {

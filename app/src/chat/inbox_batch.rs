@@ -84,24 +84,25 @@ pub(super) fn BatchBar(
         <Show when=move || !selected.with(Vec::is_empty)>
             <div class="inbox__batch" role="group" aria-label="Decide the ticked approvals">
                 <span class="inbox__batch-count">{move || format!("{} ticked", selected.with(Vec::len))}</span>
-                <button
-                    type="button"
-                    class="ask-button ask-button--primary"
-                    data-testid="inbox-approve-ticked"
-                    disabled=move || busy.get()
-                    on:click=move |_| decide(true)
-                >
-                    "Approve ticked"
-                </button>
-                <button
-                    type="button"
-                    class="ask-button"
-                    data-testid="inbox-deny-ticked"
-                    disabled=move || busy.get()
-                    on:click=move |_| decide(false)
-                >
-                    "Deny ticked"
-                </button>
+                {[
+                    (true, "ask-button ask-button--primary", "inbox-approve-ticked", "Approve ticked"),
+                    (false, "ask-button", "inbox-deny-ticked", "Deny ticked"),
+                ]
+                    .into_iter()
+                    .map(|(approve, class, testid, label)| {
+                        view! {
+                            <button
+                                type="button"
+                                class=class
+                                data-testid=testid
+                                disabled=move || busy.get()
+                                on:click=move |_| decide(approve)
+                            >
+                                {label}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
             </div>
         </Show>
         {move || {

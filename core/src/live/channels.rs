@@ -63,6 +63,7 @@ impl UserChannels {
     }
 
     /// How many users have a channel here.
+    #[cfg(test)]
     pub fn users(&self) -> usize {
         self.senders().len()
     }

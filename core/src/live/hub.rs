@@ -124,7 +124,8 @@ impl LiveHub {
     }
 
     /// How many users have a connection to this instance.
-    pub fn connected_users(&self) -> usize {
+    #[cfg(test)]
+    fn connected_users(&self) -> usize {
         self.channels.users()
     }
 }

@@ -187,6 +187,21 @@ pub struct TurnRequest {
 }
 
 impl TurnRequest {
+    /// A turn with nothing beside its input: no redo, no model chosen, no files, the persona
+    /// line (the headless routes' turns, and the tests').
+    pub fn plain(caller: Caller, history_id: Option<String>, input: TurnInput, surface: AskSurface) -> Self {
+        Self {
+            caller,
+            history_id,
+            input,
+            surface,
+            redo: None,
+            model: None,
+            attachments: Vec::new(),
+            system_prompt: None,
+        }
+    }
+
     /// Who the audit trail names for what this request decides, and through which surface.
     fn decider(&self) -> Decider {
         let via = match (&self.caller.via, self.surface) {

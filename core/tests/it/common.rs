@@ -98,16 +98,7 @@ async fn harness_of_model(
 impl Harness {
     /// A turn for the harness's user on the full surface.
     pub fn request(&self, history_id: Option<&str>, input: TurnInput) -> TurnRequest {
-        TurnRequest {
-            caller: self.caller.clone(),
-            history_id: history_id.map(str::to_string),
-            input,
-            surface: AskSurface::Full,
-            redo: None,
-            model: None,
-            attachments: Vec::new(),
-            system_prompt: None,
-        }
+        TurnRequest::plain(self.caller.clone(), history_id.map(str::to_string), input, AskSurface::Full)
     }
 
     /// Runs a turn to its end and returns its events.

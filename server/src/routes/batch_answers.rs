@@ -70,16 +70,7 @@ async fn answer_one(
         .await
         .map_err(|err| access_problem(err, caller.is_admin()))?;
     let input = button_answer(pool, &answer.history_id, answer.tool_call_id.clone(), &answer.button_id).await?;
-    let request = TurnRequest {
-        caller: caller.clone(),
-        history_id: Some(answer.history_id.clone()),
-        input,
-        surface: AskSurface::Full,
-        redo: None,
-        model: None,
-        attachments: Vec::new(),
-        system_prompt: None,
-    };
+    let request = TurnRequest::plain(caller.clone(), Some(answer.history_id.clone()), input, AskSurface::Full);
     turns.start(request).await.map_err(turn_problem)?;
     Ok(())
 }

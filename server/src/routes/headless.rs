@@ -151,16 +151,7 @@ pub async fn turn(
             button_answer(&pool, &history_id, tool_call_id, &button_id).await?
         }
     };
-    let request = TurnRequest {
-        caller,
-        history_id: Some(history_id.clone()),
-        input,
-        surface,
-        redo: None,
-        model: None,
-        attachments: Vec::new(),
-        system_prompt: None,
-    };
+    let request = TurnRequest::plain(caller, Some(history_id.clone()), input, surface);
     let mut handle = turns.start(request).await.map_err(turn_problem)?;
 
     let (mut text, mut errors, mut title, mut asked, mut restored) = (String::new(), Vec::new(), None, None, None);
