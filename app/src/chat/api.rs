@@ -8,6 +8,8 @@ use palaver_wire::body::ModelOption;
 use palaver_wire::conversation::model::{HistorySummary, HistoryView};
 #[cfg(feature = "ssr")]
 use palaver_wire::conversation::page::PageRequest;
+#[cfg(feature = "ssr")]
+use palaver_wire::conversation::window::RowsWanted;
 use palaver_wire::error::AppError;
 
 /// A page of the caller's conversations, most recently active first: `limit` of them (50 when
@@ -24,10 +26,18 @@ pub async fn list_histories(
     state.conversations.list_page(&caller, search.as_deref(), false, &page).await.map(|page| page.data).reported()
 }
 
+/// A window of a conversation (`RowsWanted`): its newest rows; with `before` (a window's
+/// `earlier`), the rows before that window; with `from` (a window's `latest`), its last exchange
+/// again and every row after it.
 #[server(prefix = "/api", endpoint = "get_history")]
-pub async fn get_history(id: String) -> Result<HistoryView, AppError> {
+pub async fn get_history(
+    id: String,
+    #[server(default)] before: Option<i64>,
+    #[server(default)] from: Option<i64>,
+) -> Result<HistoryView, AppError> {
     let (state, caller) = server_caller().await?;
-    let mut view = state.conversations.read(&caller, &id).await.reported()?;
+    let wanted = RowsWanted::new(before, from).map_err(AppError::BadRequest)?;
+    let mut view = state.conversations.read_window(&caller, &id, wanted).await.reported()?;
     // The chat offers to change the answer it may (Palaver's own view: the API's stays the reference's).
     view.changeable_answer = state.turns.changeable_answer(&caller, &id).await.reported()?;
     Ok(view)

@@ -41,6 +41,11 @@ pub(super) struct ChatState {
     pub(super) version: RwSignal<u32>,
     /// Bumped when only the conversation list changed (another tab renamed one, say).
     pub(super) list_version: RwSignal<u32>,
+    /// Bumped after a turn so the transcript reads only what it added (from its last exchange on).
+    pub(super) tail: RwSignal<u32>,
+    /// Where the `turnDone` of the turn this tab follows stands (this tab reads that turn's
+    /// rows itself, so the event needs no read of its own).
+    own_turn_done: StoredValue<OwnTurnDone>,
     /// The running turn, until the reloaded conversation shows it saved.
     pub(super) live: RwSignal<Option<LiveTurn>>,
     pub(super) busy: RwSignal<bool>,
@@ -56,6 +61,8 @@ impl ChatState {
             conversation_id,
             version: RwSignal::new(0),
             list_version: RwSignal::new(0),
+            tail: RwSignal::new(0),
+            own_turn_done: StoredValue::new(OwnTurnDone::Heard),
             live: RwSignal::new(None),
             busy: RwSignal::new(false),
             server_errors: RwSignal::new(Vec::new()),
@@ -66,6 +73,36 @@ impl ChatState {
     /// Loads the list and the conversation again.
     pub(super) fn reload(self) {
         self.version.update(|version| *version += 1);
+    }
+
+    /// Reads what the last turn added to the conversation shown (its newest exchange on).
+    pub(super) fn read_tail(self) {
+        self.tail.update(|tail| *tail += 1);
+    }
+
+    /// A turn this tab followed has ended: its rows are read once, and the `turnDone` telling
+    /// of it, unless it came already, is awaited a moment.
+    fn own_turn_ended(self) {
+        let heard = self.own_turn_done.get_value() == OwnTurnDone::Heard;
+        self.own_turn_done.set_value(if heard {
+            OwnTurnDone::Heard
+        } else {
+            OwnTurnDone::Awaited { since_ms: crate::browser::now_ms() }
+        });
+        self.read_tail();
+    }
+
+    /// A `turnDone` about the shown conversation came while this tab follows a turn there.
+    pub(super) fn heard_own_turn_done(self) {
+        self.own_turn_done.set_value(OwnTurnDone::Heard);
+    }
+
+    /// Whether a `turnDone` about the shown conversation tells of the turn this tab followed to
+    /// its end a moment ago (then it is taken: the next one is another turn's).
+    pub(super) fn takes_own_turn_done(self) -> bool {
+        let awaited = self.own_turn_done.get_value();
+        self.own_turn_done.set_value(OwnTurnDone::Heard);
+        matches!(awaited, OwnTurnDone::Awaited { since_ms } if crate::browser::now_ms() - since_ms < OWN_EVENTS_WINDOW_MS)
     }
 
     /// Shows `prompt` and its files (or nothing, for an answer) at once and streams the turn `body` starts.
@@ -80,6 +117,7 @@ impl ChatState {
     }
 
     fn begin(self, body: PromptBody, turn: LiveTurn) {
+        self.own_turn_done.set_value(OwnTurnDone::Unheard);
         self.busy.set(true);
         self.server_errors.set(Vec::new());
         self.notice.set(None);
@@ -126,6 +164,18 @@ fn apply_event(live: RwSignal<Option<LiveTurn>>, id: Option<&str>, event: TurnEv
         | TurnEvent::Done { .. } => {}
     }
 }
+
+/// The `turnDone` of the turn this tab follows: not come yet, come (or nothing to wait for), or
+/// awaited since the turn ended here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OwnTurnDone {
+    Unheard,
+    Heard,
+    Awaited { since_ms: i64 },
+}
+
+/// How long after this tab's turn ended a `turnDone` about its conversation is that turn's.
+const OWN_EVENTS_WINDOW_MS: i64 = 2_000;
 
 /// How often, and how far apart, a broken reply stream is attached to again.
 const REATTACH_TRIES: u32 = 5;
@@ -190,7 +240,8 @@ async fn run_turn(body: PromptBody, state: ChatState) {
         notice.set(Some(error));
     }
     busy.set(false);
-    state.reload();
+    // A redo replaced rows before the newest exchange: the window is read anew.
+    if body.replace_from.is_some() { state.reload() } else { state.own_turn_ended() }
 }
 
 /// Shows the turn streaming on conversation `id`, if one is (after a reload, or one another
@@ -203,6 +254,7 @@ pub(super) async fn follow_running(state: ChatState, id: String) -> bool {
     }
     let followed = attach(&id, None, |seen, event| {
         if matches!(event, TurnEvent::Attached { .. }) {
+            state.own_turn_done.set_value(OwnTurnDone::Unheard);
             busy.set(true);
         }
         apply_event(live, seen.as_deref(), event);
@@ -210,7 +262,7 @@ pub(super) async fn follow_running(state: ChatState, id: String) -> bool {
     .await;
     if busy.get_untracked() && matches!(followed, Ok(Attach::Followed) | Err(_)) {
         busy.set(false);
-        state.reload();
+        state.own_turn_ended();
     }
     !matches!(followed, Ok(Attach::NothingRunning))
 }

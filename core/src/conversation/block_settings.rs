@@ -44,6 +44,19 @@ impl BlocksSettings {
     pub fn check(&self, text: &str) -> BlocksCheck {
         check_blocks_text(text, &self.options())
     }
+
+    /// Names what decides a reply's check: these settings' options and the release (the
+    /// workspace's version, which the contract's checker shares, so a new checker checks again). A check kept with this fingerprint needs no remaking.
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let decided_by = format!(
+            "release {}; html {}; image hosts {}",
+            env!("CARGO_PKG_VERSION"),
+            self.html,
+            self.image_hosts.join(",")
+        );
+        Sha256::digest(decided_by.as_bytes()).iter().take(12).map(|byte| format!("{byte:02x}")).collect()
+    }
 }
 
 /// The hosts `PALAVER_IMAGE_HOSTS` lists (comma-separated), lowercase, each once. A host may be
@@ -109,6 +122,19 @@ mod tests {
             let error = parse_image_hosts(refused).unwrap_err();
             assert!(error.contains(&format!("\"{refused}\"")) && error.contains("images.example.com"), "{error}");
         }
+    }
+
+    #[test]
+    fn the_fingerprint_follows_what_decides_a_check() {
+        let plain = BlocksSettings::default();
+        let repairing = BlocksSettings { repair: true, ..BlocksSettings::default() };
+        let with_html = BlocksSettings { html: true, ..BlocksSettings::default() };
+        let with_images =
+            BlocksSettings { image_hosts: vec!["images.example.com".into()], ..BlocksSettings::default() };
+        assert_eq!(plain.fingerprint(), repairing.fingerprint(), "a repair does not change a stored reply's check");
+        assert_ne!(plain.fingerprint(), with_html.fingerprint());
+        assert_ne!(plain.fingerprint(), with_images.fingerprint());
+        assert_eq!(plain.fingerprint().len(), 24);
     }
 
     #[test]

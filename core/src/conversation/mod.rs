@@ -1,12 +1,14 @@
 //! Conversations on the server: storage, access, the service (list, read, rename, delete,
 //! stop, host actions), how owners keep them (pinned, archived, shared by a link), the turns
-//! running right now and their leases, and how this server takes block replies. Their wire
-//! types are in `palaver_wire::conversation`.
+//! running right now and their leases, how this server takes block replies (and the checks
+//! kept with them), and the window of a long conversation the chat reads a part at a time.
+//! Their wire types are in `palaver_wire::conversation`.
 
 pub mod access;
 pub mod actions;
 mod block_settings;
 pub mod branches;
+mod kept_checks;
 pub mod leases;
 pub mod pages;
 pub mod running;
@@ -15,6 +17,7 @@ pub mod shelf;
 pub mod store;
 mod stream_mirror;
 pub mod turn_log;
+pub mod window;
 
 pub use block_settings::{BlocksSettings, is_host_name, parse_image_hosts};
 pub use service::Conversations;

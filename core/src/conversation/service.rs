@@ -5,21 +5,21 @@ use std::collections::HashMap;
 
 use crate::db::Pool;
 
-use palaver_contract::blocks::BlocksCheck;
-use palaver_contract::blocks::model::Block;
-
 use super::BlocksSettings;
 use super::access::{HistoryAccess, authorize_history};
+use super::kept_checks::checked_documents;
 use super::running::RunningTurns;
-use super::{pages, store};
+use super::store::{FreshCheck, ReadView};
+use super::{pages, store, window};
 use crate::accounts::auth::Caller;
 use crate::error::{AppError, AppResult, Error};
 use crate::live::LiveHub;
 use crate::llm::Models;
 use crate::preferences::ServerChoices;
 use palaver_wire::body::ModelOption;
-use palaver_wire::conversation::model::{HistoryRow, HistorySummary, HistoryView, Rating, check_title};
+use palaver_wire::conversation::model::{HistorySummary, HistoryView, Rating, check_title};
 use palaver_wire::conversation::page::{PageCursor, PageRequest, Paged};
+use palaver_wire::conversation::window::{RowsWanted, WINDOW_ROWS};
 use palaver_wire::live::{HistoryChange, HistoryChanged, LiveEvent};
 
 /// The conversations service (a substate of the app's state): the database, how replies are
@@ -189,73 +189,55 @@ impl Conversations {
 
     /// A conversation as clients see it, without an access check (see `as_shown`).
     pub async fn view(&self, id: &str) -> AppResult<Option<HistoryView>> {
-        let Some(view) = store::load_history(&self.pool, id).await? else { return Ok(None) };
+        let Some(read) = store::read_history(&self.pool, id).await? else { return Ok(None) };
         let states = pages::store::block_states_of(&self.pool, &[id.to_string()]).await?;
-        Ok(self.as_shown(vec![view], states).await?.pop())
+        Ok(self.as_shown(vec![read], states).await?.pop())
+    }
+
+    /// The rows a read wants of a conversation the caller may read (a window of it: the newest,
+    /// those before a window, or a window's last exchange on), as `read` shows them: a fixed
+    /// number of statements however long the conversation is.
+    pub async fn read_window(&self, caller: &Caller, id: &str, wanted: RowsWanted) -> AppResult<HistoryView> {
+        authorize_history(&self.pool, caller, id, HistoryAccess::Read).await?;
+        let read = window::store::read_rows(&self.pool, id, wanted, WINDOW_ROWS).await?;
+        let read = read.ok_or(AppError::HistoryNotFound)?;
+        let states = pages::store::block_states_of(&self.pool, &[id.to_string()]).await?;
+        let mut view = self.as_shown(vec![read], states).await?.pop().ok_or(AppError::HistoryNotFound)?;
+        view.running = self.running.is_running(id).await;
+        Ok(view)
     }
 
     /// Conversations as clients see them: each names the model it runs on, and each document
-    /// reply carries its check (made with this server's block settings as they are now), with
-    /// the blocks host actions changed since (`states`, by conversation).
+    /// reply carries its check (kept with it, or made again when this server's block settings
+    /// changed since: `kept_checks`), with the blocks host actions changed since (`states`, by
+    /// conversation).
     async fn as_shown(
         &self,
-        views: Vec<HistoryView>,
+        reads: Vec<ReadView>,
         mut states: HashMap<String, Vec<(String, String)>>,
     ) -> AppResult<Vec<HistoryView>> {
         let settings = self.blocks.clone().unwrap_or_default();
-        let views: Vec<(HistoryView, Vec<(String, String)>)> = views
+        let fingerprint = settings.fingerprint();
+        let reads: Vec<(ReadView, Vec<(String, String)>)> = reads
             .into_iter()
-            .map(|mut view| {
-                view.model = Some(self.models.for_conversation(view.model.as_deref()).id.clone());
-                let saved = states.remove(&view.id).unwrap_or_default();
-                (view, saved)
+            .map(|mut read| {
+                read.view.model = Some(self.models.for_conversation(read.view.model.as_deref()).id.clone());
+                let saved = states.remove(&read.view.id).unwrap_or_default();
+                (read, saved)
             })
             .collect();
-        // Parsing and checking every document is CPU work: off the async workers.
-        tokio::task::spawn_blocking(move || {
-            views.into_iter().map(|(view, saved)| checked_documents(&settings, view, saved)).collect()
+        // Parsing and checking a document is CPU work: off the async workers.
+        let kept_with = fingerprint.clone();
+        let (views, fresh): (Vec<HistoryView>, Vec<Vec<FreshCheck>>) = tokio::task::spawn_blocking(move || {
+            reads.into_iter().map(|(read, saved)| checked_documents(&settings, &kept_with, read, saved)).unzip()
         })
         .await
-        .map_err(Error::internal)
-    }
-}
-
-/// The view with each document reply's check, and the saved block states in place.
-fn checked_documents(settings: &BlocksSettings, mut view: HistoryView, states: Vec<(String, String)>) -> HistoryView {
-    let mut checks: Vec<(usize, BlocksCheck)> = view
-        .rows
-        .iter()
-        .enumerate()
-        .filter_map(|(index, row)| match row {
-            HistoryRow::Assistant { text, document: true, .. } => Some((index, settings.check(text))),
-            _ => None,
-        })
-        .collect();
-    apply_block_states(&view.id, states, &mut checks);
-    for (index, check) in checks {
-        if let Some(HistoryRow::Assistant { blocks, .. }) = view.rows.get_mut(index) {
-            *blocks = Some(Box::new(check.shown()));
+        .map_err(Error::internal)?;
+        let fresh: Vec<FreshCheck> = fresh.into_iter().flatten().collect();
+        // A read shows what it checked even when keeping it fails: the next read checks again.
+        if let Err(err) = store::keep_block_checks(&self.pool, &fingerprint, &fresh).await {
+            tracing::warn!(%err, "block checks made on a read could not be kept");
         }
-    }
-    view
-}
-
-/// Each saved block state (block id, JSON) replaces its namesake in the newest checked
-/// document that has it.
-fn apply_block_states(history_id: &str, states: Vec<(String, String)>, checks: &mut [(usize, BlocksCheck)]) {
-    for (block_id, json) in states {
-        let saved = match serde_json::from_str::<Block>(&json) {
-            Ok(saved) => saved,
-            Err(err) => {
-                tracing::error!(%err, history = history_id, block = block_id, "unreadable block state left out");
-                continue;
-            }
-        };
-        let newest = checks.iter_mut().rev().find_map(|(_, check)| {
-            check.doc.as_mut().and_then(|document| Block::find_mut(&mut document.blocks, &block_id))
-        });
-        if let Some(slot) = newest.filter(|slot| slot.type_name() == saved.type_name()) {
-            *slot = saved;
-        }
+        Ok(views)
     }
 }

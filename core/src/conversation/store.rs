@@ -7,7 +7,7 @@ use super::branches::store::StoredBranch;
 use super::branches::{self, branch_points};
 use crate::db::new_id;
 use crate::error::AppResult;
-use palaver_wire::conversation::model::{HistorySummary, HistoryView, Rating, words_title};
+use palaver_wire::conversation::model::{HistoryRow, HistorySummary, HistoryView, Rating, words_title};
 use palaver_wire::conversation::shelf::Shelf;
 
 /// A new conversation; `model` is its chosen model (`None`: the server's default).
@@ -87,8 +87,9 @@ pub(crate) fn first_message(backend: Backend) -> String {
     )
 }
 
-/// A conversation with its rows, as its owner reads it; `None` when it is deleted or none.
-pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {
+/// A conversation with its rows, as its owner reads it, and the block checks kept with its
+/// document replies; `None` when it is deleted or none.
+pub async fn read_history(pool: &Pool, id: &str) -> AppResult<Option<ReadView>> {
     let Some(head): Option<HeadRow> =
         sqlx::query_as(&format!("SELECT {HEAD_COLUMNS} FROM histories WHERE id = $1 AND deleted_at IS NULL"))
             .bind(id)
@@ -102,7 +103,36 @@ pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView
             .bind(id)
             .fetch_all(pool)
             .await?;
-    Ok(Some(assemble_view(head, rows, &branches::store::branches(pool, id).await?)))
+    Ok(Some(assemble_view(head, rows, &branches::store::branches(pool, id).await?, &RowsStart::default())))
+}
+
+/// A conversation with its rows, as its owner reads it; `None` when it is deleted or none.
+pub async fn load_history(pool: &Pool, id: &str) -> AppResult<Option<HistoryView>> {
+    Ok(read_history(pool, id).await?.map(|read| read.view))
+}
+
+/// Keeps each fresh check with its reply's row, made with the settings `fingerprint` names. A
+/// row replaced since it was read (its text is not the one checked) keeps nothing.
+pub async fn keep_block_checks(pool: &Pool, fingerprint: &str, checks: &[FreshCheck]) -> AppResult<()> {
+    if checks.is_empty() {
+        return Ok(());
+    }
+    let mut tx = pool.begin().await?;
+    for check in checks {
+        sqlx::query(
+            "UPDATE history_rows SET blocks_check = $4, blocks_checked_with = $5
+             WHERE history_id = $1 AND seq = $2 AND CAST(payload AS TEXT) = $3",
+        )
+        .bind(&check.history_id)
+        .bind(check.seq)
+        .bind(&check.payload)
+        .bind(&check.check)
+        .bind(fingerprint)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// A conversation's own columns, as `HeadRow` reads them, and where its running summary ends.
@@ -114,15 +144,56 @@ pub(super) type HeadRow =
     (String, Option<String>, Option<String>, Option<String>, Option<String>, String, String, Option<i64>);
 
 /// A row's columns, as `StoredRow` reads them.
-pub(super) const ROW_COLUMNS: &str = "history_id, CAST(payload AS TEXT), rating, created_at, turn_id";
+pub(super) const ROW_COLUMNS: &str =
+    "history_id, CAST(payload AS TEXT), rating, created_at, turn_id, seq, blocks_check, blocks_checked_with";
 
-/// Conversation id, row JSON, rating, created, turn id.
-pub(super) type StoredRow = (String, String, Option<String>, String, String);
+/// Conversation id, row JSON, rating, created, turn id, seq, the kept block check (JSON) and the
+/// fingerprint of the settings it was made with.
+pub(super) type StoredRow = (String, String, Option<String>, String, String, i64, Option<String>, Option<String>);
 
-/// The view of a conversation from its columns, its rows in order and its version entries.
-/// The view leaves out the replay state (promptIndex, responseMessages) stored beside the
+/// A conversation's view as read, and the block checks kept with its document replies.
+pub struct ReadView {
+    pub view: HistoryView,
+    pub checks: Vec<KeptCheck>,
+}
+
+/// A document reply's block check as it was kept (none before its first read): the reply's
+/// index in the view's rows, its row's seq and text (which a new check is kept against), the
+/// fingerprint of the settings the check was made with, and the check as JSON.
+pub struct KeptCheck {
+    pub row: usize,
+    pub seq: i64,
+    pub payload: String,
+    pub checked_with: Option<String>,
+    pub check: Option<String>,
+}
+
+/// A check made on a read, to keep with its reply's row (`keep_block_checks`).
+pub struct FreshCheck {
+    pub history_id: String,
+    pub seq: i64,
+    pub payload: String,
+    pub check: String,
+}
+
+/// Where the rows read begin: the index of the first among the conversation's rows, and the
+/// turn of the row before it ("" at the conversation's start), which names a version there.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowsStart {
+    pub first_row: usize,
+    pub turn_before: String,
+}
+
+/// The view of a conversation from its columns, its rows in order (from `start`) and its
+/// version entries; ratings and versions are named by their index among all the conversation's
+/// rows. The view leaves out the replay state (promptIndex, responseMessages) stored beside the
 /// pending ask; an unreadable pending ask or row is left out and logged.
-pub(super) fn assemble_view(head: HeadRow, stored: Vec<StoredRow>, versions: &[StoredBranch]) -> HistoryView {
+pub(super) fn assemble_view(
+    head: HeadRow,
+    stored: Vec<StoredRow>,
+    versions: &[StoredBranch],
+    start: &RowsStart,
+) -> ReadView {
     let (id, user_id, title, pending_ask, model, created, updated, summarised_before) = head;
     let pending_ask = pending_ask.and_then(|json| match serde_json::from_str(&json) {
         Ok(pending) => Some(pending),
@@ -135,11 +206,15 @@ pub(super) fn assemble_view(head: HeadRow, stored: Vec<StoredRow>, versions: &[S
     let mut row_times = Vec::with_capacity(stored.len());
     let mut row_turns = Vec::with_capacity(stored.len());
     let mut ratings = std::collections::BTreeMap::new();
-    for (_, payload, rating, created, turn_id) in stored {
+    let mut checks = Vec::new();
+    for (_, payload, rating, created, turn_id, seq, check, checked_with) in stored {
         match serde_json::from_str(&payload) {
             Ok(row) => {
                 if let Some(rating) = rating.as_deref().and_then(Rating::parse) {
-                    ratings.insert(rows.len(), rating);
+                    ratings.insert(start.first_row + rows.len(), rating);
+                }
+                if let HistoryRow::Assistant { document: true, .. } = row {
+                    checks.push(KeptCheck { row: rows.len(), seq, payload, checked_with, check });
                 }
                 rows.push(row);
                 row_times.push(created);
@@ -148,8 +223,11 @@ pub(super) fn assemble_view(head: HeadRow, stored: Vec<StoredRow>, versions: &[S
             Err(err) => tracing::error!(%err, history = id, "unreadable history row skipped"),
         }
     }
-    let branches = branch_points(&row_turns, versions);
-    HistoryView {
+    let branches = branch_points(&start.turn_before, &row_turns, versions)
+        .into_iter()
+        .map(|(row, branches)| (start.first_row + row, branches))
+        .collect();
+    let view = HistoryView {
         id,
         user_id,
         title,
@@ -164,7 +242,9 @@ pub(super) fn assemble_view(head: HeadRow, stored: Vec<StoredRow>, versions: &[S
         changeable_answer: None,
         running: false,
         summarised_before: summarised_before.and_then(|row| usize::try_from(row).ok()),
-    }
+        window: None,
+    };
+    ReadView { view, checks }
 }
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`

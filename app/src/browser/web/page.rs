@@ -16,6 +16,26 @@ pub fn shows_end(element: &web_sys::Element) -> bool {
     element.scroll_top() + element.client_height() >= element.scroll_height() - END_SLACK
 }
 
+/// How near its start (in pixels) a scrolled box counts as showing it: earlier rows are read
+/// a little before the reader gets there.
+const START_SLACK: i32 = 300;
+
+/// Whether a scrolled box shows (or nearly shows) its start; false on the server.
+pub fn shows_start(element: &web_sys::Element) -> bool {
+    element.scroll_top() <= START_SLACK
+}
+
+/// How far a scrolled box's end is from the top of what it shows: kept across content added
+/// above (`keep_distance_to_end`), the reader's place stays put.
+pub fn distance_to_end(element: &web_sys::Element) -> i32 {
+    element.scroll_height() - element.scroll_top()
+}
+
+/// Scrolls a box so its end is `distance` from the top of what it shows.
+pub fn keep_distance_to_end(element: &web_sys::Element, distance: i32) {
+    element.set_scroll_top(element.scroll_height() - distance);
+}
+
 /// Scrolls a box to its end; when its last ask card is taller than the box, to the card's
 /// top instead, so the question shows first.
 pub fn scroll_to_newest(element: &web_sys::Element) {

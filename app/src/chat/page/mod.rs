@@ -21,9 +21,10 @@ use super::ask_card::provide_ask_drafts;
 use super::conversation_list::ConversationList;
 use super::drawer::DrawerBackdrop;
 use super::follow::use_follow_newest;
-use super::messages::{LiveTurnView, SavedRows};
+use super::messages::LiveTurnView;
 use super::model_picker::ModelPicker;
 use super::page_state::ChatState;
+use super::saved_rows::{EarlierRows, SavedRows};
 use super::shortcuts::ShortcutsHelp;
 use crate::components::BlockActionsContext;
 use composer::Composer;
@@ -34,7 +35,7 @@ use use_answer_channel::use_answer_channel;
 use use_conversation_list::{ConversationListData, use_conversation_list};
 use use_drawer::use_drawer;
 use use_live_events::use_live_events;
-use use_open_conversation::use_open_conversation;
+use use_open_conversation::{OpenConversation, use_open_conversation};
 use use_redo_channel::use_redo_channel;
 use use_running_turn::use_running_turn;
 use use_send::use_send;
@@ -49,11 +50,11 @@ pub fn ChatPage() -> impl IntoView {
     let open = use_open_conversation(state);
     provide_ask_drafts(conversation_id.into());
     use_running_turn(state, open);
-    use_live_events(state);
+    use_live_events(state, open, conversations);
     let send = use_send(state, open.model);
     let stop = use_stop(state);
     let channel = use_answer_channel(state);
-    let redo = use_redo_channel(state);
+    let redo = use_redo_channel(state, open);
     // While a redo runs, how many saved rows stay shown.
     let keep = Memo::new(move |_| live.with(|turn| turn.as_ref().and_then(|turn| turn.keeps_rows)));
     let drawer = use_drawer(conversation_id);
@@ -75,7 +76,12 @@ pub fn ChatPage() -> impl IntoView {
     let behind = use_follow_newest(transcript_box, move || {
         live.track();
         open.loaded.track();
+        open.grew.track();
     });
+    let earlier = EarlierRows {
+        read: Callback::new(move |()| read_earlier_in_place(open, transcript_box)),
+        reading: open.reading_earlier,
+    };
     provide_block_actions(state, send.clone());
     // What one sends is shown: the transcript follows the new turn, even from up the page.
     let send_and_follow = move |text: String, attachments: Vec<Attachment>| {
@@ -99,14 +105,19 @@ pub fn ChatPage() -> impl IntoView {
                     aria-label="Conversation"
                     data-testid="transcript"
                     node_ref=transcript_box
-                    on:scroll=move |_| behind.scrolled()
+                    on:scroll=move |_| {
+                        behind.scrolled();
+                        if transcript_box.get_untracked().is_some_and(|shown| crate::browser::shows_start(&shown)) {
+                            earlier.read.run(());
+                        }
+                    }
                 >
                     <Transition fallback=|| {
                         view! { <p class="transcript__empty">"Loading…"</p> }
                     }>
                         {move || Suspend::new(async move {
-                            let (_, view) = open.loaded.await;
-                            view! { <SavedRows view channel redo keep /> }
+                            let (version, view) = open.loaded.await;
+                            view! { <SavedRows view version joined=open.joined earlier channel redo keep /> }
                         })}
                     </Transition>
                     {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
@@ -137,6 +148,17 @@ pub fn ChatPage() -> impl IntoView {
             </main>
         </div>
     }
+}
+
+/// Reads the rows before the transcript's window and puts them in front, the reader's place
+/// kept where it was (what they read stays where it shows).
+fn read_earlier_in_place(open: OpenConversation, transcript_box: NodeRef<leptos::html::Section>) {
+    let Some(shown) = transcript_box.get_untracked() else { return };
+    open.read_earlier(move || {
+        let distance = crate::browser::distance_to_end(&shown);
+        // Once the browser has laid the new rows out, before it paints them.
+        request_animation_frame(move || crate::browser::keep_distance_to_end(&shown, distance));
+    });
 }
 
 /// A block's reply action sends its text as the composer would, while no turn runs.

@@ -5,11 +5,12 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
+use super::use_open_conversation::OpenConversation;
 use crate::chat::messages::{Exchange, RedoChannel};
 use crate::chat::page_state::ChatState;
 use palaver_wire::body::{Data, PromptBody};
 
-pub(super) fn use_redo_channel(state: ChatState) -> RedoChannel {
+pub(super) fn use_redo_channel(state: ChatState, open: OpenConversation) -> RedoChannel {
     let ChatState { conversation_id, busy, notice, .. } = state;
     RedoChannel {
         busy,
@@ -22,7 +23,7 @@ pub(super) fn use_redo_channel(state: ChatState) -> RedoChannel {
                 history_id: Some(id),
                 prompt: edited.clone(),
                 replace_from: Some(exchange.starts_at),
-                seen_rows: Some(exchange.seen_rows),
+                seen_rows: Some(open.seen_rows()),
                 ..Default::default()
             };
             state.start_redo(body, edited.unwrap_or(exchange.text), exchange.starts_at);
@@ -34,7 +35,7 @@ pub(super) fn use_redo_channel(state: ChatState) -> RedoChannel {
             }
             leptos::task::spawn_local(async move {
                 let url = format!("/gpt/histories/{id}/branches");
-                let body = json!({"row": exchange.starts_at, "position": position, "seenRows": exchange.seen_rows});
+                let body = json!({"row": exchange.starts_at, "position": position, "seenRows": open.seen_rows()});
                 match crate::http::send::<_, Data<Value>>("PUT", &url, &body).await {
                     Ok(_) => notice.set(None),
                     Err(message) => notice.set(Some(message)),

@@ -6,12 +6,12 @@ use std::collections::{HashMap, HashSet};
 
 use crate::conversation::branches::store::StoredBranch;
 use crate::conversation::store::{
-    HEAD_COLUMNS, HeadRow, ListedRow, ROW_COLUMNS, StoredRow, assemble_view, first_message, listed, on_shelf,
-    shelf_columns,
+    HEAD_COLUMNS, HeadRow, ListedRow, ROW_COLUMNS, ReadView, RowsStart, StoredRow, assemble_view, first_message,
+    listed, on_shelf, shelf_columns,
 };
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
-use palaver_wire::conversation::model::{HistorySummary, HistoryView};
+use palaver_wire::conversation::model::HistorySummary;
 use palaver_wire::conversation::page::PageRequest;
 use palaver_wire::conversation::snippet::snippet_around;
 
@@ -116,9 +116,9 @@ fn placeholders(first: usize, count: usize) -> String {
     (first..first + count).map(|at| format!("${at}")).collect::<Vec<_>>().join(", ")
 }
 
-/// The conversations of `ids` (those not deleted), each with its rows and versions, in the
-/// order of `ids`: three statements, however many there are.
-pub async fn load_histories(pool: &Pool, ids: &[String]) -> AppResult<Vec<HistoryView>> {
+/// The conversations of `ids` (those not deleted), each with its rows, versions and kept block
+/// checks, in the order of `ids`: three statements, however many there are.
+pub async fn load_histories(pool: &Pool, ids: &[String]) -> AppResult<Vec<ReadView>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -161,7 +161,7 @@ pub async fn load_histories(pool: &Pool, ids: &[String]) -> AppResult<Vec<Histor
         .map(|head| {
             let rows = rows_of.remove(&head.0).unwrap_or_default();
             let versions = versions_of.remove(&head.0).unwrap_or_default();
-            assemble_view(head, rows, &versions)
+            assemble_view(head, rows, &versions, &RowsStart::default())
         })
         .collect())
 }

@@ -1,0 +1,201 @@
+//! A long conversation read a window at a time (on SQLite and on PostgreSQL alike): 1,000
+//! messages written straight into the database come back newest window first, every one
+//! exactly once, in order, each window beginning at a message of the person's; a read from a
+//! window's last exchange brings what a turn added after it. And the block check kept with a
+//! document reply: a read shows the kept check while the block settings are unchanged, and
+//! checks the reply again once they change.
+
+use serde_json::json;
+
+use crate::common::{Harness, harness};
+use palaver_core::conversation::{BlocksSettings, Conversations};
+use palaver_core::db::Backend;
+use palaver_wire::conversation::model::{HistoryRow, HistoryView};
+use palaver_wire::conversation::window::{RowWindow, RowsWanted};
+
+const MESSAGES: usize = 1_000;
+/// Rows written by one INSERT.
+const BATCH: usize = 250;
+
+fn conversations(h: &Harness, blocks: Option<BlocksSettings>) -> Conversations {
+    Conversations::new(
+        h.pool.clone(),
+        blocks,
+        h.running.clone(),
+        palaver_core::live::LiveHub::new(h.pool.clone(), palaver_core::signals::Signals::local()),
+        h.runner.models().clone(),
+    )
+}
+
+/// Writes rows `first..first + count` of conversation `id`: a message, then its reply, by turns.
+async fn seed_rows(h: &Harness, id: &str, rows: std::ops::Range<usize>) {
+    let json = Backend::of(&h.pool).json("$X");
+    let all: Vec<usize> = rows.collect();
+    for chunk in all.chunks(BATCH) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|at| {
+                let n = 4 * at;
+                format!("($1, ${}, ${}, ${}, {})", n + 2, n + 3, n + 4, json.replace("$X", &format!("${}", n + 5)))
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload) VALUES {}",
+            values.join(", ")
+        );
+        let mut insert = sqlx::query(&sql).bind(id);
+        for &seq in chunk {
+            let (kind, payload) = if seq.is_multiple_of(2) {
+                ("user", json!({"type": "user", "text": format!("Message {seq}")}))
+            } else {
+                ("assistant", json!({"type": "assistant", "text": format!("Reply {seq}")}))
+            };
+            insert = insert
+                .bind(i64::try_from(seq).unwrap())
+                .bind(format!("t{}", seq / 2))
+                .bind(kind)
+                .bind(payload.to_string());
+        }
+        insert.execute(&h.pool).await.unwrap();
+    }
+}
+
+fn texts(view: &HistoryView) -> Vec<String> {
+    view.rows
+        .iter()
+        .map(|row| match row {
+            HistoryRow::User { text, .. } | HistoryRow::Assistant { text, .. } => text.clone(),
+            other => panic!("only messages were written: {other:?}"),
+        })
+        .collect()
+}
+
+fn expected_text(row: usize) -> String {
+    if row.is_multiple_of(2) { format!("Message {row}") } else { format!("Reply {row}") }
+}
+
+#[tokio::test]
+async fn a_thousand_messages_come_newest_window_first_each_exactly_once_in_order() {
+    let h = harness(json!([])).await;
+    let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
+    seed_rows(&h, &id, 0..MESSAGES).await;
+    let chat = conversations(&h, None);
+
+    let newest = chat.read_window(&h.caller, &id, RowsWanted::Newest).await.unwrap();
+    let window = newest.window.expect("a window's place");
+    assert!(newest.rows.len() < 60, "a window, not the whole conversation: {} rows", newest.rows.len());
+    assert_eq!(window.first_row + newest.rows.len(), MESSAGES, "the newest window ends with the last row");
+    assert_eq!(texts(&newest).last().map(String::as_str), Some("Reply 999"));
+    assert_eq!(window.latest, 998, "a turn's read starts at the last message");
+
+    let mut read = newest.clone();
+    let mut windows = 1;
+    let mut earlier = window.earlier;
+    while let Some(before) = earlier {
+        let page = chat.read_window(&h.caller, &id, RowsWanted::Before(before)).await.unwrap();
+        let place = page.window.expect("a window's place");
+        assert!(matches!(page.rows.first(), Some(HistoryRow::User { .. })), "a window begins at a message");
+        assert!(matches!(&page.rows[..], [.., HistoryRow::Assistant { .. }]), "it ends where the next began");
+        earlier = place.earlier;
+        assert!(read.join_earlier(page), "each window ends where the one after it begins");
+        windows += 1;
+        assert!(windows <= MESSAGES, "the windows come to an end");
+    }
+    assert!(windows >= 20, "read in many windows: {windows}");
+    assert_eq!(read.window.map(|window| window.first_row), Some(0));
+    let all = texts(&read);
+    assert_eq!(all.len(), MESSAGES, "every message once");
+    assert!(all.iter().enumerate().all(|(row, text)| *text == expected_text(row)), "in order");
+
+    // A turn adds an exchange: the read from the window's last exchange brings it, and the
+    // window takes it in.
+    seed_rows(&h, &id, MESSAGES..MESSAGES + 2).await;
+    let later = chat.read_window(&h.caller, &id, RowsWanted::From(window.latest)).await.unwrap();
+    assert_eq!(texts(&later), ["Message 998", "Reply 999", "Message 1000", "Reply 1001"]);
+    assert_eq!(later.window, Some(RowWindow { first_row: 998, earlier: Some(998), latest: 1000 }));
+    let mut shown = newest;
+    assert!(shown.join_later(later));
+    assert_eq!(shown.window.map(|window| window.first_row + shown.rows.len()), Some(MESSAGES + 2));
+    assert_eq!(texts(&shown).last().map(String::as_str), Some("Reply 1001"));
+
+    // A short conversation is one window, from its start.
+    let short = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
+    seed_rows(&h, &short, 0..6).await;
+    let whole = chat.read_window(&h.caller, &short, RowsWanted::Newest).await.unwrap();
+    assert_eq!((texts(&whole).len(), whole.window.and_then(|window| window.earlier)), (6, None));
+
+    // Someone else's conversation is not read.
+    let bob = h.another_user("bob").await;
+    assert!(chat.read_window(&bob, &id, RowsWanted::Newest).await.is_err());
+}
+
+/// A document reply whose html block only a server that allows html accepts.
+const HTML_DOCUMENT: &str = "v: 1\nblocks:\n  - type: heading\n    text: Invoice\n  - type: html\n    title: Invoice 1042\n    html: \"<p>Total: 10 EUR</p>\"\n";
+
+async fn kept_check(h: &Harness, id: &str) -> (Option<String>, Option<String>) {
+    sqlx::query_as("SELECT blocks_check, blocks_checked_with FROM history_rows WHERE history_id = $1 AND seq = 1")
+        .bind(id)
+        .fetch_one(&h.pool)
+        .await
+        .unwrap()
+}
+
+fn shown_check(view: &HistoryView) -> serde_json::Value {
+    match view.rows.get(1) {
+        Some(HistoryRow::Assistant { blocks: Some(check), .. }) => serde_json::to_value(check).unwrap(),
+        other => panic!("a checked document reply: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_read_shows_the_kept_check_until_the_block_settings_change() {
+    let h = harness(json!([])).await;
+    let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
+    let json = Backend::of(&h.pool).json("$3");
+    for (seq, payload) in [
+        (0, json!({"type": "user", "text": "invoice preview"})),
+        (1, json!({"type": "assistant", "text": HTML_DOCUMENT, "document": true})),
+    ] {
+        sqlx::query(&format!(
+            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload) VALUES ($1, $2, 't', '{}', {json})",
+            if seq == 0 { "user" } else { "assistant" }
+        ))
+        .bind(&id)
+        .bind(seq)
+        .bind(payload.to_string())
+        .execute(&h.pool)
+        .await
+        .unwrap();
+    }
+    let plain = BlocksSettings::default();
+    let chat = conversations(&h, Some(plain.clone()));
+
+    let first = chat.read(&h.caller, &id).await.unwrap();
+    let checked = shown_check(&first);
+    assert_eq!(checked["ok"], json!(false), "html is not allowed here: {checked}");
+    let (kept, with) = kept_check(&h, &id).await;
+    assert_eq!(with.as_deref(), Some(plain.fingerprint().as_str()), "the first read keeps its check");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&kept.unwrap()).unwrap(), checked);
+
+    // The kept check is what a read shows: a check changed in the database (as no re-check
+    // would make it) shows as it is, in the window's read as in the whole one.
+    let marked = json!({"ok": false, "errors": [], "warnings": []});
+    sqlx::query("UPDATE history_rows SET blocks_check = $2 WHERE history_id = $1 AND seq = 1")
+        .bind(&id)
+        .bind(marked.to_string())
+        .execute(&h.pool)
+        .await
+        .unwrap();
+    assert_eq!(shown_check(&chat.read(&h.caller, &id).await.unwrap()), marked, "not checked again");
+    let window = chat.read_window(&h.caller, &id, RowsWanted::Newest).await.unwrap();
+    assert_eq!(shown_check(&window), marked, "the window's read shows the kept check too");
+
+    // The settings change (html allowed): the reply is checked again, and that check kept.
+    let with_html = BlocksSettings { html: true, ..BlocksSettings::default() };
+    let chat = conversations(&h, Some(with_html.clone()));
+    let again = shown_check(&chat.read(&h.caller, &id).await.unwrap());
+    assert_eq!(again["ok"], json!(true), "checked again with html allowed: {again}");
+    let (kept, with) = kept_check(&h, &id).await;
+    assert_eq!(with.as_deref(), Some(with_html.fingerprint().as_str()));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&kept.unwrap()).unwrap(), again);
+    assert_eq!(shown_check(&chat.read(&h.caller, &id).await.unwrap()), again, "and shown as kept");
+}
