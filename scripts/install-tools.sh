@@ -60,4 +60,11 @@ if [ "${1:-}" = "--test" ]; then
     scripts/mcp/.venv/bin/pip install --quiet --disable-pip-version-check -r scripts/mcp/requirements.txt
     touch scripts/mcp/.venv/installed
   fi
+  # The local Web Push service the push tests send to, pinned, from PyPI.
+  if [ ! -x scripts/push/.venv/bin/python ] || [ scripts/push/requirements.txt -nt scripts/push/.venv/installed ]; then
+    say "installing the test push service's packages from PyPI"
+    python3 -m venv scripts/push/.venv
+    scripts/push/.venv/bin/pip install --quiet --disable-pip-version-check -r scripts/push/requirements.txt
+    touch scripts/push/.venv/installed
+  fi
 fi

@@ -18,6 +18,7 @@ mod page_context;
 mod page_title;
 mod pages;
 pub mod preferences;
+pub mod push;
 #[cfg(feature = "ssr")]
 pub mod server_fn;
 #[cfg(feature = "ssr")]
@@ -82,6 +83,7 @@ pub fn App() -> impl IntoView {
                 <UserMenu>{asks_on().then(|| view! { <chat::Inbox /> })}</UserMenu>
                 <components::ThemeToggle />
             </header>
+            <push::TabPresence />
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=ChatPage />
                 <Route path=path!("/login") view={Lazy::<pages::LoginRoute>::new()} />

@@ -9,6 +9,7 @@ use palaver_core::accounts::auth::Accounts;
 use palaver_core::conversation::Conversations;
 use palaver_core::live::LiveHub;
 use palaver_core::mcp::McpHub;
+use palaver_core::push::Push;
 use palaver_core::turn::TurnRunner;
 use palaver_core::uploads::Uploads;
 
@@ -22,4 +23,5 @@ pub struct AppState {
     pub uploads: Uploads,
     pub mcp: McpHub,
     pub live: LiveHub,
+    pub push: Push,
 }

@@ -19,6 +19,9 @@ pub enum Access {
     /// The upload named in the path: its owner only. Anyone else, signed out included, gets 404,
     /// as if it did not exist, so an id reveals nothing.
     FileOwner,
+    /// Whoever holds the single-use capability the body carries (a notification's button); a
+    /// session or token beside it counts for nothing, and an unknown capability gets 404.
+    Capability,
 }
 
 /// One API route and its access rule, as the documentation and the tests read them.

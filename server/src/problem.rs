@@ -160,7 +160,8 @@ impl IntoResponse for Problem {
 }
 
 /// Where the JSON API's routes are (every one in the route table, no page or server function).
-const API_PREFIXES: [&str; 7] = ["/gpt/", "/auth/", "/admin/", "/files/", "/shared/", "/health", "/openapi.json"];
+const API_PREFIXES: [&str; 8] =
+    ["/gpt/", "/auth/", "/admin/", "/files/", "/push/", "/shared/", "/health", "/openapi.json"];
 
 /// Whether `path` is the JSON API's: its errors are problems.
 pub fn is_api_path(path: &str) -> bool {

@@ -14,6 +14,8 @@ pub enum DecidedVia {
     Watch,
     /// A headless client with an API token.
     Api { token: String },
+    /// A notification's button (`POST /push/answer`).
+    Push,
     /// Palaver itself: an expiry, or a server withdrawing its question.
     Palaver,
 }
@@ -24,6 +26,7 @@ impl DecidedVia {
             DecidedVia::Web => "web",
             DecidedVia::Watch => "watch",
             DecidedVia::Api { .. } => "api",
+            DecidedVia::Push => "push",
             DecidedVia::Palaver => "palaver",
         }
     }
@@ -67,7 +70,7 @@ pub struct AuditEntry {
     /// Who decided (username); absent for Palaver's own endings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<String>,
-    /// `web`, `watch`, `api` or `palaver`.
+    /// `web`, `watch`, `api`, `push` or `palaver`.
     pub surface: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_name: Option<String>,

@@ -22,6 +22,16 @@ pub fn shows_end(_element: &Element) -> bool {
 
 pub fn scroll_to_newest(_element: &Element) {}
 
+pub fn shows_start(_element: &Element) -> bool {
+    false
+}
+
+pub fn distance_to_end(_element: &Element) -> i32 {
+    0
+}
+
+pub fn keep_distance_to_end(_element: &Element, _distance: i32) {}
+
 pub fn copy_text(_text: String, _copied: RwSignal<bool>) {}
 
 pub fn set_root_attribute(_name: &str, _value: Option<&str>) {}
@@ -197,3 +207,37 @@ macro_rules! lazy_page {
     };
 }
 pub(crate) use lazy_page;
+
+/// No push on the server.
+pub fn push_supported() -> bool {
+    false
+}
+
+pub async fn this_push_endpoint() -> Option<String> {
+    None
+}
+
+pub async fn subscribe_push(_server_key: &str) -> Result<String, String> {
+    Err("Notifications are turned on from the browser.".into())
+}
+
+pub async fn unsubscribe_push() -> Result<Option<String>, String> {
+    Ok(None)
+}
+
+/// The server knows no device: empty.
+pub fn device_name_guess() -> String {
+    String::new()
+}
+
+/// The server has no tabs: empty.
+pub fn new_tab_id() -> String {
+    String::new()
+}
+
+/// The server shows nothing.
+pub fn page_visible() -> bool {
+    false
+}
+
+pub fn on_visibility_change(_on_change: impl Fn() + 'static) {}

@@ -13,6 +13,7 @@ pub fn SettingsPage() -> impl IntoView {
             <crate::preferences::PreferencesSection />
             <PasswordSection />
             <TokensSection />
+            <crate::push::PushSection />
             <crate::grants::GrantsSection />
             <crate::audit::AuditSection everyone=false />
             <DeleteAccountSection />

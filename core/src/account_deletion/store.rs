@@ -28,9 +28,9 @@ pub async fn close_conversations(pool: &Pool, user_id: &str) -> AppResult<Vec<St
 
 /// Removes the user and every row that is theirs or belongs to one of their conversations:
 /// messages, block states, share links, the request log, grants, approved runs, turn streams
-/// and drafts, audit entries, to-dos, file index rows, live events, sessions and tokens. Where they acted on a
-/// conversation not theirs, the audit keeps the entry without naming them. Children go before
-/// their parents, for the foreign keys.
+/// and drafts, audit entries, to-dos, file index rows, live events, push subscriptions and
+/// capabilities, sessions and tokens. Where they acted on a conversation not theirs, the audit
+/// keeps the entry without naming them. Children go before their parents, for the foreign keys.
 pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed> {
     const OWNED: &str = "SELECT id FROM histories WHERE owner_id = $1";
     let statements = [
@@ -62,6 +62,10 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
         "DELETE FROM sessions WHERE user_id = $1".to_string(),
         "DELETE FROM api_tokens WHERE user_id = $1".to_string(),
         "DELETE FROM user_preferences WHERE user_id = $1".to_string(),
+        "DELETE FROM push_subscriptions WHERE user_id = $1".to_string(),
+        "DELETE FROM push_presence WHERE user_id = $1".to_string(),
+        "DELETE FROM push_answer_tokens WHERE user_id = $1".to_string(),
+        "DELETE FROM push_notified_asks WHERE user_id = $1".to_string(),
     ];
     let mut tx = pool.begin().await?;
     for statement in &statements {

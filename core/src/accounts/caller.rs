@@ -9,6 +9,9 @@ pub enum CallerVia {
     Token {
         name: String,
     },
+    /// A notification's button: a single-use capability that answers one ask one way, and
+    /// does nothing else (`POST /push/answer`).
+    Push,
 }
 
 /// An authenticated caller.

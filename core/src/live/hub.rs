@@ -21,6 +21,17 @@ const MISSED_AT_MOST: i64 = 256;
 /// How long events are kept for clients that come back.
 const KEPT_SECONDS: i64 = 3600;
 
+/// How many published events a slow follower may fall behind by.
+const PUBLISHED_BACKLOG: usize = 256;
+
+/// An event as it was published on this instance, for a service that acts on what happens
+/// (push notifications): each event is published once, where it happened.
+#[derive(Clone, Debug)]
+pub struct Published {
+    pub user_id: String,
+    pub event: LiveEvent,
+}
+
 /// The id of an event meant for everyone (a resync): no stored event has it, so a client
 /// that comes back with it is told to resync again.
 const EVERYONE_ID: &str = "0";
@@ -35,6 +46,8 @@ pub struct LiveHub {
     channels: UserChannels,
     /// Flips to true when Palaver shuts down: every event stream ends.
     closing: watch::Sender<bool>,
+    /// Every event published here, stored or not.
+    published: broadcast::Sender<Arc<Published>>,
 }
 
 /// What a client missed since the id it last saw.
@@ -68,7 +81,8 @@ impl LiveHub {
         let instance: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
         let channels = UserChannels::default();
         tokio::spawn(deliver(pool.clone(), signals.subscribe(), instance.clone(), channels.clone()));
-        Self { pool, signals, instance, channels, closing: watch::channel(false).0 }
+        let published = broadcast::channel(PUBLISHED_BACKLOG).0;
+        Self { pool, signals, instance, channels, closing: watch::channel(false).0, published }
     }
 
     /// Ends every event stream (clients reconnect to whichever instance serves next).
@@ -88,6 +102,8 @@ impl LiveHub {
     /// other instances. A failure is logged, not returned: a live event only saves a reload,
     /// and what it tells is stored already.
     pub async fn publish(&self, user_id: &str, event: LiveEvent) {
+        // Nobody following is no failure.
+        let _ = self.published.send(Arc::new(Published { user_id: user_id.to_string(), event: event.clone() }));
         if let Err(err) = self.try_publish(user_id, event).await {
             tracing::warn!(?err, user = user_id, "a live event was not sent");
         }
@@ -102,6 +118,11 @@ impl LiveHub {
             self.signals.send(Channel::Live, &live_signal(&self.instance, seq, user_id)).await?;
         }
         Ok(())
+    }
+
+    /// The events published on this instance from now on (not those other instances publish).
+    pub fn published(&self) -> broadcast::Receiver<Arc<Published>> {
+        self.published.subscribe()
     }
 
     /// Subscribes `user_id`; `last_seen` is the `Last-Event-ID` of a client that reconnects.

@@ -10,4 +10,4 @@ mod hub;
 mod store;
 
 pub use channels::{Delivered, Membership};
-pub use hub::{LiveHub, Missed, Subscription};
+pub use hub::{LiveHub, Missed, Published, Subscription};

@@ -7,6 +7,7 @@ mod files;
 mod hydration;
 mod live;
 mod page;
+mod push;
 mod request;
 mod storage;
 mod turn_stream;
@@ -17,9 +18,13 @@ pub use files::{chosen_files, receive_files, upload_files};
 pub use hydration::{finish_hydration, hydrated, page_shows, show_load_error};
 pub use live::listen_live;
 pub use page::{
-    absolute_url, apple_keyboard, caret_at_start, click_along, click_if_enabled, copy_text, fit_frame, fit_to_content,
-    focus_along, focus_first, focus_if_free, go_to, open_link, resolves_to_this_origin, scroll_to_newest,
-    set_root_attribute, set_title, show_modal, shows_end,
+    absolute_url, apple_keyboard, caret_at_start, click_along, click_if_enabled, copy_text, distance_to_end, fit_frame,
+    fit_to_content, focus_along, focus_first, focus_if_free, go_to, keep_distance_to_end, open_link,
+    resolves_to_this_origin, scroll_to_newest, set_root_attribute, set_title, show_modal, shows_end, shows_start,
+};
+pub use push::{
+    device_name_guess, new_tab_id, on_visibility_change, page_visible, push_supported, subscribe_push,
+    this_push_endpoint, unsubscribe_push,
 };
 pub use request::request;
 pub use storage::{keep_for_session, kept_for_session, store, stored};

@@ -6,8 +6,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Headers, Request, RequestInit, Response};
 
-/// `method url` with `body` (JSON) if any, the response's JSON body read as `R`; a refusal is
-/// its problem's title. On the server it fails at once.
+/// `method url` with `body` (JSON) if any, the response's JSON body read as `R` (no body reads
+/// as `null`, so a 204 reads as `()`); a refusal is its problem's title. On the server it fails
+/// at once.
 pub async fn request<R: DeserializeOwned>(method: &str, url: &str, body: Option<String>) -> Result<R, String> {
     let failed = |_| "The server could not be reached.".to_string();
     let headers = Headers::new().map_err(failed)?;
@@ -27,5 +28,6 @@ pub async fn request<R: DeserializeOwned>(method: &str, url: &str, body: Option<
         let problem: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         return Err(problem["title"].as_str().unwrap_or("The request failed.").to_string());
     }
-    serde_json::from_str(&text).map_err(|err| format!("The server's answer could not be read: {err}."))
+    let text = if text.is_empty() { "null" } else { &text };
+    serde_json::from_str(text).map_err(|err| format!("The server's answer could not be read: {err}."))
 }

@@ -156,5 +156,6 @@ fn decided_via(caller: &Caller) -> DecidedVia {
     match &caller.via {
         CallerVia::Token { name } => DecidedVia::Api { token: name.clone() },
         CallerVia::Session => DecidedVia::Web,
+        CallerVia::Push => DecidedVia::Push,
     }
 }

@@ -1,0 +1,201 @@
+//! The task that sends pushes: it follows the events the live hub publishes on this instance
+//! (each event is published once, on the instance where it happened, so each push goes out
+//! once), decides in order what each calls for, and sends from tasks of their own. A push that
+//! fails is logged once with its cause; a push service's 404 or 410 removes the subscription.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use tokio::sync::broadcast;
+
+use super::message::{Capability, answerable_buttons, ask_notification};
+use super::store::{self, SubscriptionRow};
+use super::{Push, vapid::VapidKeys};
+use crate::error::{AppResult, Error};
+use crate::live::Published;
+use crate::turn::store::{StoredPendingAsk, pending_ask};
+use palaver_wire::approvers::Approver;
+use palaver_wire::live::{AskCreated, AskResolved, LiveEvent};
+use palaver_wire::push::{ClosedNotification, NotificationAction, PushMessage};
+
+/// How long a push service keeps a "closed" message for a device that is offline.
+const CLOSED_TTL: Duration = Duration::from_secs(3600);
+
+/// The longest a push service keeps an ask's notification for an offline device.
+const ASK_TTL_MAX: Duration = Duration::from_secs(24 * 3600);
+
+/// Follows `published` until the hub is gone; makes the VAPID key first if none is stored.
+pub(super) async fn follow(push: Push, mut published: broadcast::Receiver<Arc<Published>>) {
+    if let Err(err) = push.keys().await {
+        tracing::error!(?err, "the VAPID key for push notifications could not be made or read");
+    }
+    loop {
+        let outcome = match published.recv().await {
+            Ok(published) => match &published.event {
+                LiveEvent::AskCreated(event) => push.asked(&published.user_id, event).await,
+                LiveEvent::AskResolved(event) => push.ended(event).await,
+                _ => Ok(()),
+            },
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::warn!(missed, "push notifications fell behind the live events; some were not sent");
+                Ok(())
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        if let Err(err) = outcome {
+            tracing::warn!(?err, "a push notification was not sent");
+        }
+    }
+}
+
+impl Push {
+    /// A new ask of `owner_id`'s conversation: one notification to each device of whoever
+    /// answers it (the owner, or the approvers an admin routed an approval to), unless a tab of
+    /// theirs shows the conversation.
+    async fn asked(&self, owner_id: &str, event: &AskCreated) -> AppResult<()> {
+        let pool = &self.inner.pool;
+        let pending = pending_ask(pool, &event.history_id).await?;
+        let Some(pending) = pending.filter(|pending| pending.ask.tool_call_id == event.tool_call_id) else {
+            return Ok(()); // ended already
+        };
+        let expires_at = pending.ask.expires_at.as_deref();
+        let Some((title, seconds_left)) = store::ask_context(pool, owner_id, &event.history_id, expires_at).await?
+        else {
+            return Ok(());
+        };
+        let answerers = match &pending.ask.routed {
+            None => vec![owner_id.to_string()],
+            Some(routed) => {
+                let approvers = match &routed.approver {
+                    Approver::User { id, .. } => vec![id.clone()],
+                    Approver::Admins => store::admins_but(pool, owner_id).await?,
+                };
+                // Under the two-person rule, the first approver has given theirs.
+                approvers.into_iter().filter(|id| routed.first_approver.as_ref() != Some(id)).collect()
+            }
+        };
+        store::prune_tokens(pool).await?;
+        for answerer in answerers {
+            let notification = (title.as_deref(), seconds_left);
+            if let Err(err) = self.notify(&answerer, event, &pending, notification).await {
+                tracing::warn!(?err, "a push notification was not sent to one of an ask's answerers");
+            }
+        }
+        Ok(())
+    }
+
+    /// The notification of `pending` to each device of `user_id`'s, with its buttons' answer
+    /// capabilities (theirs), unless a tab of theirs shows the conversation.
+    async fn notify(
+        &self,
+        user_id: &str,
+        event: &AskCreated,
+        pending: &StoredPendingAsk,
+        (title, seconds_left): (Option<&str>, Option<i64>),
+    ) -> AppResult<()> {
+        let pool = &self.inner.pool;
+        if store::shown_in_a_tab(pool, user_id, &event.history_id).await? {
+            return Ok(());
+        }
+        let devices = store::subscriptions_of(pool, user_id).await?;
+        if devices.is_empty() {
+            return Ok(());
+        }
+        let expires_at = pending.ask.expires_at.as_deref();
+        let mut actions = Vec::new();
+        let mut hashes = Vec::new();
+        if let Some(expires_at) = expires_at {
+            for button in answerable_buttons(&pending.ask.simple) {
+                let capability = Capability::mint()?;
+                hashes.push((capability.hash, button.id.clone()));
+                actions.push(NotificationAction {
+                    action: button.id.clone(),
+                    title: button.label.clone(),
+                    token: capability.token,
+                });
+            }
+            store::store_tokens(pool, user_id, &event.history_id, &event.tool_call_id, expires_at, &hashes).await?;
+        }
+        let notification = ask_notification(&pending.ask, &event.history_id, title, seconds_left, actions);
+        store::mark_notified(pool, user_id, &event.history_id, &event.tool_call_id).await?;
+        let ttl = Duration::from_secs(seconds_left.unwrap_or(0).max(60).unsigned_abs()).min(ASK_TTL_MAX);
+        self.send_to_all(devices, &PushMessage::Ask(notification), ttl).await
+    }
+
+    /// An ask ended: its notifications close on the devices of everyone they went to.
+    async fn ended(&self, event: &AskResolved) -> AppResult<()> {
+        let pool = &self.inner.pool;
+        let closed = PushMessage::Closed(ClosedNotification { tag: event.tool_call_id.clone() });
+        for user_id in store::take_notified(pool, &event.history_id, &event.tool_call_id).await? {
+            let devices = store::subscriptions_of(pool, &user_id).await?;
+            self.send_to_all(devices, &closed, CLOSED_TTL).await?;
+        }
+        Ok(())
+    }
+
+    async fn send_to_all(&self, devices: Vec<SubscriptionRow>, message: &PushMessage, ttl: Duration) -> AppResult<()> {
+        let payload = serde_json::to_vec(message)?;
+        for device in devices {
+            let (push, payload) = (self.clone(), payload.clone());
+            tokio::spawn(async move {
+                if let Err(err) = push.send(&device, payload, ttl).await {
+                    tracing::warn!(?err, device = device.id, "a push notification was not delivered");
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// Encrypts `payload` for one device and posts it to its push service.
+    async fn send(&self, device: &SubscriptionRow, payload: Vec<u8>, ttl: Duration) -> AppResult<()> {
+        let keys = self.keys().await?;
+        let request = encrypted_request(device, payload, ttl)?;
+        let endpoint = url::Url::parse(&device.endpoint).map_err(|err| Error::internal(err))?;
+        let authorization = signed(keys, &endpoint, &self.inner.contact)?;
+        let (parts, body) = request.into_parts();
+        let response = self
+            .inner
+            .client
+            .post(endpoint)
+            .headers(parts.headers)
+            .header(http::header::AUTHORIZATION, authorization)
+            .header("Urgency", "high")
+            .body(body)
+            .send()
+            .await
+            .map_err(|err| Error::internal(err))?;
+        let status = response.status();
+        if status == http::StatusCode::NOT_FOUND || status == http::StatusCode::GONE {
+            tracing::info!(device = device.id, %status, "a push subscription has ended; it is removed");
+            return store::forget_subscription(&self.inner.pool, &device.id).await;
+        }
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            return Err(Error::internal(format!("the push service answered {status}: {text}")));
+        }
+        Ok(())
+    }
+}
+
+/// The push request for `device`: the payload encrypted for its keys (RFC 8291), with `TTL`.
+fn encrypted_request(device: &SubscriptionRow, payload: Vec<u8>, ttl: Duration) -> AppResult<http::Request<Vec<u8>>> {
+    let endpoint: http::Uri = device.endpoint.parse().map_err(|err| Error::internal(err))?;
+    let point = URL_SAFE_NO_PAD.decode(&device.p256dh).map_err(|err| Error::internal(err))?;
+    let public = web_push_native::p256::PublicKey::from_sec1_bytes(&point)
+        .map_err(|err| Error::internal(format!("a stored device key is not a P-256 point: {err}")))?;
+    let auth = URL_SAFE_NO_PAD.decode(&device.auth).map_err(|err| Error::internal(err))?;
+    if auth.len() != 16 {
+        return Err(Error::internal("a stored device secret is not 16 bytes"));
+    }
+    web_push_native::WebPushBuilder::new(endpoint, public, web_push_native::Auth::clone_from_slice(&auth))
+        .with_valid_duration(ttl)
+        .build(payload)
+        .map_err(|err| Error::internal(err))
+}
+
+fn signed(keys: &VapidKeys, endpoint: &url::Url, contact: &str) -> AppResult<String> {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|since| since.as_secs()).unwrap_or_default();
+    keys.authorization(endpoint, contact, now)
+}

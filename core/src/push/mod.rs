@@ -1,0 +1,284 @@
+//! Web Push: Palaver is its own application server (RFC 8030 delivery, RFC 8291 `aes128gcm`
+//! through web-push-native, RFC 8292 VAPID). A person subscribes each device; when an ask is
+//! made for them, each device gets one notification, unless a tab of theirs shows that
+//! conversation and is visible; a simple card of at most two buttons answers from the
+//! notification through single-use capabilities (`POST /push/answer`); an ask that ends
+//! closes its notifications. Pushes go out from a task of their own that follows the live
+//! hub's events (`deliver`), so no turn waits for a push service or fails with one.
+
+mod deliver;
+pub mod message;
+mod store;
+pub mod vapid;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use tokio::sync::OnceCell;
+
+use crate::db::{Pool, new_id};
+use crate::error::{AppError, AppResult, FieldError};
+use crate::live::LiveHub;
+use palaver_wire::push::{NewPushSubscription, Presence, PushDevice, PushDevices};
+use store::SubscriptionRow;
+use vapid::VapidKeys;
+
+/// The longest name a device may have.
+const NAME_MAX_CHARS: usize = 80;
+
+/// The longest endpoint Palaver keeps (push services' are far shorter).
+const ENDPOINT_MAX_CHARS: usize = 2048;
+
+/// The longest tab id a presence may carry.
+const TAB_ID_MAX_CHARS: usize = 64;
+
+/// The name of a device its person did not name.
+const UNNAMED_DEVICE: &str = "This device";
+
+/// The push service: cloning shares it.
+#[derive(Clone)]
+pub struct Push {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: Pool,
+    keys: OnceCell<VapidKeys>,
+    client: reqwest::Client,
+    /// The VAPID `sub`: whom a push service may write to about this server's pushes.
+    contact: String,
+}
+
+/// A subscription whose endpoint and keys were checked.
+pub struct CheckedSubscription(SubscriptionRow);
+
+/// What a capability presented to `POST /push/answer` turned out to be.
+#[derive(Debug, PartialEq)]
+pub enum Redeemed {
+    /// No capability is stored by it: forged, truncated, or pruned long after its ask.
+    Unknown,
+    /// Used once already.
+    Used,
+    /// Its ask's deadline has passed.
+    Ended,
+    /// Now used: answer with it (or [`Push::release`] it when the answer fails on the server).
+    Claimed(Claim),
+}
+
+/// A capability just used: the one answer it may give.
+#[derive(Debug, PartialEq)]
+pub struct Claim {
+    token_hash: String,
+    pub user_id: String,
+    pub history_id: String,
+    pub tool_call_id: String,
+    pub button_id: String,
+}
+
+fn refusal(path: &str, code: &str, message: &str, fix: &str) -> FieldError {
+    FieldError { code: code.into(), fix: fix.into(), message: message.into(), path: path.into() }
+}
+
+/// A device's name as kept: trimmed, not empty, at most [`NAME_MAX_CHARS`] characters.
+pub fn device_name(name: &str) -> Result<String, FieldError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > NAME_MAX_CHARS {
+        return Err(refusal(
+            "name",
+            "INVALID_NAME",
+            "The device name is empty or too long.",
+            &format!("Give the device a name of 1 to {NAME_MAX_CHARS} characters."),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// Whether `endpoint` may receive pushes: https, or http to a loopback address (a push
+/// service running beside Palaver, as the tests' is).
+fn endpoint_allowed(endpoint: &url::Url) -> bool {
+    let loopback = match endpoint.host() {
+        Some(url::Host::Ipv4(address)) => IpAddr::V4(address).is_loopback(),
+        Some(url::Host::Ipv6(address)) => IpAddr::V6(address).is_loopback(),
+        Some(url::Host::Domain(name)) => name == "localhost",
+        None => false,
+    };
+    endpoint.scheme() == "https" || (endpoint.scheme() == "http" && loopback)
+}
+
+/// The bytes of a key as browsers send it: base64url, padded or not.
+fn key_bytes(text: &str) -> Option<Vec<u8>> {
+    URL_SAFE_NO_PAD.decode(text.trim_end_matches('=')).ok()
+}
+
+/// Checks a browser's subscription: every refusal at once, each with its path.
+pub fn check_subscription(new: &NewPushSubscription) -> Result<CheckedSubscription, Vec<FieldError>> {
+    let mut refusals = Vec::new();
+    let endpoint = url::Url::parse(&new.endpoint).ok().filter(|endpoint| endpoint.host().is_some());
+    if new.endpoint.len() > ENDPOINT_MAX_CHARS || !endpoint.as_ref().is_some_and(endpoint_allowed) {
+        refusals.push(refusal(
+            "endpoint",
+            "INVALID_ENDPOINT",
+            "The endpoint is not an https URL (http is allowed only on a loopback address).",
+            "Send the endpoint of the browser's PushSubscription as it gave it.",
+        ));
+    }
+    let point = key_bytes(&new.keys.p256dh)
+        .filter(|bytes| bytes.len() == 65 && bytes[0] == 4)
+        .filter(|bytes| web_push_native::p256::PublicKey::from_sec1_bytes(bytes).is_ok());
+    if point.is_none() {
+        refusals.push(refusal(
+            "keys.p256dh",
+            "INVALID_KEY",
+            "keys.p256dh is not an uncompressed P-256 public key (65 bytes, base64url).",
+            "Send keys.p256dh from the browser's PushSubscription.toJSON().",
+        ));
+    }
+    if key_bytes(&new.keys.auth).is_none_or(|bytes| bytes.len() != 16) {
+        refusals.push(refusal(
+            "keys.auth",
+            "INVALID_AUTH",
+            "keys.auth is not a 16-byte secret in base64url.",
+            "Send keys.auth from the browser's PushSubscription.toJSON().",
+        ));
+    }
+    let name = match new.name.as_deref() {
+        Some(name) => device_name(name).map_err(|error| refusals.push(error)).ok(),
+        None => Some(UNNAMED_DEVICE.to_string()),
+    };
+    match (refusals.is_empty(), point, name) {
+        (true, Some(point), Some(name)) => Ok(CheckedSubscription(SubscriptionRow {
+            id: new_id(),
+            endpoint: new.endpoint.clone(),
+            p256dh: URL_SAFE_NO_PAD.encode(point),
+            auth: new.keys.auth.trim_end_matches('=').to_string(),
+            name,
+            created_at: String::new(),
+        })),
+        _ => Err(refusals),
+    }
+}
+
+fn bad_request(error: FieldError) -> crate::error::Error {
+    crate::error::Error::new(AppError::BadRequest(format!("{} {}", error.message, error.fix)))
+}
+
+impl Push {
+    /// The service, sending from its own task the pushes `live` events call for. `contact`
+    /// is the VAPID subject (a `mailto:` or `https:` URL).
+    pub fn start(pool: Pool, live: &LiveHub, contact: String) -> Self {
+        let client = crate::outbound::client_builder()
+            .timeout(std::time::Duration::from_secs(30))
+            .build()
+            .unwrap_or_else(|err| {
+                tracing::error!(%err, "the push client could not be built as configured; using the default");
+                reqwest::Client::new()
+            });
+        let push = Self { inner: Arc::new(Inner { pool, keys: OnceCell::new(), client, contact }) };
+        tokio::spawn(deliver::follow(push.clone(), live.published()));
+        push
+    }
+
+    /// The deployment's key pair: made and stored by the first instance that needs it, read
+    /// by every other.
+    async fn keys(&self) -> AppResult<&VapidKeys> {
+        self.inner
+            .keys
+            .get_or_try_init(|| async {
+                let pool = &self.inner.pool;
+                if store::vapid_key(pool).await?.is_none() {
+                    let made = VapidKeys::generate()?;
+                    store::offer_vapid_key(pool, &made, VapidKeys::from_text(&made)?.public_key()).await?;
+                }
+                let stored = store::vapid_key(pool).await?.ok_or(AppError::Internal)?;
+                VapidKeys::from_text(&stored)
+            })
+            .await
+    }
+
+    /// The VAPID public key, for `applicationServerKey`.
+    pub async fn public_key(&self) -> AppResult<String> {
+        Ok(self.keys().await?.public_key().to_string())
+    }
+
+    /// Stores a device's subscription; returns its id.
+    pub async fn subscribe(&self, user_id: &str, checked: CheckedSubscription) -> AppResult<String> {
+        store::save_subscription(&self.inner.pool, user_id, &checked.0).await
+    }
+
+    pub async fn devices(&self, user_id: &str) -> AppResult<PushDevices> {
+        let rows = store::subscriptions_of(&self.inner.pool, user_id).await?;
+        let devices = rows
+            .into_iter()
+            .map(|row| PushDevice {
+                service: url::Url::parse(&row.endpoint)
+                    .ok()
+                    .and_then(|endpoint| endpoint.host_str().map(str::to_string))
+                    .unwrap_or_default(),
+                id: row.id,
+                name: row.name,
+                endpoint: row.endpoint,
+                created: row.created_at,
+            })
+            .collect();
+        Ok(PushDevices { devices })
+    }
+
+    /// Renames one of the user's devices; false when they have none by that id.
+    pub async fn rename(&self, user_id: &str, id: &str, name: &str) -> AppResult<bool> {
+        let name = device_name(name).map_err(bad_request)?;
+        store::rename_subscription(&self.inner.pool, user_id, id, &name).await
+    }
+
+    /// Removes one of the user's devices; false when they have none by that id.
+    pub async fn remove(&self, user_id: &str, id: &str) -> AppResult<bool> {
+        store::remove_subscription(&self.inner.pool, user_id, id).await
+    }
+
+    /// Records what one of the user's tabs shows.
+    pub async fn set_presence(&self, user_id: &str, presence: &Presence) -> AppResult<()> {
+        let tab = presence.tab_id.trim();
+        if tab.is_empty() || tab.chars().count() > TAB_ID_MAX_CHARS {
+            return Err(bad_request(refusal(
+                "tabId",
+                "INVALID_TAB",
+                "The tab id is empty or too long.",
+                &format!("Send the tab's own id of 1 to {TAB_ID_MAX_CHARS} characters."),
+            )));
+        }
+        store::set_presence(&self.inner.pool, user_id, tab, presence.history_id.as_deref()).await
+    }
+
+    /// Uses a capability, once: the answer it gives, or why it gives none.
+    pub async fn redeem(&self, token: &str) -> AppResult<Redeemed> {
+        let Some(hash) = message::token_hash(token) else { return Ok(Redeemed::Unknown) };
+        let pool = &self.inner.pool;
+        let Some(row) = store::token(pool, &hash).await?.filter(|row| message::same_hash(&row.token_hash, &hash))
+        else {
+            return Ok(Redeemed::Unknown);
+        };
+        if row.used == 1 {
+            return Ok(Redeemed::Used);
+        }
+        if row.past_deadline == 1 {
+            return Ok(Redeemed::Ended);
+        }
+        if !store::use_token(pool, &hash).await? {
+            return Ok(Redeemed::Used);
+        }
+        Ok(Redeemed::Claimed(Claim {
+            token_hash: row.token_hash,
+            user_id: row.user_id,
+            history_id: row.history_id,
+            tool_call_id: row.tool_call_id,
+            button_id: row.button_id,
+        }))
+    }
+
+    /// Gives back a capability whose answer failed for a reason of the server's own (not the
+    /// ask's ending), so the button still works.
+    pub async fn release(&self, claim: &Claim) -> AppResult<()> {
+        store::release_token(&self.inner.pool, &claim.token_hash).await
+    }
+}
