@@ -24,6 +24,11 @@ test("approving a guarded tool runs it", async ({ page }) => {
   await expect(ask.card.getByTestId("approval-tool")).toHaveText("Approval needed for Delete completed todos (deleteCompletedTodos)");
   await expect(ask.button("approve")).toHaveText("Delete");
   await expect(ask.button("approve")).toHaveClass(/ask-button--destructive/);
+  // What the tool's check found the call will do, in Palaver's own strip.
+  await expect(ask.card.getByTestId("palaver-impact-summary")).toHaveText(
+    "What it does: Deletes 1 completed todo: “Done already”.",
+  );
+  await expect(ask.card.getByTestId("palaver-impact-undo")).toHaveText("It cannot be undone.");
 
   await ask.button("approve").click();
   await expect(chat.assistantMessages().last()).toHaveText("All clean.");
@@ -90,7 +95,9 @@ test("Always allow runs later calls without a card, until it is revoked in Setti
   await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
   const grant = page.getByTestId("grants").getByTestId("grant");
   await expect(grant).toHaveCount(1);
-  await expect(grant).toContainText("Create directory (files__create_directory) — in every conversation");
+  await expect(grant).toContainText(
+    "Create directory (files__create_directory) with any arguments, in every conversation, until revoked — used once",
+  );
   await grant.getByRole("button", { name: "Revoke files__create_directory" }).click();
   await expect(page.getByText("No tools are allowed without asking.")).toBeVisible();
 

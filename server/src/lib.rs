@@ -35,10 +35,14 @@ use palaver_core::db::Pool;
 use palaver_core::live::LiveHub;
 use palaver_core::llm::Models;
 use palaver_core::mcp::McpHub;
+use palaver_core::push::Push;
 use palaver_core::signals::Signals;
 use palaver_core::turn::{TurnDependencies, TurnRunner, TurnSettings};
 use palaver_core::uploads::Uploads;
 pub use route_table::api_route_table;
+
+/// The VAPID subject push services may write to about this server's pushes (RFC 8292 §2.1).
+const PUSH_CONTACT: &str = "mailto:push@palaver.invalid";
 
 /// Builds the state the router serves from; `signals` reach the other instances on the
 /// database (`Signals::connect`), or stay here (`Signals::local`).
@@ -55,6 +59,7 @@ pub fn app_state(
 ) -> AppState {
     let running = RunningTurns::new(pool.clone(), signals.clone(), turn_settings.turn_lease);
     let live = LiveHub::new(pool.clone(), signals);
+    let push = Push::start(pool.clone(), &live, PUSH_CONTACT.to_string());
     let conversations =
         Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone(), live.clone(), models.clone());
     let uploads = Uploads {
@@ -66,7 +71,7 @@ pub fn app_state(
     turn_dependencies.tool_sources.push(Arc::new(mcp.clone()));
     let turns =
         TurnRunner::new(pool.clone(), models, turn_settings, turn_dependencies, running).with_live(live.clone());
-    AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live }
+    AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live, push }
 }
 
 /// Every server function and who may call it; a server function missing here fails the
@@ -95,6 +100,8 @@ pub const SERVER_FN_ACCESS: &[(&str, Access)] = &[
     ("/api/my_audit", Access::Authenticated),
     ("/api/list_grants", Access::Authenticated),
     ("/api/revoke_grant", Access::Authenticated),
+    ("/api/set_grant_lifetime", Access::Authenticated),
+    ("/api/edit_grant_patterns", Access::Authenticated),
     ("/api/admin_audit", Access::Admin),
     ("/api/list_histories", Access::Authenticated),
     ("/api/get_history", Access::HistoryRead),

@@ -44,7 +44,9 @@ async fn main() -> std::process::ExitCode {
 }
 
 async fn try_mcp_server(target: Vec<String>, options: palaver_core::mcp::TryOptions) -> Result<(), String> {
-    use palaver_core::mcp::config::{ApprovalRule, DEFAULT_ANSWER_TIMEOUT, DEFAULT_TIMEOUT, ServerConfig, Transport};
+    use palaver_core::mcp::config::{
+        ApprovalRule, DEFAULT_ANSWER_TIMEOUT, DEFAULT_TIMEOUT, GrantRule, ServerConfig, Transport,
+    };
     let mut target = target.into_iter();
     let first = target.next().unwrap_or_default();
     let transport = if first.starts_with("http://") || first.starts_with("https://") {
@@ -56,6 +58,7 @@ async fn try_mcp_server(target: Vec<String>, options: palaver_core::mcp::TryOpti
         name: "server".into(),
         transport,
         approval: ApprovalRule::Never,
+        grants: GrantRule::Offer,
         tools: None,
         timeout: DEFAULT_TIMEOUT,
         answer_timeout: DEFAULT_ANSWER_TIMEOUT,

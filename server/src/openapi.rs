@@ -26,6 +26,8 @@ use crate::problem::ProblemBody;
         (name = "auth", description = "Accounts, sessions and API tokens"),
         (name = "admin", description = "Users, for admins"),
         (name = "files", description = "Uploads"),
+        (name = "push", description = "Web Push: devices that get notifications, and answers from them"),
+        (name = "approvals", description = "Approvals an admin routed to someone other than the person who asked"),
         (name = "meta", description = "The server itself"),
     )
 )]
@@ -95,8 +97,9 @@ fn add_access(operation: &mut Value, access: Access, names_a_document: bool) {
         responses.entry(status).or_insert_with(|| problem(description));
     };
     add("400", "Bad request");
-    // A file's route answers everyone but its owner 404, signed out or not.
-    if !matches!(access, Access::Public | Access::FileOwner) {
+    // A file's route answers everyone but its owner 404, signed out or not; a capability's
+    // route reads only its body.
+    if !matches!(access, Access::Public | Access::FileOwner | Access::Capability) {
         add("401", "The user must be authenticated");
     }
     if matches!(access, Access::Admin | Access::HistoryRead | Access::HistoryWrite) {
@@ -106,7 +109,7 @@ fn add_access(operation: &mut Value, access: Access, names_a_document: bool) {
         add("404", "Document not found");
     }
     add("default", "Any other error, as a problem (409, 413, 415, 429, 5xx)");
-    if access != Access::Public {
+    if !matches!(access, Access::Public | Access::Capability) {
         operation["security"] = json!([{"session": []}, {"token": []}]);
     }
 }

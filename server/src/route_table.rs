@@ -17,8 +17,8 @@ use utoipa_axum::routes;
 use crate::access::{Access, ApiRoute};
 use crate::openapi;
 use crate::routes::{
-    self as r, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g, headless as h,
-    shares as s, turn as t,
+    self as r, approvals, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g,
+    headless as h, push, shares as s, turn as t,
 };
 
 /// A route as declared: the rule beside what `routes!` made of the handler.
@@ -63,6 +63,9 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(g::create_history)),
         headless(Access::Authenticated, routes!(h::pending_asks)),
         headless(Access::Authenticated, routes!(batch_answers::answer_many)),
+        // Routed to the caller by an admin's rule; the runner checks the caller is its approver.
+        headless(Access::Authenticated, routes!(approvals::waiting)),
+        headless(Access::Authenticated, routes!(approvals::answer)),
         route(Access::HistoryRead, routes!(g::read_history)),
         route(Access::HistoryWrite, routes!(g::update_history)),
         route(Access::HistoryWrite, routes!(g::rate)),
@@ -83,6 +86,14 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(audit::audit)),
         route(Access::Authenticated, routes!(audit::export)),
         route(Access::Authenticated, routes!(events::events)),
+        route(Access::Authenticated, routes!(push::key)),
+        route(Access::Authenticated, routes!(push::subscribe)),
+        route(Access::Authenticated, routes!(push::devices)),
+        route(Access::Authenticated, routes!(push::rename)),
+        route(Access::Authenticated, routes!(push::remove)),
+        route(Access::Authenticated, routes!(push::presence)),
+        // The capability in the body is the key: it answers one ask one way, and nothing more.
+        route(Access::Capability, routes!(push::answer)),
     ]
 }
 

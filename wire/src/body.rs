@@ -115,11 +115,12 @@ pub struct AskAdditions {
     pub locale: bool,
     pub call: bool,
     pub name: bool,
+    pub routed: bool,
 }
 
 impl AskAdditions {
     /// The `include` value that asks for every addition.
-    pub const ALL: &'static str = "expiresAt,locale,call,name";
+    pub const ALL: &'static str = "expiresAt,locale,call,name,routed";
 
     /// `GET /gpt/histories/pendingAsks` with every addition, as the watch and the inbox read it
     /// (they show the time left, the ask's language and what an approval would run).
@@ -137,9 +138,10 @@ impl AskAdditions {
                 "locale" => additions.locale = true,
                 "call" => additions.call = true,
                 "name" => additions.name = true,
+                "routed" => additions.routed = true,
                 other => {
                     return Err(format!(
-                        "include names Palaver's additions, comma-separated: expiresAt, locale, call, name (it named \"{other}\")."
+                        "include names Palaver's additions, comma-separated: expiresAt, locale, call, name, routed (it named \"{other}\")."
                     ));
                 }
             }
@@ -153,6 +155,7 @@ impl AskAdditions {
             locale: entry.locale.filter(|_| self.locale),
             call: entry.call.filter(|_| self.call),
             name: entry.name.filter(|_| self.name),
+            routed: entry.routed.filter(|_| self.routed),
             ..entry
         }
     }
@@ -196,6 +199,10 @@ pub struct PendingAskEntry {
     /// the first reply names it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// For an approval an admin routed to someone else, whom it waits for: its owner cannot
+    /// answer it (Palaver's addition, with `?include=routed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routed: Option<crate::approvers::RoutedApproval>,
 }
 
 /// The ask a headless turn left pending.
@@ -248,6 +255,13 @@ pub struct CallArgument {
     /// The tool's input schema does not name this key (its `properties` lack it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub outside_schema: bool,
+    /// The kind of value it takes (its schema's and its name's): which patterns a grant may
+    /// use for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::grants::ArgumentKind>,
+    /// The values its schema's `enum` lists, for a choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Value>,
 }
 
 /// The `data` of `POST /gpt/histories/{id}/turn`: the whole turn, once it has finished.
@@ -335,6 +349,50 @@ pub struct McpStatus {
     pub problems: Vec<String>,
 }
 
+/// An approval waiting for the reader on someone else's conversation
+/// (`GET /gpt/approvals/waiting`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct WaitingApproval {
+    pub history_id: String,
+    pub tool_call_id: String,
+    /// The conversation's name as its owner's chat shows it.
+    pub name: String,
+    /// Who asked: the conversation's owner.
+    pub requester: String,
+    /// What the approval asks, in the model's or the tool's words.
+    pub prompt: String,
+    /// The call it would run: the tool and every argument.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<GuardedCall>,
+    /// What its tool's check found the call will do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub impact: Option<crate::impact::Impact>,
+    /// How the tool's MCP server describes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_hints: Option<crate::impact::ToolHints>,
+    /// The card's buttons (approve and deny), by id.
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::openapi::simple_card))]
+    pub simple: palaver_contract::asks::SimpleCard,
+    pub routed: crate::approvers::RoutedApproval,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    pub created: String,
+}
+
+/// What an approver's answer did (`POST /gpt/approvals/answer`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ApprovalDecision {
+    pub history_id: String,
+    pub tool_call_id: String,
+    /// False when the answer was the first of two approvals: the call waits for a second
+    /// approver.
+    pub decided: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::AskAdditions;
@@ -345,13 +403,16 @@ mod tests {
         assert_eq!(AskAdditions::parse(Some("")), Ok(AskAdditions::default()));
         assert_eq!(
             AskAdditions::parse(Some(AskAdditions::ALL)),
-            Ok(AskAdditions { expires_at: true, locale: true, call: true, name: true })
+            Ok(AskAdditions { expires_at: true, locale: true, call: true, name: true, routed: true })
         );
         assert_eq!(
             AskAdditions::parse(Some(" locale ,")),
             Ok(AskAdditions { locale: true, ..AskAdditions::default() })
         );
         let refused = AskAdditions::parse(Some("expiresAt,origin")).unwrap_err();
-        assert!(refused.contains("expiresAt, locale, call, name") && refused.contains("\"origin\""), "{refused}");
+        assert!(
+            refused.contains("expiresAt, locale, call, name, routed") && refused.contains("\"origin\""),
+            "{refused}"
+        );
     }
 }

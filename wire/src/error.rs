@@ -51,6 +51,16 @@ pub enum AppError {
     /// The change would leave no enabled admin.
     #[error("Palaver needs an admin: make another account admin first.")]
     LastAdmin,
+    /// An approval routed to someone else, answered by the person who asked or by someone the
+    /// route does not name (403).
+    #[error("This approval waits for {approver}; you cannot answer it.")]
+    ApprovalRoutedElsewhere { approver: String },
+    /// Under the two-person rule, the first approver approving again (409).
+    #[error("You approved this already: it waits for a second, different approver.")]
+    AlreadyApproved,
+    /// Under the two-person rule, the first approval: recorded, and the call waits (202).
+    #[error("Your approval is recorded: the call runs once a second approver approves.")]
+    SecondApprovalNeeded,
     /// An answer names an ask the conversation is not waiting on (409).
     #[error("This ask is no longer pending")]
     StaleAsk { tool_call_id: String },
@@ -80,7 +90,8 @@ impl AppError {
             | AppError::SignUpClosed
             | AppError::AdminsOnly
             | AppError::AccountDisabled
-            | AppError::TokenCannotMakeTokens => 403,
+            | AppError::TokenCannotMakeTokens
+            | AppError::ApprovalRoutedElsewhere { .. } => 403,
             AppError::HistoryNotFound | AppError::TokenNotFound | AppError::GrantNotFound | AppError::UserNotFound => {
                 404
             }
@@ -91,7 +102,9 @@ impl AppError {
             | AppError::AskWaiting
             | AppError::ConversationChanged
             | AppError::StaleAsk { .. }
-            | AppError::ExpiredAsk { .. } => 409,
+            | AppError::ExpiredAsk { .. }
+            | AppError::AlreadyApproved => 409,
+            AppError::SecondApprovalNeeded => 202,
             AppError::InvalidAnswer { .. } => 400,
             AppError::TooManyRequests { .. } => 429,
             AppError::Internal | AppError::ServerFn(_) => 500,

@@ -4,14 +4,17 @@
 //! tokio, no database, no Leptos (the contract's asks and blocks are in `palaver-contract`).
 
 pub mod accounts;
+pub mod approvers;
 pub mod audit;
 pub mod batch;
 pub mod body;
 pub mod conversation;
 pub mod error;
 pub mod grants;
+pub mod impact;
 pub mod live;
 #[cfg(feature = "openapi")]
 pub mod openapi;
 pub mod preferences;
+pub mod push;
 pub mod words;

@@ -31,4 +31,10 @@ pub struct ServerSettings {
     /// Anyone may create an account (the first account may always be created).
     pub open_signup: bool,
     pub models: Vec<ModelOffer>,
+    /// Tools (by name) whose approvals never offer a grant.
+    #[serde(default)]
+    pub ungranted_tools: Vec<String>,
+    /// Where approvals of given tools go instead of to the person who asked.
+    #[serde(default)]
+    pub approval_routes: Vec<crate::approvers::ApprovalRoute>,
 }

@@ -2,11 +2,14 @@
 //! in the tab's title), opening a list of them — title, conversation, age, time left, and for
 //! an approval its tool and every argument — that jumps to each card. A simple card's buttons
 //! answer from the list (the headless turn, as the watch does); approvals can be ticked and
-//! decided together (`inbox_batch`). Kept current by the live events.
+//! decided together (`inbox_batch`). Approvals an admin routed to the reader come first
+//! (`inbox_routed`). Kept current by the live events, and every half minute for the routed
+//! ones (they are on others' conversations, whose events the reader does not get).
 
 use leptos::prelude::*;
 
 use super::inbox_batch::{AskKey, BatchBar, BatchTick, decidable_together};
+use super::inbox_routed::{RoutedApprovals, fetch_waiting};
 use crate::components::{ErrorLine, GuardedCallView, VisibleText};
 use palaver_contract::asks::{AskSurface, ButtonStyle};
 use palaver_contract::visible::Layout;
@@ -27,6 +30,7 @@ fn button_class(style: ButtonStyle) -> &'static str {
 #[component]
 pub fn Inbox() -> impl IntoView {
     let asks = RwSignal::new(Vec::<PendingAskEntry>::new());
+    let routed = RwSignal::new(Vec::new());
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     // The asks ticked for a batch decision, as long as they wait.
@@ -40,8 +44,13 @@ pub fn Inbox() -> impl IntoView {
         newest.set_value(this);
         leptos::task::spawn_local(async move {
             let fetched = crate::http::get::<Data<Vec<PendingAskEntry>>>(&AskAdditions::pending_asks_url()).await;
+            let routed_fetched = fetch_waiting().await;
             if newest.get_value() != this {
                 return;
+            }
+            match routed_fetched {
+                Ok(waiting) => routed.set(waiting),
+                Err(message) => error.set(Some(message)),
             }
             match fetched {
                 Ok(Data { data }) => {
@@ -71,14 +80,16 @@ pub fn Inbox() -> impl IntoView {
                 refresh();
             }
         });
-        if let Ok(handle) =
-            set_interval_with_handle(move || now.set(crate::browser::now_ms()), std::time::Duration::from_secs(30))
-        {
+        let tick = move || {
+            now.set(crate::browser::now_ms());
+            refresh();
+        };
+        if let Ok(handle) = set_interval_with_handle(tick, std::time::Duration::from_secs(30)) {
             on_cleanup(move || handle.clear());
         }
     });
     if let Some(title) = crate::page_title::PageTitle::get() {
-        Effect::new(move |_| title.waiting.set(asks.with(Vec::len)));
+        Effect::new(move |_| title.waiting.set(asks.with(Vec::len) + routed.with(Vec::len)));
     }
     let details = NodeRef::<leptos::html::Details>::new();
     let close = move || {
@@ -104,29 +115,35 @@ pub fn Inbox() -> impl IntoView {
             refresh();
         });
     };
+    let waiting = move || asks.with(Vec::len) + routed.with(Vec::len);
     view! {
         <details class="inbox" data-testid="inbox" node_ref=details>
             <summary class="inbox__toggle">
                 <span class="inbox__label">"Needs your input"</span>
                 // The count shows only when something waits; a screen reader hears it either way.
                 <span class="visually-hidden">
-                    {move || match asks.with(Vec::len) {
+                    {move || match waiting() {
                         0 => ", nothing waiting".to_string(),
                         count => format!(", {count} waiting"),
                     }}
                 </span>
-                <Show when=move || asks.with(|asks| !asks.is_empty())>
+                <Show when=move || waiting() != 0>
                     <span class="inbox__count" data-testid="inbox-count" aria-hidden="true">
-                        {move || asks.with(Vec::len)}
+                        {waiting}
                     </span>
                 </Show>
             </summary>
             <div class="inbox__panel">
                 <ErrorLine message=error />
+                <RoutedApprovals approvals=routed on_done=Callback::new(move |()| refresh()) />
                 <BatchBar asks selected busy on_done=move |()| refresh() />
                 <Show
                     when=move || !asks.with(Vec::is_empty)
-                    fallback=|| view! { <p class="inbox__empty">"Nothing waits for you."</p> }
+                    fallback=move || {
+                        routed
+                            .with(Vec::is_empty)
+                            .then(|| view! { <p class="inbox__empty">"Nothing waits for you."</p> })
+                    }
                 >
                     <ul class="inbox__list">
                         <For
@@ -149,7 +166,22 @@ pub fn Inbox() -> impl IntoView {
                                         .and_then(|expires| deadline::time_left(expires - now.get(), &words));
                                     [age, left].into_iter().flatten().collect::<Vec<_>>().join(" · ")
                                 };
-                                let buttons = if ask.simple.handoff { Vec::new() } else { ask.simple.buttons.clone() };
+                                let routed = ask
+                                    .routed
+                                    .as_ref()
+                                    .map(|routed| {
+                                        // An approval routed to someone else is theirs to answer.
+                                        view! {
+                                            <span class="inbox__meta" data-testid="inbox-waiting-for">
+                                                {routed.waiting_words()}
+                                            </span>
+                                        }
+                                    });
+                                let buttons = if ask.simple.handoff || ask.routed.is_some() {
+                                    Vec::new()
+                                } else {
+                                    ask.simple.buttons.clone()
+                                };
                                 let card_words = palaver_wire::words::Words::for_ask(
                                     ask.locale.as_deref(),
                                     &crate::words::reader_words(),
@@ -179,6 +211,7 @@ pub fn Inbox() -> impl IntoView {
                                         </a>
                                         <span class="inbox__meta">{conversation_title} " · " {when}</span>
                                         {call}
+                                        {routed}
                                         <div class="inbox__buttons">
                                             {buttons
                                                 .into_iter()

@@ -17,6 +17,7 @@ pub(super) type AskKey = (String, String);
 /// answered by its card's two buttons, and not a destructive one.
 pub(super) fn decidable_together(entry: &PendingAskEntry) -> bool {
     entry.kind == AskKind::Confirm
+        && entry.routed.is_none()
         && !entry.simple.handoff
         && entry.simple.buttons.iter().any(|button| button.id == "approve" && button.style != ButtonStyle::Destructive)
         && entry.simple.buttons.iter().any(|button| button.id == "deny")

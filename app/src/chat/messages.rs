@@ -1,10 +1,10 @@
-//! The transcript's parts: saved rows, messages (copy, regenerate a reply, edit a message, flip
-//! between the versions those kept), tool lines and the running turn.
+//! The transcript's parts: messages (copy, regenerate a reply, edit a message, flip between the
+//! versions those kept), tool lines and the running turn; `saved_rows` lays out the saved ones.
 
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::ask_card::{AnswerChannel, AskCard, AskPreviewCard};
+use super::ask_card::AskPreviewCard;
 use super::attachments::AttachmentList;
 use super::page_state::LiveTurn;
 use super::rating::RateReply;
@@ -12,19 +12,17 @@ use crate::components::{BlocksReply, LocalTime, StreamingBlocks, VisibleText, te
 use crate::markdown;
 use palaver_contract::blocks::{ShownCheck, reads_as_document};
 use palaver_contract::visible::Layout;
-use palaver_wire::conversation::model::{Attachment, Branches, HistoryView, Rating};
-use palaver_wire::conversation::transcript::{INTERRUPTED, TranscriptItem, transcript};
-use palaver_wire::error::AppError;
-use palaver_wire::grants::GrantScope;
+use palaver_wire::conversation::model::{Attachment, Branches, Rating};
+use palaver_wire::conversation::transcript::{INTERRUPTED, TranscriptItem};
+use palaver_wire::grants::AllowedBy;
 use palaver_wire::words::tool_words;
 
 /// A message of the user's and what followed it, which a regenerate or an edit replaces (kept
-/// as a version): where it starts in the saved rows, how many rows the client shows, and the
-/// message.
+/// as a version): where it starts in the saved rows, and the message. (How many rows the client
+/// shows is counted when it is sent: rows may have joined the window since.)
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Exchange {
     pub(super) starts_at: usize,
-    pub(super) seen_rows: usize,
     pub(super) text: String,
 }
 
@@ -39,96 +37,14 @@ pub(super) struct RedoChannel {
 
 /// An exchange, and where to send its redo.
 #[derive(Clone)]
-struct RedoTarget {
-    channel: RedoChannel,
-    exchange: Exchange,
-}
-
-/// The saved rows; while a redo runs (`keep` rows), the exchange it replaces is hidden.
-#[component]
-pub(super) fn SavedRows(
-    view: Result<Option<HistoryView>, AppError>,
-    channel: AnswerChannel,
-    redo: RedoChannel,
-    keep: Memo<Option<usize>>,
-) -> impl IntoView {
-    match view {
-        Ok(Some(conversation)) => {
-            let seen_rows = conversation.rows.len();
-            (move || {
-                let mut shown = conversation.clone();
-                let redoing = keep.get();
-                if let Some(keep) = redoing {
-                    shown.rows.truncate(keep);
-                    shown.pending_ask = None;
-                }
-                let items = transcript(&shown);
-                let summarised_before = shown.summarised_before;
-                let replies_ending_exchanges = replies_ending_exchanges(&items);
-                let last_message = items.iter().rposition(|item| matches!(item, TranscriptItem::User { .. }));
-                // A last message with nothing after it (its reply failed): offered again.
-                let unanswered =
-                    (!shown.running).then(|| items.len().checked_sub(1)).flatten().filter(|n| Some(*n) == last_message);
-                // The exchange each item belongs to: its message's row and text.
-                let mut exchange = None;
-                let target = move |exchange: &Option<Exchange>| {
-                    exchange
-                        .clone()
-                        .filter(|_| redoing.is_none())
-                        .map(|exchange| RedoTarget { channel: redo, exchange })
-                };
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(n, item)| match item {
-                        TranscriptItem::User { text, attachments, row, at, branches } => {
-                            exchange = Some(Exchange { starts_at: row, seen_rows, text: text.clone() });
-                            let retry = target(&exchange).filter(|_| Some(n) == unanswered);
-                            let redo = target(&exchange);
-                            let summarised = (Some(row) == summarised_before).then(|| {
-                                view! {
-                                    <p class="transcript__summarised" data-testid="summarised-marker">
-                                        "Earlier messages summarised: the model reads a summary of what came before this point."
-                                    </p>
-                                }
-                            });
-                            view! {
-                                {summarised}
-                                <UserMessage text attachments at redo branches />
-                                {retry.map(|retry| view! { <NoReply retry /> })}
-                            }
-                            .into_any()
-                        }
-                        TranscriptItem::Assistant { text, blocks, interrupted, row, rating, at } => {
-                            let rate = RateTarget { conversation_id: shown.id.clone(), row, rating };
-                            let regenerate = target(&exchange).filter(|_| replies_ending_exchanges.contains(&n));
-                            view! { <AssistantMessage text blocks interrupted at rate regenerate /> }.into_any()
-                        }
-                        TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
-                            view! { <ToolLine tool_name args result allowed_by /> }.into_any()
-                        }
-                        TranscriptItem::Ask(item) => view! { <AskCard item=*item channel /> }.into_any(),
-                    })
-                    .collect_view()
-            })
-            .into_any()
-        }
-        Ok(None) => {
-            view! { <p class="transcript__empty">"Start a conversation: type a message below. Try “help”."</p> }
-                .into_any()
-        }
-        Err(err) => view! {
-            <p class="error" role="alert">
-                {err.to_string()}
-            </p>
-        }
-        .into_any(),
-    }
+pub(super) struct RedoTarget {
+    pub(super) channel: RedoChannel,
+    pub(super) exchange: Exchange,
 }
 
 /// The replies that end an exchange of a message: the last reply before the next message
 /// (the one Regenerate is offered under).
-fn replies_ending_exchanges(items: &[TranscriptItem]) -> Vec<usize> {
+pub(super) fn replies_ending_exchanges(items: &[TranscriptItem]) -> Vec<usize> {
     let mut ending = Vec::new();
     let mut last_reply = None;
     for (n, item) in items.iter().enumerate() {
@@ -145,12 +61,17 @@ fn replies_ending_exchanges(items: &[TranscriptItem]) -> Vec<usize> {
 /// A compact, expandable line for a host tool the agent used, with its input and result: the
 /// tool in words, its exact name inside.
 #[component]
-fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: Option<GrantScope>) -> impl IntoView {
+pub(super) fn ToolLine(
+    tool_name: String,
+    args: Value,
+    result: Option<Value>,
+    allowed_by: Option<AllowedBy>,
+) -> impl IntoView {
     let pretty = |value: &Value| serde_json::to_string_pretty(value).unwrap_or_default();
     let tool = tool_words(&tool_name, None);
     let summary = match allowed_by {
         // A guarded call that ran without asking says which grant let it.
-        Some(scope) => format!("Ran {tool} — {}", scope.words()),
+        Some(grant) => format!("Ran {tool} — {}", grant.words()),
         None => format!("Used {tool}"),
     };
     view! {
@@ -171,7 +92,7 @@ fn ToolLine(tool_name: String, args: Value, result: Option<Value>, allowed_by: O
 /// A message of the user's, with when it was sent (`at`; none while its turn runs); with `redo`
 /// it can be edited and sent in its place, and with `branches` its versions can be shown.
 #[component]
-fn UserMessage(
+pub(super) fn UserMessage(
     text: String,
     attachments: Vec<Attachment>,
     #[prop(default = None)] at: Option<String>,
@@ -332,7 +253,7 @@ fn EditMessage(target: RedoTarget, editing: RwSignal<bool>) -> impl IntoView {
 }
 
 #[component]
-fn AssistantMessage(
+pub(super) fn AssistantMessage(
     text: String,
     blocks: Option<Box<ShownCheck>>,
     /// Cut off before it finished: said so, and offered again as Retry.
@@ -403,7 +324,7 @@ fn RedoButton(target: RedoTarget, label: &'static str) -> impl IntoView {
 
 /// Under a last message whose reply failed: Retry sends it again in its place.
 #[component]
-fn NoReply(retry: RedoTarget) -> impl IntoView {
+pub(super) fn NoReply(retry: RedoTarget) -> impl IntoView {
     view! {
         <div class="message__actions" data-testid="no-reply">
             <span class="message__interrupted">"No reply was saved."</span>
@@ -413,10 +334,10 @@ fn NoReply(retry: RedoTarget) -> impl IntoView {
 }
 
 /// A saved reply's place, for rating it.
-struct RateTarget {
-    conversation_id: String,
-    row: usize,
-    rating: Option<Rating>,
+pub(super) struct RateTarget {
+    pub(super) conversation_id: String,
+    pub(super) row: usize,
+    pub(super) rating: Option<Rating>,
 }
 
 /// A reply's text as markdown, or as blocks once it checked as a document.

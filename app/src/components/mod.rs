@@ -20,7 +20,7 @@ pub use call_arguments::{CallArguments, GuardedCallView};
 pub use error_alert::{ErrorLine, error_alert, error_paragraph};
 pub use icons::{Icon, IconView};
 pub use local_time::LocalTime;
-pub use palaver_strip::{PalaverStrip, approval_lines, palaver_line, tool_line};
+pub use palaver_strip::{PalaverStrip, approval_lines, impact_lines, palaver_line, tool_line};
 pub use simple_card::{SimpleCardView, button_label, handoff_line};
 pub use text_area::textarea_text;
 pub use theme::{THEME_SCRIPT, ThemeToggle};

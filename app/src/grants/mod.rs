@@ -2,5 +2,7 @@
 
 pub mod api;
 mod components;
+mod pattern_fields;
 
 pub use components::GrantsSection;
+pub use pattern_fields::pattern_fields;

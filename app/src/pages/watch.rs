@@ -142,9 +142,22 @@ pub fn WatchPage() -> impl IntoView {
                         let time_left = move || {
                             expires_at.and_then(|deadline| deadline::time_left(deadline - now.get(), &words))
                         };
+                        let mut card = item.simple;
+                        let waiting_for = item
+                            .routed
+                            .map(|routed| {
+                                card.buttons.clear();
+                                // An approval routed to someone else is theirs to answer: no buttons here.
+                                view! {
+                                    <p class="watch__deadline" data-testid="watch-waiting-for">
+                                        {routed.waiting_words()}
+                                    </p>
+                                }
+                            });
                         view! {
+                            {waiting_for}
                             <SimpleCardView
-                                card=item.simple
+                                card
                                 fallback_title=item.name.or(item.title)
                                 on_press=press
                                 disabled=busy

@@ -37,12 +37,27 @@ pub async fn admin_server_settings() -> Result<ServerSettings, AppError> {
 }
 
 /// Saves whether anyone may sign up and the models on offer, `offered` their ids joined by
-/// commas (a model id never holds one: `PALAVER_MODELS` separates them so).
+/// commas (a model id never holds one: `PALAVER_MODELS` separates them so), and, when given, the
+/// tools that never offer a grant, one name a line, and the approval routes as JSON (a list of
+/// `{"tool" | "server", "approver": "<username>" | "admins", "approvals": 1 | 2}`).
 #[server(prefix = "/api", endpoint = "admin_save_server_settings")]
-pub async fn admin_save_server_settings(open_signup: bool, offered: String) -> Result<ServerSettings, AppError> {
+pub async fn admin_save_server_settings(
+    open_signup: bool,
+    offered: String,
+    #[server(default)] ungranted: Option<String>,
+    #[server(default)] approval_routes: Option<String>,
+) -> Result<ServerSettings, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
     if !caller.is_admin() {
         return Err(AppError::AdminsOnly);
+    }
+    if let Some(ungranted) = ungranted {
+        let names: Vec<String> = ungranted.lines().map(String::from).collect();
+        palaver_core::preferences::service::save_ungranted_tools(&state.pool, &names).await.reported()?;
+    }
+    if let Some(routes) = approval_routes {
+        let routes = approval_routes_named(&state.pool, &routes).await?;
+        palaver_core::preferences::service::save_approval_routes(&state.pool, &routes).await.reported()?;
     }
     let offered: Vec<String> =
         offered.split(',').map(str::trim).filter(|id| !id.is_empty()).map(String::from).collect();
@@ -50,4 +65,36 @@ pub async fn admin_save_server_settings(open_signup: bool, offered: String) -> R
     palaver_core::preferences::service::save_server_settings(&state.pool, models, open_signup, &offered)
         .await
         .reported()
+}
+
+/// The approval routes an admin wrote (JSON, approvers by username), with each approver's id.
+#[cfg(feature = "ssr")]
+async fn approval_routes_named(
+    pool: &palaver_core::db::Pool,
+    text: &str,
+) -> Result<Vec<palaver_wire::approvers::ApprovalRoute>, AppError> {
+    use palaver_wire::approvers::{ApprovalRoute, ApprovalRouteInput, Approver};
+    let written: Vec<ApprovalRouteInput> = if text.trim().is_empty() {
+        Vec::new()
+    } else {
+        serde_json::from_str(text).map_err(|err| {
+            AppError::BadRequest(format!(
+                "The approval rules are not a JSON list of {{\"tool\" or \"server\", \"approver\", \"approvals\"}}: {err}."
+            ))
+        })?
+    };
+    let mut routes = Vec::with_capacity(written.len());
+    for (index, rule) in written.into_iter().enumerate() {
+        let approver = if rule.approver == "admins" {
+            Approver::Admins
+        } else {
+            let found = palaver_core::accounts::store::find_login(pool, &rule.approver).await.reported()?;
+            let Some((user, _)) = found else {
+                return Err(AppError::BadRequest(format!("Rule {}: there is no user “{}”.", index + 1, rule.approver)));
+            };
+            Approver::User { id: user.id, username: user.username }
+        };
+        routes.push(ApprovalRoute { tool: rule.tool, server: rule.server, approver, approvals: rule.approvals });
+    }
+    Ok(routes)
 }

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::api::{AdminSaveServerSettings, SavePreferences, admin_server_settings, my_preferences};
 use crate::chat::api::list_models;
 use crate::components::{error_paragraph, textarea_text};
+use palaver_wire::approvers::{ApprovalRoute, ApprovalRouteInput, Approver};
 use palaver_wire::error::AppError;
 use palaver_wire::preferences::{INSTRUCTIONS_MAX_CHARS, ServerSettings, UserPreferences};
 
@@ -109,11 +110,15 @@ fn server_settings_form(save: ServerAction<AdminSaveServerSettings>, settings: S
     let offered = RwSignal::new(
         settings.models.iter().filter(|model| model.offered).map(|model| model.id.clone()).collect::<Vec<_>>(),
     );
+    let ungranted = RwSignal::new(settings.ungranted_tools.join("\n"));
+    let routes = RwSignal::new(approval_routes_text(&settings.approval_routes));
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         save.dispatch(AdminSaveServerSettings {
             open_signup: open_signup.get_untracked(),
             offered: offered.get_untracked().join(","),
+            ungranted: Some(ungranted.get_untracked()),
+            approval_routes: Some(routes.get_untracked()),
         });
     };
     view! {
@@ -159,6 +164,25 @@ fn server_settings_form(save: ServerAction<AdminSaveServerSettings>, settings: S
                     })
                     .collect_view()}
             </fieldset>
+            <label>
+                "Tools that never offer a grant (one name a line; every call of theirs is asked about)"
+                <textarea
+                    data-testid="ungranted-tools"
+                    rows="3"
+                    prop:value=move || ungranted.get()
+                    on:input=move |event| ungranted.set(event_target_value(&event))
+                ></textarea>
+            </label>
+            <label>
+                "Approvals that go to someone else, as JSON: a list of {\"tool\" (or \"server\"), \"approver\" (a username, or \"admins\"), \"approvals\" (2 for two distinct approvers)}"
+                <textarea
+                    data-testid="approval-routes"
+                    rows="4"
+                    placeholder="[{\"tool\": \"files__write_file\", \"approver\": \"admins\", \"approvals\": 2}]"
+                    prop:value=move || routes.get()
+                    on:input=move |event| routes.set(event_target_value(&event))
+                ></textarea>
+            </label>
             <button type="submit">"Save server settings"</button>
         </form>
     }
@@ -175,4 +199,24 @@ fn saved_status<T>(outcome: Option<Result<T, AppError>>, testid: &'static str) -
         .into_any(),
         Err(err) => error_paragraph(&err),
     })
+}
+
+/// The approval routes as an admin writes them: JSON, approvers by username.
+fn approval_routes_text(routes: &[ApprovalRoute]) -> String {
+    if routes.is_empty() {
+        return String::new();
+    }
+    let written: Vec<ApprovalRouteInput> = routes
+        .iter()
+        .map(|route| ApprovalRouteInput {
+            tool: route.tool.clone(),
+            server: route.server.clone(),
+            approver: match &route.approver {
+                Approver::User { username, .. } => username.clone(),
+                Approver::Admins => "admins".into(),
+            },
+            approvals: route.approvals,
+        })
+        .collect();
+    serde_json::to_string_pretty(&written).unwrap_or_default()
 }

@@ -1,7 +1,7 @@
 //! The MCP servers to connect to, in the file format users already have (Claude Desktop,
 //! Cursor): `{"mcpServers": {"<name>": {"command", "args", "env", "cwd"} | {"url", "headers"}}}`,
-//! plus Palaver's own per-server keys: `approval`, `tools` (an allow-list), `timeoutSeconds` and
-//! `answerTimeoutSeconds`.
+//! plus Palaver's own per-server keys: `approval`, `grants` (`"never"`: no approval of its tools
+//! offers a grant), `tools` (an allow-list), `timeoutSeconds` and `answerTimeoutSeconds`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -30,6 +30,15 @@ impl ApprovalRule {
     }
 }
 
+/// Whether an approval of a server's tool may offer a grant of later calls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GrantRule {
+    #[default]
+    Offer,
+    Never,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Transport {
     /// A child process speaking MCP on its stdin and stdout.
@@ -43,6 +52,7 @@ pub struct ServerConfig {
     pub name: String,
     pub transport: Transport,
     pub approval: ApprovalRule,
+    pub grants: GrantRule,
     /// Only these tools reach the model; `None` offers them all.
     pub tools: Option<Vec<String>>,
     /// How long one tool call may run, not counting the time the user spends answering.
@@ -73,6 +83,8 @@ struct Entry {
     headers: BTreeMap<String, String>,
     #[serde(default)]
     approval: ApprovalRule,
+    #[serde(default)]
+    grants: GrantRule,
     tools: Option<Vec<String>>,
     timeout_seconds: Option<f64>,
     answer_timeout_seconds: Option<f64>,
@@ -145,6 +157,7 @@ fn server(name: &str, value: serde_json::Value) -> Result<ServerConfig, String> 
         name: name.to_string(),
         transport,
         approval: entry.approval,
+        grants: entry.grants,
         tools: entry.tools,
         timeout,
         answer_timeout,
@@ -183,11 +196,12 @@ mod tests {
                 "everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]},
                 "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"},
                            "approval": "always", "tools": ["search"], "timeoutSeconds": 5,
-                           "answerTimeoutSeconds": 30},
+                           "answerTimeoutSeconds": 30, "grants": "never"},
                 "both": {"command": "x", "url": "http://localhost"},
                 "hasty": {"command": "x", "answerTimeoutSeconds": 0.5},
                 "neither": {"args": []},
-                "odd rule": {"command": "x", "approval": "sometimes"}
+                "odd rule": {"command": "x", "approval": "sometimes"},
+                "odd grants": {"command": "x", "grants": "sometimes"}
             }}"#,
         )
         .unwrap();
@@ -197,11 +211,12 @@ mod tests {
         assert_eq!(config.servers[0].timeout, DEFAULT_TIMEOUT);
         assert_eq!(config.servers[0].answer_timeout, DEFAULT_ANSWER_TIMEOUT);
         assert_eq!(config.servers[1].approval, ApprovalRule::Always);
+        assert_eq!((config.servers[0].grants, config.servers[1].grants), (GrantRule::Offer, GrantRule::Never));
         assert_eq!(config.servers[1].tools.as_deref(), Some(&["search".to_string()][..]));
         assert_eq!(config.servers[1].timeout, Duration::from_secs(5));
         assert_eq!(config.servers[1].answer_timeout, Duration::from_secs(30));
         let problems: Vec<&str> = config.problems.iter().map(|(name, _)| name.as_str()).collect();
-        assert_eq!(problems, ["both", "hasty", "neither", "odd rule"]);
+        assert_eq!(problems, ["both", "hasty", "neither", "odd grants", "odd rule"]);
         assert!(config.problems[0].1.contains("not both"));
         assert!(config.problems[1].1.contains("\"answerTimeoutSeconds\" must be a number of seconds from 1"));
         assert!(McpConfig::parse("{\"servers\": {}}").unwrap_err().contains("mcpServers"));

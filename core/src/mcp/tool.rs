@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ResourceContents, Tool};
 use serde_json::{Value, json};
 
-use super::config::ApprovalRule;
+use super::config::{ApprovalRule, GrantRule};
 use super::server::ServerLink;
 use crate::llm::ContentPart;
 use crate::turn::tools::{HostTool, ToolContext, ToolOutput, ToolRun};
 use palaver_contract::text::shorten;
+use palaver_wire::impact::ToolHints;
 use palaver_wire::words::tool_words;
 
 /// The providers' rule for tool names: 1–64 of `[a-zA-Z0-9_-]`.
@@ -100,9 +101,21 @@ impl HostTool for McpTool {
         self.input_schema.clone()
     }
 
-    /// A server whose rule is `always` wants every call approved: no grant covers them.
+    fn hints(&self) -> Option<ToolHints> {
+        let hints = self.tool.annotations.as_ref()?;
+        let stated = ToolHints {
+            read_only: hints.read_only_hint,
+            destructive: hints.destructive_hint,
+            idempotent: hints.idempotent_hint,
+            open_world: hints.open_world_hint,
+        };
+        (stated != ToolHints::default()).then_some(stated)
+    }
+
+    /// A server whose rule is `always` wants every call approved, and one configured with
+    /// `"grants": "never"` offers no grant: no grant covers their calls.
     fn grantable(&self) -> bool {
-        self.link.config.approval != ApprovalRule::Always
+        self.link.config.approval != ApprovalRule::Always && self.link.config.grants == GrantRule::Offer
     }
 
     /// A server may ignore a key it does not know, so a call with one is never run, whatever

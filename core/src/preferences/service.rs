@@ -1,9 +1,10 @@
 //! What callers do with preferences: read and save a person's own, and (admins) the server's.
 
-use super::{HIDDEN_MODELS, OPEN_SIGNUP, ServerChoices, store};
+use super::{APPROVAL_ROUTES, HIDDEN_MODELS, OPEN_SIGNUP, ServerChoices, UNGRANTED_TOOLS, store};
 use crate::db::Pool;
 use crate::error::{AppError, AppResult};
 use crate::llm::Models;
+use palaver_wire::approvers::ApprovalRoute;
 use palaver_wire::preferences::{INSTRUCTIONS_MAX_CHARS, ModelOffer, ServerSettings, UserPreferences};
 
 /// A person's preferences (the defaults until they save any).
@@ -51,7 +52,12 @@ pub async fn server_settings(pool: &Pool, models: &Models, open_signup_at_start:
             default: option.default,
         })
         .collect();
-    Ok(ServerSettings { open_signup: choices.open_signup.unwrap_or(open_signup_at_start), models: offers })
+    Ok(ServerSettings {
+        open_signup: choices.open_signup.unwrap_or(open_signup_at_start),
+        models: offers,
+        ungranted_tools: choices.ungranted_tools,
+        approval_routes: choices.approval_routes,
+    })
 }
 
 /// Saves what an admin chose (the caller checks who asks): whether anyone may sign up, and
@@ -74,4 +80,47 @@ pub async fn save_server_settings(
     store::save_server_setting(pool, OPEN_SIGNUP, &open_signup.to_string()).await?;
     store::save_server_setting(pool, HIDDEN_MODELS, &serde_json::to_string(&hidden)?).await?;
     server_settings(pool, models, open_signup).await
+}
+
+/// The most tool names the list of tools that never offer a grant holds.
+const MOST_UNGRANTED_TOOLS: usize = 200;
+
+/// Saves the tools whose approvals never offer a grant (the caller checks who asks): names as
+/// the model calls them (an MCP server's as `<server>__<tool>`), blank ones left out.
+pub async fn save_ungranted_tools(pool: &Pool, tools: &[String]) -> AppResult<()> {
+    let mut names: Vec<String> =
+        tools.iter().map(|name| name.trim().to_string()).filter(|name| !name.is_empty()).collect();
+    names.sort();
+    names.dedup();
+    if names.len() > MOST_UNGRANTED_TOOLS {
+        return Err(AppError::BadRequest(format!("List at most {MOST_UNGRANTED_TOOLS} tools.")).into());
+    }
+    if let Some(odd) = names.iter().find(|name| name.chars().count() > 128 || name.chars().any(char::is_whitespace)) {
+        return Err(AppError::BadRequest(format!(
+            "“{odd}” is not a tool name: a name has no spaces and at most 128 characters."
+        ))
+        .into());
+    }
+    store::save_server_setting(pool, UNGRANTED_TOOLS, &serde_json::to_string(&names)?).await
+}
+
+/// Saves where approvals of given tools go (the caller checks who asks, and names each
+/// approver by id): a rule names a tool or a server, and asks for one approval or two.
+pub async fn save_approval_routes(pool: &Pool, routes: &[ApprovalRoute]) -> AppResult<()> {
+    for (index, route) in routes.iter().enumerate() {
+        let number = index + 1;
+        if route.tool.is_some() == route.server.is_some() {
+            return Err(AppError::BadRequest(format!(
+                "Rule {number}: name either a \"tool\" or a \"server\", not both or neither."
+            ))
+            .into());
+        }
+        if !(1..=2).contains(&route.approvals) {
+            return Err(AppError::BadRequest(format!(
+                "Rule {number}: \"approvals\" is 1, or 2 for two distinct approvers."
+            ))
+            .into());
+        }
+    }
+    store::save_server_setting(pool, APPROVAL_ROUTES, &serde_json::to_string(routes)?).await
 }

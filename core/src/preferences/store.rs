@@ -32,11 +32,13 @@ pub async fn save_user_preferences(
     Ok(())
 }
 
-/// The server settings an admin set of the two `keys`, as `(key, value)`, in one statement.
-pub async fn server_settings(pool: &Pool, keys: [&str; 2]) -> AppResult<Vec<(String, String)>> {
-    Ok(sqlx::query_as("SELECT key, value FROM server_settings WHERE key IN ($1, $2)")
+/// The server settings an admin set of the four `keys`, as `(key, value)`, in one statement.
+pub async fn server_settings(pool: &Pool, keys: [&str; 4]) -> AppResult<Vec<(String, String)>> {
+    Ok(sqlx::query_as("SELECT key, value FROM server_settings WHERE key IN ($1, $2, $3, $4)")
         .bind(keys[0])
         .bind(keys[1])
+        .bind(keys[2])
+        .bind(keys[3])
         .fetch_all(pool)
         .await?)
 }

@@ -8,8 +8,10 @@ use serde_json::{Map, Value, json};
 
 use super::arguments::HeldStep;
 use super::attachments::{Attached, described_file_parts};
+use super::grant_answer::split_grant;
 use super::replay;
 use super::request_log::{AskLog, AskPhase};
+use super::routed::{Answerer, needs_second_approval};
 use super::run::{Resolved, Turn};
 use super::steps::{result_row, tool_message};
 use super::store;
@@ -26,7 +28,6 @@ use palaver_contract::asks::{
 };
 use palaver_wire::audit::Decider;
 use palaver_wire::conversation::model::{AskStatus, HistoryRow};
-use palaver_wire::grants::GrantScope;
 use palaver_wire::live::{AskResolved, LiveEvent};
 
 /// The cancel reason of an elicitation whose server request ended with the process.
@@ -103,11 +104,13 @@ impl TurnRunner {
         tool_call_id: &str,
         response: &Value,
         decider: &Decider,
+        answerer: &Answerer,
     ) -> AppResult<Resolved> {
         let pending = store::pending_ask(&self.pool, history_id)
             .await?
             .filter(|pending| pending.ask.tool_call_id == tool_call_id);
         let Some(pending) = pending else { return Err(self.not_pending(history_id, tool_call_id).await?.into()) };
+        answerer.check(&pending)?;
         if self.expire(history_id, &pending).await? {
             return Err(Self::expired_error(&pending).into());
         }
@@ -142,6 +145,9 @@ impl TurnRunner {
                 // The process restarted since: the server's request is gone with it.
                 None => response = AskResponse::Cancel { reason: Some(QUESTION_GONE.into()) },
             }
+        }
+        if needs_second_approval(&pending) && denial_reason(&response).is_none() {
+            self.record_first_approval(history_id, &pending, decider, answerer).await?;
         }
         let status =
             if matches!(response, AskResponse::Cancel { .. }) { AskStatus::Cancelled } else { AskStatus::Answered };
@@ -413,44 +419,6 @@ pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) ->
     let denied = store::approval_denied_one_ask_at_a_time();
     rows.extend(pending.waiting_approvals().into_iter().map(|call| result_row(call, denied.clone())));
     rows
-}
-
-/// Takes `grant` off an approval's answer (Palaver's addition beside the envelope): only on an
-/// approval that offers grants, and only with an answer that approves.
-fn split_grant(pending: &StoredPendingAsk, response: &Value) -> AppResult<(Value, Option<GrantScope>)> {
-    let Some(grant) = response.get("grant") else { return Ok((response.clone(), None)) };
-    let refuse = |code: &str, message: &str, fix: &str| AppError::InvalidAnswer {
-        fields: vec![FieldError { code: code.into(), fix: fix.into(), message: message.into(), path: "grant".into() }],
-    };
-    let Some(scope) = grant.as_str().and_then(GrantScope::parse) else {
-        return Err(refuse(
-            "GRANT_UNKNOWN",
-            "grant must be \"conversation\" or \"always\".",
-            "Send grant: \"conversation\" or \"always\", or leave it out to allow this call once.",
-        )
-        .into());
-    };
-    if !pending.ask.grantable {
-        return Err(refuse(
-            "GRANT_NOT_OFFERED",
-            "This approval cannot allow later calls: it is destructive, or its tool has every call approved.",
-            "Leave grant out: this call is approved once.",
-        )
-        .into());
-    }
-    if response["action"] != "accept" || response["content"]["confirmed"] != true {
-        return Err(refuse(
-            "GRANT_NEEDS_APPROVAL",
-            "A grant comes with an approval, not with a denial.",
-            "Send {action: \"accept\", content: {confirmed: true}} with the grant, or leave grant out.",
-        )
-        .into());
-    }
-    let mut response = response.clone();
-    if let Some(object) = response.as_object_mut() {
-        object.remove("grant");
-    }
-    Ok((response, Some(scope)))
 }
 
 /// Why an approval answer denies the tool, or `None` when it approves.

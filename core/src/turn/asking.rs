@@ -70,6 +70,9 @@ impl Turn {
             expires_at: None,
             field_patterns: Vec::new(),
             grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
+            impact: None,
+            tool_hints: None,
+            routed: None,
         };
         let mut stored = StoredPendingAsk {
             ask: event,

@@ -3,15 +3,15 @@
 
 use super::run::Turn;
 use crate::audit::store::{Ending, record_alone};
+use crate::grants::store::{self, Covering};
 use crate::llm::ToolCall;
 use palaver_wire::audit::{DecidedVia, Decider, GRANTED};
 use palaver_wire::conversation::model::AskOrigin;
-use palaver_wire::grants::GrantScope;
 
 impl Turn {
-    /// Records that the grant `scope` runs `call`; false (logged) when it could not be recorded,
-    /// and then the call is asked about instead.
-    pub(super) async fn record_grant_run(&self, call: &ToolCall, scope: GrantScope) -> bool {
+    /// Records that `grant` runs `call`, and counts the use; false (logged) when it could not be
+    /// recorded, and then the call is asked about instead.
+    pub(super) async fn record_grant_run(&self, call: &ToolCall, grant: &Covering) -> bool {
         let decider = Decider { user_id: Some(self.ids.user_id.clone()), via: DecidedVia::Palaver };
         let ending = Ending {
             history_id: &self.ids.history_id,
@@ -22,11 +22,17 @@ impl Turn {
             decision: GRANTED,
             approved: Some(true),
             reason: None,
-            scope: Some(scope.as_str()),
+            scope: Some(grant.scope.as_str()),
             args_digest: Some(super::pending::args_digest(&call.input)),
         };
         match record_alone(&self.runner.pool, &decider, &ending).await {
-            Ok(()) => true,
+            Ok(()) => {
+                // The count is for Settings; a call the grant ran is recorded either way.
+                if let Err(err) = store::count_use(&self.runner.pool, &grant.id).await {
+                    tracing::warn!(?err, "a grant's use could not be counted");
+                }
+                true
+            }
             Err(err) => {
                 tracing::error!(?err, tool = call.name, "a granted call could not be recorded; asking instead");
                 false

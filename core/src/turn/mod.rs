@@ -15,9 +15,11 @@ mod call_ids;
 mod context;
 pub mod draft;
 mod expiry;
+mod grant_answer;
 mod granted;
 mod offer;
 mod pending;
+mod preflight;
 mod question;
 mod record;
 mod redo;
@@ -25,6 +27,7 @@ pub mod reopen;
 mod replay;
 mod reply_document;
 pub mod request_log;
+mod routed;
 mod run;
 mod start;
 mod step_text;
@@ -208,6 +211,7 @@ impl TurnRequest {
             (CallerVia::Token { name }, _) => DecidedVia::Api { token: name.clone() },
             (CallerVia::Session, AskSurface::Compact) => DecidedVia::Watch,
             (CallerVia::Session, AskSurface::Full) => DecidedVia::Web,
+            (CallerVia::Push, _) => DecidedVia::Push,
         };
         Decider::person(&self.caller.user.id, via)
     }

@@ -22,6 +22,7 @@ use crate::llm::ContentPart;
 use crate::llm::{ChatModel, ModelMessage, Usage};
 use palaver_contract::asks::AskSurface;
 use palaver_contract::asks::{AskKind, AskResponse};
+use palaver_wire::approvers::ApprovalRoute;
 use palaver_wire::conversation::model::{AskResolvedEvent, HistoryRow, TurnEvent};
 
 /// The answer of a resolved ask, ready for the model.
@@ -169,6 +170,10 @@ pub(super) struct Offer {
     pub(super) takes_tools: bool,
     /// How many tokens a request to the model may hold (see `context`).
     pub(super) context_tokens: u32,
+    /// The tools an admin set never to offer a grant (`ServerChoices::ungranted_tools`).
+    pub(super) ungranted_tools: Vec<String>,
+    /// Where approvals go instead of to the conversation's owner (`ServerChoices::approval_routes`).
+    pub(super) approval_routes: Vec<ApprovalRoute>,
 }
 
 /// What the model is given: the conversation as the turn found it, what the turn was asked to
@@ -383,6 +388,14 @@ impl Turn {
                     tracing::warn!(?err, history = self.ids.history_id, "a superseded turn's draft stays");
                 }
             }
+        }
+        // A turn grant is made by an answer, so only a turn that went on from one can hold one;
+        // it ends with the turn (a new message ends it too, when the turn stops paused).
+        if pending_ref.is_none()
+            && self.transcript.resolved.is_some()
+            && let Err(err) = crate::grants::store::end_turn_grants(&self.runner.pool, &self.ids.history_id).await
+        {
+            tracing::error!(?err, history = self.ids.history_id, "the turn's grants could not be ended");
         }
         let title = self.title().await;
         self.log(prompt_log, error.as_deref(), started).await;

@@ -95,7 +95,7 @@ impl TurnRunner {
     /// the answer, the model). `running_key` is the turn's place, for the draft a redo stores
     /// with its retraction.
     async fn admit(&self, mut request: TurnRequest, running_key: Option<&str>) -> AppResult<Admitted> {
-        let owner_id = request.caller.user.id.clone();
+        let mut owner_id = request.caller.user.id.clone();
         let decider = request.decider();
         let turn_id = new_id();
         let mut cancelled_by_redo = None;
@@ -141,6 +141,8 @@ impl TurnRunner {
                     Some(cancelled) => Some(cancelled),
                     None => self.cancel_for_prompt(&history_id, &turn_id, &decider).await?,
                 };
+                // A new message starts a new turn: the last one's turn grants are over.
+                crate::grants::store::end_turn_grants(&self.pool, &history_id).await?;
                 let rows = self.rows(&history_id).await?;
                 (history_id, rows, None, cancelled)
             }
@@ -148,8 +150,12 @@ impl TurnRunner {
                 let Some(history_id) = request.history_id.clone() else {
                     return Err(AppError::BadRequest("historyId is required with askResponse".into()).into());
                 };
-                authorize_history(&self.pool, &request.caller, &history_id, HistoryAccess::Write).await?;
-                let resolved = self.resolve_answer(&history_id, &turn_id, tool_call_id, response, &decider).await?;
+                // The owner answers, or the approver an approval was routed to: the turn runs as
+                // the owner either way.
+                let answerer = self.answerer(&request.caller, &history_id).await?;
+                owner_id = answerer.owner_id.clone();
+                let resolved =
+                    self.resolve_answer(&history_id, &turn_id, tool_call_id, response, &decider, &answerer).await?;
                 // An elicitation's turn is still running: the answer goes on in it.
                 if resolved.pending.asked_by_call.is_some() {
                     let (sender, events) = mpsc::channel(64);
@@ -194,6 +200,8 @@ impl TurnRunner {
             instructions,
             takes_tools: choice.takes_tools(),
             context_tokens: choice.context_tokens,
+            ungranted_tools: server_choices.ungranted_tools.clone(),
+            approval_routes: server_choices.approval_routes.clone(),
         };
         let model = choice.model.clone();
         let transcript = Transcript::new(request.input, rows, attached.unwrap_or_default(), resolved, cancelled);

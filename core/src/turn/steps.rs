@@ -12,13 +12,14 @@ use super::asking::{AskFrom, keyed_by_ask};
 use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store;
-use super::tools::{HostTool, PendingQuestion, Preflight, ToolContext, ToolOutput, call_keys};
-use crate::grants::store as grants;
+use super::tools::{HostTool, PendingQuestion, ToolContext, ToolOutput, call_keys};
+use crate::grants::store::{self as grants, Covering};
 use crate::llm::{CONTEXT_TOO_LONG, ModelEvent, ModelMessage, ToolCall};
 use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input};
 use palaver_contract::text::shorten;
+use palaver_wire::approvers::RoutedApproval;
 use palaver_wire::conversation::model::{AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent};
-use palaver_wire::grants::GrantScope;
+use palaver_wire::grants::AllowedBy;
 
 /// What the model is told of a call whose question expired unanswered.
 const QUESTION_TIMED_OUT: &str = "The user did not answer the tool's question in time, so the call was cancelled.";
@@ -324,18 +325,22 @@ impl Turn {
                 continue;
             }
             let guard = approval_input(tool.as_ref(), &call.input, self.ids.surface);
-            let Some(fingerprint) = self.preflight(tool.as_ref(), &call).await else { continue };
+            let Some(checked) = self.preflight(tool.as_ref(), &call).await else { continue };
             // A call with keys its tool's schema does not name is never covered by a grant.
             let all_named = call_keys::unnamed_keys(&schema, &call.input).is_empty();
-            let grantable =
-                guard.as_ref().is_some_and(|(_, input)| tool.grantable() && input["destructive"] != true && all_named);
+            // An approval routed to someone else is theirs to give, once: it offers no grant.
+            let route = self.offer.approval_routes.iter().find(|route| route.covers(&call.name, tool.server()));
+            let ungranted = self.offer.ungranted_tools.contains(&call.name) || route.is_some();
+            let grantable = guard
+                .as_ref()
+                .is_some_and(|(_, input)| tool.grantable() && !ungranted && input["destructive"] != true && all_named);
             // A grant the user gave covers the call: it runs without a card, says so, and the
             // audit trail records it (unrecorded, it asks instead).
             if grantable
-                && let Some(scope) = self.grant_for(&call).await
-                && self.record_grant_run(&call, scope).await
+                && let Some(grant) = self.grant_for(&call).await
+                && self.record_grant_run(&call, &grant).await
             {
-                if !self.run_now(&call, Some(scope)).await {
+                if !self.run_now(&call, Some(AllowedBy::new(grant.scope, grant.arguments))).await {
                     return None;
                 }
                 continue;
@@ -351,7 +356,9 @@ impl Turn {
                         arguments: call_keys::shown_arguments(&schema, &call.input),
                     };
                     let mut approval = self.ask_pause(&input, ask, from);
-                    approval.stored.preflight = fingerprint;
+                    approval.stored.preflight = checked.fingerprint;
+                    (approval.stored.ask.impact, approval.stored.ask.tool_hints) = (checked.impact, tool.hints());
+                    approval.stored.ask.routed = route.map(RoutedApproval::new);
                     pause = Some(approval);
                 }
                 // Another approval of the step waits on the ask the turn pauses on, and is denied
@@ -374,7 +381,7 @@ impl Turn {
 
     /// Runs a host tool call now (unguarded, or allowed by a grant); false when a new message
     /// superseded the turn while it ran.
-    async fn run_now(&mut self, call: &ToolCall, allowed_by: Option<GrantScope>) -> bool {
+    async fn run_now(&mut self, call: &ToolCall, allowed_by: Option<AllowedBy>) -> bool {
         // The call's row comes first: a question the tool asks while it runs follows it.
         let mut row = call_row(call, call.input.clone(), None);
         if let HistoryRow::ToolCall { allowed_by: slot, .. } = &mut row {
@@ -390,41 +397,12 @@ impl Turn {
         true
     }
 
-    /// Runs a guarded tool's check before its approval. `None` when it ended the call (denied,
-    /// or completed with nothing to approve: its rows and the model's result are in); else what
-    /// the check found, for the check before the run.
-    async fn preflight(&mut self, tool: &dyn HostTool, call: &ToolCall) -> Option<Option<String>> {
-        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0), &call.input) else {
-            return Some(None);
-        };
-        match ready_or_refused(check.await) {
-            Ok(fingerprint) => Some(fingerprint),
-            Err(output) => {
-                let result = output.result.clone();
-                self.end_unrun_call(call, result, output.message(&call.id, &call.name)).await;
-                None
-            }
-        }
-    }
-
-    /// The guarded tool's check again, just before its approved call runs (`approved`: what the
-    /// first check found). `Err` with the call's result when it must not run: denied, done
-    /// meanwhile, or what was approved has changed (a stale approval).
-    pub(super) async fn check_again(&mut self, call: &ToolCall, approved: Option<&str>) -> Result<(), ToolOutput> {
-        let Some(tool) = self.tools.get(&call.name).cloned() else { return Ok(()) };
-        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0), &call.input) else {
-            return Ok(());
-        };
-        match ready_or_refused(check.await)? {
-            fingerprint if fingerprint.as_deref() == approved => Ok(()),
-            _ => Err(json!({"approved": false, "reason": "stale_approval", "message": STALE_APPROVAL}).into()),
-        }
-    }
-
     /// The user's live grant that covers `call`, if any.
-    async fn grant_for(&self, call: &ToolCall) -> Option<GrantScope> {
-        match grants::covering(&self.runner.pool, &self.ids.user_id, &call.name, &self.ids.history_id).await {
-            Ok(scope) => scope,
+    async fn grant_for(&self, call: &ToolCall) -> Option<Covering> {
+        match grants::covering(&self.runner.pool, &self.ids.user_id, &call.name, &self.ids.history_id, &call.input)
+            .await
+        {
+            Ok(grant) => grant,
             Err(err) => {
                 tracing::error!(?err, "could not read the grants; asking instead");
                 None
@@ -432,20 +410,6 @@ impl Turn {
         }
     }
 }
-
-/// A check's finding: ready (with what it checked), or the call's result when it must not run.
-fn ready_or_refused(found: Result<Preflight, String>) -> Result<Option<String>, ToolOutput> {
-    match found {
-        Ok(Preflight::Ready { fingerprint }) => Ok(fingerprint),
-        Ok(Preflight::Completed { output }) => Err(output),
-        Ok(Preflight::Denied { reason }) => Err(json!({"approved": false, "reason": reason}).into()),
-        Err(message) => Err(json!({"approved": false, "reason": "check_failed", "message": message}).into()),
-    }
-}
-
-/// Why an approved call did not run when its tool's second check found things changed.
-const STALE_APPROVAL: &str = "What was approved changed before the call ran, so it did not run. \
-Tell the user and ask again if it is still wanted.";
 
 /// The confirm input of an approval: the tool's own, or the default when it has none valid.
 pub(super) fn approval_input(tool: &dyn HostTool, input: &Value, surface: AskSurface) -> Option<(Ask, Value)> {

@@ -15,7 +15,9 @@ use std::time::Duration;
 use crate::db::{Backend, Pool, Tx};
 use serde_json::{Value, json};
 
-pub use super::pending::store::{PendingAskListItem, claim_approved_run, pending_ask, pending_asks_of};
+pub use super::pending::store::{
+    PendingAskListItem, claim_approved_run, pending_ask, pending_asks_of, routed_to, set_first_approver,
+};
 pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
 use crate::audit::store as audit;
 use crate::error::AppResult;
@@ -23,7 +25,7 @@ use crate::grants::store as grants;
 use palaver_contract::asks::AskResponse;
 use palaver_wire::audit::Decider;
 use palaver_wire::conversation::model::{AskOrigin, AskStatus, HistoryRow};
-use palaver_wire::grants::GrantScope;
+use palaver_wire::grants::GrantRequest;
 
 async fn next_seq(tx: &mut Tx<'_>, history_id: &str) -> AppResult<i64> {
     let (seq,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(seq), -1) + 1 FROM history_rows WHERE history_id = $1")
@@ -410,7 +412,7 @@ pub struct Resolution<'a> {
     pub response: &'a AskResponse,
     pub decider: &'a Decider,
     /// The grant an approval gives with its answer, stored with it.
-    pub grant: Option<GrantScope>,
+    pub grant: Option<GrantRequest>,
 }
 
 /// Resolves the pending ask `expected` (answer, cancel or expiry) in one transaction: clears
@@ -442,11 +444,16 @@ pub async fn resolve(
     insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
     set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
     let owner = owner.unwrap_or_default();
-    if let (Some(scope), Some(tool)) = (resolution.grant, &resolution.expected.ask.tool_name) {
-        grants::create(&mut tx, &owner, tool, scope, history_id).await?;
+    if let (Some(request), Some(tool)) = (&resolution.grant, &resolution.expected.ask.tool_name) {
+        grants::create(&mut tx, &owner, tool, request, history_id).await?;
     }
     let decision = if resolution.status == AskStatus::Expired { "expired" } else { resolution.response.action() };
-    let ending = resolution.expected.ending(history_id, decision, Some(resolution.response), resolution.grant);
+    let ending = resolution.expected.ending(
+        history_id,
+        decision,
+        Some(resolution.response),
+        resolution.grant.as_ref().map(|grant| grant.scope),
+    );
     audit::record(&mut tx, resolution.decider, &ending).await?;
     tx.commit().await?;
     Ok(Some((before, owner)))

@@ -14,7 +14,7 @@ use palaver_core::error::AppError;
 use palaver_core::turn::tools::{HostTool, ToolContext, ToolRun};
 use palaver_core::turn::{TurnDependencies, TurnInput, TurnRequest, TurnSettings};
 use palaver_wire::conversation::model::{AskStatus, HistoryRow, TurnEvent};
-use palaver_wire::grants::GrantScope;
+use palaver_wire::grants::{AllowedBy, GrantScope};
 
 fn choice(id: &str) -> Value {
     json!({"toolCalls": [{"id": id, "name": "ask_choice", "input": {
@@ -278,7 +278,11 @@ fn approve(grant: Option<&str>) -> Value {
 
 fn allowed_by(rows: &[HistoryRow], call: &str) -> Option<GrantScope> {
     rows.iter().find_map(|row| match row {
-        HistoryRow::ToolCall { tool_call_id, allowed_by, .. } if tool_call_id == call => *allowed_by,
+        HistoryRow::ToolCall { tool_call_id, allowed_by: Some(AllowedBy::Scope(scope)), .. }
+            if tool_call_id == call =>
+        {
+            Some(*scope)
+        }
         _ => None,
     })
 }

@@ -68,6 +68,7 @@ pub async fn pending_asks(
                 tool_call_id: item.pending.ask.tool_call_id,
                 title: item.title,
                 name: Some(item.name),
+                routed: item.pending.ask.routed,
                 expires_at: item.pending.ask.expires_at,
             })
         })

@@ -1,5 +1,6 @@
 //! The HTTP API. Each module is a thin adapter over the app's runner and store.
 
+pub mod approvals;
 pub mod ask_reopen;
 pub mod audit;
 pub mod auth;
@@ -10,6 +11,7 @@ pub mod file_bytes;
 pub mod files;
 pub mod gpt;
 pub mod headless;
+pub mod push;
 pub mod shares;
 pub mod turn;
 

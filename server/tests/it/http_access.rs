@@ -92,7 +92,11 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("PUT", "/gpt/histories/{id}/branches") => {
             (format!("/gpt/histories/{}/branches", world.history), Some(json!({"row": 0, "position": 0})))
         }
-        ("GET", "/gpt/histories/pendingAsks") => (path.into(), None),
+        ("GET", "/gpt/histories/pendingAsks" | "/gpt/approvals/waiting") => (path.into(), None),
+        // An ask that is not pending: past the access check it is a 409.
+        ("POST", "/gpt/approvals/answer") => {
+            (path.into(), Some(json!({"historyId": world.history, "toolCallId": "call_none", "buttonId": "approve"})))
+        }
         // An ask that is not pending: past the access check each answer reports its own 409.
         ("POST", "/gpt/histories/pendingAsks/answers") => (
             path.into(),
@@ -116,6 +120,14 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
                 json!({"historyId": world.history, "name": "scaleStepper", "payload": {"value": 2}, "blockId": "guests"}),
             ),
         ),
+        ("GET", "/push/key" | "/push/subscriptions") => (path.into(), None),
+        ("POST", "/push/subscriptions") => (path.into(), Some(crate::http_push::probe_subscription())),
+        // No such device: past the access check it is a 404.
+        ("PATCH", "/push/subscriptions/{id}") => ("/push/subscriptions/none".into(), Some(json!({"name": "Phone"}))),
+        ("DELETE", "/push/subscriptions/{id}") => ("/push/subscriptions/none".into(), None),
+        ("PUT", "/push/presence") => (path.into(), Some(json!({"tabId": "probe", "historyId": world.history}))),
+        // A capability nobody was given: whoever sends it, signed in or not, gets 404.
+        ("POST", "/push/answer") => (path.into(), Some(json!({"token": "A".repeat(43)}))),
         _ => panic!("no probe for {method} {path}: add one here, with the route's access rule"),
     }
 }
@@ -157,6 +169,14 @@ async fn every_api_route_follows_its_access_rule() {
             assert!(owner.status.is_success(), "{label} as owner: {} {}", owner.status, owner.text);
             continue;
         }
+        // Only the capability decides: a session or token beside it changes nothing.
+        if route.access == Access::Capability {
+            let owner = app.call(Some(&world.owner), method, &path, body.clone()).await;
+            for (who, reply) in [("anonymous", &anonymous), ("the owner", &owner)] {
+                assert_eq!(reply.status, StatusCode::NOT_FOUND, "{label} as {who}: {}", reply.text);
+            }
+            continue;
+        }
         assert!(
             is_unauthorized(&anonymous),
             "{label} must refuse anonymous callers: {} {}",
@@ -192,13 +212,16 @@ async fn every_api_route_follows_its_access_rule() {
         // The upload probe sends no multipart body: past the access check it is a 400. The
         // action probe names a stepper the empty conversation lacks: past the check it is a 404,
         // the reopen probe an answer it lacks: a 409, and the branches probe a version: a 400.
-        // A token may not make tokens: past the check it is a 403 of its own.
+        // A token may not make tokens: past the check it is a 403 of its own. The device probes
+        // name a device nobody has: past the check they are 404s.
         let owner_passed = owner.status.is_success()
             || (route.path == "/files/upload" && owner.status == StatusCode::BAD_REQUEST)
             || (route.path == "/auth/tokens" && method == "POST" && is_token_refused(&owner))
             || (route.path == "/gpt/actions" && owner.status == StatusCode::NOT_FOUND)
-            || (route.path.ends_with("/reopen") && owner.status == StatusCode::CONFLICT)
+            || ((route.path.ends_with("/reopen") || route.path == "/gpt/approvals/answer")
+                && owner.status == StatusCode::CONFLICT)
             || (route.path.ends_with("/branches") && owner.status == StatusCode::BAD_REQUEST)
+            || (route.path == "/push/subscriptions/{id}" && owner.status == StatusCode::NOT_FOUND)
             || (route.path == "/auth/me" && method == "DELETE" && owner.status == StatusCode::BAD_REQUEST);
         assert!(owner_passed, "{label} as owner: {} {}", owner.status, owner.text);
     }
@@ -243,7 +266,8 @@ fn server_fn_args(world: &World, path: &str) -> String {
         "/api/delete_conversation" => format!("id={}", world.doomed),
         "/api/save_preferences" => "instructions=Be+brief&default_model=".into(),
         "/api/admin_save_server_settings" => "open_signup=false&offered=".into(),
-        "/api/revoke_api_token" | "/api/revoke_grant" => "id=unknown".into(),
+        "/api/revoke_api_token" | "/api/revoke_grant" | "/api/set_grant_lifetime" => "id=unknown".into(),
+        "/api/edit_grant_patterns" => "id=unknown&arguments=%7B%7D".into(),
         "/api/admin_mcp_reconnect" => "name=unknown".into(),
         "/api/create_api_token" => "name=probe".into(),
         // A wrong password: past the access check it is a 400, and nobody's account goes.

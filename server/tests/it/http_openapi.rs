@@ -214,7 +214,8 @@ fn plan_call() -> Value {
 
 #[tokio::test]
 async fn every_route_answers_as_the_document_says() {
-    let script = json!({"title": "Plan setup", "responses": [plan_call(), {"text": "Team it is."}, {"text": "Team it is."}, {"text": CHECKLIST}, {"text": "Shorter."}]});
+    let push_it = json!({"toolCalls": [{"id": "call_push", "name": "ask_confirm", "input": {"prompt": "Push it?"}}]});
+    let script = json!({"title": "Plan setup", "responses": [plan_call(), {"text": "Team it is."}, {"text": "Team it is."}, {"text": CHECKLIST}, {"text": "Shorter."}, push_it, {"text": "Pushed."}]});
     let auth = palaver_core::accounts::auth::AuthSettings { open_signup: true, ..crate::common::test_auth() };
     let app = TestApp::with_blocks_and_auth(&script.to_string(), Default::default(), auth).await;
     let admin = app.user("root", Role::Admin).await;
@@ -277,6 +278,9 @@ async fn every_route_answers_as_the_document_says() {
     let answers = "/gpt/histories/pendingAsks/answers";
     c.call(&app, Some(&ada), "POST", answers, answers, Some(batch)).await;
     c.call(&app, Some(&ada), "POST", answers, answers, Some(json!({"answers": []}))).await;
+    c.call(&app, Some(&ada), "GET", "/gpt/approvals/waiting", "/gpt/approvals/waiting", None).await;
+    let nowhere = json!({"historyId": "nowhere", "toolCallId": "call_none", "buttonId": "approve"});
+    c.call(&app, Some(&ada), "POST", "/gpt/approvals/answer", "/gpt/approvals/answer", Some(nowhere)).await;
     let read = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;
     assert!(read.json()["data"]["pendingAsk"].is_object(), "the read above had a pending ask to check");
     let stale = json!({"toolCallId": "call_gone", "buttonId": "option:team"});
@@ -335,11 +339,87 @@ async fn every_route_answers_as_the_document_says() {
     c.call(&app, Some(&ada), "GET", &file, "/files/{id}", None).await;
     c.call(&app, Some(&admin), "GET", &file, "/files/{id}", None).await;
 
+    // Push: the server's key; a device subscribed (and one refused), listed, renamed and
+    // removed; a tab's presence; a notification's button used, used again, and one unknown.
+    c.call(&app, Some(&ada), "GET", "/push/key", "/push/key", None).await;
+    let devices = "/push/subscriptions";
+    let subscribed =
+        c.call(&app, Some(&ada), "POST", devices, devices, Some(crate::http_push::probe_subscription())).await;
+    let refused = json!({"endpoint": "ftp://nowhere", "keys": {"p256dh": "", "auth": ""}});
+    c.call(&app, Some(&ada), "POST", devices, devices, Some(refused)).await;
+    c.call(&app, Some(&ada), "GET", devices, devices, None).await;
+    let device = format!("{devices}/{}", subscribed.json()["id"].as_str().expect("a device id"));
+    let renamed = Some(json!({"name": "Tablet"}));
+    c.call(&app, Some(&ada), "PATCH", &device, "/push/subscriptions/{id}", renamed).await;
+    c.call(&app, Some(&ada), "DELETE", &device, "/push/subscriptions/{id}", None).await;
+    c.call(&app, Some(&ada), "DELETE", &device, "/push/subscriptions/{id}", None).await;
+    let presence = Some(json!({"tabId": "tab", "historyId": id}));
+    c.call(&app, Some(&ada), "PUT", "/push/presence", "/push/presence", presence).await;
+    let (_, asked) = app.json(&ada, "POST", &turn, Some(json!({"prompt": "Push it"}))).await;
+    let ask_id = asked["data"]["pendingAsk"]["toolCallId"].as_str().expect("a confirm ask").to_string();
+    let capability = palaver_core::push::message::Capability::mint().unwrap();
+    sqlx::query(
+        "INSERT INTO push_answer_tokens (token_hash, user_id, history_id, tool_call_id, button_id, expires_at)
+         VALUES ($1, $2, $3, $4, 'approve', '2999-01-01T00:00:00.000Z')",
+    )
+    .bind(&capability.hash)
+    .bind(&ada.id)
+    .bind(&id)
+    .bind(&ask_id)
+    .execute(&app.pool)
+    .await
+    .unwrap();
+    let button = Some(json!({"token": capability.token}));
+    for expected in [StatusCode::OK, StatusCode::CONFLICT] {
+        let answered = c.call(&app, None, "POST", "/push/answer", "/push/answer", button.clone()).await;
+        assert_eq!(answered.status, expected, "{}", answered.text);
+    }
+    c.call(&app, None, "POST", "/push/answer", "/push/answer", Some(json!({"token": "unknown"}))).await;
+
     c.call(&app, Some(&ada), "DELETE", &one, "/gpt/histories/{id}", None).await;
     let missing = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     let account = json!({"password": "another long unguessable phrase"});
     c.call(&app, Some(&ada), "DELETE", "/auth/me", "/auth/me", Some(account)).await;
+
+    // An approval routed to two admins: the first approval is taken (202), the second decides.
+    let clean = json!({"responses": [
+        {"toolCalls": [{"id": "call_clean", "name": "deleteCompletedTodos", "input": {}}]}, {"text": "Deleted."}
+    ]});
+    let routed_app = TestApp::with_mock(&clean.to_string()).await;
+    let (first, second) = (routed_app.user("root", Role::Admin).await, routed_app.user("sudo", Role::Admin).await);
+    let asker = routed_app.user("ada", Role::User).await;
+    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
+        .bind(&asker.id)
+        .execute(&routed_app.pool)
+        .await
+        .unwrap();
+    let route = palaver_wire::approvers::ApprovalRoute {
+        tool: Some("deleteCompletedTodos".into()),
+        server: None,
+        approver: palaver_wire::approvers::Approver::Admins,
+        approvals: 2,
+    };
+    palaver_core::preferences::service::save_approval_routes(&routed_app.pool, &[route]).await.unwrap();
+    let turn = routed_app.prompt(&asker, json!({"prompt": "Clean up"})).await;
+    let history = turn.last().unwrap()["historyId"].clone();
+    let approve = json!({"historyId": history, "toolCallId": crate::common::asked(&turn), "buttonId": "approve"});
+    c.call(&routed_app, Some(&first), "GET", "/gpt/approvals/waiting", "/gpt/approvals/waiting", None).await;
+    let waits = c
+        .call(
+            &routed_app,
+            Some(&first),
+            "POST",
+            "/gpt/approvals/answer",
+            "/gpt/approvals/answer",
+            Some(approve.clone()),
+        )
+        .await;
+    assert_eq!(waits.status, StatusCode::ACCEPTED, "{}", waits.text);
+    let runs = c
+        .call(&routed_app, Some(&second), "POST", "/gpt/approvals/answer", "/gpt/approvals/answer", Some(approve))
+        .await;
+    assert_eq!(runs.status, StatusCode::OK, "{}", runs.text);
 
     // The live events never end: their status and media type are checked on the answer's head.
     let request = axum::http::Request::get("/gpt/events")

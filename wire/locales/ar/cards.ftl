@@ -28,6 +28,17 @@ characters = { $count ->
    *[other] { $count } حرفًا
 }
 needed-by = قيم مطلوبة لـ
+impact-summary = ما يفعله:
+impact-undo = للتراجع عنه:
+impact-cannot-undo = لا يمكن التراجع عن ذلك.
+impact-cost = التكلفة المقدّرة:
+server-hints = يصفه الخادم بأنه:
+hint-read-only = للقراءة فقط
+hint-destructive = قد يكون مدمّرًا
+hint-additive = يضيف دون أن يحذف
+hint-idempotent = تشغيله مرتين كتشغيله مرة واحدة
+hint-open-world = يصل إلى أنظمة خارجية
+hint-closed-world = يعمل داخل نظامه فقط
 allow-once = اسمح مرة واحدة
 allow-in-conversation = اسمح في هذه المحادثة
 always-allow = اسمح دائمًا

@@ -25,6 +25,17 @@ characters = { $count ->
    *[other] { $count } Zeichen
 }
 needed-by = Werte benötigt für
+impact-summary = Was er tut:
+impact-undo = So wird es rückgängig gemacht:
+impact-cannot-undo = Das lässt sich nicht rückgängig machen.
+impact-cost = Geschätzte Kosten:
+server-hints = Der Server beschreibt ihn als:
+hint-read-only = nur lesend
+hint-destructive = möglicherweise zerstörend
+hint-additive = fügt hinzu, ohne zu löschen
+hint-idempotent = zweimal ausgeführt dasselbe wie einmal
+hint-open-world = greift auf Systeme außerhalb zu
+hint-closed-world = arbeitet nur in seinem eigenen System
 allow-once = Einmal erlauben
 allow-in-conversation = In diesem Gespräch erlauben
 always-allow = Immer erlauben

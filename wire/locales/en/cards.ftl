@@ -26,6 +26,17 @@ characters = { $count ->
    *[other] { $count } characters
 }
 needed-by = Values needed by
+impact-summary = What it does:
+impact-undo = To undo it:
+impact-cannot-undo = It cannot be undone.
+impact-cost = Estimated cost:
+server-hints = The server describes it as:
+hint-read-only = read-only
+hint-destructive = possibly destructive
+hint-additive = adds without deleting
+hint-idempotent = the same when run twice
+hint-open-world = reaching outside systems
+hint-closed-world = works only within its own system
 allow-once = Allow once
 allow-in-conversation = Allow in this conversation
 always-allow = Always allow

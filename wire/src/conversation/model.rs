@@ -179,7 +179,7 @@ pub enum HistoryRow {
         ask: Option<RowAsk>,
         /// A guarded call that ran without a card: the grant that allowed it.
         #[serde(default, rename = "allowedBy", skip_serializing_if = "Option::is_none")]
-        allowed_by: Option<crate::grants::GrantScope>,
+        allowed_by: Option<crate::grants::AllowedBy>,
         /// An ask's call: the id the model gave it (`toolCallId` is the one Palaver minted).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         model_call_id: Option<String>,
@@ -254,6 +254,10 @@ pub struct HistoryView {
     /// no longer fit its context budget). Palaver's addition, only in the chat's view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summarised_before: Option<usize>,
+    /// Where these rows sit when they are a window of the conversation (the rows before are
+    /// read as the person scrolls up). Palaver's addition, only in the chat's view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<super::window::RowWindow>,
 }
 
 /// The versions at one point of a conversation: which is shown (from 0) and how many there are.
@@ -317,6 +321,15 @@ pub struct AskEvent {
     /// destructive nor of a tool whose every call must be approved.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub grantable: bool,
+    /// An approval's: what its host tool's check found the call will do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub impact: Option<crate::impact::Impact>,
+    /// An MCP tool's approval: how its server describes the tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_hints: Option<crate::impact::ToolHints>,
+    /// An approval an admin routed to someone other than the person who asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routed: Option<crate::approvers::RoutedApproval>,
 }
 
 impl AskEvent {

@@ -4,8 +4,10 @@
 use serde_json::Value;
 
 use super::model::{AskOrigin, AskStatus, Attachment, Branches, HistoryRow, HistoryView, Rating};
+use crate::approvers::RoutedApproval;
 use crate::body::CallArgument;
-use crate::grants::GrantScope;
+use crate::grants::AllowedBy;
+use crate::impact::{Impact, ToolHints};
 use palaver_contract::asks::{AskKind, FieldPattern};
 use palaver_contract::blocks::ShownCheck;
 
@@ -38,6 +40,12 @@ pub struct AskItem {
     pub link_host: Option<String>,
     /// A waiting approval's call arguments, every one.
     pub arguments: Option<Vec<CallArgument>>,
+    /// A waiting approval's: what the call will do, as its tool's check found.
+    pub impact: Option<Impact>,
+    /// A waiting MCP tool's approval: how its server describes the tool.
+    pub tool_hints: Option<ToolHints>,
+    /// A waiting approval routed to someone else: its owner cannot answer it.
+    pub routed: Option<RoutedApproval>,
     /// A waiting argument form's field patterns.
     pub field_patterns: Vec<FieldPattern>,
     /// The title of the host tool a waiting approval or argument form is for.
@@ -76,7 +84,7 @@ pub enum TranscriptItem {
         args: Value,
         result: Option<Value>,
         /// A guarded call a grant let run without a card.
-        allowed_by: Option<GrantScope>,
+        allowed_by: Option<AllowedBy>,
     },
     Ask(Box<AskItem>),
 }
@@ -85,13 +93,16 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     let pending = view.pending_ask.as_ref().map(|pending| &pending.ask);
     let changeable = view.changeable_answer.as_ref();
     let mut items: Vec<TranscriptItem> = Vec::new();
-    for (index, row) in view.rows.iter().enumerate() {
+    // A window's rows are named by their index among all the conversation's rows.
+    let first_row = view.window.map_or(0, |window| window.first_row);
+    for (at, row) in view.rows.iter().enumerate() {
+        let index = first_row + at;
         match row {
             HistoryRow::User { text, attachments } => items.push(TranscriptItem::User {
                 text: text.clone(),
                 attachments: attachments.clone(),
                 row: index,
-                at: view.row_times.get(index).cloned(),
+                at: view.row_times.get(at).cloned(),
                 branches: view.branches.get(&index).copied(),
             }),
             HistoryRow::Assistant { text, blocks, interrupted, .. } => items.push(TranscriptItem::Assistant {
@@ -100,7 +111,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                 interrupted: *interrupted,
                 row: index,
                 rating: view.ratings.get(&index).copied(),
-                at: view.row_times.get(index).cloned(),
+                at: view.row_times.get(at).cloned(),
             }),
             HistoryRow::ToolCall { tool_name, tool_call_id, args, ask: Some(ask), .. } => {
                 // What only the ask the conversation waits on carries.
@@ -122,6 +133,9 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     server: waiting.and_then(|pending| pending.server.clone()),
                     link_host: waiting.and_then(|pending| pending.link_host.clone()),
                     arguments: waiting.and_then(|pending| pending.arguments.clone()),
+                    impact: waiting.and_then(|pending| pending.impact.clone()),
+                    tool_hints: waiting.and_then(|pending| pending.tool_hints),
+                    routed: waiting.and_then(|pending| pending.routed.clone()),
                     field_patterns: waiting.map(|pending| pending.field_patterns.clone()).unwrap_or_default(),
                     tool_title: waiting.and_then(|pending| pending.tool_title.clone()),
                     change_until: changeable
@@ -135,7 +149,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     tool_name: tool_name.clone(),
                     args: args.clone(),
                     result: None,
-                    allowed_by: *allowed_by,
+                    allowed_by: allowed_by.clone(),
                 })
             }
             HistoryRow::ToolResult { tool_call_id, result, .. } => {

@@ -8,6 +8,7 @@ mod controls;
 mod drafts;
 mod files;
 mod form;
+mod grant_editor;
 mod markdown;
 mod palaver_lines;
 mod preview;
@@ -26,6 +27,7 @@ use change::{ChangeAnswer, Changeable};
 use choice::ChoiceBody;
 use files::FilesBody;
 use form::FormBody;
+use grant_editor::{GrantChoices, Grants};
 use markdown::MarkdownBody;
 use palaver_contract::asks::{
     Ask, AskError, AskKind, ButtonStyle, FieldPattern, SimpleCardButton, check_field_patterns, parse_stored_ask,
@@ -205,11 +207,23 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
 
 /// A pending card's controls, by the ask's kind.
 fn card_body(ask: &Ask, item: &AskItem, answer: Callback<Value>, channel: AnswerChannel, words: Words) -> AnyView {
+    // An approval routed to someone else is theirs to answer: its owner sees whom it waits for.
+    if let Some(routed) = &item.routed {
+        return view! {
+            <p class="ask-card__routed" data-testid="ask-routed" role="status">
+                {routed.waiting_words()}
+            </p>
+        }
+        .into_any();
+    }
     let (ask, tool_call_id) = (ask.clone(), item.tool_call_id.clone());
     match ask.clone() {
         Ask::Choice(input) => view! { <ChoiceBody ask input tool_call_id answer channel words /> }.into_any(),
         Ask::Confirm(_) => {
-            let grants = item.grantable.then(|| tool_words(&item.tool_name, item.tool_title.as_deref()));
+            let grants = item.grantable.then(|| Grants {
+                tool: tool_words(&item.tool_name, item.tool_title.as_deref()),
+                arguments: item.arguments.clone().unwrap_or_default(),
+            });
             view! { <ButtonsBody ask tool_call_id answer channel grants words /> }.into_any()
         }
         Ask::Markdown(input) => view! { <MarkdownBody ask input tool_call_id answer channel words /> }.into_any(),
@@ -289,15 +303,15 @@ pub(super) fn card_buttons(
     }
 }
 
-/// The card's buttons; `grants` names (in words) the tool of an approval that offers grants,
-/// whose card adds "Allow in this conversation" and "Always allow <tool>".
+/// The card's buttons; with `grants`, an approval's card adds "Allow in this conversation",
+/// "Always allow <tool>" and the editor of a narrower grant.
 #[component]
 fn ButtonsBody(
     ask: Ask,
     tool_call_id: String,
     answer: Callback<Value>,
     channel: AnswerChannel,
-    #[prop(default = None)] grants: Option<String>,
+    #[prop(default = None)] grants: Option<Grants>,
     words: Words,
 ) -> impl IntoView {
     let mut card = to_simple_card(&ask, &tool_call_id);
@@ -309,38 +323,7 @@ fn ButtonsBody(
             .filter(|button| button.id == "approve")
             .for_each(|button| button.label = words.get("allow-once"));
     }
-    let (allow_here, always) = (words.get("allow-in-conversation"), words.get("always-allow"));
-    let grant_buttons = grants.map(|tool| {
-        let grant_button = move |scope: &'static str, label: AnyView| {
-            view! {
-                <button
-                    type="button"
-                    class="ask-button"
-                    data-testid=format!("ask-grant-{scope}")
-                    disabled=move || channel.busy.get()
-                    on:click=move |_| {
-                        answer.run(json!({"action": "accept", "content": {"confirmed": true}, "grant": scope}))
-                    }
-                >
-                    {label}
-                </button>
-            }
-        };
-        view! {
-            <div class="ask-card__buttons" role="group" aria-label="Allow later calls">
-                {grant_button("conversation", allow_here.into_any())}
-                {grant_button(
-                    "always",
-                    view! {
-                        {always}
-                        " "
-                        <bdi>{tool}</bdi>
-                    }
-                        .into_any(),
-                )}
-            </div>
-        }
-    });
+    let grant_buttons = grants.map(|grants| view! { <GrantChoices grants answer channel words=words.clone() /> });
     let skip_button = skip.then(|| view! { <SkipButton answer channel words=words.clone() /> });
     let buttons = card_buttons(card.buttons, ask.kind(), answer, channel, &words);
     view! {

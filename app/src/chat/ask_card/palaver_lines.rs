@@ -1,10 +1,12 @@
 //! What Palaver itself says on a pending card, apart from what the model or a server wrote:
-//! whose approval or question it is, the MCP server, and the host a URL-mode question's link
-//! opens (taken out of the prompt, where Palaver adds it for clients that show only the text).
+//! whose approval or question it is, the MCP server, what the call will do (its tool's check:
+//! a summary, the way back, the cost) and how the server describes its tool, and the host a
+//! URL-mode question's link opens (taken out of the prompt, where Palaver adds it for clients
+//! that show only the text).
 
 use leptos::prelude::*;
 
-use crate::components::{PalaverStrip, approval_lines, palaver_line, tool_line};
+use crate::components::{PalaverStrip, approval_lines, impact_lines, palaver_line, tool_line};
 use palaver_wire::conversation::model::{AskOrigin, link_host_line};
 use palaver_wire::conversation::transcript::AskItem;
 use palaver_wire::words::Words;
@@ -13,9 +15,11 @@ use palaver_wire::words::Words;
 pub(super) fn palaver_lines(item: &AskItem, words: &Words) -> Option<AnyView> {
     let tool = item.tool_name.clone();
     let lines = match item.origin? {
-        AskOrigin::Approval => {
-            approval_lines(&tool, item.tool_title.as_deref(), item.server.as_deref(), words).into_any()
+        AskOrigin::Approval => view! {
+            {approval_lines(&tool, item.tool_title.as_deref(), item.server.as_deref(), words)}
+            {impact_lines(item.impact.as_ref(), item.tool_hints.as_ref(), words)}
         }
+        .into_any(),
         AskOrigin::Arguments => tool_line(words.get("needed-by"), &tool, item.tool_title.as_deref(), false).into_any(),
         AskOrigin::Elicitation => {
             let server =
@@ -44,6 +48,7 @@ pub(super) fn server_message<'a>(prompt: &'a str, link_host: Option<&str>) -> &'
 #[cfg(test)]
 mod tests {
     use super::*;
+    use palaver_wire::impact::{Impact, ToolHints, Undo};
 
     #[test]
     fn only_palavers_own_host_line_leaves_the_prompt() {
@@ -72,6 +77,9 @@ mod tests {
             server: Some("files".into()),
             link_host: Some("evil.example".into()),
             arguments: None,
+            impact: None,
+            tool_hints: None,
+            routed: None,
             field_patterns: Vec::new(),
             tool_title: None,
             change_until: None,
@@ -100,6 +108,23 @@ mod tests {
             question.contains(">The link opens <bdi class=\"palaver-strip__name\">evil.example</bdi></p>"),
             "{question}"
         );
+        let mut deleting = waiting(AskOrigin::Approval);
+        deleting.impact = Some(Impact {
+            summary: Some("Deletes 2 files.".into()),
+            undo: Some(Undo::Impossible),
+            cost: Some("about $0.40".into()),
+        });
+        deleting.tool_hints =
+            Some(ToolHints { destructive: Some(true), open_world: Some(false), ..ToolHints::default() });
+        let told = strip(&deleting).unwrap();
+        for line in [
+            ">What it does: <bdi class=\"palaver-strip__name\">Deletes 2 files.</bdi></p>",
+            ">It cannot be undone.</p>",
+            ">Estimated cost: <bdi class=\"palaver-strip__name\">about $0.40</bdi></p>",
+            ">The server describes it as: <bdi class=\"palaver-strip__name\">possibly destructive, works only within its own system</bdi></p>",
+        ] {
+            assert!(told.contains(line), "{line} in {told}");
+        }
         let mut model_ask = waiting(AskOrigin::Approval);
         model_ask.origin = None;
         assert!(strip(&model_ask).is_none(), "the model's own ask has no strip");

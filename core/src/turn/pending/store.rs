@@ -38,19 +38,53 @@ pub async fn claim_approved_run(pool: &Pool, key: &str, tool_name: &str, args_di
     Ok(claimed.rows_affected() == 1)
 }
 
-/// One pending ask of a user, for `GET /gpt/histories/pendingAsks`.
+/// One pending ask of a user, for `GET /gpt/histories/pendingAsks` (and, for an approver, one
+/// routed to them, with who asked).
 pub struct PendingAskListItem {
     pub history_id: String,
     pub title: Option<String>,
     /// The conversation's name as the chat shows it (`conversation_name`).
     pub name: String,
     pub pending: StoredPendingAsk,
+    /// For an approval routed to the reader: the username of the person who asked.
+    pub requester: Option<String>,
+}
+
+/// A pending ask as a list reads it, with its conversation.
+#[derive(sqlx::FromRow)]
+struct ListedRow {
+    id: String,
+    title: Option<String>,
+    pending_ask: String,
+    first_message: Option<String>,
+    requester: Option<String>,
+}
+
+/// The rows as list items; an unreadable pending ask is left out (and logged).
+fn listed(rows: Vec<ListedRow>) -> Vec<PendingAskListItem> {
+    rows.into_iter()
+        .filter_map(|row| match serde_json::from_str(&row.pending_ask) {
+            Ok(pending) => Some(PendingAskListItem {
+                name: conversation_name(row.title.as_deref(), row.first_message.as_deref()),
+                history_id: row.id,
+                title: row.title,
+                pending,
+                requester: row.requester,
+            }),
+            Err(err) => {
+                tracing::error!(%err, history = row.id, "unreadable pending ask left out of the list");
+                None
+            }
+        })
+        .collect()
 }
 
 pub async fn pending_asks_of(pool: &Pool, owner_id: &str) -> AppResult<Vec<PendingAskListItem>> {
     let backend = Backend::of(pool);
-    let rows: Vec<(String, Option<String>, String, Option<String>)> = sqlx::query_as(&format!(
-        "SELECT id, title, CAST(pending_ask AS TEXT), {} FROM histories h
+    let rows: Vec<ListedRow> = sqlx::query_as(&format!(
+        "SELECT id, title, CAST(pending_ask AS TEXT) AS pending_ask, {} AS first_message,
+                CAST(NULL AS TEXT) AS requester
+         FROM histories h
          WHERE owner_id = $1 AND pending_ask IS NOT NULL AND deleted_at IS NULL
          ORDER BY {} DESC, id DESC",
         first_message(backend),
@@ -59,17 +93,51 @@ pub async fn pending_asks_of(pool: &Pool, owner_id: &str) -> AppResult<Vec<Pendi
     .bind(owner_id)
     .fetch_all(pool)
     .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(history_id, title, json, first)| match serde_json::from_str(&json) {
-            Ok(pending) => {
-                let name = conversation_name(title.as_deref(), first.as_deref());
-                Some(PendingAskListItem { history_id, title, name, pending })
-            }
-            Err(err) => {
-                tracing::error!(%err, history = history_id, "unreadable pending ask left out of the list");
-                None
-            }
-        })
-        .collect())
+    Ok(listed(rows))
+}
+
+/// Records `user_id` (`username`) as the first approver of the two-person approval
+/// `tool_call_id` of `history_id`; false when it is no longer pending or another approver was
+/// first.
+pub async fn set_first_approver(
+    pool: &Pool,
+    history_id: &str,
+    tool_call_id: &str,
+    user_id: &str,
+    username: &str,
+) -> AppResult<bool> {
+    let backend = Backend::of(pool);
+    let approver = [("routed.firstApprover", "$3"), ("routed.firstApproverName", "$4")];
+    let sql = format!(
+        "UPDATE histories SET pending_ask = {} WHERE id = $1 AND deleted_at IS NULL AND {} = $2 AND {} IS NULL",
+        backend.json_set("pending_ask", &approver),
+        backend.json_text("pending_ask", "toolCallId"),
+        backend.json_text("pending_ask", "routed.firstApprover"),
+    );
+    let updated =
+        sqlx::query(&sql).bind(history_id).bind(tool_call_id).bind(user_id).bind(username).execute(pool).await?;
+    Ok(updated.rows_affected() == 1)
+}
+
+/// The approvals waiting on others' conversations that an admin routed to `user_id` (or to any
+/// admin, when `is_admin`), newest first.
+pub async fn routed_to(pool: &Pool, user_id: &str, is_admin: bool) -> AppResult<Vec<PendingAskListItem>> {
+    let backend = Backend::of(pool);
+    let rows: Vec<ListedRow> = sqlx::query_as(&format!(
+        "SELECT h.id, h.title, CAST(h.pending_ask AS TEXT) AS pending_ask, {} AS first_message,
+                u.username AS requester
+         FROM histories h JOIN users u ON u.id = h.owner_id
+         WHERE h.pending_ask IS NOT NULL AND h.deleted_at IS NULL AND h.owner_id <> $1
+           AND ({} = $1 OR ({} = 'admins' AND $2))
+         ORDER BY {} DESC, h.id DESC",
+        first_message(backend),
+        backend.json_text("h.pending_ask", "routed.approver.id"),
+        backend.json_text("h.pending_ask", "routed.approver.kind"),
+        backend.json_text("h.pending_ask", "created"),
+    ))
+    .bind(user_id)
+    .bind(is_admin)
+    .fetch_all(pool)
+    .await?;
+    Ok(listed(rows))
 }

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::HostTool;
 use palaver_wire::body::CallArgument;
+use palaver_wire::grants::ArgumentKind;
 
 /// The keys the schema names, in its order: its `required` names as it lists them, then its
 /// other `properties`. (Palaver reads JSON objects into sorted maps, so the order a server
@@ -49,7 +50,12 @@ pub fn shown_arguments(schema: &Value, input: &Value) -> Vec<CallArgument> {
         .map(|(key, value)| (key.as_str(), value, true));
     in_schema
         .chain(outside)
-        .map(|(key, value, outside_schema)| CallArgument { key: key.to_string(), value: value.clone(), outside_schema })
+        .map(|(key, value, outside_schema)| {
+            let property = &schema["properties"][key];
+            let choices = property["enum"].as_array().cloned().unwrap_or_default();
+            let kind = Some(ArgumentKind::of(key, property));
+            CallArgument { key: key.to_string(), value: value.clone(), outside_schema, kind, choices }
+        })
         .collect()
 }
 

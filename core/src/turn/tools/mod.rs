@@ -17,6 +17,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::llm::{ContentPart, ModelMessage};
+use palaver_wire::impact::{Impact, ToolHints};
 
 use todos::{AddTodo, CompleteTodo, DeleteCompletedTodos, ListTodos, ScheduleReminder};
 
@@ -74,8 +75,9 @@ pub type ToolRun = BoxFuture<'static, Result<ToolOutput, String>>;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Preflight {
     /// The call can go ahead. `fingerprint` names what was checked: when the second check
-    /// finds it changed, the approval is stale and the call does not run.
-    Ready { fingerprint: Option<String> },
+    /// finds it changed, the approval is stale and the call does not run. `impact` is what
+    /// the approver is told the call will do.
+    Ready { fingerprint: Option<String>, impact: Option<Impact> },
     /// The call must not run: no card, and the model is told why.
     Denied { reason: String },
     /// Nothing to approve: this is the call's result.
@@ -114,6 +116,10 @@ pub trait HostTool: Send + Sync {
     /// not when the schema is closed (`additionalProperties: false`).
     fn takes_unnamed_arguments(&self) -> bool {
         self.input_schema().get("additionalProperties") != Some(&Value::Bool(false))
+    }
+    /// How the tool's MCP server describes it (its annotations), for a server's tool.
+    fn hints(&self) -> Option<ToolHints> {
+        None
     }
     /// The MCP server the tool is on (its name in Palaver's configuration), for a server's tool.
     fn server(&self) -> Option<&str> {

@@ -5,6 +5,7 @@ use crate::db::Pool;
 use serde_json::{Value, json};
 
 use super::{HostTool, Preflight, PreflightRun, ToolContext, ToolRun, store};
+use palaver_wire::impact::{Impact, Undo};
 
 fn strict_object(properties: Value, required: &[&str]) -> Value {
     json!({"type": "object", "additionalProperties": false, "properties": properties, "required": required})
@@ -158,13 +159,16 @@ impl HostTool for DeleteCompletedTodos {
     fn preflight(&self, context: ToolContext, _input: &Value) -> Option<PreflightRun> {
         Some(Box::pin(async move {
             let todos = store::list(&context.pool, &context.user_id).await.map_err(database_error)?;
-            let mut completed: Vec<String> =
-                todos.into_iter().filter(|(_, _, completed)| *completed).map(|(id, _, _)| id).collect();
+            let mut completed: Vec<(String, String)> =
+                todos.into_iter().filter(|(_, _, completed)| *completed).map(|(id, title, _)| (id, title)).collect();
             if completed.is_empty() {
                 return Ok(Preflight::Completed { output: json!({"deleted": 0}).into() });
             }
             completed.sort();
-            Ok(Preflight::Ready { fingerprint: Some(completed.join(",")) })
+            let ids: Vec<&str> = completed.iter().map(|(id, _)| id.as_str()).collect();
+            let impact =
+                Impact { summary: Some(deletion_summary(&completed)), undo: Some(Undo::Impossible), cost: None };
+            Ok(Preflight::Ready { fingerprint: Some(ids.join(",")), impact: Some(impact) })
         }))
     }
     fn execute(&self, context: ToolContext, _input: Value) -> ToolRun {
@@ -172,5 +176,30 @@ impl HostTool for DeleteCompletedTodos {
             let deleted = store::delete_completed(&context.pool, &context.user_id).await.map_err(database_error)?;
             Ok(json!({"deleted": deleted}).into())
         })
+    }
+}
+
+/// What deleting these completed todos (`(id, title)`) does, in a sentence that names the first
+/// few.
+fn deletion_summary(completed: &[(String, String)]) -> String {
+    const NAMED: usize = 3;
+    let named: Vec<String> = completed.iter().take(NAMED).map(|(_, title)| format!("“{title}”")).collect();
+    let rest = completed.len().saturating_sub(NAMED);
+    let more = if rest > 0 { format!(" and {rest} more") } else { String::new() };
+    match completed.len() {
+        1 => format!("Deletes 1 completed todo: {}.", named.join(", ")),
+        count => format!("Deletes {count} completed todos: {}{more}.", named.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_names_the_first_todos_and_counts_the_rest() {
+        let todos = |count: usize| (0..count).map(|n| (n.to_string(), format!("todo {n}"))).collect::<Vec<_>>();
+        assert_eq!(deletion_summary(&todos(1)), "Deletes 1 completed todo: “todo 0”.");
+        assert_eq!(deletion_summary(&todos(5)), "Deletes 5 completed todos: “todo 0”, “todo 1”, “todo 2” and 2 more.");
     }
 }
