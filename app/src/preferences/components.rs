@@ -171,7 +171,9 @@ fn server_settings_form(save: ServerAction<AdminSaveServerSettings>, settings: S
                     rows="3"
                     prop:value=move || ungranted.get()
                     on:input=move |event| ungranted.set(event_target_value(&event))
-                ></textarea>
+                >
+                    {textarea_text(&ungranted.get_untracked())}
+                </textarea>
             </label>
             <label>
                 "Approvals that go to someone else, as JSON: a list of {\"tool\" (or \"server\"), \"approver\" (a username, or \"admins\"), \"approvals\" (2 for two distinct approvers)}"
@@ -181,7 +183,9 @@ fn server_settings_form(save: ServerAction<AdminSaveServerSettings>, settings: S
                     placeholder="[{\"tool\": \"files__write_file\", \"approver\": \"admins\", \"approvals\": 2}]"
                     prop:value=move || routes.get()
                     on:input=move |event| routes.set(event_target_value(&event))
-                ></textarea>
+                >
+                    {textarea_text(&routes.get_untracked())}
+                </textarea>
             </label>
             <button type="submit">"Save server settings"</button>
         </form>

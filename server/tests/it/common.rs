@@ -259,6 +259,15 @@ impl TestApp {
         self.dispatch(builder.body(body).unwrap()).await
     }
 
+    /// Gives `user` a completed todo, so `deleteCompletedTodos` has one to delete (and asks).
+    pub async fn seed_completed_todo(&self, user: &TestUser) {
+        sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
+            .bind(&user.id)
+            .execute(&self.pool)
+            .await
+            .expect("a completed todo");
+    }
+
     /// Sends a request as `user` (bearer token), or anonymously.
     pub async fn call(&self, user: Option<&TestUser>, method: &str, uri: &str, body: Option<Value>) -> Reply {
         let bearer = user.map(|user| format!("Bearer {}", user.token));

@@ -19,11 +19,7 @@ async fn the_requester_cannot_answer_on_any_surface_and_the_approver_can_once() 
     let _admin = app.user("root", Role::Admin).await;
     let ada = app.user("ada", Role::User).await;
     let bob = app.user("bob", Role::User).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&ada.id)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    app.seed_completed_todo(&ada).await;
     let approver = Approver::User { id: bob.id.clone(), username: "bob".into() };
     let route = ApprovalRoute { tool: Some("deleteCompletedTodos".into()), server: None, approver, approvals: 1 };
     palaver_core::preferences::service::save_approval_routes(&app.pool, &[route]).await.unwrap();

@@ -563,11 +563,7 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
 async fn a_headless_approve_button_runs_the_tool_once() {
     let delete = json!({"id": "call_del", "name": "deleteCompletedTodos", "input": {}});
     let (app, ada) = setup(json!([{"toolCalls": [delete]}, {"text": "Deleted."}])).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&ada.id)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    app.seed_completed_todo(&ada).await;
     let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
     let url = format!("/gpt/histories/{}/turn", created["data"]["id"].as_str().unwrap());
     let (_, first) = app.json(&ada, "POST", &url, Some(json!({"prompt": "clean up"}))).await;
@@ -685,11 +681,7 @@ async fn the_audit_trail_records_each_decision_once_and_serves_each_user_their_o
     let root = app.user("root", Role::Admin).await;
     let ada = app.user("ada", Role::User).await;
     let bob = app.user("bob", Role::User).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&ada.id)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    app.seed_completed_todo(&ada).await;
 
     let turn = app.prompt(&ada, json!({"prompt": "Clean up"})).await;
     let history = turn.last().unwrap()["historyId"].clone();

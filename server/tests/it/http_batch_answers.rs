@@ -23,11 +23,7 @@ async fn ten_approvals_at_once_with_one_answered_elsewhere_and_one_expired_appro
     let app = TestApp::with_mock(&json!({"responses": deletes.chain(replies).collect::<Vec<_>>()}).to_string()).await;
     let ada = app.user("ada", Role::User).await;
     let bob = app.user("bob", Role::User).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&ada.id)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    app.seed_completed_todo(&ada).await;
     let mut asks = Vec::new();
     for n in 0..10 {
         let turn = app.prompt(&ada, json!({"prompt": format!("Clean up {n}")})).await;
@@ -105,11 +101,7 @@ async fn a_batch_that_is_not_a_list_of_answers_is_refused_whole_and_a_bad_button
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
         assert!(reply.json()["detail"].as_str().unwrap().contains(detail), "{}", reply.text);
     }
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&ada.id)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    app.seed_completed_todo(&ada).await;
     let turn = app.prompt(&ada, json!({"prompt": "Clean up"})).await;
     let history = turn.last().unwrap()["historyId"].as_str().unwrap().to_string();
     let answers = json!({"answers": [

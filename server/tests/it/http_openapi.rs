@@ -389,11 +389,7 @@ async fn every_route_answers_as_the_document_says() {
     let routed_app = TestApp::with_mock(&clean.to_string()).await;
     let (first, second) = (routed_app.user("root", Role::Admin).await, routed_app.user("sudo", Role::Admin).await);
     let asker = routed_app.user("ada", Role::User).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&asker.id)
-        .execute(&routed_app.pool)
-        .await
-        .unwrap();
+    routed_app.seed_completed_todo(&asker).await;
     let route = palaver_wire::approvers::ApprovalRoute {
         tool: Some("deleteCompletedTodos".into()),
         server: None,

@@ -228,11 +228,7 @@ async fn no_push_for_a_conversation_a_visible_tab_shows() {
 async fn a_destructive_approval_only_opens_the_conversation() {
     let delete = json!({"toolCalls": [{"id": "call_1", "name": "deleteCompletedTodos", "input": {}}]});
     let (app, ada, service, _) = subscribed(json!({"responses": [delete]}), 201).await;
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&ada.id)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    app.seed_completed_todo(&ada).await;
     let (_, approval) = ask(&app, &ada, "Clean up", None).await;
     let push = &service.received(1).await[0]["payload"]["ask"];
     assert_eq!(push["tag"], approval.as_str());
@@ -312,11 +308,7 @@ async fn a_routed_approval_notifies_its_approver_and_not_the_person_who_asked() 
         approvals: 1,
     };
     palaver_core::preferences::service::save_approval_routes(&app.pool, &[route]).await.unwrap();
-    sqlx::query("INSERT INTO todos (id, owner_id, title, completed) VALUES ('t1', $1, 'done', 1)")
-        .bind(&ada.id)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    app.seed_completed_todo(&ada).await;
     let (history, approval) = ask(&app, &ada, "Clean up", None).await;
 
     let push = service.received(1).await[0].clone();
