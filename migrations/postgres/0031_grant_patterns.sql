@@ -9,3 +9,5 @@ ALTER TABLE approval_grants ADD CONSTRAINT approval_grants_check
 ALTER TABLE approval_grants ADD COLUMN arguments TEXT;
 ALTER TABLE approval_grants ADD COLUMN expires_at TEXT;
 ALTER TABLE approval_grants ADD COLUMN uses INTEGER NOT NULL DEFAULT 0;
+-- Each new message ends its conversation's turn grants: a probe of this index, usually empty.
+CREATE INDEX approval_grants_live_turns ON approval_grants (history_id) WHERE scope = 'turn' AND revoked_at IS NULL;

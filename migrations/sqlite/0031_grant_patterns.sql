@@ -22,3 +22,5 @@ SELECT id, user_id, tool_name, scope, history_id, created_at, revoked_at FROM ap
 DROP TABLE approval_grants;
 ALTER TABLE approval_grants_next RENAME TO approval_grants;
 CREATE INDEX approval_grants_by_user ON approval_grants (user_id, tool_name);
+-- Each new message ends its conversation's turn grants: a probe of this index, usually empty.
+CREATE INDEX approval_grants_live_turns ON approval_grants (history_id) WHERE scope = 'turn' AND revoked_at IS NULL;

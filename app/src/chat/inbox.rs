@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use super::inbox_batch::{AskKey, BatchBar, BatchTick, decidable_together};
 use super::inbox_routed::{RoutedApprovals, fetch_waiting};
 use crate::components::{ErrorLine, GuardedCallView, VisibleText};
-use palaver_contract::asks::{AskSurface, ButtonStyle};
+use palaver_contract::asks::{AskSurface, ButtonStyle, SimpleCardButton};
 use palaver_contract::visible::Layout;
 use palaver_wire::body::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_wire::conversation::deadline;
@@ -23,6 +23,37 @@ fn button_class(style: ButtonStyle) -> &'static str {
         ButtonStyle::Primary => "ask-button ask-button--primary",
         ButtonStyle::Destructive => "ask-button ask-button--destructive",
         ButtonStyle::Default | ButtonStyle::Cancel => "ask-button",
+    }
+}
+
+/// An inbox item's buttons, each pressing its id; `testid` and the id name each for the tests.
+#[component]
+pub(super) fn InboxButtons(
+    buttons: Vec<SimpleCardButton>,
+    testid: &'static str,
+    busy: RwSignal<bool>,
+    on_press: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <div class="inbox__buttons">
+            {buttons
+                .into_iter()
+                .map(|button| {
+                    let id = button.id.clone();
+                    view! {
+                        <button
+                            type="button"
+                            class=button_class(button.style)
+                            data-testid=format!("{testid}-{}", button.id)
+                            disabled=move || busy.get()
+                            on:click=move |_| on_press.run(id.clone())
+                        >
+                            {button.label}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
     }
 }
 
@@ -212,33 +243,16 @@ pub fn Inbox() -> impl IntoView {
                                         <span class="inbox__meta">{conversation_title} " · " {when}</span>
                                         {call}
                                         {routed}
-                                        <div class="inbox__buttons">
-                                            {buttons
-                                                .into_iter()
-                                                .map(|button| {
-                                                    let (conversation_id, tool_call_id) = (
-                                                        conversation_id.clone(),
-                                                        tool_call_id.clone(),
-                                                    );
-                                                    let id = button.id.clone();
-                                                    view! {
-                                                        <button
-                                                            type="button"
-                                                            class=button_class(button.style)
-                                                            data-testid=format!("inbox-button-{}", button.id)
-                                                            disabled=move || busy.get()
-                                                            on:click=move |_| press(
-                                                                conversation_id.clone(),
-                                                                tool_call_id.clone(),
-                                                                id.clone(),
-                                                            )
-                                                        >
-                                                            {button.label}
-                                                        </button>
-                                                    }
-                                                })
-                                                .collect_view()}
-                                        </div>
+                                        <InboxButtons
+                                            buttons
+                                            testid="inbox-button"
+                                            busy
+                                            on_press=Callback::new(move |id: String| press(
+                                                conversation_id.clone(),
+                                                tool_call_id.clone(),
+                                                id,
+                                            ))
+                                        />
                                     </li>
                                 }
                             }

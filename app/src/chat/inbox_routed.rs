@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 
+use super::inbox::InboxButtons;
 use crate::components::{ErrorLine, GuardedCallView, PalaverStrip, impact_lines};
 use palaver_wire::batch::BatchAnswer;
 use palaver_wire::body::{ApprovalDecision, Data, WaitingApproval};
@@ -93,26 +94,12 @@ pub(super) fn RoutedApprovals(approvals: RwSignal<Vec<WaitingApproval>>, on_done
                                     {said}
                                     {call}
                                     {waiting}
-                                    <div class="inbox__buttons">
-                                        {approval
-                                            .with_value(|a| a.simple.buttons.clone())
-                                            .into_iter()
-                                            .map(|button| {
-                                                let id = button.id.clone();
-                                                view! {
-                                                    <button
-                                                        type="button"
-                                                        class="ask-button"
-                                                        data-testid=format!("inbox-routed-{}", button.id)
-                                                        disabled=move || busy.get()
-                                                        on:click=move |_| approval.with_value(|a| press(a, id.clone()))
-                                                    >
-                                                        {button.label}
-                                                    </button>
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </div>
+                                    <InboxButtons
+                                        buttons=approval.with_value(|a| a.simple.buttons.clone())
+                                        testid="inbox-routed"
+                                        busy
+                                        on_press=Callback::new(move |id: String| approval.with_value(|a| press(a, id)))
+                                    />
                                 </li>
                             }
                         }

@@ -87,17 +87,18 @@ pub(crate) fn first_message(backend: Backend) -> String {
     )
 }
 
+/// A conversation's own columns, unless it is deleted or none.
+pub(super) async fn live_head(pool: &Pool, id: &str) -> AppResult<Option<HeadRow>> {
+    Ok(sqlx::query_as(&format!("SELECT {HEAD_COLUMNS} FROM histories WHERE id = $1 AND deleted_at IS NULL"))
+        .bind(id)
+        .fetch_optional(pool)
+        .await?)
+}
+
 /// A conversation with its rows, as its owner reads it, and the block checks kept with its
 /// document replies; `None` when it is deleted or none.
 pub async fn read_history(pool: &Pool, id: &str) -> AppResult<Option<ReadView>> {
-    let Some(head): Option<HeadRow> =
-        sqlx::query_as(&format!("SELECT {HEAD_COLUMNS} FROM histories WHERE id = $1 AND deleted_at IS NULL"))
-            .bind(id)
-            .fetch_optional(pool)
-            .await?
-    else {
-        return Ok(None);
-    };
+    let Some(head) = live_head(pool, id).await? else { return Ok(None) };
     let rows: Vec<StoredRow> =
         sqlx::query_as(&format!("SELECT {ROW_COLUMNS} FROM history_rows WHERE history_id = $1 ORDER BY seq"))
             .bind(id)

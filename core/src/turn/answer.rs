@@ -148,6 +148,7 @@ impl TurnRunner {
         }
         if needs_second_approval(&pending) && denial_reason(&response).is_none() {
             self.record_first_approval(history_id, &pending, decider, answerer).await?;
+            return Err(AppError::SecondApprovalNeeded.into());
         }
         let status =
             if matches!(response, AskResponse::Cancel { .. }) { AskStatus::Cancelled } else { AskStatus::Answered };

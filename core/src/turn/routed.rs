@@ -58,8 +58,8 @@ impl TurnRunner {
     }
 
     /// Records the first approval of a two-person approval: on the pending ask (once, even
-    /// when two approvals race) and in the audit trail; the owner's tabs show whom it waits
-    /// for now. Always ends in an error the caller is told: recorded, or lost to the race.
+    /// when two approvals race: the loser is told the ask is no longer as it saw it) and in the
+    /// audit trail; the owner's tabs show whom it waits for now.
     pub(super) async fn record_first_approval(
         &self,
         history_id: &str,
@@ -94,6 +94,6 @@ impl TurnRunner {
             expires_at: pending.ask.expires_at.clone(),
         };
         self.live.publish(&answerer.owner_id, LiveEvent::AskCreated(again)).await;
-        Err(AppError::SecondApprovalNeeded.into())
+        Ok(())
     }
 }

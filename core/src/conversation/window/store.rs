@@ -3,7 +3,7 @@
 //! conversation's own columns and its versions, as a whole read has them.
 
 use crate::conversation::branches;
-use crate::conversation::store::{HEAD_COLUMNS, HeadRow, ROW_COLUMNS, ReadView, RowsStart, assemble_view};
+use crate::conversation::store::{ROW_COLUMNS, ReadView, RowsStart, assemble_view, live_head};
 use crate::db::Pool;
 use crate::error::AppResult;
 use palaver_wire::conversation::window::{RowWindow, RowsWanted};
@@ -34,14 +34,7 @@ const WINDOW_START: &str = "COALESCE((SELECT MAX(u.seq) FROM history_rows u
 /// with its own columns and versions, the window's place in `view.window`; `None` when the
 /// conversation is deleted or none. Three statements: its columns, the rows, its versions.
 pub async fn read_rows(pool: &Pool, id: &str, wanted: RowsWanted, rows: u32) -> AppResult<Option<ReadView>> {
-    let Some(head): Option<HeadRow> =
-        sqlx::query_as(&format!("SELECT {HEAD_COLUMNS} FROM histories WHERE id = $1 AND deleted_at IS NULL"))
-            .bind(id)
-            .fetch_optional(pool)
-            .await?
-    else {
-        return Ok(None);
-    };
+    let Some(head) = live_head(pool, id).await? else { return Ok(None) };
     // `$3` is the window's size less one, or the seq a read from a window's last exchange starts at.
     let window_less_one = i64::from(rows.max(1)) - 1;
     let (start, end, third) = match wanted {
