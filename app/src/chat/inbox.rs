@@ -9,53 +9,15 @@
 use leptos::prelude::*;
 
 use super::inbox_batch::{AskKey, BatchBar, BatchTick, decidable_together};
+use super::inbox_buttons::InboxButtons;
 use super::inbox_routed::{RoutedApprovals, fetch_waiting};
 use crate::components::{ErrorLine, GuardedCallView, VisibleText};
-use palaver_contract::asks::{AskSurface, ButtonStyle, SimpleCardButton};
+use palaver_contract::asks::AskSurface;
 use palaver_contract::visible::Layout;
 use palaver_wire::body::{AskAdditions, Data, HeadlessTurnBody, PendingAskEntry, TurnResult};
 use palaver_wire::conversation::deadline;
 use palaver_wire::conversation::model::conversation_name;
 use palaver_wire::live::LiveEvent;
-
-fn button_class(style: ButtonStyle) -> &'static str {
-    match style {
-        ButtonStyle::Primary => "ask-button ask-button--primary",
-        ButtonStyle::Destructive => "ask-button ask-button--destructive",
-        ButtonStyle::Default | ButtonStyle::Cancel => "ask-button",
-    }
-}
-
-/// An inbox item's buttons, each pressing its id; `testid` and the id name each for the tests.
-#[component]
-pub(super) fn InboxButtons(
-    buttons: Vec<SimpleCardButton>,
-    testid: &'static str,
-    busy: RwSignal<bool>,
-    on_press: Callback<String>,
-) -> impl IntoView {
-    view! {
-        <div class="inbox__buttons">
-            {buttons
-                .into_iter()
-                .map(|button| {
-                    let id = button.id.clone();
-                    view! {
-                        <button
-                            type="button"
-                            class=button_class(button.style)
-                            data-testid=format!("{testid}-{}", button.id)
-                            disabled=move || busy.get()
-                            on:click=move |_| on_press.run(id.clone())
-                        >
-                            {button.label}
-                        </button>
-                    }
-                })
-                .collect_view()}
-        </div>
-    }
-}
 
 /// The inbox, for a signed-in user (the header shows it only then).
 #[component]

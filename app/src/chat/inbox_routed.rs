@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use super::inbox::InboxButtons;
+use super::inbox_buttons::InboxButtons;
 use crate::components::{ErrorLine, GuardedCallView, PalaverStrip, impact_lines};
 use palaver_wire::batch::BatchAnswer;
 use palaver_wire::body::{ApprovalDecision, Data, WaitingApproval};

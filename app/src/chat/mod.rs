@@ -14,6 +14,7 @@ mod drawer;
 mod follow;
 mod inbox;
 mod inbox_batch;
+mod inbox_buttons;
 mod inbox_routed;
 mod list_entry;
 mod messages;
