@@ -6,6 +6,7 @@
 // A push's JSON (palaver_wire::push::PushMessage):
 //   {"ask": {"tag", "title", "body", "url", "actions": [{"action", "title", "token"}], "expiresAt"}}
 //   {"closed": {"tag"}}
+//   {"summary": {"tag", "title", "body", "url"}}   (what waits, after quiet hours)
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -24,6 +25,11 @@ async function handlePush(message) {
   if (message.closed) {
     const shown = await self.registration.getNotifications({ tag: message.closed.tag });
     shown.forEach((notification) => notification.close());
+    return;
+  }
+  if (message.summary) {
+    const { tag, title, body, url } = message.summary;
+    await self.registration.showNotification(title, { body, tag, icon: "/favicon.svg", data: { url } });
     return;
   }
   const ask = message.ask;

@@ -67,4 +67,11 @@ if [ "${1:-}" = "--test" ]; then
     scripts/push/.venv/bin/pip install --quiet --disable-pip-version-check -r scripts/push/requirements.txt
     touch scripts/push/.venv/installed
   fi
+  # The local SMTP server the mail tests send to, pinned, from PyPI.
+  if [ ! -x scripts/mail/.venv/bin/python ] || [ scripts/mail/requirements.txt -nt scripts/mail/.venv/installed ]; then
+    say "installing the test SMTP server's packages from PyPI"
+    python3 -m venv scripts/mail/.venv
+    scripts/mail/.venv/bin/pip install --quiet --disable-pip-version-check -r scripts/mail/requirements.txt
+    touch scripts/mail/.venv/installed
+  fi
 fi

@@ -11,6 +11,7 @@ pub mod components;
 pub mod grants;
 pub mod http;
 pub mod hydration;
+pub mod mail;
 pub mod markdown;
 mod mcp_admin;
 pub mod navigation;
@@ -23,6 +24,7 @@ pub mod push;
 pub mod server_fn;
 #[cfg(feature = "ssr")]
 pub mod state;
+pub mod webhooks;
 pub mod words;
 
 use leptos::prelude::*;

@@ -8,10 +8,12 @@ use palaver_core::db::Pool;
 use palaver_core::accounts::auth::Accounts;
 use palaver_core::conversation::Conversations;
 use palaver_core::live::LiveHub;
+use palaver_core::mail::Mail;
 use palaver_core::mcp::McpHub;
 use palaver_core::push::Push;
 use palaver_core::turn::TurnRunner;
 use palaver_core::uploads::Uploads;
+use palaver_core::webhooks::Webhooks;
 
 #[derive(Clone, FromRef)]
 pub struct AppState {
@@ -24,4 +26,6 @@ pub struct AppState {
     pub mcp: McpHub,
     pub live: LiveHub,
     pub push: Push,
+    pub mail: Mail,
+    pub webhooks: Webhooks,
 }

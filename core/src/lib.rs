@@ -7,6 +7,7 @@
 
 pub mod account_deletion;
 pub mod accounts;
+pub mod answer_links;
 pub mod audit;
 pub mod content_policy;
 pub mod conversation;
@@ -15,6 +16,7 @@ pub mod error;
 pub mod grants;
 pub mod live;
 pub mod llm;
+pub mod mail;
 pub mod mcp;
 pub mod outbound;
 pub mod preferences;
@@ -22,3 +24,4 @@ pub mod push;
 pub mod signals;
 pub mod turn;
 pub mod uploads;
+pub mod webhooks;

@@ -17,3 +17,16 @@ pub fn client_builder() -> reqwest::ClientBuilder {
     ensure_tls();
     reqwest::Client::builder()
 }
+
+/// Whether Palaver may post to `url`, a URL a person gave it (a push endpoint, a webhook):
+/// https, or http to a loopback address (a service running beside Palaver, as the tests' are).
+/// Anything else (other schemes, plain http across a network, no host) is refused.
+pub fn https_or_loopback(url: &url::Url) -> bool {
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(address)) => std::net::IpAddr::V4(address).is_loopback(),
+        Some(url::Host::Ipv6(address)) => std::net::IpAddr::V6(address).is_loopback(),
+        Some(url::Host::Domain(name)) => name == "localhost",
+        None => false,
+    };
+    url.scheme() == "https" || (url.scheme() == "http" && loopback)
+}

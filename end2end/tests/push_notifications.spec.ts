@@ -144,3 +144,44 @@ test("Settings registers the worker, and a pushed ask is answered from its notif
     service.process.kill();
   }
 });
+
+test("Quiet hours and approvals that only open Palaver are set in Settings; the summary after quiet hours shows", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["notifications"], { origin });
+  await signUpFreshUser(page);
+  await settingsPage(page);
+  const form = page.getByTestId("notification-settings");
+  await expect(page.getByTestId("quiet-from")).toHaveCount(0);
+  await form.getByTestId("quiet-hours").check();
+  await expect(form.getByTestId("quiet-from")).toHaveValue("22:00");
+  await expect(form.getByTestId("quiet-until")).toHaveValue("07:00");
+  // The browser's own time zone is offered; a zone Palaver does not know is refused in words.
+  await expect(form.getByTestId("quiet-time-zone")).not.toHaveValue("");
+  await form.getByTestId("quiet-time-zone").fill("Moon/Base");
+  await form.getByTestId("notification-settings-save").click();
+  await expect(form.getByRole("alert")).toContainText("The time zone is not one Palaver knows.");
+  await form.getByTestId("quiet-time-zone").fill("Europe/Berlin");
+  await form.getByTestId("quiet-from").fill("21:30");
+  await form.getByTestId("approvals-open-only").check();
+  await form.getByTestId("open-only-tools").fill("send_mail\n\ncreate_directory\nsend_mail");
+  await form.getByTestId("notification-settings-save").click();
+  await expect(form.getByTestId("notification-settings-saved")).toHaveText("Saved.");
+  await expect(form.getByRole("alert")).toHaveCount(0);
+
+  await settingsPage(page);
+  await expect(form.getByTestId("quiet-from")).toHaveValue("21:30");
+  await expect(form.getByTestId("quiet-time-zone")).toHaveValue("Europe/Berlin");
+  await expect(form.getByTestId("approvals-open-only")).toBeChecked();
+  await expect(form.getByTestId("open-only-tools")).toHaveValue("send_mail\ncreate_directory");
+
+  // The worker shows the one summary a push sends when quiet hours end.
+  await page.getByTestId("push-toggle").click();
+  const worker = await rootWorker(context);
+  const summary = { tag: "palaver-waiting", title: "2 questions wait for you", body: "Held back during your quiet hours.", url: "/" };
+  await deliverPush(page, { summary });
+  await expect.poll(() => shownNotifications(worker, "palaver-waiting")).toEqual([
+    { title: summary.title, body: summary.body, actions: [], url: "/" },
+  ]);
+});

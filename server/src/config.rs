@@ -276,6 +276,14 @@ pub struct ServeConfig {
     /// listen port at localhost, 127.0.0.1 and the listen address.
     #[arg(long, global = true, env = "PALAVER_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// The SMTP server ask mails go through, as lettre's URL: `smtp://host:port` (plain, a
+    /// local relay), `smtps://user:password@host` (TLS) or `smtp://user:password@host?tls=required`
+    /// (STARTTLS). Without it Palaver sends no mail; mail also needs PALAVER_PUBLIC_URL for its links.
+    #[arg(long, global = true, env = "PALAVER_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<Secret>,
+    /// The address mails come from ("Palaver <palaver@example.com>"); required with PALAVER_SMTP_URL.
+    #[arg(long, global = true, env = "PALAVER_MAIL_FROM")]
+    pub mail_from: Option<String>,
     /// A JSON file naming the MCP servers whose tools the model may use, in the Claude Desktop
     /// shape: {"mcpServers": {"<name>": {"command", "args", "env", "cwd"} | {"url", "headers"}}}.
     #[arg(long, global = true, env = "PALAVER_MCP_CONFIG")]
@@ -283,6 +291,15 @@ pub struct ServeConfig {
     /// Always mark cookies Secure (set this behind an https proxy that sends no X-Forwarded-Proto).
     #[arg(long, global = true, env = "PALAVER_SECURE_COOKIES", default_value_t = false)]
     pub secure_cookies: bool,
+    /// Whom push services may write to about this server's pushes (the VAPID subject): a
+    /// mailto: or https: URL. Default: the public URL when it is https.
+    #[arg(long, global = true, env = "PALAVER_PUSH_CONTACT")]
+    pub push_contact: Option<String>,
+    /// When an unanswered ask is pushed again, comma-separated: a delay after the ask (10m,
+    /// 1h, 2d) or, with a minus, a time before it expires (-1h); "off" for never.
+    #[arg(long, global = true, env = "PALAVER_PUSH_NUDGES", default_value = palaver_core::push::DEFAULT_NUDGES,
+        value_parser = clap::value_parser!(palaver_core::push::NudgeSchedule))]
+    pub push_nudges: palaver_core::push::NudgeSchedule,
 }
 
 impl ServeConfig {
@@ -342,6 +359,43 @@ impl ServeConfig {
             context_tokens: self.context_tokens,
             ..Default::default()
         }
+    }
+
+    /// The first origin of `PALAVER_PUBLIC_URL`, which links sent outside Palaver (mail,
+    /// webhook payloads) point at.
+    fn first_public_url(&self) -> Option<&str> {
+        self.public_url.as_deref()?.split(',').map(str::trim).find(|url| !url.is_empty())
+    }
+
+    /// How this deployment reaches people outside its tabs. A push contact that is not a
+    /// mailto: or https: URL is refused here; none at all is logged, as a push service may
+    /// refuse the placeholder (mail's own settings are checked as the service starts).
+    pub fn reach(&self) -> Result<crate::ReachConfig, String> {
+        let public_url = self.first_public_url().map(str::to_string);
+        let contact = match (self.push_contact.as_deref().map(str::trim), public_url.as_deref()) {
+            (Some(contact), _) if contact.starts_with("mailto:") || contact.starts_with("https://") => {
+                contact.to_string()
+            }
+            (Some(contact), _) => {
+                return Err(format!("PALAVER_PUSH_CONTACT must be a mailto: or https: URL, not `{contact}`"));
+            }
+            (None, Some(public)) if public.starts_with("https://") => public.to_string(),
+            (None, _) => {
+                tracing::warn!(
+                    "no PALAVER_PUSH_CONTACT is set and the public URL is not https: pushes name a placeholder contact, which some push services refuse"
+                );
+                palaver_core::push::PLACEHOLDER_CONTACT.to_string()
+            }
+        };
+        Ok(crate::ReachConfig {
+            push: palaver_core::push::PushConfig { contact, nudges: self.push_nudges.clone() },
+            webhooks: palaver_core::webhooks::WebhookSettings { public_url: public_url.clone(), ..Default::default() },
+            mail: palaver_core::mail::MailConfig {
+                smtp_url: self.smtp_url.as_ref().map(|url| url.0.clone()),
+                from: self.mail_from.clone(),
+                public_url,
+            },
+        })
     }
 
     /// The account settings for a server listening on `listen`.

@@ -34,18 +34,26 @@ use palaver_core::conversation::running::RunningTurns;
 use palaver_core::db::Pool;
 use palaver_core::live::LiveHub;
 use palaver_core::llm::Models;
+use palaver_core::mail::{Mail, MailConfig};
 use palaver_core::mcp::McpHub;
-use palaver_core::push::Push;
+use palaver_core::push::{Push, PushConfig};
 use palaver_core::signals::Signals;
 use palaver_core::turn::{TurnDependencies, TurnRunner, TurnSettings};
 use palaver_core::uploads::Uploads;
+use palaver_core::webhooks::{WebhookSettings, Webhooks};
 pub use route_table::api_route_table;
 
-/// The VAPID subject push services may write to about this server's pushes (RFC 8292 §2.1).
-const PUSH_CONTACT: &str = "mailto:push@palaver.invalid";
+/// How Palaver reaches people outside its tabs: Web Push, webhooks and mail (off by default).
+#[derive(Default)]
+pub struct ReachConfig {
+    pub push: PushConfig,
+    pub webhooks: WebhookSettings,
+    pub mail: MailConfig,
+}
 
 /// Builds the state the router serves from; `signals` reach the other instances on the
-/// database (`Signals::connect`), or stay here (`Signals::local`).
+/// database (`Signals::connect`), or stay here (`Signals::local`). An error names the setting
+/// of `reach` that is wrong.
 #[allow(clippy::too_many_arguments)] // Each is a part made at start-up; a bundle of them would only be unpacked here.
 pub fn app_state(
     leptos_options: LeptosOptions,
@@ -56,10 +64,13 @@ pub fn app_state(
     mut turn_dependencies: TurnDependencies,
     mcp: McpHub,
     signals: Signals,
-) -> AppState {
+    reach: ReachConfig,
+) -> Result<AppState, String> {
     let running = RunningTurns::new(pool.clone(), signals.clone(), turn_settings.turn_lease);
     let live = LiveHub::new(pool.clone(), signals);
-    let push = Push::start(pool.clone(), &live, PUSH_CONTACT.to_string());
+    let push = Push::start(pool.clone(), &live, reach.push);
+    let webhooks = Webhooks::start(pool.clone(), &live, reach.webhooks);
+    let mail = Mail::start(pool.clone(), &live, &reach.mail)?;
     let conversations =
         Conversations::new(pool.clone(), turn_settings.blocks.clone(), running.clone(), live.clone(), models.clone());
     let uploads = Uploads {
@@ -71,7 +82,7 @@ pub fn app_state(
     turn_dependencies.tool_sources.push(Arc::new(mcp.clone()));
     let turns =
         TurnRunner::new(pool.clone(), models, turn_settings, turn_dependencies, running).with_live(live.clone());
-    AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live, push }
+    Ok(AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live, push, webhooks, mail })
 }
 
 /// Every server function and who may call it; a server function missing here fails the

@@ -214,7 +214,8 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         turn_dependencies,
         mcp.clone(),
         signals,
-    );
+        config.reach()?,
+    )?;
     let sweeper = state.turns.spawn_sweeper();
     let audit_key = std::sync::Arc::new(config.audit_key()?);
     palaver_core::audit::spawn_signer(pool.clone(), audit_key, palaver_core::audit::SIGN_EVERY);

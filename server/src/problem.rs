@@ -160,8 +160,18 @@ impl IntoResponse for Problem {
 }
 
 /// Where the JSON API's routes are (every one in the route table, no page or server function).
-const API_PREFIXES: [&str; 8] =
-    ["/gpt/", "/auth/", "/admin/", "/files/", "/push/", "/shared/", "/health", "/openapi.json"];
+const API_PREFIXES: [&str; 10] = [
+    "/gpt/",
+    "/auth/",
+    "/admin/",
+    "/files/",
+    "/push/",
+    "/shared/",
+    "/webhooks",
+    "/mail/settings",
+    "/health",
+    "/openapi.json",
+];
 
 /// Whether `path` is the JSON API's: its errors are problems.
 pub fn is_api_path(path: &str) -> bool {

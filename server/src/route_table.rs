@@ -18,7 +18,7 @@ use crate::access::{Access, ApiRoute};
 use crate::openapi;
 use crate::routes::{
     self as r, approvals, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g,
-    headless as h, push, shares as s, turn as t,
+    headless as h, mail, push, shares as s, turn as t, webhooks as w,
 };
 
 /// A route as declared: the rule beside what `routes!` made of the handler.
@@ -92,8 +92,26 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(push::rename)),
         route(Access::Authenticated, routes!(push::remove)),
         route(Access::Authenticated, routes!(push::presence)),
+        route(Access::Authenticated, routes!(push::settings)),
+        route(Access::Authenticated, routes!(push::save_settings)),
         // The capability in the body is the key: it answers one ask one way, and nothing more.
         route(Access::Capability, routes!(push::answer)),
+        route(Access::Authenticated, routes!(mail::settings)),
+        route(Access::Authenticated, routes!(mail::set_address)),
+        route(Access::Authenticated, routes!(mail::remove_address)),
+        route(Access::Authenticated, routes!(mail::set_asks)),
+        // A mail link's pages: the token in the path is the key; the GET shows, the POST acts.
+        route(Access::Capability, routes!(mail::confirm_page)),
+        route(Access::Capability, routes!(mail::confirm)),
+        route(Access::Capability, routes!(mail::answer_page)),
+        route(Access::Capability, routes!(mail::answer)),
+        route(Access::Authenticated, routes!(w::list)),
+        route(Access::Authenticated, routes!(w::create)),
+        route(Access::Authenticated, routes!(w::update)),
+        route(Access::Authenticated, routes!(w::remove)),
+        route(Access::Authenticated, routes!(w::rotate_secret)),
+        route(Access::Authenticated, routes!(w::deliveries)),
+        route(Access::Authenticated, routes!(w::test)),
     ]
 }
 

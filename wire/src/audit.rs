@@ -16,6 +16,8 @@ pub enum DecidedVia {
     Api { token: String },
     /// A notification's button (`POST /push/answer`).
     Push,
+    /// A mail's answer link, confirmed on its page (`POST /mail/answer/{token}`).
+    Mail,
     /// Palaver itself: an expiry, or a server withdrawing its question.
     Palaver,
 }
@@ -27,6 +29,7 @@ impl DecidedVia {
             DecidedVia::Watch => "watch",
             DecidedVia::Api { .. } => "api",
             DecidedVia::Push => "push",
+            DecidedVia::Mail => "mail",
             DecidedVia::Palaver => "palaver",
         }
     }

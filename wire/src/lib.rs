@@ -13,8 +13,10 @@ pub mod error;
 pub mod grants;
 pub mod impact;
 pub mod live;
+pub mod mail;
 #[cfg(feature = "openapi")]
 pub mod openapi;
 pub mod preferences;
 pub mod push;
+pub mod webhooks;
 pub mod words;

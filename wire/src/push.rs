@@ -119,6 +119,8 @@ pub enum PushMessage {
     Ask(AskNotification),
     /// The ask ended (answered anywhere, cancelled or expired): close its notification.
     Closed(ClosedNotification),
+    /// What waits for the person after their quiet hours held pushes back.
+    Summary(SummaryNotification),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -155,4 +157,45 @@ pub struct NotificationAction {
 #[serde(rename_all = "camelCase")]
 pub struct ClosedNotification {
     pub tag: String,
+}
+
+/// The one notification after quiet hours: how many asks wait, opening Palaver.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryNotification {
+    pub tag: String,
+    pub title: String,
+    pub body: String,
+    pub url: String,
+}
+
+/// A person's notification settings (`GET` / `PUT /push/settings`), for all their devices.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NotificationSettings {
+    /// Hours in which no push goes out; one summary follows them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet_hours: Option<QuietHours>,
+    /// No approval is answered from a notification: each only opens Palaver. (Destructive
+    /// approvals never are, whatever this says.)
+    #[serde(default)]
+    pub approvals_open_only: bool,
+    /// The tools whose approvals only open Palaver, by name.
+    #[serde(default)]
+    pub open_only_tools: Vec<String>,
+}
+
+/// A daily span of quiet in the person's own time zone: `from` 22:00 `until` 07:00 spans
+/// midnight.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QuietHours {
+    /// `HH:MM`, 24-hour.
+    pub from: String,
+    /// `HH:MM`, 24-hour: the first minute that is not quiet.
+    pub until: String,
+    /// An IANA time zone name, as the browser tells it (`Europe/Berlin`).
+    pub time_zone: String,
 }

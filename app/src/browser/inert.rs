@@ -86,6 +86,11 @@ pub fn utc_offset_minutes() -> i64 {
     0
 }
 
+/// The server has no reader's time zone: empty.
+pub fn time_zone() -> String {
+    String::new()
+}
+
 pub fn local_moment(_epoch_ms: i64) -> Option<String> {
     None
 }

@@ -14,6 +14,8 @@ pub fn SettingsPage() -> impl IntoView {
             <PasswordSection />
             <TokensSection />
             <crate::push::PushSection />
+            <crate::mail::MailSection />
+            <crate::webhooks::WebhooksSection />
             <crate::grants::GrantsSection />
             <crate::audit::AuditSection everyone=false />
             <DeleteAccountSection />

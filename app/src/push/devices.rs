@@ -136,6 +136,7 @@ pub fn PushSection() -> impl IntoView {
                 }
                     .into_any()
             }}
+            <super::NotificationSettingsForm />
         </section>
     }
 }

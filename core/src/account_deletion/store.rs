@@ -64,8 +64,12 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
         "DELETE FROM user_preferences WHERE user_id = $1".to_string(),
         "DELETE FROM push_subscriptions WHERE user_id = $1".to_string(),
         "DELETE FROM push_presence WHERE user_id = $1".to_string(),
-        "DELETE FROM push_answer_tokens WHERE user_id = $1".to_string(),
+        "DELETE FROM answer_links WHERE user_id = $1".to_string(),
+        "DELETE FROM mail_addresses WHERE user_id = $1".to_string(),
+        "DELETE FROM mail_confirmations WHERE user_id = $1".to_string(),
         "DELETE FROM push_notified_asks WHERE user_id = $1".to_string(),
+        "DELETE FROM webhook_deliveries WHERE webhook_id IN (SELECT id FROM webhooks WHERE user_id = $1)".to_string(),
+        "DELETE FROM webhooks WHERE user_id = $1".to_string(),
     ];
     let mut tx = pool.begin().await?;
     for statement in &statements {

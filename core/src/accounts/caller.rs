@@ -12,6 +12,9 @@ pub enum CallerVia {
     /// A notification's button: a single-use capability that answers one ask one way, and
     /// does nothing else (`POST /push/answer`).
     Push,
+    /// A mail's answer link, once its page's button is pressed (`POST /mail/answer/{token}`):
+    /// the same kind of capability, issued for mail.
+    Mail,
 }
 
 /// An authenticated caller.

@@ -8,17 +8,19 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jiff::Timestamp;
 use tokio::sync::broadcast;
 
-use super::message::{Capability, answerable_buttons, ask_notification};
+use super::message::ask_notification;
+use super::settings::{self, buttons_outside};
 use super::store::{self, SubscriptionRow};
 use super::{Push, vapid::VapidKeys};
+use crate::answer_links::{self, Capability};
 use crate::error::{AppResult, Error};
 use crate::live::Published;
 use crate::turn::store::{StoredPendingAsk, pending_ask};
-use palaver_wire::approvers::Approver;
 use palaver_wire::live::{AskCreated, AskResolved, LiveEvent};
-use palaver_wire::push::{ClosedNotification, NotificationAction, PushMessage};
+use palaver_wire::push::{ClosedNotification, NotificationAction, NotificationSettings, PushMessage};
 
 /// How long a push service keeps a "closed" message for a device that is offline.
 const CLOSED_TTL: Duration = Duration::from_secs(3600);
@@ -51,63 +53,74 @@ pub(super) async fn follow(push: Push, mut published: broadcast::Receiver<Arc<Pu
 }
 
 impl Push {
-    /// A new ask of `owner_id`'s conversation: one notification to each device of whoever
-    /// answers it (the owner, or the approvers an admin routed an approval to), unless a tab of
-    /// theirs shows the conversation.
+    /// A new ask of `owner_id`'s conversation: followed for re-nudges, and one notification to
+    /// each device of whoever answers it (the owner, or the approvers an admin routed an
+    /// approval to), unless their quiet hours hold it back or a tab of theirs shows the
+    /// conversation.
     async fn asked(&self, owner_id: &str, event: &AskCreated) -> AppResult<()> {
         let pool = &self.inner.pool;
         let pending = pending_ask(pool, &event.history_id).await?;
         let Some(pending) = pending.filter(|pending| pending.ask.tool_call_id == event.tool_call_id) else {
             return Ok(()); // ended already
         };
-        let expires_at = pending.ask.expires_at.as_deref();
-        let Some((title, seconds_left)) = store::ask_context(pool, owner_id, &event.history_id, expires_at).await?
-        else {
-            return Ok(());
-        };
-        let answerers = match &pending.ask.routed {
-            None => vec![owner_id.to_string()],
-            Some(routed) => {
-                let approvers = match &routed.approver {
-                    Approver::User { id, .. } => vec![id.clone()],
-                    Approver::Admins => store::admins_but(pool, owner_id).await?,
-                };
-                // Under the two-person rule, the first approver has given theirs.
-                approvers.into_iter().filter(|id| routed.first_approver.as_ref() != Some(id)).collect()
-            }
-        };
-        store::prune_tokens(pool).await?;
+        let answerers = super::answerers(pool, owner_id, pending.ask.routed.as_ref()).await?;
+        answer_links::prune(pool).await?;
+        let now = Timestamp::now();
         for answerer in answerers {
-            let notification = (title.as_deref(), seconds_left);
-            if let Err(err) = self.notify(&answerer, event, &pending, notification).await {
+            if let Err(err) = self.reach(&answerer, &event.history_id, &pending, now).await {
                 tracing::warn!(?err, "a push notification was not sent to one of an ask's answerers");
             }
         }
         Ok(())
     }
 
-    /// The notification of `pending` to each device of `user_id`'s, with its buttons' answer
-    /// capabilities (theirs), unless a tab of theirs shows the conversation.
-    async fn notify(
+    /// Follows the ask for a person with devices (one without gets nothing, now or later), and
+    /// notifies them unless quiet hours hold it back.
+    async fn reach(
         &self,
         user_id: &str,
-        event: &AskCreated,
+        history_id: &str,
         pending: &StoredPendingAsk,
-        (title, seconds_left): (Option<&str>, Option<i64>),
+        now: Timestamp,
     ) -> AppResult<()> {
         let pool = &self.inner.pool;
-        if store::shown_in_a_tab(pool, user_id, &event.history_id).await? {
-            return Ok(());
-        }
         let devices = store::subscriptions_of(pool, user_id).await?;
         if devices.is_empty() {
             return Ok(());
         }
-        let expires_at = pending.ask.expires_at.as_deref();
+        self.follow_up(user_id, history_id, &pending.ask, now).await?;
+        let settings = settings::read(pool, user_id).await?;
+        if self.held_back(user_id, &settings, now).await? {
+            return Ok(());
+        }
+        self.notify(user_id, devices, history_id, pending, &settings, false).await
+    }
+
+    /// The notification of `pending` (a `reminder` of it: pushed again) to `devices`, those of
+    /// `user_id`'s, with its buttons' answer capabilities (theirs) unless their `settings` have it
+    /// only open Palaver; nothing while a tab of theirs shows the conversation.
+    pub(super) async fn notify(
+        &self,
+        user_id: &str,
+        devices: Vec<SubscriptionRow>,
+        history_id: &str,
+        pending: &StoredPendingAsk,
+        settings: &NotificationSettings,
+        reminder: bool,
+    ) -> AppResult<()> {
+        let pool = &self.inner.pool;
+        if store::shown_in_a_tab(pool, user_id, history_id).await? {
+            return Ok(());
+        }
+        let ask = &pending.ask;
+        let Some((title, seconds_left)) = store::ask_context(pool, history_id, ask.expires_at.as_deref()).await? else {
+            return Ok(()); // the conversation was deleted
+        };
         let mut actions = Vec::new();
         let mut hashes = Vec::new();
-        if let Some(expires_at) = expires_at {
-            for button in answerable_buttons(&pending.ask.simple) {
+        let buttons = buttons_outside(settings, ask);
+        if let Some(expires_at) = ask.expires_at.as_deref().filter(|_| !buttons.is_empty()) {
+            for button in buttons {
                 let capability = Capability::mint()?;
                 hashes.push((capability.hash, button.id.clone()));
                 actions.push(NotificationAction {
@@ -116,23 +129,34 @@ impl Push {
                     token: capability.token,
                 });
             }
-            store::store_tokens(pool, user_id, &event.history_id, &event.tool_call_id, expires_at, &hashes).await?;
+            let (tool_call_id, push) = (&ask.tool_call_id, answer_links::Surface::Push);
+            answer_links::store_links(pool, push, user_id, history_id, tool_call_id, expires_at, &hashes).await?;
         }
-        let notification = ask_notification(&pending.ask, &event.history_id, title, seconds_left, actions);
-        store::mark_notified(pool, user_id, &event.history_id, &event.tool_call_id).await?;
+        let mut notification = ask_notification(ask, history_id, title.as_deref(), seconds_left, actions);
+        if reminder {
+            notification.body = format!("Still waiting for your answer. {}", notification.body);
+        }
+        store::mark_notified(pool, user_id, history_id, &ask.tool_call_id).await?;
         let ttl = Duration::from_secs(seconds_left.unwrap_or(0).max(60).unsigned_abs()).min(ASK_TTL_MAX);
         self.send_to_all(devices, &PushMessage::Ask(notification), ttl).await
     }
 
-    /// An ask ended: its notifications close on the devices of everyone they went to.
+    /// An ask ended: it is followed no more, and its notifications close on the devices of
+    /// everyone they went to.
     async fn ended(&self, event: &AskResolved) -> AppResult<()> {
         let pool = &self.inner.pool;
+        self.stop_following(&event.history_id, &event.tool_call_id).await?;
         let closed = PushMessage::Closed(ClosedNotification { tag: event.tool_call_id.clone() });
         for user_id in store::take_notified(pool, &event.history_id, &event.tool_call_id).await? {
-            let devices = store::subscriptions_of(pool, &user_id).await?;
-            self.send_to_all(devices, &closed, CLOSED_TTL).await?;
+            self.send_to_user(&user_id, &closed, CLOSED_TTL).await?;
         }
         Ok(())
+    }
+
+    /// `message` to every device of `user_id`'s.
+    pub(super) async fn send_to_user(&self, user_id: &str, message: &PushMessage, ttl: Duration) -> AppResult<()> {
+        let devices = store::subscriptions_of(&self.inner.pool, user_id).await?;
+        self.send_to_all(devices, message, ttl).await
     }
 
     async fn send_to_all(&self, devices: Vec<SubscriptionRow>, message: &PushMessage, ttl: Duration) -> AppResult<()> {

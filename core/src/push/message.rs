@@ -1,55 +1,13 @@
 //! What a push says: the notification for an ask (its conversation's title, the question, the
-//! time left, and for a simple card of at most two buttons those buttons), and the capabilities
-//! those buttons carry. A capability is 256 random bits, base64url; only its SHA-256 is stored,
-//! so the table alone answers nothing.
+//! time left, and for a simple card of at most two buttons those buttons, each carrying its
+//! capability from `crate::answer_links`).
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use sha2::{Digest, Sha256};
-
-use crate::error::{AppResult, Error};
 use palaver_contract::asks::{ButtonStyle, SimpleCard, SimpleCardButton};
 use palaver_wire::conversation::model::AskEvent;
 use palaver_wire::push::{AskNotification, NotificationAction};
 
 /// The most buttons a notification offers (what browsers show).
 const ACTIONS_MAX: usize = 2;
-
-/// The length of a capability's text: 32 bytes in base64url without padding.
-const TOKEN_LENGTH: usize = 43;
-
-/// A capability as minted: the token the push carries and the hash the table keeps.
-pub struct Capability {
-    pub token: String,
-    pub hash: String,
-}
-
-impl Capability {
-    pub fn mint() -> AppResult<Self> {
-        let mut bytes = [0_u8; 32];
-        getrandom::fill(&mut bytes).map_err(|err| Error::internal(format!("no randomness available: {err}")))?;
-        let token = URL_SAFE_NO_PAD.encode(bytes);
-        let hash = hash_text(&token);
-        Ok(Self { token, hash })
-    }
-}
-
-fn hash_text(token: &str) -> String {
-    Sha256::digest(token.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-/// The hash a token is stored under; `None` for text that no capability could be (truncated,
-/// padded, not base64url), which is refused without a look-up.
-pub fn token_hash(token: &str) -> Option<String> {
-    let well_formed = token.len() == TOKEN_LENGTH && URL_SAFE_NO_PAD.decode(token).is_ok_and(|bytes| bytes.len() == 32);
-    well_formed.then(|| hash_text(token))
-}
-
-/// Whether two hashes are equal, in time that does not depend on where they differ.
-pub fn same_hash(stored: &str, presented: &str) -> bool {
-    let (stored, presented) = (stored.as_bytes(), presented.as_bytes());
-    stored.len() == presented.len() && stored.iter().zip(presented).fold(0, |differ, (a, b)| differ | (a ^ b)) == 0
-}
 
 /// The buttons a notification may answer with: a card that hands off (its answer needs the
 /// full card), has more than two buttons, or a destructive one (an approval of a call that
@@ -136,20 +94,6 @@ mod tests {
         assert!(answerable_buttons(&card(&[ButtonStyle::Destructive, ButtonStyle::Cancel], false)).is_empty());
         assert!(answerable_buttons(&card(&[ButtonStyle::Primary; 3], false)).is_empty());
         assert!(answerable_buttons(&card(&[ButtonStyle::Cancel], true)).is_empty());
-    }
-
-    #[test]
-    fn tokens_are_refused_unless_whole() {
-        let minted = Capability::mint().unwrap();
-        assert_eq!(token_hash(&minted.token).as_deref(), Some(minted.hash.as_str()));
-        assert!(same_hash(&minted.hash, &token_hash(&minted.token).unwrap()));
-        assert_eq!(token_hash(&minted.token[..42]), None, "truncated");
-        assert_eq!(token_hash(&format!("{}=", &minted.token[..42])), None, "padded");
-        assert_eq!(token_hash(&"!".repeat(43)), None, "not base64url");
-        let other = Capability::mint().unwrap();
-        assert_ne!(minted.token, other.token);
-        assert!(!same_hash(&minted.hash, &other.hash));
-        assert!(!same_hash(&minted.hash, &minted.hash[1..]));
     }
 
     #[test]

@@ -2,16 +2,18 @@
 //! through web-push-native, RFC 8292 VAPID). A person subscribes each device; when an ask is
 //! made for them, each device gets one notification, unless a tab of theirs shows that
 //! conversation and is visible; a simple card of at most two buttons answers from the
-//! notification through single-use capabilities (`POST /push/answer`); an ask that ends
-//! closes its notifications. Pushes go out from a task of their own that follows the live
-//! hub's events (`deliver`), so no turn waits for a push service or fails with one.
+//! notification through single-use capabilities (`crate::answer_links`, `POST /push/answer`);
+//! an ask that ends closes its notifications. Pushes go out from a task of their own that
+//! follows the live hub's events (`deliver`), so no turn waits for a push service or fails
+//! with one.
 
 mod deliver;
 pub mod message;
-mod store;
+mod nudges;
+pub mod settings;
+pub mod store;
 pub mod vapid;
 
-use std::net::IpAddr;
 use std::sync::Arc;
 
 use base64::Engine;
@@ -21,7 +23,10 @@ use tokio::sync::OnceCell;
 use crate::db::{Pool, new_id};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::live::LiveHub;
-use palaver_wire::push::{NewPushSubscription, Presence, PushDevice, PushDevices};
+pub use nudges::NudgeSchedule;
+use palaver_wire::approvers::{Approver, RoutedApproval};
+use palaver_wire::push::{NewPushSubscription, NotificationSettings, Presence, PushDevice, PushDevices};
+use settings::CheckedSettings;
 use store::SubscriptionRow;
 use vapid::VapidKeys;
 
@@ -37,6 +42,32 @@ const TAB_ID_MAX_CHARS: usize = 64;
 /// The name of a device its person did not name.
 const UNNAMED_DEVICE: &str = "This device";
 
+/// How a deployment pushes.
+pub struct PushConfig {
+    /// The VAPID subject (RFC 8292 §2.1): a `mailto:` or `https:` URL a push service may write
+    /// to about this server's pushes.
+    pub contact: String,
+    /// When an unanswered ask is pushed again.
+    pub nudges: NudgeSchedule,
+}
+
+/// The VAPID subject of a deployment that names none: a push service may refuse it.
+pub const PLACEHOLDER_CONTACT: &str = "mailto:push@palaver.invalid";
+
+/// The re-nudges of a deployment that configures none: 10 minutes and an hour after the ask,
+/// and an hour before it expires.
+pub const DEFAULT_NUDGES: &str = "10m,1h,-1h";
+
+impl Default for PushConfig {
+    fn default() -> Self {
+        let nudges = DEFAULT_NUDGES.parse().unwrap_or_else(|err| {
+            tracing::error!(%err, "the default re-nudges do not parse; none are sent");
+            NudgeSchedule::default()
+        });
+        Self { contact: PLACEHOLDER_CONTACT.to_string(), nudges }
+    }
+}
+
 /// The push service: cloning shares it.
 #[derive(Clone)]
 pub struct Push {
@@ -49,33 +80,12 @@ struct Inner {
     client: reqwest::Client,
     /// The VAPID `sub`: whom a push service may write to about this server's pushes.
     contact: String,
+    /// When an unanswered ask is pushed again.
+    nudges: NudgeSchedule,
 }
 
 /// A subscription whose endpoint and keys were checked.
 pub struct CheckedSubscription(SubscriptionRow);
-
-/// What a capability presented to `POST /push/answer` turned out to be.
-#[derive(Debug, PartialEq)]
-pub enum Redeemed {
-    /// No capability is stored by it: forged, truncated, or pruned long after its ask.
-    Unknown,
-    /// Used once already.
-    Used,
-    /// Its ask's deadline has passed.
-    Ended,
-    /// Now used: answer with it (or [`Push::release`] it when the answer fails on the server).
-    Claimed(Claim),
-}
-
-/// A capability just used: the one answer it may give.
-#[derive(Debug, PartialEq)]
-pub struct Claim {
-    token_hash: String,
-    pub user_id: String,
-    pub history_id: String,
-    pub tool_call_id: String,
-    pub button_id: String,
-}
 
 fn refusal(path: &str, code: &str, message: &str, fix: &str) -> FieldError {
     FieldError { code: code.into(), fix: fix.into(), message: message.into(), path: path.into() }
@@ -98,13 +108,7 @@ pub fn device_name(name: &str) -> Result<String, FieldError> {
 /// Whether `endpoint` may receive pushes: https, or http to a loopback address (a push
 /// service running beside Palaver, as the tests' is).
 fn endpoint_allowed(endpoint: &url::Url) -> bool {
-    let loopback = match endpoint.host() {
-        Some(url::Host::Ipv4(address)) => IpAddr::V4(address).is_loopback(),
-        Some(url::Host::Ipv6(address)) => IpAddr::V6(address).is_loopback(),
-        Some(url::Host::Domain(name)) => name == "localhost",
-        None => false,
-    };
-    endpoint.scheme() == "https" || (endpoint.scheme() == "http" && loopback)
+    crate::outbound::https_or_loopback(endpoint)
 }
 
 /// The bytes of a key as browsers send it: base64url, padded or not.
@@ -165,9 +169,9 @@ fn bad_request(error: FieldError) -> crate::error::Error {
 }
 
 impl Push {
-    /// The service, sending from its own task the pushes `live` events call for. `contact`
-    /// is the VAPID subject (a `mailto:` or `https:` URL).
-    pub fn start(pool: Pool, live: &LiveHub, contact: String) -> Self {
+    /// The service, sending from its own task the pushes `live` events call for, and from
+    /// another the re-nudges and the summaries after quiet hours.
+    pub fn start(pool: Pool, live: &LiveHub, config: PushConfig) -> Self {
         let client = crate::outbound::client_builder()
             .timeout(std::time::Duration::from_secs(30))
             .build()
@@ -175,9 +179,21 @@ impl Push {
                 tracing::error!(%err, "the push client could not be built as configured; using the default");
                 reqwest::Client::new()
             });
-        let push = Self { inner: Arc::new(Inner { pool, keys: OnceCell::new(), client, contact }) };
+        let PushConfig { contact, nudges } = config;
+        let push = Self { inner: Arc::new(Inner { pool, keys: OnceCell::new(), client, contact, nudges }) };
         tokio::spawn(deliver::follow(push.clone(), live.published()));
+        tokio::spawn(nudges::keep_nudging(push.clone()));
         push
+    }
+
+    /// The person's notification settings (the defaults when they saved none).
+    pub async fn notification_settings(&self, user_id: &str) -> AppResult<NotificationSettings> {
+        settings::read(&self.inner.pool, user_id).await
+    }
+
+    /// Saves the person's checked notification settings (see [`settings::check_settings`]).
+    pub async fn save_notification_settings(&self, user_id: &str, checked: &CheckedSettings) -> AppResult<()> {
+        settings::save(&self.inner.pool, user_id, checked).await
     }
 
     /// The deployment's key pair: made and stored by the first instance that needs it, read
@@ -249,36 +265,16 @@ impl Push {
         }
         store::set_presence(&self.inner.pool, user_id, tab, presence.history_id.as_deref()).await
     }
+}
 
-    /// Uses a capability, once: the answer it gives, or why it gives none.
-    pub async fn redeem(&self, token: &str) -> AppResult<Redeemed> {
-        let Some(hash) = message::token_hash(token) else { return Ok(Redeemed::Unknown) };
-        let pool = &self.inner.pool;
-        let Some(row) = store::token(pool, &hash).await?.filter(|row| message::same_hash(&row.token_hash, &hash))
-        else {
-            return Ok(Redeemed::Unknown);
-        };
-        if row.used == 1 {
-            return Ok(Redeemed::Used);
-        }
-        if row.past_deadline == 1 {
-            return Ok(Redeemed::Ended);
-        }
-        if !store::use_token(pool, &hash).await? {
-            return Ok(Redeemed::Used);
-        }
-        Ok(Redeemed::Claimed(Claim {
-            token_hash: row.token_hash,
-            user_id: row.user_id,
-            history_id: row.history_id,
-            tool_call_id: row.tool_call_id,
-            button_id: row.button_id,
-        }))
-    }
-
-    /// Gives back a capability whose answer failed for a reason of the server's own (not the
-    /// ask's ending), so the button still works.
-    pub async fn release(&self, claim: &Claim) -> AppResult<()> {
-        store::release_token(&self.inner.pool, &claim.token_hash).await
-    }
+/// Who answers an ask of `owner_id`'s: the owner, or the approvers an admin routed an approval
+/// to (but the first, under the two-person rule, once they approved) — the people its
+/// notifications and mails go to.
+pub async fn answerers(pool: &Pool, owner_id: &str, routed: Option<&RoutedApproval>) -> AppResult<Vec<String>> {
+    let Some(routed) = routed else { return Ok(vec![owner_id.to_string()]) };
+    let approvers = match &routed.approver {
+        Approver::User { id, .. } => vec![id.clone()],
+        Approver::Admins => store::admins_but(pool, owner_id).await?,
+    };
+    Ok(approvers.into_iter().filter(|id| routed.first_approver.as_ref() != Some(id)).collect())
 }

@@ -1,5 +1,5 @@
-//! The push tables (migration 0029): the VAPID key, subscriptions, tabs' presence, answer
-//! capabilities (by their hash) and the asks a push went out for.
+//! The push tables (migration 0029): the VAPID key, subscriptions, tabs' presence and the asks
+//! a push went out for (the answer capabilities are `crate::answer_links`').
 
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
@@ -14,19 +14,6 @@ pub struct SubscriptionRow {
     pub auth: String,
     pub name: String,
     pub created_at: String,
-}
-
-/// An answer capability as stored, with whether it was used and whether its ask's deadline
-/// has passed (each 0 or 1).
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
-pub struct TokenRow {
-    pub token_hash: String,
-    pub user_id: String,
-    pub history_id: String,
-    pub tool_call_id: String,
-    pub button_id: String,
-    pub used: i32,
-    pub past_deadline: i32,
 }
 
 pub async fn vapid_key(pool: &Pool) -> AppResult<Option<String>> {
@@ -139,93 +126,24 @@ pub async fn shown_in_a_tab(pool: &Pool, user_id: &str, history_id: &str) -> App
     Ok(row.is_some())
 }
 
-/// The title of the user's conversation and the seconds left until `expires_at` (when given),
-/// or `None` when the conversation is not theirs or is deleted.
+/// The title of the conversation and the seconds left until `expires_at` (when given), or
+/// `None` when the conversation is deleted.
 pub async fn ask_context(
     pool: &Pool,
-    user_id: &str,
     history_id: &str,
     expires_at: Option<&str>,
 ) -> AppResult<Option<(Option<String>, Option<i64>)>> {
     let seconds_left = match Backend::of(pool) {
-        Backend::Sqlite => "CAST(ROUND((julianday($3) - julianday('now')) * 86400) AS INTEGER)",
-        Backend::Postgres => "CAST(ROUND(EXTRACT(EPOCH FROM (CAST($3 AS timestamptz) - now()))) AS BIGINT)",
+        Backend::Sqlite => "CAST(ROUND((julianday($2) - julianday('now')) * 86400) AS INTEGER)",
+        Backend::Postgres => "CAST(ROUND(EXTRACT(EPOCH FROM (CAST($2 AS timestamptz) - now()))) AS BIGINT)",
     };
-    let row: Option<(Option<String>, Option<i64>)> = sqlx::query_as(&format!(
-        "SELECT title, {seconds_left} FROM histories WHERE id = $2 AND owner_id = $1 AND deleted_at IS NULL"
-    ))
-    .bind(user_id)
-    .bind(history_id)
-    .bind(expires_at)
-    .fetch_optional(pool)
-    .await?;
+    let row: Option<(Option<String>, Option<i64>)> =
+        sqlx::query_as(&format!("SELECT title, {seconds_left} FROM histories WHERE id = $1 AND deleted_at IS NULL"))
+            .bind(history_id)
+            .bind(expires_at)
+            .fetch_optional(pool)
+            .await?;
     Ok(row)
-}
-
-/// Stores an ask's answer capabilities (`(hash, button id)`), valid until `expires_at`.
-pub async fn store_tokens(
-    pool: &Pool,
-    user_id: &str,
-    history_id: &str,
-    tool_call_id: &str,
-    expires_at: &str,
-    tokens: &[(String, String)],
-) -> AppResult<()> {
-    let mut tx = pool.begin().await?;
-    for (hash, button_id) in tokens {
-        sqlx::query(
-            "INSERT INTO push_answer_tokens (token_hash, user_id, history_id, tool_call_id, button_id, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(hash)
-        .bind(user_id)
-        .bind(history_id)
-        .bind(tool_call_id)
-        .bind(button_id)
-        .bind(expires_at)
-        .execute(&mut *tx)
-        .await?;
-    }
-    tx.commit().await?;
-    Ok(())
-}
-
-pub async fn token(pool: &Pool, hash: &str) -> AppResult<Option<TokenRow>> {
-    let now = Backend::of(pool).now();
-    Ok(sqlx::query_as(&format!(
-        "SELECT token_hash, user_id, history_id, tool_call_id, button_id,
-                CASE WHEN used_at IS NULL THEN 0 ELSE 1 END AS used,
-                CASE WHEN expires_at <= {now} THEN 1 ELSE 0 END AS past_deadline
-         FROM push_answer_tokens WHERE token_hash = $1"
-    ))
-    .bind(hash)
-    .fetch_optional(pool)
-    .await?)
-}
-
-/// Marks a capability used; false when it was already (a racing second use).
-pub async fn use_token(pool: &Pool, hash: &str) -> AppResult<bool> {
-    let now = Backend::of(pool).now();
-    let used = sqlx::query(&format!(
-        "UPDATE push_answer_tokens SET used_at = {now} WHERE token_hash = $1 AND used_at IS NULL"
-    ))
-    .bind(hash)
-    .execute(pool)
-    .await?;
-    Ok(used.rows_affected() == 1)
-}
-
-/// Gives a capability back after its answer failed for a reason of the server's own.
-pub async fn release_token(pool: &Pool, hash: &str) -> AppResult<()> {
-    sqlx::query("UPDATE push_answer_tokens SET used_at = NULL WHERE token_hash = $1").bind(hash).execute(pool).await?;
-    Ok(())
-}
-
-/// Drops the capabilities whose asks ended a day ago or more.
-pub async fn prune_tokens(pool: &Pool) -> AppResult<()> {
-    let day_ago = Backend::of(pool).seconds_from_now("-86400");
-    sqlx::query(&format!("DELETE FROM push_answer_tokens WHERE expires_at <= {day_ago}")).execute(pool).await?;
-    Ok(())
 }
 
 /// Records that a push went out for the ask (again, for an ask pending once more).

@@ -212,6 +212,7 @@ impl TurnRequest {
             (CallerVia::Session, AskSurface::Compact) => DecidedVia::Watch,
             (CallerVia::Session, AskSurface::Full) => DecidedVia::Web,
             (CallerVia::Push, _) => DecidedVia::Push,
+            (CallerVia::Mail, _) => DecidedVia::Mail,
         };
         Decider::person(&self.caller.user.id, via)
     }

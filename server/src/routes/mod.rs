@@ -11,9 +11,11 @@ pub mod file_bytes;
 pub mod files;
 pub mod gpt;
 pub mod headless;
+pub mod mail;
 pub mod push;
 pub mod shares;
 pub mod turn;
+pub mod webhooks;
 
 use axum::Json;
 use axum::extract::State;

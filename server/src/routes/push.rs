@@ -13,13 +13,15 @@ use serde_json::json;
 
 use palaver_contract::asks::AskSurface;
 use palaver_core::accounts::auth::{Caller, CallerVia};
+use palaver_core::answer_links::{self, Claim, Redeemed, Surface};
 use palaver_core::db::Pool;
 use palaver_core::error::AppError;
-use palaver_core::push::{Claim, Push, Redeemed, check_subscription};
+use palaver_core::push::settings::check_settings;
+use palaver_core::push::{Push, check_subscription};
 use palaver_core::turn::{TurnRequest, TurnRunner};
 use palaver_wire::push::{
-    NewPushSubscription, Presence, PushAnswer, PushAnswered, PushDevices, PushKey, PushSubscribed,
-    RenamePushSubscription,
+    NewPushSubscription, NotificationSettings, Presence, PushAnswer, PushAnswered, PushDevices, PushKey,
+    PushSubscribed, RenamePushSubscription,
 };
 
 use super::headless::button_answer;
@@ -27,7 +29,7 @@ use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};
 
 /// A JSON body, or 400 saying what to send.
-fn body<T: DeserializeOwned>(bytes: &Bytes, shape: &str) -> Result<T, Problem> {
+pub(super) fn body<T: DeserializeOwned>(bytes: &Bytes, shape: &str) -> Result<T, Problem> {
     serde_json::from_slice(bytes)
         .map_err(|err| Problem::bad_request("Invalid request body").with_detail(format!("Send {shape}: {err}.")))
 }
@@ -127,6 +129,40 @@ pub async fn presence(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// `GET /push/settings`: the caller's notification settings.
+#[utoipa::path(get, path = "/push/settings", tag = "push", operation_id = "push_settings",
+    summary = "Your notification settings: quiet hours, approvals that only open Palaver",
+    responses((status = 200, description = "The defaults when none were saved", body = NotificationSettings)))]
+pub async fn settings(
+    State(push): State<Push>,
+    Authenticated(caller): Authenticated,
+) -> Result<Json<NotificationSettings>, Problem> {
+    Ok(Json(push.notification_settings(&caller.user.id).await?))
+}
+
+/// `PUT /push/settings`: replaces the caller's notification settings.
+#[utoipa::path(put, path = "/push/settings", tag = "push", operation_id = "push_save_settings",
+    summary = "Set your quiet hours and the approvals that only open Palaver", request_body = NotificationSettings,
+    responses((status = 200, description = "The settings as saved (tool names trimmed, once each)", body = NotificationSettings),
+        (status = 400, description = "A time, the time zone or a tool name is not valid; `fields` says which", body = ProblemBody)))]
+pub async fn save_settings(
+    State(push): State<Push>,
+    Authenticated(caller): Authenticated,
+    bytes: Bytes,
+) -> Result<Json<NotificationSettings>, Problem> {
+    let sent: NotificationSettings = body(
+        &bytes,
+        "{\"quietHours\": {\"from\", \"until\", \"timeZone\"} or null, \"approvalsOpenOnly\", \"openOnlyTools\"}",
+    )?;
+    let checked = check_settings(sent).map_err(|fields| {
+        Problem::bad_request("Invalid notification settings")
+            .with_detail("The settings were not saved. See fields.")
+            .with_fields(json!(fields))
+    })?;
+    push.save_notification_settings(&caller.user.id, &checked).await?;
+    Ok(Json(checked.settings().clone()))
+}
+
 /// `POST /push/answer`: a notification's button. The capability alone decides: a session
 /// cookie or a token beside it counts for nothing.
 #[utoipa::path(post, path = "/push/answer", tag = "push", operation_id = "push_answer",
@@ -137,29 +173,43 @@ pub async fn presence(
         (status = 409, description = "The capability was used already", body = ProblemBody),
         (status = 410, description = "The ask has ended (answered elsewhere, cancelled or expired)", body = ProblemBody)))]
 pub async fn answer(
-    State(push): State<Push>,
     State(turns): State<TurnRunner>,
     State(pool): State<Pool>,
     bytes: Bytes,
 ) -> Result<Json<PushAnswered>, Problem> {
     let PushAnswer { token } = body(&bytes, "{\"token\": \"…\"}")?;
-    let claim = match push.redeem(&token).await? {
+    let claim = redeem_and_answer(&turns, &pool, Surface::Push, &token).await.map_err(|problem| {
+        if problem.status == StatusCode::CONFLICT {
+            problem.with_detail("Each notification button answers once.")
+        } else {
+            problem
+        }
+    })?;
+    let Claim { history_id, tool_call_id, button_id, .. } = claim;
+    Ok(Json(PushAnswered { history_id, tool_call_id, button_id }))
+}
+
+/// Uses `token`, a capability issued for `surface`, and gives its answer: the claim it
+/// answered, or 404 (unknown), 409 (used already), 410 (the ask ended). A capability whose
+/// answer failed on the server's side is given back, so it still works. The push button's
+/// route and the mail link's page both answer through here.
+pub(super) async fn redeem_and_answer(
+    turns: &TurnRunner,
+    pool: &Pool,
+    surface: Surface,
+    token: &str,
+) -> Result<Claim, Problem> {
+    let claim = match answer_links::redeem(pool, surface, token).await? {
         Redeemed::Claimed(claim) => claim,
         Redeemed::Unknown => return Err(Problem::new(StatusCode::NOT_FOUND, "Unknown answer token")),
-        Redeemed::Used => {
-            return Err(Problem::new(StatusCode::CONFLICT, "This button was used already")
-                .with_detail("Each notification button answers once."));
-        }
+        Redeemed::Used => return Err(Problem::new(StatusCode::CONFLICT, "This answer was given already")),
         Redeemed::Ended => return Err(ask_ended()),
     };
-    match answer_with(&turns, &pool, &claim).await {
-        Ok(()) => {
-            let Claim { history_id, tool_call_id, button_id, .. } = claim;
-            Ok(Json(PushAnswered { history_id, tool_call_id, button_id }))
-        }
+    match answer_with(turns, pool, &claim).await {
+        Ok(()) => Ok(claim),
         Err(problem) if problem.status == StatusCode::GONE => Err(problem),
         Err(problem) => {
-            if let Err(err) = push.release(&claim).await {
+            if let Err(err) = answer_links::release(pool, &claim).await {
                 tracing::error!(?err, "an answer token could not be given back after its answer failed");
             }
             Err(problem)
@@ -172,13 +222,17 @@ fn ask_ended() -> Problem {
         .with_detail("It was answered elsewhere, cancelled or expired.")
 }
 
-/// Answers the claimed ask with its button, as its owner through the push surface.
+/// Answers the claimed ask with its button, as its person through the surface it was issued for.
 async fn answer_with(turns: &TurnRunner, pool: &Pool, claim: &Claim) -> Result<(), Problem> {
     let user = palaver_core::accounts::store::user_by_id(pool, &claim.user_id)
         .await?
         .filter(|user| !user.disabled)
         .ok_or_else(ask_ended)?;
-    let caller = Caller { user, via: CallerVia::Push };
+    let via = match claim.surface {
+        Surface::Push => CallerVia::Push,
+        Surface::Mail => CallerVia::Mail,
+    };
+    let caller = Caller { user, via };
     let ended = |problem: Problem| if problem.status == StatusCode::CONFLICT { ask_ended() } else { problem };
     let input =
         button_answer(pool, &claim.history_id, claim.tool_call_id.clone(), &claim.button_id).await.map_err(ended)?;

@@ -54,6 +54,8 @@ struct Extras {
     ask_ttl: Option<std::time::Duration>,
     /// More models to pick from (`PALAVER_MODELS`), beside the script's default.
     model_choices: Option<&'static str>,
+    /// How it reaches people outside its tabs (push, webhooks, mail), when not the defaults.
+    reach: palaver_server::ReachConfig,
 }
 
 impl TestApp {
@@ -96,6 +98,11 @@ impl TestApp {
         Self::build(Some(script), test_auth(), Extras { model_choices: Some(choices), ..Extras::default() }).await
     }
 
+    /// A fresh app on `script` that reaches people as `reach` says (a mail server, quick webhooks).
+    pub async fn with_reach(script: &str, reach: palaver_server::ReachConfig) -> Self {
+        Self::build(Some(script), test_auth(), Extras { reach, ..Extras::default() }).await
+    }
+
     /// A fresh app with the keyless demo agent.
     pub async fn with_demo() -> Self {
         Self::build(None, test_auth(), Extras::default()).await
@@ -128,7 +135,7 @@ impl TestApp {
         dir: tempfile::TempDir,
         models: palaver_core::llm::Models,
         auth: AuthSettings,
-        Extras { blocks, mcp, ask_ttl, .. }: Extras,
+        Extras { blocks, mcp, ask_ttl, reach, .. }: Extras,
     ) -> Self {
         let url = palaver_core::db::scratch_url(dir.path()).await.expect("a scratch database");
         let pool = palaver_core::db::connect(&url).await.expect("database");
@@ -154,7 +161,9 @@ impl TestApp {
             turn_dependencies,
             mcp,
             signals,
-        );
+            reach,
+        )
+        .expect("the app's state");
         let router = palaver_server::router(state.clone());
         Self { router, dir, pool, state }
     }

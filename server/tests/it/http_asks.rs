@@ -473,7 +473,9 @@ async fn an_answer_survives_a_server_restart() {
         palaver_core::turn::TurnDependencies::default(),
         Default::default(),
         palaver_core::signals::Signals::local(),
-    );
+        Default::default(),
+    )
+    .expect("the app's state");
     let restarted =
         TestApp { router: palaver_server::router(state.clone()), dir: dir_app.dir, pool: dir_app.pool, state };
     // The fresh mock starts at its first response again; skip it with a throwaway turn.
@@ -517,7 +519,9 @@ async fn with_asks_off_no_ask_tools_prompt_or_events_appear() {
         dependencies,
         Default::default(),
         signals,
-    );
+        Default::default(),
+    )
+    .expect("the app's state");
     let off = TestApp { router: palaver_server::router(state.clone()), dir: app.dir, pool: app.pool, state };
     let ada = off.user("ada", Role::User).await;
     let turn = off.prompt(&ada, json!({"prompt": "hi", "askResponse": {"toolCallId": "x", "action": "decline"}})).await;

@@ -355,11 +355,14 @@ async fn every_route_answers_as_the_document_says() {
     c.call(&app, Some(&ada), "DELETE", &device, "/push/subscriptions/{id}", None).await;
     let presence = Some(json!({"tabId": "tab", "historyId": id}));
     c.call(&app, Some(&ada), "PUT", "/push/presence", "/push/presence", presence).await;
+    let quiet = Some(json!({"quietHours": {"from": "22:00", "until": "07:00", "timeZone": "Europe/Berlin"}}));
+    c.call(&app, Some(&ada), "PUT", "/push/settings", "/push/settings", quiet).await;
+    c.call(&app, Some(&ada), "GET", "/push/settings", "/push/settings", None).await;
     let (_, asked) = app.json(&ada, "POST", &turn, Some(json!({"prompt": "Push it"}))).await;
     let ask_id = asked["data"]["pendingAsk"]["toolCallId"].as_str().expect("a confirm ask").to_string();
-    let capability = palaver_core::push::message::Capability::mint().unwrap();
+    let capability = palaver_core::answer_links::Capability::mint().unwrap();
     sqlx::query(
-        "INSERT INTO push_answer_tokens (token_hash, user_id, history_id, tool_call_id, button_id, expires_at)
+        "INSERT INTO answer_links (token_hash, user_id, history_id, tool_call_id, button_id, expires_at)
          VALUES ($1, $2, $3, $4, 'approve', '2999-01-01T00:00:00.000Z')",
     )
     .bind(&capability.hash)
@@ -375,6 +378,45 @@ async fn every_route_answers_as_the_document_says() {
         assert_eq!(answered.status, expected, "{}", answered.text);
     }
     c.call(&app, None, "POST", "/push/answer", "/push/answer", Some(json!({"token": "unknown"}))).await;
+
+    // Mail, on an app that mails through the test SMTP server: an address set and confirmed
+    // through its link's page, ask mails turned on, an ask's answer link opened and pressed, the
+    // address forgotten.
+    let mail_it = json!({"toolCalls": [{"id": "call_mail", "name": "ask_confirm", "input": {"prompt": "Mail it?"}}]});
+    let (mailing, grace, sink) = crate::http_mail::mailing(json!({"responses": [mail_it, {"text": "Mailed."}]})).await;
+    c.call(&mailing, Some(&grace), "GET", "/mail/settings", "/mail/settings", None).await;
+    let address = Some(json!({"address": "grace@example.test"}));
+    c.call(&mailing, Some(&grace), "PUT", "/mail/settings/address", "/mail/settings/address", address).await;
+    let text = sink.messages(1).await[0]["text"].as_str().unwrap_or_default().to_string();
+    let confirm = crate::http_mail::links(&text, "/mail/confirm/").pop().expect("a confirmation link");
+    c.call(&mailing, None, "GET", &confirm, "/mail/confirm/{token}", None).await;
+    c.call(&mailing, None, "POST", &confirm, "/mail/confirm/{token}", None).await;
+    c.call(&mailing, None, "POST", &confirm, "/mail/confirm/{token}", None).await;
+    let on = Some(json!({"on": true}));
+    c.call(&mailing, Some(&grace), "PUT", "/mail/settings/asks", "/mail/settings/asks", on).await;
+    mailing.prompt(&grace, json!({"prompt": "Mail it"})).await;
+    let text = sink.messages(2).await[1]["text"].as_str().unwrap_or_default().to_string();
+    let answer = crate::http_mail::links(&text, "/mail/answer/").pop().expect("an answer link");
+    c.call(&mailing, None, "GET", &answer, "/mail/answer/{token}", None).await;
+    c.call(&mailing, None, "POST", &answer, "/mail/answer/{token}", None).await;
+    c.call(&mailing, None, "POST", &answer, "/mail/answer/{token}", None).await;
+    c.call(&mailing, Some(&grace), "DELETE", "/mail/settings/address", "/mail/settings/address", None).await;
+    c.call(&mailing, Some(&grace), "DELETE", "/mail/settings/address", "/mail/settings/address", None).await;
+
+    // Webhooks: one registered (and one refused), listed, changed, rotated, pinged, its
+    // deliveries read, removed, and removed again.
+    let hook = Some(json!({"url": "https://hooks.example.test/palaver", "events": ["ask.created"]}));
+    let registered = c.call(&app, Some(&ada), "POST", "/webhooks", "/webhooks", hook).await;
+    c.call(&app, Some(&ada), "POST", "/webhooks", "/webhooks", Some(json!({"url": "ftp://nowhere"}))).await;
+    c.call(&app, Some(&ada), "GET", "/webhooks", "/webhooks", None).await;
+    let webhook = format!("/webhooks/{}", registered.json()["webhook"]["id"].as_str().expect("a webhook id"));
+    let change = Some(json!({"description": "Team bridge", "enabled": false}));
+    c.call(&app, Some(&ada), "PATCH", &webhook, "/webhooks/{id}", change).await;
+    c.call(&app, Some(&ada), "POST", &format!("{webhook}/secret"), "/webhooks/{id}/secret", None).await;
+    c.call(&app, Some(&ada), "POST", &format!("{webhook}/test"), "/webhooks/{id}/test", None).await;
+    c.call(&app, Some(&ada), "GET", &format!("{webhook}/deliveries"), "/webhooks/{id}/deliveries", None).await;
+    c.call(&app, Some(&ada), "DELETE", &webhook, "/webhooks/{id}", None).await;
+    c.call(&app, Some(&ada), "DELETE", &webhook, "/webhooks/{id}", None).await;
 
     c.call(&app, Some(&ada), "DELETE", &one, "/gpt/histories/{id}", None).await;
     let missing = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;

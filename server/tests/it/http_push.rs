@@ -25,9 +25,9 @@ pub fn probe_subscription() -> Value {
 }
 
 /// The local push service; it stops when dropped.
-struct PushService {
+pub(crate) struct PushService {
     child: Child,
-    origin: String,
+    pub(crate) origin: String,
     http: reqwest::Client,
 }
 
@@ -60,7 +60,7 @@ impl PushService {
     }
 
     /// What came in, once `count` pushes have (the service waits up to 10 s for them).
-    async fn received(&self, count: usize) -> Vec<Value> {
+    pub(crate) async fn received(&self, count: usize) -> Vec<Value> {
         let url = format!("{}/received?count={count}", self.origin);
         let received: Vec<Value> = self.http.get(url).send().await.unwrap().json().await.unwrap();
         assert!(received.len() >= count, "{count} pushes expected, got {received:#?}");
@@ -69,7 +69,7 @@ impl PushService {
 }
 
 /// An app on `script`, a user, the push service, and that user's device on it.
-async fn subscribed(script: Value, status: u16) -> (TestApp, TestUser, PushService, String) {
+pub(crate) async fn subscribed(script: Value, status: u16) -> (TestApp, TestUser, PushService, String) {
     let app = TestApp::with_mock(&script.to_string()).await;
     app.user("root", Role::Admin).await; // the first account is the admin, which ada is not
     let ada = app.user("ada", Role::User).await;
@@ -82,17 +82,17 @@ async fn subscribed(script: Value, status: u16) -> (TestApp, TestUser, PushServi
     (app, ada, service, body["id"].as_str().unwrap().to_string())
 }
 
-fn confirm(id: &str, prompt: &str) -> Value {
+pub(crate) fn confirm(id: &str, prompt: &str) -> Value {
     json!({"toolCalls": [{"id": id, "name": "ask_confirm", "input": {"prompt": prompt}}]})
 }
 
 /// Sends `prompt` (in `history`, or a new conversation) and returns the conversation and the ask.
-async fn ask(app: &TestApp, user: &TestUser, prompt: &str, history: Option<&str>) -> (String, String) {
+pub(crate) async fn ask(app: &TestApp, user: &TestUser, prompt: &str, history: Option<&str>) -> (String, String) {
     let turn = app.prompt(user, json!({"prompt": prompt, "historyId": history})).await;
     (turn.last().unwrap()["historyId"].as_str().unwrap().to_string(), asked(&turn))
 }
 
-async fn answer(app: &TestApp, token: &str) -> StatusCode {
+pub(crate) async fn answer(app: &TestApp, token: &str) -> StatusCode {
     app.call(None, "POST", "/push/answer", Some(json!({"token": token}))).await.status
 }
 
@@ -179,7 +179,7 @@ async fn a_capability_answers_only_its_own_ask_until_it_ends_and_forgeries_are_u
     assert_eq!(elsewhere.status, StatusCode::OK, "{}", elsewhere.text);
     assert_eq!(answer(&app, &first_tokens[0]).await, StatusCode::GONE);
     // The second's capabilities past its deadline: ended.
-    sqlx::query("UPDATE push_answer_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE tool_call_id = $1")
+    sqlx::query("UPDATE answer_links SET expires_at = '2000-01-01T00:00:00.000Z' WHERE tool_call_id = $1")
         .bind(&second_ask)
         .execute(&app.pool)
         .await

@@ -5,6 +5,12 @@ pub fn utc_offset_minutes() -> i64 {
     -(js_sys::Date::new_0().get_timezone_offset() as i64)
 }
 
+/// The browser's IANA time zone (`Europe/Berlin`); empty when it tells none.
+pub fn time_zone() -> String {
+    let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new()).resolved_options();
+    js_sys::Reflect::get(&options, &"timeZone".into()).ok().and_then(|zone| zone.as_string()).unwrap_or_default()
+}
+
 /// The browser's clock, in milliseconds since 1970; 0 on the server.
 pub fn now_ms() -> i64 {
     js_sys::Date::now() as i64

@@ -13,7 +13,7 @@ mod storage;
 mod turn_stream;
 
 pub(crate) use chunks::{Chunk, lazy_page, lazy_view, unloaded_page};
-pub use clock::{local_moment, now_ms, sleep, utc_offset_minutes};
+pub use clock::{local_moment, now_ms, sleep, time_zone, utc_offset_minutes};
 pub use files::{chosen_files, receive_files, upload_files};
 pub use hydration::{finish_hydration, hydrated, page_shows, show_load_error};
 pub use live::listen_live;

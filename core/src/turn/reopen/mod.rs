@@ -157,5 +157,6 @@ fn decided_via(caller: &Caller) -> DecidedVia {
         CallerVia::Token { name } => DecidedVia::Api { token: name.clone() },
         CallerVia::Session => DecidedVia::Web,
         CallerVia::Push => DecidedVia::Push,
+        CallerVia::Mail => DecidedVia::Mail,
     }
 }
