@@ -23,6 +23,9 @@ pub fn NotificationSettingsForm() -> impl IntoView {
     let tools = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let saved = RwSignal::new(false);
+    // Nothing can be changed before the saved settings are shown: a choice made earlier would be
+    // overwritten when they arrive, and a save without them would replace them with defaults.
+    let loaded = RwSignal::new(false);
     let show = move |settings: NotificationSettings| {
         quiet.set(settings.quiet_hours.is_some());
         match settings.quiet_hours {
@@ -39,7 +42,10 @@ pub fn NotificationSettingsForm() -> impl IntoView {
     Effect::new(move |_| {
         leptos::task::spawn_local(async move {
             match http::get::<NotificationSettings>("/push/settings").await {
-                Ok(settings) => show(settings),
+                Ok(settings) => {
+                    show(settings);
+                    loaded.set(true);
+                }
                 Err(err) => error.set(Some(err)),
             }
         });
@@ -74,6 +80,7 @@ pub fn NotificationSettingsForm() -> impl IntoView {
                 <input
                     type="checkbox"
                     data-testid="quiet-hours"
+                    disabled=move || !loaded.get()
                     prop:checked=move || quiet.get()
                     on:change=move |event| quiet.set(event_target_checked(&event))
                 />
@@ -115,6 +122,7 @@ pub fn NotificationSettingsForm() -> impl IntoView {
                 <input
                     type="checkbox"
                     data-testid="approvals-open-only"
+                    disabled=move || !loaded.get()
                     prop:checked=move || approvals_open_only.get()
                     on:change=move |event| approvals_open_only.set(event_target_checked(&event))
                 />
@@ -124,6 +132,7 @@ pub fn NotificationSettingsForm() -> impl IntoView {
                 "Tools whose approvals only open Palaver (one name a line; destructive calls always do)"
                 <textarea
                     data-testid="open-only-tools"
+                    disabled=move || !loaded.get()
                     rows="3"
                     prop:value=move || tools.get()
                     on:input=move |event| tools.set(event_target_value(&event))
@@ -132,7 +141,7 @@ pub fn NotificationSettingsForm() -> impl IntoView {
                 </textarea>
             </label>
             <ErrorLine message=error />
-            <button type="submit" data-testid="notification-settings-save">
+            <button type="submit" data-testid="notification-settings-save" disabled=move || !loaded.get()>
                 "Save notification settings"
             </button>
             <Show when=move || saved.get()>

@@ -71,10 +71,12 @@ pub(super) fn DeliveryList(webhook_id: String, refreshed: RwSignal<u32>) -> impl
                                 .map(|delivery| {
                                     view! {
                                         <tr data-testid="webhook-delivery">
-                                            <td>
+                                            <td data-testid="webhook-delivery-event">
                                                 <code>{delivery.event.clone()}</code>
                                             </td>
-                                            <td>{status_words(delivery.status)}</td>
+                                            <td data-testid="webhook-delivery-status">
+                                                {status_words(delivery.status)}
+                                            </td>
                                             <td>{delivery.attempts}</td>
                                             <td>{outcome(&delivery)}</td>
                                             <td>

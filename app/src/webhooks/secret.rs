@@ -15,7 +15,9 @@ pub(super) fn SecretOnce(made: WebhookWithSecret) -> impl IntoView {
                 "Copy the secret of " <code>{made.webhook.url}</code>
                 " now: it is shown only this once. Check each delivery's Palaver-Signature with it."
             </p>
-            <code class="token-created__secret">{made.secret}</code>
+            <code class="token-created__secret" data-testid="webhook-secret-value">
+                {made.secret}
+            </code>
             <button
                 type="button"
                 class="token-created__copy"

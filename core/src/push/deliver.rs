@@ -64,7 +64,6 @@ impl Push {
             return Ok(()); // ended already
         };
         let answerers = super::answerers(pool, owner_id, pending.ask.routed.as_ref()).await?;
-        answer_links::prune(pool).await?;
         let now = Timestamp::now();
         for answerer in answerers {
             if let Err(err) = self.reach(&answerer, &event.history_id, &pending, now).await {

@@ -95,12 +95,13 @@ impl Push {
         Ok(quiet)
     }
 
-    /// One pass at `now`: the nudges due are pushed, and those whose quiet hours ended get
-    /// their summary. The instance's own loop passes every 30 s; a test passes at the moment it
+    /// One pass at `now`: the nudges due are pushed, those whose quiet hours ended get their
+    /// summary, and what ended a day ago is dropped (nudges, answer links of pushes and mails). The instance's own loop passes every 30 s; a test passes at the moment it
     /// needs.
     pub async fn nudge_due(&self, now: Timestamp) -> AppResult<()> {
         let pool = &self.inner.pool;
         store::prune(pool, &stamp(now - SignedDuration::from_hours(24))).await?;
+        crate::answer_links::prune(pool).await?; // the links of asks a day past their deadline
         for row in store::due(pool, &stamp(now), NUDGES_PER_PASS).await? {
             let asked = moment(&row.asked_at).unwrap_or(now);
             let deadline = row.expires_at.as_deref().and_then(moment);
