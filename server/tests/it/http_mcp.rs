@@ -15,11 +15,16 @@ use palaver_wire::accounts::Role;
 use palaver_wire::body::McpServerState;
 
 async fn everything() -> McpHub {
+    everything_approving("never").await
+}
+
+/// server-everything over stdio, its calls approved as `approval` says (`never`, `always`, …).
+pub(crate) async fn everything_approving(approval: &str) -> McpHub {
     let server = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../scripts/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(server.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
     let config =
-        json!({"mcpServers": {"everything": {"command": "node", "args": [server, "stdio"], "approval": "never"}}});
+        json!({"mcpServers": {"everything": {"command": "node", "args": [server, "stdio"], "approval": approval}}});
     let hub = McpHub::start(McpConfig::parse(&config.to_string()).unwrap());
     for _ in 0..300 {
         if hub.status().servers[0].state == McpServerState::Connected {

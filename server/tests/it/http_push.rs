@@ -70,7 +70,11 @@ impl PushService {
 
 /// An app on `script`, a user, the push service, and that user's device on it.
 pub(crate) async fn subscribed(script: Value, status: u16) -> (TestApp, TestUser, PushService, String) {
-    let app = TestApp::with_mock(&script.to_string()).await;
+    subscribed_on(TestApp::with_mock(&script.to_string()).await, status).await
+}
+
+/// `app`'s user ada, the push service, and her device on it, whose endpoint answers `status`.
+pub(crate) async fn subscribed_on(app: TestApp, status: u16) -> (TestApp, TestUser, PushService, String) {
     app.user("root", Role::Admin).await; // the first account is the admin, which ada is not
     let ada = app.user("ada", Role::User).await;
     let (_, key) = app.json(&ada, "GET", "/push/key", None).await;

@@ -8,7 +8,7 @@ use jiff::{SignedDuration, Timestamp};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
-use crate::http_push::{answer, ask, confirm, subscribed};
+use crate::http_push::{answer, ask, confirm, subscribed, subscribed_on};
 
 /// Polls `sql` (one count) until it is `expected`, for up to 10 s: the pushes follow the live
 /// events from a task of their own.
@@ -156,4 +156,28 @@ async fn notification_settings_are_kept_per_person_and_refused_with_each_path() 
     let paths: Vec<&str> = problem["fields"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["quietHours.from", "quietHours.timeZone"], "{problem:#}");
     assert_eq!(settings(app.json(&ada, "GET", "/push/settings", None).await.1), expected, "nothing half-saved");
+}
+
+#[tokio::test]
+async fn approvals_a_person_marks_only_open_palaver_from_a_notification() {
+    let hub = crate::http_mcp::everything_approving("always").await;
+    let echo = |id: &str| json!({"toolCalls": [{"id": id, "name": "everything__echo", "input": {"message": "hi"}}]});
+    let script = json!({"responses": [echo("call_1"), {"text": "Not echoed."}, echo("call_2")]});
+    let app = TestApp::with_mcp(&script.to_string(), hub).await;
+    let (app, ada, service, _) = subscribed_on(app, 201).await;
+
+    let (history, _) = ask(&app, &ada, "Echo it", None).await;
+    let first = &service.received(1).await[0]["payload"]["ask"];
+    let actions = first["actions"].as_array().expect("an approval answers from its notification");
+    assert_eq!(actions.len(), 2, "{first:#}");
+    let deny = actions.iter().find(|action| action["action"] == "deny").expect("a deny button");
+    assert_eq!(answer(&app, deny["token"].as_str().unwrap()).await, StatusCode::OK);
+    replied(&app, &ada, &history, "Not echoed.").await;
+
+    let only_open = json!({"openOnlyTools": ["everything__echo"]});
+    assert_eq!(app.json(&ada, "PUT", "/push/settings", Some(only_open)).await.0, StatusCode::OK);
+    let (_, second_id) = ask(&app, &ada, "Echo it again", None).await;
+    let received = service.received(3).await;
+    let second = received.iter().find(|push| push["payload"]["ask"]["tag"] == second_id.as_str()).unwrap();
+    assert!(second["payload"]["ask"].get("actions").is_none(), "only Open: {second:#}");
 }
