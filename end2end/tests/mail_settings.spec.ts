@@ -6,7 +6,7 @@ import { signUpFreshUser } from "./fixtures/accounts";
 
 test("Settings → Mail on a server that sends no mail says so and asks for no address", async ({ page }) => {
   await signUpFreshUser(page);
-  // The section shows its fallback until the settings arrive, so the assertions wait for them.
+  // Until its settings arrive the section says nothing either way; the assertions wait for them.
   const loaded = page.waitForResponse((response) => new URL(response.url()).pathname === "/mail/settings");
   await page.goto("/settings");
   await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);

@@ -151,8 +151,27 @@ test("Quiet hours and approvals that only open Palaver are set in Settings; the 
 }) => {
   await context.grantPermissions(["notifications"], { origin });
   await signUpFreshUser(page);
+  // Until the saved settings arrive nothing can be changed: a choice made before would be
+  // overwritten by them. Their request is held until the form was seen disabled.
+  let releaseSettings = () => {};
+  const held = new Promise<void>((resolve) => (releaseSettings = resolve));
+  let settingsRequested = 0;
+  await page.route("**/push/settings", async (route) => {
+    if (route.request().method() === "GET") {
+      settingsRequested += 1;
+      await held;
+    }
+    await route.continue();
+  });
   await settingsPage(page);
   const form = page.getByTestId("notification-settings");
+  await expect(form.getByTestId("quiet-hours")).toBeDisabled();
+  await expect(form.getByTestId("approvals-open-only")).toBeDisabled();
+  await expect(form.getByTestId("notification-settings-save")).toBeDisabled();
+  await expect.poll(() => settingsRequested).toBe(1);
+  releaseSettings();
+  await expect(form.getByTestId("notification-settings-save")).toBeEnabled();
+  await page.unroute("**/push/settings");
   await expect(page.getByTestId("quiet-from")).toHaveCount(0);
   await form.getByTestId("quiet-hours").check();
   await expect(form.getByTestId("quiet-from")).toHaveValue("22:00");

@@ -368,7 +368,7 @@ impl ServeConfig {
     }
 
     /// How this deployment reaches people outside its tabs. A push contact that is not a
-    /// mailto: or https: URL is refused here; none at all is logged, as a push service may
+    /// mailto: or https: URL is refused here; none at all is noted in the log, as a push service may
     /// refuse the placeholder (mail's own settings are checked as the service starts).
     pub fn reach(&self) -> Result<crate::ReachConfig, String> {
         let public_url = self.first_public_url().map(str::to_string);
@@ -380,8 +380,9 @@ impl ServeConfig {
                 return Err(format!("PALAVER_PUSH_CONTACT must be a mailto: or https: URL, not `{contact}`"));
             }
             (None, Some(public)) if public.starts_with("https://") => public.to_string(),
+            // Local use, mostly (a browser subscribes only on https or localhost): said, not warned.
             (None, _) => {
-                tracing::warn!(
+                tracing::info!(
                     "no PALAVER_PUSH_CONTACT is set and the public URL is not https: pushes name a placeholder contact, which some push services refuse"
                 );
                 palaver_core::push::PLACEHOLDER_CONTACT.to_string()

@@ -68,6 +68,8 @@ pub fn MailSection() -> impl IntoView {
         });
     };
     let available = move || settings.get().is_some_and(|settings| settings.available);
+    // Said once the settings have come: until then nothing is known either way.
+    let unavailable = move || settings.get().is_some_and(|settings| !settings.available);
     let has_address = move || settings.get().is_some_and(|settings| settings.address.is_some());
     view! {
         <section aria-labelledby="mail-heading" data-testid="mail">
@@ -75,8 +77,13 @@ pub fn MailSection() -> impl IntoView {
             <ErrorLine message=error />
             <Show
                 when=available
-                fallback=|| {
-                    view! { <p data-testid="mail-unavailable">"This server does not send mail."</p> }
+                fallback=move || {
+                    move || {
+                        unavailable()
+                            .then(|| {
+                                view! { <p data-testid="mail-unavailable">"This server does not send mail."</p> }
+                            })
+                    }
                 }
             >
                 <p>

@@ -7,6 +7,10 @@ use crate::components::LocalTime;
 use crate::http;
 use palaver_wire::webhooks::{DeliveryStatus, WebhookDeliveries, WebhookDelivery};
 
+/// How often, and how many times, the list reads itself again while a delivery is pending.
+const PENDING_REREAD_EVERY: std::time::Duration = std::time::Duration::from_secs(3);
+const PENDING_REREADS: u32 = 20;
+
 fn status_words(status: DeliveryStatus) -> &'static str {
     match status {
         DeliveryStatus::Pending => "Pending",
@@ -29,11 +33,23 @@ pub(super) fn DeliveryList(webhook_id: String, refreshed: RwSignal<u32>) -> impl
     let deliveries = RwSignal::new(Vec::<WebhookDelivery>::new());
     let error = RwSignal::new(None::<String>);
     let url = format!("/webhooks/{webhook_id}/deliveries");
+    // Read again while a delivery is pending, so its outcome shows without a press (bounded;
+    // it stops once the list is gone from the page).
     let load = move |url: String| {
         leptos::task::spawn_local(async move {
-            match http::get::<WebhookDeliveries>(&url).await {
-                Ok(list) => deliveries.set(list.deliveries),
-                Err(err) => error.set(Some(err)),
+            for _ in 0..=PENDING_REREADS {
+                let list = match http::get::<WebhookDeliveries>(&url).await {
+                    Ok(list) => list.deliveries,
+                    Err(err) => {
+                        error.try_set(Some(err));
+                        return;
+                    }
+                };
+                let pending = list.iter().any(|delivery| delivery.status == DeliveryStatus::Pending);
+                if deliveries.try_set(list).is_some() || !pending {
+                    return;
+                }
+                crate::browser::sleep(PENDING_REREAD_EVERY).await;
             }
         });
     };

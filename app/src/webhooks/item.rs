@@ -5,7 +5,6 @@ use leptos::prelude::*;
 
 use super::deliveries::DeliveryList;
 use super::events::EventChoices;
-use super::secret::SecretOnce;
 use crate::http;
 use palaver_wire::webhooks::{Webhook, WebhookChange, WebhookPingQueued, WebhookWithSecret};
 
@@ -13,12 +12,13 @@ use palaver_wire::webhooks::{Webhook, WebhookChange, WebhookPingQueued, WebhookW
 pub(super) fn WebhookItem(
     webhook: Webhook,
     error: RwSignal<Option<String>>,
+    /// Where a rotated secret is shown (the section's, so a reload keeps it).
+    secret_shown: RwSignal<Option<WebhookWithSecret>>,
     reload: impl Fn() + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let id = StoredValue::new(webhook.id.clone());
     let url = move |tail: &str| format!("/webhooks/{}{tail}", id.get_value());
     let events = RwSignal::new(webhook.events.clone());
-    let rotated = RwSignal::new(None::<WebhookWithSecret>);
     let shown = RwSignal::new(false);
     let refreshed = RwSignal::new(0_u32);
     let change = move |change: WebhookChange| {
@@ -47,7 +47,7 @@ pub(super) fn WebhookItem(
     let rotate = move |_| {
         leptos::task::spawn_local(async move {
             match http::send::<_, WebhookWithSecret>("POST", &url("/secret"), &()).await {
-                Ok(made) => rotated.set(Some(made)),
+                Ok(made) => secret_shown.set(Some(made)),
                 Err(err) => error.set(Some(err)),
             }
         });
@@ -106,7 +106,6 @@ pub(super) fn WebhookItem(
                     {move || if shown.get() { "Hide deliveries" } else { "Show deliveries" }}
                 </button>
             </div>
-            {move || rotated.get().map(|made| view! { <SecretOnce made /> })}
             <Show when=move || shown.get()>
                 <DeliveryList webhook_id=id.get_value() refreshed />
             </Show>

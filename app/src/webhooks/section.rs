@@ -18,7 +18,9 @@ pub fn WebhooksSection() -> impl IntoView {
     let url = RwSignal::new(String::new());
     let description = RwSignal::new(String::new());
     let events = RwSignal::new(EVENT_CHOICES.map(|(event, _)| event.to_string()).to_vec());
-    let created = RwSignal::new(None::<WebhookWithSecret>);
+    // The secret just made (a new webhook's, or one rotated), shown here so that reloading the
+    // list, which rebuilds its items, does not take it away before it is copied.
+    let secret_shown = RwSignal::new(None::<WebhookWithSecret>);
     let reload = move || {
         leptos::task::spawn_local(async move {
             match http::get::<Webhooks>("/webhooks").await {
@@ -39,7 +41,7 @@ pub fn WebhooksSection() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match http::send::<_, WebhookWithSecret>("POST", "/webhooks", &new).await {
                 Ok(made) => {
-                    created.set(Some(made));
+                    secret_shown.set(Some(made));
                     url.set(String::new());
                     description.set(String::new());
                 }
@@ -82,7 +84,7 @@ pub fn WebhooksSection() -> impl IntoView {
                 <EventChoices events />
                 <button type="submit">"Add webhook"</button>
             </form>
-            {move || created.get().map(|made| view! { <SecretOnce made /> })}
+            {move || secret_shown.get().map(|made| view! { <SecretOnce made /> })}
             {move || {
                 let list = webhooks.get();
                 if list.is_empty() {
@@ -90,7 +92,10 @@ pub fn WebhooksSection() -> impl IntoView {
                 }
                 view! {
                     <ul class="webhooks" data-testid="webhook-list">
-                        {list.into_iter().map(|webhook| view! { <WebhookItem webhook error reload /> }).collect_view()}
+                        {list
+                            .into_iter()
+                            .map(|webhook| view! { <WebhookItem webhook error secret_shown reload /> })
+                            .collect_view()}
                     </ul>
                 }
                     .into_any()
