@@ -80,7 +80,7 @@ fn refusal(headers: &HeaderMap, authority: Option<&str>, origins: &PublicOrigins
 /// A mail link's page (`routes::mail`): its POST carries the whole capability in its path and
 /// reads no cookie, so a post from another site can do nothing the link's holder could not; and
 /// the page sends no referrer, so a browser's post from it says `Origin: null`.
-fn is_mail_link_page(path: &str) -> bool {
+pub(crate) fn is_mail_link_page(path: &str) -> bool {
     path.starts_with("/mail/answer/") || path.starts_with("/mail/confirm/")
 }
 

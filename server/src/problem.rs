@@ -159,7 +159,8 @@ impl IntoResponse for Problem {
     }
 }
 
-/// Where the JSON API's routes are (every one in the route table, no page or server function).
+/// Where the JSON API's routes are (every one in the route table but the pages a mail's links
+/// open, and no other page or server function).
 const API_PREFIXES: [&str; 10] = [
     "/gpt/",
     "/auth/",
@@ -212,7 +213,8 @@ mod tests {
     #[test]
     fn every_route_of_the_table_and_nothing_else_is_the_apis() {
         for route in crate::api_route_table() {
-            assert!(is_api_path(&route.path), "{} is an API route", route.path);
+            let link_page = crate::auth::is_mail_link_page(&route.path);
+            assert!(is_api_path(&route.path) != link_page, "{} is an API route or a mail link's page", route.path);
         }
         for (function, _) in crate::SERVER_FN_ACCESS {
             assert!(!is_api_path(function), "{function} is a server function");
