@@ -41,6 +41,7 @@ use palaver_core::signals::Signals;
 use palaver_core::turn::{TurnDependencies, TurnRunner, TurnSettings};
 use palaver_core::uploads::Uploads;
 use palaver_core::webhooks::{WebhookSettings, Webhooks};
+pub use problem::is_api_path;
 pub use route_table::api_route_table;
 
 /// How Palaver reaches people outside its tabs: Web Push, webhooks and mail (off by default).

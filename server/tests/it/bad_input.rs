@@ -71,8 +71,10 @@ async fn no_bad_input_to_any_route_gets_a_server_error_or_a_body_outside_the_pro
     routes.sort_by_key(|(_, path)| signs_out(path));
     let mut sent = 0;
     for (method, path) in &routes {
-        let paths: Vec<String> = if path.contains("{id}") {
-            BAD_IDS.iter().map(|id| path.replace("{id}", id)).collect()
+        // The pages a mail's links open answer in HTML, as pages do; the rest of the table is the API.
+        let api = palaver_server::is_api_path(path);
+        let paths: Vec<String> = if path.contains("{id}") || path.contains("{token}") {
+            BAD_IDS.iter().map(|id| path.replace("{id}", id).replace("{token}", id)).collect()
         } else {
             vec![path.clone(), format!("{path}?format=%FF&all=maybe&limit=-1&before=%00")]
         };
@@ -80,13 +82,13 @@ async fn no_bad_input_to_any_route_gets_a_server_error_or_a_body_outside_the_pro
             for who in ["", cookie.as_str()] {
                 if method == "GET" {
                     let reply = server.send(method, target, who, "application/json", b"").await;
-                    check(&format!("{method} {target}"), &reply, true);
+                    check(&format!("{method} {target}"), &reply, api);
                     sent += 1;
                     continue;
                 }
                 for (content_type, bad) in bad_bodies() {
                     let reply = server.send(method, target, who, content_type, &bad).await;
-                    check(&format!("{method} {target} ({content_type}, {} bytes)", bad.len()), &reply, true);
+                    check(&format!("{method} {target} ({content_type}, {} bytes)", bad.len()), &reply, api);
                     sent += 1;
                 }
             }

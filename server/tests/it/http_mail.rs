@@ -95,26 +95,28 @@ async fn open(app: &TestApp, path: &str) -> Reply {
     page
 }
 
-/// Sets and confirms ada's address through the mailed link, and turns ask mails on.
-async fn confirmed(app: &TestApp, ada: &TestUser, sink: &SmtpSink) {
-    let set = app.call(Some(ada), "PUT", "/mail/settings/address", Some(json!({"address": "ada@example.test"}))).await;
+/// Sets and confirms `user`'s address (`<name>@example.test`) through the mailed link, and
+/// turns ask mails on.
+async fn confirmed(app: &TestApp, user: &TestUser, sink: &SmtpSink) {
+    let address = format!("{}@example.test", user.username);
+    let set = app.call(Some(user), "PUT", "/mail/settings/address", Some(json!({"address": address}))).await;
     assert_eq!(set.status, StatusCode::ACCEPTED, "{}", set.text);
     let mail = sink.messages(1).await.last().unwrap().clone();
-    assert_eq!(mail["to"], json!(["ada@example.test"]));
+    assert_eq!(mail["to"], json!([address]));
     assert_eq!(mail["subject"], "Confirm your mail address for Palaver");
     let link = links(mail["text"].as_str().unwrap(), "/mail/confirm/").pop().expect("a confirmation link");
     let page = open(app, &link).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
-    assert!(page.text.contains("ada@example.test") && page.text.contains("<form method=\"post\">"));
-    assert_eq!(app.json(ada, "GET", "/mail/settings", None).await.1["confirmed"], false, "a GET confirms nothing");
+    assert!(page.text.contains(&address) && page.text.contains("<form method=\"post\">"));
+    assert_eq!(app.json(user, "GET", "/mail/settings", None).await.1["confirmed"], false, "a GET confirms nothing");
     let done = press(app, &link).await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.text);
     assert!(done.text.contains("Confirmed"), "{}", done.text);
     assert_eq!(press(app, &link).await.status, StatusCode::CONFLICT, "a confirmation link works once");
-    let on = app.call(Some(ada), "PUT", "/mail/settings/asks", Some(json!({"on": true}))).await;
+    let on = app.call(Some(user), "PUT", "/mail/settings/asks", Some(json!({"on": true}))).await;
     assert_eq!(on.status, StatusCode::NO_CONTENT, "{}", on.text);
-    let settings = mail_settings(app, ada).await;
-    assert_eq!(settings, json!({"available": true, "address": "ada@example.test", "confirmed": true, "askMail": true}));
+    let settings = mail_settings(app, user).await;
+    assert_eq!(settings, json!({"available": true, "address": address, "confirmed": true, "askMail": true}));
 }
 
 /// `GET /mail/settings` as `user`, without the request's id.
@@ -252,35 +254,32 @@ async fn no_ask_mail_unconfirmed_or_switched_off_and_a_destructive_approval_has_
     let delete = json!({"toolCalls": [{"id": "call_3", "name": "deleteCompletedTodos", "input": {}}]});
     let script = json!({"responses": [confirm("call_1", "Unconfirmed?"), confirm("call_2", "Switched off?"), delete]});
     let (app, ada, sink) = mailing(script).await;
+    // Ada's address is never confirmed; Bob's is, with ask mails off; Carol's is, with them on.
     let address = json!({"address": " ada@example.test "});
     let set = app.call(Some(&ada), "PUT", "/mail/settings/address", Some(address)).await;
     assert_eq!(set.status, StatusCode::ACCEPTED, "{}", set.text);
-    assert_eq!(
-        app.call(Some(&ada), "PUT", "/mail/settings/asks", Some(json!({"on": true}))).await.status,
-        StatusCode::NO_CONTENT
-    );
-    ask(&app, &ada, "Unconfirmed", None).await;
-    let confirmation = sink.messages(1).await[0].clone();
-    let link = links(confirmation["text"].as_str().unwrap(), "/mail/confirm/").pop().unwrap();
-    assert_eq!(press(&app, &link).await.status, StatusCode::OK);
-    assert_eq!(
-        app.call(Some(&ada), "PUT", "/mail/settings/asks", Some(json!({"on": false}))).await.status,
-        StatusCode::NO_CONTENT
-    );
-    ask(&app, &ada, "Switched off", None).await;
-    assert_eq!(
-        app.call(Some(&ada), "PUT", "/mail/settings/asks", Some(json!({"on": true}))).await.status,
-        StatusCode::NO_CONTENT
-    );
-    app.seed_completed_todo(&ada).await;
-    let (history, _) = ask(&app, &ada, "Clean up", None).await;
+    let on = json!({"on": true});
+    assert_eq!(app.call(Some(&ada), "PUT", "/mail/settings/asks", Some(on)).await.status, StatusCode::NO_CONTENT);
+    let bob = app.user("bob", Role::User).await;
+    confirmed(&app, &bob, &sink).await;
+    let off = json!({"on": false});
+    assert_eq!(app.call(Some(&bob), "PUT", "/mail/settings/asks", Some(off)).await.status, StatusCode::NO_CONTENT);
+    let carol = app.user("carol", Role::User).await;
+    confirmed(&app, &carol, &sink).await;
 
-    // Mails are decided in the order asks are made: once the third's has come, the others' would have.
-    let mails = sink.messages(2).await;
-    assert_eq!(mails.len(), 2, "the confirmation and the approval's mail only: {mails:#?}");
-    let text = mails[1]["text"].as_str().unwrap();
+    ask(&app, &ada, "Unconfirmed", None).await;
+    ask(&app, &bob, "Switched off", None).await;
+    app.seed_completed_todo(&carol).await;
+    let (history, _) = ask(&app, &carol, "Clean up", None).await;
+
+    // One task decides the mails, in the order the asks were made: once Carol's has come, Ada's
+    // and Bob's would have.
+    let mails = sink.messages(4).await;
+    assert_eq!(mails.len(), 4, "three confirmations and Carol's approval only: {mails:#?}");
+    assert_eq!(mails[3]["to"], json!(["carol@example.test"]));
+    let text = mails[3]["text"].as_str().unwrap();
     assert!(links(text, "/mail/answer/").is_empty(), "no answer links: {text}");
-    assert!(!mails[1]["html"].as_str().unwrap().contains("/mail/answer/"));
+    assert!(!mails[3]["html"].as_str().unwrap().contains("/mail/answer/"));
     assert!(text.contains(&format!("Open the conversation: {PUBLIC_URL}/?c={history}")), "{text}");
 }
 
