@@ -85,6 +85,14 @@ test("what was typed, edited or uploaded in a pending card survives a reload, un
     { name: "totals.csv", mimeType: "text/csv", buffer: Buffer.from("item,total\nlunch,12\n") },
   ]);
   await expect(ask.card.getByRole("listitem")).toHaveCount(1);
+  // A file still uploading is not yet part of the draft a reload keeps: wait until it is in it.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        Object.entries(sessionStorage).some(([key, draft]) => key.startsWith("palaver.draft.") && draft.includes("totals.csv")),
+      ),
+    )
+    .toBe(true);
   await reload();
   await expect(ask.card.getByRole("listitem")).toHaveText([/totals\.csv/]);
   await ask.submit.click();
