@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
-use super::{Mail, compose, question_of, store};
+use super::{Mail, compose, store};
 use crate::answer_links::{self, Capability, Surface};
 use crate::error::AppResult;
 use crate::live::Published;
-use crate::push::message::time_left;
+use crate::push::message::{question_of, time_left};
 use crate::push::settings::buttons_outside;
 use crate::turn::store::{StoredPendingAsk, pending_ask};
 use palaver_wire::live::{AskCreated, LiveEvent};

@@ -21,10 +21,10 @@ use crate::answer_links::{self, Capability, Redeemed, Surface};
 use crate::db::Pool;
 use crate::error::{AppError, AppResult, Error};
 use crate::live::LiveHub;
+use crate::push::message::question_of;
 use crate::turn::store::pending_ask;
 use compose::Composed;
 use page::Refusal;
-use palaver_wire::conversation::model::AskEvent;
 
 /// How long a confirmation link works.
 const CONFIRMATION_SECONDS: i64 = 24 * 3600;
@@ -74,14 +74,6 @@ pub struct AnswerPreview {
     pub answer: String,
     /// Where the conversation (or, for an approver, the inbox) opens.
     pub open_url: String,
-}
-
-/// The question of an ask as a person reads it: the card's title, then its text.
-fn question_of(ask: &AskEvent) -> String {
-    match &ask.simple.title {
-        Some(card_title) => format!("{card_title}: {}", ask.simple.text),
-        None => ask.simple.text.clone(),
-    }
 }
 
 /// An address as kept: trimmed, one mailbox, at most [`ADDRESS_MAX_CHARS`] characters.

@@ -32,6 +32,15 @@ pub fn time_left(seconds: Option<i64>) -> Option<String> {
     Some(format!("{count} {unit}{plural} left to answer."))
 }
 
+/// The question of an ask as a person reads it outside Palaver (a notification, a mail): the
+/// card's title, then its text.
+pub fn question_of(ask: &AskEvent) -> String {
+    match &ask.simple.title {
+        Some(card_title) => format!("{card_title}: {}", ask.simple.text),
+        None => ask.simple.text.clone(),
+    }
+}
+
 /// The notification for `ask` in the conversation `history_id`.
 pub fn ask_notification(
     ask: &AskEvent,
@@ -41,10 +50,7 @@ pub fn ask_notification(
     actions: Vec<NotificationAction>,
 ) -> AskNotification {
     let title = title.map(str::trim).filter(|title| !title.is_empty()).unwrap_or("Palaver has a question for you");
-    let question = match &ask.simple.title {
-        Some(card_title) => format!("{card_title}: {}", ask.simple.text),
-        None => ask.simple.text.clone(),
-    };
+    let question = question_of(ask);
     let body = match time_left(seconds_left) {
         Some(left) => format!("{question}\n{left}"),
         None => question,

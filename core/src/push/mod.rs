@@ -105,12 +105,6 @@ pub fn device_name(name: &str) -> Result<String, FieldError> {
     Ok(name.to_string())
 }
 
-/// Whether `endpoint` may receive pushes: https, or http to a loopback address (a push
-/// service running beside Palaver, as the tests' is).
-fn endpoint_allowed(endpoint: &url::Url) -> bool {
-    crate::outbound::https_or_loopback(endpoint)
-}
-
 /// The bytes of a key as browsers send it: base64url, padded or not.
 fn key_bytes(text: &str) -> Option<Vec<u8>> {
     URL_SAFE_NO_PAD.decode(text.trim_end_matches('=')).ok()
@@ -120,7 +114,7 @@ fn key_bytes(text: &str) -> Option<Vec<u8>> {
 pub fn check_subscription(new: &NewPushSubscription) -> Result<CheckedSubscription, Vec<FieldError>> {
     let mut refusals = Vec::new();
     let endpoint = url::Url::parse(&new.endpoint).ok().filter(|endpoint| endpoint.host().is_some());
-    if new.endpoint.len() > ENDPOINT_MAX_CHARS || !endpoint.as_ref().is_some_and(endpoint_allowed) {
+    if new.endpoint.len() > ENDPOINT_MAX_CHARS || !endpoint.as_ref().is_some_and(crate::outbound::https_or_loopback) {
         refusals.push(refusal(
             "endpoint",
             "INVALID_ENDPOINT",
