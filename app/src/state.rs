@@ -6,6 +6,7 @@ use leptos::prelude::LeptosOptions;
 use palaver_core::db::Pool;
 
 use palaver_core::accounts::auth::Accounts;
+use palaver_core::agui::AgUi;
 use palaver_core::conversation::Conversations;
 use palaver_core::live::LiveHub;
 use palaver_core::mail::Mail;
@@ -28,4 +29,5 @@ pub struct AppState {
     pub push: Push,
     pub mail: Mail,
     pub webhooks: Webhooks,
+    pub agui: AgUi,
 }

@@ -7,6 +7,7 @@
 
 pub mod account_deletion;
 pub mod accounts;
+pub mod agui;
 pub mod answer_links;
 pub mod audit;
 pub mod content_policy;

@@ -29,6 +29,7 @@ use leptos_axum::{AxumRouteListing, LeptosRoutes, generate_route_list};
 use palaver_app::state::AppState;
 use palaver_app::{App, shell};
 use palaver_core::accounts::auth::{Accounts, AuthSettings};
+use palaver_core::agui::AgUi;
 use palaver_core::conversation::Conversations;
 use palaver_core::conversation::running::RunningTurns;
 use palaver_core::db::Pool;
@@ -83,7 +84,21 @@ pub fn app_state(
     turn_dependencies.tool_sources.push(Arc::new(mcp.clone()));
     let turns =
         TurnRunner::new(pool.clone(), models, turn_settings, turn_dependencies, running).with_live(live.clone());
-    Ok(AppState { leptos_options, pool, turns, accounts, conversations, uploads, mcp, live, push, webhooks, mail })
+    let agui = AgUi::new(pool.clone(), turns.clone(), conversations.clone());
+    Ok(AppState {
+        leptos_options,
+        pool,
+        turns,
+        accounts,
+        conversations,
+        uploads,
+        mcp,
+        live,
+        push,
+        webhooks,
+        mail,
+        agui,
+    })
 }
 
 /// Every server function and who may call it; a server function missing here fails the

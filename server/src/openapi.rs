@@ -27,6 +27,7 @@ use crate::problem::ProblemBody;
         (name = "admin", description = "Users, for admins"),
         (name = "files", description = "Uploads"),
         (name = "push", description = "Web Push: devices that get notifications, and answers from them"),
+        (name = "agui", description = "AG-UI 1.0: Palaver as an AG-UI agent; its asks are interrupts"),
         (name = "webhooks", description = "Outgoing webhooks: signed posts of your asks and turns, and their deliveries"),
         (name = "mail", description = "Mail: your address, ask mails, and the pages their answer links open"),
         (name = "approvals", description = "Approvals an admin routed to someone other than the person who asked"),

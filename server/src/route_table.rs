@@ -17,7 +17,7 @@ use utoipa_axum::routes;
 use crate::access::{Access, ApiRoute};
 use crate::openapi;
 use crate::routes::{
-    self as r, approvals, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g,
+    self as r, agui, approvals, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g,
     headless as h, mail, push, shares as s, turn as t, webhooks as w,
 };
 
@@ -112,6 +112,10 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(w::rotate_secret)),
         route(Access::Authenticated, routes!(w::deliveries)),
         route(Access::Authenticated, routes!(w::test)),
+        // The handler checks the thread is the caller's (someone else's is 404).
+        route(Access::Authenticated, routes!(agui::run)),
+        route(Access::Authenticated, routes!(agui::attach)),
+        route(Access::Authenticated, routes!(agui::agent_capabilities)),
     ]
 }
 

@@ -8,7 +8,7 @@ use super::card::SIMPLE_CARD_BUTTON_STYLES;
 use super::input::{ASK_KINDS, AskSurface};
 use super::limits::ASK_LIMITS;
 
-const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+pub(super) const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 const REQUEST_ID: &str = "The request's id. Palaver adds it to every JSON response; quote it when reporting a problem.";
 
 fn kinds() -> Value {
@@ -23,15 +23,15 @@ fn tool_call_id() -> Value {
     json!({"type": "string", "minLength": 1, "description": "The pending ask's toolCallId."})
 }
 
-fn bounded(max: usize) -> Value {
+pub(super) fn bounded(max: usize) -> Value {
     json!({"type": "string", "minLength": 1, "maxLength": max})
 }
 
-fn strict(properties: Value, required: &[&str]) -> Value {
+pub(super) fn strict(properties: Value, required: &[&str]) -> Value {
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
 }
 
-fn with(mut schema: Value, extra: Value) -> Value {
+pub(super) fn with(mut schema: Value, extra: Value) -> Value {
     if let (Some(schema), Value::Object(extra)) = (schema.as_object_mut(), extra) {
         schema.extend(extra);
     }
@@ -94,7 +94,7 @@ fn simple_card() -> Value {
     )
 }
 
-fn document(title: &str, description: &str, body: Value) -> Value {
+pub(super) fn document(title: &str, description: &str, body: Value) -> Value {
     with(json!({"$schema": DRAFT_07, "description": description, "title": title}), body)
 }
 
@@ -171,14 +171,19 @@ fn turn_response_document() -> Value {
     )
 }
 
+/// A real calendar date as `YYYY-MM-DD` (leap years included), unanchored.
+pub(super) const CALENDAR_DATE_PATTERN: &str = r"(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))";
+
 /// An ISO 8601 UTC timestamp with seconds (a real calendar date), as `created` is sent.
-const UTC_TIMESTAMP_PATTERN: &str = r"^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$";
+fn utc_timestamp_pattern() -> String {
+    format!(r"^{CALENDAR_DATE_PATTERN}T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$")
+}
 
 fn pending_asks_response_document() -> Value {
     let item = with(
         strict(
             json!({
-                "created": {"type": "string", "format": "date-time", "pattern": UTC_TIMESTAMP_PATTERN, "description": "When the agent asked, as an ISO 8601 UTC timestamp."},
+                "created": {"type": "string", "format": "date-time", "pattern": utc_timestamp_pattern(), "description": "When the agent asked, as an ISO 8601 UTC timestamp."},
                 "historyId": {"type": "string", "minLength": 1, "description": "The conversation the ask belongs to."},
                 "kind": {"type": "string", "enum": kinds()},
                 "simple": simple_card(),
@@ -193,6 +198,18 @@ fn pending_asks_response_document() -> Value {
         "PendingAsksResponse",
         "The response body of GET /gpt/histories/pendingAsks: the caller's pending asks, newest first.",
         json!({"type": "array", "items": item}),
+    )
+}
+
+/// One question's answer in a `QuestionsAnswer`: the ids of the answers picked (each an
+/// `answer_id`, at most `max_picked`) and the user's own answer.
+pub(super) fn question_answer(answer_id: Value, max_picked: usize) -> Value {
+    strict(
+        json!({
+            "custom": bounded(ASK_LIMITS.questions.custom_max_length),
+            "picked": {"type": "array", "items": answer_id, "maxItems": max_picked},
+        }),
+        &["picked"],
     )
 }
 
@@ -232,13 +249,7 @@ fn question_set_document() -> Value {
         ),
         json!({"title": "QuestionSet"}),
     );
-    let picked = strict(
-        json!({
-            "custom": bounded(q.custom_max_length),
-            "picked": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": q.answers_max},
-        }),
-        &["picked"],
-    );
+    let picked = question_answer(json!({"type": "string", "minLength": 1}), q.answers_max);
     let answer_content = with(
         strict(
             json!({"answers": {"type": "object", "propertyNames": {"pattern": "^q[1-9][0-9]*$"}, "additionalProperties": picked}}),

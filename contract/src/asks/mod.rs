@@ -2,6 +2,7 @@
 //! simple card. Pure (no I/O, no Leptos), compiled for the server and the browser alike, so
 //! both run the very same validators.
 
+pub mod answer_schema;
 mod ask;
 mod card;
 mod check;

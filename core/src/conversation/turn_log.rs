@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use futures::StreamExt;
 use tokio::sync::watch;
 
 use palaver_wire::conversation::model::TurnEvent;
@@ -126,6 +127,33 @@ impl TurnLog {
     pub fn since(&self, stream_id: &str, from: usize) -> Option<(Vec<TurnEvent>, bool)> {
         let state = self.state();
         (state.stream_id == stream_id).then(|| (state.events.get(from..).unwrap_or_default().to_vec(), state.ended))
+    }
+}
+
+impl Attached {
+    /// The events from where the client starts, each with its number in the stream, as they
+    /// come; the stream ends with the turn's (or when the turn moves on to another stream).
+    pub fn events(self) -> impl futures::Stream<Item = (usize, TurnEvent)> + Send + 'static {
+        futures::stream::unfold((self, false), |(mut attached, finished)| async move {
+            loop {
+                if finished {
+                    return None;
+                }
+                // Taken before reading, so a change between the read and the wait is not missed.
+                attached.changed.borrow_and_update();
+                let (events, ended) = attached.log.since(&attached.stream_id, attached.next)?;
+                if !events.is_empty() {
+                    let first = attached.next;
+                    attached.next += events.len();
+                    let numbered: Vec<(usize, TurnEvent)> = (first..).zip(events).collect();
+                    return Some((futures::stream::iter(numbered), (attached, ended)));
+                }
+                if ended || attached.changed.changed().await.is_err() {
+                    return None;
+                }
+            }
+        })
+        .flatten()
     }
 }
 

@@ -1,5 +1,6 @@
 //! The HTTP API. Each module is a thin adapter over the app's runner and store.
 
+pub mod agui;
 pub mod approvals;
 pub mod ask_reopen;
 pub mod audit;

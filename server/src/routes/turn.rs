@@ -83,30 +83,10 @@ pub async fn attach(
         futures::stream::once(
             async move { Ok(Event::default().data(serde_json::to_string(&first).unwrap_or_default())) },
         );
-    let events = futures::stream::unfold((attached, false), |(mut attached, finished)| async move {
-        loop {
-            if finished {
-                return None;
-            }
-            // Taken before reading, so a change between the read and the wait is not missed.
-            attached.changed.borrow_and_update();
-            let (events, ended) = attached.log.since(&attached.stream_id, attached.next)?;
-            if !events.is_empty() {
-                let first = attached.next;
-                attached.next += events.len();
-                let stream_id = attached.stream_id.clone();
-                let batch: Vec<Result<Event, Infallible>> = (first..)
-                    .zip(&events)
-                    .map(|(n, event)| Ok(sse_event(Some(&format!("{stream_id}.{n}")), event)))
-                    .collect();
-                return Some((futures::stream::iter(batch), (attached, ended)));
-            }
-            if ended || attached.changed.changed().await.is_err() {
-                return None;
-            }
-        }
-    })
-    .flatten();
+    let stream_id = attached.stream_id.clone();
+    let events = attached
+        .events()
+        .map(move |(n, event)| Ok::<_, Infallible>(sse_event(Some(&format!("{stream_id}.{n}")), &event)));
     Ok(Sse::new(opening.chain(events)).keep_alive(KeepAlive::default()).into_response())
 }
 

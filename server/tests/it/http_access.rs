@@ -131,6 +131,10 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         // A capability nobody was given: whoever sends it, signed in or not, gets 404.
         ("POST", "/push/answer") => (path.into(), Some(json!({"token": "A".repeat(43)}))),
         ("GET", "/webhooks") => (path.into(), None),
+        // A run with nothing new on a new thread: a sync, which runs no turn.
+        ("POST", "/agui") => (path.into(), Some(json!({"threadId": "probe", "runId": "r", "messages": []}))),
+        ("GET", "/agui/threads/{thread_id}/stream") => ("/agui/threads/none/stream".into(), None),
+        ("GET", "/agui/capabilities") => (path.into(), None),
         ("POST", "/webhooks") => (path.into(), Some(json!({"url": "https://hooks.example.test/probe"}))),
         // No such webhook: past the access check they are 404s.
         ("PATCH", "/webhooks/{id}") => ("/webhooks/none".into(), Some(json!({"enabled": false}))),
@@ -242,6 +246,7 @@ async fn every_api_route_follows_its_access_rule() {
             || (route.path.ends_with("/branches") && owner.status == StatusCode::BAD_REQUEST)
             || (route.path == "/push/subscriptions/{id}" && owner.status == StatusCode::NOT_FOUND)
             || (route.path.starts_with("/webhooks/{id}") && owner.status == StatusCode::NOT_FOUND)
+            || (route.path == "/agui/threads/{thread_id}/stream" && owner.status == StatusCode::NOT_FOUND)
             || (route.path == "/mail/settings/address" && method == "PUT" && owner.status == StatusCode::CONFLICT)
             || (route.path.starts_with("/mail/settings/") && owner.status == StatusCode::NOT_FOUND)
             || (route.path == "/auth/me" && method == "DELETE" && owner.status == StatusCode::BAD_REQUEST);

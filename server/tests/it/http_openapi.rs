@@ -418,6 +418,17 @@ async fn every_route_answers_as_the_document_says() {
     c.call(&app, Some(&ada), "DELETE", &webhook, "/webhooks/{id}", None).await;
     c.call(&app, Some(&ada), "DELETE", &webhook, "/webhooks/{id}", None).await;
 
+    // AG-UI: a run with nothing new (a sync: no turn), a refused one, the capabilities, and
+    // attaching to a thread that never ran.
+    let sync = Some(json!({"threadId": "openapi", "runId": "r1", "messages": []}));
+    c.call(&app, Some(&ada), "POST", "/agui", "/agui", sync).await;
+    c.call(&app, Some(&ada), "POST", "/agui", "/agui", Some(json!({"threadId": "no run id"}))).await;
+    c.call(&app, Some(&ada), "GET", "/agui/capabilities", "/agui/capabilities", None).await;
+    c.call(&app, Some(&ada), "GET", "/agui/threads/openapi/stream", "/agui/threads/{thread_id}/stream", None).await;
+    // A conversation of hers is a thread under its own id: nothing runs there (204).
+    let thread = format!("/agui/threads/{}/stream", one.trim_start_matches("/gpt/histories/"));
+    c.call(&app, Some(&ada), "GET", &thread, "/agui/threads/{thread_id}/stream", None).await;
+
     c.call(&app, Some(&ada), "DELETE", &one, "/gpt/histories/{id}", None).await;
     let missing = c.call(&app, Some(&ada), "GET", &one, "/gpt/histories/{id}", None).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);

@@ -17,6 +17,7 @@ mod cli_users;
 mod fencing;
 mod http_access;
 mod http_accounts;
+mod http_agui;
 mod http_approvals;
 mod http_ask_reopen;
 mod http_asks;

@@ -1,0 +1,126 @@
+//! What a run does, decided from the conversation as stored and what the client sent: the
+//! AG-UI interrupt rules.
+//!
+//! - A resume entry that names the open interrupt answers it; one that names an interrupt
+//!   answered before (here, or in the chat, the watch, the API) changes nothing and is said
+//!   back (`alreadyAnswered`), so replaying a resume is safe.
+//! - Resolving an expired interrupt, or naming one never asked here, is an error; cancelling
+//!   an expired one is how a client gets past it, and changes nothing.
+//! - While an interrupt is open, a run must address it: a new message instead is an error.
+//! - A run with nothing new only syncs: the snapshot, and what is open now.
+
+use ag_ui::outcome::{ResumeEntry, ResumeStatus};
+use serde_json::Value;
+
+use palaver_wire::conversation::model::{AskEvent, AskStatus, HistoryRow};
+use palaver_wire::error::FieldError;
+
+use super::interrupt::answer_of;
+
+#[derive(Debug, PartialEq)]
+pub enum Plan {
+    /// No turn: the snapshot, the open interrupt if any, and the resumed interrupts that were
+    /// answered before.
+    Sync {
+        already: Vec<String>,
+    },
+    /// A turn on the client's new message(s); `taken`: their ids.
+    Prompt {
+        text: String,
+        taken: Vec<String>,
+    },
+    /// A turn resumed by the answer to the open interrupt.
+    Answer {
+        tool_call_id: String,
+        answer: Value,
+    },
+    Refuse(Refusal),
+}
+
+/// A run refused after it started: `RUN_ERROR`'s code and message, and the contract's errors
+/// of an answer that did not check.
+#[derive(Debug, PartialEq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+    pub errors: Vec<FieldError>,
+}
+
+impl Refusal {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), errors: Vec::new() }
+    }
+}
+
+pub fn plan(
+    pending: Option<&AskEvent>,
+    rows: &[HistoryRow],
+    resume: &[ResumeEntry],
+    new: Vec<(String, String)>,
+) -> Plan {
+    let mut already = Vec::new();
+    let mut answer = None;
+    for entry in resume {
+        let id = entry.interrupt_id.as_str();
+        if let Some(ask) = pending.filter(|ask| ask.tool_call_id == id) {
+            if answer.is_some() {
+                return Plan::Refuse(Refusal::new(
+                    "duplicate_resume",
+                    format!("The resume names interrupt {id} twice."),
+                ));
+            }
+            answer = Some((id.to_string(), answer_of(entry, ask)));
+            continue;
+        }
+        match status_of(rows, id) {
+            // AG-UI clients get past an expired interrupt by cancelling it: that is no error.
+            Some((AskStatus::Expired, _)) if entry.status == ResumeStatus::Cancelled => already.push(id.to_string()),
+            Some((AskStatus::Expired, expired_at)) => {
+                let when = expired_at.map(|at| format!(" at {at}")).unwrap_or_default();
+                return Plan::Refuse(Refusal::new(
+                    "interrupt_expired",
+                    format!("Interrupt {id} expired{when} before it was answered; it can no longer be resumed."),
+                ));
+            }
+            Some(_) => already.push(id.to_string()),
+            None => {
+                return Plan::Refuse(Refusal::new(
+                    "unknown_interrupt",
+                    format!("This thread has no interrupt {id}: resume one a run of this thread ended with."),
+                ));
+            }
+        }
+    }
+    if !new.is_empty() {
+        if let Some(ask) = pending {
+            let message = match answer {
+                Some(_) => "Send the resume alone: a new message cannot come with it.".to_string(),
+                None => format!(
+                    "Interrupt {} waits for an answer: resume it (resolved or cancelled) before sending a new message.",
+                    ask.tool_call_id
+                ),
+            };
+            return Plan::Refuse(Refusal::new("interrupt_pending", message));
+        }
+        let (taken, texts): (Vec<String>, Vec<String>) = new.into_iter().unzip();
+        return Plan::Prompt { text: texts.join("\n\n"), taken };
+    }
+    match answer {
+        Some((tool_call_id, answer)) => Plan::Answer { tool_call_id, answer },
+        None => Plan::Sync { already },
+    }
+}
+
+/// How the ask of call `id` ended, and when it expired (if it did); `None` when no ask of
+/// that id is in the conversation.
+fn status_of<'r>(rows: &'r [HistoryRow], id: &str) -> Option<(AskStatus, Option<&'r str>)> {
+    rows.iter().find_map(|row| match row {
+        HistoryRow::ToolCall { tool_call_id, ask: Some(ask), .. } if tool_call_id == id => {
+            Some((ask.status, ask.expired_at.as_deref()))
+        }
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests;
