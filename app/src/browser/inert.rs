@@ -22,6 +22,10 @@ pub fn shows_end(_element: &Element) -> bool {
 
 pub fn scroll_to_newest(_element: &Element) {}
 
+pub fn scroll_top(_element: &Element) -> i32 {
+    0
+}
+
 pub fn shows_start(_element: &Element) -> bool {
     false
 }

@@ -11,13 +11,16 @@ pub(super) struct Follow {
     element: NodeRef<Section>,
     /// The reader is at the end: new content scrolls into view.
     pinned: StoredValue<bool>,
+    /// Where the box was scrolled to at the last scroll event.
+    last_top: StoredValue<i32>,
     /// New content arrived while the reader was up the page.
     behind: RwSignal<bool>,
 }
 
 /// Follows `element` whenever what `changes` reads changes.
 pub(super) fn use_follow_newest(element: NodeRef<Section>, changes: impl Fn() + 'static) -> Follow {
-    let follow = Follow { element, pinned: StoredValue::new(true), behind: RwSignal::new(false) };
+    let follow =
+        Follow { element, pinned: StoredValue::new(true), last_top: StoredValue::new(0), behind: RwSignal::new(false) };
     Effect::new(move |_| {
         changes();
         // After the browser has laid out the new content.
@@ -36,13 +39,20 @@ impl Follow {
         }
     }
 
-    /// The reader scrolled: at the end again, the transcript follows anew.
+    /// The box scrolled: at the end again, the transcript follows anew; up the page, the reader
+    /// left the end. A scroll that did not go up leaves following as it was: the page's own
+    /// scroll to the end is reported after the browser lays out what came next, so content
+    /// that grew meanwhile must not read as the reader leaving.
     pub(super) fn scrolled(self) {
         let Some(element) = self.element.get_untracked() else { return };
-        let at_end = crate::browser::shows_end(&element);
-        self.pinned.set_value(at_end);
-        if at_end {
+        let top = crate::browser::scroll_top(&element);
+        let went_up = top < self.last_top.get_value();
+        self.last_top.set_value(top);
+        if crate::browser::shows_end(&element) {
+            self.pinned.set_value(true);
             self.behind.set(false);
+        } else if went_up {
+            self.pinned.set_value(false);
         }
     }
 

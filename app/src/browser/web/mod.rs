@@ -20,7 +20,8 @@ pub use live::listen_live;
 pub use page::{
     absolute_url, apple_keyboard, caret_at_start, click_along, click_if_enabled, copy_text, distance_to_end, fit_frame,
     fit_to_content, focus_along, focus_first, focus_if_free, go_to, keep_distance_to_end, open_link,
-    resolves_to_this_origin, scroll_to_newest, set_root_attribute, set_title, show_modal, shows_end, shows_start,
+    resolves_to_this_origin, scroll_to_newest, scroll_top, set_root_attribute, set_title, show_modal, shows_end,
+    shows_start,
 };
 pub use push::{
     device_name_guess, new_tab_id, on_visibility_change, page_visible, push_supported, subscribe_push,

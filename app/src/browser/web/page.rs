@@ -16,6 +16,11 @@ pub fn shows_end(element: &web_sys::Element) -> bool {
     element.scroll_top() + element.client_height() >= element.scroll_height() - END_SLACK
 }
 
+/// How far a scrolled box is scrolled down, in pixels.
+pub fn scroll_top(element: &web_sys::Element) -> i32 {
+    element.scroll_top()
+}
+
 /// How near its start (in pixels) a scrolled box counts as showing it: earlier rows are read
 /// a little before the reader gets there.
 const START_SLACK: i32 = 300;
