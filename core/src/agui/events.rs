@@ -57,6 +57,8 @@ impl RunEvents {
     pub fn map(&mut self, event: &TurnEvent) -> Vec<Event> {
         let mut out = Vec::new();
         match event {
+            // An approval's call is the call it guards, whose own result follows.
+            TurnEvent::AskResolved { ask_resolved } if is_approval(&ask_resolved.tool_call_id) => {}
             TurnEvent::AskResolved { ask_resolved } => {
                 let content = match &self.answered {
                     Some((id, answer)) if *id == ask_resolved.tool_call_id => answer.clone(),
@@ -165,14 +167,14 @@ impl RunEvents {
         self.said_anything = true;
     }
 
-    /// An ask is the call of an ask tool, or (an approval, an elicitation, an argument form)
-    /// stands for the call it holds up: either way a call the interrupt names.
+    /// An ask is a call the interrupt names: an approval, the call it guards (streamed when
+    /// the model made it); any other ask, a call of the ask tool of its kind (the model's own
+    /// ask is one; an MCP server's question or an argument form reads as one).
     fn ask_call(&mut self, out: &mut Vec<Event>, ask: &AskEvent) {
-        let name = match &ask.tool_name {
-            Some(name) => name.clone(),
-            None => format!("ask_{}", ask.kind.as_str()),
-        };
-        self.tool_call(out, &ask.tool_call_id, &name, &ask.input);
+        if ask.guarded_call_id.is_some() {
+            return;
+        }
+        self.tool_call(out, &ask.tool_call_id, &ask.kind.tool_name(), &ask.input);
     }
 
     fn tool_result(&mut self, tool_call_id: &str, result: &Value) -> Event {
@@ -183,6 +185,11 @@ impl RunEvents {
         };
         Event::tool_call_result(self.next_message_id(), tool_call_id, content)
     }
+}
+
+/// Whether an ask's id is an approval's (Palaver mints them so).
+fn is_approval(ask_id: &str) -> bool {
+    ask_id.starts_with(crate::turn::store::APPROVAL_PREFIX)
 }
 
 #[cfg(test)]

@@ -4,12 +4,13 @@ use ag_ui::JsonObject;
 use ag_ui::outcome::{Interrupt, ResumeEntry, ResumeStatus};
 use serde_json::{Value, json};
 
+use crate::turn::client_tools::OpenCall;
 use palaver_contract::asks::answer_schema::answer_schema_with_patterns;
 use palaver_contract::asks::{Ask, parse_stored_ask};
 use palaver_wire::conversation::model::{AskEvent, AskOrigin};
 
 /// The interrupt a pending ask ends a run with. Its id is the ask's tool call id (the id an
-/// answer names everywhere), and so is the call it is about.
+/// answer names everywhere); the call it is about is the ask's own, or an approval's guarded call.
 pub fn interrupt(ask: &AskEvent) -> Interrupt {
     let reason = match ask.origin {
         Some(AskOrigin::Approval) => "confirmation",
@@ -32,12 +33,27 @@ pub fn interrupt(ask: &AskEvent) -> Interrupt {
         id: ask.tool_call_id.clone(),
         reason: reason.into(),
         message: Some(ask.simple.text.clone()),
-        tool_call_id: Some(ask.tool_call_id.as_str().into()),
+        tool_call_id: Some(ask.guarded_call_id.as_deref().unwrap_or(&ask.tool_call_id).into()),
         response_schema: parsed(ask)
             .map(|parsed| answer_schema_with_patterns(&parsed, &ask.field_patterns))
             .and_then(into_object),
         expires_at: ask.expires_at.clone(),
         metadata: into_object(json!({"palaver": palaver})),
+        subagent_run_id: None,
+    }
+}
+
+/// The interrupt an open call of the client's own tool is: the app runs it, and the resume's
+/// payload is its result (cancelled: it did not run).
+pub fn client_call(call: &OpenCall<'_>) -> Interrupt {
+    Interrupt {
+        id: call.id.to_string(),
+        reason: "tool_call".into(),
+        message: Some(format!("The app runs its tool {}.", call.name)),
+        tool_call_id: Some(call.id.into()),
+        response_schema: None,
+        expires_at: None,
+        metadata: into_object(json!({"palaver": {"toolName": call.name, "arguments": call.args}})),
         subagent_run_id: None,
     }
 }

@@ -7,7 +7,7 @@
 
 use ag_ui::message::{AssistantMessage, InputContent, Message, ToolMessage, UserContent, UserMessage};
 use ag_ui::tool::{FunctionCall, ToolCall};
-use palaver_wire::conversation::model::HistoryRow;
+use palaver_wire::conversation::model::{AskOrigin, HistoryRow};
 
 /// The id of a conversation's row, as snapshots name it.
 pub fn row_message_id(history_id: &str, index: usize) -> String {
@@ -23,19 +23,36 @@ fn is_row_id(history_id: &str, id: &str) -> bool {
 
 /// The conversation's rows as AG-UI messages: a user row is a user message, a reply an
 /// assistant message, each run of tool-call rows one assistant message with those calls, and
-/// a tool result a tool message (its result as JSON text).
+/// a tool result a tool message (its result as JSON text). An approval is not a call of its
+/// own (the call it guards is, with its result); another ask is a call of its kind's ask tool,
+/// as the runs stream it.
 pub fn snapshot(history_id: &str, rows: &[HistoryRow]) -> Vec<Message> {
+    let approvals: Vec<&str> = rows
+        .iter()
+        .filter_map(|row| match row {
+            HistoryRow::ToolCall { tool_call_id, ask: Some(ask), .. } if ask.origin == Some(AskOrigin::Approval) => {
+                Some(tool_call_id.as_str())
+            }
+            _ => None,
+        })
+        .collect();
     let mut messages: Vec<Message> = Vec::with_capacity(rows.len());
     for (index, row) in rows.iter().enumerate() {
         let id = row_message_id(history_id, index);
         match row {
+            HistoryRow::ToolCall { tool_call_id, .. } | HistoryRow::ToolResult { tool_call_id, .. }
+                if approvals.contains(&tool_call_id.as_str()) => {}
             HistoryRow::User { text, .. } => messages.push(Message::user(id, text.as_str())),
             HistoryRow::Assistant { text, .. } => messages.push(Message::assistant(id, text.as_str())),
-            HistoryRow::ToolCall { tool_name, tool_call_id, args, .. } => {
+            HistoryRow::ToolCall { tool_name, tool_call_id, args, ask, .. } => {
+                let name = match ask {
+                    Some(ask) if ask.origin.is_some() => ask.kind.tool_name(),
+                    _ => tool_name.clone(),
+                };
                 let call = ToolCall {
                     id: tool_call_id.as_str().into(),
                     kind: Default::default(),
-                    function: FunctionCall { name: tool_name.clone(), arguments: args.to_string() },
+                    function: FunctionCall { name, arguments: args.to_string() },
                     encrypted_value: None,
                     metadata: None,
                 };
@@ -121,6 +138,7 @@ mod tests {
                 ask: None,
                 allowed_by: None,
                 model_call_id: None,
+                client_tool: false,
             },
             HistoryRow::ToolResult {
                 tool_name: "ask_choice".into(),

@@ -27,6 +27,7 @@ use crate::accounts::auth::Caller;
 use crate::conversation::Conversations;
 use crate::db::Pool;
 use crate::error::{AppError, AppResult};
+use crate::turn::client_tools::{ClientTool, open_calls};
 use crate::turn::{TurnInput, TurnRequest, TurnRunner};
 
 pub use events::BLOCKS_ACTIVITY;
@@ -62,6 +63,8 @@ impl AgUi {
     /// while an interrupt is open is the run's `RUN_ERROR`.
     pub async fn run(&self, caller: Caller, input: RunAgentInput) -> AppResult<RunStream> {
         check_thread_id(input.thread_id.as_str())?;
+        let client_tools = client_tools_of(&input);
+        self.turns.check_client_tools(&client_tools)?;
         let thread = self.thread(&caller, input.thread_id.as_str()).await?;
         let view = match &thread.history_id {
             Some(id) => Some(self.conversations.read(&caller, id).await?),
@@ -77,6 +80,7 @@ impl AgUi {
         let rows = view.as_ref().map(|view| view.rows.as_slice()).unwrap_or_default();
         let resume = input.resume.clone().unwrap_or_default();
         let ends = Ends { thread_id: thread.id.clone(), run_id: input.run_id.to_string(), state: input.state.clone() };
+        let mut claimed = Vec::new();
         let (turn_input, taken, answered) = match plan::plan(pending, rows, &resume, new) {
             Plan::Refuse(refusal) => return Ok(ends.refused(refusal)),
             Plan::Sync { already } => return Ok(Self::sync(ends, view, already)),
@@ -86,16 +90,29 @@ impl AgUi {
                 Vec::new(),
                 Some((tool_call_id, answer)),
             ),
+            Plan::ToolResults(results) => {
+                let ids: Vec<String> = results.iter().map(|result| result.call_id.clone()).collect();
+                let history_id = view.as_ref().map(|view| view.id.clone()).unwrap_or_default();
+                // Of two resumes at once, one claims the calls; the other is told they were answered.
+                if !store::claim_results(&self.pool, &history_id, &ids).await? {
+                    let view = self.conversations.read(&caller, &history_id).await?;
+                    return Ok(Self::sync(ends, Some(view), ids));
+                }
+                claimed = ids;
+                (TurnInput::ToolResults(results), Vec::new(), None)
+            }
         };
         let history_id = match thread.history_id {
             Some(id) => id,
             None => self.bind_new(&caller, &thread.id).await?,
         };
         store::start_run(&self.pool, &thread.id, &ends.run_id, &taken).await?;
-        let request = TurnRequest::plain(caller.clone(), Some(history_id.clone()), turn_input, AskSurface::Full);
+        let mut request = TurnRequest::plain(caller.clone(), Some(history_id.clone()), turn_input, AskSurface::Full);
+        request.client_tools = client_tools;
         let handle = match self.turns.start(request).await {
             Ok(handle) => handle,
             Err(error) => {
+                store::release_results(&self.pool, &history_id, &claimed).await?;
                 return match refusal_of(error.kind()) {
                     Some(Ok(refusal)) => Ok(ends.refused(refusal)),
                     // Answered elsewhere first (a race it lost): nothing changes, and it is said.
@@ -268,8 +285,12 @@ impl Ends {
             }),
         );
         let rows = view.map(|view| messages::snapshot(&view.id, &view.rows)).unwrap_or_default();
+        let calls = view.map(|view| open_calls(&view.rows)).unwrap_or_default();
         let outcome = match pending {
             Some(ask) => RunOutcome::interrupt(vec![interrupt::interrupt(ask)]),
+            None if !calls.is_empty() => {
+                RunOutcome::interrupt(calls.iter().map(interrupt::client_call).collect::<Vec<_>>())
+            }
             None => RunOutcome::Success,
         };
         let mut finished = RunFinishedEvent::new(self.thread_id.as_str(), self.run_id.as_str()).with_outcome(outcome);
@@ -331,6 +352,23 @@ fn refusal_of(error: &AppError) -> Option<Result<Refusal, String>> {
         | AppError::ReplyRunning => Ok(Refusal::new("resume_refused", error.to_string())),
         _ => return None,
     })
+}
+
+/// The tools the client offers, as the turn offers them to the model (a tool without
+/// parameters takes an object).
+fn client_tools_of(input: &RunAgentInput) -> Vec<ClientTool> {
+    input
+        .tools
+        .iter()
+        .map(|tool| ClientTool {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            parameters: match &tool.parameters {
+                Value::Null => json!({"type": "object", "properties": {}}),
+                parameters => parameters.clone(),
+            },
+        })
+        .collect()
 }
 
 fn check_thread_id(id: &str) -> AppResult<()> {

@@ -7,6 +7,8 @@
 //! - Resolving an expired interrupt, or naming one never asked here, is an error; cancelling
 //!   an expired one is how a client gets past it, and changes nothing.
 //! - While an interrupt is open, a run must address it: a new message instead is an error.
+//! - The calls of the client's own tools the last run left open are interrupts too: one
+//!   resume answers them all, each with the tool's result (or cancelled: not run).
 //! - A run with nothing new only syncs: the snapshot, and what is open now.
 
 use ag_ui::outcome::{ResumeEntry, ResumeStatus};
@@ -16,6 +18,10 @@ use palaver_wire::conversation::model::{AskEvent, AskStatus, HistoryRow};
 use palaver_wire::error::FieldError;
 
 use super::interrupt::answer_of;
+use crate::turn::client_tools::{self, ClientResult};
+
+/// What a call of the client's tool is told when the client cancelled it.
+const CANCELLED_CALL: &str = "The app did not run this call: the user cancelled it.";
 
 #[derive(Debug, PartialEq)]
 pub enum Plan {
@@ -34,6 +40,8 @@ pub enum Plan {
         tool_call_id: String,
         answer: Value,
     },
+    /// A turn that goes on from the results of the client's calls.
+    ToolResults(Vec<ClientResult>),
     Refuse(Refusal),
 }
 
@@ -60,8 +68,29 @@ pub fn plan(
 ) -> Plan {
     let mut already = Vec::new();
     let mut answer = None;
+    // While an ask is open, the client's calls wait behind it (a step pauses on one or the other).
+    let open_calls = if pending.is_none() { client_tools::open_calls(rows) } else { Vec::new() };
+    let mut results: Vec<ClientResult> = Vec::new();
     for entry in resume {
         let id = entry.interrupt_id.as_str();
+        if open_calls.iter().any(|call| call.id == id) {
+            if results.iter().any(|result| result.call_id == id) {
+                return Plan::Refuse(Refusal::new(
+                    "duplicate_resume",
+                    format!("The resume names interrupt {id} twice."),
+                ));
+            }
+            let result = match entry.status {
+                ResumeStatus::Resolved => entry.payload.clone().unwrap_or(Value::Null),
+                ResumeStatus::Cancelled => serde_json::json!({"error": CANCELLED_CALL}),
+            };
+            results.push(ClientResult { call_id: id.to_string(), result });
+            continue;
+        }
+        if client_tools::answered(rows, id) {
+            already.push(id.to_string());
+            continue;
+        }
         if let Some(ask) = pending.filter(|ask| ask.tool_call_id == id) {
             if answer.is_some() {
                 return Plan::Refuse(Refusal::new(
@@ -90,6 +119,35 @@ pub fn plan(
                 ));
             }
         }
+    }
+    let unanswered: Vec<&str> =
+        open_calls.iter().map(|call| call.id).filter(|id| results.iter().all(|result| result.call_id != *id)).collect();
+    if !results.is_empty() && !unanswered.is_empty() {
+        return Plan::Refuse(Refusal::new(
+            "interrupt_pending",
+            format!(
+                "One resume answers every open call of the app's tools; {} is not answered.",
+                unanswered.join(", ")
+            ),
+        ));
+    }
+    if !new.is_empty() && !unanswered.is_empty() {
+        return Plan::Refuse(Refusal::new(
+            "interrupt_pending",
+            format!(
+                "The app's tool calls {} wait for their results: resume them before sending a new message.",
+                unanswered.join(", ")
+            ),
+        ));
+    }
+    if !results.is_empty() {
+        if !new.is_empty() {
+            return Plan::Refuse(Refusal::new(
+                "interrupt_pending",
+                "Send the resume alone: a new message cannot come with it.",
+            ));
+        }
+        return Plan::ToolResults(results);
     }
     if !new.is_empty() {
         if let Some(ask) = pending {

@@ -67,3 +67,37 @@ pub async fn taken_of(pool: &Pool, thread_id: &str, ids: &[String]) -> AppResult
         .await?;
     Ok(rows.into_iter().map(|(id,)| id).filter(|id| ids.contains(id)).collect())
 }
+
+/// Claims the calls of the client's tools a resume answers: all of them, or none when another
+/// resume claimed one first (then `false`, and nothing is written).
+pub async fn claim_results(pool: &Pool, history_id: &str, call_ids: &[String]) -> AppResult<bool> {
+    let mut tx = pool.begin().await?;
+    for call_id in call_ids {
+        let claimed = sqlx::query(
+            "INSERT INTO agui_client_results (history_id, tool_call_id) VALUES ($1, $2)
+             ON CONFLICT (history_id, tool_call_id) DO NOTHING",
+        )
+        .bind(history_id)
+        .bind(call_id)
+        .execute(&mut *tx)
+        .await?;
+        if claimed.rows_affected() == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Gives claims back: the turn they were for could not start.
+pub async fn release_results(pool: &Pool, history_id: &str, call_ids: &[String]) -> AppResult<()> {
+    for call_id in call_ids {
+        sqlx::query("DELETE FROM agui_client_results WHERE history_id = $1 AND tool_call_id = $2")
+            .bind(history_id)
+            .bind(call_id)
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
+}

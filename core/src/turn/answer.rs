@@ -285,6 +285,13 @@ impl Turn {
                 self.deny_waiting_approvals(&pending).await;
                 Some(serde_json::to_string(&response).unwrap_or_default())
             }
+            TurnInput::ToolResults(results) => {
+                let results = results.clone();
+                self.prepare_from_results(&results).await;
+                let told: Vec<_> =
+                    results.iter().map(|result| json!({result.call_id.clone(): result.result})).collect();
+                Some(serde_json::to_string(&told).unwrap_or_default())
+            }
         }
     }
 

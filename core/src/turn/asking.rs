@@ -67,6 +67,7 @@ impl Turn {
             url: None,
             link_host: None,
             arguments: None,
+            guarded_call_id: None,
             expires_at: None,
             field_patterns: Vec::new(),
             grantable: matches!(from, AskFrom::Approval { grantable: true, .. }),
@@ -81,7 +82,6 @@ impl Turn {
             created: String::new(),
             model_call_id: None,
             approval_id: None,
-            guarded_call_id: None,
             asked_by_call: None,
             preflight: None,
             held_step: None,
@@ -89,7 +89,7 @@ impl Turn {
         match from {
             AskFrom::Model { call_id } => stored.model_call_id = Some(call_id),
             AskFrom::Approval { call_id, server, arguments, .. } => {
-                (stored.approval_id, stored.guarded_call_id) = (Some(id.clone()), Some(call_id));
+                (stored.approval_id, stored.ask.guarded_call_id) = (Some(id.clone()), Some(call_id));
                 (stored.ask.server, stored.ask.arguments) = (server, Some(arguments));
             }
             AskFrom::Elicitation { call_id, server, url, .. } => {
@@ -105,6 +105,7 @@ impl Turn {
             ask: Some(RowAsk { kind, status: AskStatus::Pending, origin, expired_at: None }),
             allowed_by: None,
             model_call_id: stored.model_call_id.clone(),
+            client_tool: false,
         };
         Pause { stored, row, after: Vec::new(), ttl }
     }

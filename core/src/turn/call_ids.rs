@@ -97,6 +97,7 @@ mod tests {
                 ask: None,
                 allowed_by: None,
                 model_call_id: None,
+                client_tool: false,
             },
             HistoryRow::ToolCall {
                 tool_name: "ask_confirm".into(),
@@ -105,6 +106,7 @@ mod tests {
                 ask: None,
                 allowed_by: None,
                 model_call_id: Some("call_3".into()),
+                client_tool: false,
             },
         ];
         let mut ids = CallIds::taken_by(rows.iter(), &[]);

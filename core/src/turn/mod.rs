@@ -12,6 +12,8 @@ mod ask_preview;
 mod asking;
 pub mod attachments;
 mod call_ids;
+mod client_calls;
+pub mod client_tools;
 mod context;
 pub mod draft;
 mod expiry;
@@ -157,6 +159,9 @@ pub enum TurnInput {
     Prompt(String),
     /// An answer to the pending ask.
     Answer { tool_call_id: String, response: Value },
+    /// The results of the client's tools the last turn called (`client_tools`): the turn goes
+    /// on from them.
+    ToolResults(Vec<client_tools::ClientResult>),
 }
 
 /// Regenerate or edit: a message of the user's and everything after it are set aside as a
@@ -187,6 +192,9 @@ pub struct TurnRequest {
     /// The request's system prompt (`systemPrompt`): it takes the place of Palaver's persona
     /// line for this turn (reference Q.5). `None` keeps the persona line.
     pub system_prompt: Option<String>,
+    /// Tools the client offers (an AG-UI app's): the model may call them; a call ends the
+    /// turn, and the client runs it and sends its result (`TurnInput::ToolResults`).
+    pub client_tools: Vec<client_tools::ClientTool>,
 }
 
 impl TurnRequest {
@@ -202,6 +210,7 @@ impl TurnRequest {
             model: None,
             attachments: Vec::new(),
             system_prompt: None,
+            client_tools: Vec::new(),
         }
     }
 

@@ -96,7 +96,12 @@ impl Turn {
             description: tool.description().to_string(),
             input_schema: arguments::model_schema(&tool.input_schema()),
         });
-        asks.into_iter().chain(hosts).collect()
+        let clients = self.offer.client_tools.iter().map(|tool| ToolDefinition {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            input_schema: tool.parameters.clone(),
+        });
+        asks.into_iter().chain(hosts).chain(clients).collect()
     }
 }
 

@@ -158,8 +158,8 @@ impl Turn {
     pub(super) async fn log(&self, answer: Option<String>, error: Option<&str>, started: Instant) {
         let prompt = match (&self.transcript.input, answer) {
             (TurnInput::Prompt(prompt), _) => prompt.clone(),
-            (TurnInput::Answer { .. }, Some(answer)) => answer,
-            (TurnInput::Answer { .. }, None) => String::new(),
+            (TurnInput::Answer { .. } | TurnInput::ToolResults(_), Some(answer)) => answer,
+            (TurnInput::Answer { .. } | TurnInput::ToolResults(_), None) => String::new(),
         };
         let log = AiRequestLog {
             history_id: &self.ids.history_id,

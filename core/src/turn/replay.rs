@@ -132,6 +132,7 @@ mod tests {
             ask: Some(RowAsk { kind: AskKind::Confirm, status: AskStatus::Answered, origin, expired_at: None }),
             allowed_by: None,
             model_call_id: model.map(Into::into),
+            client_tool: false,
         };
         let result = |name: &str, id: &str, model: Option<&str>| HistoryRow::ToolResult {
             tool_name: name.into(),
@@ -150,6 +151,7 @@ mod tests {
                 ask: None,
                 allowed_by: None,
                 model_call_id: None,
+                client_tool: false,
             },
             result("listTodos", "t1", None),
             call("deleteCompletedTodos", "approval_t2", None, Some(AskOrigin::Approval)),
@@ -180,6 +182,7 @@ mod tests {
             ask: Some(RowAsk { kind: AskKind::Confirm, status, origin: None, expired_at: None }),
             allowed_by: None,
             model_call_id: Some(model.into()),
+            client_tool: false,
         };
         let result = |id: &str, model: &str, result| HistoryRow::ToolResult {
             tool_name: "ask_confirm".into(),
@@ -246,6 +249,7 @@ mod tests {
             }),
             allowed_by: None,
             model_call_id: None,
+            client_tool: false,
         };
         let cancel = |name: &str, id: &str| HistoryRow::ToolResult {
             tool_name: name.into(),

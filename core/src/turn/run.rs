@@ -174,6 +174,8 @@ pub(super) struct Offer {
     pub(super) ungranted_tools: Vec<String>,
     /// Where approvals go instead of to the conversation's owner (`ServerChoices::approval_routes`).
     pub(super) approval_routes: Vec<ApprovalRoute>,
+    /// The tools the client offers beside Palaver's (`client_tools`).
+    pub(super) client_tools: Vec<super::client_tools::ClientTool>,
 }
 
 /// What the model is given: the conversation as the turn found it, what the turn was asked to
@@ -247,6 +249,9 @@ pub(super) struct Output {
     /// A call of this step waits on an approval no one can give (asks are off): the turn
     /// ends with the step (reference Q.4).
     pub(super) awaits_approval: bool,
+    /// This step's calls of the client's tools: the turn ends with the step, and the client
+    /// runs them.
+    pub(super) client_calls: Vec<crate::llm::ToolCall>,
 }
 
 impl Output {

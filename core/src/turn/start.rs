@@ -12,7 +12,10 @@ use super::run::{
     DraftClock, EventStream, Lifecycle, Offer, Output, Previews, RequestRecord, Transcript, Turn, TurnIds,
 };
 use super::tools::ToolRegistry;
-use super::{TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, check_system_prompt, draft, store, waiting};
+use super::{
+    TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, check_system_prompt, client_tools, draft, store,
+    waiting,
+};
 use crate::conversation::access::{HistoryAccess, authorize_history};
 use crate::conversation::running::{Registration, Reservation};
 use crate::conversation::store as histories;
@@ -56,6 +59,7 @@ impl TurnRunner {
         if let Some(system_prompt) = &request.system_prompt {
             check_system_prompt(system_prompt)?;
         }
+        client_tools::check(&request.client_tools, &self.tools())?;
         // An answer to a running tool's question goes on in a turn that is counted already.
         let resumes = match (&request.input, &request.history_id) {
             (TurnInput::Answer { tool_call_id, .. }, Some(history)) => self.waiting.is_waiting(history, tool_call_id),
@@ -175,6 +179,18 @@ impl TurnRunner {
                 let rows = self.rows(&history_id).await?;
                 (history_id, rows, Some(resolved), None)
             }
+            TurnInput::ToolResults(ref results) => {
+                let Some(history_id) = request.history_id.clone() else {
+                    return Err(AppError::BadRequest("historyId is required with tool results".into()).into());
+                };
+                authorize_history(&self.pool, &request.caller, &history_id, HistoryAccess::Write).await?;
+                let rows = self.rows(&history_id).await?;
+                let open = client_tools::open_calls(&rows);
+                if let Some(result) = results.iter().find(|result| open.iter().all(|call| call.id != result.call_id)) {
+                    return Err(AppError::StaleAsk { tool_call_id: result.call_id.clone() }.into());
+                }
+                (history_id, rows, None, None)
+            }
         };
         // A model the request names is the conversation's from now on (both ways in checked the
         // caller may write to it; a new one was created with it).
@@ -202,6 +218,7 @@ impl TurnRunner {
             context_tokens: choice.context_tokens,
             ungranted_tools: server_choices.ungranted_tools.clone(),
             approval_routes: server_choices.approval_routes.clone(),
+            client_tools: request.client_tools,
         };
         let model = choice.model.clone();
         let transcript = Transcript::new(request.input, rows, attached.unwrap_or_default(), resolved, cancelled);
@@ -233,7 +250,7 @@ impl TurnRunner {
         let (sender, events) = mpsc::channel(64);
         let prompt = match &transcript.input {
             TurnInput::Prompt(prompt) => Some(prompt.trim().to_string()),
-            TurnInput::Answer { .. } => None,
+            TurnInput::Answer { .. } | TurnInput::ToolResults(_) => None,
         };
         let log = TurnLog::new(&turn_id, prompt.clone());
         let Registration { switch: stop_switch, stop, key: running_key } =

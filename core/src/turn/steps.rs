@@ -210,8 +210,9 @@ impl Turn {
             }
             if pause.is_none() {
                 self.write_draft("").await;
-                // A call waits on an approval no one can give: the turn ends with this step.
-                if std::mem::take(&mut self.output.awaits_approval) {
+                // A call waits on an approval no one can give, or the client runs its tools'
+                // calls: the turn ends with this step.
+                if std::mem::take(&mut self.output.awaits_approval) || !self.output.client_calls.is_empty() {
                     return StepsEnd::Finished;
                 }
             }
@@ -237,7 +238,11 @@ impl Turn {
                 return Some(pause);
             }
         }
-        self.run_calls(calls).await
+        let pause = self.run_calls(calls).await;
+        if pause.is_some() {
+            self.close_client_calls();
+        }
+        pause
     }
 
     /// The pause on the next form of a held step; `None` once it needs no more values.
@@ -285,6 +290,10 @@ impl Turn {
                         self.transcript.messages.push(tool_message(&call, store::one_ask_at_a_time()));
                     }
                 }
+                continue;
+            }
+            if self.is_client_call(&call) {
+                self.client_call(&call).await;
                 continue;
             }
             let Some(tool) = self.tools.get(&call.name).cloned() else {
@@ -431,6 +440,7 @@ pub(super) fn call_row(call: &ToolCall, args: Value, ask: Option<RowAsk>) -> His
         ask,
         allowed_by: None,
         model_call_id: None,
+        client_tool: false,
     }
 }
 

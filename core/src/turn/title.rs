@@ -88,7 +88,7 @@ impl Turn {
         });
         stored.or_else(|| match &self.transcript.input {
             TurnInput::Prompt(prompt) => Some(prompt.clone()),
-            TurnInput::Answer { .. } => None,
+            TurnInput::Answer { .. } | TurnInput::ToolResults(_) => None,
         })
     }
 

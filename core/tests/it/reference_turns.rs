@@ -214,6 +214,7 @@ async fn a_pause_that_finds_the_slot_taken_stores_its_ask_cancelled_with_the_res
         ask: Some(RowAsk { kind: AskKind::Confirm, status, origin: None, expired_at: None }),
         allowed_by: None,
         model_call_id: Some(model.into()),
+        client_tool: false,
     };
     let dropped_result = HistoryRow::ToolResult {
         tool_name: "ask_confirm".into(),

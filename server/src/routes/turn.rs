@@ -162,7 +162,17 @@ async fn start_turn(
         }
     };
     let handle = turns
-        .start(TurnRequest { caller, history_id, input, surface, redo, model, attachments, system_prompt })
+        .start(TurnRequest {
+            caller,
+            history_id,
+            input,
+            surface,
+            redo,
+            model,
+            attachments,
+            system_prompt,
+            client_tools: Vec::new(),
+        })
         .await?;
     let stream_header = [(palaver_wire::body::STREAM_ID_HEADER, handle.stream_id.clone())];
     let ids = wants_event_ids(headers);

@@ -198,13 +198,35 @@ async fn an_approval_is_a_confirmation_and_cancelling_it_denies_the_call() {
         run(&app, &ada, input("t-3", "r1", json!([{"id": "u1", "role": "user", "content": "Clean up"}]), None)).await;
     verified(&first, None);
     let interrupt = &finished(&first)["outcome"]["interrupts"][0];
-    assert_eq!(interrupt["reason"], "confirmation", "{interrupt}");
+    assert_eq!(interrupt["reason"], "confirmation", "{first:?}");
     assert_eq!(interrupt["metadata"]["palaver"]["toolName"], "deleteCompletedTodos");
     let id = interrupt["id"].as_str().unwrap();
+    // The interrupt is about the call the model made, streamed once under its own name.
+    let calls: Vec<&Value> =
+        first.iter().filter(|(_, event)| event["type"] == "TOOL_CALL_START").map(|(_, event)| event).collect();
+    assert_eq!(calls.len(), 1, "{first:?}");
+    assert_eq!(calls[0]["toolCallName"], "deleteCompletedTodos");
+    assert_eq!(interrupt["toolCallId"], calls[0]["toolCallId"]);
+    assert_ne!(interrupt["toolCallId"].as_str(), Some(id), "the approval is not a call of its own");
 
     let cancel = json!([{"interruptId": id, "status": "cancelled"}]);
     let second = run(&app, &ada, input("t-3", "r2", json!([]), Some(cancel))).await;
+    verified(&second, interrupt["toolCallId"].as_str());
+    let result = &second[1].1;
+    assert_eq!(
+        (result["type"].as_str(), result["toolCallId"].clone()),
+        (Some("TOOL_CALL_RESULT"), interrupt["toolCallId"].clone())
+    );
+    assert!(result["content"].as_str().unwrap().contains("\"approved\":false"), "{result}");
     assert!(second.iter().any(|(_, event)| event["delta"] == "Left as it was."), "{second:?}");
+    let snapshot = &second[second.len() - 2].1["messages"];
+    let called: Vec<&Value> = snapshot
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|message| message["toolCalls"].as_array().into_iter().flatten())
+        .collect();
+    assert_eq!(called.len(), 1, "{snapshot}");
     let left: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM todos WHERE owner_id = $1")
         .bind(&ada.id)
         .fetch_one(&app.pool)
@@ -320,4 +342,78 @@ async fn a_client_that_lost_its_stream_attaches_again_after_the_last_event_it_sa
     let not_theirs = app.user("bob", Role::User).await;
     let theirs = app.call(Some(&not_theirs), "GET", "/agui/threads/t-6/stream", None).await;
     assert_eq!(theirs.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_call_of_the_apps_own_tool_is_an_interrupt_whose_resume_is_its_result_taken_once() {
+    let script = json!({"responses": [
+        {"toolCalls": [{"id": "call_colour", "name": "pick_colour", "input": {"of": "sky"}}]},
+        {"text": "The sky is blue."}
+    ]});
+    let app = TestApp::with_mock(&script.to_string()).await;
+    let ada = app.user("ada", Role::User).await;
+    let tools = json!([{"name": "pick_colour", "description": "Asks the app for a colour",
+        "parameters": {"type": "object", "properties": {"of": {"type": "string"}}}}]);
+    let with_tools = |mut input: Value| {
+        input["tools"] = tools.clone();
+        input
+    };
+    let first = run(
+        &app,
+        &ada,
+        with_tools(input("t-7", "r1", json!([{"id": "u1", "role": "user", "content": "Colour?"}]), None)),
+    )
+    .await;
+    verified(&first, None);
+    let offered = &app.mock_log()[0]["tools"];
+    assert!(offered.to_string().contains("pick_colour"), "the model is offered the app's tool: {offered}");
+    let interrupt = &finished(&first)["outcome"]["interrupts"][0];
+    assert_eq!(interrupt["reason"], "tool_call", "{interrupt}");
+    let id = interrupt["id"].as_str().unwrap().to_string();
+    assert_eq!(interrupt["toolCallId"], id.as_str());
+    assert_eq!(interrupt["metadata"]["palaver"]["arguments"], json!({"of": "sky"}));
+    let started = first.iter().find(|(_, event)| event["type"] == "TOOL_CALL_START").unwrap();
+    assert_eq!(
+        (started.1["toolCallId"].as_str(), started.1["toolCallName"].as_str()),
+        (Some(id.as_str()), Some("pick_colour"))
+    );
+
+    // A message instead of the result is refused; the call stays open.
+    let refused =
+        run(&app, &ada, with_tools(input("t-7", "r2", json!([{"id": "u2", "role": "user", "content": "Hm"}]), None)))
+            .await;
+    assert_eq!(refused[1].1["code"], "interrupt_pending", "{refused:?}");
+
+    let resume = json!([{"interruptId": id, "status": "resolved", "payload": {"colour": "blue"}}]);
+    let (a, b) = tokio::join!(
+        app.call(Some(&ada), "POST", "/agui", Some(with_tools(input("t-7", "r3", json!([]), Some(resume.clone()))))),
+        app.call(Some(&ada), "POST", "/agui", Some(with_tools(input("t-7", "r4", json!([]), Some(resume.clone()))))),
+    );
+    let (a, b) = (run_events(&a.text), run_events(&b.text));
+    let went_on = |events: &[(String, Value)]| events.iter().any(|(_, event)| event["type"] == "TOOL_CALL_RESULT");
+    assert!(went_on(&a) != went_on(&b), "one resume goes on: {a:?} {b:?}");
+    let (second, other) = if went_on(&a) { (a, b) } else { (b, a) };
+    verified(&second, Some(&id));
+    assert_eq!(finished(&other)["result"]["alreadyAnswered"], json!([id]));
+    assert_eq!(second[1].1["type"], "TOOL_CALL_RESULT");
+    assert_eq!(
+        serde_json::from_str::<Value>(second[1].1["content"].as_str().unwrap()).unwrap(),
+        json!({"colour": "blue"})
+    );
+    assert!(second.iter().any(|(_, event)| event["delta"] == "The sky is blue."), "{second:?}");
+    assert_eq!(finished(&second)["outcome"]["type"], "success");
+    let log = app.mock_log();
+    assert_eq!(log.len(), 2, "the model was called once more");
+    assert!(log[1].to_string().contains("blue"), "the model is given the result: {}", log[1]);
+
+    let replay = run(&app, &ada, with_tools(input("t-7", "r5", json!([]), Some(resume)))).await;
+    assert_eq!(finished(&replay)["result"]["alreadyAnswered"], json!([id]));
+    assert_eq!(app.mock_log().len(), 2);
+
+    let clash = json!([{"name": "ask_choice", "description": "mine"}]);
+    let mut bad = input("t-8", "r1", json!([{"id": "u1", "role": "user", "content": "Hi"}]), None);
+    bad["tools"] = clash;
+    let refused = app.call(Some(&ada), "POST", "/agui", Some(bad)).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(refused.text.contains("is the name of one of Palaver's own tools"), "{}", refused.text);
 }

@@ -122,6 +122,7 @@ mod tests {
                     ask: None,
                     allowed_by: None,
                     model_call_id: None,
+                    client_tool: false,
                 },
                 HistoryRow::ToolResult {
                     tool_name: "listTodos".into(),

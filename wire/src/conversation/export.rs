@@ -141,6 +141,7 @@ mod tests {
                 }),
                 allowed_by: None,
                 model_call_id: None,
+                client_tool: false,
             },
             HistoryRow::ToolResult {
                 tool_name: "ask_choice".into(),
@@ -208,6 +209,7 @@ mod tests {
             ask: Some(RowAsk { kind: AskKind::Confirm, status: AskStatus::Pending, origin: None, expired_at: None }),
             allowed_by: None,
             model_call_id: None,
+            client_tool: false,
         };
         let tool = HistoryRow::ToolCall {
             tool_name: "files__read`<b>`".into(),
@@ -216,6 +218,7 @@ mod tests {
             ask: None,
             allowed_by: None,
             model_call_id: None,
+            client_tool: false,
         };
         let rows = vec![reply(text), ask, tool];
         let title = Some("<svg onload=alert(3)>".to_string());

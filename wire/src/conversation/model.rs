@@ -183,6 +183,10 @@ pub enum HistoryRow {
         /// An ask's call: the id the model gave it (`toolCallId` is the one Palaver minted).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         model_call_id: Option<String>,
+        /// A call of a tool the client offered (an AG-UI app's): the app runs it, and its
+        /// result row comes when the app sends the result.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        client_tool: bool,
     },
     #[serde(rename_all = "camelCase")]
     ToolResult {
@@ -309,6 +313,9 @@ pub struct AskEvent {
     /// An approval's: every argument of the call it guards (see [`GuardedCall`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments: Option<Vec<CallArgument>>,
+    /// An approval's: the id of the call it guards, streamed before it as a `toolCall`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guarded_call_id: Option<String>,
     /// When the ask ends as `expired` if nobody answers it (set when it is stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
@@ -525,6 +532,7 @@ mod tests {
             ask: Some(RowAsk { kind: AskKind::Choice, status: AskStatus::Pending, origin: None, expired_at: None }),
             allowed_by: None,
             model_call_id: None,
+            client_tool: false,
         })
         .unwrap();
         assert_eq!(

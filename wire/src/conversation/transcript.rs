@@ -190,6 +190,7 @@ mod tests {
                 ask: None,
                 allowed_by: None,
                 model_call_id: None,
+                client_tool: false,
             },
             HistoryRow::ToolResult {
                 tool_name: "listTodos".into(),
@@ -209,6 +210,7 @@ mod tests {
                 }),
                 allowed_by: None,
                 model_call_id: None,
+                client_tool: false,
             },
             HistoryRow::ToolResult {
                 tool_name: "ask_choice".into(),

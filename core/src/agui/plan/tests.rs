@@ -27,6 +27,7 @@ fn asked(id: &str, status: AskStatus) -> HistoryRow {
         }),
         allowed_by: None,
         model_call_id: None,
+        client_tool: false,
     }
 }
 

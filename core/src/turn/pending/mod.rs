@@ -32,9 +32,6 @@ pub struct StoredPendingAsk {
     pub model_call_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_id: Option<String>,
-    /// For an approval: the id of the host tool call it guards.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guarded_call_id: Option<String>,
     /// For an elicitation: the id of the host tool call that asks (still running while the
     /// process lives).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -56,7 +53,7 @@ impl StoredPendingAsk {
     /// approvals had ids of their own is named after that call.
     pub fn guarded_call_id(&self) -> Option<&str> {
         let approval_id = self.approval_id.as_deref()?;
-        self.guarded_call_id.as_deref().or_else(|| approval_id.strip_prefix(APPROVAL_PREFIX))
+        self.ask.guarded_call_id.as_deref().or_else(|| approval_id.strip_prefix(APPROVAL_PREFIX))
     }
 
     /// The id the model is told the answer under: its own call's, for its own ask.
