@@ -79,6 +79,11 @@ impl AgUi {
         let pending = view.as_ref().and_then(|view| view.pending_ask.as_ref()).map(|pending| &pending.ask);
         let rows = view.as_ref().map(|view| view.rows.as_slice()).unwrap_or_default();
         let resume = input.resume.clone().unwrap_or_default();
+        let cancelled = |id: &str| {
+            resume
+                .iter()
+                .any(|entry| entry.interrupt_id == id && entry.status == ag_ui::outcome::ResumeStatus::Cancelled)
+        };
         let ends = Ends { thread_id: thread.id.clone(), run_id: input.run_id.to_string(), state: input.state.clone() };
         let mut claimed = Vec::new();
         let (turn_input, taken, answered) = match plan::plan(pending, rows, &resume, new) {
@@ -113,6 +118,14 @@ impl AgUi {
             Ok(handle) => handle,
             Err(error) => {
                 store::release_results(&self.pool, &history_id, &claimed).await?;
+                // Cancelling an interrupt that expired as it was resumed is how a client gets
+                // past it: the expiry ended it, and that is said back.
+                if let AppError::ExpiredAsk { tool_call_id, .. } = error.kind()
+                    && cancelled(tool_call_id)
+                {
+                    let view = self.conversations.read(&caller, &history_id).await?;
+                    return Ok(Self::sync(ends, Some(view), vec![tool_call_id.clone()]));
+                }
                 return match refusal_of(error.kind()) {
                     Some(Ok(refusal)) => Ok(ends.refused(refusal)),
                     // Answered elsewhere first (a race it lost): nothing changes, and it is said.

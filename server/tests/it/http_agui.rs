@@ -417,3 +417,66 @@ async fn a_call_of_the_apps_own_tool_is_an_interrupt_whose_resume_is_its_result_
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     assert!(refused.text.contains("is the name of one of Palaver's own tools"), "{}", refused.text);
 }
+
+#[tokio::test]
+async fn a_block_document_reply_is_an_activity_not_text() {
+    let document = "v: 1\nblocks:\n  - type: metric\n    label: Guests\n    value: \"4\"\n";
+    let script = json!({"responses": [{"text": document}]});
+    let app = TestApp::with_blocks(&script.to_string(), palaver_core::conversation::BlocksSettings::default()).await;
+    let ada = app.user("ada", Role::User).await;
+    let events =
+        run(&app, &ada, input("t-9", "r1", json!([{"id": "u1", "role": "user", "content": "Guests?"}]), None)).await;
+    verified(&events, None);
+    assert!(!types(&events).contains(&"TEXT_MESSAGE_CONTENT"), "the document's source is not text: {events:?}");
+    let (_, activity) = events.iter().find(|(_, event)| event["type"] == "ACTIVITY_SNAPSHOT").expect("an activity");
+    assert_eq!(activity["activityType"], "palaver-blocks");
+    assert_eq!(activity["content"]["check"]["ok"], true, "{activity}");
+    assert_eq!(activity["content"]["check"]["doc"]["blocks"][0]["type"], "metric");
+    assert!(activity["content"]["text"].as_str().unwrap().contains("Guests"));
+}
+
+#[tokio::test]
+async fn an_expired_interrupt_cannot_be_resolved_and_cancelling_it_goes_past() {
+    let app = TestApp::with_ask_ttl(CHOICE, Duration::from_secs(1)).await;
+    let ada = app.user("ada", Role::User).await;
+    let first = run(&app, &ada, input("t-10", "r1", hello(), None)).await;
+    let id = finished(&first)["outcome"]["interrupts"][0]["id"].as_str().unwrap().to_string();
+    // Past the ask's deadline, however busy the machine: it was a second.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+
+    let late = json!([{"interruptId": id, "status": "resolved", "payload": {"action": "decline"}}]);
+    let refused = run(&app, &ada, input("t-10", "r2", hello(), Some(late))).await;
+    assert_eq!(
+        (refused[1].1["type"].clone(), refused[1].1["code"].clone()),
+        (json!("RUN_ERROR"), json!("interrupt_expired"))
+    );
+    let cancel = json!([{"interruptId": id, "status": "cancelled"}]);
+    let past = run(&app, &ada, input("t-10", "r3", hello(), Some(cancel))).await;
+    assert_eq!(finished(&past)["result"]["alreadyAnswered"], json!([id]), "{past:?}");
+    assert_eq!(finished(&past)["outcome"]["type"], "success");
+    assert_eq!(model_calls(&app), 1, "nothing ran for the expired interrupt");
+}
+
+#[tokio::test]
+async fn the_session_cookie_runs_same_site_and_is_refused_cross_site() {
+    let app = TestApp::with_mock(r#"{"responses": [{"text": "Hi."}]}"#).await;
+    let same_site = ("origin", "http://palaver.test");
+    let body = json!({"username": "ada", "password": "correct horse battery"});
+    let signed_up = app.send("POST", "/auth/signup", &[same_site], Some(body)).await;
+    let cookie = signed_up.headers["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let message = json!([{"id": "u1", "role": "user", "content": "Hello"}]);
+    let foreign = app
+        .send(
+            "POST",
+            "/agui",
+            &[("cookie", &cookie), ("origin", "https://evil.example")],
+            Some(input("t-11", "r1", message.clone(), None)),
+        )
+        .await;
+    assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{}", foreign.text);
+    assert_eq!(model_calls(&app), 0);
+    let own =
+        app.send("POST", "/agui", &[("cookie", &cookie), same_site], Some(input("t-11", "r2", message, None))).await;
+    assert_eq!(own.status, StatusCode::OK, "{}", own.text);
+    assert!(run_events(&own.text).iter().any(|(_, event)| event["delta"] == "Hi."));
+}
