@@ -100,3 +100,20 @@ test("what was typed, edited or uploaded in a pending card survives a reload, un
   await expect(ask.summaries()).toHaveText(["✓ You sent 1 file: totals.csv"]);
   expect(chat.consoleErrors).toEqual([]);
 });
+
+test("signing out forgets the tab's drafts: the next person to sign in here does not find them", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Draft a note, then sign out");
+  await ask.card.getByLabel("Draft").fill("Private: half written");
+  const drafts = () =>
+    page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("palaver.draft.")));
+  await expect.poll(drafts).toHaveLength(1);
+
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/login/);
+  expect(await drafts()).toEqual([]);
+  expect(chat.consoleErrors).toEqual([]);
+});

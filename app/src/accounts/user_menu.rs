@@ -16,6 +16,9 @@ pub fn UserMenu(children: ChildrenFn) -> impl IntoView {
     let open = RwSignal::new(false);
     Effect::new(move |_| {
         if let Some(Ok(())) = log_out.value().get() {
+            // The tab's drafts of answers were the signed-out person's: the next to sign in
+            // here must not find them.
+            crate::browser::forget_kept_for_session();
             // A full page load, so every part of the page sees the session ended.
             crate::browser::go_to("/login");
         }

@@ -117,6 +117,8 @@ pub fn kept_for_session(_key: &str) -> Option<String> {
 
 pub fn keep_for_session(_key: &str, _value: Option<&str>) {}
 
+pub fn forget_kept_for_session() {}
+
 pub fn listen_live(_on_event: impl Fn(&LiveEvent) + 'static) {}
 
 pub async fn request<R: DeserializeOwned>(_method: &str, _url: &str, _body: Option<String>) -> Result<R, String> {

@@ -23,11 +23,11 @@ use inert as chosen;
 
 pub use chosen::{
     File, absolute_url, apple_keyboard, attach, caret_at_start, chosen_files, click_along, click_if_enabled, copy_text,
-    distance_to_end, finish_hydration, fit_frame, fit_to_content, focus_along, focus_first, focus_if_free, go_to,
-    hydrated, keep_distance_to_end, keep_for_session, kept_for_session, listen_live, local_moment, now_ms, open_link,
-    page_shows, receive_files, request, resolves_to_this_origin, scroll_to_newest, scroll_top, send_prompt,
-    set_root_attribute, set_title, show_load_error, show_modal, shows_end, shows_start, sleep, store, stored,
-    time_zone, upload_files, utc_offset_minutes,
+    distance_to_end, finish_hydration, fit_frame, fit_to_content, focus_along, focus_first, focus_if_free,
+    forget_kept_for_session, go_to, hydrated, keep_distance_to_end, keep_for_session, kept_for_session, listen_live,
+    local_moment, now_ms, open_link, page_shows, receive_files, request, resolves_to_this_origin, scroll_to_newest,
+    scroll_top, send_prompt, set_root_attribute, set_title, show_load_error, show_modal, shows_end, shows_start, sleep,
+    store, stored, time_zone, upload_files, utc_offset_minutes,
 };
 /// Web Push: the worker, the permission, this device's subscription, the page's visibility.
 pub use chosen::{

@@ -8,7 +8,7 @@
 //! turn again (a client attaching again) gives the same events.
 
 use ag_ui::JsonObject;
-use ag_ui::event::{Event, TextMessageRole};
+use ag_ui::event::{Event, TextMessageRole, ToolCallResultEvent, ToolResultRole};
 use palaver_contract::blocks::reads_as_document;
 use palaver_wire::conversation::model::{AskEvent, TurnEvent};
 use serde_json::{Value, json};
@@ -183,7 +183,9 @@ impl RunEvents {
             Value::String(text) => text.clone(),
             other => other.to_string(),
         };
-        Event::tool_call_result(self.next_message_id(), tool_call_id, content)
+        let mut result = ToolCallResultEvent::new(self.next_message_id(), tool_call_id, content);
+        result.role = Some(ToolResultRole::Tool);
+        result.into()
     }
 }
 

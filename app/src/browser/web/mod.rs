@@ -28,6 +28,6 @@ pub use push::{
     this_push_endpoint, unsubscribe_push,
 };
 pub use request::request;
-pub use storage::{keep_for_session, kept_for_session, store, stored};
+pub use storage::{forget_kept_for_session, keep_for_session, kept_for_session, store, stored};
 pub use turn_stream::{attach, send_prompt};
 pub use web_sys::File;

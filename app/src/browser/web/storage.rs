@@ -37,3 +37,11 @@ pub fn keep_for_session(key: &str, value: Option<&str>) {
         None => storage.remove_item(key),
     };
 }
+
+/// Forgets everything this tab kept for the session: it was the signed-in person's (drafts of
+/// their answers), and goes when they sign out.
+pub fn forget_kept_for_session() {
+    if let Some(storage) = session() {
+        let _ = storage.clear();
+    }
+}

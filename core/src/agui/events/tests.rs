@@ -104,6 +104,7 @@ fn an_ask_is_the_call_the_interrupt_names_and_its_answer_is_that_calls_result() 
     );
     assert_eq!(resumed[0]["type"], "TOOL_CALL_RESULT");
     assert_eq!(resumed[0]["toolCallId"], "c2");
+    assert_eq!(resumed[0]["role"], "tool");
     assert_eq!(serde_json::from_str::<Value>(resumed[0]["content"].as_str().unwrap()).unwrap(), answer);
 }
 
