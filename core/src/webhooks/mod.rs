@@ -203,9 +203,6 @@ impl Webhooks {
             return Ok(Err(Refusal::Fields(refusals)));
         };
         let pool = &self.inner.pool;
-        if store::count_of(pool, user_id).await? >= i64::try_from(MAX_WEBHOOKS).unwrap_or(i64::MAX) {
-            return Ok(Err(Refusal::TooMany));
-        }
         let secret = sign::new_secret()?;
         let row = WebhookRow {
             id: new_id(),
@@ -218,7 +215,9 @@ impl Webhooks {
             disabled_reason: None,
             created_at: String::new(),
         };
-        store::insert_webhook(pool, &row).await?;
+        if !store::insert_webhook(pool, &row, i64::try_from(MAX_WEBHOOKS).unwrap_or(i64::MAX)).await? {
+            return Ok(Err(Refusal::TooMany));
+        }
         let Some(stored) = store::webhook(pool, user_id, &row.id).await? else { return Ok(Err(Refusal::NotFound)) };
         Ok(Ok(WebhookWithSecret { webhook: view(stored), secret }))
     }

@@ -68,13 +68,19 @@ pub async fn now(pool: &Pool) -> AppResult<String> {
     Ok(now)
 }
 
-pub async fn count_of(pool: &Pool, user_id: &str) -> AppResult<i64> {
-    let (count,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM webhooks WHERE user_id = $1").bind(user_id).fetch_one(pool).await?;
-    Ok(count)
-}
-
-pub async fn insert_webhook(pool: &Pool, row: &WebhookRow) -> AppResult<()> {
+/// Inserts a webhook unless its person has `max` already; `false` then, and nothing is
+/// written. Counted and inserted under a lock on the person's row, so two registrations at once
+/// cannot both take the last place (PostgreSQL locks the row; SQLite runs writes one at a time).
+pub async fn insert_webhook(pool: &Pool, row: &WebhookRow, max: i64) -> AppResult<bool> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("UPDATE users SET id = id WHERE id = $1").bind(&row.user_id).execute(&mut *tx).await?;
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM webhooks WHERE user_id = $1")
+        .bind(&row.user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    if count >= max {
+        return Ok(false);
+    }
     sqlx::query(
         "INSERT INTO webhooks (id, user_id, url, description, events, secret, enabled)
          VALUES ($1, $2, $3, $4, $5, $6, 1)",
@@ -85,9 +91,10 @@ pub async fn insert_webhook(pool: &Pool, row: &WebhookRow) -> AppResult<()> {
     .bind(&row.description)
     .bind(&row.events)
     .bind(&row.secret)
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
-    Ok(())
+    tx.commit().await?;
+    Ok(true)
 }
 
 pub async fn webhooks_of(pool: &Pool, user_id: &str) -> AppResult<Vec<WebhookRow>> {

@@ -314,11 +314,18 @@ async fn another_users_webhook_is_not_found_and_bad_urls_are_refused_by_field() 
     let (status, refused) = app.json(&ada, "PATCH", &theirs, Some(json!({"url": "http://10.0.0.1/x"}))).await;
     assert_eq!((status, &refused["fields"][0]["path"]), (StatusCode::BAD_REQUEST, &json!("url")));
 
-    // At most ten each.
-    for index in 1..10 {
+    // At most ten each, also when the last places are asked for at once.
+    for index in 1..8 {
         let new = json!({"url": format!("https://hooks.example.test/{index}"), "events": ["turn.done"]});
         assert_eq!(app.json(&ada, "POST", "/webhooks", Some(new)).await.0, StatusCode::CREATED);
     }
+    let at_once = (8..13).map(|index| {
+        let new = json!({"url": format!("https://hooks.example.test/{index}"), "events": ["turn.done"]});
+        app.call(Some(&ada), "POST", "/webhooks", Some(new))
+    });
+    let statuses: Vec<StatusCode> = futures::future::join_all(at_once).await.iter().map(|reply| reply.status).collect();
+    assert_eq!(statuses.iter().filter(|status| **status == StatusCode::CREATED).count(), 2, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|status| **status == StatusCode::CONFLICT).count(), 3, "{statuses:?}");
     let (status, refused) =
         app.json(&ada, "POST", "/webhooks", Some(json!({"url": "https://hooks.example.test/11"}))).await;
     assert_eq!((status, &refused["title"]), (StatusCode::CONFLICT, &json!("Too many webhooks")));
