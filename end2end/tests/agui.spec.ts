@@ -1,14 +1,30 @@
-import type { HttpAgent } from "@ag-ui/client";
-import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
+import { HttpAgent } from "@ag-ui/client";
+import { AgentCapabilitiesSchema, EventSchemas } from "@ag-ui/core/schemas";
 import { expect, test } from "@playwright/test";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import {
   AguiClient,
+  answerChoice,
+  appToolRoundTrip,
+  askChoice,
+  cannedClient,
+  cannedFinished,
+  cannedRun,
+  cannedStarted,
+  type ClientPackage,
+  choosing,
   eventsOf,
+  expectHarnessFails,
+  expectPlainReply,
+  expectResultFirst,
+  expectSuccess,
+  expectWrongChoiceRefused,
   type RunRecord,
   sequence,
+  signedUpClient,
   signUpWithToken,
+  streamedCall,
   streamedText,
   terminal,
   theInterrupt,
@@ -17,31 +33,10 @@ import {
 // Palaver's AG-UI 1.0 face, driven by the official client (`@ag-ui/client` 1.0.0's HttpAgent):
 // no browser, only HTTP. Every test ends by checking each run it made against `@ag-ui/core`'s
 // schemas and the client's own pipeline (`expectEveryRunValid`). Each test's conversation has
-// its own first message, so its script in end2end/mock-model.json is its own.
-const aguiUrl = "http://127.0.0.1:3100/agui";
-
-/** The ask's tool call as the run streamed it: its name and its arguments, parsed. */
-function streamedCall(record: RunRecord, toolCallId: string) {
-  const start = eventsOf(record, "TOOL_CALL_START").find((event) => event.toolCallId === toolCallId);
-  expect(start, `the run streams the call ${toolCallId}: ${sequence(record)}`).toBeDefined();
-  const args = eventsOf(record, "TOOL_CALL_ARGS")
-    .filter((event) => event.toolCallId === toolCallId)
-    .map((event) => event.delta)
-    .join("");
-  expect(eventsOf(record, "TOOL_CALL_END").some((event) => event.toolCallId === toolCallId)).toBe(true);
-  return { name: start?.toolCallName as string, input: JSON.parse(args) };
-}
-
-/** A resumed run's first event after RUN_STARTED: the interrupted call's result. */
-function expectResultFirst(record: RunRecord, toolCallId: string) {
-  const [started, result] = record.events;
-  expect(started.type, sequence(record)).toBe("RUN_STARTED");
-  expect(result?.type, `the resumed run first answers the call: ${sequence(record)}`).toBe("TOOL_CALL_RESULT");
-  expect(result.toolCallId).toBe(toolCallId);
-  expect(result.role ?? "tool").toBe("tool");
-  expect(typeof result.content, "string content, as 0.0.59 clients need").toBe("string");
-  return result;
-}
+// its own first message, so its script in end2end/mock-model.json is its own. The scenarios
+// CopilotKit's 0.0.59 client runs too are fixtures/agui.ts's; agui_copilotkit.spec.ts runs them there.
+/** `@ag-ui/client` 1.0.0, validated with `@ag-ui/core` 1.0.0's schemas. */
+const client10: ClientPackage<HttpAgent> = { name: "@ag-ui/client 1.0.0", HttpAgent, EventSchemas };
 
 /** The model's tool call an approval interrupt is about: streamed once in the run, with its
  * arguments (the approval is not a call of its own). */
@@ -61,48 +56,12 @@ function expectNotRun(record: RunRecord, toolCallId: string) {
   expect(JSON.parse(result?.content)).toMatchObject({ approved: false });
 }
 
-function expectSuccess(record: RunRecord) {
-  const last = terminal(record);
-  expect(last.type, sequence(record)).toBe("RUN_FINISHED");
-  expect(last.outcome?.type ?? "success", sequence(record)).toBe("success");
-}
-
 test("a choice ask ends the run in an interrupt; resuming with the choice answers the call, then the reply streams", async ({
   request,
 }) => {
-  const { token } = await signUpWithToken(request);
-  const client = new AguiClient(aguiUrl, token);
-  const agent = client.agent();
-
-  const asked = await client.say(agent, "AG-UI: pick a plan");
-  const interrupt = theInterrupt(asked);
-  expect(interrupt.reason).toBe("input_required");
-  expect(interrupt.toolCallId).toBe(interrupt.id);
-  expect(interrupt.responseSchema?.type).toBe("object");
-  expect(interrupt.metadata?.palaver?.kind).toBe("choice");
-  const call = streamedCall(asked, interrupt.id);
-  expect(call.name).toBe("ask_choice");
-  expect(call.input.options.map((option: { id: string }) => option.id)).toEqual(["starter", "team", "enterprise"]);
-  // What a client needs to resume is stated before the run ends.
-  const types = asked.events.map((event) => event.type);
-  expect(types.slice(-3), sequence(asked)).toEqual(["STATE_SNAPSHOT", "MESSAGES_SNAPSHOT", "RUN_FINISHED"]);
-  expect(agent.pendingInterrupts.map((pending) => pending.id)).toEqual([interrupt.id]);
-
-  const answered = await client.run(agent, {
-    resume: [
-      { interruptId: interrupt.id, status: "resolved", payload: { action: "accept", content: { selected: ["team"] } } },
-    ],
-  });
-  const result = expectResultFirst(answered, interrupt.id);
-  expect(result.content).toContain("team");
-  expect(streamedText(answered)).toBe("AG-UI: you are on the Team plan.");
-  expectSuccess(answered);
-  expect(agent.pendingInterrupts).toEqual([]);
-  // The client's thread (Palaver's snapshot) has the call's answer and the reply, in order.
-  const tool = agent.messages.findIndex((message) => message.role === "tool" && message.toolCallId === interrupt.id);
-  expect(tool, JSON.stringify(agent.messages)).toBeGreaterThan(0);
-  expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: "AG-UI: you are on the Team plan." });
-
+  const { client, agent } = await signedUpClient(request, client10);
+  const { interrupt } = await askChoice(client, agent, "AG-UI: pick a plan");
+  await answerChoice(client, agent, interrupt, "team", "AG-UI: you are on the Team plan.");
   client.expectEveryRunValid();
 });
 
@@ -111,9 +70,7 @@ test("approvals: a skip (cancelled) and a no (confirmed: false) never run the to
 }) => {
   const notes = ["../target/e2e/mcp-files/agui-skipped-note.txt", "../target/e2e/mcp-files/agui-declined-note.txt"];
   for (const note of notes) rmSync(note, { force: true });
-  const { token } = await signUpWithToken(request);
-  const client = new AguiClient(aguiUrl, token);
-  const agent = client.agent();
+  const { client, agent } = await signedUpClient(request, client10);
 
   const asked = await client.say(agent, "AG-UI: write two notes, then decline both");
   const first = theInterrupt(asked);
@@ -157,28 +114,16 @@ test("approvals: a skip (cancelled) and a no (confirmed: false) never run the to
 test("a wrong option id is refused with invalid_answer, and the interrupt stays open until answered right", async ({
   request,
 }) => {
-  const { token } = await signUpWithToken(request);
-  const client = new AguiClient(aguiUrl, token);
-  const agent = client.agent();
-  const asked = await client.say(agent, "AG-UI: a wrong option, then the right one");
-  const interrupt = theInterrupt(asked);
+  const { client, agent } = await signedUpClient(request, client10);
+  const { interrupt } = await askChoice(client, agent, "AG-UI: a wrong option, then the right one");
 
-  const wrong = await client.run(agent, {
-    resume: [
-      { interruptId: interrupt.id, status: "resolved", payload: { action: "accept", content: { selected: ["platinum"] } } },
-    ],
-  });
-  expect(wrong.events.map((event) => event.type), sequence(wrong)).toEqual(["RUN_STARTED", "RUN_ERROR"]);
-  const error = terminal(wrong);
-  expect(error.code).toBe("invalid_answer");
+  const error = await expectWrongChoiceRefused(client, agent, interrupt);
   const errors = error.metadata?.errors as { path: unknown; code: string; message: string }[];
   expect(errors, JSON.stringify(error)).toContainEqual(expect.objectContaining({ code: "OPTION_NOT_OFFERED" }));
   expect(JSON.stringify(errors.find((found) => found.code === "OPTION_NOT_OFFERED")?.path)).toContain("selected");
-  // RUN_ERROR leaves the client's pending interrupt as it was.
-  expect(agent.pendingInterrupts.map((pending) => pending.id)).toEqual([interrupt.id]);
 
   // Another client on the same thread: a sync (nothing new) shows the same interrupt again.
-  const viewer: HttpAgent = client.agent(agent.threadId);
+  const viewer = client.agent(agent.threadId);
   const sync = await client.run(viewer);
   expect(theInterrupt(sync).id).toBe(interrupt.id);
   expect(eventsOf(sync, "MESSAGES_SNAPSHOT")).toHaveLength(1);
@@ -189,30 +134,15 @@ test("a wrong option id is refused with invalid_answer, and the interrupt stays 
   const pushed = await client.say(bypass, "Never mind, something else");
   expect(terminal(pushed).code, sequence(pushed)).toBe("interrupt_pending");
 
-  const right = await client.run(agent, {
-    resume: [
-      { interruptId: interrupt.id, status: "resolved", payload: { action: "accept", content: { selected: ["enterprise"] } } },
-    ],
-  });
-  expectResultFirst(right, interrupt.id);
-  expect(streamedText(right)).toBe("AG-UI: Enterprise it is.");
-  expectSuccess(right);
+  await answerChoice(client, agent, interrupt, "enterprise", "AG-UI: Enterprise it is.");
 
   client.expectEveryRunValid();
 });
 
 test("replaying a resume changes nothing and names the interrupt as already answered", async ({ request }) => {
-  const { token } = await signUpWithToken(request);
-  const client = new AguiClient(aguiUrl, token);
-  const agent = client.agent();
-  const interrupt = theInterrupt(await client.say(agent, "AG-UI: the same answer twice"));
-  const resume = [
-    {
-      interruptId: interrupt.id,
-      status: "resolved" as const,
-      payload: { action: "accept", content: { selected: ["starter"] } },
-    },
-  ];
+  const { client, agent } = await signedUpClient(request, client10);
+  const { interrupt } = await askChoice(client, agent, "AG-UI: the same answer twice");
+  const resume = choosing(interrupt, "starter");
   const answered = await client.run(agent, { resume });
   expect(streamedText(answered)).toBe("AG-UI: Starter, once.");
   const stored = eventsOf(answered, "MESSAGES_SNAPSHOT").at(-1)?.messages;
@@ -233,17 +163,13 @@ test("replaying a resume changes nothing and names the interrupt as already answ
 });
 
 test("Palaver's AG-UI capabilities, and another user's thread is not found", async ({ request, playwright }) => {
-  const { token } = await signUpWithToken(request);
+  const { token, client: owner, agent } = await signedUpClient(request, client10);
   const capabilities = await request.get("/agui/capabilities", { headers: { Authorization: `Bearer ${token}` } });
   expect(capabilities.status()).toBe(200);
   const declared = AgentCapabilitiesSchema.parse(await capabilities.json());
   expect(declared.humanInTheLoop).toMatchObject({ supported: true, interrupts: true });
 
-  const owner = new AguiClient(aguiUrl, token);
-  const agent = owner.agent();
-  const mine = await owner.say(agent, "AG-UI: a thread of my own");
-  expect(streamedText(mine)).toBe("AG-UI: this thread is yours.");
-  expectSuccess(mine);
+  await expectPlainReply(owner, agent, "AG-UI: a thread of my own", "AG-UI: this thread is yours.");
   owner.expectEveryRunValid();
   // Nothing runs on the thread now: nothing to attach to.
   const attach = await request.get(`/agui/threads/${agent.threadId}/stream`, {
@@ -264,16 +190,9 @@ test("Palaver's AG-UI capabilities, and another user's thread is not found", asy
 });
 
 test("the harness fails a run that @ag-ui/client refuses: a bad order, or a malformed event", async () => {
-  const frames = (events: object[]) => events.map((event, n) => `id: r.${n}\ndata: ${JSON.stringify(event)}\n\n`).join("");
-  const canned = (body: string) => async () =>
-    new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
-  const runStarted = { type: "RUN_STARTED", threadId: "t", runId: "r" };
-  const runFinished = { type: "RUN_FINISHED", threadId: "t", runId: "r" };
-  const orphanText = { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "x" };
-  const badOrder = new AguiClient(aguiUrl, "-", canned(frames([runStarted, orphanText, runFinished])));
-  await expect(badOrder.run(badOrder.agent("t"), { runId: "r" })).rejects.toThrow(/No active text message found/);
-  const malformed = new AguiClient(aguiUrl, "-", canned(frames([runStarted, { ...runFinished, timestamp: 1.5 }])));
-  await expect(malformed.run(malformed.agent("t"), { runId: "r" })).rejects.toThrow(/refused the run/);
+  await expectHarnessFails(client10);
+  const malformed = cannedClient(client10, [cannedStarted, cannedFinished({ timestamp: 1.5 })]);
+  await expect(cannedRun(malformed)).rejects.toThrow(/refused the run/);
 });
 
 // --- Across a restart: a Palaver of this test's own, on its own port and database. ---
@@ -366,21 +285,14 @@ test("an interrupt outlives a restart of Palaver: resumed on the new process, th
   const context = await playwright.request.newContext({ baseURL });
   const { token } = await signUpWithToken(context, baseURL);
   await context.dispose();
-  const client = new AguiClient(`${baseURL}/agui`, token);
+  const client = new AguiClient(client10, `${baseURL}/agui`, token);
   const agent = client.agent();
   const interrupt = theInterrupt(await client.say(agent, prompt));
 
   await stop(server);
   server = await startPalaver("after.json");
 
-  const answered = await client.run(agent, {
-    resume: [
-      { interruptId: interrupt.id, status: "resolved", payload: { action: "accept", content: { selected: ["team"] } } },
-    ],
-  });
-  expectResultFirst(answered, interrupt.id);
-  expect(streamedText(answered)).toBe(reply);
-  expectSuccess(answered);
+  await answerChoice(client, agent, interrupt, "team", reply);
   await stop(server);
 
   client.expectEveryRunValid();
@@ -389,35 +301,13 @@ test("an interrupt outlives a restart of Palaver: resumed on the new process, th
 test("the app's own tool: the model's call of it ends the run as a tool_call interrupt, and the resume's result goes to the model", async ({
   request,
 }) => {
-  const { token } = await signUpWithToken(request);
-  const client = new AguiClient(aguiUrl, token);
-  const agent = client.agent();
-  const tools = [
-    {
-      name: "pick_colour",
-      description: "Asks the app's user for a colour",
-      parameters: { type: "object", properties: { of: { type: "string" } }, required: ["of"] },
-    },
-  ];
-  agent.addMessage({ id: "user-colour", role: "user", content: "AG-UI: ask the app for a colour" } as never);
-  const called = await client.run(agent, { tools });
-  const interrupt = theInterrupt(called);
-  expect(interrupt.reason).toBe("tool_call");
-  const call = streamedCall(called, interrupt.toolCallId as string);
-  expect(call).toEqual({ name: "pick_colour", input: { of: "the sky" } });
-  expect(interrupt.id).toBe(interrupt.toolCallId);
-
-  const answered = await client.run(agent, {
-    tools,
-    resume: [{ interruptId: interrupt.id, status: "resolved", payload: { colour: "blue" } }],
+  const { client, agent } = await signedUpClient(request, client10);
+  await appToolRoundTrip(client, agent, {
+    prompt: "AG-UI: ask the app for a colour",
+    of: "the sky",
+    answer: { colour: "blue" },
+    reply: "AG-UI: the app says the sky is blue.",
   });
-  const result = expectResultFirst(answered, interrupt.id);
-  expect(JSON.parse(result.content)).toEqual({ colour: "blue" });
-  expect(streamedText(answered)).toBe("AG-UI: the app says the sky is blue.");
-  expectSuccess(answered);
-  // The thread as Palaver keeps it: the call, its result, the reply.
-  const tool = agent.messages.find((message) => message.role === "tool" && message.toolCallId === interrupt.id);
-  expect(tool?.content && JSON.parse(tool.content as string)).toEqual({ colour: "blue" });
 
   client.expectEveryRunValid();
 });
