@@ -162,7 +162,10 @@ test("replaying a resume changes nothing and names the interrupt as already answ
   client.expectEveryRunValid();
 });
 
-test("Palaver's AG-UI capabilities, and another user's thread is not found", async ({ request, playwright }) => {
+test("Palaver's AG-UI capabilities; another user's conversation is not found, and a thread name is each user's own", async ({
+  request,
+  playwright,
+}) => {
   const { token, client: owner, agent } = await signedUpClient(request, client10);
   const capabilities = await request.get("/agui/capabilities", { headers: { Authorization: `Bearer ${token}` } });
   expect(capabilities.status()).toBe(200);
@@ -179,13 +182,23 @@ test("Palaver's AG-UI capabilities, and another user's thread is not found", asy
 
   const strangerContext = await playwright.request.newContext({ baseURL: "http://127.0.0.1:3100" });
   const stranger = await signUpWithToken(strangerContext);
+  const headers = { Authorization: `Bearer ${stranger.token}`, Accept: "text/event-stream" };
+  // The owner's conversation, named by its id, is not found for anyone else.
+  const conversation = (agent.state as { palaver: { historyId: string } }).palaver.historyId;
   const refused = await strangerContext.post("/agui", {
-    headers: { Authorization: `Bearer ${stranger.token}`, Accept: "text/event-stream" },
-    data: { threadId: agent.threadId, runId: "stranger-run", messages: [] },
+    headers,
+    data: { threadId: conversation, runId: "stranger-run", messages: [] },
   });
   expect(refused.status()).toBe(404);
   // Palaver's problem body (served as application/json, like every API error of Palaver's).
   expect(await refused.json()).toMatchObject({ status: 404 });
+  // The same thread name is the stranger's own thread: empty, nothing of the owner's.
+  const own = await strangerContext.post("/agui", {
+    headers,
+    data: { threadId: agent.threadId, runId: "stranger-own", messages: [] },
+  });
+  expect(own.status()).toBe(200);
+  expect(await own.text()).not.toContain("AG-UI: a thread of my own");
   await strangerContext.dispose();
 });
 

@@ -70,8 +70,7 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
         "DELETE FROM push_notified_asks WHERE user_id = $1".to_string(),
         "DELETE FROM webhook_deliveries WHERE webhook_id IN (SELECT id FROM webhooks WHERE user_id = $1)".to_string(),
         "DELETE FROM webhooks WHERE user_id = $1".to_string(),
-        "DELETE FROM agui_taken_messages WHERE thread_id IN (SELECT thread_id FROM agui_threads WHERE user_id = $1)"
-            .to_string(),
+        "DELETE FROM agui_taken_messages WHERE user_id = $1".to_string(),
         "DELETE FROM agui_threads WHERE user_id = $1".to_string(),
     ];
     let mut tx = pool.begin().await?;

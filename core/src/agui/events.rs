@@ -31,6 +31,8 @@ pub struct RunEvents {
     answered: Option<(String, Value)>,
     errors: Vec<String>,
     said_anything: bool,
+    /// The turn's `{done}` came.
+    done: bool,
 }
 
 impl RunEvents {
@@ -45,13 +47,30 @@ impl RunEvents {
             answered,
             errors: Vec::new(),
             said_anything: false,
+            done: false,
         }
     }
 
-    /// The errors the turn reported, and whether it said anything besides: a turn that failed
-    /// before it said anything ends the run with `RUN_ERROR`.
+    /// Why the run failed: a turn that reported errors before it said anything, or one whose
+    /// events stopped before its end (its process went).
     pub fn failure(&self) -> Option<String> {
+        if !self.done {
+            return Some("The turn stopped before it finished; what it said so far is kept.".into());
+        }
         (!self.said_anything && !self.errors.is_empty()).then(|| self.errors.join(" "))
+    }
+
+    /// The errors of a turn that said something besides (a reply cut off at its cap, say), for
+    /// `RUN_FINISHED`'s `result`.
+    pub fn warnings(&self) -> Option<serde_json::Map<String, Value>> {
+        (!self.errors.is_empty()).then(|| serde_json::Map::from_iter([("errors".into(), json!(self.errors))]))
+    }
+
+    /// Closes what is still open (a step, a document never checked) before the run ends.
+    pub fn close(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.finish(&mut out);
+        out
     }
 
     pub fn map(&mut self, event: &TurnEvent) -> Vec<Event> {
@@ -105,7 +124,10 @@ impl RunEvents {
                 self.ask_call(&mut out, ask);
             }
             TurnEvent::Error { error } => self.errors.push(error.clone()),
-            TurnEvent::Done { .. } => self.finish(&mut out),
+            TurnEvent::Done { .. } => {
+                self.done = true;
+                self.finish(&mut out);
+            }
             TurnEvent::AskPreview { .. } | TurnEvent::Attached { .. } => {}
         }
         out
@@ -179,10 +201,7 @@ impl RunEvents {
 
     fn tool_result(&mut self, tool_call_id: &str, result: &Value) -> Event {
         self.said_anything = true;
-        let content = match result {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
+        let content = super::messages::result_text(result);
         let mut result = ToolCallResultEvent::new(self.next_message_id(), tool_call_id, content);
         result.role = Some(ToolResultRole::Tool);
         result.into()

@@ -8,6 +8,16 @@
 use ag_ui::message::{AssistantMessage, InputContent, Message, ToolMessage, UserContent, UserMessage};
 use ag_ui::tool::{FunctionCall, ToolCall};
 use palaver_wire::conversation::model::{AskOrigin, HistoryRow};
+use serde_json::Value;
+
+/// A tool's result as AG-UI carries it, in `TOOL_CALL_RESULT` and in a tool message alike: a
+/// text result as its text, anything else as its JSON.
+pub fn result_text(result: &Value) -> String {
+    match result {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
 
 /// The id of a conversation's row, as snapshots name it.
 pub fn row_message_id(history_id: &str, index: usize) -> String {
@@ -71,7 +81,7 @@ pub fn snapshot(history_id: &str, rows: &[HistoryRow]) -> Vec<Message> {
             }
             HistoryRow::ToolResult { tool_call_id, result, .. } => messages.push(Message::Tool(ToolMessage {
                 id: id.into(),
-                content: result.to_string(),
+                content: result_text(result),
                 tool_call_id: tool_call_id.as_str().into(),
                 ..Default::default()
             })),

@@ -326,6 +326,9 @@ impl Turn {
             self.end_unrun_call(&call, result.clone(), tool_message(&call, result)).await;
         }
         self.lifecycle.held_pause = self.run_calls(runnable).await;
+        if self.lifecycle.held_pause.is_some() {
+            self.close_client_calls().await;
+        }
     }
 
     /// An elicitation answered after a restart: its tool call ended with the old process.

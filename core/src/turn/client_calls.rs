@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::client_tools::{ClientResult, ClientTool, OpenCall, check, open_calls};
+use super::client_tools::{ClientResult, ClientTool, check};
 use super::replay;
 use super::run::Turn;
 use crate::error::AppResult;
@@ -43,11 +43,14 @@ impl Turn {
     }
 
     /// The step also paused on an ask: its client calls are not left open (the answer goes
-    /// on from the ask), each told as not run.
-    pub(super) fn close_client_calls(&mut self) {
+    /// on from the ask), each told (the model, and the client that saw the call) as not run.
+    pub(super) async fn close_client_calls(&mut self) {
         for call in std::mem::take(&mut self.output.client_calls) {
             let result =
                 json!({"error": "Not run: the turn waited on a question first. Call it again if it is still needed."});
+            let event =
+                ToolResultEvent { tool_call_id: call.id.clone(), tool_name: call.name.clone(), result: result.clone() };
+            self.events.emit(TurnEvent::ToolResult { tool_result: event }).await;
             self.output.new_rows.push(HistoryRow::ToolResult {
                 tool_name: call.name.clone(),
                 tool_call_id: call.id.clone(),
@@ -58,38 +61,29 @@ impl Turn {
         }
     }
 
-    /// A turn that goes on from the client's results: the conversation, the calls they
-    /// answer, and the results (streamed, and stored with the turn's rows).
+    /// A turn that goes on from the client's results (stored already, as the rows that answer
+    /// the calls): the conversation up to the turn's message, then the turn's calls and their
+    /// results as the model made and saw them; the results are streamed.
     pub(super) async fn prepare_from_results(&mut self, results: &[ClientResult]) {
         let rows = std::mem::take(&mut self.transcript.rows);
-        self.transcript.messages = replay::replay(&rows);
+        let turn_start = rows.iter().rposition(|row| matches!(row, HistoryRow::User { .. })).map_or(0, |at| at + 1);
+        self.transcript.messages = replay::replay(&rows[..turn_start]);
         self.transcript.replayed_len = self.transcript.messages.len();
-        self.transcript.prompt_index = rows.len();
-        let answered: Vec<(OpenCall<'_>, &ClientResult)> = open_calls(&rows)
-            .into_iter()
-            .filter_map(|call| results.iter().find(|result| result.call_id == call.id).map(|result| (call, result)))
-            .collect();
-        let calls = answered
-            .iter()
-            .map(|(call, _)| ToolCall {
-                id: call.id.to_string(),
-                name: call.name.to_string(),
-                input: call.args.clone(),
-            })
-            .collect();
-        self.transcript.messages.push(ModelMessage::Assistant { text: String::new(), tool_calls: calls });
-        for (call, result) in &answered {
-            let (id, name) = (call.id.to_string(), call.name.to_string());
-            let event =
-                ToolResultEvent { tool_call_id: id.clone(), tool_name: name.clone(), result: result.result.clone() };
-            self.events.emit(TurnEvent::ToolResult { tool_result: event }).await;
-            self.transcript.messages.push(ModelMessage::tool(id.clone(), name.clone(), result.result.clone()));
-            self.output.new_rows.push(HistoryRow::ToolResult {
-                tool_name: name,
-                tool_call_id: id,
-                result: result.result.clone(),
-                model_call_id: None,
+        self.transcript.prompt_index = turn_start;
+        self.transcript.messages.extend(replay::replay_turn(&rows[turn_start..]));
+        for result in results {
+            let tool_name = rows.iter().find_map(|row| match row {
+                HistoryRow::ToolCall { tool_call_id, tool_name, .. } if *tool_call_id == result.call_id => {
+                    Some(tool_name.clone())
+                }
+                _ => None,
             });
+            let event = ToolResultEvent {
+                tool_call_id: result.call_id.clone(),
+                tool_name: tool_name.unwrap_or_default(),
+                result: result.result.clone(),
+            };
+            self.events.emit(TurnEvent::ToolResult { tool_result: event }).await;
         }
         self.transcript.rows = rows;
     }

@@ -43,9 +43,21 @@ fn with_attachment_notes(text: &str, attachments: &[Attachment]) -> String {
 const TOLD_INTERRUPTED: &str = "[This reply was cut off before it finished; the user saw it as far as it got.]";
 
 pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
+    replay_rows(rows, false)
+}
+
+/// The rows of a turn that goes on where it stopped (the client ran its tools' calls): its
+/// tool calls and their results too, as the model made and saw them in that turn.
+pub fn replay_turn(rows: &[HistoryRow]) -> Vec<ModelMessage> {
+    replay_rows(rows, true)
+}
+
+fn replay_rows(rows: &[HistoryRow], with_tools: bool) -> Vec<ModelMessage> {
     // Approvals and tools' questions are not replayed, except one that expired: the model
     // never saw it end, so it sees the call and its expiry.
     let mut expired: Vec<&str> = Vec::new();
+    // The calls of tools (host or client) replayed, for replaying their results.
+    let mut tool_calls: Vec<&str> = Vec::new();
     // The ask calls seen so far, for telling their answers as the model is told them.
     let mut asked: Vec<(&str, AskKind, &Value)> = Vec::new();
     let messages = rows.iter().filter_map(|row| match row {
@@ -71,7 +83,11 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
             if let Some(ask) = ask {
                 asked.push((tool_call_id, ask.kind, args));
             }
-            (is_ask_tool(tool_name) || ended_by_time).then(|| ModelMessage::Assistant {
+            let tool_call = with_tools && ask.is_none() && !is_ask_tool(tool_name);
+            if tool_call {
+                tool_calls.push(tool_call_id);
+            }
+            (is_ask_tool(tool_name) || ended_by_time || tool_call).then(|| ModelMessage::Assistant {
                 text: String::new(),
                 tool_calls: vec![ToolCall {
                     id: model_call_id.as_ref().unwrap_or(tool_call_id).clone(),
@@ -87,7 +103,8 @@ pub fn replay(rows: &[HistoryRow]) -> Vec<ModelMessage> {
                 Some((_, kind, args)) => told_answer(*kind, args, result),
                 None => result.clone(),
             };
-            (is_ask_tool(tool_name) || ended_by_time).then(|| {
+            let tool_call = tool_calls.contains(&tool_call_id.as_str());
+            (is_ask_tool(tool_name) || ended_by_time || tool_call).then(|| {
                 ModelMessage::tool(model_call_id.as_ref().unwrap_or(tool_call_id).clone(), tool_name.clone(), told)
             })
         }

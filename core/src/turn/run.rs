@@ -361,6 +361,8 @@ impl Turn {
         let end = match self.lifecycle.held_pause.take() {
             _ if self.lifecycle.superseded => StepsEnd::Superseded,
             Some(pause) => StepsEnd::Paused(Box::new(pause)),
+            // The held step called the app's tools: the app runs them, the turn ends here.
+            None if !self.output.client_calls.is_empty() => StepsEnd::Finished,
             None => self.steps().await,
         };
         let mut pending_ref = None;

@@ -185,10 +185,16 @@ impl TurnRunner {
                 };
                 authorize_history(&self.pool, &request.caller, &history_id, HistoryAccess::Write).await?;
                 let rows = self.rows(&history_id).await?;
-                let open = client_tools::open_calls(&rows);
-                if let Some(result) = results.iter().find(|result| open.iter().all(|call| call.id != result.call_id)) {
-                    return Err(AppError::StaleAsk { tool_call_id: result.call_id.clone() }.into());
+                // The results are stored now, as the rows that answer the calls: of two turns
+                // resumed by them, one goes on and the other is told they were answered.
+                let answers = client_tools::result_rows(&rows, results);
+                let stale = || AppError::StaleAsk { tool_call_id: results[0].call_id.clone() };
+                let Some(answers) = answers.filter(|_| !results.is_empty()) else { return Err(stale().into()) };
+                let ids: Vec<&str> = results.iter().map(|result| result.call_id.as_str()).collect();
+                if !client_tools::append_client_results(&self.pool, &history_id, &turn_id, &ids, &answers).await? {
+                    return Err(stale().into());
                 }
+                let rows = self.rows(&history_id).await?;
                 (history_id, rows, None, None)
             }
         };

@@ -240,7 +240,7 @@ impl Turn {
         }
         let pause = self.run_calls(calls).await;
         if pause.is_some() {
-            self.close_client_calls();
+            self.close_client_calls().await;
         }
         pause
     }

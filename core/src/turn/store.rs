@@ -35,7 +35,7 @@ async fn next_seq(tx: &mut Tx<'_>, history_id: &str) -> AppResult<i64> {
     Ok(seq)
 }
 
-async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[HistoryRow]) -> AppResult<()> {
+pub(super) async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn: &str, rows: &[HistoryRow]) -> AppResult<()> {
     let first = next_seq(tx, history_id).await?;
     for (offset, row) in (0_i64..).zip(rows) {
         let payload = serde_json::to_string(row).map_err(|err| {
@@ -54,7 +54,7 @@ async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[H
         ))
         .bind(history_id)
         .bind(first + offset)
-        .bind(turn_id)
+        .bind(turn)
         .bind(row.row_type())
         .bind(backend.storable_json(payload))
         .bind(ask.map(|ask| ask.kind.as_str()))
@@ -69,7 +69,7 @@ async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn_id: &str, rows: &[H
 
 /// Marks a conversation active; false when it is gone (deleted), and then nothing may be
 /// written to it.
-async fn touch(tx: &mut Tx<'_>, history_id: &str) -> AppResult<bool> {
+pub(super) async fn touch(tx: &mut Tx<'_>, history_id: &str) -> AppResult<bool> {
     let now = Backend::of_tx(tx).now();
     let touched = sqlx::query(&format!("UPDATE histories SET updated_at = {now} WHERE id = $1 AND deleted_at IS NULL"))
         .bind(history_id)

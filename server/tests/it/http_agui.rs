@@ -267,13 +267,21 @@ async fn an_interrupt_answered_in_the_chat_is_closed_here_and_a_race_is_won_once
 
 #[tokio::test]
 async fn threads_belong_to_their_owners_and_bad_input_is_refused_in_words() {
-    let app = TestApp::with_mock(r#"{"responses": [{"text": "Hi."}, {"text": "Again."}]}"#).await;
+    let app = TestApp::with_mock(r#"{"responses": [{"text": "Hi."}, {"text": "Again."}, {"text": "Here."}]}"#).await;
     let ada = app.user("ada", Role::User).await;
     let bob = app.user("bob", Role::User).await;
-    run(&app, &ada, input("t-5", "r1", json!([{"id": "u1", "role": "user", "content": "Hello"}]), None)).await;
+    let adas =
+        run(&app, &ada, input("t-5", "r1", json!([{"id": "u1", "role": "user", "content": "Hello"}]), None)).await;
+    let adas_conversation = adas[adas.len() - 3].1["snapshot"]["palaver"]["historyId"].clone();
 
-    let theirs = app.call(Some(&bob), "POST", "/agui", Some(input("t-5", "r2", json!([]), None))).await;
-    assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
+    // Each person names threads in a namespace of their own: bob's "t-5" is his, and new.
+    let bobs = run(&app, &bob, input("t-5", "r2", json!([]), None)).await;
+    assert_eq!(bobs[bobs.len() - 2].1["messages"], json!([]), "nothing of ada's: {bobs:?}");
+    let bobs =
+        run(&app, &bob, input("t-5", "r3", json!([{"id": "u1", "role": "user", "content": "Mine"}]), None)).await;
+    let bobs_conversation = &bobs[bobs.len() - 3].1["snapshot"]["palaver"]["historyId"];
+    assert_ne!(bobs_conversation, &adas_conversation);
+    assert!(bobs.iter().any(|(_, event)| event["delta"] == "Again."), "{bobs:?}");
 
     // A conversation of one's own is a thread under its own id.
     let (_, created) = app.json(&ada, "POST", "/gpt/histories", Some(json!({}))).await;
@@ -287,6 +295,16 @@ async fn threads_belong_to_their_owners_and_bad_input_is_refused_in_words() {
     let bad_id = app.call(Some(&ada), "POST", "/agui", Some(input("has spaces", "r5", json!([]), None))).await;
     assert_eq!(bad_id.status, StatusCode::BAD_REQUEST);
     assert!(bad_id.text.contains("threadId must be 1 to 200 characters"), "{}", bad_id.text);
+    // A run id goes out in every event's id: a line break in it could not.
+    let bad_run = app.call(Some(&ada), "POST", "/agui", Some(input("t-5", "r\nid", json!([]), None))).await;
+    assert_eq!(bad_run.status, StatusCode::BAD_REQUEST);
+    assert!(bad_run.text.contains("runId must be"), "{}", bad_run.text);
+    let mut many = input("t-5", "r7", json!([]), None);
+    many["resume"] =
+        json!((0..65).map(|n| json!({"interruptId": format!("i{n}"), "status": "cancelled"})).collect::<Vec<_>>());
+    let refused = app.call(Some(&ada), "POST", "/agui", Some(many)).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(refused.text.contains("at most 64 interrupts"), "{}", refused.text);
     let not_input = app.call(Some(&ada), "POST", "/agui", Some(json!({"threadId": "t-5"}))).await;
     assert_eq!(not_input.status, StatusCode::BAD_REQUEST);
     assert!(not_input.text.contains("RunAgentInput"), "{}", not_input.text);
@@ -479,4 +497,52 @@ async fn the_session_cookie_runs_same_site_and_is_refused_cross_site() {
         app.send("POST", "/agui", &[("cookie", &cookie), same_site], Some(input("t-11", "r2", message, None))).await;
     assert_eq!(own.status, StatusCode::OK, "{}", own.text);
     assert!(run_events(&own.text).iter().any(|(_, event)| event["delta"] == "Hi."));
+}
+
+#[tokio::test]
+async fn one_message_sent_by_two_runs_at_once_is_taken_once() {
+    let app = TestApp::with_mock(r#"{"responses": [{"text": "Once."}, {"text": "Twice?"}]}"#).await;
+    let ada = app.user("ada", Role::User).await;
+    let first = input("t-12", "r1", json!([{"id": "u1", "role": "user", "content": "Hello"}]), None);
+    let second = input("t-12", "r2", json!([{"id": "u1", "role": "user", "content": "Hello"}]), None);
+    let (a, b) = tokio::join!(
+        app.call(Some(&ada), "POST", "/agui", Some(first)),
+        app.call(Some(&ada), "POST", "/agui", Some(second)),
+    );
+    assert_eq!((a.status, b.status), (StatusCode::OK, StatusCode::OK), "{} {}", a.text, b.text);
+    assert_eq!(model_calls(&app), 1, "the model was called once");
+    let sync =
+        run(&app, &ada, input("t-12", "r3", json!([{"id": "u1", "role": "user", "content": "Hello"}]), None)).await;
+    let messages = sync[sync.len() - 2].1["messages"].as_array().unwrap().clone();
+    assert_eq!(messages.iter().filter(|message| message["role"] == "user").count(), 1, "{messages:?}");
+}
+
+#[tokio::test]
+async fn a_step_that_called_a_host_tool_and_the_apps_goes_on_with_both_results() {
+    let script = json!({"responses": [
+        {"toolCalls": [
+            {"id": "call_list", "name": "listTodos", "input": {}},
+            {"id": "call_colour", "name": "pick_colour", "input": {"of": "sky"}}
+        ]},
+        {"text": "Nothing to do, and the sky is blue."}
+    ]});
+    let app = TestApp::with_mock(&script.to_string()).await;
+    let ada = app.user("ada", Role::User).await;
+    let tools = json!([{"name": "pick_colour", "description": "Asks the app for a colour"}]);
+    let mut asking = input("t-13", "r1", json!([{"id": "u1", "role": "user", "content": "Todos and colour"}]), None);
+    asking["tools"] = tools.clone();
+    let first = run(&app, &ada, asking).await;
+    let interrupts = &finished(&first)["outcome"]["interrupts"];
+    assert_eq!(interrupts.as_array().unwrap().len(), 1, "only the app's call waits: {interrupts}");
+    let id = interrupts[0]["id"].as_str().unwrap().to_string();
+    let mut resuming =
+        input("t-13", "r2", json!([]), Some(json!([{"interruptId": id, "status": "resolved", "payload": "blue"}])));
+    resuming["tools"] = tools;
+    let second = run(&app, &ada, resuming).await;
+    verified(&second, Some(&id));
+    assert!(second.iter().any(|(_, event)| event["delta"] == "Nothing to do, and the sky is blue."), "{second:?}");
+    // The model goes on from its whole step: the host tool's call and result, then the app's.
+    let told = app.mock_log()[1].to_string();
+    let (listed, coloured) = (told.find("listTodos").expect("the host call"), told.find("blue").expect("the result"));
+    assert!(listed < coloured, "{told}");
 }

@@ -128,7 +128,13 @@ fn a_block_document_goes_out_checked_as_an_activity() {
 fn a_turn_that_failed_before_saying_anything_is_a_failure() {
     let mut run = RunEvents::new("r1", None);
     run.map(&TurnEvent::Error { error: "The model is unreachable.".into() });
+    assert!(run.failure().unwrap().contains("stopped before it finished"), "no {{done}} yet");
+    run.map(&TurnEvent::Done { done: true, history_id: "h1".into(), title: None, pending_ask: None });
     assert_eq!(run.failure().as_deref(), Some("The model is unreachable."));
-    run.map(&TurnEvent::Text { text: "Partly".into() });
-    assert_eq!(run.failure(), None);
+    let mut said = RunEvents::new("r1", None);
+    said.map(&TurnEvent::Text { text: "Partly".into() });
+    said.map(&TurnEvent::Error { error: "Cut off.".into() });
+    said.map(&TurnEvent::Done { done: true, history_id: "h1".into(), title: None, pending_ask: None });
+    assert_eq!(said.failure(), None);
+    assert_eq!(said.warnings().unwrap()["errors"], json!(["Cut off."]));
 }

@@ -4,11 +4,14 @@
 //! client sends its result, and a turn goes on from that (`TurnInput::ToolResults`). What a
 //! turn does with them is in `client_calls`.
 
+mod store;
+
 use serde_json::Value;
 
 use super::tools::ToolRegistry;
 use crate::error::{AppError, AppResult};
 use palaver_wire::conversation::model::HistoryRow;
+pub(super) use store::append_client_results;
 
 /// A tool the client runs: its name, what it does, and its arguments' JSON Schema.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +39,11 @@ pub struct OpenCall<'r> {
 /// The most tools a client may offer a turn.
 const MAX_CLIENT_TOOLS: usize = 64;
 
+/// The longest description and parameters schema (as JSON text) a client's tool may have: they
+/// go to the model on every step.
+const MAX_DESCRIPTION: usize = 2_000;
+const MAX_PARAMETERS: usize = 16 * 1024;
+
 /// The calls of the client's tools in `rows` that have no result row.
 pub fn open_calls(rows: &[HistoryRow]) -> Vec<OpenCall<'_>> {
     rows.iter()
@@ -53,6 +61,24 @@ pub fn open_calls(rows: &[HistoryRow]) -> Vec<OpenCall<'_>> {
         .collect()
 }
 
+/// The rows that answer open calls with the client's results; `None` when one of the results
+/// is for no open call (answered already, or never the client's).
+pub fn result_rows(rows: &[HistoryRow], results: &[ClientResult]) -> Option<Vec<HistoryRow>> {
+    let open = open_calls(rows);
+    results
+        .iter()
+        .map(|result| {
+            let call = open.iter().find(|call| call.id == result.call_id)?;
+            Some(HistoryRow::ToolResult {
+                tool_name: call.name.to_string(),
+                tool_call_id: call.id.to_string(),
+                result: result.result.clone(),
+                model_call_id: None,
+            })
+        })
+        .collect()
+}
+
 /// Whether `id` is a call of a client's tool in `rows` that has its result.
 pub fn answered(rows: &[HistoryRow], id: &str) -> bool {
     let called = rows
@@ -62,7 +88,8 @@ pub fn answered(rows: &[HistoryRow], id: &str) -> bool {
 }
 
 /// Refuses client tools the model could not be offered: a name that is not 1 to 64 letters,
-/// digits, `_` or `-` (what providers take), one given twice, or one of Palaver's own.
+/// digits, `_` or `-` (what providers take), one given twice, or one of Palaver's own; and
+/// parameters that are not a JSON Schema object, or a description or schema past its size.
 pub fn check(tools: &[ClientTool], own: &ToolRegistry) -> AppResult<()> {
     if tools.len() > MAX_CLIENT_TOOLS {
         return Err(AppError::BadRequest(format!("At most {MAX_CLIENT_TOOLS} client tools can be offered.")).into());
@@ -78,6 +105,12 @@ pub fn check(tools: &[ClientTool], own: &ToolRegistry) -> AppResult<()> {
             Some("is offered twice")
         } else if name.starts_with("ask_") || own.get(name).is_some() {
             Some("is the name of one of Palaver's own tools")
+        } else if tool.description.chars().count() > MAX_DESCRIPTION {
+            Some("has a description longer than 2,000 characters")
+        } else if !tool.parameters.is_object() || tool.parameters.get("type").is_some_and(|kind| kind != "object") {
+            Some("has parameters that are not a JSON Schema of an object")
+        } else if tool.parameters.to_string().len() > MAX_PARAMETERS {
+            Some("has a parameters schema larger than 16 KiB")
         } else {
             None
         };
@@ -135,6 +168,12 @@ mod tests {
             (vec![tool("a"), tool("a")], "offered twice"),
             (vec![tool("ask_choice")], "Palaver's own"),
             (vec![tool("addTodo")], "Palaver's own"),
+            (vec![ClientTool { parameters: json!(true), ..tool("pick") }], "not a JSON Schema of an object"),
+            (
+                vec![ClientTool { parameters: json!({"type": "string"}), ..tool("pick") }],
+                "not a JSON Schema of an object",
+            ),
+            (vec![ClientTool { description: "x".repeat(2_001), ..tool("pick") }], "longer than 2,000"),
         ] {
             let refused = check(&tools, &own).unwrap_err().kind().to_string();
             assert!(refused.contains(says), "{refused}");
