@@ -50,8 +50,8 @@ fn run_input(bytes: &Bytes) -> Result<ag_ui::input::RunAgentInput, Problem> {
     request_body(content = Object, description = "An AG-UI RunAgentInput", content_type = "application/json"),
     responses(
         (status = 200, description = "The run's AG-UI events, `id: <runId>.<n>` before each", content_type = "text/event-stream", body = String),
-        (status = 400, description = "Not a RunAgentInput, or a threadId Palaver cannot take", body = ProblemBody),
-        (status = 404, description = "The thread is someone else's", body = ProblemBody),
+        (status = 400, description = "Not a RunAgentInput; a threadId or runId Palaver cannot take; a resume of more than 64 entries; an app tool Palaver cannot offer", body = ProblemBody),
+        (status = 404, description = "Another person's conversation, named by its id", body = ProblemBody),
         (status = 429, description = "Too many turns of yours are running", body = ProblemBody)))]
 pub async fn run(
     State(agui): State<AgUi>,
