@@ -121,6 +121,22 @@ fn user_text(content: &UserContent) -> String {
     }
 }
 
+/// The results the client sent as tool messages, by the call each answers: a result that reads
+/// as JSON is taken as it, any other as its text.
+pub fn tool_results(messages: &[Message]) -> Vec<(String, Value)> {
+    messages
+        .iter()
+        .filter_map(|message| match message {
+            Message::Tool(tool) => {
+                let result =
+                    serde_json::from_str(&tool.content).unwrap_or_else(|_| Value::String(tool.content.clone()));
+                Some((tool.tool_call_id.as_str().to_string(), result))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The ids of the client's user messages, to look up among those taken before.
 pub fn user_message_ids(messages: &[Message]) -> Vec<String> {
     messages

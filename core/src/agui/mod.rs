@@ -90,7 +90,8 @@ impl AgUi {
         let pending = view.as_ref().and_then(|view| view.pending_ask.as_ref()).map(|pending| &pending.ask);
         let rows = view.as_ref().map(|view| view.rows.as_slice()).unwrap_or_default();
         let ends = Ends { thread_id: thread.id.clone(), run_id: input.run_id.to_string(), state: input.state.clone() };
-        let (turn_input, taking, answered) = match plan::plan(pending, rows, &resume, new) {
+        let tool_messages = messages::tool_results(&input.messages);
+        let (turn_input, taking, answered) = match plan::plan(pending, rows, &resume, new, &tool_messages) {
             Plan::Refuse(refusal) => return Ok(ends.refused(refusal)),
             Plan::Sync { already } => return Ok(ends.sync(view.as_ref(), already)),
             Plan::Prompt { text, taken } => (TurnInput::Prompt(text), taken, None),

@@ -8,7 +8,8 @@
 //!   an expired one is how a client gets past it, and changes nothing.
 //! - While an interrupt is open, a run must address it: a new message instead is an error.
 //! - The calls of the client's own tools the last run left open are interrupts too: one
-//!   resume answers them all, each with the tool's result (or cancelled: not run).
+//!   resume answers them all, each with the tool's result (or cancelled: not run); a client
+//!   that does not resume may send the results as `role: "tool"` messages instead.
 //! - A run with nothing new only syncs: the snapshot, and what is open now.
 
 use ag_ui::outcome::{ResumeEntry, ResumeStatus};
@@ -60,11 +61,14 @@ impl Refusal {
     }
 }
 
+/// `tool_messages`: the results the client sent as `role: "tool"` messages, by call id (how
+/// clients that do not resume interrupts answer their own tools' calls).
 pub fn plan(
     pending: Option<&AskEvent>,
     rows: &[HistoryRow],
     resume: &[ResumeEntry],
     new: Vec<(String, String)>,
+    tool_messages: &[(String, Value)],
 ) -> Plan {
     let mut already = Vec::new();
     let mut answer = None;
@@ -119,6 +123,13 @@ pub fn plan(
                 ));
             }
         }
+    }
+    if results.is_empty() {
+        results = tool_messages
+            .iter()
+            .filter(|(id, _)| open_calls.iter().any(|call| call.id == id))
+            .map(|(id, result)| ClientResult { call_id: id.clone(), result: result.clone() })
+            .collect();
     }
     let unanswered: Vec<&str> =
         open_calls.iter().map(|call| call.id).filter(|id| results.iter().all(|result| result.call_id != *id)).collect();

@@ -546,3 +546,35 @@ async fn a_step_that_called_a_host_tool_and_the_apps_goes_on_with_both_results()
     let (listed, coloured) = (told.find("listTodos").expect("the host call"), told.find("blue").expect("the result"));
     assert!(listed < coloured, "{told}");
 }
+
+#[tokio::test]
+async fn a_client_that_does_not_resume_answers_the_apps_tool_with_a_tool_message() {
+    let script = json!({"responses": [
+        {"toolCalls": [{"id": "call_colour", "name": "pick_colour", "input": {"of": "sky"}}]},
+        {"text": "Blue it is."}
+    ]});
+    let app = TestApp::with_mock(&script.to_string()).await;
+    let ada = app.user("ada", Role::User).await;
+    let tools = json!([{"name": "pick_colour", "description": "Asks the app for a colour"}]);
+    let asked = json!([{"id": "u1", "role": "user", "content": "Colour?"}]);
+    let mut first = input("t-14", "r1", asked.clone(), None);
+    first["tools"] = tools.clone();
+    let events = run(&app, &ada, first).await;
+    let id = finished(&events)["outcome"]["interrupts"][0]["id"].as_str().unwrap().to_string();
+    // As clients before interrupts did: the history again, the call, and its result.
+    let mut messages = asked;
+    messages.as_array_mut().unwrap().extend([
+        json!({"id": "a1", "role": "assistant", "toolCalls": [
+            {"id": id, "type": "function", "function": {"name": "pick_colour", "arguments": "{\"of\":\"sky\"}"}}]}),
+        json!({"id": "t1", "role": "tool", "toolCallId": id, "content": "{\"colour\":\"blue\"}"}),
+    ]);
+    let mut second = input("t-14", "r2", messages.clone(), None);
+    second["tools"] = tools;
+    let answered = run(&app, &ada, second).await;
+    assert!(answered.iter().any(|(_, event)| event["delta"] == "Blue it is."), "{answered:?}");
+    assert!(app.mock_log()[1].to_string().contains("colour"), "the model is given the result");
+    // Sent again with the next message, the old tool message answers nothing twice.
+    let again = run(&app, &ada, input("t-14", "r3", messages, None)).await;
+    assert_eq!(finished(&again)["outcome"]["type"], "success");
+    assert_eq!(app.mock_log().len(), 2);
+}
