@@ -58,7 +58,8 @@ pub enum AuditCommand {
         #[arg(long)]
         file: Option<PathBuf>,
         /// Also trust this public key (base64url, as `palaver audit key` prints it; repeatable).
-        #[arg(long = "trust", value_name = "PUBLIC_KEY")]
+        // A key is base64url: it may begin with '-', which is its value, not an option.
+        #[arg(long = "trust", value_name = "PUBLIC_KEY", allow_hyphen_values = true)]
         trusted: Vec<String>,
     },
     /// Print this instance's public key (what a check of an export trusts).
@@ -441,5 +442,21 @@ impl std::str::FromStr for Secret {
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Secret(…)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[test]
+    fn a_trusted_key_that_begins_with_a_dash_is_the_options_value() {
+        let cli = Cli::try_parse_from(["palaver", "audit", "verify", "--trust", "-1Ab_", "--trust", "xY"]).unwrap();
+        let Some(Command::Audit { command: AuditCommand::Verify { trusted, .. } }) = cli.command else {
+            panic!("audit verify: {cli:?}");
+        };
+        assert_eq!(trusted, ["-1Ab_", "xY"]);
     }
 }
