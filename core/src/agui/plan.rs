@@ -21,6 +21,9 @@ use palaver_wire::error::FieldError;
 use super::interrupt::answer_of;
 use crate::turn::client_tools::{self, ClientResult};
 
+/// Why a resume that comes with a new message is refused.
+const RESUME_ALONE: &str = "Send the resume alone: a new message cannot come with it.";
+
 /// What a call of the client's tool is told when the client cancelled it.
 const CANCELLED_CALL: &str = "The app did not run this call: the user cancelled it.";
 
@@ -79,10 +82,7 @@ pub fn plan(
         let id = entry.interrupt_id.as_str();
         if open_calls.iter().any(|call| call.id == id) {
             if results.iter().any(|result| result.call_id == id) {
-                return Plan::Refuse(Refusal::new(
-                    "duplicate_resume",
-                    format!("The resume names interrupt {id} twice."),
-                ));
+                return Plan::Refuse(named_twice(id));
             }
             let result = match entry.status {
                 ResumeStatus::Resolved => entry.payload.clone().unwrap_or(Value::Null),
@@ -97,10 +97,7 @@ pub fn plan(
         }
         if let Some(ask) = pending.filter(|ask| ask.tool_call_id == id) {
             if answer.is_some() {
-                return Plan::Refuse(Refusal::new(
-                    "duplicate_resume",
-                    format!("The resume names interrupt {id} twice."),
-                ));
+                return Plan::Refuse(named_twice(id));
             }
             answer = Some((id.to_string(), answer_of(entry, ask)));
             continue;
@@ -153,17 +150,14 @@ pub fn plan(
     }
     if !results.is_empty() {
         if !new.is_empty() {
-            return Plan::Refuse(Refusal::new(
-                "interrupt_pending",
-                "Send the resume alone: a new message cannot come with it.",
-            ));
+            return Plan::Refuse(Refusal::new("interrupt_pending", RESUME_ALONE));
         }
         return Plan::ToolResults(results);
     }
     if !new.is_empty() {
         if let Some(ask) = pending {
             let message = match answer {
-                Some(_) => "Send the resume alone: a new message cannot come with it.".to_string(),
+                Some(_) => RESUME_ALONE.to_string(),
                 None => format!(
                     "Interrupt {} waits for an answer: resume it (resolved or cancelled) before sending a new message.",
                     ask.tool_call_id
@@ -178,6 +172,10 @@ pub fn plan(
         Some((tool_call_id, answer)) => Plan::Answer { tool_call_id, answer },
         None => Plan::Sync { already },
     }
+}
+
+fn named_twice(id: &str) -> Refusal {
+    Refusal::new("duplicate_resume", format!("The resume names interrupt {id} twice."))
 }
 
 /// How the ask of call `id` ended, and when it expired (if it did); `None` when no ask of
