@@ -14,7 +14,7 @@ use palaver_wire::conversation::model::{AskEvent, TurnEvent};
 use serde_json::{Value, json};
 
 /// The activity type a block document is sent as.
-pub const BLOCKS_ACTIVITY: &str = "palaver-blocks";
+pub(super) const BLOCKS_ACTIVITY: &str = "palaver-blocks";
 
 /// Maps one turn's events, in order, to a run's events (without `RUN_STARTED`, the snapshots
 /// and the end, which need the conversation as stored: see `super::run`).

@@ -33,7 +33,6 @@ use crate::turn::{TurnInput, TurnRequest, TurnRunner};
 
 pub use capabilities::capabilities;
 use ends::{Ends, Following, follow, refusal_of};
-pub use events::BLOCKS_ACTIVITY;
 use plan::Plan;
 
 /// A run's events, each with its id (`<runId>.<n>`), for a client attaching again.
