@@ -19,7 +19,13 @@ pub async fn authorize_history(pool: &Pool, caller: &Caller, id: &str, access: H
     let Some(owner) = super::store::history_owner(pool, id).await? else {
         return Err(AppError::HistoryNotFound.into());
     };
-    let is_owner = owner.as_deref() == Some(caller.user.id.as_str());
+    authorize_owned(caller, owner.as_deref(), access)
+}
+
+/// Checks that `caller` may use a conversation of `owner` (read already): 403 when it is
+/// someone else's (also for an admin who wants to write to it).
+pub fn authorize_owned(caller: &Caller, owner: Option<&str>, access: HistoryAccess) -> AppResult<()> {
+    let is_owner = owner == Some(caller.user.id.as_str());
     if is_owner || (access == HistoryAccess::Read && caller.is_admin()) {
         Ok(())
     } else {

@@ -102,20 +102,34 @@ impl LiveHub {
     /// other instances. A failure is logged, not returned: a live event only saves a reload,
     /// and what it tells is stored already.
     pub async fn publish(&self, user_id: &str, event: LiveEvent) {
-        // Nobody following is no failure.
-        let _ = self.published.send(Arc::new(Published { user_id: user_id.to_string(), event: event.clone() }));
-        if let Err(err) = self.try_publish(user_id, event).await {
-            tracing::warn!(?err, user = user_id, "a live event was not sent");
+        self.publish_all(user_id, vec![event]).await;
+    }
+
+    /// Publishes events of `user_id` that happened together, in order, stored at once.
+    pub async fn publish_all(&self, user_id: &str, events: Vec<LiveEvent>) {
+        if events.is_empty() {
+            return;
+        }
+        for event in &events {
+            // Nobody following is no failure.
+            let _ = self.published.send(Arc::new(Published { user_id: user_id.to_string(), event: event.clone() }));
+        }
+        if let Err(err) = self.try_publish(user_id, events).await {
+            tracing::warn!(?err, user = user_id, "live events were not sent");
         }
     }
 
-    async fn try_publish(&self, user_id: &str, event: LiveEvent) -> AppResult<()> {
-        let json = serde_json::to_string(&event)?;
-        let id = uuid::Uuid::new_v4().simple().to_string();
-        let seq = store::insert(&self.pool, &id, user_id, &json).await?;
-        self.channels.send(user_id, Arc::new(Delivered { seq, id, event }));
-        if self.signals.cross_instances() {
-            self.signals.send(Channel::Live, &live_signal(&self.instance, seq, user_id)).await?;
+    async fn try_publish(&self, user_id: &str, events: Vec<LiveEvent>) -> AppResult<()> {
+        let stored = events
+            .iter()
+            .map(|event| Ok((uuid::Uuid::new_v4().simple().to_string(), serde_json::to_string(event)?)))
+            .collect::<AppResult<Vec<_>>>()?;
+        let numbers = store::insert(&self.pool, user_id, &stored).await?;
+        for ((seq, (id, _)), event) in numbers.into_iter().zip(stored).zip(events) {
+            self.channels.send(user_id, Arc::new(Delivered { seq, id, event }));
+            if self.signals.cross_instances() {
+                self.signals.send(Channel::Live, &live_signal(&self.instance, seq, user_id)).await?;
+            }
         }
         Ok(())
     }

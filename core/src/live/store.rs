@@ -9,19 +9,22 @@ use crate::error::AppResult;
 /// A stored event: its sequence number, its public id and its JSON.
 pub type StoredEvent = (i64, String, String);
 
-/// Stores an event of `user_id` under its public id; its sequence number.
-pub async fn insert(pool: &Pool, public_id: &str, user_id: &str, event_json: &str) -> AppResult<i64> {
+/// Stores events of `user_id` in one statement, each `(public id, JSON)`; their sequence
+/// numbers, in the same order.
+pub async fn insert(pool: &Pool, user_id: &str, events: &[(String, String)]) -> AppResult<Vec<i64>> {
     let backend = Backend::of(pool);
-    let (seq,): (i64,) = sqlx::query_as(&format!(
-        "INSERT INTO live_events (public_id, user_id, event) VALUES ($1, $2, {}) RETURNING seq",
-        backend.json("$3")
-    ))
-    .bind(public_id)
-    .bind(user_id)
-    .bind(backend.storable_json(event_json.to_owned()))
-    .fetch_one(pool)
-    .await?;
-    Ok(seq)
+    let values: Vec<String> = (0..events.len())
+        .map(|event| format!("(${}, $1, {})", 2 + 2 * event, backend.json(&format!("${}", 3 + 2 * event))))
+        .collect();
+    let sql = format!("INSERT INTO live_events (public_id, user_id, event) VALUES {} RETURNING seq", values.join(", "));
+    let mut insert = sqlx::query_as::<_, (i64,)>(&sql).bind(user_id);
+    for (public_id, json) in events {
+        insert = insert.bind(public_id).bind(backend.storable_json(json.clone()));
+    }
+    // Numbered in the order the rows were given.
+    let mut numbers: Vec<i64> = insert.fetch_all(pool).await?.into_iter().map(|(seq,)| seq).collect();
+    numbers.sort_unstable();
+    Ok(numbers)
 }
 
 /// The event `seq`, as `(public id, event JSON)`.

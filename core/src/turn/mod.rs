@@ -55,7 +55,7 @@ use crate::live::LiveHub;
 use crate::llm::Models;
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use palaver_wire::audit::{DecidedVia, Decider};
-use palaver_wire::conversation::model::{HistoryRow, TurnEvent};
+use palaver_wire::conversation::model::{HistoryView, TurnEvent};
 use tools::ToolRegistry;
 
 /// The longest message a user may send, in characters.
@@ -299,8 +299,7 @@ impl TurnRunner {
         registry
     }
 
-    async fn rows(&self, history_id: &str) -> AppResult<Vec<HistoryRow>> {
-        let history = histories::load_history(&self.pool, history_id).await?.ok_or(AppError::HistoryNotFound)?;
-        Ok(history.rows)
+    async fn conversation(&self, history_id: &str) -> AppResult<HistoryView> {
+        Ok(histories::load_history(&self.pool, history_id).await?.ok_or(AppError::HistoryNotFound)?)
     }
 }

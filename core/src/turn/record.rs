@@ -81,7 +81,12 @@ impl Turn {
         match paused {
             Ok(Paused::Claimed) => {
                 let tool_call_id = stored.ask.tool_call_id.clone();
-                self.tell_asked(&stored).await;
+                // Told with the turn's end, unless a title is made first (a model call).
+                if self.names_conversation() {
+                    self.tell_asked(&stored).await;
+                } else {
+                    self.output.held_events.push(LiveEvent::AskCreated(asked_event(&self.ids.history_id, &stored)));
+                }
                 self.events
                     .emit(TurnEvent::Ask { ask: Box::new(stored.ask), history_id: self.ids.history_id.clone() })
                     .await;
@@ -134,22 +139,20 @@ impl Turn {
 
     /// Tells the owner's tabs and devices that the conversation waits on `pending`.
     async fn tell_asked(&self, pending: &StoredPendingAsk) {
-        let event = AskCreated {
-            history_id: self.ids.history_id.clone(),
-            tool_call_id: pending.ask.tool_call_id.clone(),
-            kind: pending.ask.kind,
-            expires_at: pending.ask.expires_at.clone(),
-        };
+        let event = asked_event(&self.ids.history_id, pending);
         self.runner.live.publish(&self.ids.user_id, LiveEvent::AskCreated(event)).await;
     }
 
-    /// Ends this request's stream with `{done}`, and tells the owner's tabs and devices.
+    /// Ends this request's stream with `{done}`, and tells the owner's tabs and devices (with
+    /// the events held for it).
     pub(super) async fn done(&mut self, title: Option<String>, pending_ask: Option<PendingAskRef>) {
         let event = TurnDone {
             history_id: self.ids.history_id.clone(),
             pending_ask: pending_ask.as_ref().map(|pending| pending.tool_call_id.clone()),
         };
-        self.runner.live.publish(&self.ids.user_id, LiveEvent::TurnDone(event)).await;
+        let mut events = std::mem::take(&mut self.output.held_events);
+        events.push(LiveEvent::TurnDone(event));
+        self.runner.live.publish_all(&self.ids.user_id, events).await;
         self.events
             .emit(TurnEvent::Done { done: true, history_id: self.ids.history_id.clone(), title, pending_ask })
             .await;
@@ -176,5 +179,15 @@ impl Turn {
         };
         // A failed log write is already traced by the store; the turn itself went through.
         let _ = log_ai_request(&self.runner.pool, &log).await;
+    }
+}
+
+/// The live event that says the conversation `history_id` waits on `pending`.
+fn asked_event(history_id: &str, pending: &StoredPendingAsk) -> AskCreated {
+    AskCreated {
+        history_id: history_id.to_string(),
+        tool_call_id: pending.ask.tool_call_id.clone(),
+        kind: pending.ask.kind,
+        expires_at: pending.ask.expires_at.clone(),
     }
 }

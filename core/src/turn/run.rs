@@ -76,6 +76,8 @@ const DRAFT_EVERY: Duration = Duration::from_secs(1);
 #[derive(Default)]
 pub(super) struct DraftClock {
     written: Option<Instant>,
+    /// The rows of the draft last stored: a draft that would store them again is not written.
+    rows: Vec<HistoryRow>,
     behind: bool,
     /// A sweeper saved the draft (it took the turn for dead): no more drafts are written, and
     /// the turn's save replaces what it stored, or says the reply was cut off.
@@ -83,14 +85,19 @@ pub(super) struct DraftClock {
 }
 
 impl DraftClock {
-    /// The draft was just stored.
-    pub(super) fn written_now(&mut self) {
-        (self.written, self.behind) = (Some(Instant::now()), false);
+    /// The draft of `rows` was just stored.
+    pub(super) fn written_now(&mut self, rows: Vec<HistoryRow>) {
+        (self.written, self.rows, self.behind) = (Some(Instant::now()), rows, false);
+    }
+
+    /// Whether the stored draft holds `rows` already.
+    pub(super) fn holds(&self, rows: &[HistoryRow]) -> bool {
+        self.written.is_some() && self.rows == rows
     }
 
     /// The draft was removed with the rows saved in its place; the next one is new.
     pub(super) fn restart(&mut self) {
-        self.written = None;
+        (self.written, self.rows) = (None, Vec::new());
     }
 
     /// A draft is stored: the turn saves its rows in its place.
@@ -183,6 +190,9 @@ pub(super) struct Offer {
 pub(super) struct Transcript {
     /// The conversation's rows when the turn started (after a cancel or an answer row).
     pub(super) rows: Vec<HistoryRow>,
+    /// Whether the conversation had its title when the turn started (one without is named
+    /// after its first reply).
+    pub(super) titled: bool,
     pub(super) input: TurnInput,
     /// The files sent with the prompt (moved into its message when the messages are made).
     pub(super) attached: Attached,
@@ -205,12 +215,14 @@ impl Transcript {
     pub(super) fn new(
         input: TurnInput,
         rows: Vec<HistoryRow>,
+        titled: bool,
         attached: Attached,
         resolved: Option<Resolved>,
         cancelled: Option<String>,
     ) -> Self {
         Self {
             rows,
+            titled,
             input,
             attached,
             resolved,
@@ -252,6 +264,8 @@ pub(super) struct Output {
     /// This step's calls of the client's tools: the turn ends with the step, and the client
     /// runs them.
     pub(super) client_calls: Vec<crate::llm::ToolCall>,
+    /// Live events that go out with the turn's end, stored with its `TurnDone` at once.
+    pub(super) held_events: Vec<palaver_wire::live::LiveEvent>,
 }
 
 impl Output {
@@ -347,8 +361,8 @@ impl Turn {
         if self.runner.running.runs_earlier(&self.ids.history_id, &self.ids.running_key).await {
             let mut stop = self.lifecycle.stop.clone();
             self.runner.running.wait_for_earlier(&self.ids.history_id, &self.ids.running_key, &mut stop).await;
-            match self.runner.rows(&self.ids.history_id).await {
-                Ok(rows) => self.transcript.rows = rows,
+            match self.runner.conversation(&self.ids.history_id).await {
+                Ok(conversation) => self.transcript.rows = conversation.rows,
                 Err(err) => {
                     tracing::warn!(?err, history = self.ids.history_id, "could not read what the turns before wrote")
                 }

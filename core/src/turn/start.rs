@@ -13,10 +13,9 @@ use super::run::{
 };
 use super::tools::ToolRegistry;
 use super::{
-    TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, check_system_prompt, client_tools, draft, store,
-    waiting,
+    TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, check_system_prompt, client_tools, draft, waiting,
 };
-use crate::conversation::access::{HistoryAccess, authorize_history};
+use crate::conversation::access::{HistoryAccess, authorize_owned};
 use crate::conversation::running::{Registration, Reservation};
 use crate::conversation::store as histories;
 use crate::conversation::turn_log::TurnLog;
@@ -122,17 +121,14 @@ impl TurnRunner {
             (cancelled_by_redo, attached, drafted) = (cancelled, Some(files), true);
             request.input = TurnInput::Prompt(prompt);
         }
-        let (history_id, rows, resolved, cancelled) = match request.input {
+        let (history_id, conversation, resolved, cancelled) = match request.input {
             TurnInput::Prompt(ref prompt) => {
                 check_prompt(prompt)?;
                 if attached.is_none() {
                     attached = Some(self.load_attachments(&owner_id, &request.attachments).await?);
                 }
                 let history_id = match &request.history_id {
-                    Some(id) => {
-                        authorize_history(&self.pool, &request.caller, id, HistoryAccess::Write).await?;
-                        id.clone()
-                    }
+                    Some(id) => id.clone(),
                     None => {
                         let id = histories::create_history(&self.pool, &owner_id, request.model.as_deref()).await?;
                         let created =
@@ -141,14 +137,21 @@ impl TurnRunner {
                         id
                     }
                 };
+                let mut conversation = self.conversation(&history_id).await?;
+                authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
                 let cancelled = match cancelled_by_redo {
                     Some(cancelled) => Some(cancelled),
-                    None => self.cancel_for_prompt(&history_id, &turn_id, &decider).await?,
+                    None if conversation.pending_ask.is_some() => {
+                        let cancelled = self.cancel_for_prompt(&history_id, &turn_id, &decider).await?;
+                        // Cancelled or expired, the ask's rows changed.
+                        conversation = self.conversation(&history_id).await?;
+                        cancelled
+                    }
+                    None => None,
                 };
                 // A new message starts a new turn: the last one's turn grants are over.
                 crate::grants::store::end_turn_grants(&self.pool, &history_id).await?;
-                let rows = self.rows(&history_id).await?;
-                (history_id, rows, None, cancelled)
+                (history_id, conversation, None, cancelled)
             }
             TurnInput::Answer { ref tool_call_id, ref response } => {
                 let Some(history_id) = request.history_id.clone() else {
@@ -176,15 +179,16 @@ impl TurnRunner {
                         return Ok(Admitted::Resumed(TurnHandle { history_id, stream_id, events }));
                     }
                 }
-                let rows = self.rows(&history_id).await?;
-                (history_id, rows, Some(resolved), None)
+                let conversation = self.conversation(&history_id).await?;
+                (history_id, conversation, Some(resolved), None)
             }
             TurnInput::ToolResults(ref results) => {
                 let Some(history_id) = request.history_id.clone() else {
                     return Err(AppError::BadRequest("historyId is required with tool results".into()).into());
                 };
-                authorize_history(&self.pool, &request.caller, &history_id, HistoryAccess::Write).await?;
-                let rows = self.rows(&history_id).await?;
+                let conversation = self.conversation(&history_id).await?;
+                authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
+                let rows = conversation.rows;
                 // The results are stored now, as the rows that answer the calls: of two turns
                 // resumed by them, one goes on and the other is told they were answered.
                 let answers = client_tools::result_rows(&rows, results);
@@ -194,8 +198,8 @@ impl TurnRunner {
                 if !client_tools::append_client_results(&self.pool, &history_id, &turn_id, &ids, &answers).await? {
                     return Err(stale().into());
                 }
-                let rows = self.rows(&history_id).await?;
-                (history_id, rows, None, None)
+                let conversation = self.conversation(&history_id).await?;
+                (history_id, conversation, None, None)
             }
         };
         // A model the request names is the conversation's from now on (both ways in checked the
@@ -208,7 +212,7 @@ impl TurnRunner {
                 Some(model)
             }
             Some(model) => Some(model),
-            None => histories::history_model(&self.pool, &history_id).await?,
+            None => conversation.model,
         };
         // The conversation's model while it is on offer, else the owner's default, else the server's.
         let preferences = preferences::service::user_preferences(&self.pool, &owner_id).await?;
@@ -227,7 +231,9 @@ impl TurnRunner {
             client_tools: request.client_tools,
         };
         let model = choice.model.clone();
-        let transcript = Transcript::new(request.input, rows, attached.unwrap_or_default(), resolved, cancelled);
+        let titled = conversation.title.is_some();
+        let attached = attached.unwrap_or_default();
+        let transcript = Transcript::new(request.input, conversation.rows, titled, attached, resolved, cancelled);
         Ok(Admitted::Turn(Box::new(Ready {
             turn_id,
             owner_id,
@@ -264,30 +270,29 @@ impl TurnRunner {
         let ids = TurnIds { turn_id, user_id: owner_id, history_id, running_key, surface };
 
         // A delete between the access check and now found no switch to flip: look again, now
-        // that a delete would stop this turn.
-        let still_there = histories::history_owner(&self.pool, &ids.history_id).await;
-        if !matches!(still_there, Ok(Some(_))) {
-            self.running.unregister(&ids.history_id, &stop_switch).await;
-            return Err(still_there.err().unwrap_or_else(|| AppError::HistoryNotFound.into()));
-        }
-        let mut draft = DraftClock::default();
-        if drafted {
-            draft.written_now();
+        // that a delete would stop this turn (the first draft is stored only while the
+        // conversation is there).
+        // A redo stored its draft with its retraction (its rows are not known here).
+        let rows =
+            if drafted { Vec::new() } else { draft::first_rows(prompt, &transcript.attached.rows, Some(model.name())) };
+        let still_there = if drafted {
+            histories::history_owner(&self.pool, &ids.history_id).await.map(|owner| owner.is_some())
         } else {
-            let rows = draft::first_rows(prompt, &transcript.attached.rows);
-            let first = store::Draft {
+            let first = draft::store::Draft {
                 turn_id: &ids.turn_id,
                 history_id: &ids.history_id,
                 user_id: &ids.user_id,
                 running_key: &ids.running_key,
                 rows: &rows,
             };
-            if let Err(err) = store::write_draft(&self.pool, &first, true).await {
-                self.running.unregister(&ids.history_id, &stop_switch).await;
-                return Err(err);
-            }
-            draft.written_now();
+            draft::store::write_draft(&self.pool, &first, true).await
+        };
+        if !matches!(still_there, Ok(true)) {
+            self.running.unregister(&ids.history_id, &stop_switch).await;
+            return Err(still_there.err().unwrap_or_else(|| AppError::HistoryNotFound.into()));
         }
+        let mut draft = DraftClock::default();
+        draft.written_now(rows);
         let turn = Turn {
             runner: self.clone(),
             model,

@@ -35,36 +35,63 @@ async fn next_seq(tx: &mut Tx<'_>, history_id: &str) -> AppResult<i64> {
     Ok(seq)
 }
 
-pub(super) async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn: &str, rows: &[HistoryRow]) -> AppResult<()> {
-    let first = next_seq(tx, history_id).await?;
-    for (offset, row) in (0_i64..).zip(rows) {
+/// The most rows one statement inserts: seven parameters each, well under SQLite's limit.
+const ROWS_PER_INSERT: usize = 500;
+
+/// Appends `rows` after the conversation's last, numbering them in the same statement; the
+/// number the first of them got (the next free one when there are none).
+pub(super) async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn: &str, rows: &[HistoryRow]) -> AppResult<i64> {
+    if rows.is_empty() {
+        return next_seq(tx, history_id).await;
+    }
+    let mut first = None;
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        let seq = insert_chunk(tx, history_id, turn, chunk).await?;
+        first.get_or_insert(seq);
+    }
+    Ok(first.unwrap_or_default())
+}
+
+async fn insert_chunk(tx: &mut Tx<'_>, history_id: &str, turn: &str, rows: &[HistoryRow]) -> AppResult<i64> {
+    let backend = Backend::of_tx(tx);
+    // `v.column1` is each row's place among these: the rows take the numbers after the last one.
+    let values: Vec<String> = (0..rows.len())
+        .map(|row| {
+            let first = 3 + row * 7;
+            let params: Vec<String> = (first..first + 7).map(|param| format!("${param}")).collect();
+            format!("({})", params.join(", "))
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin, ask_id)
+         SELECT $1, next.seq + v.column1, $2, v.column2, {}, v.column4, v.column5, v.column6, v.column7
+         FROM (SELECT COALESCE(MAX(seq), -1) + 1 AS seq FROM history_rows WHERE history_id = $1) next,
+              (VALUES {}) v
+         RETURNING seq",
+        backend.json("v.column3"),
+        values.join(", ")
+    );
+    let mut query = sqlx::query_as::<_, (i64,)>(&sql).bind(history_id).bind(turn);
+    for (place, row) in (0_i64..).zip(rows) {
         let payload = serde_json::to_string(row).map_err(|err| {
             tracing::error!(%err, "cannot encode a history row");
             crate::error::AppError::Internal
         })?;
         let (ask, ask_id) = match row {
-            HistoryRow::ToolCall { ask: Some(ask), tool_call_id, .. } => (Some(ask), Some(tool_call_id)),
+            HistoryRow::ToolCall { ask: Some(ask), tool_call_id, .. } => (Some(ask), Some(tool_call_id.clone())),
             _ => (None, None),
         };
-        let backend = Backend::of_tx(tx);
-        sqlx::query(&format!(
-            "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin, ask_id)
-             VALUES ($1, $2, $3, $4, {}, $6, $7, $8, $9)",
-            backend.json("$5")
-        ))
-        .bind(history_id)
-        .bind(first + offset)
-        .bind(turn)
-        .bind(row.row_type())
-        .bind(backend.storable_json(payload))
-        .bind(ask.map(|ask| ask.kind.as_str()))
-        .bind(ask.map(|ask| ask.status.as_str()))
-        .bind(ask.and_then(|ask| ask.origin).map(AskOrigin::as_str))
-        .bind(ask_id)
-        .execute(&mut **tx)
-        .await?;
+        query = query
+            .bind(place)
+            .bind(row.row_type())
+            .bind(backend.storable_json(payload))
+            .bind(ask.map(|ask| ask.kind.as_str()))
+            .bind(ask.map(|ask| ask.status.as_str()))
+            .bind(ask.and_then(|ask| ask.origin).map(AskOrigin::as_str))
+            .bind(ask_id);
     }
-    Ok(())
+    let numbers = query.fetch_all(&mut **tx).await?;
+    Ok(numbers.into_iter().map(|(seq,)| seq).min().unwrap_or_default())
 }
 
 /// Marks a conversation active; false when it is gone (deleted), and then nothing may be
@@ -131,58 +158,6 @@ pub async fn append_rows(
     }
     tx.commit().await?;
     Ok(Saved::Stored)
-}
-
-/// A running turn's draft: its rows as far as it got, the reply (marked interrupted) last.
-pub struct Draft<'a> {
-    pub turn_id: &'a str,
-    pub history_id: &'a str,
-    pub user_id: &'a str,
-    /// Its row in `running_turns`.
-    pub running_key: &'a str,
-    pub rows: &'a [HistoryRow],
-}
-
-/// Stores a turn's draft: the first time as a new one, then over it. False when a sweeper took
-/// the turn for dead and saved it: its save then replaces what the sweeper stored, or says the
-/// reply was cut off ([`in_place_of_draft`]).
-pub async fn write_draft(pool: &Pool, draft: &Draft<'_>, first: bool) -> AppResult<bool> {
-    if first {
-        let mut tx = pool.begin().await?;
-        insert_draft(&mut tx, draft).await?;
-        tx.commit().await?;
-        return Ok(true);
-    }
-    let backend = Backend::of(pool);
-    let written = sqlx::query(&format!(
-        "UPDATE turn_drafts SET rows_json = $2, updated_at = {} WHERE turn_id = $1 AND swept_first_seq IS NULL",
-        backend.now()
-    ))
-    .bind(draft.turn_id)
-    .bind(draft_json(backend, draft)?)
-    .execute(pool)
-    .await?;
-    Ok(written.rows_affected() == 1)
-}
-
-fn draft_json(backend: Backend, draft: &Draft<'_>) -> AppResult<String> {
-    let rows = serde_json::to_string(draft.rows)?;
-    Ok(backend.storable_text(&rows))
-}
-
-pub(super) async fn insert_draft(tx: &mut Tx<'_>, draft: &Draft<'_>) -> AppResult<()> {
-    let backend = Backend::of_tx(tx);
-    sqlx::query(
-        "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(draft.turn_id)
-    .bind(draft.history_id)
-    .bind(draft.user_id)
-    .bind(draft.running_key)
-    .bind(draft_json(backend, draft)?)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }
 
 /// Removes a turn's draft (its rows are saved, or it ended with nothing to save); false when
@@ -440,8 +415,7 @@ pub async fn resolve(
     .fetch_optional(&mut *tx)
     .await?;
     let Some((owner,)) = cleared else { return Ok(None) };
-    let before = next_seq(&mut tx, history_id).await?;
-    insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
+    let before = insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
     set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
     let owner = owner.unwrap_or_default();
     if let (Some(request), Some(tool)) = (&resolution.grant, &resolution.expected.ask.tool_name) {

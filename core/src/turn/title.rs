@@ -43,19 +43,21 @@ pub fn cleaned_title(answer: &str) -> Option<String> {
 }
 
 impl Turn {
-    /// Names the conversation after its first reply; the title when this turn set it.
-    pub(super) async fn title(&self) -> Option<String> {
-        // A stopped turn (the user is waiting on the Stop) or a cut-off one names nothing.
-        if self.output.reply.trim().is_empty() || self.output.interrupted || self.record.metadata.stopped {
+    /// Whether the turn's end names the conversation: it had no title, and this is a whole
+    /// reply (a stopped turn, the user waiting on the Stop, or a cut-off one names nothing). A
+    /// conversation named since the turn started keeps its name (`set_title_if_unset`).
+    pub(super) fn names_conversation(&self) -> bool {
+        !(self.output.reply.trim().is_empty()
+            || self.output.interrupted
+            || self.record.metadata.stopped
+            || self.transcript.titled)
+    }
+
+    /// Names the conversation after its first reply; the title when this turn set it (the
+    /// rename goes out with the turn's end).
+    pub(super) async fn title(&mut self) -> Option<String> {
+        if !self.names_conversation() {
             return None;
-        }
-        match histories::title_of(&self.runner.pool, &self.ids.history_id).await {
-            Ok(None) => {}
-            Ok(Some(_)) => return None,
-            Err(err) => {
-                tracing::warn!(?err, history = self.ids.history_id, "could not read the title");
-                return None;
-            }
         }
         let prompt = self.first_message()?;
         let title = match self.model_title(&prompt).await {
@@ -69,7 +71,7 @@ impl Turn {
                     change: HistoryChange::Renamed,
                     title: Some(title.clone()),
                 };
-                self.runner.live.publish(&self.ids.user_id, LiveEvent::HistoryChanged(change)).await;
+                self.output.held_events.push(LiveEvent::HistoryChanged(change));
                 Some(title)
             }
             Ok(false) => None,

@@ -357,14 +357,14 @@ async fn a_draft_no_instance_holds_is_saved_once_as_the_turns_rows() {
     let owner = h.caller.user.id.clone();
     let history = palaver_core::conversation::store::create_history(&h.pool, &owner, None).await.unwrap();
     let rows = vec![HistoryRow::User { text: "Talk".into(), attachments: Vec::new() }, reply("Half a", true)];
-    let draft = palaver_core::turn::store::Draft {
+    let draft = palaver_core::turn::draft::store::Draft {
         turn_id: "turn-of-a-dead-process",
         history_id: &history,
         user_id: &owner,
         running_key: "no-longer-running",
         rows: &rows,
     };
-    assert!(palaver_core::turn::store::write_draft(&h.pool, &draft, true).await.unwrap());
+    assert!(palaver_core::turn::draft::store::write_draft(&h.pool, &draft, true).await.unwrap());
     assert_eq!(h.runner.close_interrupted().await.unwrap(), 1);
     assert_eq!(h.rows(&history).await, rows);
     assert_eq!(h.runner.close_interrupted().await.unwrap(), 0, "saved once");

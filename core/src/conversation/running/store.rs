@@ -28,22 +28,26 @@ pub async fn reserve_running_turn(
     let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     sqlx::query("UPDATE users SET id = id WHERE id = $1").bind(place.user_id).execute(&mut *tx).await?;
-    if live_turns_of(&mut *tx, backend, place.user_id, place.ended).await? >= cap {
-        return Ok(false);
-    }
-    sqlx::query(&format!(
+    // The count and the insert are one statement: the place is taken only while under the cap.
+    let sql = format!(
         "INSERT INTO running_turns (id, history_id, user_id, stream_id, prompt, instance_id, lease_until)
-         VALUES ($1, '', $2, '', NULL, $3, {})",
-        backend.seconds_from_now("$4")
-    ))
-    .bind(place.key)
-    .bind(place.user_id)
-    .bind(place.instance_id)
-    .bind(lease_seconds)
-    .execute(&mut *tx)
-    .await?;
+         SELECT $1, '', $2, '', NULL, $3, {}
+         WHERE (SELECT COUNT(*) FROM running_turns WHERE {}) < $5",
+        backend.seconds_from_now("$4"),
+        live_turns_condition(backend, "$2", 6, place.ended.len()),
+    );
+    let mut insert = sqlx::query(&sql)
+        .bind(place.key)
+        .bind(place.user_id)
+        .bind(place.instance_id)
+        .bind(lease_seconds)
+        .bind(i64::try_from(cap).unwrap_or(i64::MAX));
+    for key in place.ended {
+        insert = insert.bind(key);
+    }
+    let taken = insert.execute(&mut *tx).await?.rows_affected() == 1;
     tx.commit().await?;
-    Ok(true)
+    Ok(taken)
 }
 
 /// Names the conversation, stream and prompt of a turn in the place it holds, and renews its
@@ -70,22 +74,27 @@ pub async fn place_running_turn(pool: &Pool, turn: &RunningTurnRow<'_>, lease_se
 /// How many turns of `user_id` run on any instance (a lapsed lease, or one of `ended`, does
 /// not count).
 pub async fn running_turns_of(pool: &Pool, user_id: &str, ended: &[String]) -> AppResult<usize> {
-    live_turns_of(pool, Backend::of(pool), user_id, ended).await
+    let sql = format!(
+        "SELECT COUNT(*) FROM running_turns WHERE {}",
+        live_turns_condition(Backend::of(pool), "$1", 2, ended.len())
+    );
+    let mut count = sqlx::query_as::<_, (i64,)>(&sql).bind(user_id);
+    for key in ended {
+        count = count.bind(key);
+    }
+    let (running,) = count.fetch_one(pool).await?;
+    Ok(usize::try_from(running).unwrap_or_default())
 }
 
-/// How many rows of `running_turns` of `user_id` hold a live lease, leaving out `ended`.
-async fn live_turns_of<'e>(
-    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
-    backend: Backend,
-    user_id: &str,
-    ended: &[String],
-) -> AppResult<usize> {
-    let running: Vec<(String,)> =
-        sqlx::query_as(&format!("SELECT id FROM running_turns WHERE user_id = $1 AND lease_until > {}", backend.now()))
-            .bind(user_id)
-            .fetch_all(db)
-            .await?;
-    Ok(running.iter().filter(|(key,)| !ended.contains(key)).count())
+/// The rows of `running_turns` of the user in parameter `user` that hold a live lease, leaving
+/// out the `ended` keys bound from parameter `first_ended` on.
+fn live_turns_condition(backend: Backend, user: &str, first_ended: usize, ended: usize) -> String {
+    let mut condition = format!("user_id = {user} AND lease_until > {}", backend.now());
+    if ended > 0 {
+        let keys: Vec<String> = (first_ended..first_ended + ended).map(|param| format!("${param}")).collect();
+        condition.push_str(&format!(" AND id NOT IN ({})", keys.join(", ")));
+    }
+    condition
 }
 
 /// Whether a turn of the conversation that began before the one registered as `key` is not

@@ -10,19 +10,20 @@ use std::time::Instant;
 use super::TurnRunner;
 use super::run::Turn;
 use super::store as turns;
-use super::store::Draft;
 use crate::conversation::store as histories;
 use crate::error::AppResult;
 use palaver_wire::conversation::model::{Attachment, HistoryRow};
 use palaver_wire::live::{LiveEvent, TurnDone};
+use store::Draft;
 
 pub mod store;
 
 /// A turn's first draft, stored before its request is answered: the user's message (none for
-/// an answer, stored already) and the reply, empty so far.
-pub(super) fn first_rows(prompt: Option<String>, attachments: &[Attachment]) -> Vec<HistoryRow> {
+/// an answer, stored already) and the reply of `model` (when known: a redo's is chosen after
+/// its draft), empty so far.
+pub(super) fn first_rows(prompt: Option<String>, attachments: &[Attachment], model: Option<&str>) -> Vec<HistoryRow> {
     let message = prompt.map(|text| HistoryRow::User { text, attachments: attachments.to_vec() });
-    message.into_iter().chain([interrupted_reply(String::new(), None)]).collect()
+    message.into_iter().chain([interrupted_reply(String::new(), model.map(str::to_string))]).collect()
 }
 
 /// A draft's last row: the reply as far as it got, marked cut off should the draft be saved.
@@ -56,6 +57,10 @@ impl Turn {
             [self.output.reply.as_str(), streaming].concat(),
             Some(self.model.name().to_string()),
         ));
+        if self.lifecycle.draft.holds(&rows) {
+            self.lifecycle.draft.written_now(rows);
+            return;
+        }
         let draft = Draft {
             turn_id: &self.ids.turn_id,
             history_id: &self.ids.history_id,
@@ -63,8 +68,8 @@ impl Turn {
             running_key: &self.ids.running_key,
             rows: &rows,
         };
-        match turns::write_draft(&self.runner.pool, &draft, !self.lifecycle.draft.stored()).await {
-            Ok(true) => self.lifecycle.draft.written_now(),
+        match store::write_draft(&self.runner.pool, &draft, !self.lifecycle.draft.stored()).await {
+            Ok(true) => self.lifecycle.draft.written_now(rows),
             // A sweeper took this turn for dead (its lease lapsed) and saved the draft: the turn
             // goes on, and its save replaces what the sweeper stored or says it was cut off.
             Ok(false) => self.lifecycle.draft.mark_taken(),

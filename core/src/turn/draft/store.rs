@@ -1,9 +1,67 @@
-//! The drafts as the sweeper reads them: each with what `running_turns` says of its turn (the
-//! writes are with the turn's other rows, in `turn::store`).
+//! A running turn's draft: written as it streams, and read by the sweeper with what
+//! `running_turns` says of its turn (the saves that replace it are with the turn's other rows,
+//! in `turn::store`).
 
 use crate::conversation::running::Holder;
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
+use palaver_wire::conversation::model::HistoryRow;
+
+/// A running turn's draft: its rows as far as it got, the reply (marked interrupted) last.
+pub struct Draft<'a> {
+    pub turn_id: &'a str,
+    pub history_id: &'a str,
+    pub user_id: &'a str,
+    /// Its row in `running_turns`.
+    pub running_key: &'a str,
+    pub rows: &'a [HistoryRow],
+}
+
+/// Stores a turn's draft: the first time as a new one, then over it. False when the draft is
+/// not the turn's to write: its conversation is gone (deleted), or a sweeper took the turn for
+/// dead and saved it, and then its save replaces what the sweeper stored, or says the reply was
+/// cut off (`turn::store::in_place_of_draft`).
+pub async fn write_draft(pool: &Pool, draft: &Draft<'_>, first: bool) -> AppResult<bool> {
+    let backend = Backend::of(pool);
+    if first {
+        return insert_draft(pool, backend, draft).await;
+    }
+    let written = sqlx::query(&format!(
+        "UPDATE turn_drafts SET rows_json = $2, updated_at = {} WHERE turn_id = $1 AND swept_first_seq IS NULL",
+        backend.now()
+    ))
+    .bind(draft.turn_id)
+    .bind(draft_json(backend, draft)?)
+    .execute(pool)
+    .await?;
+    Ok(written.rows_affected() == 1)
+}
+
+fn draft_json(backend: Backend, draft: &Draft<'_>) -> AppResult<String> {
+    let rows = serde_json::to_string(draft.rows)?;
+    Ok(backend.storable_text(&rows))
+}
+
+/// Stores a turn's first draft while its conversation is there (false when it is not: a delete
+/// that came before the turn could be stopped).
+pub(in crate::turn) async fn insert_draft<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    backend: Backend,
+    draft: &Draft<'_>,
+) -> AppResult<bool> {
+    let inserted = sqlx::query(
+        "INSERT INTO turn_drafts (turn_id, history_id, user_id, running_key, rows_json)
+         SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM histories WHERE id = $2 AND deleted_at IS NULL)",
+    )
+    .bind(draft.turn_id)
+    .bind(draft.history_id)
+    .bind(draft.user_id)
+    .bind(draft.running_key)
+    .bind(draft_json(backend, draft)?)
+    .execute(db)
+    .await?;
+    Ok(inserted.rows_affected() == 1)
+}
 
 /// A stored draft, with what `running_turns` says of its turn.
 pub struct StoredDraft {

@@ -55,8 +55,14 @@ impl TurnRunner {
         let attached = self.load_attachments(&caller.user.id, files).await?;
         let cancelled = self.cancel_for_prompt(history_id, turn_id, decider).await?;
         let prompt = edited.map_or(last.text.clone(), str::to_string);
-        let rows = super::draft::first_rows(Some(prompt.trim().to_string()), &attached.rows);
-        let draft = turns::Draft { turn_id, history_id, user_id: &caller.user.id, running_key, rows: &rows };
+        let rows = super::draft::first_rows(Some(prompt.trim().to_string()), &attached.rows, None);
+        let draft = crate::turn::draft::store::Draft {
+            turn_id,
+            history_id,
+            user_id: &caller.user.id,
+            running_key,
+            rows: &rows,
+        };
         if !store::retract_from(&self.pool, history_id, &last, &draft).await? {
             return Err(AppError::ConversationChanged.into());
         }

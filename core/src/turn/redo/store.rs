@@ -4,7 +4,7 @@
 use crate::conversation::branches::store as branches;
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
-use crate::turn::store::{Draft, insert_draft};
+use crate::turn::draft::store::{Draft, insert_draft};
 use palaver_wire::conversation::model::HistoryRow;
 
 /// The message a redo sends again (or its edit) takes the place of, and how many rows the
@@ -57,7 +57,8 @@ pub async fn retract_from(
     message: &RedoneMessage,
     draft: &Draft<'_>,
 ) -> AppResult<bool> {
-    let now = Backend::of(pool).now();
+    let backend = Backend::of(pool);
+    let now = backend.now();
     let mut tx = pool.begin().await?;
     let claimed = sqlx::query(&format!(
         "UPDATE histories SET updated_at = {now}
@@ -78,7 +79,8 @@ pub async fn retract_from(
         return Ok(false);
     }
     branches::branch_from(&mut tx, history_id, message.seq).await?;
-    insert_draft(&mut tx, draft).await?;
+    // The conversation is there: the guarded write above found it.
+    insert_draft(&mut *tx, backend, draft).await?;
     tx.commit().await?;
     Ok(true)
 }
