@@ -118,9 +118,11 @@ impl Conversations {
         if let Some(model) = model {
             self.check_model(model).await?;
         }
-        let id = store::create_history(&self.pool, &caller.user.id, model).await?;
-        self.tell(caller, &id, HistoryChange::Created, None).await;
-        self.view(&id).await?.ok_or(AppError::HistoryNotFound.into())
+        let mut created = store::create_history(&self.pool, &caller.user.id, model).await?;
+        self.tell(caller, &created.id, HistoryChange::Created, None).await;
+        // Nothing in it to read or check: shown as a read would show it.
+        created.model = Some(self.models.for_conversation(created.model.as_deref()).id.clone());
+        Ok(created)
     }
 
     /// Checks that the caller may read a conversation (its owner, or an admin).

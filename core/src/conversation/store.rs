@@ -10,16 +10,20 @@ use crate::error::AppResult;
 use palaver_wire::conversation::model::{HistoryRow, HistorySummary, HistoryView, Rating, words_title};
 use palaver_wire::conversation::shelf::Shelf;
 
-/// A new conversation; `model` is its chosen model (`None`: the server's default).
-pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) -> AppResult<String> {
+/// A new conversation, as it reads with nothing in it yet; `model` is its chosen model
+/// (`None`: the server's default).
+pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) -> AppResult<HistoryView> {
     let id = new_id();
-    sqlx::query("INSERT INTO histories (id, owner_id, model) VALUES ($1, $2, $3)")
-        .bind(&id)
-        .bind(owner_id)
-        .bind(model)
-        .execute(pool)
-        .await?;
-    Ok(id)
+    let (created, updated): (String, String) = sqlx::query_as(
+        "INSERT INTO histories (id, owner_id, model) VALUES ($1, $2, $3) RETURNING created_at, updated_at",
+    )
+    .bind(&id)
+    .bind(owner_id)
+    .bind(model)
+    .fetch_one(pool)
+    .await?;
+    let head = (id, Some(owner_id.to_string()), None, None, model.map(str::to_string), created, updated, None);
+    Ok(assemble_view(head, Vec::new(), &[], &RowsStart::default()).view)
 }
 
 /// The model a conversation chose, when it chose one.
