@@ -43,6 +43,13 @@ const ALREADY_RAN: &str = "This call already ran once; an approval runs a call a
 /// What the model gets as the result of a host tool call that never ran.
 const UNANSWERED_TOOL_CALL_RESULT: &str = "This tool call did not run, so it has no result.";
 
+/// An answer to the ask `tool_call_id`, with the conversation's pending ask as read before it.
+pub(super) struct Answer<'a> {
+    pub(super) tool_call_id: &'a str,
+    pub(super) response: &'a Value,
+    pub(super) pending: Option<StoredPendingAsk>,
+}
+
 impl TurnRunner {
     /// Cancels the pending ask, if any, with `user_sent_message`; once, even when prompts race.
     /// A turn that waits on it (an elicitation) ends.
@@ -101,14 +108,12 @@ impl TurnRunner {
         &self,
         history_id: &str,
         turn_id: &str,
-        tool_call_id: &str,
-        response: &Value,
+        answer: Answer<'_>,
         decider: &Decider,
         answerer: &Answerer,
     ) -> AppResult<Resolved> {
-        let pending = store::pending_ask(&self.pool, history_id)
-            .await?
-            .filter(|pending| pending.ask.tool_call_id == tool_call_id);
+        let Answer { tool_call_id, response, pending } = answer;
+        let pending = pending.filter(|pending| pending.ask.tool_call_id == tool_call_id);
         let Some(pending) = pending else { return Err(self.not_pending(history_id, tool_call_id).await?.into()) };
         answerer.check(&pending)?;
         if self.expire(history_id, &pending).await? {

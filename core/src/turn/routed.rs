@@ -7,7 +7,6 @@ use super::store::{self, StoredPendingAsk};
 use super::{AppResult, TurnRunner};
 use crate::accounts::auth::Caller;
 use crate::audit::store::{Ending, record_alone};
-use crate::conversation::store as histories;
 use crate::error::AppError;
 use palaver_wire::audit::Decider;
 use palaver_wire::conversation::model::AskOrigin;
@@ -49,12 +48,17 @@ pub(super) fn needs_second_approval(pending: &StoredPendingAsk) -> bool {
 }
 
 impl TurnRunner {
-    /// Who `caller` is to the conversation `history_id` (404 when there is none).
-    pub(super) async fn answerer(&self, caller: &Caller, history_id: &str) -> AppResult<Answerer> {
-        let owner = histories::history_owner(&self.pool, history_id).await?.flatten();
-        let Some(owner_id) = owner else { return Err(AppError::HistoryNotFound.into()) };
+    /// Who `caller` is to the conversation `history_id` (404 when there is none), and the
+    /// conversation's pending ask, read with its owner.
+    pub(super) async fn answerer(
+        &self,
+        caller: &Caller,
+        history_id: &str,
+    ) -> AppResult<(Answerer, Option<StoredPendingAsk>)> {
+        let found = store::owner_and_pending_ask(&self.pool, history_id).await?;
+        let Some((Some(owner_id), pending)) = found else { return Err(AppError::HistoryNotFound.into()) };
         let (user_id, username) = (caller.user.id.clone(), caller.user.username.clone());
-        Ok(Answerer { owner_id, user_id, username, is_admin: caller.is_admin() })
+        Ok((Answerer { owner_id, user_id, username, is_admin: caller.is_admin() }, pending))
     }
 
     /// Records the first approval of a two-person approval: on the pending ask (once, even

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
+use super::answer::Answer;
 use super::redo::Retract;
 use super::run::{
     DraftClock, EventStream, Lifecycle, Offer, Output, Previews, RequestRecord, Transcript, Turn, TurnIds,
@@ -171,10 +172,10 @@ impl TurnRunner {
                 };
                 // The owner answers, or the approver an approval was routed to: the turn runs as
                 // the owner either way.
-                let answerer = self.answerer(&request.caller, &history_id).await?;
+                let (answerer, pending) = self.answerer(&request.caller, &history_id).await?;
                 owner_id = answerer.owner_id.clone();
-                let resolved =
-                    self.resolve_answer(&history_id, &turn_id, tool_call_id, response, &decider, &answerer).await?;
+                let answer = Answer { tool_call_id, response, pending };
+                let resolved = self.resolve_answer(&history_id, &turn_id, answer, &decider, &answerer).await?;
                 // An elicitation's turn is still running: the answer goes on in it.
                 if resolved.pending.asked_by_call.is_some() {
                     let (sender, events) = mpsc::channel(64);

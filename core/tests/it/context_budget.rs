@@ -90,7 +90,7 @@ async fn seed(harness: &Harness, history_id: &str, first: usize, messages: usize
 }
 
 async fn seeded_conversation(harness: &Harness, messages: usize) -> String {
-    let history_id = create_history(&harness.pool, &harness.caller.user.id, None).await.unwrap();
+    let history_id = create_history(&harness.pool, &harness.caller.user.id, None).await.unwrap().id;
     seed(harness, &history_id, 0, messages).await;
     history_id
 }

@@ -76,7 +76,7 @@ fn expected_text(row: usize) -> String {
 #[tokio::test]
 async fn a_thousand_messages_come_newest_window_first_each_exactly_once_in_order() {
     let h = harness(json!([])).await;
-    let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
+    let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap().id;
     seed_rows(&h, &id, 0..MESSAGES).await;
     let chat = conversations(&h, None);
 
@@ -118,7 +118,7 @@ async fn a_thousand_messages_come_newest_window_first_each_exactly_once_in_order
     assert_eq!(texts(&shown).last().map(String::as_str), Some("Reply 1001"));
 
     // A short conversation is one window, from its start.
-    let short = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
+    let short = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap().id;
     seed_rows(&h, &short, 0..6).await;
     let whole = chat.read_window(&h.caller, &short, RowsWanted::Newest).await.unwrap();
     assert_eq!((texts(&whole).len(), whole.window.and_then(|window| window.earlier)), (6, None));
@@ -149,7 +149,7 @@ fn shown_check(view: &HistoryView) -> serde_json::Value {
 #[tokio::test]
 async fn a_read_shows_the_kept_check_until_the_block_settings_change() {
     let h = harness(json!([])).await;
-    let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
+    let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap().id;
     let json = Backend::of(&h.pool).json("$3");
     for (seq, payload) in [
         (0, json!({"type": "user", "text": "invoice preview"})),

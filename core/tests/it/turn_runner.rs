@@ -182,7 +182,7 @@ async fn a_stop_that_names_a_turn_stops_it_and_not_another_tabs_turn_on_the_conv
         palaver_core::live::LiveHub::new(h.pool.clone(), palaver_core::signals::Signals::local()),
         h.runner.models().clone(),
     );
-    let history = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap();
+    let history = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap().id;
     let mut first = h.runner.start(h.request(Some(&history), TurnInput::Prompt("One".into()))).await.unwrap();
     let mut second = h.runner.start(h.request(Some(&history), TurnInput::Prompt("Two".into()))).await.unwrap();
     let stopped = conversations.stop(&h.caller, &history, Some(&first.stream_id)).await.unwrap();
@@ -355,7 +355,7 @@ async fn a_running_turn_keeps_a_draft_a_second_behind_which_goes_when_it_saves()
 async fn a_draft_no_instance_holds_is_saved_once_as_the_turns_rows() {
     let h = harness(json!([])).await;
     let owner = h.caller.user.id.clone();
-    let history = palaver_core::conversation::store::create_history(&h.pool, &owner, None).await.unwrap();
+    let history = palaver_core::conversation::store::create_history(&h.pool, &owner, None).await.unwrap().id;
     let rows = vec![HistoryRow::User { text: "Talk".into(), attachments: Vec::new() }, reply("Half a", true)];
     let draft = palaver_core::turn::draft::store::Draft {
         turn_id: "turn-of-a-dead-process",

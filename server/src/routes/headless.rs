@@ -142,18 +142,23 @@ pub async fn turn(
     let additions = IncludeQuery::additions(query)?;
     let (body, surface) = parse_headless_turn(&body).map_err(validation_failed)?;
     let is_admin = caller.is_admin();
-    authorize_history(&pool, &caller, &history_id, HistoryAccess::Write)
-        .await
-        .map_err(|err| access_problem(err, is_admin))?;
+    // The turn checks who may write to the conversation as it reads it; a button is looked up
+    // on the pending ask first, so only the owner may learn what is pending.
     let input = match body {
         HeadlessTurn::Prompt(prompt) => TurnInput::Prompt(prompt),
         HeadlessTurn::Answer { tool_call_id, response } => TurnInput::Answer { tool_call_id, response },
         HeadlessTurn::Button { tool_call_id, button_id } => {
+            authorize_history(&pool, &caller, &history_id, HistoryAccess::Write)
+                .await
+                .map_err(|err| access_problem(err, is_admin))?;
             button_answer(&pool, &history_id, tool_call_id, &button_id).await?
         }
     };
     let request = TurnRequest::plain(caller, Some(history_id.clone()), input, surface);
-    let mut handle = turns.start(request).await.map_err(turn_problem)?;
+    let mut handle = turns.start(request).await.map_err(|err| match err.kind() {
+        AppError::HistoryNotFound | AppError::NotHistoryOwner => access_problem(err, is_admin),
+        _ => turn_problem(err),
+    })?;
 
     let (mut text, mut errors, mut title, mut asked, mut restored) = (String::new(), Vec::new(), None, None, None);
     while let Some(event) = handle.events.recv().await {

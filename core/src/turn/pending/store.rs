@@ -13,13 +13,26 @@ pub async fn pending_ask(pool: &Pool, history_id: &str) -> AppResult<Option<Stor
             .bind(history_id)
             .fetch_optional(pool)
             .await?;
-    Ok(row.and_then(|(json,)| json).and_then(|json| match serde_json::from_str(&json) {
-        Ok(ask) => Some(ask),
-        Err(err) => {
-            tracing::error!(%err, history = history_id, "unreadable pending ask");
-            None
-        }
-    }))
+    Ok(row.and_then(|(json,)| json).and_then(|json| read_pending(history_id, &json)))
+}
+
+/// A stored pending ask from its JSON; an unreadable one is logged and left out.
+fn read_pending(history_id: &str, json: &str) -> Option<StoredPendingAsk> {
+    serde_json::from_str(json).map_err(|err| tracing::error!(%err, history = history_id, "unreadable pending ask")).ok()
+}
+
+/// A conversation's owner and its pending ask, read at once; `None` when it is deleted or none.
+pub async fn owner_and_pending_ask(
+    pool: &Pool,
+    history_id: &str,
+) -> AppResult<Option<(Option<String>, Option<StoredPendingAsk>)>> {
+    let row: Option<(Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT owner_id, CAST(pending_ask AS TEXT) FROM histories WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(history_id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(owner, json)| (owner, json.and_then(|json| read_pending(history_id, &json)))))
 }
 
 /// Records that the approved call `key` (`<history id>/<call id>`) runs, with the digest of its
