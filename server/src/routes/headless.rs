@@ -12,9 +12,9 @@ use serde_json::{Map, Value, json};
 use utoipa::IntoParams;
 
 use palaver_contract::asks::resolve_button_answer;
-use palaver_core::conversation::access::{HistoryAccess, authorize_history};
+use palaver_core::conversation::access::{HistoryAccess, authorize_owned};
 use palaver_core::error::{AppError, Error, FieldError};
-use palaver_core::turn::store::{pending_ask, pending_asks_of};
+use palaver_core::turn::store::{StoredPendingAsk, owner_and_pending_ask, pending_ask, pending_asks_of};
 use palaver_core::turn::{TurnInput, TurnRequest, TurnRunner};
 use palaver_wire::body::{AskAdditions, Data, PendingAskBrief, PendingAskEntry, TurnResult};
 use palaver_wire::conversation::model::TurnEvent;
@@ -92,7 +92,12 @@ pub(super) async fn button_answer(
     tool_call_id: String,
     button_id: &str,
 ) -> Result<TurnInput, Problem> {
-    let pending = pending_ask(pool, history_id).await?.filter(|pending| pending.ask.tool_call_id == tool_call_id);
+    button_of(pending_ask(pool, history_id).await?, tool_call_id, button_id)
+}
+
+/// The answer a button of `pending`'s simple card gives (see [`button_answer`]).
+fn button_of(pending: Option<StoredPendingAsk>, tool_call_id: String, button_id: &str) -> Result<TurnInput, Problem> {
+    let pending = pending.filter(|pending| pending.ask.tool_call_id == tool_call_id);
     let Some(pending) = pending else { return Err(AppError::StaleAsk { tool_call_id }.into()) };
     let response = resolve_button_answer(&pending.ask.simple, button_id).map_err(|error| {
         Problem::bad_request("Unknown buttonId")
@@ -148,10 +153,13 @@ pub async fn turn(
         HeadlessTurn::Prompt(prompt) => TurnInput::Prompt(prompt),
         HeadlessTurn::Answer { tool_call_id, response } => TurnInput::Answer { tool_call_id, response },
         HeadlessTurn::Button { tool_call_id, button_id } => {
-            authorize_history(&pool, &caller, &history_id, HistoryAccess::Write)
-                .await
+            let found = owner_and_pending_ask(&pool, &history_id).await?;
+            let Some((owner, pending)) = found else {
+                return Err(access_problem(AppError::HistoryNotFound.into(), is_admin));
+            };
+            authorize_owned(&caller, owner.as_deref(), HistoryAccess::Write)
                 .map_err(|err| access_problem(err, is_admin))?;
-            button_answer(&pool, &history_id, tool_call_id, &button_id).await?
+            button_of(pending, tool_call_id, &button_id)?
         }
     };
     let request = TurnRequest::plain(caller, Some(history_id.clone()), input, surface);
