@@ -26,13 +26,6 @@ pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) ->
     Ok(assemble_view(head, Vec::new(), &[], &RowsStart::default()).view)
 }
 
-/// The model a conversation chose, when it chose one.
-pub async fn history_model(pool: &Pool, id: &str) -> AppResult<Option<String>> {
-    let model: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT model FROM histories WHERE id = $1").bind(id).fetch_optional(pool).await?;
-    Ok(model.and_then(|(model,)| model))
-}
-
 /// Stores a conversation's choice of model; returns it as the list shows it, or `None` when
 /// it is gone.
 pub async fn set_history_model(pool: &Pool, id: &str, model: &str) -> AppResult<Option<HistorySummary>> {
@@ -261,13 +254,6 @@ pub async fn history_owner(pool: &Pool, id: &str) -> AppResult<Option<Option<Str
             .fetch_optional(pool)
             .await?;
     Ok(owner.map(|(owner,)| owner))
-}
-
-/// The conversation's title, when it has one.
-pub async fn title_of(pool: &Pool, history_id: &str) -> AppResult<Option<String>> {
-    let title: Option<(Option<String>,)> =
-        sqlx::query_as("SELECT title FROM histories WHERE id = $1").bind(history_id).fetch_optional(pool).await?;
-    Ok(title.and_then(|(title,)| title))
 }
 
 /// Sets the title only when the conversation has none yet; returns whether it did.

@@ -125,13 +125,19 @@ impl LiveHub {
             .map(|event| Ok((uuid::Uuid::new_v4().simple().to_string(), serde_json::to_string(event)?)))
             .collect::<AppResult<Vec<_>>>()?;
         let numbers = store::insert(&self.pool, user_id, &stored).await?;
-        for ((seq, (id, _)), event) in numbers.into_iter().zip(stored).zip(events) {
+        for ((&seq, (id, _)), event) in numbers.iter().zip(stored).zip(events) {
             self.channels.send(user_id, Arc::new(Delivered { seq, id, event }));
-            if self.signals.cross_instances() {
-                self.signals.send(Channel::Live, &live_signal(&self.instance, seq, user_id)).await?;
-            }
         }
-        Ok(())
+        if !self.signals.cross_instances() {
+            return Ok(());
+        }
+        // Each is signalled even when one is not: the first failure is the one told.
+        let mut failed = Ok(());
+        for seq in numbers {
+            let sent = self.signals.send(Channel::Live, &live_signal(&self.instance, seq, user_id)).await;
+            failed = failed.and(sent);
+        }
+        failed
     }
 
     /// The events published on this instance from now on (not those other instances publish).

@@ -16,15 +16,16 @@ pub async fn insert(pool: &Pool, user_id: &str, events: &[(String, String)]) -> 
     let values: Vec<String> = (0..events.len())
         .map(|event| format!("(${}, $1, {})", 2 + 2 * event, backend.json(&format!("${}", 3 + 2 * event))))
         .collect();
-    let sql = format!("INSERT INTO live_events (public_id, user_id, event) VALUES {} RETURNING seq", values.join(", "));
-    let mut insert = sqlx::query_as::<_, (i64,)>(&sql).bind(user_id);
+    let sql = format!(
+        "INSERT INTO live_events (public_id, user_id, event) VALUES {} RETURNING public_id, seq",
+        values.join(", ")
+    );
+    let mut insert = sqlx::query_as::<_, (String, i64)>(&sql).bind(user_id);
     for (public_id, json) in events {
         insert = insert.bind(public_id).bind(backend.storable_json(json.clone()));
     }
-    // Numbered in the order the rows were given.
-    let mut numbers: Vec<i64> = insert.fetch_all(pool).await?.into_iter().map(|(seq,)| seq).collect();
-    numbers.sort_unstable();
-    Ok(numbers)
+    let numbered: std::collections::HashMap<String, i64> = insert.fetch_all(pool).await?.into_iter().collect();
+    Ok(events.iter().filter_map(|(public_id, _)| numbered.get(public_id).copied()).collect())
 }
 
 /// The event `seq`, as `(public id, event JSON)`.

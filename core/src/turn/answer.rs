@@ -113,6 +113,11 @@ impl TurnRunner {
         answerer: &Answerer,
     ) -> AppResult<Resolved> {
         let Answer { tool_call_id, response, pending } = answer;
+        // Whether someone else may answer the pending ask is settled before they learn its id
+        // (an approver's second answer to an ask that ended is told it ended).
+        if let Some(pending) = pending.as_ref().filter(|_| !answerer.is_owner()) {
+            answerer.check(pending)?;
+        }
         let pending = pending.filter(|pending| pending.ask.tool_call_id == tool_call_id);
         let Some(pending) = pending else { return Err(self.not_pending(history_id, tool_call_id).await?.into()) };
         answerer.check(&pending)?;

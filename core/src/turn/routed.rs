@@ -22,7 +22,7 @@ pub(super) struct Answerer {
 }
 
 impl Answerer {
-    fn is_owner(&self) -> bool {
+    pub(super) fn is_owner(&self) -> bool {
         self.owner_id == self.user_id
     }
 

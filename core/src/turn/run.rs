@@ -362,7 +362,10 @@ impl Turn {
             let mut stop = self.lifecycle.stop.clone();
             self.runner.running.wait_for_earlier(&self.ids.history_id, &self.ids.running_key, &mut stop).await;
             match self.runner.conversation(&self.ids.history_id).await {
-                Ok(conversation) => self.transcript.rows = conversation.rows,
+                Ok(conversation) => {
+                    self.transcript.titled = conversation.title.is_some();
+                    self.transcript.rows = conversation.rows;
+                }
                 Err(err) => {
                     tracing::warn!(?err, history = self.ids.history_id, "could not read what the turns before wrote")
                 }

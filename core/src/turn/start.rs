@@ -17,7 +17,7 @@ use super::{
     TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, check_system_prompt, client_tools, draft, waiting,
 };
 use crate::conversation::access::{HistoryAccess, authorize_owned};
-use crate::conversation::running::{Placement, Registration, Reservation};
+use crate::conversation::running::{Registration, Reservation};
 use crate::conversation::store as histories;
 use crate::conversation::turn_log::TurnLog;
 use crate::db::new_id;
@@ -74,25 +74,12 @@ impl TurnRunner {
         };
         // Taken before anything is written, so a refused turn changes nothing; given back when
         // the request fails.
-        let turn_id = new_id();
         let reservation = match resumes {
             true => None,
-            false => {
-                // Where the turn will run, when the request says so (a redo's prompt may change).
-                let placed = request.history_id.clone().map(|history_id| Placement {
-                    history_id,
-                    stream_id: turn_id.clone(),
-                    prompt: match &request.input {
-                        TurnInput::Prompt(prompt) => Some(prompt.trim().to_string()),
-                        TurnInput::Answer { .. } | TurnInput::ToolResults(_) => None,
-                    },
-                });
-                let cap = self.settings.max_turns_per_user;
-                Some(self.running.reserve(&request.caller.user.id, cap, placed).await?)
-            }
+            false => Some(self.running.reserve(&request.caller.user.id, self.settings.max_turns_per_user).await?),
         };
         let running_key = reservation.as_ref().map(|reservation| reservation.key.clone());
-        let handle = match self.admit(request, turn_id, running_key.as_deref()).await {
+        let handle = match self.admit(request, running_key.as_deref()).await {
             Ok(Admitted::Turn(ready)) => {
                 let (turn, events) = self.build_turn(*ready, reservation).await?;
                 return Ok(self.spawn_turn(turn, events).await);
@@ -111,9 +98,10 @@ impl TurnRunner {
     /// what a turn does before it runs (the redo's retraction, the conversation, the cancel or
     /// the answer, the model). `running_key` is the turn's place, for the draft a redo stores
     /// with its retraction.
-    async fn admit(&self, mut request: TurnRequest, turn_id: String, running_key: Option<&str>) -> AppResult<Admitted> {
+    async fn admit(&self, mut request: TurnRequest, running_key: Option<&str>) -> AppResult<Admitted> {
         let mut owner_id = request.caller.user.id.clone();
         let decider = request.decider();
+        let turn_id = new_id();
         let mut cancelled_by_redo = None;
         let mut attached = None;
         let mut drafted = false;
@@ -140,18 +128,25 @@ impl TurnRunner {
                 if attached.is_none() {
                     attached = Some(self.load_attachments(&owner_id, &request.attachments).await?);
                 }
-                let history_id = match &request.history_id {
-                    Some(id) => id.clone(),
+                let mut conversation = match &request.history_id {
+                    Some(id) => {
+                        let conversation = self.conversation(id).await?;
+                        authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
+                        conversation
+                    }
                     None => {
-                        let id = histories::create_history(&self.pool, &owner_id, request.model.as_deref()).await?.id;
                         let created =
-                            HistoryChanged { history_id: id.clone(), change: HistoryChange::Created, title: None };
-                        self.live.publish(&owner_id, LiveEvent::HistoryChanged(created)).await;
-                        id
+                            histories::create_history(&self.pool, &owner_id, request.model.as_deref()).await?;
+                        let change = HistoryChanged {
+                            history_id: created.id.clone(),
+                            change: HistoryChange::Created,
+                            title: None,
+                        };
+                        self.live.publish(&owner_id, LiveEvent::HistoryChanged(change)).await;
+                        created
                     }
                 };
-                let mut conversation = self.conversation(&history_id).await?;
-                authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
+                let history_id = conversation.id.clone();
                 let cancelled = match cancelled_by_redo {
                     Some(cancelled) => Some(cancelled),
                     None if conversation.pending_ask.is_some() => {
@@ -275,11 +270,7 @@ impl TurnRunner {
         };
         let reservation = match reservation {
             Some(reservation) => reservation,
-            None => {
-                let placed =
-                    Placement { history_id: history_id.clone(), stream_id: turn_id.clone(), prompt: prompt.clone() };
-                self.running.reserve(&owner_id, self.settings.max_turns_per_user, Some(placed)).await?
-            }
+            None => self.running.reserve(&owner_id, self.settings.max_turns_per_user).await?,
         };
         let log = TurnLog::new(&turn_id, prompt.clone());
         let Registration { switch: stop_switch, stop, key: running_key } =

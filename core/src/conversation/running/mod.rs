@@ -6,8 +6,6 @@
 
 pub mod store;
 
-pub use store::{Holder, Placement};
-
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -41,8 +39,6 @@ type Switches = HashMap<String, Vec<Running>>;
 #[must_use = "a reservation is registered or released"]
 pub struct Reservation {
     pub key: String,
-    /// Where the turn was to run when its place was taken (its row says so already).
-    placed: Option<Placement>,
 }
 
 /// A registered turn: its stop switch (flipped to true on a stop), and its row's key.
@@ -50,6 +46,13 @@ pub struct Registration {
     pub switch: watch::Sender<bool>,
     pub stop: watch::Receiver<bool>,
     pub key: String,
+}
+
+/// What `running_turns` says of a turn another instance may hold: that instance, and whether
+/// its lease still runs.
+pub struct Holder {
+    pub instance_id: String,
+    pub leased: bool,
 }
 
 /// How often a turn queued behind an earlier one looks whether it has ended.
@@ -158,22 +161,13 @@ impl RunningTurns {
     /// Admits one more turn of `user_id` unless `cap` of theirs run already, on any instance
     /// (a tool's question waiting included): the count and the row that holds the new turn's
     /// place are one step, under a lock on the user, so racing prompts cannot all pass.
-    /// `placed`, when known, is written with the place (registering it there writes nothing more).
-    pub async fn reserve(&self, user_id: &str, cap: usize, placed: Option<Placement>) -> AppResult<Reservation> {
+    pub async fn reserve(&self, user_id: &str, cap: usize) -> AppResult<Reservation> {
         let key = new_id();
         let ended: Vec<String> = lock(&self.ended).iter().cloned().collect();
-        let place = store::TurnPlace {
-            key: &key,
-            user_id,
-            instance_id: &self.instance_id,
-            ended: &ended,
-            history_id: placed.as_ref().map_or("", |placed| placed.history_id.as_str()),
-            stream_id: placed.as_ref().map_or("", |placed| placed.stream_id.as_str()),
-            prompt: placed.as_ref().and_then(|placed| placed.prompt.as_deref()),
-        };
+        let place = store::TurnPlace { key: &key, user_id, instance_id: &self.instance_id, ended: &ended };
         lock(&self.reserved).insert(key.clone());
         match store::reserve_running_turn(&self.pool, &place, self.lease_seconds(), cap).await {
-            Ok(true) => Ok(Reservation { key, placed }),
+            Ok(true) => Ok(Reservation { key }),
             refused => {
                 lock(&self.reserved).remove(&key);
                 refused?;
@@ -206,15 +200,18 @@ impl RunningTurns {
         log: Arc<TurnLog>,
     ) -> Registration {
         let (sender, receiver) = watch::channel(false);
-        let Reservation { key, placed } = reservation;
-        let placement =
-            Placement { history_id: history_id.to_string(), stream_id: log.stream_id(), prompt: log.prompt() };
-        let (stream_id, prompt) = (&placement.stream_id, placement.prompt.as_deref());
-        let row = RunningTurnRow { key: &key, history_id, user_id, stream_id, prompt, instance_id: &self.instance_id };
+        let Reservation { key } = reservation;
+        let prompt = log.prompt();
+        let row = RunningTurnRow {
+            key: &key,
+            history_id,
+            user_id,
+            stream_id: &log.stream_id(),
+            prompt: prompt.as_deref(),
+            instance_id: &self.instance_id,
+        };
         // Without its conversation, a Stop sent to another instance misses the turn; it still runs here.
-        if placed.as_ref() != Some(&placement)
-            && let Err(err) = store::place_running_turn(&self.pool, &row, self.lease_seconds()).await
-        {
+        if let Err(err) = store::place_running_turn(&self.pool, &row, self.lease_seconds()).await {
             tracing::warn!(?err, history = history_id, "a running turn was not recorded for other instances");
         }
         let (finished, writer_finished) = watch::channel(false);
@@ -499,7 +496,7 @@ mod tests {
 
     /// A turn admitted and registered on `history_id`.
     async fn register(running: &RunningTurns, history_id: &str, user_id: &str, log: Arc<TurnLog>) -> Registration {
-        let reservation = running.reserve(user_id, 100, None).await.unwrap();
+        let reservation = running.reserve(user_id, 100).await.unwrap();
         running.register(reservation, history_id, user_id, log).await
     }
 

@@ -6,22 +6,6 @@ use crate::conversation::store::{RunningTurnRow, add_running_turn};
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
 
-/// Where a turn runs, when it is known as its place is taken: its conversation, its stream
-/// and its prompt.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placement {
-    pub history_id: String,
-    pub stream_id: String,
-    pub prompt: Option<String>,
-}
-
-/// What `running_turns` says of a turn another instance may hold: that instance, and whether
-/// its lease still runs.
-pub struct Holder {
-    pub instance_id: String,
-    pub leased: bool,
-}
-
 /// A turn's place among its user's running turns, before it is registered on a conversation.
 pub struct TurnPlace<'a> {
     pub key: &'a str,
@@ -29,10 +13,6 @@ pub struct TurnPlace<'a> {
     pub instance_id: &'a str,
     /// Keys of turns that ended though their rows stayed: they do not count.
     pub ended: &'a [String],
-    /// Where the turn runs, when known already ("" for the conversation and stream when not).
-    pub history_id: &'a str,
-    pub stream_id: &'a str,
-    pub prompt: Option<&'a str>,
 }
 
 /// Holds a place for one more running turn of the user unless `cap` of theirs run already (a
@@ -51,20 +31,17 @@ pub async fn reserve_running_turn(
     // The count and the insert are one statement: the place is taken only while under the cap.
     let sql = format!(
         "INSERT INTO running_turns (id, history_id, user_id, stream_id, prompt, instance_id, lease_until)
-         SELECT $1, $6, $2, $7, $8, $3, {}
+         SELECT $1, '', $2, '', NULL, $3, {}
          WHERE (SELECT COUNT(*) FROM running_turns WHERE {}) < $5",
         backend.seconds_from_now("$4"),
-        live_turns_condition(backend, "$2", 9, place.ended.len()),
+        live_turns_condition(backend, "$2", 6, place.ended.len()),
     );
     let mut insert = sqlx::query(&sql)
         .bind(place.key)
         .bind(place.user_id)
         .bind(place.instance_id)
         .bind(lease_seconds)
-        .bind(i64::try_from(cap).unwrap_or(i64::MAX))
-        .bind(place.history_id)
-        .bind(place.stream_id)
-        .bind(place.prompt);
+        .bind(i64::try_from(cap).unwrap_or(i64::MAX));
     for key in place.ended {
         insert = insert.bind(key);
     }

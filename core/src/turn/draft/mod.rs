@@ -71,7 +71,8 @@ impl Turn {
         match store::write_draft(&self.runner.pool, &draft, !self.lifecycle.draft.stored()).await {
             Ok(true) => self.lifecycle.draft.written_now(rows),
             // A sweeper took this turn for dead (its lease lapsed) and saved the draft: the turn
-            // goes on, and its save replaces what the sweeper stored or says it was cut off.
+            // goes on, and its save replaces what the sweeper stored or says it was cut off. (Or
+            // the conversation is gone: its save stores nothing either.)
             Ok(false) => self.lifecycle.draft.mark_taken(),
             // A draft not stored is only a loss if the process dies too: the turn goes on.
             Err(err) => tracing::warn!(?err, history = self.ids.history_id, "a running turn's draft was not stored"),
