@@ -9,8 +9,12 @@
   pass over the same text;
 - the html sanitizer (ammonia) on html_100k.html, against html5ever's parse alone into a plain DOM.
 
-A ratio of the same machine's two medians does not move with how fast or busy the machine is
-the way a time does. Prints the medians and the ratios; `--quick` measures for less long.
+A ratio of the same machine's two medians moves less with how fast or busy the machine is than a
+time does, but on a machine busy with other work it still swings (by up to a third between runs):
+measure twice, and compare code by instruction counts (callgrind) when the machine is not quiet.
+Prints the medians and the ratios; `--quick` measures for less long. Run it with the workspace's
+`RUSTFLAGS="--cfg erase_components"`: cargo gets this environment as it is, and with other flags
+it would rebuild everything.
 """
 
 import argparse

@@ -21,9 +21,14 @@ fn fits_utf16(text: &str, max: usize) -> bool {
     })
 }
 
+/// Whether JavaScript's `trim()` drops `ch`: whitespace and U+FEFF.
+fn is_trimmed(ch: char) -> bool {
+    ch.is_whitespace() || ch == '\u{feff}'
+}
+
 /// Trims whitespace at both ends as JavaScript's `trim()` does (which also drops U+FEFF).
 pub fn js_trim(text: &str) -> &str {
-    text.trim_matches(|ch: char| ch.is_whitespace() || ch == '\u{feff}')
+    text.trim_matches(is_trimmed)
 }
 
 /// JavaScript's `String(n)` for a number: whole numbers print without ".0".
@@ -53,7 +58,9 @@ pub fn js_to_fixed(value: f64, digits: usize) -> String {
 
 /// Whether `text` has something other than whitespace in it.
 pub fn is_visible(text: &str) -> bool {
-    !js_trim(text).is_empty()
+    // Stops at the first visible character (most often the first): trimming would also
+    // scan back from the end.
+    !text.chars().all(is_trimmed)
 }
 
 /// Cuts `text` to at most `max` UTF-16 units, ending in "…" when it had to cut.

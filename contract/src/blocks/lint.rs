@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::errors::{BlockError, BlockErrorCode as Code, BlockWarning, BlockWarningCode};
 use super::limits::*;
 use super::model::*;
-use crate::path::{Loc, Path};
+use crate::path::Loc;
 use crate::site_path::is_site_path;
 use crate::text::js_number;
 
@@ -106,19 +106,17 @@ fn lint_dataset(at: Loc<'_>, name: &str, dataset: &Dataset, errors: &mut Vec<Blo
     }
 }
 
-/// Who reserved an element id, and how to explain it.
-struct Reservation {
-    owner: Path,
-    fix: String,
-}
-
 #[derive(Default)]
 struct Targets<'a> {
     /// Chart and table ids.
     selectable: HashSet<&'a str>,
     /// Stepper, checklist, list, table and text ids.
     copyable: HashSet<&'a str>,
-    reserved: HashMap<String, Reservation>,
+    /// Each reserved element id and the block that reserved it, as its index in `owner_fixes`.
+    reserved: HashMap<String, usize>,
+    /// How to explain each reserving block's element ids: written once per block, not once per
+    /// element (a checklist reserves one per item).
+    owner_fixes: Vec<String>,
 }
 
 struct Lint<'a> {
@@ -144,15 +142,17 @@ impl<'a> Lint<'a> {
             }
             match block {
                 Block::Stepper(stepper) => {
-                    let fix = format!("A stepper uses {0}_decrease and {0}_increase for its buttons.", stepper.id);
+                    let owner = self
+                        .owner(format!("A stepper uses {0}_decrease and {0}_increase for its buttons.", stepper.id));
                     for element in stepper_element_ids(&stepper.id) {
-                        self.reserve(element, path, &fix);
+                        self.reserve(element, owner, path);
                     }
                 }
                 Block::Checklist(checklist) => {
-                    let fix = format!("A checklist uses {}_<item id> for each item's tick.", checklist.id);
+                    let owner =
+                        self.owner(format!("A checklist uses {}_<item id> for each item's tick.", checklist.id));
                     for item in &checklist.items {
-                        self.reserve(checklist_element_id(&checklist.id, &item.id), path, &fix);
+                        self.reserve(checklist_element_id(&checklist.id, &item.id), owner, path);
                     }
                 }
                 _ => {}
@@ -161,15 +161,25 @@ impl<'a> Lint<'a> {
         }
     }
 
-    fn reserve(&mut self, element: String, owner: Loc<'_>, fix: &str) {
+    /// A block that reserves element ids, with how to explain them; its number for `reserve`.
+    fn owner(&mut self, fix: String) -> usize {
+        self.targets.owner_fixes.push(fix);
+        self.targets.owner_fixes.len() - 1
+    }
+
+    /// Reserves `element` for block number `owner` (at `at`); a block may name an element twice.
+    fn reserve(&mut self, element: String, owner: usize, at: Loc<'_>) {
         match self.targets.reserved.get(&element) {
-            Some(held) if held.owner != owner.path() => {
-                let fix = format!("Rename {owner}. Its element id {element} is already used. {}", held.fix);
-                self.errors.push(BlockError::described(owner.key("id"), Code::DUPLICATE_ID, fix));
+            Some(&held) if held != owner => {
+                let fix = format!(
+                    "Rename {at}. Its element id {element} is already used. {}",
+                    self.targets.owner_fixes[held]
+                );
+                self.errors.push(BlockError::described(at.key("id"), Code::DUPLICATE_ID, fix));
             }
             Some(_) => {}
             None => {
-                self.targets.reserved.insert(element, Reservation { owner: owner.path(), fix: fix.to_string() });
+                self.targets.reserved.insert(element, owner);
             }
         }
     }
@@ -188,8 +198,8 @@ impl<'a> Lint<'a> {
     /// A block or element id must be unique and must not be an id a stepper or checklist
     /// reserved for its buttons.
     fn check_id(&mut self, id: &'a str, id_path: Loc<'_>, owner: Loc<'_>) {
-        if let Some(reservation) = self.targets.reserved.get(id) {
-            let fix = format!("Rename {owner}. {}", reservation.fix);
+        if let Some(&reserver) = self.targets.reserved.get(id) {
+            let fix = format!("Rename {owner}. {}", self.targets.owner_fixes[reserver]);
             self.errors.push(BlockError::described(id_path, Code::DUPLICATE_ID, fix));
         } else if !self.seen_ids.insert(id) {
             self.errors.push(BlockError::described(id_path, Code::DUPLICATE_ID, format!("Give {owner} a unique id.")));

@@ -64,6 +64,11 @@ fn plain_scalar(text: impl AsRef<str> + Into<String>) -> Value {
 }
 
 fn number(text: &str) -> Option<Number> {
+    // Every number below starts with a digit, a sign or a point; most plain scalars in a
+    // reply document are words, told apart here without scanning them.
+    if !text.as_bytes().first().is_some_and(|first| first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return None;
+    }
     let radix = |prefix: &str, radix: u32| {
         text.strip_prefix(prefix)
             .filter(|digits| !digits.is_empty())
