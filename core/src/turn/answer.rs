@@ -121,7 +121,8 @@ impl TurnRunner {
         let pending = pending.filter(|pending| pending.ask.tool_call_id == tool_call_id);
         let Some(pending) = pending else { return Err(self.not_pending(history_id, tool_call_id).await?.into()) };
         answerer.check(&pending)?;
-        if self.expire(history_id, &pending).await? {
+        // An ask not due by this clock is left to the resolution's own deadline check below.
+        if may_be_due(&pending) && self.expire(history_id, &pending).await? {
             return Err(Self::expired_error(&pending).into());
         }
         let (response, grant) = split_grant(&pending, response)?;
@@ -450,4 +451,12 @@ pub(super) fn denial_reason(response: &AskResponse) -> Option<String> {
         AskResponse::Decline => Some("user_declined".into()),
         AskResponse::Cancel { reason } => Some(reason.clone().unwrap_or_else(|| "user_cancelled".into())),
     }
+}
+
+/// Whether `pending` may be past its `expiresAt` (an unreadable time may be): one that is not is
+/// not expired first. The store decides in the end: an answer is stored only before the deadline.
+fn may_be_due(pending: &StoredPendingAsk) -> bool {
+    pending.ask.expires_at.as_deref().is_some_and(|expires_at| {
+        expires_at.parse::<jiff::Timestamp>().map_or(true, |expires_at| expires_at <= jiff::Timestamp::now())
+    })
 }
