@@ -16,7 +16,8 @@ const [base, cookie, ...paths] = process.argv.slice(2);
 const [name, value] = cookie.split(/=(.*)/s);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-const browser = await chromium.launch();
+// The system's chromium, as the browser tests use it (Playwright's own download is not installed).
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
 try {
   const context = await browser.newContext();
   await context.addCookies([{ name, value, url: base }]);

@@ -166,7 +166,7 @@ def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.idle + 1000), hard))
 
     print("building the release server…", flush=True)
-    subprocess.run(["cargo", "build", "--release", "-p", "server", "--bin", "palaver"], cwd=load.ROOT, check=True)
+    subprocess.run(["cargo", "build", "--release", "-p", "palaver-server", "--bin", "palaver"], cwd=load.ROOT, check=True)
     workdir = tempfile.mkdtemp(prefix="palaver-live-")
     setups = args.setups.split(",")
     postgres = load.Postgres(workdir) if "postgres-2" in setups else None

@@ -167,6 +167,8 @@ def palaver_env(port, database_url, data_dir, script_path, log_sql=False):
         PALAVER_SIGNUPS_PER_HOUR="100000",
         # Enough for 64 users' turns at once, on each instance.
         PALAVER_DATABASE_MAX_CONNECTIONS="16",
+        # The benches open thousands of connections from this one address.
+        PALAVER_MAX_CONNECTIONS_PER_CLIENT="100000",
         RUST_LOG="warn,sqlx::query=debug" if log_sql else "warn",
     )
 
