@@ -169,6 +169,8 @@ def palaver_env(port, database_url, data_dir, script_path, log_sql=False):
         PALAVER_DATABASE_MAX_CONNECTIONS="16",
         # The benches open thousands of connections from this one address.
         PALAVER_MAX_CONNECTIONS_PER_CLIENT="100000",
+        # A bench's kept-alive connections sit idle while its other users sign in (argon2).
+        PALAVER_HEADER_TIMEOUT_SECONDS="300",
         RUST_LOG="warn,sqlx::query=debug" if log_sql else "warn",
     )
 
