@@ -217,6 +217,9 @@ pub async fn connect_with(settings: &DatabaseSettings) -> Result<Pool, sqlx::Err
     let pool = AnyPoolOptions::new()
         .max_connections(settings.max_connections)
         .acquire_timeout(settings.connect_timeout)
+        // A SQLite connection is a file in this process: nothing drops it between uses, and the
+        // check would be a round trip to its thread before every statement.
+        .test_before_acquire(backend == Backend::Postgres)
         .after_connect(move |connection, _| {
             Box::pin(async move {
                 let setup = match backend {
