@@ -122,8 +122,13 @@ test("a code block is highlighted and its Copy button copies the code", async ({
   await expect(unknown.locator("code")).toHaveAttribute("data-highlighted", "plain");
   await expect(unknown.locator("code span")).toHaveCount(0);
 
-  await python.getByRole("button", { name: "Copy code" }).click();
-  await expect(python.getByRole("button", { name: "Copy code" })).toHaveText("Copied");
+  // The reply is drawn again once its turn is stored: click the button that stays.
+  await chat.waitForReply();
+  const copy = python.getByRole("button", { name: "Copy code" });
+  await expect(async () => {
+    await copy.click();
+    await expect(copy).toHaveText("Copied", { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('def greet(name):\n    return f"Hello, {name}"\n');
   expect(chat.consoleErrors).toEqual([]);
 });
