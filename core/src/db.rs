@@ -241,6 +241,11 @@ pub async fn connect_with(settings: &DatabaseSettings) -> Result<Pool, sqlx::Err
     Ok(pool)
 }
 
+/// `$first, $first+1, …`: one placeholder for each of `count` values, numbered from `first`.
+pub fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count).map(|at| format!("${at}")).collect::<Vec<_>>().join(", ")
+}
+
 /// A pool for code that needs one but never queries it: an in-memory SQLite, opened on first use.
 pub fn detached() -> Result<Pool, sqlx::Error> {
     install_default_drivers();

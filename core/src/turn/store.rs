@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use crate::db::{Backend, Pool, Tx};
+use crate::db::{Backend, Pool, Tx, placeholders};
 use serde_json::{Value, json};
 
 pub use super::pending::store::{
@@ -56,13 +56,7 @@ pub(super) async fn insert_rows(tx: &mut Tx<'_>, history_id: &str, turn: &str, r
 async fn insert_chunk(tx: &mut Tx<'_>, history_id: &str, turn: &str, rows: &[HistoryRow]) -> AppResult<i64> {
     let backend = Backend::of_tx(tx);
     // `v.column1` is each row's place among these: the rows take the numbers after the last one.
-    let values: Vec<String> = (0..rows.len())
-        .map(|row| {
-            let first = 3 + row * 7;
-            let params: Vec<String> = (first..first + 7).map(|param| format!("${param}")).collect();
-            format!("({})", params.join(", "))
-        })
-        .collect();
+    let values: Vec<String> = (0..rows.len()).map(|row| format!("({})", placeholders(3 + row * 7, 7))).collect();
     let sql = format!(
         "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, ask_kind, ask_status, ask_origin, ask_id)
          SELECT $1, next.seq + v.column1, $2, v.column2, {}, v.column4, v.column5, v.column6, v.column7

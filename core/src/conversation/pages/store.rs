@@ -9,7 +9,7 @@ use crate::conversation::store::{
     HEAD_COLUMNS, HeadRow, ListedRow, ROW_COLUMNS, ReadView, RowsStart, StoredRow, assemble_view, first_message,
     listed, on_shelf, shelf_columns,
 };
-use crate::db::{Backend, Pool};
+use crate::db::{Backend, Pool, placeholders};
 use crate::error::AppResult;
 use palaver_wire::conversation::model::HistorySummary;
 use palaver_wire::conversation::page::PageRequest;
@@ -109,11 +109,6 @@ fn like_pattern(needle: &str) -> String {
 /// `needle` as an FTS5 phrase: with the trigram tokenizer, it matches where the text holds it.
 fn fts_phrase(needle: &str) -> String {
     format!("\"{}\"", needle.replace('"', "\"\""))
-}
-
-/// `$first, $first+1, …`: one placeholder for each of `count` values, numbered from `first`.
-fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count).map(|at| format!("${at}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The conversations of `ids` (those not deleted), each with its rows, versions and kept block

@@ -3,7 +3,7 @@
 //! `turn_drafts` the running registry reads (the rest of `running_turns` is in `conversation::store`).
 
 use crate::conversation::store::{RunningTurnRow, add_running_turn};
-use crate::db::{Backend, Pool};
+use crate::db::{Backend, Pool, placeholders};
 use crate::error::AppResult;
 
 /// A turn's place among its user's running turns, before it is registered on a conversation.
@@ -91,8 +91,7 @@ pub async fn running_turns_of(pool: &Pool, user_id: &str, ended: &[String]) -> A
 fn live_turns_condition(backend: Backend, user: &str, first_ended: usize, ended: usize) -> String {
     let mut condition = format!("user_id = {user} AND lease_until > {}", backend.now());
     if ended > 0 {
-        let keys: Vec<String> = (first_ended..first_ended + ended).map(|param| format!("${param}")).collect();
-        condition.push_str(&format!(" AND id NOT IN ({})", keys.join(", ")));
+        condition.push_str(&format!(" AND id NOT IN ({})", placeholders(first_ended, ended)));
     }
     condition
 }
