@@ -50,6 +50,14 @@ fn ServerCard(server: McpServerStatus, reconnect: ServerAction<AdminMcpReconnect
                 </span>
                 " · "
                 <code>{server.transport}</code>
+                {server
+                    .revision
+                    .map(|revision| {
+                        view! {
+                            " · MCP "
+                            <span data-testid="mcp-revision">{revision}</span>
+                        }
+                    })}
                 " · approval: "
                 {server.approval}
             </p>

@@ -159,6 +159,7 @@ async fn main() {
             history_id: String::new(),
             idempotency_key: String::new(),
             questions: None,
+            answers: None,
         };
         let started = Instant::now();
         tool.execute(context, json!({"message": "hi"})).await.unwrap();

@@ -327,6 +327,9 @@ pub struct McpServerStatus {
     pub state: McpServerState,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
+    /// The MCP revision the connection speaks (`2026-07-28`, `2025-11-25`, …), once connected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
     /// `always`, `never` or `unless-read-only`.
     pub approval: String,
     pub tools: Vec<McpToolStatus>,

@@ -3,6 +3,7 @@
 //! named `<server>__<tool>` ([`tool`]), approved by the server's rule before they run.
 
 pub mod config;
+mod connection;
 mod probe;
 mod server;
 mod tool;
@@ -77,7 +78,7 @@ impl McpHub {
             .links
             .iter()
             .map(|link| {
-                let (state, last_error) = link.state();
+                let (state, last_error, revision) = link.state();
                 let tools = link_tools(link)
                     .map(|tool| McpToolStatus {
                         name: tool.mcp_name().to_string(),
@@ -94,6 +95,7 @@ impl McpHub {
                     transport,
                     state,
                     last_error,
+                    revision,
                     approval: link.config.approval.as_str().to_string(),
                     tools,
                 }

@@ -14,8 +14,9 @@ use tokio::sync::mpsc;
 use super::McpHub;
 use super::config::{McpConfig, ServerConfig};
 use super::tool::McpTool;
-use crate::turn::tools::question::QuestionAnswer;
-use crate::turn::tools::{HostTool, PendingQuestion, ToolContext};
+use crate::turn::tools::input::{InputAnswers, MAX_INPUT_ROUNDS};
+use crate::turn::tools::question::{QuestionAnswer, ToolQuestion};
+use crate::turn::tools::{HostTool, PendingQuestion, ToolContext, ToolReply};
 use palaver_wire::body::McpServerState;
 
 /// What `palaver mcp try` may do beyond listing the tools and calling the read-only ones.
@@ -101,37 +102,55 @@ pub async fn try_server(server: ServerConfig, options: TryOptions) -> Result<(),
     Ok(())
 }
 
-/// Calls `tool` with sample arguments, answering or declining its questions, and prints what
-/// came back.
+/// Calls `tool` with sample arguments, answering or declining its questions (asked while it
+/// runs, or as input it requires before it finishes), and prints what came back.
 async fn call(tool: &McpTool, pool: &crate::db::Pool, options: TryOptions) {
     let arguments = sample_arguments(&tool.input_schema());
     println!("call {} {arguments}", tool.mcp_name());
-    let (questions, mut asked) = mpsc::channel::<PendingQuestion>(1);
-    let context = ToolContext {
-        pool: pool.clone(),
-        user_id: String::new(),
-        history_id: String::new(),
-        idempotency_key: String::new(),
-        questions: Some(questions),
-    };
-    let run = tool.execute(context, arguments);
-    tokio::pin!(run);
-    let output = loop {
-        tokio::select! {
-            output = &mut run => break output,
-            Some(pending) = asked.recv() => {
-                let answer = if options.answer_defaults {
-                    pending.question.answer_as_filled_in()
-                } else {
-                    QuestionAnswer::Decline
-                };
-                println!("  the server asked a question: {}", answer.action());
-                let _ = pending.reply.send(answer);
+    let mut answers = None;
+    for _ in 0..=MAX_INPUT_ROUNDS {
+        let (questions, mut asked) = mpsc::channel::<PendingQuestion>(1);
+        let context = ToolContext {
+            pool: pool.clone(),
+            user_id: String::new(),
+            history_id: String::new(),
+            idempotency_key: String::new(),
+            questions: Some(questions),
+            answers: answers.take(),
+        };
+        let run = tool.execute(context, arguments.clone());
+        tokio::pin!(run);
+        let reply = loop {
+            tokio::select! {
+                reply = &mut run => break reply,
+                Some(pending) = asked.recv() => {
+                    let answer = answer(&pending.question, options);
+                    println!("  the server asked a question: {}", answer.action());
+                    let _ = pending.reply.send(answer);
+                }
             }
+        };
+        match reply {
+            Ok(ToolReply::Done(output)) => return println!("  {}", output.result),
+            Ok(ToolReply::NeedsInput(input)) => {
+                let mut responses = Map::new();
+                for (key, request) in &input.requests {
+                    let answer = match ToolQuestion::input_request(tool.server().unwrap_or_default(), request) {
+                        Ok(question) => answer(&question, options),
+                        Err(problem) => return println!("  error: {problem}"),
+                    };
+                    println!("  the server needs input ({key}): {}", answer.action());
+                    responses.insert(key.clone(), answer.elicit_result());
+                }
+                answers = Some(InputAnswers { responses, request_state: input.request_state });
+            }
+            Err(error) => return println!("  error: {error}"),
         }
-    };
-    match output {
-        Ok(output) => println!("  {}", output.result),
-        Err(error) => println!("  error: {error}"),
     }
+    println!("  error: the server still needed input after {MAX_INPUT_ROUNDS} rounds");
+}
+
+/// The answer `palaver mcp try` gives a question: as it is filled in, or declined.
+fn answer(question: &ToolQuestion, options: TryOptions) -> QuestionAnswer {
+    if options.answer_defaults { question.answer_as_filled_in() } else { QuestionAnswer::Decline }
 }

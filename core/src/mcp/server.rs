@@ -5,24 +5,22 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
+use rmcp::ClientHandler;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
     ErrorData, FormElicitationCapability, Implementation, Tool, UrlElicitationCapability,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, RunningService};
+use rmcp::service::{ClientServiceExt, NotificationContext, Peer, RequestContext, RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, ServiceExt};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::sync::{Notify, OwnedMutexGuard, mpsc, oneshot};
 
 use super::config::{ServerConfig, Transport, expand_env};
+use super::connection::{INITIALIZE_TIMEOUT, lifecycle, list_tools, listen_for_tool_changes, log_stderr, next_change};
 use crate::turn::tools::PendingQuestion;
 use crate::turn::tools::question::{QuestionAnswer, ToolQuestion};
 use palaver_wire::body::McpServerState;
 
-/// The longest a server may take to answer `initialize` (less when its call timeout is less).
-const INITIALIZE_TIMEOUT: Duration = Duration::from_secs(30);
 const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 const LAST_BACKOFF: Duration = Duration::from_secs(60);
 /// A connection that lived this long resets the backoff: its end is news, not a crash loop.
@@ -30,8 +28,6 @@ const STABLE_AFTER: Duration = Duration::from_secs(60);
 /// The environment variables a stdio server inherits from Palaver.
 const INHERITED_ENV: &[&str] =
     &["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "TERM"];
-/// Longest stderr line logged as it came.
-const STDERR_LINE_MAX: usize = 1_000;
 
 /// The call running on a server now: where its questions go, and the time spent asking.
 #[derive(Default)]
@@ -53,6 +49,8 @@ struct LinkState {
     state: McpServerState,
     last_error: Option<String>,
     peer: Option<Peer<RoleClient>>,
+    /// The revision the live connection speaks.
+    revision: Option<String>,
     tools: Vec<Tool>,
 }
 
@@ -186,8 +184,9 @@ impl ServerLink {
         self.with_state(|state| state.tools.clone())
     }
 
-    pub fn state(&self) -> (McpServerState, Option<String>) {
-        self.with_state(|state| (state.state, state.last_error.clone()))
+    /// The state, the last error, and the revision the live connection speaks.
+    pub fn state(&self) -> (McpServerState, Option<String>, Option<String>) {
+        self.with_state(|state| (state.state, state.last_error.clone(), state.revision.clone()))
     }
 
     /// Drops the connection and connects again; the state says so from now on.
@@ -210,7 +209,7 @@ impl ServerLink {
                 link.last_error = error;
             }
             if state != McpServerState::Connected {
-                link.peer = None;
+                (link.peer, link.revision) = (None, None);
             }
             // While it reconnects the server keeps its tools: a call waits for the connection
             // (after an abandoned call, the restart holds the server until it is back).
@@ -221,11 +220,12 @@ impl ServerLink {
     }
 
     fn connected(&self, peer: Peer<RoleClient>, tools: Vec<Tool>) {
-        tracing::info!(server = self.config.name, tools = tools.len(), "MCP server connected");
+        let revision = peer.peer_info().map(|info| info.protocol_version.to_string());
+        tracing::info!(server = self.config.name, tools = tools.len(), ?revision, "MCP server connected");
         self.generation.fetch_add(1, Ordering::AcqRel);
         self.with_state(|link| {
             link.state = McpServerState::Connected;
-            link.peer = Some(peer);
+            (link.peer, link.revision) = (Some(peer), revision);
             link.tools = tools;
         });
     }
@@ -269,11 +269,17 @@ impl ServerLink {
                 return Ended::Lost;
             }
         }
+        let mut changes = listen_for_tool_changes(&peer).await;
         let cancel = service.cancellation_token();
         let waiting = service.waiting();
         tokio::pin!(waiting);
         loop {
             tokio::select! {
+                change = next_change(&mut changes) => match change {
+                    Ok(Some(_)) => self.tools_changed.notify_one(),
+                    // The stream ended: no more news of changes on this connection.
+                    _ => changes = None,
+                },
                 reason = &mut waiting => {
                     let why = match reason {
                         Ok(reason) => format!("The server ended the connection ({reason:?})."),
@@ -330,7 +336,10 @@ impl ServerLink {
                     if let Some(stderr) = stderr {
                         tokio::spawn(log_stderr(self.config.name.clone(), stderr));
                     }
-                    handler.serve(transport).await.map_err(|err| format!("The server did not start MCP: {err}."))
+                    handler
+                        .serve_with_lifecycle(transport, lifecycle())
+                        .await
+                        .map_err(|err| format!("The server did not start MCP: {err}."))
                 }
                 Transport::Http { url, headers } => {
                     let mut custom = std::collections::HashMap::new();
@@ -352,7 +361,10 @@ impl ServerLink {
                         .map_err(|err| format!("No HTTP client: {err}."))?;
                     let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
                     let transport = StreamableHttpClientTransport::with_client(client, config);
-                    handler.serve(transport).await.map_err(|err| format!("{url} did not start MCP: {err}."))
+                    handler
+                        .serve_with_lifecycle(transport, lifecycle())
+                        .await
+                        .map_err(|err| format!("{url} did not start MCP: {err}."))
                 }
             }
         };
@@ -389,32 +401,6 @@ enum Ended {
     ShutDown,
 }
 
-/// A server's tools, or why not, within the time a server has to start.
-async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<Tool>, String> {
-    match tokio::time::timeout(INITIALIZE_TIMEOUT, peer.list_all_tools()).await {
-        Ok(Ok(tools)) => Ok(tools),
-        Ok(Err(err)) => Err(err.to_string()),
-        Err(_) => Err(format!("no answer within {} s", INITIALIZE_TIMEOUT.as_secs())),
-    }
-}
-
-/// Logs a child's stderr line by line, as the server's own words: read to the end whatever it
-/// writes (bytes that are not UTF-8 included), so the server never blocks on a full pipe.
-async fn log_stderr(server: String, stderr: tokio::process::ChildStderr) {
-    let mut reader = BufReader::new(stderr);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match (&mut reader).take(STDERR_LINE_MAX as u64).read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&line);
-                tracing::info!(server, "stderr: {}", text.trim_end());
-            }
-        }
-    }
-}
-
 /// What Palaver answers the server with: its name and the capabilities it really has.
 pub struct Handler {
     link: Weak<ServerLink>,
@@ -440,15 +426,9 @@ impl ClientHandler for Handler {
     ) -> Result<ElicitResult, ErrorData> {
         let Some(link) = self.link.upgrade() else { return Ok(ElicitResult::new(ElicitationAction::Cancel)) };
         let server = &link.config.name;
-        let question = match &request {
-            ElicitRequestParams::FormElicitationParams { message, requested_schema, .. } => {
-                serde_json::to_value(requested_schema)
-                    .map_err(|err| err.to_string())
-                    .and_then(|schema| ToolQuestion::form(server, message, schema))
-            }
-            ElicitRequestParams::UrlElicitationParams { message, url, .. } => ToolQuestion::url(server, message, url),
-            _ => Err("The elicitation is of a mode Palaver does not know.".to_string()),
-        };
+        let question = serde_json::to_value(&request)
+            .map_err(|err| err.to_string())
+            .and_then(|params| ToolQuestion::elicitation(server, &params));
         let question = match question {
             Ok(question) => question,
             Err(problem) => {

@@ -5,13 +5,15 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ResourceContents, Tool};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ResourceContents, Tool};
+use rmcp::service::{Peer, RoleClient};
 use serde_json::{Value, json};
 
 use super::config::{ApprovalRule, GrantRule};
 use super::server::ServerLink;
 use crate::llm::ContentPart;
-use crate::turn::tools::{HostTool, ToolContext, ToolOutput, ToolRun};
+use crate::turn::tools::input::{InputRequired, MAX_INPUT_ROUNDS};
+use crate::turn::tools::{HostTool, ToolContext, ToolOutput, ToolReply, ToolRun};
 use palaver_contract::text::shorten;
 use palaver_wire::impact::ToolHints;
 use palaver_wire::words::tool_words;
@@ -25,6 +27,8 @@ pub const OUTPUT_MAX_BYTES: usize = 100 * 1024;
 const IMAGE_MAX_BASE64_BYTES: usize = 5 * 1024 * 1024;
 /// How often a call waiting on the user's answer looks at its timeout again.
 const ASKING_POLL: Duration = Duration::from_secs(1);
+/// How long a call waits before it is sent again with only the server's state, times the round.
+const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
 
 /// `<server>__<tool>`, with any other character made `_` and cut to the providers' 64.
 fn model_tool_name(server: &str, tool: &str) -> String {
@@ -151,17 +155,23 @@ impl HostTool for McpTool {
         let name = self.tool.name.clone();
         Box::pin(async move {
             let server = link.config.name.clone();
-            let params = match input {
+            let mut params = match input {
                 Value::Object(arguments) => CallToolRequestParams::new(name).with_arguments(arguments),
                 Value::Null => CallToolRequestParams::new(name),
                 _ => return Err("The tool's arguments must be an object.".into()),
             };
+            // A call sent again with the person's answers: the same call, plus the answers and
+            // the server's state exactly as it came.
+            if let Some(answers) = context.answers {
+                params.input_responses = Some(answers.responses.into_iter().collect());
+                params.request_state = answers.request_state;
+            }
             let mut slot = link.begin_call(context.questions).await?;
             let peer = link.peer().ok_or_else(|| format!("The MCP server \"{server}\" is not connected."))?;
             let timeout = link.config.timeout;
             let started = Instant::now();
             // Dropping the call (a stop, or the timeout) sends `notifications/cancelled`.
-            let call = peer.call_tool(params);
+            let call = send(&peer, params);
             tokio::pin!(call);
             loop {
                 // The time the user spends answering the server's questions does not count.
@@ -171,11 +181,9 @@ impl HostTool for McpTool {
                     started + timeout + slot.time_asking()
                 };
                 tokio::select! {
-                    result = &mut call => {
+                    reply = &mut call => {
                         slot.finish();
-                        return result
-                            .map(tool_output)
-                            .map_err(|err| format!("The MCP server \"{server}\" failed the call: {err}"));
+                        return reply.map_err(|err| format!("The MCP server \"{server}\" failed the call: {err}"));
                     }
                     _ = tokio::time::sleep_until(wake.into()) => {
                         if !slot.is_asking() && Instant::now() >= started + timeout + slot.time_asking() {
@@ -189,6 +197,34 @@ impl HostTool for McpTool {
             }
         })
     }
+}
+
+/// Sends a call, and sends it again with the server's state alone while it asks the person
+/// nothing (a server that sheds load), waiting a little longer each time; ends with the
+/// result, or with what the server needs from the person.
+async fn send(peer: &Peer<RoleClient>, mut params: CallToolRequestParams) -> Result<ToolReply, String> {
+    for round in 1..=MAX_INPUT_ROUNDS {
+        let asked = match peer.call_tool_once(params.clone()).await.map_err(|err| err.to_string())? {
+            CallToolResponse::Complete(result) => return Ok(ToolReply::Done(tool_output(result))),
+            CallToolResponse::InputRequired(asked) => asked,
+            // Palaver does not declare the tasks extension, so a server may not answer so.
+            CallToolResponse::Task(_) => return Err("it answered with a task, which Palaver did not ask for".into()),
+            _ => return Err("it answered in a way Palaver does not know".into()),
+        };
+        let requests: Vec<(String, Value)> = asked
+            .input_requests
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(key, request)| Ok((key, serde_json::to_value(request)?)))
+            .collect::<Result<_, serde_json::Error>>()
+            .map_err(|err| err.to_string())?;
+        if !requests.is_empty() {
+            return Ok(ToolReply::NeedsInput(InputRequired { requests, request_state: asked.request_state }));
+        }
+        (params.input_responses, params.request_state) = (None, asked.request_state);
+        tokio::time::sleep(STATE_ONLY_PAUSE * round).await;
+    }
+    Err(format!("it asked for its own state back {MAX_INPUT_ROUNDS} times without finishing"))
 }
 
 /// A call's result as the model sees it: text joined, images as image parts, structured

@@ -16,7 +16,7 @@ use super::run::{Resolved, Turn};
 use super::steps::{result_row, tool_message};
 use super::store;
 use super::store::{Deadline, Resolution, StoredPendingAsk};
-use super::tools::ToolOutput;
+use super::tools::{ToolOutput, ToolReply};
 use super::waiting::Resumed;
 use super::{TurnInput, TurnRunner};
 use crate::conversation::store as histories;
@@ -143,6 +143,12 @@ impl TurnRunner {
         let mut response: AskResponse = serde_json::from_value(response)?;
         if let (Some(held), AskResponse::Accept { content }) = (&pending.held_step, &response) {
             let refusals = held.refusals(content["values"].as_object().unwrap_or(&Map::new()));
+            if !refusals.is_empty() {
+                return Err(AppError::InvalidAnswer { fields: refusals }.into());
+            }
+        }
+        if let (Some(held), AskResponse::Accept { .. }) = (&pending.held_call, &response) {
+            let refusals = held.refusals(&response);
             if !refusals.is_empty() {
                 return Err(AppError::InvalidAnswer { fields: refusals }.into());
             }
@@ -282,11 +288,12 @@ impl Turn {
                 self.transcript.replayed_len = self.transcript.messages.len();
                 self.transcript.messages.extend(pending.response_messages.iter().cloned());
                 self.record.metadata.ask = Some(AskLog::of(&pending, AskPhase::Answered(response.action())));
-                match (pending.guarded_call_id(), &pending.asked_by_call, &pending.held_step) {
+                match (pending.guarded_call_id(), &pending.asked_by_call, &pending.held_step, &pending.held_call) {
                     (Some(call_id), ..) => self.finish_approval(&pending, call_id, &response).await,
-                    (None, Some(call_id), _) => self.finish_lost_question(&pending, call_id).await,
-                    (None, None, Some(held)) => self.finish_held_step(held.clone(), &response).await,
-                    (None, None, None) => self.transcript.messages.push(ModelMessage::Tool {
+                    (None, Some(call_id), ..) => self.finish_lost_question(&pending, call_id).await,
+                    (None, None, Some(held), _) => self.finish_held_step(held.clone(), &response).await,
+                    (None, None, None, Some(held)) => self.finish_held_call((**held).clone(), &response).await,
+                    (None, None, None, None) => self.transcript.messages.push(ModelMessage::Tool {
                         tool_call_id: pending.model_call_id().to_string(),
                         tool_name: pending.ask.kind.tool_name(),
                         result: told_answer(pending.ask.kind, &pending.ask.input, &response.to_value()),
@@ -391,7 +398,15 @@ impl Turn {
                         self.emit_tool_result(&call.id, &call.name, refused.result.clone()).await;
                         refused
                     }
-                    Ok(()) => self.run_approved(&call).await,
+                    Ok(()) => match self.run_approved(&call).await {
+                        ToolReply::Done(output) => output,
+                        ToolReply::NeedsInput(input) => {
+                            // Its result comes when the call is sent again with the person's
+                            // input (or, when that cannot be asked, the call ended with why).
+                            self.lifecycle.held_pause = self.input_pause(&call, input, 0, false).await;
+                            return;
+                        }
+                    },
                 };
                 self.output.new_rows.push(HistoryRow::ToolResult {
                     tool_name: tool_name.clone(),
@@ -408,11 +423,11 @@ impl Turn {
 
     /// Runs an approved call at most once, whatever replays or races its approval: the run is
     /// recorded (with its arguments' digest) before it starts.
-    async fn run_approved(&mut self, call: &ToolCall) -> ToolOutput {
+    async fn run_approved(&mut self, call: &ToolCall) -> ToolReply {
         let key = format!("{}/{}", self.ids.history_id, call.id);
         let digest = super::pending::args_digest(&call.input);
         match store::claim_approved_run(&self.runner.pool, &key, &call.name, &digest).await {
-            Ok(true) => self.run_host_tool(call).await,
+            Ok(true) => self.run_host_tool(call, None).await,
             Ok(false) => json!({"error": ALREADY_RAN}).into(),
             Err(_) => json!({"error": UNANSWERED_TOOL_CALL_RESULT}).into(),
         }
@@ -437,6 +452,11 @@ pub(super) fn answer_rows(pending: &StoredPendingAsk, response: &AskResponse) ->
             result: json!({"approved": false, "reason": reason}),
             model_call_id: None,
         });
+    }
+    // A held call's question cancelled (a stop, a new message, its expiry): the call ends
+    // unfinished, and nothing is sent to its server again.
+    if let (Some(held), AskResponse::Cancel { reason }) = (&pending.held_call, response) {
+        rows.push(super::held_call::unfinished_row(held, reason.as_deref()));
     }
     let denied = store::approval_denied_one_ask_at_a_time();
     rows.extend(pending.waiting_approvals().into_iter().map(|call| result_row(call, denied.clone())));

@@ -28,6 +28,9 @@ pub(super) enum AskFrom {
     /// A running host tool's question: the call, the MCP server that asks, and how long the
     /// call can wait on the answer.
     Elicitation { tool: String, call_id: String, server: String, url: Option<String>, answer_within: Duration },
+    /// What an MCP server needs before it can finish a call of this tool (the call is held,
+    /// stored with the ask).
+    ToolInput { tool: String, server: String, url: Option<String> },
 }
 
 impl Turn {
@@ -45,12 +48,12 @@ impl Turn {
         let ttl = match &from {
             AskFrom::Approval { .. } => settings.approval_ttl,
             AskFrom::Elicitation { answer_within, .. } => settings.ask_ttl.min(*answer_within),
-            AskFrom::Model { .. } | AskFrom::Arguments { .. } => settings.ask_ttl,
+            AskFrom::Model { .. } | AskFrom::Arguments { .. } | AskFrom::ToolInput { .. } => settings.ask_ttl,
         };
         let (id, origin, host_tool) = match &from {
             AskFrom::Model { call_id } => (self.model_ask_id(call_id), None, None),
             AskFrom::Approval { tool, .. } => (mint(APPROVAL_PREFIX), Some(AskOrigin::Approval), Some(tool.clone())),
-            AskFrom::Elicitation { tool, .. } => {
+            AskFrom::Elicitation { tool, .. } | AskFrom::ToolInput { tool, .. } => {
                 (mint(QUESTION_PREFIX), Some(AskOrigin::Elicitation), Some(tool.clone()))
             }
             AskFrom::Arguments { tool } => (mint(ARGUMENTS_PREFIX), Some(AskOrigin::Arguments), Some(tool.clone())),
@@ -85,6 +88,7 @@ impl Turn {
             asked_by_call: None,
             preflight: None,
             held_step: None,
+            held_call: None,
         };
         match from {
             AskFrom::Model { call_id } => stored.model_call_id = Some(call_id),
@@ -95,6 +99,10 @@ impl Turn {
             AskFrom::Elicitation { call_id, server, url, .. } => {
                 stored.ask.link_host = url.as_deref().and_then(link_host);
                 (stored.ask.server, stored.ask.url, stored.asked_by_call) = (Some(server), url, Some(call_id));
+            }
+            AskFrom::ToolInput { server, url, .. } => {
+                stored.ask.link_host = url.as_deref().and_then(link_host);
+                (stored.ask.server, stored.ask.url) = (Some(server), url);
             }
             AskFrom::Arguments { .. } => {}
         }

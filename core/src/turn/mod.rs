@@ -19,6 +19,7 @@ pub mod draft;
 mod expiry;
 mod grant_answer;
 mod granted;
+mod held_call;
 mod offer;
 mod pending;
 mod preflight;

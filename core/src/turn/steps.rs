@@ -12,7 +12,8 @@ use super::asking::{AskFrom, keyed_by_ask};
 use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store;
-use super::tools::{HostTool, PendingQuestion, ToolContext, ToolOutput, call_keys};
+use super::tools::input::{InputAnswers, InputRequired};
+use super::tools::{HostTool, PendingQuestion, ToolContext, ToolOutput, ToolReply, call_keys};
 use crate::grants::store::{self as grants, Covering};
 use crate::llm::{CONTEXT_TOO_LONG, ModelEvent, ModelMessage, ToolCall};
 use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input};
@@ -25,13 +26,19 @@ use palaver_wire::grants::AllowedBy;
 const QUESTION_TIMED_OUT: &str = "The user did not answer the tool's question in time, so the call was cancelled.";
 
 impl Turn {
-    pub(super) fn context(&self, call_id: &str, questions: mpsc::Sender<PendingQuestion>) -> ToolContext {
+    pub(super) fn context(
+        &self,
+        call_id: &str,
+        questions: mpsc::Sender<PendingQuestion>,
+        answers: Option<InputAnswers>,
+    ) -> ToolContext {
         ToolContext {
             pool: self.runner.pool.clone(),
             user_id: self.ids.user_id.clone(),
             history_id: self.ids.history_id.clone(),
             idempotency_key: format!("{}:{call_id}", self.ids.turn_id),
             questions: Some(questions),
+            answers,
         }
     }
 
@@ -49,21 +56,23 @@ impl Turn {
         self.transcript.messages.push(told);
     }
 
-    /// Runs a host tool (its approval, if it needs one, given) and emits its result. The run
-    /// ends early, as a tool error, when the user stops the turn or leaves its question
+    /// Runs a host tool (its approval, if it needs one, given; `answers` when it is sent again
+    /// after it needed input) and emits its result, unless it needs the person's input. The
+    /// run ends early, as a tool error, when the user stops the turn or leaves its question
     /// unanswered past the ask's deadline.
-    pub(super) async fn run_host_tool(&mut self, call: &ToolCall) -> ToolOutput {
+    pub(super) async fn run_host_tool(&mut self, call: &ToolCall, answers: Option<InputAnswers>) -> ToolReply {
         let Some(tool) = self.tools.get(&call.name).cloned() else {
             return json!({"error": format!("There is no tool named \"{}\".", call.name)}).into();
         };
         let mut stop = self.lifecycle.stop.clone();
         let (questions, mut asked) = mpsc::channel(1);
-        let run = tool.execute(self.context(&call.id, questions), call.input.clone());
+        let run = tool.execute(self.context(&call.id, questions, answers), call.input.clone());
         tokio::pin!(run);
         let output: ToolOutput = loop {
             tokio::select! {
-                output = &mut run => break match output {
-                    Ok(output) => output,
+                reply = &mut run => break match reply {
+                    Ok(ToolReply::Done(output)) => output,
+                    Ok(needs @ ToolReply::NeedsInput(_)) => return needs,
                     Err(message) => json!({"error": message}).into(),
                 },
                 Some(PendingQuestion { question, mut reply, answer_within }) = asked.recv() => {
@@ -82,7 +91,7 @@ impl Turn {
             }
         };
         self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
-        output
+        ToolReply::Done(output)
     }
 
     /// One model call: its text, its tool calls, and an error; `None` when the user stopped it.
@@ -267,7 +276,8 @@ impl Turn {
         let offered = self.offered_kinds();
         let mut pause: Option<Pause> = None;
         let mut dropped_rows = Vec::new();
-        for call in calls {
+        let mut calls = calls.into_iter();
+        while let Some(call) = calls.next() {
             let ask_kind =
                 call.name.strip_prefix("ask_").and_then(AskKind::parse).filter(|kind| offered.contains(kind));
             if let Some(kind) = ask_kind {
@@ -313,8 +323,15 @@ impl Turn {
                 continue;
             }
             if tool.approval(&call.input).is_none() {
-                if !self.run_now(&call, None).await {
-                    return None;
+                match self.run_now(&call, None).await {
+                    Ran::Done => {}
+                    Ran::Superseded => return None,
+                    Ran::NeedsInput(input) => {
+                        if let Some(held) = self.input_pause(&call, input, 0, pause.is_some()).await {
+                            pause = Some(held.holding(calls.by_ref().collect()));
+                            break;
+                        }
+                    }
                 }
                 continue;
             }
@@ -349,8 +366,15 @@ impl Turn {
                 && let Some(grant) = self.grant_for(&call).await
                 && self.record_grant_run(&call, &grant).await
             {
-                if !self.run_now(&call, Some(AllowedBy::new(grant.scope, grant.arguments))).await {
-                    return None;
+                match self.run_now(&call, Some(AllowedBy::new(grant.scope, grant.arguments))).await {
+                    Ran::Done => {}
+                    Ran::Superseded => return None,
+                    Ran::NeedsInput(input) => {
+                        if let Some(held) = self.input_pause(&call, input, 0, pause.is_some()).await {
+                            pause = Some(held.holding(calls.by_ref().collect()));
+                            break;
+                        }
+                    }
                 }
                 continue;
             }
@@ -388,22 +412,24 @@ impl Turn {
         Some(pause)
     }
 
-    /// Runs a host tool call now (unguarded, or allowed by a grant); false when a new message
-    /// superseded the turn while it ran.
-    async fn run_now(&mut self, call: &ToolCall, allowed_by: Option<AllowedBy>) -> bool {
+    /// Runs a host tool call now (unguarded, or allowed by a grant).
+    async fn run_now(&mut self, call: &ToolCall, allowed_by: Option<AllowedBy>) -> Ran {
         // The call's row comes first: a question the tool asks while it runs follows it.
         let mut row = call_row(call, call.input.clone(), None);
         if let HistoryRow::ToolCall { allowed_by: slot, .. } = &mut row {
             *slot = allowed_by;
         }
         self.output.new_rows.push(row);
-        let output = self.run_host_tool(call).await;
+        let output = match self.run_host_tool(call, None).await {
+            ToolReply::Done(output) => output,
+            ToolReply::NeedsInput(input) => return Ran::NeedsInput(input),
+        };
         if self.lifecycle.superseded {
-            return false;
+            return Ran::Superseded;
         }
         self.output.new_rows.push(result_row(call, output.result.clone()));
         self.transcript.messages.push(output.message(&call.id, &call.name));
-        true
+        Ran::Done
     }
 
     /// The user's live grant that covers `call`, if any.
@@ -418,6 +444,15 @@ impl Turn {
             }
         }
     }
+}
+
+/// How a call run now ended.
+enum Ran {
+    Done,
+    /// A new message superseded the turn while it ran.
+    Superseded,
+    /// Its server needs the person's input before it can finish.
+    NeedsInput(InputRequired),
 }
 
 /// The confirm input of an approval: the tool's own, or the default when it has none valid.

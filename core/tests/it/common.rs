@@ -113,12 +113,24 @@ impl Harness {
 
     /// Runs a request to its end and returns its events.
     pub async fn run(&self, request: TurnRequest) -> Vec<TurnEvent> {
-        let mut handle = self.runner.start(request).await.expect("the turn starts");
-        let mut events = Vec::new();
-        while let Some(event) = handle.events.recv().await {
-            events.push(event);
-        }
-        events
+        run_on(&self.runner, request).await
+    }
+
+    /// A runner on the harness's database as a restarted process has it: nothing in memory,
+    /// a model scripted with `responses`, and these tools.
+    pub fn restarted(&self, responses: Value, dependencies: TurnDependencies) -> TurnRunner {
+        let model = MockModel::from_json(&json!({ "responses": responses }).to_string(), None).unwrap();
+        TurnRunner::new(
+            self.pool.clone(),
+            palaver_core::llm::Models::single(Arc::new(model)),
+            TurnSettings::default(),
+            dependencies,
+            RunningTurns::new(
+                self.pool.clone(),
+                palaver_core::signals::Signals::local(),
+                palaver_core::conversation::running::DEFAULT_LEASE,
+            ),
+        )
     }
 
     pub async fn prompt(&self, history_id: Option<&str>, text: &str) -> (String, Vec<TurnEvent>) {
@@ -182,6 +194,16 @@ pub fn history_of(events: &[TurnEvent]) -> String {
         Some(TurnEvent::Done { history_id, .. }) => history_id.clone(),
         other => panic!("a turn ends with done, not {other:?}"),
     }
+}
+
+/// Runs a request on `runner` to its end and returns its events.
+pub async fn run_on(runner: &TurnRunner, request: TurnRequest) -> Vec<TurnEvent> {
+    let mut handle = runner.start(request).await.expect("the turn starts");
+    let mut events = Vec::new();
+    while let Some(event) = handle.events.recv().await {
+        events.push(event);
+    }
+    events
 }
 
 pub fn asked(events: &[TurnEvent]) -> Option<String> {

@@ -17,6 +17,7 @@ mod conversation_search;
 mod conversation_window;
 mod form_answers;
 mod grant_patterns;
+mod mcp_input;
 mod mcp_servers;
 mod question_sets;
 mod reference_turns;

@@ -1,6 +1,7 @@
 //! `palaver mcp try` as a black box: the built binary against real MCP servers installed by
 //! `scripts/install-tools.sh --test` into `scripts/mcp` (`server-filesystem` on a temporary
-//! folder, and `asking_server.mjs`, whose read-only tool asks a question). Pointed at a server
+//! folder, `asking_server.mjs`, whose read-only tool asks a question, and `input_server.py`,
+//! whose tools need input under MCP 2026-07-28). Pointed at a server
 //! it does not know, it calls only the tools marked read-only and declines every question.
 
 use std::collections::BTreeMap;
@@ -18,10 +19,15 @@ fn scripts_mcp() -> PathBuf {
 
 /// `palaver mcp try <options> node <server> <server args>`: its exit code, stdout and stderr.
 fn try_server(options: &[&str], server: &Path, server_args: &[&Path]) -> (i32, String, String) {
+    try_command(options, Path::new("node"), server, server_args)
+}
+
+/// `palaver mcp try <options> <program> <server> <server args>`.
+fn try_command(options: &[&str], program: &Path, server: &Path, server_args: &[&Path]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_palaver"))
         .args(["mcp", "try"])
         .args(options)
-        .arg("node")
+        .arg(program)
         .arg(server)
         .args(server_args)
         .env("RUST_LOG", "warn")
@@ -108,4 +114,19 @@ fn the_servers_questions_are_declined_unless_asked_to_answer_with_the_defaults()
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("the server asked a question: accept"), "{out}");
     assert!(out.contains("Hello, Ada."), "{out}");
+}
+
+#[test]
+fn input_a_server_requires_is_answered_and_the_call_sent_again() {
+    let python = scripts_mcp().join(".venv/bin/python");
+    let desk = scripts_mcp().join("input_server.py");
+    let (code, out, err) = try_command(&["--call-all", "--answer-defaults"], &python, &desk, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("the server needs input (__main__:ask_guest): accept"), "{out}");
+    assert!(out.contains("Hello, Ada."), "{out}");
+
+    let (code, out, err) = try_command(&["--call-all"], &python, &desk, &[]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("the server needs input (__main__:ask_guest): decline"), "{out}");
+    assert!(out.contains("No one answered (decline)."), "{out}");
 }

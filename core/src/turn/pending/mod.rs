@@ -2,6 +2,7 @@
 //! what resuming needs, and what it says of itself (the call an approval guards, the digest of
 //! that call's arguments, its audit entry).
 
+pub mod held_call;
 pub mod store;
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::arguments::HeldStep;
 use crate::audit::store::Ending;
 use crate::llm::{ModelMessage, ToolCall, unanswered_calls};
+use held_call::HeldCall;
 use palaver_contract::asks::AskResponse;
 use palaver_wire::conversation::model::{AskEvent, AskOrigin};
 use palaver_wire::grants::GrantScope;
@@ -43,6 +45,9 @@ pub struct StoredPendingAsk {
     /// For an argument ask: the step it holds, and what the person has given so far.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_step: Option<HeldStep>,
+    /// For an MCP server's input request: the call it holds, and what was asked and answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_call: Option<Box<HeldCall>>,
 }
 
 /// The prefix of an approval's id.
@@ -75,13 +80,19 @@ impl StoredPendingAsk {
     /// however this ask ends. (A running tool's question and a held step end their calls
     /// themselves.)
     pub fn waiting_approvals(&self) -> Vec<&ToolCall> {
-        if self.asked_by_call.is_some() || self.held_step.is_some() {
+        if self.answers_a_call() {
             return Vec::new();
         }
         let asked_about = self.guarded_call_id().unwrap_or(self.model_call_id());
         let mut waiting = unanswered_calls(&self.response_messages);
         waiting.retain(|call| call.id != asked_about);
         waiting
+    }
+
+    /// Whether the answer goes into a tool call (a running call's question, an argument form,
+    /// a held call's input), not to the model as an ask's result.
+    pub fn answers_a_call(&self) -> bool {
+        self.asked_by_call.is_some() || self.held_step.is_some() || self.held_call.is_some()
     }
 
     /// For an approval: the digest of the guarded call's arguments ([`args_digest`]).

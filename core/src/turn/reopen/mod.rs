@@ -67,7 +67,7 @@ impl TurnRunner {
     pub(super) async fn remember_answer(&self, history_id: &str, turn_id: &str, resolved: &Resolved) {
         let pending = &resolved.pending;
         let approves = pending.guarded_call_id().is_some() && denial_reason(&resolved.response).is_none();
-        if pending.asked_by_call.is_some() || pending.held_step.is_some() || approves {
+        if pending.answers_a_call() || approves {
             return;
         }
         let answer = GivenAnswer {

@@ -3,6 +3,7 @@
 //! MCP servers' tools come in through the same trait, from a [`ToolSource`] (`crate::mcp`).
 
 pub mod call_keys;
+pub mod input;
 pub mod question;
 mod store;
 mod todos;
@@ -31,6 +32,8 @@ pub struct ToolContext {
     pub idempotency_key: String,
     /// Where the tool sends a question for the user while it runs; the turn asks it.
     pub questions: Option<mpsc::Sender<PendingQuestion>>,
+    /// For a call sent again after it needed input: the person's answers.
+    pub answers: Option<input::InputAnswers>,
 }
 
 /// A tool's question on its way to the user, and where the answer goes.
@@ -68,7 +71,27 @@ impl ToolOutput {
     }
 }
 
-pub type ToolRun = BoxFuture<'static, Result<ToolOutput, String>>;
+/// How a run ends well: with its output, or needing the person's input before it can finish
+/// (the turn asks, then runs the call again with the answers).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolReply {
+    Done(ToolOutput),
+    NeedsInput(input::InputRequired),
+}
+
+impl From<Value> for ToolReply {
+    fn from(result: Value) -> Self {
+        ToolReply::Done(result.into())
+    }
+}
+
+impl From<ToolOutput> for ToolReply {
+    fn from(output: ToolOutput) -> Self {
+        ToolReply::Done(output)
+    }
+}
+
+pub type ToolRun = BoxFuture<'static, Result<ToolReply, String>>;
 
 /// What a guarded tool's side-effect-free check found, before its approval is asked and again
 /// just before the approved call runs.

@@ -155,6 +155,30 @@ impl ToolQuestion {
         Ok(plan)
     }
 
+    /// Plans the asks for an elicitation's params (`mode`, `message`, and `requestedSchema` or
+    /// `url`), as the MCP server sent them.
+    pub fn elicitation(asker: &str, params: &Value) -> Result<ToolQuestion, String> {
+        let message = params["message"].as_str().unwrap_or_default();
+        match params["mode"].as_str() {
+            Some("url") => match params["url"].as_str() {
+                Some(url) => ToolQuestion::url(asker, message, url),
+                None => Err("The server asked to open a link but sent none.".into()),
+            },
+            None | Some("form") => ToolQuestion::form(asker, message, params["requestedSchema"].clone()),
+            Some(mode) => Err(format!("The elicitation is of a mode Palaver does not know (\"{mode}\").")),
+        }
+    }
+
+    /// Plans the asks for one of a call's input requests (`{method, params}`); only
+    /// elicitations are asked: Palaver offers servers neither sampling nor roots.
+    pub fn input_request(asker: &str, request: &Value) -> Result<ToolQuestion, String> {
+        match request["method"].as_str() {
+            Some("elicitation/create") => ToolQuestion::elicitation(asker, &request["params"]),
+            Some(method) => Err(format!("The server asked for \"{method}\", which Palaver does not offer servers.")),
+            None => Err("The server asked for input of no known kind.".into()),
+        }
+    }
+
     /// Plans the confirm for a URL-mode request: the link opens only when the person taps.
     pub fn url(asker: &str, message: &str, url: &str) -> Result<ToolQuestion, String> {
         let parsed = url::Url::parse(url).map_err(|err| format!("The server sent a link that is not a URL: {err}."))?;

@@ -1,0 +1,103 @@
+//! A host tool call held on the person's input, as the pending ask stores it: what its MCP
+//! server asked (the 2026-07-28 revision's `input_required`), what was answered so far, and the
+//! step's later calls (the turn's side is `turn::held_call`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::error::FieldError;
+use crate::llm::ToolCall;
+use crate::turn::tools::input::{InputAnswers, InputRequired};
+use crate::turn::tools::question::{Step, ToolQuestion};
+use palaver_contract::asks::AskResponse;
+
+/// A call waiting on the person's answers to what its server asked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeldCall {
+    /// The call as the model made it.
+    pub call: ToolCall,
+    /// The MCP server that asks.
+    pub server: String,
+    pub input: InputRequired,
+    /// The answers given so far, by request key (`ElicitResult`s).
+    #[serde(default)]
+    pub answers: Map<String, Value>,
+    /// The request being asked (an index into `input.requests`) and its page.
+    #[serde(default)]
+    pub asking: usize,
+    #[serde(default)]
+    pub page: usize,
+    /// What the request's earlier pages gave.
+    #[serde(default)]
+    pub content: Map<String, Value>,
+    /// The step's calls after this one: they run once it has its result.
+    #[serde(default)]
+    pub rest: Vec<ToolCall>,
+    /// How many times the call was sent again with answers.
+    #[serde(default)]
+    pub rounds: u32,
+}
+
+/// Where a held call stands after an answer.
+pub enum Taken {
+    /// Ask the next page or request.
+    More,
+    /// Every request is answered: send the call again.
+    Answered,
+}
+
+impl HeldCall {
+    pub fn new(call: &ToolCall, server: &str, input: InputRequired, rounds: u32) -> HeldCall {
+        HeldCall {
+            call: call.clone(),
+            server: server.to_string(),
+            input,
+            answers: Map::new(),
+            asking: 0,
+            page: 0,
+            content: Map::new(),
+            rest: Vec::new(),
+            rounds,
+        }
+    }
+
+    /// The question of the request being asked.
+    pub fn question(&self) -> Result<ToolQuestion, String> {
+        let (_, request) = self.input.requests.get(self.asking).ok_or("The server's question is missing.")?;
+        ToolQuestion::input_request(&self.server, request)
+    }
+
+    /// What in an accepted answer the requested schema refuses (see [`ToolQuestion::refusals`]).
+    pub fn refusals(&self, response: &AskResponse) -> Vec<FieldError> {
+        self.question().map(|question| question.refusals(self.page, response)).unwrap_or_default()
+    }
+
+    /// Takes the answer to the page asked.
+    pub fn take(&mut self, response: &AskResponse) -> Result<Taken, String> {
+        let question = self.question()?;
+        match question.answer(self.page, response, &mut self.content) {
+            Step::Next => self.page += 1,
+            Step::Done(answer) => {
+                let key = self.input.requests[self.asking].0.clone();
+                self.answers.insert(key, answer.elicit_result());
+                (self.asking, self.page) = (self.asking + 1, 0);
+                self.content.clear();
+            }
+        }
+        Ok(if self.asking < self.input.requests.len() { Taken::More } else { Taken::Answered })
+    }
+
+    /// The call's retry: every answer, and the server's state as it came.
+    pub fn retry(&self) -> InputAnswers {
+        InputAnswers { responses: self.answers.clone(), request_state: self.input.request_state.clone() }
+    }
+
+    /// What the call's result says when its question ended unanswered (`reason`: the cancel's).
+    pub fn unfinished(reason: Option<&str>) -> Value {
+        json!({
+            "error": "The MCP server's question ended before it was answered, so the call did not finish.",
+            "reason": reason.unwrap_or("user_cancelled"),
+        })
+    }
+}

@@ -1,0 +1,133 @@
+//! MCP 2026-07-28: a tool that needs the person's input answers `input_required`, and Palaver
+//! asks it as a durable ask: the turn pauses like any other, and the answer (from any process,
+//! after a restart too) sends the call again with the answers and the server's sealed state.
+//! The server is ours, on the official Python SDK from PyPI (`scripts/mcp/input_server.py`,
+//! installed by `scripts/install-tools.sh --test`); older servers still ask mid-call
+//! (`mcp_servers.rs`).
+
+use serde_json::{Value, json};
+
+use crate::common::{asked, run_on, text, tool_result};
+use crate::mcp_servers::{ask_event, call, connected_hub, filled, harness_on, served_by, servers_folder, told};
+use palaver_core::error::AppError;
+use palaver_core::mcp::McpHub;
+use palaver_core::turn::TurnInput;
+use palaver_wire::conversation::model::{AskOrigin, HistoryRow};
+
+/// The input server over stdio, its calls approved as `approval` says.
+async fn desk(approval: &str) -> McpHub {
+    let mcp = servers_folder().join("../..");
+    let python = mcp.join(".venv/bin/python").display().to_string();
+    let server = mcp.join("input_server.py").display().to_string();
+    connected_hub(json!({"desk": {"command": python, "args": [server], "approval": approval}})).await
+}
+
+/// The result row stored for the call `id`.
+fn stored_result(rows: &[HistoryRow], id: &str) -> Option<Value> {
+    rows.iter().find_map(|row| match row {
+        HistoryRow::ToolResult { tool_call_id, result, .. } if tool_call_id == id => Some(result.clone()),
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn input_a_server_requires_is_asked_round_by_round_and_the_call_finishes_with_it() {
+    let hub = desk("never").await;
+    let status = hub.status();
+    assert_eq!(status.servers[0].revision.as_deref(), Some("2026-07-28"), "{status:?}");
+    let h = harness_on(&hub, json!([call("call_b", "desk__book_table", json!({})), {"text": "Booked."}])).await;
+
+    let (history, events) = h.prompt(None, "A table, please").await;
+    let first = ask_event(&events).expect("the server's question is asked");
+    assert!(first.tool_call_id.starts_with("question_"), "{}", first.tool_call_id);
+    assert_eq!(first.origin, Some(AskOrigin::Elicitation));
+    assert_eq!(first.server.as_deref(), Some("desk"));
+    assert_eq!(first.tool_name.as_deref(), Some("desk__book_table"));
+    assert_eq!(first.input["prompt"], "Who is the table for?");
+    assert_eq!(h.pending(&history).await, Some(first.tool_call_id.clone()), "stored like any ask");
+    assert!(tool_result(&events, "call_b").is_none(), "the call has no result yet");
+
+    // The second round: the server asks more once it has the name.
+    let second = h.answer(&history, &first.tool_call_id, filled(&first.input)).await;
+    let seating = ask_event(&second).expect("the second round's question");
+    assert_ne!(seating.tool_call_id, first.tool_call_id);
+    assert_eq!(seating.input["prompt"], "Where should Ada Lovelace sit, and with how many?");
+
+    // The requested schema bounds the guests; an answer outside them is refused and changes nothing.
+    let mut too_many = filled(&seating.input);
+    let fields = seating.input["fields"].as_array().unwrap();
+    let guests = fields.iter().find(|field| field["label"] == "Guests").unwrap()["id"].as_str().unwrap().to_string();
+    too_many["content"]["values"][&guests] = json!(40);
+    let refused = h.try_answer(&history, &seating.tool_call_id, too_many).await.expect_err("refused");
+    assert!(matches!(refused, AppError::InvalidAnswer { .. }), "{refused:?}");
+    assert!(format!("{refused:?}").contains(&format!("values.{guests}")), "{refused:?}");
+    assert_eq!(h.pending(&history).await, Some(seating.tool_call_id.clone()));
+
+    let mut three = filled(&seating.input);
+    three["content"]["values"][&guests] = json!(3);
+    let done = h.answer(&history, &seating.tool_call_id, three).await;
+    let result = tool_result(&done, "call_b").expect("the call finished");
+    assert_eq!(result["result"], "Booked the garden for Ada Lovelace, 3 guests.", "{result}");
+    assert_eq!(text(&done), "Booked.");
+    assert_eq!(told(&h, "call_b")["result"]["result"], "Booked the garden for Ada Lovelace, 3 guests.");
+    assert_eq!(stored_result(&h.rows(&history).await, "call_b").unwrap(), result, "the result is stored");
+    assert_eq!(h.pending(&history).await, None);
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn the_question_outlives_a_restart_of_palaver_and_of_the_server() {
+    let hub = desk("never").await;
+    let h = harness_on(&hub, json!([call("call_g", "desk__greet", json!({}))])).await;
+    let (history, events) = h.prompt(None, "Say hello").await;
+    let question = ask_event(&events).expect("asked");
+    // Palaver stops: its server process goes with it, and nothing of the call is in memory.
+    hub.shut_down().await;
+
+    let hub = desk("never").await;
+    let restarted = h.restarted(json!([{"text": "Greeted."}]), served_by(&hub));
+    let input = TurnInput::Answer { tool_call_id: question.tool_call_id.clone(), response: filled(&question.input) };
+    let events = run_on(&restarted, h.request(Some(&history), input)).await;
+    let result = tool_result(&events, "call_g").expect("the call finished after the restart");
+    assert_eq!(result["result"], "Hello, Ada Lovelace.", "{result}");
+    assert_eq!(text(&events), "Greeted.");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn skip_reaches_the_server_and_a_new_message_ends_the_call_unfinished() {
+    let hub = desk("never").await;
+    let greet = |id: &str| call(id, "desk__greet", json!({}));
+    let h =
+        harness_on(&hub, json!([greet("call_a"), {"text": "Skipped."}, greet("call_b"), {"text": "Moved on."}])).await;
+    let (history, events) = h.prompt(None, "Hello?").await;
+    let skipped = h.answer(&history, &asked(&events).unwrap(), json!({"action": "decline"})).await;
+    assert_eq!(tool_result(&skipped, "call_a").unwrap()["result"], "No one answered (decline).");
+    assert_eq!(text(&skipped), "Skipped.");
+
+    let (_, again) = h.prompt(Some(&history), "Hello again?").await;
+    assert!(asked(&again).is_some());
+    let (_, moved_on) = h.prompt(Some(&history), "Never mind").await;
+    assert_eq!(text(&moved_on), "Moved on.");
+    let ended = stored_result(&h.rows(&history).await, "call_b").expect("the call's row says how it ended");
+    assert_eq!(ended["reason"], "user_sent_message", "{ended}");
+    assert!(ended["error"].as_str().unwrap().contains("did not finish"), "{ended}");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn an_approved_call_that_needs_input_asks_after_its_approval_and_runs_once() {
+    let hub = desk("always").await;
+    let h = harness_on(&hub, json!([call("call_a", "desk__greet", json!({})), {"text": "Done."}])).await;
+    let (history, events) = h.prompt(None, "Greet, once approved").await;
+    let approval = ask_event(&events).expect("the approval comes first");
+    assert!(approval.tool_call_id.starts_with("approval_"), "{}", approval.tool_call_id);
+    let approved =
+        h.answer(&history, &approval.tool_call_id, json!({"action": "accept", "content": {"confirmed": true}})).await;
+    let question = ask_event(&approved).expect("then the server's question");
+    assert!(question.tool_call_id.starts_with("question_"), "{}", question.tool_call_id);
+    let done = h.answer(&history, &question.tool_call_id, filled(&question.input)).await;
+    assert_eq!(tool_result(&done, "call_a").unwrap()["result"], "Hello, Ada Lovelace.");
+    assert_eq!(text(&done), "Done.");
+    hub.shut_down().await;
+}
