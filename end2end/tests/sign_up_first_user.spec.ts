@@ -75,6 +75,8 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
   const files = page.getByTestId("mcp-server").filter({ hasText: "files" });
   await expect(page.getByTestId("mcp-server")).toHaveCount(2);
   await expect(files).toHaveAttribute("data-state", "connected");
+  // The revision of MCP the connection speaks (the newest both sides know).
+  await expect(files.getByTestId("mcp-revision")).toHaveText(/^20\d\d-\d\d-\d\d$/);
   await expect(files).toContainText("files__write_file · asks first");
   await expect(files).toContainText("files__read_text_file · runs without asking");
   // The reconnect is asked for and the server comes back connected. (Its "connecting" can last

@@ -8,9 +8,11 @@ use std::time::{Duration, Instant};
 use rmcp::ClientHandler;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
-    ErrorData, FormElicitationCapability, Implementation, Tool, UrlElicitationCapability,
+    ErrorData, FormElicitationCapability, Implementation, ProtocolVersion, Tool, UrlElicitationCapability,
 };
-use rmcp::service::{ClientServiceExt, NotificationContext, Peer, RequestContext, RoleClient, RunningService};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, Peer, RequestContext, RoleClient, RunningService,
+};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use tokio::sync::{Notify, OwnedMutexGuard, mpsc, oneshot};
@@ -21,6 +23,8 @@ use crate::turn::tools::PendingQuestion;
 use crate::turn::tools::question::{QuestionAnswer, ToolQuestion};
 use palaver_wire::body::McpServerState;
 
+/// How long an HTTP server has to answer `server/discover` before it is met with `initialize`.
+const DISCOVER_PROBE: Duration = Duration::from_secs(5);
 const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 const LAST_BACKOFF: Duration = Duration::from_secs(60);
 /// A connection that lived this long resets the backoff: its end is news, not a crash loop.
@@ -360,11 +364,22 @@ impl ServerLink {
                         .build()
                         .map_err(|err| format!("No HTTP client: {err}."))?;
                     let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-                    let transport = StreamableHttpClientTransport::with_client(client, config);
-                    handler
-                        .serve_with_lifecycle(transport, lifecycle())
-                        .await
-                        .map_err(|err| format!("{url} did not start MCP: {err}."))
+                    let transport = StreamableHttpClientTransport::with_client(client.clone(), config.clone());
+                    let probed =
+                        tokio::time::timeout(DISCOVER_PROBE, handler.serve_with_lifecycle(transport, lifecycle()));
+                    match probed.await {
+                        Ok(Ok(service)) => Ok(service),
+                        // rmcp's HTTP transport retries a probe that an older server rejects
+                        // in a way it does not read as "older" (the conformance suite's does):
+                        // no answer in time means an older server, as the specification says.
+                        _ => {
+                            let transport = StreamableHttpClientTransport::with_client(client, config);
+                            Handler { link: Arc::downgrade(self) }
+                                .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
+                                .await
+                                .map_err(|err| format!("{url} did not start MCP: {err}."))
+                        }
+                    }
                 }
             }
         };
@@ -416,7 +431,9 @@ impl ClientHandler for Handler {
                 .with_form(FormElicitationCapability::new().with_schema_validation(true))
                 .with_url(UrlElicitationCapability::new()),
         );
+        // The handshake asks for the newest revision that has one (2026-07-28 has none).
         ClientConfig::new(capabilities, Implementation::new("palaver", env!("CARGO_PKG_VERSION")))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 
     async fn create_elicitation(
