@@ -31,12 +31,20 @@ class Seating(BaseModel):
     guests: int = Field(title="Guests", ge=1, le=12)
 
 
+class Visit(BaseModel):
+    day: str = Field(title="Day", json_schema_extra={"format": "date"})
+
+
 def ask_guest() -> Elicit[Guest]:
     return Elicit("Who is the table for?", Guest)
 
 
 def ask_seating(guest: Annotated[Guest, Resolve(ask_guest)]) -> Elicit[Seating]:
     return Elicit(f"Where should {guest.name} sit, and with how many?", Seating)
+
+
+def ask_day() -> Elicit[Visit]:
+    return Elicit("Which day?", Visit)
 
 
 server = MCPServer("desk", request_state_security=RequestStateSecurity(keys=[STATE_KEY], ttl=3600))
@@ -57,6 +65,15 @@ def book_table(
 ) -> str:
     """Books a table: asks who it is for, then where and for how many (a second round)."""
     return f"Booked the {seating.room} for {guest.name}, {seating.guests} guests."
+
+
+@server.tool()
+def plan_visit(
+    guest: Annotated[Guest, Resolve(ask_guest)],
+    visit: Annotated[Visit, Resolve(ask_day)],
+) -> str:
+    """Plans a visit: asks who and which day at once (two questions in one round)."""
+    return f"{guest.name} visits on {visit.day}."
 
 
 if __name__ == "__main__":

@@ -131,3 +131,21 @@ async fn an_approved_call_that_needs_input_asks_after_its_approval_and_runs_once
     assert_eq!(text(&done), "Done.");
     hub.shut_down().await;
 }
+
+#[tokio::test]
+async fn the_questions_of_one_round_are_one_card() {
+    let hub = desk("never").await;
+    let h = harness_on(&hub, json!([call("call_v", "desk__plan_visit", json!({})), {"text": "Planned."}])).await;
+    let (history, events) = h.prompt(None, "Plan a visit").await;
+    let card = ask_event(&events).expect("asked");
+    let labels: Vec<&str> =
+        card.input["fields"].as_array().unwrap().iter().map(|field| field["label"].as_str().unwrap()).collect();
+    // In the order of the requests' keys (`__main__:ask_day`, `__main__:ask_guest`): rmcp keeps
+    // the requests in a sorted map, so the order the server wrote them in is not known.
+    assert_eq!(labels, ["Day", "Name"], "both questions' fields on one card");
+    assert_eq!(card.input["prompt"], "Which day?\n\nWho is the table for?");
+    let done = h.answer(&history, &card.tool_call_id, filled(&card.input)).await;
+    assert_eq!(tool_result(&done, "call_v").unwrap()["result"], "Ada Lovelace visits on 1990-12-10.");
+    assert_eq!(text(&done), "Planned.");
+    hub.shut_down().await;
+}

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::error::FieldError;
 use crate::llm::ToolCall;
 use crate::turn::tools::input::{InputAnswers, InputRequired};
-use crate::turn::tools::question::{Step, ToolQuestion};
+use crate::turn::tools::question::{QuestionAnswer, Step, ToolQuestion};
 use palaver_contract::asks::AskResponse;
 
 /// A call waiting on the person's answers to what its server asked.
@@ -23,7 +23,7 @@ pub struct HeldCall {
     /// The answers given so far, by request key (`ElicitResult`s).
     #[serde(default)]
     pub answers: Map<String, Value>,
-    /// The request being asked (an index into `input.requests`) and its page.
+    /// The card being asked (an index into [`HeldCall::cards`]) and its page.
     #[serde(default)]
     pub asking: usize,
     #[serde(default)]
@@ -62,10 +62,33 @@ impl HeldCall {
         }
     }
 
-    /// The question of the request being asked.
+    /// The requests asked together, as indexes into `input.requests`, in order: each run of
+    /// form requests is one card (their fields side by side), a link a card of its own.
+    fn cards(&self) -> Vec<Vec<usize>> {
+        let mut cards: Vec<Vec<usize>> = Vec::new();
+        for (index, (_, request)) in self.input.requests.iter().enumerate() {
+            let form = ToolQuestion::is_form_request(request);
+            match cards.last_mut() {
+                Some(card) if form && ToolQuestion::is_form_request(&self.input.requests[card[0]].1) => {
+                    card.push(index)
+                }
+                _ => cards.push(vec![index]),
+            }
+        }
+        cards
+    }
+
+    /// The question of the card being asked.
     pub fn question(&self) -> Result<ToolQuestion, String> {
-        let (_, request) = self.input.requests.get(self.asking).ok_or("The server's question is missing.")?;
-        ToolQuestion::input_request(&self.server, request)
+        let cards = self.cards();
+        let card = cards.get(self.asking).ok_or("The server's question is missing.")?;
+        match &card[..] {
+            [one] => ToolQuestion::input_request(&self.server, &self.input.requests[*one].1),
+            several => {
+                let forms: Vec<&Value> = several.iter().map(|index| &self.input.requests[*index].1["params"]).collect();
+                ToolQuestion::forms(&self.server, &forms)
+            }
+        }
     }
 
     /// What in an accepted answer the requested schema refuses (see [`ToolQuestion::refusals`]).
@@ -76,16 +99,27 @@ impl HeldCall {
     /// Takes the answer to the page asked.
     pub fn take(&mut self, response: &AskResponse) -> Result<Taken, String> {
         let question = self.question()?;
+        let cards = self.cards();
         match question.answer(self.page, response, &mut self.content) {
             Step::Next => self.page += 1,
             Step::Done(answer) => {
-                let key = self.input.requests[self.asking].0.clone();
-                self.answers.insert(key, answer.elicit_result());
+                let card = &cards[self.asking];
+                let mut parts = match (&answer, card.len()) {
+                    (QuestionAnswer::Accept(content), 2..) => ToolQuestion::split_forms(content, card.len()),
+                    _ => Vec::new(),
+                };
+                for (part, index) in card.iter().enumerate() {
+                    let answered = match parts.get_mut(part) {
+                        Some(content) => QuestionAnswer::Accept(Value::Object(std::mem::take(content))),
+                        None => answer.clone(),
+                    };
+                    self.answers.insert(self.input.requests[*index].0.clone(), answered.elicit_result());
+                }
                 (self.asking, self.page) = (self.asking + 1, 0);
                 self.content.clear();
             }
         }
-        Ok(if self.asking < self.input.requests.len() { Taken::More } else { Taken::Answered })
+        Ok(if self.asking < cards.len() { Taken::More } else { Taken::Answered })
     }
 
     /// The call's retry: every answer, and the server's state as it came.

@@ -179,6 +179,50 @@ impl ToolQuestion {
         }
     }
 
+    /// Whether an input request is a form-mode elicitation (which shares a card with others).
+    pub fn is_form_request(request: &Value) -> bool {
+        request["method"] == "elicitation/create" && matches!(request["params"]["mode"].as_str(), None | Some("form"))
+    }
+
+    /// Plans one card for several form-mode elicitations' params: their messages one after the
+    /// other, their fields side by side (each named `<n>.<name>`, titled as its own schema
+    /// titles it, else by its name); [`ToolQuestion::split_forms`] parts the answer again.
+    pub fn forms(asker: &str, forms: &[&Value]) -> Result<ToolQuestion, String> {
+        let (mut properties, mut required, mut messages) = (Map::new(), Vec::new(), Vec::new());
+        for (index, params) in forms.iter().enumerate() {
+            let schema = &params["requestedSchema"];
+            let wanted: Vec<&str> =
+                schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+                let mut property = property.clone();
+                if let Some(own) = property.as_object_mut() {
+                    own.entry("title").or_insert_with(|| json!(name));
+                }
+                let merged = format!("{index}.{name}");
+                if wanted.contains(&name.as_str()) {
+                    required.push(json!(merged));
+                }
+                properties.insert(merged, property);
+            }
+            messages.extend(params["message"].as_str().map(str::trim).filter(|message| !message.is_empty()));
+        }
+        let schema = json!({"type": "object", "properties": properties, "required": required});
+        ToolQuestion::form(asker, &messages.join("\n\n"), schema)
+    }
+
+    /// The content of a card of `count` forms ([`ToolQuestion::forms`]), each form's own part.
+    pub fn split_forms(content: &Value, count: usize) -> Vec<Map<String, Value>> {
+        let mut parts = vec![Map::new(); count];
+        for (merged, value) in content.as_object().into_iter().flatten() {
+            if let Some((index, name)) = merged.split_once('.')
+                && let Some(part) = index.parse::<usize>().ok().and_then(|index| parts.get_mut(index))
+            {
+                part.insert(name.to_string(), value.clone());
+            }
+        }
+        parts
+    }
+
     /// Plans the confirm for a URL-mode request: the link opens only when the person taps.
     pub fn url(asker: &str, message: &str, url: &str) -> Result<ToolQuestion, String> {
         let parsed = url::Url::parse(url).map_err(|err| format!("The server sent a link that is not a URL: {err}."))?;
@@ -477,5 +521,29 @@ mod tests {
         let broken = json!({"properties": {"code": {"type": "string", "pattern": "([0-9]"}}});
         let refused = ToolQuestion::form("s", "x", broken).unwrap_err();
         assert!(refused.contains("not valid JSON Schema"), "its answers could not be checked: {refused}");
+    }
+
+    #[test]
+    fn several_forms_share_a_card_and_their_answer_is_parted_again() {
+        let name = json!({"message": "Who?", "requestedSchema": {"type": "object",
+            "properties": {"name": {"type": "string"}}, "required": ["name"]}});
+        let day = json!({"mode": "form", "message": "When?", "requestedSchema": {"type": "object",
+            "properties": {"v.day": {"type": "string", "title": "Day", "format": "date"}}}});
+        let card = ToolQuestion::forms("s", &[&name, &day]).unwrap();
+        let (kind, input) = card.ask(0);
+        assert_eq!(kind, AskKind::Form);
+        assert_eq!(input["prompt"], "Who?\n\nWhen?");
+        let labels: Vec<&Value> = input["fields"].as_array().unwrap().iter().map(|field| &field["label"]).collect();
+        assert_eq!(labels, [&json!("name"), &json!("Day")]);
+        assert_eq!(input["fields"][0]["required"], true);
+
+        let parts = ToolQuestion::split_forms(&json!({"0.name": "Ada", "1.v.day": "2026-12-07", "7.x": 1}), 2);
+        assert_eq!(parts[0], json!({"name": "Ada"}).as_object().unwrap().clone());
+        assert_eq!(parts[1], json!({"v.day": "2026-12-07"}).as_object().unwrap().clone());
+
+        assert!(ToolQuestion::is_form_request(&json!({"method": "elicitation/create", "params": name})));
+        let link = json!({"method": "elicitation/create", "params": {"mode": "url", "url": "https://a.example"}});
+        assert!(!ToolQuestion::is_form_request(&link));
+        assert!(ToolQuestion::input_request("s", &json!({"method": "roots/list"})).is_err());
     }
 }
