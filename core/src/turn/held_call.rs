@@ -7,6 +7,8 @@
 //! server decides what that means); Stop, a new message or the ask's expiry end the call
 //! unfinished, and nothing is sent again.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
 use super::asking::AskFrom;
@@ -18,6 +20,11 @@ use super::tools::input::{InputRequired, MAX_INPUT_ROUNDS};
 use crate::llm::ToolCall;
 use palaver_contract::asks::{AskResponse, AskSurface, parse_ask_input};
 use palaver_wire::conversation::model::HistoryRow;
+
+/// How long an answer waits for its call's server to be connected again (a server's start).
+const SERVER_START_WAIT: Duration = Duration::from_secs(30);
+/// How often it looks.
+const TOOL_LOOK_AGAIN: Duration = Duration::from_millis(100);
 
 impl Turn {
     /// The pause on what `call`'s server needs (after `rounds` retries), the step's later calls
@@ -93,6 +100,7 @@ impl Turn {
                 },
                 Ok(Taken::Answered) => {
                     let call = held.call.clone();
+                    self.wait_for_tool(&call.name).await;
                     match self.run_host_tool(&call, Some(held.retry())).await {
                         ToolReply::Done(output) => {
                             self.output.new_rows.push(result_row(&call, output.result.clone()));
@@ -111,6 +119,19 @@ impl Turn {
         self.lifecycle.held_pause = self.run_calls(held.rest).await;
         if self.lifecycle.held_pause.is_some() {
             self.close_client_calls().await;
+        }
+    }
+
+    /// Waits until the held call's tool is offered, as long as a server has to start: after a
+    /// restart, the answer may come before Palaver has connected to the server again.
+    async fn wait_for_tool(&mut self, name: &str) {
+        let deadline = tokio::time::Instant::now() + SERVER_START_WAIT;
+        while self.tools.get(name).is_none() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(TOOL_LOOK_AGAIN).await;
+            if let Some(tool) = self.runner.tools().get(name) {
+                // Offered now: the registry has no other tool of that name.
+                let _ = self.tools.insert(tool.clone());
+            }
         }
     }
 

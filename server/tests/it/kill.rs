@@ -1,7 +1,8 @@
 //! Killed (SIGKILL: nothing runs on the way out) at each point of a turn, a real process loses
 //! nothing the user saw: started again on the same database, it saves the message and the reply
 //! as far as it streamed (at most a second behind), marked interrupted; a paused ask stays
-//! answerable; an answer or a cancel already taken stays taken; a cut-off upload leaves no file.
+//! answerable (an MCP server's input request too); an answer or a cancel already taken stays
+//! taken; a cut-off upload leaves no file.
 
 use std::time::{Duration, Instant};
 
@@ -296,4 +297,51 @@ async fn a_reply_cut_by_a_kill_is_saved_as_far_as_it_streamed_once_the_server_is
     );
     assert!(!reply.contains("Part 40."), "and only what streamed: {reply:?}");
     assert_eq!(drafts_left(&server.database_url).await, 0, "saved once, its draft gone");
+}
+
+/// Whether the server's MCP connections are all up (`/admin`'s status; ada is the first account,
+/// so an admin).
+async fn mcp_connected(server: &crate::process::Server, cookie: &str) -> bool {
+    let reply = server.send("POST", "/api/admin_mcp_status", cookie, "application/x-www-form-urlencoded", b"").await;
+    reply.contains("\"state\":\"connected\"")
+}
+
+#[tokio::test]
+async fn an_mcp_servers_input_request_outlives_a_kill_and_the_call_finishes_after_it() {
+    let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
+    let python = mcp.join(".venv/bin/python");
+    assert!(python.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
+    let folder = tempfile::tempdir().unwrap();
+    let config = folder.path().join("mcp.json");
+    let servers = json!({"mcpServers": {"desk": {"command": python, "args": [mcp.join("input_server.py")],
+        "approval": "never"}}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let settings = [lease(), [("PALAVER_MCP_CONFIG", config.display().to_string())]].concat();
+
+    let greet = json!({"toolCalls": [{"id": "call_g", "name": "desk__greet", "input": {}}]});
+    let mut server = crate::process::start(&json!({"responses": [greet]}), &settings).await;
+    let cookie = server.log_in().await;
+    let started = Instant::now();
+    while !mcp_connected(&server, &cookie).await {
+        assert!(started.elapsed() < Duration::from_secs(30), "the MCP server did not connect");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (_, events) = server.turn_until(&cookie, &json!({"prompt": "Say hello"}), crate::process::is_done).await;
+    let ask = events.iter().find(|event| event.get("ask").is_some()).expect("the server's question is asked");
+    let history_id = ask["historyId"].as_str().unwrap().to_string();
+    let question = ask["ask"]["toolCallId"].as_str().unwrap().to_string();
+    let name = ask["ask"]["input"]["fields"][0]["id"].as_str().unwrap().to_string();
+    server.kill();
+
+    // Answered at once: the new process waits for its MCP server to connect, then sends the call again.
+    let again = server.start_again(&json!({"responses": [{"text": "Greeted."}]}), &settings).await;
+    let cookie = again.log_in().await;
+    let answer = json!({"historyId": history_id, "askResponse": {"toolCallId": question, "action": "accept",
+        "content": {"values": {name: "Grace"}}}});
+    let (_, events) = again.turn_until(&cookie, &answer, crate::process::is_done).await;
+    let result = events.iter().find_map(|event| event.get("toolResult")).expect("the call finished");
+    assert_eq!(result["toolCallId"], "call_g", "{events:?}");
+    assert_eq!(result["result"]["result"], "Hello, Grace.", "{events:?}");
+    let said: String = events.iter().filter_map(|event| event["text"].as_str()).collect();
+    assert_eq!(said, "Greeted.", "{events:?}");
 }
