@@ -142,7 +142,7 @@ async fn call(tool: &McpTool, pool: &crate::db::Pool, options: TryOptions) {
                     println!("  the server needs input ({key}): {}", answer.action());
                     responses.insert(key.clone(), answer.elicit_result());
                 }
-                answers = Some(InputAnswers { responses, request_state: input.request_state });
+                answers = Some(InputAnswers { responses, request_state: input.request_state, task_id: input.task_id });
             }
             Err(error) => return println!("  error: {error}"),
         }

@@ -23,6 +23,8 @@ use crate::turn::tools::PendingQuestion;
 use crate::turn::tools::question::{QuestionAnswer, ToolQuestion};
 use palaver_wire::body::McpServerState;
 
+/// The tasks extension's name in capabilities.
+const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// How long an HTTP server has to answer `server/discover` before it is met with `initialize`.
 const DISCOVER_PROBE: Duration = Duration::from_secs(5);
 const FIRST_BACKOFF: Duration = Duration::from_secs(1);
@@ -54,7 +56,7 @@ struct LinkState {
     last_error: Option<String>,
     peer: Option<Peer<RoleClient>>,
     /// The revision the live connection speaks.
-    revision: Option<String>,
+    revision: Option<ProtocolVersion>,
     tools: Vec<Tool>,
 }
 
@@ -79,9 +81,9 @@ pub struct ServerLink {
 }
 
 /// The server's one running call; dropping it frees the server for the next. A call dropped
-/// before its result came (stopped, or past its timeout) may still be at work on the server and
-/// ask questions for it, so the server is restarted first (a new process, or a new session):
-/// no such question can reach the next call's user.
+/// before its result came (stopped, or past its timeout) may still be at work on a server before
+/// 2026-07-28 and ask questions for it, so that server is restarted first (a new process, or a
+/// new session): no such question can reach the next call's user.
 pub struct CallSlot {
     link: Arc<ServerLink>,
     turn: Option<OwnedMutexGuard<()>>,
@@ -92,7 +94,9 @@ impl Drop for CallSlot {
     fn drop(&mut self) {
         *self.link.running_call() = RunningCall::default();
         let Some(turn) = self.turn.take() else { return };
-        if self.finished {
+        // From 2026-07-28 a server asks only in a call's own answer: nothing it still does for
+        // a dropped call can reach the next call's user.
+        if self.finished || self.link.asks_in_answers() {
             return;
         }
         let link = self.link.clone();
@@ -179,6 +183,14 @@ impl ServerLink {
         read(&mut self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
+    /// Whether the connection speaks 2026-07-28 or later, where a server asks for input only in
+    /// its answer to a call, never with a request of its own.
+    fn asks_in_answers(&self) -> bool {
+        self.with_state(|state| {
+            state.revision.as_ref().is_some_and(|revision| *revision >= ProtocolVersion::NO_INITIALIZE)
+        })
+    }
+
     /// The live connection, when there is one.
     pub fn peer(&self) -> Option<Peer<RoleClient>> {
         self.with_state(|state| state.peer.clone())
@@ -190,7 +202,9 @@ impl ServerLink {
 
     /// The state, the last error, and the revision the live connection speaks.
     pub fn state(&self) -> (McpServerState, Option<String>, Option<String>) {
-        self.with_state(|state| (state.state, state.last_error.clone(), state.revision.clone()))
+        self.with_state(|state| {
+            (state.state, state.last_error.clone(), state.revision.as_ref().map(ToString::to_string))
+        })
     }
 
     /// Drops the connection and connects again; the state says so from now on.
@@ -224,7 +238,7 @@ impl ServerLink {
     }
 
     fn connected(&self, peer: Peer<RoleClient>, tools: Vec<Tool>) {
-        let revision = peer.peer_info().map(|info| info.protocol_version.to_string());
+        let revision = peer.peer_info().map(|info| info.protocol_version.clone());
         tracing::info!(server = self.config.name, tools = tools.len(), ?revision, "MCP server connected");
         self.generation.fetch_add(1, Ordering::AcqRel);
         self.with_state(|link| {
@@ -431,6 +445,8 @@ impl ClientHandler for Handler {
                 .with_form(FormElicitationCapability::new().with_schema_validation(true))
                 .with_url(UrlElicitationCapability::new()),
         );
+        // Tasks (2026-07-28's extension): a long call is followed until it ends (`tool.rs`).
+        capabilities.extensions = Some([(TASKS_EXTENSION.to_string(), Default::default())].into());
         // The handshake asks for the newest revision that has one (2026-07-28 has none).
         ClientConfig::new(capabilities, Implementation::new("palaver", env!("CARGO_PKG_VERSION")))
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)

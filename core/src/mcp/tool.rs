@@ -5,14 +5,17 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ResourceContents, Tool};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, GetTaskParams,
+    ResourceContents, TaskPayload, Tool, UpdateTaskParams,
+};
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Value, json};
 
 use super::config::{ApprovalRule, GrantRule};
 use super::server::ServerLink;
 use crate::llm::ContentPart;
-use crate::turn::tools::input::{InputRequired, MAX_INPUT_ROUNDS};
+use crate::turn::tools::input::{InputAnswers, InputRequired, MAX_INPUT_ROUNDS};
 use crate::turn::tools::{HostTool, ToolContext, ToolOutput, ToolReply, ToolRun};
 use palaver_contract::text::shorten;
 use palaver_wire::impact::ToolHints;
@@ -27,6 +30,9 @@ pub const OUTPUT_MAX_BYTES: usize = 100 * 1024;
 const IMAGE_MAX_BASE64_BYTES: usize = 5 * 1024 * 1024;
 /// How often a call waiting on the user's answer looks at its timeout again.
 const ASKING_POLL: Duration = Duration::from_secs(1);
+/// How often a task is looked at, at first and at most, when its server does not say.
+const FIRST_POLL: Duration = Duration::from_millis(100);
+const LAST_POLL: Duration = Duration::from_secs(5);
 /// How long a call waits before it is sent again with only the server's state, times the round.
 const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
 
@@ -160,18 +166,31 @@ impl HostTool for McpTool {
                 Value::Null => CallToolRequestParams::new(name),
                 _ => return Err("The tool's arguments must be an object.".into()),
             };
-            // A call sent again with the person's answers: the same call, plus the answers and
-            // the server's state exactly as it came.
-            if let Some(answers) = context.answers {
-                params.input_responses = Some(answers.responses.into_iter().collect());
-                params.request_state = answers.request_state;
-            }
             let mut slot = link.begin_call(context.questions).await?;
             let peer = link.peer().ok_or_else(|| format!("The MCP server \"{server}\" is not connected."))?;
             let timeout = link.config.timeout;
             let started = Instant::now();
-            // Dropping the call (a stop, or the timeout) sends `notifications/cancelled`.
-            let call = send(&peer, params);
+            // Dropping the call (a stop, or the timeout) sends `notifications/cancelled`, or
+            // `tasks/cancel` for a task.
+            let call = async {
+                match context.answers {
+                    // The answers a task waits on go to it, and it is followed on.
+                    Some(InputAnswers { responses, task_id: Some(task_id), .. }) => {
+                        let answered: Vec<String> = responses.keys().cloned().collect();
+                        let update = UpdateTaskParams::new(task_id.clone(), responses.into_iter().collect());
+                        peer.update_task(update).await.map_err(|err| err.to_string())?;
+                        follow_task(&peer, task_id, &answered).await
+                    }
+                    // A call sent again with the person's answers: the same call, plus the
+                    // answers and the server's state exactly as it came.
+                    Some(InputAnswers { responses, request_state, task_id: None }) => {
+                        params.input_responses = Some(responses.into_iter().collect());
+                        params.request_state = request_state;
+                        send(&peer, params).await
+                    }
+                    None => send(&peer, params).await,
+                }
+            };
             tokio::pin!(call);
             loop {
                 // The time the user spends answering the server's questions does not count.
@@ -207,8 +226,7 @@ async fn send(peer: &Peer<RoleClient>, mut params: CallToolRequestParams) -> Res
         let asked = match peer.call_tool_once(params.clone()).await.map_err(|err| err.to_string())? {
             CallToolResponse::Complete(result) => return Ok(ToolReply::Done(tool_output(result))),
             CallToolResponse::InputRequired(asked) => asked,
-            // Palaver does not declare the tasks extension, so a server may not answer so.
-            CallToolResponse::Task(_) => return Err("it answered with a task, which Palaver did not ask for".into()),
+            CallToolResponse::Task(created) => return follow_task(peer, created.task.task_id, &[]).await,
             _ => return Err("it answered in a way Palaver does not know".into()),
         };
         let requests: Vec<(String, Value)> = asked
@@ -219,12 +237,81 @@ async fn send(peer: &Peer<RoleClient>, mut params: CallToolRequestParams) -> Res
             .collect::<Result<_, serde_json::Error>>()
             .map_err(|err| err.to_string())?;
         if !requests.is_empty() {
-            return Ok(ToolReply::NeedsInput(InputRequired { requests, request_state: asked.request_state }));
+            let input = InputRequired { requests, request_state: asked.request_state, task_id: None };
+            return Ok(ToolReply::NeedsInput(input));
         }
         (params.input_responses, params.request_state) = (None, asked.request_state);
         tokio::time::sleep(STATE_ONLY_PAUSE * round).await;
     }
     Err(format!("it asked for its own state back {MAX_INPUT_ROUNDS} times without finishing"))
+}
+
+/// Follows a task (the tasks extension) until it ends or needs the person: `tasks/get` at the
+/// interval the server asks for, else less and less often. `answered`: the requests just
+/// answered, which a server may still list until it has read the answers.
+async fn follow_task(peer: &Peer<RoleClient>, task_id: String, answered: &[String]) -> Result<ToolReply, String> {
+    let mut task = FollowedTask { peer: peer.clone(), task_id: task_id.clone(), settled: false };
+    let mut wait = FIRST_POLL;
+    loop {
+        let got = peer.get_task(GetTaskParams::new(task_id.clone())).await.map_err(|err| err.to_string())?;
+        let asked_wait = got.task.task.poll_interval_ms.map(Duration::from_millis);
+        match got.task.payload {
+            TaskPayload::InputRequired { input_requests } => {
+                let requests: Vec<(String, Value)> = input_requests
+                    .into_iter()
+                    .filter(|(key, _)| !answered.contains(key))
+                    .map(|(key, request)| Ok((key, serde_json::to_value(request)?)))
+                    .collect::<Result<_, serde_json::Error>>()
+                    .map_err(|err| err.to_string())?;
+                if !requests.is_empty() {
+                    // The task waits on the server for the answers: it is not cancelled.
+                    task.settled = true;
+                    let input = InputRequired { requests, request_state: None, task_id: Some(task_id) };
+                    return Ok(ToolReply::NeedsInput(input));
+                }
+            }
+            TaskPayload::Completed { result } => {
+                task.settled = true;
+                let result: CallToolResult = serde_json::from_value(Value::Object(result))
+                    .map_err(|err| format!("its result is unreadable: {err}"))?;
+                return Ok(ToolReply::Done(tool_output(result)));
+            }
+            TaskPayload::Failed { error } => {
+                task.settled = true;
+                let message = error.get("message").and_then(Value::as_str).unwrap_or("no reason given");
+                return Err(format!("its task failed: {message}"));
+            }
+            TaskPayload::Cancelled => {
+                task.settled = true;
+                return Err("it cancelled the task".into());
+            }
+            _ => {}
+        }
+        tokio::time::sleep(asked_wait.unwrap_or(wait).clamp(FIRST_POLL, LAST_POLL)).await;
+        wait = (wait * 2).min(LAST_POLL);
+    }
+}
+
+/// A task being followed: dropped unsettled (a stop, or the call's timeout), it is cancelled
+/// on the server (`tasks/cancel`), from a task of its own since a drop cannot wait.
+struct FollowedTask {
+    peer: Peer<RoleClient>,
+    task_id: String,
+    settled: bool,
+}
+
+impl Drop for FollowedTask {
+    fn drop(&mut self) {
+        if self.settled {
+            return;
+        }
+        let (peer, cancel) = (self.peer.clone(), CancelTaskParams::new(self.task_id.clone()));
+        tokio::spawn(async move {
+            if let Err(err) = peer.cancel_task(cancel).await {
+                tracing::warn!(%err, "a stopped call's task could not be cancelled");
+            }
+        });
+    }
 }
 
 /// A call's result as the model sees it: text joined, images as image parts, structured

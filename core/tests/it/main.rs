@@ -19,6 +19,7 @@ mod form_answers;
 mod grant_patterns;
 mod mcp_input;
 mod mcp_servers;
+mod mcp_tasks;
 mod question_sets;
 mod reference_turns;
 mod reliability;

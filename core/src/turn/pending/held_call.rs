@@ -124,7 +124,11 @@ impl HeldCall {
 
     /// The call's retry: every answer, and the server's state as it came.
     pub fn retry(&self) -> InputAnswers {
-        InputAnswers { responses: self.answers.clone(), request_state: self.input.request_state.clone() }
+        InputAnswers {
+            responses: self.answers.clone(),
+            request_state: self.input.request_state.clone(),
+            task_id: self.input.task_id.clone(),
+        }
     }
 
     /// What the call's result says when its question ended unanswered (`reason`: the cancel's).

@@ -20,6 +20,10 @@ pub struct InputRequired {
     /// The server's state for the retry, sent back exactly as it came (never read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_state: Option<String>,
+    /// For a call the server runs as a task: the task that waits on the answers (they go to
+    /// it with `tasks/update`, and the task is followed on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
 }
 
 /// A call's retry after it needed input: the answers by request key, and the state unchanged.
@@ -27,6 +31,7 @@ pub struct InputRequired {
 pub struct InputAnswers {
     pub responses: Map<String, Value>,
     pub request_state: Option<String>,
+    pub task_id: Option<String>,
 }
 
 impl QuestionAnswer {

@@ -1,0 +1,83 @@
+//! MCP's tasks extension (2026-07-28): a call the server runs as a task is followed with
+//! `tasks/get` until it ends; a task that needs the person's input is a durable ask answered with
+//! `tasks/update`; Stop cancels it with `tasks/cancel`. The server is ours, on the official Python
+//! SDK from PyPI (`scripts/mcp/task_server.py`), whose tasks move one step on each look, so
+//! nothing here waits on the time.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::common::{text, tool_result};
+use crate::mcp_servers::{ask_event, call, connected_hub, harness_on, servers_folder};
+use palaver_core::mcp::McpHub;
+use palaver_core::turn::TurnInput;
+use palaver_wire::conversation::model::TurnEvent;
+
+/// The task server over stdio, logging its tasks to `log`.
+async fn tasks(log: &Path) -> McpHub {
+    let mcp = servers_folder().join("../..");
+    let python = mcp.join(".venv/bin/python").display().to_string();
+    let server = mcp.join("task_server.py").display().to_string();
+    let env = json!({"TASK_LOG": log.display().to_string()});
+    connected_hub(json!({"tasks": {"command": python, "args": [server], "env": env, "approval": "never"}})).await
+}
+
+fn log_in(folder: &tempfile::TempDir) -> PathBuf {
+    folder.path().join("tasks.log")
+}
+
+/// The log's lines once one starts with `prefix` (or after 20 s).
+async fn logged(log: &Path, prefix: &str) -> Vec<String> {
+    let started = Instant::now();
+    loop {
+        let lines: Vec<String> = std::fs::read_to_string(log).unwrap_or_default().lines().map(str::to_string).collect();
+        if lines.iter().any(|line| line.starts_with(prefix)) || started.elapsed() > Duration::from_secs(20) {
+            return lines;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_task_is_followed_through_its_question_to_its_result() {
+    let folder = tempfile::tempdir().unwrap();
+    let hub = tasks(&log_in(&folder)).await;
+    let h = harness_on(&hub, json!([call("call_c", "tasks__count_guests", json!({})), {"text": "Counted."}])).await;
+    let (history, events) = h.prompt(None, "Count the guests").await;
+    let question = ask_event(&events).expect("the task's question is asked");
+    assert_eq!(question.input["prompt"], "How many guests are coming?");
+    assert_eq!(question.server.as_deref(), Some("tasks"));
+    let guests = question.input["fields"][0]["id"].as_str().unwrap().to_string();
+    let answer = json!({"action": "accept", "content": {"values": {guests: 4}}});
+    let done = h.answer(&history, &question.tool_call_id, answer).await;
+    assert_eq!(tool_result(&done, "call_c"), Some(json!({"text": "4 guests are coming."})), "{done:?}");
+    assert_eq!(text(&done), "Counted.");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn stop_cancels_a_running_task_on_the_server() {
+    let folder = tempfile::tempdir().unwrap();
+    let log = log_in(&folder);
+    let hub = tasks(&log).await;
+    let h = harness_on(&hub, json!([call("call_f", "tasks__count_forever", json!({}))])).await;
+    let mut handle = h.runner.start(h.request(None, TurnInput::Prompt("Count for ever".into()))).await.unwrap();
+    let history = handle.history_id.clone();
+    let mut events = Vec::new();
+    while let Some(event) = handle.events.recv().await {
+        if matches!(&event, TurnEvent::ToolCall { .. }) {
+            // Stopped once the server has made the task (and not while the call is on its way).
+            assert!(logged(&log, "created").await.iter().any(|line| line.starts_with("created")));
+            assert!(h.running.stop(&history).await);
+        }
+        events.push(event);
+    }
+    let stopped = tool_result(&events, "call_f").expect("a result");
+    assert!(stopped["error"].as_str().unwrap().contains("stopped"), "{stopped}");
+    let lines = logged(&log, "cancelled").await;
+    let created = lines[0].strip_prefix("created ").unwrap();
+    assert!(lines.contains(&format!("cancelled {created}")), "the task was cancelled on the server: {lines:?}");
+    hub.shut_down().await;
+}
