@@ -156,6 +156,13 @@ impl HostTool for McpTool {
         }))
     }
 
+    fn abandon(&self, input: &InputRequired) {
+        if let (Some(task_id), Some(peer)) = (&input.task_id, self.link.peer()) {
+            // Dropped unsettled: the task is cancelled on the server.
+            drop(FollowedTask { peer, task_id: task_id.clone(), settled: false });
+        }
+    }
+
     fn execute(&self, context: ToolContext, input: Value) -> ToolRun {
         let link = self.link.clone();
         let name = self.tool.name.clone();

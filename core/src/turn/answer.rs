@@ -207,9 +207,20 @@ impl TurnRunner {
             action: resolution.response.action().to_string(),
             reason: resolution.response.cancel_reason().map(str::to_string),
         };
+        // A held call's question that ends unanswered: nothing is sent to its server again, so
+        // what the server holds for it (a task) is let go.
+        let abandoned = match resolution.response {
+            AskResponse::Cancel { .. } => resolution.expected.held_call.as_ref().map(|held| held.as_ref().clone()),
+            _ => None,
+        };
         let Some((rows_before, owner)) = store::resolve(&self.pool, history_id, turn_id, resolution).await? else {
             return Ok(None);
         };
+        if let Some(held) = abandoned
+            && let Some(tool) = self.tools().get(&held.call.name)
+        {
+            tool.abandon(&held.input);
+        }
         self.live.publish(&owner, LiveEvent::AskResolved(event)).await;
         Ok(Some(rows_before))
     }

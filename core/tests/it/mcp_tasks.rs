@@ -81,3 +81,19 @@ async fn stop_cancels_a_running_task_on_the_server() {
     assert!(lines.contains(&format!("cancelled {created}")), "the task was cancelled on the server: {lines:?}");
     hub.shut_down().await;
 }
+
+#[tokio::test]
+async fn a_task_whose_question_is_left_for_a_new_message_is_cancelled_on_the_server() {
+    let folder = tempfile::tempdir().unwrap();
+    let log = log_in(&folder);
+    let hub = tasks(&log).await;
+    let h = harness_on(&hub, json!([call("call_c", "tasks__count_guests", json!({})), {"text": "Moved on."}])).await;
+    let (history, events) = h.prompt(None, "Count the guests").await;
+    assert!(ask_event(&events).is_some(), "the task's question is asked");
+    let (_, moved_on) = h.prompt(Some(&history), "Never mind").await;
+    assert_eq!(text(&moved_on), "Moved on.");
+    let lines = logged(&log, "cancelled").await;
+    let created = lines[0].strip_prefix("created ").unwrap();
+    assert!(lines.contains(&format!("cancelled {created}")), "the task was let go: {lines:?}");
+    hub.shut_down().await;
+}

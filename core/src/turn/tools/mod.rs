@@ -148,6 +148,9 @@ pub trait HostTool: Send + Sync {
     fn server(&self) -> Option<&str> {
         None
     }
+    /// Lets go of what the tool's server holds for a call whose input will never come (the
+    /// question ended unanswered): a task that waits on it is cancelled.
+    fn abandon(&self, _input: &input::InputRequired) {}
     /// Runs the tool; an `Err` is reported to the model as the tool's error. Dropping the
     /// future (the user stopped the turn) abandons the call.
     fn execute(&self, context: ToolContext, input: Value) -> ToolRun;
