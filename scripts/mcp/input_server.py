@@ -76,5 +76,11 @@ def plan_visit(
     return f"{guest.name} visits on {visit.day}."
 
 
+@server.tool(meta={"ui": {"visibility": ["app"]}})
+def refresh_seating() -> str:
+    """Redraws the seating plan (an MCP Apps tool for its view alone: the model is not offered it)."""
+    return "Redrawn."
+
+
 if __name__ == "__main__":
     server.run()

@@ -24,9 +24,9 @@ pub use probe::{TryOptions, try_server};
 pub use tool::OUTPUT_MAX_BYTES;
 
 impl ToolSource for McpHub {
-    /// The tools of the servers connected now.
+    /// The tools of the servers connected now that the model may call.
     fn tools(&self) -> Vec<Arc<dyn HostTool>> {
-        self.mcp_tools().map(|tool| Arc::new(tool) as Arc<dyn HostTool>).collect()
+        self.mcp_tools().filter(McpTool::offered_to_model).map(|tool| Arc::new(tool) as Arc<dyn HostTool>).collect()
     }
 }
 

@@ -78,6 +78,13 @@ impl McpTool {
         self.tool.annotations.as_ref().and_then(|hints| hints.destructive_hint) == Some(true)
     }
 
+    /// Whether the model is offered the tool: an MCP Apps tool whose `_meta.ui.visibility`
+    /// leaves out `"model"` is for its app's view alone.
+    pub fn offered_to_model(&self) -> bool {
+        let visibility = self.tool.meta.as_ref().and_then(|meta| meta.0.get("ui")?.get("visibility")?.as_array());
+        visibility.is_none_or(|audiences| audiences.iter().any(|audience| audience == "model"))
+    }
+
     /// Whether a call waits for the user's approval, by the server's rule.
     pub fn needs_approval(&self) -> bool {
         match self.link.config.approval {

@@ -12,6 +12,7 @@ use crate::mcp_servers::{ask_event, call, connected_hub, filled, harness_on, ser
 use palaver_core::error::AppError;
 use palaver_core::mcp::McpHub;
 use palaver_core::turn::TurnInput;
+use palaver_core::turn::tools::ToolSource;
 use palaver_wire::conversation::model::{AskOrigin, HistoryRow};
 
 /// The input server over stdio, its calls approved as `approval` says.
@@ -35,6 +36,11 @@ async fn input_a_server_requires_is_asked_round_by_round_and_the_call_finishes_w
     let hub = desk("never").await;
     let status = hub.status();
     assert_eq!(status.servers[0].revision.as_deref(), Some("2026-07-28"), "{status:?}");
+    // A tool for an app's view alone (`_meta.ui.visibility: ["app"]`) is not offered to the model.
+    let offered: Vec<String> = hub.tools().iter().map(|tool| tool.name().to_string()).collect();
+    assert!(offered.contains(&"desk__book_table".to_string()), "{offered:?}");
+    assert!(!offered.contains(&"desk__refresh_seating".to_string()), "{offered:?}");
+    assert!(status.servers[0].tools.iter().any(|tool| tool.name == "refresh_seating"), "the admin sees it");
     let h = harness_on(&hub, json!([call("call_b", "desk__book_table", json!({})), {"text": "Booked."}])).await;
 
     let (history, events) = h.prompt(None, "A table, please").await;
