@@ -47,3 +47,27 @@ test("an MCP server's elicitation is a form filled in the chat, page by page", a
   await expect(page.getByTestId("tool-line")).toContainText("User provided the requested information");
   await expect(page.getByTestId("tool-line")).toContainText("Ada Lovelace");
 });
+
+test("an MCP 2026-07-28 server's input requests are cards, round after round, and the call finishes", async ({
+  page,
+}) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Book a table through MCP");
+  await expect(ask.card.locator(".ask-card__title")).toHaveText('The MCP server "desk" asks');
+  await expect(ask.card.locator(".ask-card__prompt")).toHaveText("Who is the table for?");
+  await expect(ask.card.getByRole("textbox", { name: "Name" })).toHaveValue("Ada"); // the schema's default
+  await ask.card.getByRole("textbox", { name: "Name" }).fill("Grace Hopper");
+  await ask.submit.click();
+
+  // The server needs more once it has the name: a second round, a second card.
+  await expect(ask.card.locator(".ask-card__prompt")).toHaveText("Where should Grace Hopper sit, and with how many?");
+  await ask.card.getByRole("combobox", { name: "Room" }).selectOption({ label: "terrace" });
+  await ask.card.getByRole("spinbutton", { name: "Guests" }).fill("4");
+  await ask.submit.click();
+  await expect(chat.assistantMessages().last()).toHaveText("The table is booked.");
+  await page.getByTestId("tool-line").getByText("Used Book Table").click();
+  await expect(page.getByTestId("tool-line")).toContainText("Booked the terrace for Grace Hopper, 4 guests.");
+});
