@@ -353,7 +353,18 @@ fn ReplyBody(text: String, blocks: Option<Box<ShownCheck>>) -> impl IntoView {
 pub(super) fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
     view! {
         {turn.prompt.map(|text| view! { <UserMessage text attachments=turn.attachments redo=None /> })}
-        {turn.tools.into_iter().map(|tool| view! { <p class="tool-line" data-testid="tool-line">{format!("Using {}", tool_words(&tool, None))}</p> }).collect_view()}
+        {turn
+            .tools
+            .into_iter()
+            .map(|tool| {
+                let doing = tool.status.map(|status| format!(": {status}")).unwrap_or_default();
+                view! {
+                    <p class="tool-line" data-testid="tool-line">
+                        {format!("Using {}{doing}", tool_words(&tool.name, None))}
+                    </p>
+                }
+            })
+            .collect_view()}
         <article
             class="message message--assistant"
             class:message--streaming=move || busy.get()

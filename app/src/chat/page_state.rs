@@ -20,7 +20,8 @@ pub(super) struct LiveTurn {
     pub(super) reply: String,
     /// The running step's text as it streams (`{delta}`): kept by its `{text}`, or retracted.
     pub(super) step: String,
-    pub(super) tools: Vec<String>,
+    /// The host tools called so far, with what each says it is doing.
+    pub(super) tools: Vec<LiveTool>,
     pub(super) error: Option<String>,
     /// How the finished reply checked as a block document.
     pub(super) blocks: Option<Box<ShownCheck>>,
@@ -30,6 +31,15 @@ pub(super) struct LiveTurn {
     pub(super) stream: Option<String>,
     /// A redo: how many saved rows stay shown (the exchange it replaces is hidden).
     pub(super) keeps_rows: Option<usize>,
+}
+
+/// A host tool call of the running turn.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct LiveTool {
+    pub(super) call_id: String,
+    pub(super) name: String,
+    /// What the call last said it is doing (`{toolStatus}`).
+    pub(super) status: Option<String>,
 }
 
 /// The chat page's state, shared by its parts as one `Copy` handle.
@@ -148,7 +158,14 @@ fn apply_event(live: RwSignal<Option<LiveTurn>>, id: Option<&str>, event: TurnEv
             turn.reply = text.clone();
             turn.step.clear();
         }),
-        TurnEvent::ToolCall { tool_call } => update(&|turn| turn.tools.push(tool_call.tool_name.clone())),
+        TurnEvent::ToolCall { tool_call } => update(&|turn| {
+            let (call_id, name) = (tool_call.tool_call_id.clone(), tool_call.tool_name.clone());
+            turn.tools.push(LiveTool { call_id, name, status: None })
+        }),
+        TurnEvent::ToolStatus { tool_status } => update(&|turn| {
+            let call = turn.tools.iter_mut().find(|tool| tool.call_id == tool_status.tool_call_id);
+            call.into_iter().for_each(|tool| tool.status = Some(tool_status.message.clone()));
+        }),
         TurnEvent::Error { error } => update(&|turn| turn.error = Some(error.clone())),
         TurnEvent::Blocks { blocks } => update(&|turn| turn.blocks = Some(blocks.clone())),
         // An attached stream starts over: what it replays replaces what was shown.

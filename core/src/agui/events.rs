@@ -128,7 +128,7 @@ impl RunEvents {
                 self.done = true;
                 self.finish(&mut out);
             }
-            TurnEvent::AskPreview { .. } | TurnEvent::Attached { .. } => {}
+            TurnEvent::AskPreview { .. } | TurnEvent::Attached { .. } | TurnEvent::ToolStatus { .. } => {}
         }
         out
     }

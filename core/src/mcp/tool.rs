@@ -11,6 +11,7 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 use super::config::{ApprovalRule, GrantRule};
 use super::server::ServerLink;
@@ -180,6 +181,7 @@ impl HostTool for McpTool {
                 Value::Null => CallToolRequestParams::new(name),
                 _ => return Err("The tool's arguments must be an object.".into()),
             };
+            let status = context.status;
             let mut slot = link.begin_call(context.questions).await?;
             let peer = link.peer().ok_or_else(|| format!("The MCP server \"{server}\" is not connected."))?;
             let timeout = link.config.timeout;
@@ -193,16 +195,16 @@ impl HostTool for McpTool {
                         let answered: Vec<String> = responses.keys().cloned().collect();
                         let update = UpdateTaskParams::new(task_id.clone(), responses.into_iter().collect());
                         peer.update_task(update).await.map_err(|err| err.to_string())?;
-                        follow_task(&peer, task_id, &answered).await
+                        follow_task(&peer, task_id, &answered, status.as_ref()).await
                     }
                     // A call sent again with the person's answers: the same call, plus the
                     // answers and the server's state exactly as it came.
                     Some(InputAnswers { responses, request_state, task_id: None }) => {
                         params.input_responses = Some(responses.into_iter().collect());
                         params.request_state = request_state;
-                        send(&peer, params).await
+                        send(&peer, params, status.as_ref()).await
                     }
-                    None => send(&peer, params).await,
+                    None => send(&peer, params, status.as_ref()).await,
                 }
             };
             tokio::pin!(call);
@@ -235,12 +237,16 @@ impl HostTool for McpTool {
 /// Sends a call, and sends it again with the server's state alone while it asks the person
 /// nothing (a server that sheds load), waiting a little longer each time; ends with the
 /// result, or with what the server needs from the person.
-async fn send(peer: &Peer<RoleClient>, mut params: CallToolRequestParams) -> Result<ToolReply, String> {
+async fn send(
+    peer: &Peer<RoleClient>,
+    mut params: CallToolRequestParams,
+    status: Option<&mpsc::Sender<String>>,
+) -> Result<ToolReply, String> {
     for round in 1..=MAX_INPUT_ROUNDS {
         let asked = match peer.call_tool_once(params.clone()).await.map_err(|err| err.to_string())? {
             CallToolResponse::Complete(result) => return Ok(ToolReply::Done(tool_output(result))),
             CallToolResponse::InputRequired(asked) => asked,
-            CallToolResponse::Task(created) => return follow_task(peer, created.task.task_id, &[]).await,
+            CallToolResponse::Task(created) => return follow_task(peer, created.task.task_id, &[], status).await,
             _ => return Err("it answered in a way Palaver does not know".into()),
         };
         let requests: Vec<(String, Value)> = asked
@@ -261,14 +267,29 @@ async fn send(peer: &Peer<RoleClient>, mut params: CallToolRequestParams) -> Res
 }
 
 /// Follows a task (the tasks extension) until it ends or needs the person: `tasks/get` at the
-/// interval the server asks for, else less and less often. `answered`: the requests just
-/// answered, which a server may still list until it has read the answers.
-async fn follow_task(peer: &Peer<RoleClient>, task_id: String, answered: &[String]) -> Result<ToolReply, String> {
+/// interval the server asks for, else less and less often; each new `statusMessage` goes to
+/// `status`. `answered`: the requests just answered, which a server may still list until it
+/// has read the answers.
+async fn follow_task(
+    peer: &Peer<RoleClient>,
+    task_id: String,
+    answered: &[String],
+    status: Option<&mpsc::Sender<String>>,
+) -> Result<ToolReply, String> {
     let mut task = FollowedTask { peer: peer.clone(), task_id: task_id.clone(), settled: false };
     let mut wait = FIRST_POLL;
+    let mut said: Option<String> = None;
     loop {
         let got = peer.get_task(GetTaskParams::new(task_id.clone())).await.map_err(|err| err.to_string())?;
         let asked_wait = got.task.task.poll_interval_ms.map(Duration::from_millis);
+        if let (Some(status), Some(message)) = (status, &got.task.task.status_message)
+            && said.as_ref() != Some(message)
+        {
+            // Advisory: while the turn has not taken the last one, this one waits for the next look.
+            if status.try_send(message.clone()).is_ok() {
+                said = Some(message.clone());
+            }
+        }
         match got.task.payload {
             TaskPayload::InputRequired { input_requests } => {
                 let requests: Vec<(String, Value)> = input_requests

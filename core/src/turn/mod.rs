@@ -20,6 +20,7 @@ mod expiry;
 mod grant_answer;
 mod granted;
 mod held_call;
+mod host_call;
 mod offer;
 mod pending;
 mod preflight;

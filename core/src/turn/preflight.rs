@@ -15,7 +15,7 @@ impl Turn {
     /// or completed with nothing to approve: its rows and the model's result are in); else what
     /// the check found, for the check before the run.
     pub(super) async fn preflight(&mut self, tool: &dyn HostTool, call: &ToolCall) -> Option<Checked> {
-        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0, None), &call.input) else {
+        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0, None, None), &call.input) else {
             return Some(Checked::default());
         };
         match ready_or_refused(check.await) {
@@ -33,7 +33,7 @@ impl Turn {
     /// meanwhile, or what was approved has changed (a stale approval).
     pub(super) async fn check_again(&mut self, call: &ToolCall, approved: Option<&str>) -> Result<(), ToolOutput> {
         let Some(tool) = self.tools.get(&call.name).cloned() else { return Ok(()) };
-        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0, None), &call.input) else {
+        let Some(check) = tool.preflight(self.context(&call.id, mpsc::channel(1).0, None, None), &call.input) else {
             return Ok(());
         };
         match ready_or_refused(check.await)?.fingerprint {

@@ -3,7 +3,6 @@
 
 use futures::StreamExt;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use super::REPLY_MAX_LENGTH;
 use super::arguments;
@@ -12,41 +11,17 @@ use super::asking::{AskFrom, keyed_by_ask};
 use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store;
-use super::tools::input::{InputAnswers, InputRequired};
-use super::tools::{HostTool, PendingQuestion, ToolContext, ToolOutput, ToolReply, call_keys};
+use super::tools::input::InputRequired;
+use super::tools::{HostTool, ToolReply, call_keys};
 use crate::grants::store::{self as grants, Covering};
 use crate::llm::{CONTEXT_TOO_LONG, ModelEvent, ModelMessage, ToolCall};
 use palaver_contract::asks::{Ask, AskError, AskKind, AskSurface, parse_ask_input};
 use palaver_contract::text::shorten;
 use palaver_wire::approvers::RoutedApproval;
-use palaver_wire::conversation::model::{AskStatus, HistoryRow, RowAsk, ToolCallEvent, ToolResultEvent, TurnEvent};
+use palaver_wire::conversation::model::{AskStatus, HistoryRow, RowAsk, ToolCallEvent, TurnEvent};
 use palaver_wire::grants::AllowedBy;
 
-/// What the model is told of a call whose question expired unanswered.
-const QUESTION_TIMED_OUT: &str = "The user did not answer the tool's question in time, so the call was cancelled.";
-
 impl Turn {
-    pub(super) fn context(
-        &self,
-        call_id: &str,
-        questions: mpsc::Sender<PendingQuestion>,
-        answers: Option<InputAnswers>,
-    ) -> ToolContext {
-        ToolContext {
-            pool: self.runner.pool.clone(),
-            user_id: self.ids.user_id.clone(),
-            history_id: self.ids.history_id.clone(),
-            idempotency_key: format!("{}:{call_id}", self.ids.turn_id),
-            questions: Some(questions),
-            answers,
-        }
-    }
-
-    pub(super) async fn emit_tool_result(&mut self, call_id: &str, tool_name: &str, result: Value) {
-        let event = ToolResultEvent { tool_call_id: call_id.to_string(), tool_name: tool_name.to_string(), result };
-        self.events.emit(TurnEvent::ToolResult { tool_result: event }).await;
-    }
-
     /// Ends a host tool call that does not run: its result is shown and stored as `result`, and
     /// the model is told `told` (denied, refused, or completed by its check).
     pub(super) async fn end_unrun_call(&mut self, call: &ToolCall, result: Value, told: ModelMessage) {
@@ -54,44 +29,6 @@ impl Turn {
         self.output.new_rows.push(call_row(call, call.input.clone(), None));
         self.output.new_rows.push(result_row(call, result));
         self.transcript.messages.push(told);
-    }
-
-    /// Runs a host tool (its approval, if it needs one, given; `answers` when it is sent again
-    /// after it needed input) and emits its result, unless it needs the person's input. The
-    /// run ends early, as a tool error, when the user stops the turn or leaves its question
-    /// unanswered past the ask's deadline.
-    pub(super) async fn run_host_tool(&mut self, call: &ToolCall, answers: Option<InputAnswers>) -> ToolReply {
-        let Some(tool) = self.tools.get(&call.name).cloned() else {
-            return json!({"error": format!("There is no tool named \"{}\".", call.name)}).into();
-        };
-        let mut stop = self.lifecycle.stop.clone();
-        let (questions, mut asked) = mpsc::channel(1);
-        let run = tool.execute(self.context(&call.id, questions, answers), call.input.clone());
-        tokio::pin!(run);
-        let output: ToolOutput = loop {
-            tokio::select! {
-                reply = &mut run => break match reply {
-                    Ok(ToolReply::Done(output)) => output,
-                    Ok(needs @ ToolReply::NeedsInput(_)) => return needs,
-                    Err(message) => json!({"error": message}).into(),
-                },
-                Some(PendingQuestion { question, mut reply, answer_within }) = asked.recv() => {
-                    let Ok(answer) = self.ask_question(call, question, answer_within, &mut reply).await else {
-                        // Dropping the run ends the call and frees what it holds (its MCP server).
-                        break json!({"error": QUESTION_TIMED_OUT}).into();
-                    };
-                    let _ = reply.send(answer);
-                    if self.lifecycle.superseded {
-                        return json!({"error": "A new message came before the tool's question was answered."}).into();
-                    }
-                }
-                _ = async { let _ = stop.wait_for(|stopped| *stopped).await; } => {
-                    break json!({"error": "The user stopped the turn before the tool finished."}).into();
-                }
-            }
-        };
-        self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
-        ToolReply::Done(output)
     }
 
     /// One model call: its text, its tool calls, and an error; `None` when the user stopped it.

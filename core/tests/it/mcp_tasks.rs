@@ -46,6 +46,16 @@ async fn a_task_is_followed_through_its_question_to_its_result() {
     let hub = tasks(&log_in(&folder)).await;
     let h = harness_on(&hub, json!([call("call_c", "tasks__count_guests", json!({})), {"text": "Counted."}])).await;
     let (history, events) = h.prompt(None, "Count the guests").await;
+    let said: Vec<&str> = events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::ToolStatus { tool_status } if tool_status.tool_call_id == "call_c" => {
+                Some(tool_status.message.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, ["Looking at the list", "Waiting for the count"], "each new status once, live");
     let question = ask_event(&events).expect("the task's question is asked");
     assert_eq!(question.input["prompt"], "How many guests are coming?");
     assert_eq!(question.server.as_deref(), Some("tasks"));

@@ -183,6 +183,7 @@ pub async fn turn(
             | TurnEvent::Delta { .. }
             | TurnEvent::Retract { .. }
             | TurnEvent::ToolResult { .. }
+            | TurnEvent::ToolStatus { .. }
             | TurnEvent::AskResolved { .. }
             | TurnEvent::Attached { .. }
             | TurnEvent::AskPreview { .. }

@@ -395,6 +395,13 @@ pub struct ToolCallEvent {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+pub struct ToolStatusEvent {
+    pub tool_call_id: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolResultEvent {
     pub tool_call_id: String,
     pub tool_name: String,
@@ -432,7 +439,7 @@ pub struct AttachedEvent {
 /// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, first with an `id:` for a client that asks). Order,
 /// as the reference has it: `askResolved?` → (`text` | `toolCall` | `toolResult` | `error`)* →
 /// `ask?` → `replace?` → `blocks?` → `done`; Palaver's additions (`delta`, `retract`,
-/// `askPreview`) come between, where a reference client ignores them.
+/// `askPreview`, `toolStatus`) come between, where a reference client ignores them.
 /// A stream attached to a running turn starts with `attached`, then the same events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -463,6 +470,12 @@ pub enum TurnEvent {
     #[serde(rename_all = "camelCase")]
     ToolResult {
         tool_result: ToolResultEvent,
+    },
+    /// What a running host tool call says it is doing (an MCP task's `statusMessage`), as it
+    /// changes (Palaver's addition).
+    #[serde(rename_all = "camelCase")]
+    ToolStatus {
+        tool_status: ToolStatusEvent,
     },
     #[serde(rename_all = "camelCase")]
     Ask {

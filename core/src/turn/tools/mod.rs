@@ -34,6 +34,8 @@ pub struct ToolContext {
     pub questions: Option<mpsc::Sender<PendingQuestion>>,
     /// For a call sent again after it needed input: the person's answers.
     pub answers: Option<input::InputAnswers>,
+    /// Where the tool says what it is doing while it runs (shown live).
+    pub status: Option<mpsc::Sender<String>>,
 }
 
 /// A tool's question on its way to the user, and where the answer goes.
