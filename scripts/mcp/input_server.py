@@ -76,6 +76,12 @@ def plan_visit(
     return f"{guest.name} visits on {visit.day}."
 
 
+@server.tool()
+def opening_hours() -> str:
+    """Says when the restaurant is open (no questions)."""
+    return "Open from noon to eleven."
+
+
 @server.tool(meta={"ui": {"visibility": ["app"]}})
 def refresh_seating() -> str:
     """Redraws the seating plan (an MCP Apps tool for its view alone: the model is not offered it)."""

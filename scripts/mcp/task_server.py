@@ -2,7 +2,8 @@
 tasks extension (`io.modelcontextprotocol/tasks`), served through the official Python SDK's
 extension interface. `count_guests` answers with a task instead of a result; `tasks/get` reports
 it working, then needing the person's input (`input_required`, answered with `tasks/update`),
-then done. Each look at a task moves it one step on, so the tests never depend on the time.
+then done; a count over 20 is asked again, under the same key. Each look at a task moves it one
+step on, so the tests never depend on the time.
 `count_forever`'s task works until it is cancelled. Each task created and cancelled is written
 to the file `TASK_LOG` names, for the tests to read.
 
@@ -113,7 +114,10 @@ class Tasks(Extension):
         task = self.tasks.get(params.task_id)
         answer = params.input_responses.get("count", {})
         if task is not None and task["status"] == "input_required":
-            if answer.get("action") == "accept":
+            if answer.get("action") == "accept" and answer["content"]["guests"] > 20:
+                # Asked again, under the same key, once the task has moved on.
+                task["status"], task["message"], task["looks"] = "working", "Checking the count", 0
+            elif answer.get("action") == "accept":
                 task["guests"] = answer["content"]["guests"]
                 task["status"], task["message"], task["looks"] = "working", "Counting", 0
             else:

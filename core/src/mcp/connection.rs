@@ -40,7 +40,10 @@ pub(super) async fn listen_for_tool_changes(peer: &Peer<RoleClient>) -> Option<S
             tracing::warn!(%err, "the server's tool changes cannot be followed");
             None
         }
-        Err(_) => None,
+        Err(_) => {
+            tracing::warn!("the server's tool changes cannot be followed: it did not open the stream in time");
+            None
+        }
     }
 }
 

@@ -379,21 +379,22 @@ impl ServerLink {
                         .map_err(|err| format!("No HTTP client: {err}."))?;
                     let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
                     let transport = StreamableHttpClientTransport::with_client(client.clone(), config.clone());
-                    let probed =
-                        tokio::time::timeout(DISCOVER_PROBE, handler.serve_with_lifecycle(transport, lifecycle()));
-                    match probed.await {
-                        Ok(Ok(service)) => Ok(service),
-                        // rmcp's HTTP transport retries a probe that an older server rejects
-                        // in a way it does not read as "older" (the conformance suite's does):
-                        // no answer in time means an older server, as the specification says.
-                        _ => {
-                            let transport = StreamableHttpClientTransport::with_client(client, config);
-                            Handler { link: Arc::downgrade(self) }
-                                .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
-                                .await
-                                .map_err(|err| format!("{url} did not start MCP: {err}."))
-                        }
-                    }
+                    // Half the time to start at most, so the handshake has the rest.
+                    let probe = DISCOVER_PROBE.min(self.config.timeout.min(INITIALIZE_TIMEOUT) / 2);
+                    let probed = tokio::time::timeout(probe, handler.serve_with_lifecycle(transport, lifecycle()));
+                    let first = match probed.await {
+                        Ok(Ok(service)) => return Ok(service),
+                        Ok(Err(err)) => err.to_string(),
+                        Err(_) => format!("no answer to server/discover within {} s", probe.as_secs_f64()),
+                    };
+                    // rmcp's HTTP transport retries a probe that an older server rejects in a
+                    // way it does not read as "older" (the conformance suite's does): no answer
+                    // in time means an older server, as the specification says.
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    Handler { link: Arc::downgrade(self) }
+                        .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
+                        .await
+                        .map_err(|err| format!("{url} did not start MCP: {err} (before that: {first})."))
                 }
             }
         };
@@ -459,6 +460,12 @@ impl ClientHandler for Handler {
     ) -> Result<ElicitResult, ErrorData> {
         let Some(link) = self.link.upgrade() else { return Ok(ElicitResult::new(ElicitationAction::Cancel)) };
         let server = &link.config.name;
+        // From 2026-07-28 a server asks only in its answer to a call: a request of its own may
+        // be for a call that was dropped, and must not reach the next call's user.
+        if link.asks_in_answers() {
+            tracing::warn!(server, "a standalone elicitation from a 2026-07-28 server was declined");
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        }
         let question = serde_json::to_value(&request)
             .map_err(|err| err.to_string())
             .and_then(|params| ToolQuestion::elicitation(server, &params));

@@ -165,9 +165,13 @@ impl HostTool for McpTool {
     }
 
     fn abandon(&self, input: &InputRequired) {
-        if let (Some(task_id), Some(peer)) = (&input.task_id, self.link.peer()) {
-            // Dropped unsettled: the task is cancelled on the server.
-            drop(FollowedTask { peer, task_id: task_id.clone(), settled: false });
+        let Some(task_id) = &input.task_id else { return };
+        match self.link.peer() {
+            Some(peer) => cancel_task_later(peer, task_id.clone()),
+            None => tracing::warn!(
+                server = self.link.config.name,
+                "a task left unanswered could not be cancelled: the server is not connected"
+            ),
         }
     }
 
@@ -260,6 +264,9 @@ async fn send(
             let input = InputRequired { requests, request_state: asked.request_state, task_id: None };
             return Ok(ToolReply::NeedsInput(input));
         }
+        if asked.request_state.is_none() {
+            return Err("it needs input but said neither what nor where it stands".into());
+        }
         (params.input_responses, params.request_state) = (None, asked.request_state);
         tokio::time::sleep(STATE_ONLY_PAUSE * round).await;
     }
@@ -269,11 +276,11 @@ async fn send(
 /// Follows a task (the tasks extension) until it ends or needs the person: `tasks/get` at the
 /// interval the server asks for, else less and less often; each new `statusMessage` goes to
 /// `status`. `answered`: the requests just answered, which a server may still list until it
-/// has read the answers.
+/// has read the answers (once it has moved on, the same key is a new question).
 async fn follow_task(
     peer: &Peer<RoleClient>,
     task_id: String,
-    answered: &[String],
+    mut answered: &[String],
     status: Option<&mpsc::Sender<String>>,
 ) -> Result<ToolReply, String> {
     let mut task = FollowedTask { peer: peer.clone(), task_id: task_id.clone(), settled: false };
@@ -320,7 +327,7 @@ async fn follow_task(
                 task.settled = true;
                 return Err("it cancelled the task".into());
             }
-            _ => {}
+            _ => answered = &[],
         }
         tokio::time::sleep(asked_wait.unwrap_or(wait).clamp(FIRST_POLL, LAST_POLL)).await;
         wait = (wait * 2).min(LAST_POLL);
@@ -340,13 +347,18 @@ impl Drop for FollowedTask {
         if self.settled {
             return;
         }
-        let (peer, cancel) = (self.peer.clone(), CancelTaskParams::new(self.task_id.clone()));
-        tokio::spawn(async move {
-            if let Err(err) = peer.cancel_task(cancel).await {
-                tracing::warn!(%err, "a stopped call's task could not be cancelled");
-            }
-        });
+        cancel_task_later(self.peer.clone(), std::mem::take(&mut self.task_id));
     }
+}
+
+/// Sends `tasks/cancel` from a task of its own (a drop cannot wait), when there is a runtime.
+fn cancel_task_later(peer: Peer<RoleClient>, task_id: String) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+    runtime.spawn(async move {
+        if let Err(err) = peer.cancel_task(CancelTaskParams::new(task_id)).await {
+            tracing::warn!(%err, "a task Palaver let go of could not be cancelled");
+        }
+    });
 }
 
 /// A call's result as the model sees it: text joined, images as image parts, structured

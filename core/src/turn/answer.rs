@@ -218,6 +218,7 @@ impl TurnRunner {
         };
         if let Some(held) = abandoned
             && let Some(tool) = self.tools().get(&held.call.name)
+            && tool.server() == Some(held.server.as_str())
         {
             tool.abandon(&held.input);
         }

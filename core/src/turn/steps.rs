@@ -11,7 +11,6 @@ use super::asking::{AskFrom, keyed_by_ask};
 use super::call_ids::CallIds;
 use super::run::{Pause, StepsEnd, Turn};
 use super::store;
-use super::tools::input::InputRequired;
 use super::tools::{HostTool, ToolReply, call_keys};
 use crate::grants::store::{self as grants, Covering};
 use crate::llm::{CONTEXT_TOO_LONG, ModelEvent, ModelMessage, ToolCall};
@@ -260,17 +259,12 @@ impl Turn {
                 continue;
             }
             if tool.approval(&call.input).is_none() {
-                match self.run_now(&call, None).await {
-                    Ran::Done => {}
+                match self.run_now(&call, None, pause.is_some()).await {
+                    Ran::Done => continue,
                     Ran::Superseded => return None,
-                    Ran::NeedsInput(input) => {
-                        if let Some(held) = self.input_pause(&call, input, 0, pause.is_some()).await {
-                            pause = Some(held.holding(calls.by_ref().collect()));
-                            break;
-                        }
-                    }
+                    Ran::Held(held) => pause = Some(held.holding(calls.by_ref().collect())),
                 }
-                continue;
+                break;
             }
             // Approvals are asks: without asks on, a guarded call waits on an approval no one can
             // give. It does not run, not even its check; nothing more is sent for it, and the turn
@@ -303,17 +297,12 @@ impl Turn {
                 && let Some(grant) = self.grant_for(&call).await
                 && self.record_grant_run(&call, &grant).await
             {
-                match self.run_now(&call, Some(AllowedBy::new(grant.scope, grant.arguments))).await {
-                    Ran::Done => {}
+                match self.run_now(&call, Some(AllowedBy::new(grant.scope, grant.arguments)), pause.is_some()).await {
+                    Ran::Done => continue,
                     Ran::Superseded => return None,
-                    Ran::NeedsInput(input) => {
-                        if let Some(held) = self.input_pause(&call, input, 0, pause.is_some()).await {
-                            pause = Some(held.holding(calls.by_ref().collect()));
-                            break;
-                        }
-                    }
+                    Ran::Held(held) => pause = Some(held.holding(calls.by_ref().collect())),
                 }
-                continue;
+                break;
             }
             match guard {
                 Some((ask, input)) if pause.is_none() => {
@@ -349,8 +338,9 @@ impl Turn {
         Some(pause)
     }
 
-    /// Runs a host tool call now (unguarded, or allowed by a grant).
-    async fn run_now(&mut self, call: &ToolCall, allowed_by: Option<AllowedBy>) -> Ran {
+    /// Runs a host tool call now (unguarded, or allowed by a grant); a call that needs the
+    /// person's input is held on it, unless `another_ask_waits` (then it ends with why).
+    async fn run_now(&mut self, call: &ToolCall, allowed_by: Option<AllowedBy>, another_ask_waits: bool) -> Ran {
         // The call's row comes first: a question the tool asks while it runs follows it.
         let mut row = call_row(call, call.input.clone(), None);
         if let HistoryRow::ToolCall { allowed_by: slot, .. } = &mut row {
@@ -359,7 +349,12 @@ impl Turn {
         self.output.new_rows.push(row);
         let output = match self.run_host_tool(call, None).await {
             ToolReply::Done(output) => output,
-            ToolReply::NeedsInput(input) => return Ran::NeedsInput(input),
+            ToolReply::NeedsInput(input) => {
+                return match self.input_pause(call, input, 0, another_ask_waits).await {
+                    Some(held) => Ran::Held(Box::new(held)),
+                    None => Ran::Done,
+                };
+            }
         };
         if self.lifecycle.superseded {
             return Ran::Superseded;
@@ -388,8 +383,8 @@ enum Ran {
     Done,
     /// A new message superseded the turn while it ran.
     Superseded,
-    /// Its server needs the person's input before it can finish.
-    NeedsInput(InputRequired),
+    /// Its server needs the person's input before it can finish: the turn pauses on it.
+    Held(Box<Pause>),
 }
 
 /// The confirm input of an approval: the tool's own, or the default when it has none valid.

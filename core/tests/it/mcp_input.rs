@@ -155,3 +155,31 @@ async fn the_questions_of_one_round_are_one_card() {
     assert_eq!(text(&done), "Planned.");
     hub.shut_down().await;
 }
+
+#[tokio::test]
+async fn the_steps_later_calls_run_once_the_held_call_has_its_result() {
+    let hub = desk("never").await;
+    let step = json!({"toolCalls": [{"id": "call_g", "name": "desk__greet", "input": {}},
+        {"id": "call_h", "name": "desk__opening_hours", "input": {}}]});
+    let h = harness_on(&hub, json!([step, {"text": "Done."}])).await;
+    let (history, events) = h.prompt(None, "Greet, then the hours").await;
+    let question = ask_event(&events).expect("asked");
+    assert!(tool_result(&events, "call_h").is_none(), "the later call waits for the held one");
+
+    let done = h.answer(&history, &question.tool_call_id, filled(&question.input)).await;
+    assert_eq!(tool_result(&done, "call_g").unwrap()["result"], "Hello, Ada Lovelace.");
+    assert_eq!(tool_result(&done, "call_h").unwrap()["result"], "Open from noon to eleven.");
+    assert_eq!(text(&done), "Done.");
+    assert_eq!(told(&h, "call_g")["result"]["result"], "Hello, Ada Lovelace.", "the model is told both");
+    assert_eq!(told(&h, "call_h")["result"]["result"], "Open from noon to eleven.");
+    let rows = h.rows(&history).await;
+    let at = |wanted: &dyn Fn(&HistoryRow) -> bool| rows.iter().position(wanted).unwrap();
+    let greeted = at(&|row| matches!(row, HistoryRow::ToolResult { tool_call_id, .. } if tool_call_id == "call_g"));
+    let hours_called = at(&|row| matches!(row, HistoryRow::ToolCall { tool_call_id, .. } if tool_call_id == "call_h"));
+    let hours = rows
+        .iter()
+        .filter(|row| matches!(row, HistoryRow::ToolResult { tool_call_id, .. } if tool_call_id == "call_h"));
+    assert!(greeted < hours_called, "in the order they ran: {rows:?}");
+    assert_eq!(hours.count(), 1, "the later call ran once: {rows:?}");
+    hub.shut_down().await;
+}

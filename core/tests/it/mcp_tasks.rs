@@ -60,8 +60,12 @@ async fn a_task_is_followed_through_its_question_to_its_result() {
     assert_eq!(question.input["prompt"], "How many guests are coming?");
     assert_eq!(question.server.as_deref(), Some("tasks"));
     let guests = question.input["fields"][0]["id"].as_str().unwrap().to_string();
+    // The task finds 30 too many and asks again under the same key: a new card, not a hang.
+    let answer = json!({"action": "accept", "content": {"values": {&guests: 30}}});
+    let again = ask_event(&h.answer(&history, &question.tool_call_id, answer).await).expect("asked again");
+    assert_ne!(again.tool_call_id, question.tool_call_id);
     let answer = json!({"action": "accept", "content": {"values": {guests: 4}}});
-    let done = h.answer(&history, &question.tool_call_id, answer).await;
+    let done = h.answer(&history, &again.tool_call_id, answer).await;
     assert_eq!(tool_result(&done, "call_c"), Some(json!({"text": "4 guests are coming."})), "{done:?}");
     assert_eq!(text(&done), "Counted.");
     hub.shut_down().await;
@@ -102,6 +106,26 @@ async fn a_task_whose_question_is_left_for_a_new_message_is_cancelled_on_the_ser
     assert!(ask_event(&events).is_some(), "the task's question is asked");
     let (_, moved_on) = h.prompt(Some(&history), "Never mind").await;
     assert_eq!(text(&moved_on), "Moved on.");
+    let lines = logged(&log, "cancelled").await;
+    let created = lines[0].strip_prefix("created ").unwrap();
+    assert!(lines.contains(&format!("cancelled {created}")), "the task was let go: {lines:?}");
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_task_whose_input_cannot_be_asked_is_cancelled_and_the_model_told_why() {
+    let folder = tempfile::tempdir().unwrap();
+    let log = log_in(&folder);
+    let hub = tasks(&log).await;
+    // The model's own ask comes first in the step: the task's question cannot be asked beside it.
+    let pick = json!({"id": "call_pick", "name": "ask_choice", "input": {"prompt": "Which one?", "select": "one",
+        "options": [{"id": "a", "label": "Apples"}, {"id": "b", "label": "Pears"}]}});
+    let count = json!({"id": "call_c", "name": "tasks__count_guests", "input": {}});
+    let h = harness_on(&hub, json!([{"toolCalls": [pick, count]}])).await;
+    let (_, events) = h.prompt(None, "Choose, and count").await;
+    assert!(!ask_event(&events).expect("the model's ask").tool_call_id.starts_with("question_"));
+    let refused = tool_result(&events, "call_c").expect("the call ended");
+    assert!(refused["error"].as_str().unwrap().contains("waits on another question"), "{refused}");
     let lines = logged(&log, "cancelled").await;
     let created = lines[0].strip_prefix("created ").unwrap();
     assert!(lines.contains(&format!("cancelled {created}")), "the task was let go: {lines:?}");

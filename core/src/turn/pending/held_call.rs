@@ -78,11 +78,20 @@ impl HeldCall {
         cards
     }
 
+    /// Whether every card can be asked (each request is one Palaver asks).
+    pub fn check(&self) -> Result<(), String> {
+        self.cards().iter().try_for_each(|card| self.question_of(card).map(drop))
+    }
+
     /// The question of the card being asked.
     pub fn question(&self) -> Result<ToolQuestion, String> {
         let cards = self.cards();
-        let card = cards.get(self.asking).ok_or("The server's question is missing.")?;
-        match &card[..] {
+        let card = cards.get(self.asking).ok_or("the stored ask names a question the server did not ask")?;
+        self.question_of(card)
+    }
+
+    fn question_of(&self, card: &[usize]) -> Result<ToolQuestion, String> {
+        match card {
             [one] => ToolQuestion::input_request(&self.server, &self.input.requests[*one].1),
             several => {
                 let forms: Vec<&Value> = several.iter().map(|index| &self.input.requests[*index].1["params"]).collect();
