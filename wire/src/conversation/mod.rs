@@ -17,4 +17,5 @@ pub mod shelf;
 pub mod snippet;
 pub mod summary;
 pub mod transcript;
+mod turn_parts;
 pub mod window;

@@ -10,6 +10,10 @@ use palaver_contract::blocks::ShownCheck;
 // A conversation's name and title rules have a file of their own; they are named here too,
 // where both sides import a conversation's types.
 pub use super::naming::{SET_TITLE_MAX_LENGTH, TITLE_MAX_LENGTH, check_title, conversation_name, words_title};
+// So are the parts of a turn's events.
+pub use super::turn_parts::{
+    AskPreviewEvent, AskResolvedEvent, AttachedEvent, PendingAskRef, ToolCallEvent, ToolResultEvent, ToolStatusEvent,
+};
 
 /// A conversation in the list (the spec calls conversations histories).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -376,64 +380,6 @@ impl From<AskEvent> for crate::body::PendingAskBrief {
             call,
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AskResolvedEvent {
-    pub tool_call_id: String,
-    pub action: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolCallEvent {
-    pub tool_call_id: String,
-    pub tool_name: String,
-    pub args: Value,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolStatusEvent {
-    pub tool_call_id: String,
-    pub message: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolResultEvent {
-    pub tool_call_id: String,
-    pub tool_name: String,
-    pub result: Value,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PendingAskRef {
-    pub tool_call_id: String,
-}
-
-/// An ask while the model still writes it: its arguments so far, for a card shown inert and
-/// marked as being prepared; or `withdrawn` when the finished ask was not made.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AskPreviewEvent {
-    pub tool_call_id: String,
-    pub kind: AskKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input: Option<Value>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub withdrawn: bool,
-}
-
-/// The first event of a stream attached to a running turn (`GET /gpt/histories/{id}/stream`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AttachedEvent {
-    /// The message the turn answers, when it answers one (not an ask's answer).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt: Option<String>,
 }
 
 /// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, first with an `id:` for a client that asks). Order,
