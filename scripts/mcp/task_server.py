@@ -4,8 +4,8 @@ extension interface. `count_guests` answers with a task instead of a result; `ta
 it working, then needing the person's input (`input_required`, answered with `tasks/update`),
 then done; a count over 20 is asked again, under the same key. Each look at a task moves it one
 step on, so the tests never depend on the time.
-`count_forever`'s task works until it is cancelled. Each task created and cancelled is written
-to the file `TASK_LOG` names, for the tests to read.
+`count_forever`'s task works until it is cancelled. Each task created, first looked at (so the
+client has it) and cancelled is written to the file `TASK_LOG` names, for the tests to read.
 
 Built on the official Python SDK (the `mcp` package in scripts/mcp/requirements.txt).
 """
@@ -96,6 +96,8 @@ class Tasks(Extension):
             return {"resultType": "complete", "taskId": params.task_id, "status": "failed", "createdAt": now(),
                     "lastUpdatedAt": now(), "ttlMs": None, "error": {"code": -32602, "message": "No such task."}}
         task["looks"] += 1
+        if task["looks"] == 1:
+            log(f"looked {params.task_id}")
         if task["forever"]:
             pass
         elif task["status"] == "working" and "guests" not in task and task["looks"] > STEPS_BEFORE_ASKING:

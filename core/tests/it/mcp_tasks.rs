@@ -15,20 +15,38 @@ use palaver_core::mcp::McpHub;
 use palaver_core::turn::TurnInput;
 use palaver_wire::conversation::model::TurnEvent;
 
-/// The task server over stdio, logging its tasks to `log`.
-async fn tasks(log: &Path) -> McpHub {
-    let mcp = servers_folder().join("../..");
-    let python = mcp.join(".venv/bin/python").display().to_string();
-    let server = mcp.join("task_server.py").display().to_string();
-    let env = json!({"TASK_LOG": log.display().to_string()});
-    connected_hub(json!({"tasks": {"command": python, "args": [server], "env": env, "approval": "never"}})).await
+/// The task server over stdio, and the log of its tasks.
+struct TaskServer {
+    hub: McpHub,
+    log: PathBuf,
+    _folder: tempfile::TempDir,
 }
 
-fn log_in(folder: &tempfile::TempDir) -> PathBuf {
-    folder.path().join("tasks.log")
+impl TaskServer {
+    async fn start() -> TaskServer {
+        let folder = tempfile::tempdir().unwrap();
+        let log = folder.path().join("tasks.log");
+        let mcp = servers_folder().join("../..");
+        let python = mcp.join(".venv/bin/python").display().to_string();
+        let server = mcp.join("task_server.py").display().to_string();
+        let env = json!({"TASK_LOG": log.display().to_string()});
+        let servers = json!({"tasks": {"command": python, "args": [server], "env": env, "approval": "never"}});
+        TaskServer { hub: connected_hub(servers).await, log, _folder: folder }
+    }
+
+    /// The log's lines once one starts with `prefix` (or after 20 s).
+    async fn logged(&self, prefix: &str) -> Vec<String> {
+        logged(&self.log, prefix).await
+    }
+
+    /// Asserts that the one task the server made was cancelled on it.
+    async fn cancelled_its_task(&self) {
+        let lines = self.logged("cancelled").await;
+        let created = lines[0].strip_prefix("created ").unwrap();
+        assert!(lines.contains(&format!("cancelled {created}")), "the task was cancelled on the server: {lines:?}");
+    }
 }
 
-/// The log's lines once one starts with `prefix` (or after 20 s).
 async fn logged(log: &Path, prefix: &str) -> Vec<String> {
     let started = Instant::now();
     loop {
@@ -42,9 +60,9 @@ async fn logged(log: &Path, prefix: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn a_task_is_followed_through_its_question_to_its_result() {
-    let folder = tempfile::tempdir().unwrap();
-    let hub = tasks(&log_in(&folder)).await;
-    let h = harness_on(&hub, json!([call("call_c", "tasks__count_guests", json!({})), {"text": "Counted."}])).await;
+    let server = TaskServer::start().await;
+    let h =
+        harness_on(&server.hub, json!([call("call_c", "tasks__count_guests", json!({})), {"text": "Counted."}])).await;
     let (history, events) = h.prompt(None, "Count the guests").await;
     let said: Vec<&str> = events
         .iter()
@@ -68,66 +86,55 @@ async fn a_task_is_followed_through_its_question_to_its_result() {
     let done = h.answer(&history, &again.tool_call_id, answer).await;
     assert_eq!(tool_result(&done, "call_c"), Some(json!({"text": "4 guests are coming."})), "{done:?}");
     assert_eq!(text(&done), "Counted.");
-    hub.shut_down().await;
+    server.hub.shut_down().await;
 }
 
 #[tokio::test]
 async fn stop_cancels_a_running_task_on_the_server() {
-    let folder = tempfile::tempdir().unwrap();
-    let log = log_in(&folder);
-    let hub = tasks(&log).await;
-    let h = harness_on(&hub, json!([call("call_f", "tasks__count_forever", json!({}))])).await;
+    let server = TaskServer::start().await;
+    let h = harness_on(&server.hub, json!([call("call_f", "tasks__count_forever", json!({}))])).await;
     let mut handle = h.runner.start(h.request(None, TurnInput::Prompt("Count for ever".into()))).await.unwrap();
     let history = handle.history_id.clone();
     let mut events = Vec::new();
     while let Some(event) = handle.events.recv().await {
         if matches!(&event, TurnEvent::ToolCall { .. }) {
-            // Stopped once the server has made the task (and not while the call is on its way).
-            assert!(logged(&log, "created").await.iter().any(|line| line.starts_with("created")));
+            // Stopped once Palaver follows the task (not while the task is on its way to it).
+            assert!(server.logged("looked").await.iter().any(|line| line.starts_with("looked")));
             assert!(h.running.stop(&history).await);
         }
         events.push(event);
     }
     let stopped = tool_result(&events, "call_f").expect("a result");
     assert!(stopped["error"].as_str().unwrap().contains("stopped"), "{stopped}");
-    let lines = logged(&log, "cancelled").await;
-    let created = lines[0].strip_prefix("created ").unwrap();
-    assert!(lines.contains(&format!("cancelled {created}")), "the task was cancelled on the server: {lines:?}");
-    hub.shut_down().await;
+    server.cancelled_its_task().await;
+    server.hub.shut_down().await;
 }
 
 #[tokio::test]
 async fn a_task_whose_question_is_left_for_a_new_message_is_cancelled_on_the_server() {
-    let folder = tempfile::tempdir().unwrap();
-    let log = log_in(&folder);
-    let hub = tasks(&log).await;
-    let h = harness_on(&hub, json!([call("call_c", "tasks__count_guests", json!({})), {"text": "Moved on."}])).await;
+    let server = TaskServer::start().await;
+    let h =
+        harness_on(&server.hub, json!([call("call_c", "tasks__count_guests", json!({})), {"text": "Moved on."}])).await;
     let (history, events) = h.prompt(None, "Count the guests").await;
     assert!(ask_event(&events).is_some(), "the task's question is asked");
     let (_, moved_on) = h.prompt(Some(&history), "Never mind").await;
     assert_eq!(text(&moved_on), "Moved on.");
-    let lines = logged(&log, "cancelled").await;
-    let created = lines[0].strip_prefix("created ").unwrap();
-    assert!(lines.contains(&format!("cancelled {created}")), "the task was let go: {lines:?}");
-    hub.shut_down().await;
+    server.cancelled_its_task().await;
+    server.hub.shut_down().await;
 }
 
 #[tokio::test]
 async fn a_task_whose_input_cannot_be_asked_is_cancelled_and_the_model_told_why() {
-    let folder = tempfile::tempdir().unwrap();
-    let log = log_in(&folder);
-    let hub = tasks(&log).await;
+    let server = TaskServer::start().await;
     // The model's own ask comes first in the step: the task's question cannot be asked beside it.
     let pick = json!({"id": "call_pick", "name": "ask_choice", "input": {"prompt": "Which one?", "select": "one",
         "options": [{"id": "a", "label": "Apples"}, {"id": "b", "label": "Pears"}]}});
     let count = json!({"id": "call_c", "name": "tasks__count_guests", "input": {}});
-    let h = harness_on(&hub, json!([{"toolCalls": [pick, count]}])).await;
+    let h = harness_on(&server.hub, json!([{"toolCalls": [pick, count]}])).await;
     let (_, events) = h.prompt(None, "Choose, and count").await;
     assert!(!ask_event(&events).expect("the model's ask").tool_call_id.starts_with("question_"));
     let refused = tool_result(&events, "call_c").expect("the call ended");
     assert!(refused["error"].as_str().unwrap().contains("waits on another question"), "{refused}");
-    let lines = logged(&log, "cancelled").await;
-    let created = lines[0].strip_prefix("created ").unwrap();
-    assert!(lines.contains(&format!("cancelled {created}")), "the task was let go: {lines:?}");
-    hub.shut_down().await;
+    server.cancelled_its_task().await;
+    server.hub.shut_down().await;
 }
