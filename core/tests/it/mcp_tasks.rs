@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::common::{text, tool_result};
-use crate::mcp_servers::{ask_event, call, connected_hub, harness_on, servers_folder};
+use crate::common::{harness_of, text, tool_result};
+use crate::mcp_servers::{ask_event, call, connected_hub, harness_on, served_by, servers_folder};
 use palaver_core::mcp::McpHub;
-use palaver_core::turn::TurnInput;
-use palaver_wire::conversation::model::TurnEvent;
+use palaver_core::turn::{TurnInput, TurnSettings};
+use palaver_wire::conversation::model::{HistoryRow, TurnEvent};
 
 /// The task server over stdio, and the log of its tasks.
 struct TaskServer {
@@ -135,6 +135,31 @@ async fn a_task_whose_input_cannot_be_asked_is_cancelled_and_the_model_told_why(
     assert!(!ask_event(&events).expect("the model's ask").tool_call_id.starts_with("question_"));
     let refused = tool_result(&events, "call_c").expect("the call ended");
     assert!(refused["error"].as_str().unwrap().contains("waits on another question"), "{refused}");
+    server.cancelled_its_task().await;
+    server.hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn a_task_whose_question_expires_ends_unfinished_and_is_cancelled_on_the_server() {
+    let server = TaskServer::start().await;
+    let settings = TurnSettings { ask_ttl: Duration::from_secs(1), ..TurnSettings::default() };
+    let script = json!({"responses": [call("call_c", "tasks__count_guests", json!({}))]});
+    let h = harness_of(script, settings, served_by(&server.hub)).await;
+    let (history, events) = h.prompt(None, "Count the guests").await;
+    assert!(ask_event(&events).is_some(), "the task's question is asked");
+    let sweeper = h.runner.spawn_sweeper();
+    let started = Instant::now();
+    while h.pending(&history).await.is_some() {
+        assert!(started.elapsed() < Duration::from_secs(20), "the question expires");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    sweeper.abort();
+    let ended = h.rows(&history).await.into_iter().find_map(|row| match row {
+        HistoryRow::ToolResult { tool_call_id, result, .. } if tool_call_id == "call_c" => Some(result),
+        _ => None,
+    });
+    let ended = ended.expect("the call's row says how it ended");
+    assert_eq!(ended["reason"], "expired", "{ended}");
     server.cancelled_its_task().await;
     server.hub.shut_down().await;
 }
