@@ -23,12 +23,18 @@ pub(super) fn lifecycle() -> ClientLifecycleMode {
     }
 }
 
+/// Whether a revision is 2026-07-28 or later: no handshake, and a server asks for input only
+/// in its answer to a call.
+pub(super) fn stateless(revision: &ProtocolVersion) -> bool {
+    *revision >= ProtocolVersion::NO_INITIALIZE
+}
+
 /// From 2026-07-28 on a server tells of changes only on a stream the client opens
 /// (`subscriptions/listen`); before, it sends `notifications/tools/list_changed` on its own.
 /// `None` when the server says its tools never change, or the stream cannot be opened.
 pub(super) async fn listen_for_tool_changes(peer: &Peer<RoleClient>) -> Option<Subscription> {
     let info = peer.peer_info()?;
-    let modern = info.protocol_version >= ProtocolVersion::NO_INITIALIZE;
+    let modern = stateless(&info.protocol_version);
     let changing = info.capabilities.tools.as_ref().and_then(|tools| tools.list_changed) == Some(true);
     if !modern || !changing {
         return None;

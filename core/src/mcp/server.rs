@@ -18,7 +18,9 @@ use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use tokio::sync::{Notify, OwnedMutexGuard, mpsc, oneshot};
 
 use super::config::{ServerConfig, Transport, expand_env};
-use super::connection::{INITIALIZE_TIMEOUT, lifecycle, list_tools, listen_for_tool_changes, log_stderr, next_change};
+use super::connection::{
+    INITIALIZE_TIMEOUT, lifecycle, list_tools, listen_for_tool_changes, log_stderr, next_change, stateless,
+};
 use crate::turn::tools::PendingQuestion;
 use crate::turn::tools::question::{QuestionAnswer, ToolQuestion};
 use palaver_wire::body::McpServerState;
@@ -186,9 +188,7 @@ impl ServerLink {
     /// Whether the connection speaks 2026-07-28 or later, where a server asks for input only in
     /// its answer to a call, never with a request of its own.
     fn asks_in_answers(&self) -> bool {
-        self.with_state(|state| {
-            state.revision.as_ref().is_some_and(|revision| *revision >= ProtocolVersion::NO_INITIALIZE)
-        })
+        self.with_state(|state| state.revision.as_ref().is_some_and(stateless))
     }
 
     /// The live connection, when there is one.

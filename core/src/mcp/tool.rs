@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, GetTaskParams,
-    ResourceContents, TaskPayload, Tool, UpdateTaskParams,
+    InputRequest, ResourceContents, TaskPayload, Tool, UpdateTaskParams,
 };
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Value, json};
@@ -253,13 +253,7 @@ async fn send(
             CallToolResponse::Task(created) => return follow_task(peer, created.task.task_id, &[], status).await,
             _ => return Err("it answered in a way Palaver does not know".into()),
         };
-        let requests: Vec<(String, Value)> = asked
-            .input_requests
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(key, request)| Ok((key, serde_json::to_value(request)?)))
-            .collect::<Result<_, serde_json::Error>>()
-            .map_err(|err| err.to_string())?;
+        let requests = as_json(asked.input_requests.unwrap_or_default())?;
         if !requests.is_empty() {
             let input = InputRequired { requests, request_state: asked.request_state, task_id: None };
             return Ok(ToolReply::NeedsInput(input));
@@ -271,6 +265,15 @@ async fn send(
         tokio::time::sleep(STATE_ONLY_PAUSE * round).await;
     }
     Err(format!("it asked for its own state back {MAX_INPUT_ROUNDS} times without finishing"))
+}
+
+/// A server's input requests, by key, as the JSON the turn stores with its ask.
+fn as_json(requests: impl IntoIterator<Item = (String, InputRequest)>) -> Result<Vec<(String, Value)>, String> {
+    requests
+        .into_iter()
+        .map(|(key, request)| Ok((key, serde_json::to_value(request)?)))
+        .collect::<Result<_, serde_json::Error>>()
+        .map_err(|err| err.to_string())
 }
 
 /// Follows a task (the tasks extension) until it ends or needs the person: `tasks/get` at the
@@ -299,12 +302,7 @@ async fn follow_task(
         }
         match got.task.payload {
             TaskPayload::InputRequired { input_requests } => {
-                let requests: Vec<(String, Value)> = input_requests
-                    .into_iter()
-                    .filter(|(key, _)| !answered.contains(key))
-                    .map(|(key, request)| Ok((key, serde_json::to_value(request)?)))
-                    .collect::<Result<_, serde_json::Error>>()
-                    .map_err(|err| err.to_string())?;
+                let requests = as_json(input_requests.into_iter().filter(|(key, _)| !answered.contains(key)))?;
                 if !requests.is_empty() {
                     // The task waits on the server for the answers: it is not cancelled.
                     task.settled = true;
