@@ -4,8 +4,11 @@ extension interface. `count_guests` answers with a task instead of a result; `ta
 it working, then needing the person's input (`input_required`, answered with `tasks/update`),
 then done; a count over 20 is asked again, under the same key. Each look at a task moves it one
 step on, so the tests never depend on the time.
-`count_forever`'s task works until it is cancelled. Each task created, first looked at (so the
-client has it) and cancelled is written to the file `TASK_LOG` names, for the tests to read.
+`count_forever`'s task works until it is cancelled, and `tally`'s until the file `TASK_RELEASE`
+names exists (a test makes it), then ends with its result. Each task created, first looked at (so
+the client has it) and cancelled is written to the file `TASK_LOG` names, for the tests to read.
+Over stdio by default; with `PORT` set, over streamable HTTP on 127.0.0.1 (a server whose tasks
+outlive Palaver's process).
 
 Built on the official Python SDK (the `mcp` package in scripts/mcp/requirements.txt).
 """
@@ -82,11 +85,11 @@ class Tasks(Extension):
         }
 
     async def intercept_tool_call(self, params: Any, ctx: Any, call_next: Any) -> Any:
-        if params.name not in ("count_guests", "count_forever"):
+        if params.name not in ("count_guests", "count_forever", "tally"):
             return await call_next(ctx)
         task_id = uuid.uuid4().hex
         self.tasks[task_id] = {"status": "working", "message": "Looking at the list", "created": now(), "looks": 0,
-                               "forever": params.name == "count_forever"}
+                               "forever": params.name == "count_forever", "tally": params.name == "tally"}
         log(f"created {task_id}")
         return {"resultType": "task", **self.seed(task_id)}
 
@@ -100,6 +103,9 @@ class Tasks(Extension):
             log(f"looked {params.task_id}")
         if task["forever"]:
             pass
+        elif task["tally"]:
+            if task["status"] == "working" and os.path.exists(os.environ["TASK_RELEASE"]):
+                task["status"], task["message"], task["text"] = "completed", "Tallied", "12 replies."
         elif task["status"] == "working" and "guests" not in task and task["looks"] > STEPS_BEFORE_ASKING:
             task["status"], task["message"] = "input_required", "Waiting for the count"
         elif task["status"] == "working" and "guests" in task and task["looks"] > STEPS_AFTER_ANSWER:
@@ -108,7 +114,7 @@ class Tasks(Extension):
         if task["status"] == "input_required":
             reply["inputRequests"] = {"count": QUESTION}
         if task["status"] == "completed":
-            text = f"{task['guests']} guests are coming."
+            text = task.get("text") or f"{task['guests']} guests are coming."
             reply["result"] = {"content": [{"type": "text", "text": text}], "isError": False}
         return reply
 
@@ -149,5 +155,14 @@ def count_forever() -> str:
     return "Counted without a task."
 
 
+@server.tool()
+def tally() -> str:
+    """Tallies the replies (it runs as a task until the tests release it)."""
+    return "Tallied without a task."
+
+
 if __name__ == "__main__":
-    server.run()
+    if "PORT" in os.environ:
+        server.run("streamable-http", host="127.0.0.1", port=int(os.environ["PORT"]))
+    else:
+        server.run()

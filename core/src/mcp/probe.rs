@@ -117,7 +117,7 @@ async fn call(tool: &McpTool, pool: &crate::db::Pool, options: TryOptions) {
             idempotency_key: String::new(),
             questions: Some(questions),
             answers: answers.take(),
-            status: None,
+            news: None,
         };
         let run = tool.execute(context, arguments.clone());
         tokio::pin!(run);

@@ -11,13 +11,13 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::config::{ApprovalRule, GrantRule};
 use super::server::ServerLink;
 use crate::llm::ContentPart;
 use crate::turn::tools::input::{InputAnswers, InputRequired, MAX_INPUT_ROUNDS};
-use crate::turn::tools::{HostTool, ToolContext, ToolOutput, ToolReply, ToolRun};
+use crate::turn::tools::{CallNews, HostTool, ToolContext, ToolOutput, ToolReply, ToolRun};
 use palaver_contract::text::shorten;
 use palaver_wire::impact::ToolHints;
 use palaver_wire::words::tool_words;
@@ -185,7 +185,7 @@ impl HostTool for McpTool {
                 Value::Null => CallToolRequestParams::new(name),
                 _ => return Err("The tool's arguments must be an object.".into()),
             };
-            let status = context.status;
+            let news = context.news;
             let mut slot = link.begin_call(context.questions).await?;
             let peer = link.peer().ok_or_else(|| format!("The MCP server \"{server}\" is not connected."))?;
             let timeout = link.config.timeout;
@@ -194,21 +194,24 @@ impl HostTool for McpTool {
             // `tasks/cancel` for a task.
             let call = async {
                 match context.answers {
-                    // The answers a task waits on go to it, and it is followed on.
+                    // The answers a task waits on go to it, and it is followed on (with none, it
+                    // is followed again after a restart).
                     Some(InputAnswers { responses, task_id: Some(task_id), .. }) => {
                         let answered: Vec<String> = responses.keys().cloned().collect();
-                        let update = UpdateTaskParams::new(task_id.clone(), responses.into_iter().collect());
-                        peer.update_task(update).await.map_err(|err| err.to_string())?;
-                        follow_task(&peer, task_id, &answered, status.as_ref()).await
+                        if !responses.is_empty() {
+                            let update = UpdateTaskParams::new(task_id.clone(), responses.into_iter().collect());
+                            peer.update_task(update).await.map_err(|err| err.to_string())?;
+                        }
+                        follow_task(&peer, task_id, &answered, news.as_ref()).await
                     }
                     // A call sent again with the person's answers: the same call, plus the
                     // answers and the server's state exactly as it came.
                     Some(InputAnswers { responses, request_state, task_id: None }) => {
                         params.input_responses = Some(responses.into_iter().collect());
                         params.request_state = request_state;
-                        send(&peer, params, status.as_ref()).await
+                        send(&peer, params, news.as_ref()).await
                     }
-                    None => send(&peer, params, status.as_ref()).await,
+                    None => send(&peer, params, news.as_ref()).await,
                 }
             };
             tokio::pin!(call);
@@ -244,13 +247,13 @@ impl HostTool for McpTool {
 async fn send(
     peer: &Peer<RoleClient>,
     mut params: CallToolRequestParams,
-    status: Option<&mpsc::Sender<String>>,
+    news: Option<&mpsc::Sender<CallNews>>,
 ) -> Result<ToolReply, String> {
     for round in 1..=MAX_INPUT_ROUNDS {
         let asked = match peer.call_tool_once(params.clone()).await.map_err(|err| err.to_string())? {
             CallToolResponse::Complete(result) => return Ok(ToolReply::Done(tool_output(result))),
             CallToolResponse::InputRequired(asked) => asked,
-            CallToolResponse::Task(created) => return follow_task(peer, created.task.task_id, &[], status).await,
+            CallToolResponse::Task(created) => return follow_task(peer, created.task.task_id, &[], news).await,
             _ => return Err("it answered in a way Palaver does not know".into()),
         };
         let requests = as_json(asked.input_requests.unwrap_or_default())?;
@@ -277,26 +280,33 @@ fn as_json(requests: impl IntoIterator<Item = (String, InputRequest)>) -> Result
 }
 
 /// Follows a task (the tasks extension) until it ends or needs the person: `tasks/get` at the
-/// interval the server asks for, else less and less often; each new `statusMessage` goes to
-/// `status`. `answered`: the requests just answered, which a server may still list until it
-/// has read the answers (once it has moved on, the same key is a new question).
+/// interval the server asks for, else less and less often. The turn is told of the task first
+/// (and stores it), then of each new `statusMessage`. `answered`: the requests just answered,
+/// which a server may still list until it has read the answers (once it has moved on, the same
+/// key is a new question).
 async fn follow_task(
     peer: &Peer<RoleClient>,
     task_id: String,
     mut answered: &[String],
-    status: Option<&mpsc::Sender<String>>,
+    news: Option<&mpsc::Sender<CallNews>>,
 ) -> Result<ToolReply, String> {
     let mut task = FollowedTask { peer: peer.clone(), task_id: task_id.clone(), settled: false };
+    if let Some(news) = news {
+        let (stored, is_stored) = oneshot::channel();
+        if news.send(CallNews::Task { task_id: task_id.clone(), stored }).await.is_ok() {
+            let _ = is_stored.await;
+        }
+    }
     let mut wait = FIRST_POLL;
     let mut said: Option<String> = None;
     loop {
         let got = peer.get_task(GetTaskParams::new(task_id.clone())).await.map_err(|err| err.to_string())?;
         let asked_wait = got.task.task.poll_interval_ms.map(Duration::from_millis);
-        if let (Some(status), Some(message)) = (status, &got.task.task.status_message)
+        if let (Some(news), Some(message)) = (news, &got.task.task.status_message)
             && said.as_ref() != Some(message)
         {
             // Advisory: while the turn has not taken the last one, this one waits for the next look.
-            if status.try_send(message.clone()).is_ok() {
+            if news.try_send(CallNews::Status(message.clone())).is_ok() {
                 said = Some(message.clone());
             }
         }

@@ -322,6 +322,7 @@ impl Turn {
                     results.iter().map(|result| json!({result.call_id.clone(): result.result})).collect();
                 Some(serde_json::to_string(&told).unwrap_or_default())
             }
+            TurnInput::FollowOn(_) => self.prepare_follow_on().await,
         }
     }
 

@@ -65,14 +65,9 @@ impl Turn {
     /// the calls): the conversation up to the turn's message, then the turn's calls and their
     /// results as the model made and saw them; the results are streamed.
     pub(super) async fn prepare_from_results(&mut self, results: &[ClientResult]) {
-        let rows = std::mem::take(&mut self.transcript.rows);
-        let turn_start = rows.iter().rposition(|row| matches!(row, HistoryRow::User { .. })).map_or(0, |at| at + 1);
-        self.transcript.messages = replay::replay(&rows[..turn_start]);
-        self.transcript.replayed_len = self.transcript.messages.len();
-        self.transcript.prompt_index = turn_start;
-        self.transcript.messages.extend(replay::replay_turn(&rows[turn_start..]));
+        self.replay_unfinished_turn();
         for result in results {
-            let tool_name = rows.iter().find_map(|row| match row {
+            let tool_name = self.transcript.rows.iter().find_map(|row| match row {
                 HistoryRow::ToolCall { tool_call_id, tool_name, .. } if *tool_call_id == result.call_id => {
                     Some(tool_name.clone())
                 }
@@ -85,6 +80,17 @@ impl Turn {
             };
             self.events.emit(TurnEvent::ToolResult { tool_result: event }).await;
         }
-        self.transcript.rows = rows;
+    }
+
+    /// The messages of a turn that goes on where it stopped: the conversation up to the turn's
+    /// message, then the turn's calls and their results (stored already) as the model made and
+    /// saw them.
+    pub(super) fn replay_unfinished_turn(&mut self) {
+        let rows = &self.transcript.rows;
+        let turn_start = rows.iter().rposition(|row| matches!(row, HistoryRow::User { .. })).map_or(0, |at| at + 1);
+        self.transcript.messages = replay::replay(&rows[..turn_start]);
+        self.transcript.replayed_len = self.transcript.messages.len();
+        self.transcript.prompt_index = turn_start;
+        self.transcript.messages.extend(replay::replay_turn(&rows[turn_start..]));
     }
 }

@@ -118,7 +118,7 @@ impl Turn {
 
     /// Sends a held call again with every answer, to the server that asked; the pause on what
     /// it needs next, if it does.
-    async fn send_held_call_again(&mut self, held: &mut HeldCall) -> Option<Pause> {
+    pub(super) async fn send_held_call_again(&mut self, held: &mut HeldCall) -> Option<Pause> {
         let call = held.call.clone();
         if !self.wait_for_server(held).await {
             let gone = format!("The MCP server \"{}\" is not connected, so the call could not go on.", held.server);

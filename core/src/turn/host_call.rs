@@ -1,12 +1,14 @@
 //! Running a host tool call now: the context it runs with, the questions it asks and what it
-//! says it is doing while it runs, and its result as the turn shows it.
+//! says it is doing while it runs (a task its server runs it as is stored with the draft), and
+//! its result as the turn shows it.
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::pending::held_call::HeldCall;
 use super::run::Turn;
-use super::tools::input::InputAnswers;
-use super::tools::{PendingQuestion, ToolContext, ToolOutput, ToolReply};
+use super::tools::input::{InputAnswers, InputRequired};
+use super::tools::{CallNews, PendingQuestion, ToolContext, ToolOutput, ToolReply};
 use crate::llm::ToolCall;
 use palaver_wire::conversation::model::{ToolResultEvent, ToolStatusEvent, TurnEvent};
 
@@ -19,7 +21,7 @@ impl Turn {
         call_id: &str,
         questions: mpsc::Sender<PendingQuestion>,
         answers: Option<InputAnswers>,
-        status: Option<mpsc::Sender<String>>,
+        news: Option<mpsc::Sender<CallNews>>,
     ) -> ToolContext {
         ToolContext {
             pool: self.runner.pool.clone(),
@@ -28,7 +30,7 @@ impl Turn {
             idempotency_key: format!("{}:{call_id}", self.ids.turn_id),
             questions: Some(questions),
             answers,
-            status,
+            news,
         }
     }
 
@@ -52,17 +54,18 @@ impl Turn {
         };
         let mut stop = self.lifecycle.stop.clone();
         let (questions, mut asked) = mpsc::channel(1);
-        let (status, mut statuses) = mpsc::channel(4);
-        let run = tool.execute(self.context(&call.id, questions, answers, Some(status)), call.input.clone());
+        let (news, mut told) = mpsc::channel(4);
+        let run = tool.execute(self.context(&call.id, questions, answers, Some(news)), call.input.clone());
         tokio::pin!(run);
         let output: ToolOutput = loop {
             tokio::select! {
-                Some(message) = statuses.recv() => self.emit_tool_status(&call.id, message).await,
+                Some(news) = told.recv() => self.take_news(call, tool.server(), news).await,
                 reply = &mut run => {
                     // What the call said last comes before how it ended.
-                    while let Ok(message) = statuses.try_recv() {
-                        self.emit_tool_status(&call.id, message).await;
+                    while let Ok(news) = told.try_recv() {
+                        self.take_news(call, tool.server(), news).await;
                     }
+                    self.lifecycle.draft.follow(None);
                     break match reply {
                         Ok(ToolReply::Done(output)) => output,
                         Ok(needs @ ToolReply::NeedsInput(_)) => return needs,
@@ -84,7 +87,23 @@ impl Turn {
                 }
             }
         };
+        self.lifecycle.draft.follow(None);
         self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
         ToolReply::Done(output)
+    }
+
+    /// What the running `call` (of `server`'s tool) said: its status is shown; a task it runs
+    /// as is stored with the draft at once, so that a sweeper follows it on should the process
+    /// stop (`follow_on`).
+    async fn take_news(&mut self, call: &ToolCall, server: Option<&str>, news: CallNews) {
+        match news {
+            CallNews::Status(message) => self.emit_tool_status(&call.id, message).await,
+            CallNews::Task { task_id, stored } => {
+                let input = InputRequired { requests: Vec::new(), request_state: None, task_id: Some(task_id) };
+                self.lifecycle.draft.follow(Some(HeldCall::new(call, server.unwrap_or_default(), input, 0)));
+                self.write_draft("").await;
+                let _ = stored.send(());
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ pub mod client_tools;
 mod context;
 pub mod draft;
 mod expiry;
+mod follow_on;
 mod grant_answer;
 mod granted;
 mod held_call;
@@ -164,6 +165,9 @@ pub enum TurnInput {
     /// The results of the client's tools the last turn called (`client_tools`): the turn goes
     /// on from them.
     ToolResults(Vec<client_tools::ClientResult>),
+    /// A turn cut off by a stop of its process while a call of it followed a task: the turn
+    /// goes on in its place once the task ends (`follow_on`; the sweeper sends these).
+    FollowOn(follow_on::FollowOn),
 }
 
 /// Regenerate or edit: a message of the user's and everything after it are set aside as a

@@ -161,8 +161,7 @@ impl Turn {
     pub(super) async fn log(&self, answer: Option<String>, error: Option<&str>, started: Instant) {
         let prompt = match (&self.transcript.input, answer) {
             (TurnInput::Prompt(prompt), _) => prompt.clone(),
-            (TurnInput::Answer { .. } | TurnInput::ToolResults(_), Some(answer)) => answer,
-            (TurnInput::Answer { .. } | TurnInput::ToolResults(_), None) => String::new(),
+            (_, answer) => answer.unwrap_or_default(),
         };
         let log = AiRequestLog {
             history_id: &self.ids.history_id,

@@ -12,6 +12,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::attachments::Attached;
+use super::draft::DraftClock;
 use super::request_log::RequestLogMetadata;
 use super::store;
 use super::store::StoredPendingAsk;
@@ -67,62 +68,6 @@ pub(super) enum StepsEnd {
     Failed(String),
     /// A new message took the conversation over while a tool's question waited.
     Superseded,
-}
-
-/// How far behind the stream a stored draft may be.
-const DRAFT_EVERY: Duration = Duration::from_secs(1);
-
-/// When a turn's draft was last stored, and whether the turn has gone on since.
-#[derive(Default)]
-pub(super) struct DraftClock {
-    written: Option<Instant>,
-    /// The rows of the draft last stored: a draft that would store them again is not written.
-    rows: Vec<HistoryRow>,
-    behind: bool,
-    /// A sweeper saved the draft (it took the turn for dead): no more drafts are written, and
-    /// the turn's save replaces what it stored, or says the reply was cut off.
-    lost: bool,
-}
-
-impl DraftClock {
-    /// The draft of `rows` was just stored.
-    pub(super) fn written_now(&mut self, rows: Vec<HistoryRow>) {
-        (self.written, self.rows, self.behind) = (Some(Instant::now()), rows, false);
-    }
-
-    /// Whether the stored draft holds `rows` already.
-    pub(super) fn holds(&self, rows: &[HistoryRow]) -> bool {
-        self.written.is_some() && self.rows == rows
-    }
-
-    /// The draft was removed with the rows saved in its place; the next one is new.
-    pub(super) fn restart(&mut self) {
-        (self.written, self.rows) = (None, Vec::new());
-    }
-
-    /// A draft is stored: the turn saves its rows in its place.
-    pub(super) fn stored(&self) -> bool {
-        self.written.is_some()
-    }
-
-    pub(super) fn mark_taken(&mut self) {
-        (self.lost, self.behind) = (true, false);
-    }
-
-    /// The turn's draft was saved by a sweeper: it writes no more of them.
-    pub(super) fn is_taken(&self) -> bool {
-        self.lost
-    }
-
-    /// The turn went on: the draft is behind.
-    pub(super) fn changed(&mut self) {
-        self.behind = !self.lost;
-    }
-
-    /// When the draft should be stored next: `None` while it is up to date.
-    pub(super) fn due(&self) -> Option<Instant> {
-        self.behind.then(|| self.written.map_or_else(Instant::now, |written| written + DRAFT_EVERY))
-    }
 }
 
 /// The ask a turn pauses on (with the `{ask}` event it sends once stored), and its row.

@@ -9,9 +9,7 @@ use tokio::sync::mpsc;
 
 use super::answer::Answer;
 use super::redo::Retract;
-use super::run::{
-    DraftClock, EventStream, Lifecycle, Offer, Output, Previews, RequestRecord, Transcript, Turn, TurnIds,
-};
+use super::run::{EventStream, Lifecycle, Offer, Output, Previews, RequestRecord, Transcript, Turn, TurnIds};
 use super::tools::ToolRegistry;
 use super::{
     TurnHandle, TurnInput, TurnRequest, TurnRunner, check_prompt, check_system_prompt, client_tools, draft, waiting,
@@ -209,6 +207,17 @@ impl TurnRunner {
                 let conversation = self.conversation(&history_id).await?;
                 (history_id, conversation, None, None)
             }
+            TurnInput::FollowOn(ref mut follow_on) => {
+                let (Some(history_id), Some(running_key)) = (request.history_id.clone(), running_key) else {
+                    return Err(AppError::BadRequest("A follow-on turn needs its conversation.".into()).into());
+                };
+                let conversation = self.conversation(&history_id).await?;
+                authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
+                self.take_over(&history_id, &turn_id, &owner_id, running_key, follow_on).await?;
+                drafted = true;
+                let conversation = self.conversation(&history_id).await?;
+                (history_id, conversation, None, None)
+            }
         };
         // A model the request names is the conversation's from now on (both ways in checked the
         // caller may write to it; a new one was created with it).
@@ -266,7 +275,7 @@ impl TurnRunner {
         let (sender, events) = mpsc::channel(64);
         let prompt = match &transcript.input {
             TurnInput::Prompt(prompt) => Some(prompt.trim().to_string()),
-            TurnInput::Answer { .. } | TurnInput::ToolResults(_) => None,
+            _ => None,
         };
         let reservation = match reservation {
             Some(reservation) => reservation,
@@ -292,6 +301,7 @@ impl TurnRunner {
                 user_id: &ids.user_id,
                 running_key: &ids.running_key,
                 rows: &rows,
+                task: None,
             };
             draft::store::write_draft(&self.pool, &first, true).await
         };
@@ -299,7 +309,11 @@ impl TurnRunner {
             self.running.unregister(&ids.history_id, &stop_switch).await;
             return Err(still_there.err().unwrap_or_else(|| AppError::HistoryNotFound.into()));
         }
-        let mut draft = DraftClock::default();
+        let mut draft = draft::DraftClock::default();
+        // A follow-on turn's first draft holds its task (stored with the take-over).
+        if let TurnInput::FollowOn(follow_on) = &transcript.input {
+            draft.follow(follow_on.task.as_deref().cloned());
+        }
         draft.written_now(rows);
         let turn = Turn {
             runner: self.clone(),

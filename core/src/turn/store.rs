@@ -225,35 +225,61 @@ pub async fn save_draft(
     instance_id: &str,
     other_instances: bool,
 ) -> AppResult<bool> {
-    let backend = Backend::of(pool);
     let mut tx = pool.begin().await?;
     let open = touch(&mut tx, history_id).await?;
-    let first = next_seq(&mut tx, history_id).await?;
-    let taken: Option<(String,)> = sqlx::query_as(&format!(
-        "UPDATE turn_drafts SET swept_first_seq = $2, updated_at = {now}
-         WHERE turn_id = $1 AND swept_first_seq IS NULL
-           AND ($4 = 0 OR NOT EXISTS (SELECT 1 FROM running_turns r
-                                      WHERE r.id = turn_drafts.running_key AND r.instance_id <> $3
-                                        AND r.lease_until > {now}))
-         RETURNING rows_json",
-        now = backend.now()
-    ))
-    .bind(turn_id)
-    .bind(first)
-    .bind(instance_id)
-    .bind(i64::from(other_instances))
-    .fetch_optional(&mut *tx)
-    .await?;
-    let Some((json,)) = taken else { return Ok(false) };
-    let rows: Vec<HistoryRow> = serde_json::from_str(&json).unwrap_or_else(|err| {
-        tracing::error!(%err, history = history_id, "an unreadable draft is dropped");
-        Vec::new()
-    });
+    let Some(claimed) = claim_draft(&mut tx, history_id, turn_id, instance_id, other_instances).await? else {
+        return Ok(false);
+    };
+    let rows = claimed.rows(history_id);
     if open {
         insert_rows(&mut tx, history_id, turn_id, &rows).await?;
     }
     tx.commit().await?;
     Ok(true)
+}
+
+/// A draft a sweeper claimed: its rows and the task a call of its turn followed, as stored.
+pub(super) struct ClaimedDraft {
+    rows_json: String,
+    pub(super) task_json: Option<String>,
+}
+
+impl ClaimedDraft {
+    /// The draft's rows; none when they cannot be read (logged).
+    pub(super) fn rows(&self, history_id: &str) -> Vec<HistoryRow> {
+        serde_json::from_str(&self.rows_json).unwrap_or_else(|err| {
+            tracing::error!(%err, history = history_id, "an unreadable draft is dropped");
+            Vec::new()
+        })
+    }
+}
+
+/// Marks the draft swept, its rows to be stored from the conversation's next seq on, when no
+/// instance holds its turn any more (see [`save_draft`]); `None` when it is not to be taken.
+pub(super) async fn claim_draft(
+    tx: &mut Tx<'_>,
+    history_id: &str,
+    turn_id: &str,
+    instance_id: &str,
+    other_instances: bool,
+) -> AppResult<Option<ClaimedDraft>> {
+    let first = next_seq(tx, history_id).await?;
+    let claimed: Option<(String, Option<String>)> = sqlx::query_as(&format!(
+        "UPDATE turn_drafts SET swept_first_seq = $2, updated_at = {now}
+         WHERE turn_id = $1 AND swept_first_seq IS NULL
+           AND ($4 = 0 OR NOT EXISTS (SELECT 1 FROM running_turns r
+                                      WHERE r.id = turn_drafts.running_key AND r.instance_id <> $3
+                                        AND r.lease_until > {now}))
+         RETURNING rows_json, followed_task",
+        now = Backend::of_tx(tx).now()
+    ))
+    .bind(turn_id)
+    .bind(first)
+    .bind(instance_id)
+    .bind(i64::from(other_instances))
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(claimed.map(|(rows_json, task_json)| ClaimedDraft { rows_json, task_json }))
 }
 
 /// The cancel answer a dropped ask is stored with.

@@ -90,7 +90,7 @@ impl Turn {
         });
         stored.or_else(|| match &self.transcript.input {
             TurnInput::Prompt(prompt) => Some(prompt.clone()),
-            TurnInput::Answer { .. } | TurnInput::ToolResults(_) => None,
+            _ => None,
         })
     }
 

@@ -345,3 +345,68 @@ async fn an_mcp_servers_input_request_outlives_a_kill_and_the_call_finishes_afte
     let said: String = events.iter().filter_map(|event| event["text"].as_str()).collect();
     assert_eq!(said, "Greeted.", "{events:?}");
 }
+
+#[tokio::test]
+async fn a_task_outlives_a_kill_and_the_turn_goes_on_from_its_result() {
+    let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
+    let python = mcp.join(".venv/bin/python");
+    assert!(python.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
+    let folder = tempfile::tempdir().unwrap();
+    let (log, release) = (folder.path().join("tasks.log"), folder.path().join("release"));
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    // Over HTTP, the task server is a process of its own: its tasks outlive Palaver's.
+    let _tasks = tokio::process::Command::new(&python)
+        .arg(mcp.join("task_server.py"))
+        .env("PORT", port.to_string())
+        .env("TASK_LOG", &log)
+        .env("TASK_RELEASE", &release)
+        .kill_on_drop(true)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the task server starts");
+    let started = Instant::now();
+    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "the task server did not listen");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let config = folder.path().join("mcp.json");
+    let servers =
+        json!({"mcpServers": {"tasks": {"url": format!("http://127.0.0.1:{port}/mcp"), "approval": "never"}}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let settings = [lease(), [("PALAVER_MCP_CONFIG", config.display().to_string())]].concat();
+
+    let tally = json!({"toolCalls": [{"id": "call_t", "name": "tasks__tally", "input": {}}]});
+    let mut server = crate::process::start(&json!({"responses": [tally]}), &settings).await;
+    let cookie = server.log_in().await;
+    let started = Instant::now();
+    while !mcp_connected(&server, &cookie).await {
+        assert!(started.elapsed() < Duration::from_secs(30), "the MCP server did not connect");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Its status shows once Palaver follows the task, which it stored first.
+    let (_, events) = server
+        .turn_until(&cookie, &json!({"prompt": "Tally the replies"}), |event| event.get("toolStatus").is_some())
+        .await;
+    assert!(events.iter().any(|event| event.get("toolStatus").is_some()), "the task is followed: {events:?}");
+    server.kill();
+
+    let again = server.start_again(&json!({"responses": [{"text": "Tallied."}]}), &settings).await;
+    // Released while the new process follows it (or before): the task ends the same.
+    std::fs::write(&release, "").unwrap();
+    let rows = rows_once(&again, |rows| rows.last().is_some_and(|row| row["text"] == "Tallied.")).await;
+    let shapes: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|row| (row["type"].as_str().unwrap_or_default(), row["toolCallId"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        shapes,
+        [("user", ""), ("tool-call", "call_t"), ("tool-result", "call_t"), ("assistant", "")],
+        "the turn went on from the task's result: {rows:?}"
+    );
+    assert_eq!(rows[2]["result"], json!({"text": "12 replies."}));
+    assert!(rows[3].get("interrupted").is_none(), "the reply finished: {:?}", rows[3]);
+    let created = std::fs::read_to_string(&log).unwrap().lines().filter(|line| line.starts_with("created")).count();
+    assert_eq!(created, 1, "the call ran once: only its task's result was fetched again");
+    assert_eq!(drafts_left(&server.database_url).await, 0, "nothing is left to sweep");
+}

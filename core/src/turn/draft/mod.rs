@@ -11,11 +11,14 @@ use super::TurnRunner;
 use super::run::Turn;
 use super::store as turns;
 use crate::conversation::store as histories;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use palaver_wire::conversation::model::{Attachment, HistoryRow};
 use palaver_wire::live::{LiveEvent, TurnDone};
 use store::Draft;
 
+pub use clock::DraftClock;
+
+pub mod clock;
 pub mod store;
 
 /// A turn's first draft, stored before its request is answered: the user's message (none for
@@ -27,7 +30,7 @@ pub(super) fn first_rows(prompt: Option<String>, attachments: &[Attachment], mod
 }
 
 /// A draft's last row: the reply as far as it got, marked cut off should the draft be saved.
-fn interrupted_reply(text: String, model: Option<String>) -> HistoryRow {
+pub(in crate::turn) fn interrupted_reply(text: String, model: Option<String>) -> HistoryRow {
     HistoryRow::Assistant { text, document: false, block_errors: String::new(), interrupted: true, blocks: None, model }
 }
 
@@ -67,6 +70,7 @@ impl Turn {
             user_id: &self.ids.user_id,
             running_key: &self.ids.running_key,
             rows: &rows,
+            task: self.lifecycle.draft.task(),
         };
         match store::write_draft(&self.runner.pool, &draft, !self.lifecycle.draft.stored()).await {
             Ok(true) => self.lifecycle.draft.written_now(rows),
@@ -81,8 +85,9 @@ impl Turn {
 }
 
 impl TurnRunner {
-    /// Saves every draft whose turn no instance runs any more as that turn's rows (interrupted);
-    /// returns how many it saved. One that cannot be saved now is tried again on the next sweep,
+    /// Saves every draft whose turn no instance runs any more as that turn's rows (interrupted),
+    /// or, when a call of the turn followed a task, starts a turn that goes on from it
+    /// (`follow_on`); returns how many it took. One that cannot be saved now is tried again on the next sweep,
     /// and so are the conversation's drafts after it: its rows come before theirs. A turn that
     /// waits for an earlier one waits for its draft to be saved here (`runs_earlier`).
     pub async fn close_interrupted(&self) -> AppResult<usize> {
@@ -96,6 +101,29 @@ impl TurnRunner {
             {
                 held_back.insert(draft.history_id);
                 continue;
+            }
+            if draft.follows_task {
+                match self.follow_on(&draft).await {
+                    Ok(()) => {
+                        closed += 1;
+                        tracing::info!(
+                            history = draft.history_id,
+                            turn = draft.turn_id,
+                            "a turn cut off while its call's task ran goes on from the task"
+                        );
+                        self.forget_running_turn(&draft).await;
+                        continue;
+                    }
+                    Err(err) if matches!(err.kind(), AppError::ReplyRunning) => {
+                        held_back.insert(draft.history_id);
+                        continue;
+                    }
+                    Err(err) => tracing::warn!(
+                        ?err,
+                        history = draft.history_id,
+                        "a turn cut off while its call's task ran cannot go on; it is saved as interrupted"
+                    ),
+                }
             }
             match turns::save_draft(&self.pool, &draft.history_id, &draft.turn_id, instance_id, other_instances).await {
                 Ok(true) => {}
@@ -116,10 +144,7 @@ impl TurnRunner {
                 turn = draft.turn_id,
                 "a turn cut off by a stop of its process was saved as interrupted"
             );
-            if draft.holder.is_some() {
-                // Its row no longer stands for a running turn (a Retry would find it running).
-                let _ = histories::remove_running_turn(&self.pool, &draft.running_key).await;
-            }
+            self.forget_running_turn(&draft).await;
             let done = TurnDone { history_id: draft.history_id, pending_ask: None };
             self.live.publish(&draft.user_id, LiveEvent::TurnDone(done)).await;
         }
@@ -129,5 +154,13 @@ impl TurnRunner {
             Err(err) => tracing::warn!(?err, "swept drafts were not forgotten"),
         }
         Ok(closed)
+    }
+
+    /// A swept draft's row among the running turns no longer stands for a running turn (a
+    /// Retry would find it running).
+    async fn forget_running_turn(&self, draft: &store::StoredDraft) {
+        if draft.holder.is_some() {
+            let _ = histories::remove_running_turn(&self.pool, &draft.running_key).await;
+        }
     }
 }

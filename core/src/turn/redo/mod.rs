@@ -62,6 +62,7 @@ impl TurnRunner {
             user_id: &caller.user.id,
             running_key,
             rows: &rows,
+            task: None,
         };
         if !store::retract_from(&self.pool, history_id, &last, &draft).await? {
             return Err(AppError::ConversationChanged.into());

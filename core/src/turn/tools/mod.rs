@@ -34,8 +34,17 @@ pub struct ToolContext {
     pub questions: Option<mpsc::Sender<PendingQuestion>>,
     /// For a call sent again after it needed input: the person's answers.
     pub answers: Option<input::InputAnswers>,
-    /// Where the tool says what it is doing while it runs (shown live).
-    pub status: Option<mpsc::Sender<String>>,
+    /// Where the tool tells the turn what happens while it runs.
+    pub news: Option<mpsc::Sender<CallNews>>,
+}
+
+/// What a running call tells its turn.
+pub enum CallNews {
+    /// What it is doing now, shown live. Advisory: one is dropped while the turn is busy.
+    Status(String),
+    /// Its server runs it as a task (MCP's tasks extension): the turn stores the task with its
+    /// draft, so that a restart picks it up, and says so on `stored` before the task is followed.
+    Task { task_id: String, stored: oneshot::Sender<()> },
 }
 
 /// A tool's question on its way to the user, and where the answer goes.
