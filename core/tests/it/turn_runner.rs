@@ -363,6 +363,7 @@ async fn a_draft_no_instance_holds_is_saved_once_as_the_turns_rows() {
         user_id: &owner,
         running_key: "no-longer-running",
         rows: &rows,
+        task: None,
     };
     assert!(palaver_core::turn::draft::store::write_draft(&h.pool, &draft, true).await.unwrap());
     assert_eq!(h.runner.close_interrupted().await.unwrap(), 1);
