@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod approvers;
+pub mod apps;
 pub mod audit;
 pub mod batch;
 pub mod body;

@@ -3,10 +3,18 @@
 
 use std::time::Duration;
 
-use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter, Tool};
+use rmcp::model::{
+    ClientCapabilities, ElicitationCapability, FormElicitationCapability, ProtocolVersion, ServerNotification,
+    SubscriptionFilter, Tool, UrlElicitationCapability,
+};
 use rmcp::service::{ClientLifecycleMode, Peer, RoleClient, ServiceError, Subscription};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 
+use super::apps::ui_capability;
+use palaver_wire::apps::UI_EXTENSION;
+
+/// The tasks extension's name in capabilities.
+const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// The longest a server may take to start (less when its call timeout is less).
 pub(super) const INITIALIZE_TIMEOUT: Duration = Duration::from_secs(30);
 /// Longest stderr line logged as it came.
@@ -21,6 +29,21 @@ pub(super) fn lifecycle() -> ClientLifecycleMode {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
     }
+}
+
+/// What Palaver declares it does, and only that: elicitation in both modes (the answers
+/// checked against the schema), no sampling or roots; the tasks extension (a long call is
+/// followed until it ends, `tool.rs`) and MCP Apps (the app type it draws, `apps.rs`).
+pub(super) fn capabilities() -> ClientCapabilities {
+    let mut capabilities = ClientCapabilities::default();
+    capabilities.elicitation = Some(
+        ElicitationCapability::new()
+            .with_form(FormElicitationCapability::new().with_schema_validation(true))
+            .with_url(UrlElicitationCapability::new()),
+    );
+    let extensions = [(TASKS_EXTENSION.to_string(), Default::default()), (UI_EXTENSION.to_string(), ui_capability())];
+    capabilities.extensions = Some(extensions.into());
+    capabilities
 }
 
 /// Whether a revision is 2026-07-28 or later: no handshake, and a server asks for input only

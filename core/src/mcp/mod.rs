@@ -2,6 +2,7 @@
 //! connected and kept connected ([`server`]), and its tools reach the model as host tools
 //! named `<server>__<tool>` ([`tool`]), approved by the server's rule before they run.
 
+mod apps;
 pub mod config;
 mod connection;
 mod probe;
@@ -19,6 +20,7 @@ use server::ServerLink;
 use tool::McpTool;
 
 use crate::turn::tools::{HostTool, ToolSource};
+pub use apps::{AppProblem, content_security_policy};
 use palaver_wire::body::{McpServerStatus, McpStatus, McpToolStatus};
 pub use probe::{TryOptions, try_server};
 pub use tool::OUTPUT_MAX_BYTES;
@@ -26,7 +28,10 @@ pub use tool::OUTPUT_MAX_BYTES;
 impl ToolSource for McpHub {
     /// The tools of the servers connected now that the model may call.
     fn tools(&self) -> Vec<Arc<dyn HostTool>> {
-        self.mcp_tools().filter(McpTool::offered_to_model).map(|tool| Arc::new(tool) as Arc<dyn HostTool>).collect()
+        self.mcp_tools()
+            .filter(|tool| tool.visible_to(apps::Audience::Model))
+            .map(|tool| Arc::new(tool) as Arc<dyn HostTool>)
+            .collect()
     }
 }
 

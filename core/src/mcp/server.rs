@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use rmcp::ClientHandler;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
-    ErrorData, FormElicitationCapability, Implementation, ProtocolVersion, Tool, UrlElicitationCapability,
+    ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ErrorData, Implementation, ProtocolVersion,
+    Tool,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, NotificationContext, Peer, RequestContext, RoleClient, RunningService,
@@ -19,14 +19,13 @@ use tokio::sync::{Notify, OwnedMutexGuard, mpsc, oneshot};
 
 use super::config::{ServerConfig, Transport, expand_env};
 use super::connection::{
-    INITIALIZE_TIMEOUT, lifecycle, list_tools, listen_for_tool_changes, log_stderr, next_change, stateless,
+    INITIALIZE_TIMEOUT, capabilities, lifecycle, list_tools, listen_for_tool_changes, log_stderr, next_change,
+    stateless,
 };
 use crate::turn::tools::PendingQuestion;
 use crate::turn::tools::question::{QuestionAnswer, ToolQuestion};
 use palaver_wire::body::McpServerState;
 
-/// The tasks extension's name in capabilities.
-const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// How long an HTTP server has to answer `server/discover` before it is met with `initialize`.
 const DISCOVER_PROBE: Duration = Duration::from_secs(5);
 const FIRST_BACKOFF: Duration = Duration::from_secs(1);
@@ -438,18 +437,8 @@ pub struct Handler {
 
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
-        // Elicitation in both modes, the answers checked against the schema; no sampling or
-        // roots: Palaver declares only what it does.
-        let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation = Some(
-            ElicitationCapability::new()
-                .with_form(FormElicitationCapability::new().with_schema_validation(true))
-                .with_url(UrlElicitationCapability::new()),
-        );
-        // Tasks (2026-07-28's extension): a long call is followed until it ends (`tool.rs`).
-        capabilities.extensions = Some([(TASKS_EXTENSION.to_string(), Default::default())].into());
         // The handshake asks for the newest revision that has one (2026-07-28 has none).
-        ClientConfig::new(capabilities, Implementation::new("palaver", env!("CARGO_PKG_VERSION")))
+        ClientConfig::new(capabilities(), Implementation::new("palaver", env!("CARGO_PKG_VERSION")))
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 

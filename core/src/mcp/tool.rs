@@ -13,6 +13,7 @@ use rmcp::service::{Peer, RoleClient};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
+use super::apps::{self, Audience};
 use super::config::{ApprovalRule, GrantRule};
 use super::server::ServerLink;
 use crate::llm::ContentPart;
@@ -79,11 +80,28 @@ impl McpTool {
         self.tool.annotations.as_ref().and_then(|hints| hints.destructive_hint) == Some(true)
     }
 
-    /// Whether the model is offered the tool: an MCP Apps tool whose `_meta.ui.visibility`
-    /// leaves out `"model"` is for its app's view alone.
-    pub fn offered_to_model(&self) -> bool {
-        let visibility = self.tool.meta.as_ref().and_then(|meta| meta.0.get("ui")?.get("visibility")?.as_array());
-        visibility.is_none_or(|audiences| audiences.iter().any(|audience| audience == "model"))
+    /// Whether the tool is offered to `audience`: an MCP Apps tool whose `_meta.ui.visibility`
+    /// leaves out `"model"` is for its app's view alone, and one that leaves out `"app"` the
+    /// model's alone.
+    pub fn visible_to(&self, audience: Audience) -> bool {
+        apps::visible_to(&self.tool, audience)
+    }
+
+    /// The `ui://` resource of the tool's MCP App, when it has one.
+    pub fn app_uri(&self) -> Option<&str> {
+        apps::app_uri(&self.tool)
+    }
+
+    pub fn name_is(&self, name: &str) -> bool {
+        self.name == name
+    }
+
+    pub fn server_name(&self) -> &str {
+        &self.link.config.name
+    }
+
+    pub fn peer(&self) -> Option<Peer<RoleClient>> {
+        self.link.peer()
     }
 
     /// Whether a call waits for the user's approval, by the server's rule.

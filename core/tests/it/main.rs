@@ -17,6 +17,7 @@ mod conversation_search;
 mod conversation_window;
 mod form_answers;
 mod grant_patterns;
+mod mcp_apps;
 mod mcp_input;
 mod mcp_servers;
 mod mcp_tasks;

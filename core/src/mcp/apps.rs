@@ -1,0 +1,275 @@
+//! MCP Apps, the host's server half (the `io.modelcontextprotocol/ui` extension, 2026-01-26):
+//! which tools link an app (`_meta.ui.resourceUri`, else the older flat `_meta["ui/resourceUri"]`)
+//! and who may call them (`_meta.ui.visibility`); an app's view, read from its own server and
+//! checked (a `ui://` resource of the app type, as text or base64); the Content Security Policy
+//! its sandbox enforces, built from what the view declares; and the app's own tool calls, sent on
+//! only to its server's tools that let apps call them. The browser draws the view in a sandbox
+//! on Palaver's second origin (`server::apps`).
+
+use base64::Engine;
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams, ResourceContents, Tool};
+use serde_json::{Map, Value};
+
+use super::McpHub;
+use super::tool::McpTool;
+use palaver_wire::apps::{APP_MIME_TYPE, AppCsp, AppDocument, AppPermissions, AppToolCall};
+
+/// The largest view Palaver passes on (the example apps are single files of about 200 KB).
+const VIEW_MAX_BYTES: usize = 5 * 1024 * 1024;
+/// The most origins of one kind a view may declare.
+const DOMAINS_MAX: usize = 32;
+
+/// Who a tool is for, by its `_meta.ui.visibility` (both when it says nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    Model,
+    App,
+}
+
+/// Whether `tool` is offered to `audience`.
+pub(super) fn visible_to(tool: &Tool, audience: Audience) -> bool {
+    let name = match audience {
+        Audience::Model => "model",
+        Audience::App => "app",
+    };
+    let visibility = tool.meta.as_ref().and_then(|meta| meta.0.get("ui")?.get("visibility")?.as_array());
+    visibility.is_none_or(|audiences| audiences.iter().any(|audience| audience == name))
+}
+
+/// The `ui://` resource of the app `tool` links to, if it links one.
+pub(super) fn app_uri(tool: &Tool) -> Option<&str> {
+    let meta = &tool.meta.as_ref()?.0;
+    let nested = meta.get("ui").and_then(|ui| ui.get("resourceUri"));
+    nested.or_else(|| meta.get("ui/resourceUri"))?.as_str().filter(|uri| uri.starts_with("ui://"))
+}
+
+/// Why an app cannot be drawn or called, in words a person reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AppProblem {
+    #[error("There is no tool named \"{0}\".")]
+    NoSuchTool(String),
+    #[error("The tool \"{0}\" has no app.")]
+    NoApp(String),
+    #[error("The MCP server \"{0}\" is not connected.")]
+    NotConnected(String),
+    /// The server answered with something that is not an app's view, or failed.
+    #[error("The MCP server \"{server}\" did not give the app: {why}")]
+    BadView { server: String, why: String },
+    /// The app asked for a tool it may not call.
+    #[error("{0}")]
+    Refused(String),
+    #[error("The MCP server \"{server}\" failed the call: {why}")]
+    CallFailed { server: String, why: String },
+}
+
+impl McpHub {
+    /// The tool by its model-facing name, whether or not the model is offered it.
+    fn any_tool(&self, name: &str) -> Result<McpTool, AppProblem> {
+        self.mcp_tools().find(|tool| tool.name_is(name)).ok_or_else(|| AppProblem::NoSuchTool(name.to_string()))
+    }
+
+    /// The view of the app `tool` (a model-facing name) links to, read from its server now.
+    pub async fn app_document(&self, tool: &str) -> Result<AppDocument, AppProblem> {
+        let tool = self.any_tool(tool)?;
+        let uri = tool.app_uri().ok_or_else(|| AppProblem::NoApp(tool.mcp_name().to_string()))?.to_string();
+        let server = tool.server_name().to_string();
+        let peer = tool.peer().ok_or_else(|| AppProblem::NotConnected(server.clone()))?;
+        let bad = |why: String| AppProblem::BadView { server: server.clone(), why };
+        let read = peer
+            .read_resource(ReadResourceRequestParams::new(uri.clone()))
+            .await
+            .map_err(|err| bad(format!("reading {uri} failed ({err})")))?;
+        let content = read.contents.into_iter().next().ok_or_else(|| bad(format!("{uri} is empty")))?;
+        let (mime_type, html, meta) = match content {
+            ResourceContents::TextResourceContents { mime_type, text, meta, .. } => (mime_type, text, meta),
+            ResourceContents::BlobResourceContents { mime_type, blob, meta, .. } => {
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(blob.as_bytes())
+                    .map_err(|err| bad(format!("its base64 is broken ({err})")))?;
+                let html = String::from_utf8(bytes).map_err(|_| bad("it is not UTF-8 text".into()))?;
+                (mime_type, html, meta)
+            }
+            _ => return Err(bad("it is of a kind Palaver does not read".into())),
+        };
+        if mime_type.as_deref() != Some(APP_MIME_TYPE) {
+            return Err(bad(format!(
+                "its type is {}, not {APP_MIME_TYPE}",
+                mime_type.as_deref().unwrap_or("not given")
+            )));
+        }
+        if html.len() > VIEW_MAX_BYTES {
+            return Err(bad(format!(
+                "it is {} KB, over the {} KB Palaver draws",
+                html.len() / 1024,
+                VIEW_MAX_BYTES / 1024
+            )));
+        }
+        let ui = meta.as_ref().and_then(|meta| meta.0.get("ui")).and_then(Value::as_object);
+        let field = |name: &str| ui.and_then(|ui| ui.get(name));
+        Ok(AppDocument {
+            server,
+            uri,
+            html,
+            csp: field("csp").map(declared_csp).unwrap_or_default(),
+            permissions: AppPermissions::from_meta(field("permissions").and_then(Value::as_object)),
+            prefers_border: field("prefersBorder").and_then(Value::as_bool),
+        })
+    }
+
+    /// An app's `tools/call`, sent to the server of the tool whose app it is, when the tool it
+    /// calls is one that server offers apps. The result is the server's, as the app expects it
+    /// (`CallToolResult`). A tool that needs the person's approval is refused for now: Palaver
+    /// does not yet ask one for an app's call.
+    pub async fn app_call(&self, call: &AppToolCall) -> Result<Value, AppProblem> {
+        let app = self.any_tool(&call.app_tool)?;
+        if app.app_uri().is_none() {
+            return Err(AppProblem::NoApp(app.mcp_name().to_string()));
+        }
+        let server = app.server_name().to_string();
+        let called =
+            self.mcp_tools().find(|tool| tool.server_name() == server && tool.mcp_name() == call.name).ok_or_else(
+                || AppProblem::Refused(format!("The MCP server \"{server}\" has no tool \"{}\".", call.name)),
+            )?;
+        if !called.visible_to(Audience::App) {
+            return Err(AppProblem::Refused(format!("The tool \"{}\" is not one an app may call.", call.name)));
+        }
+        if called.needs_approval() {
+            return Err(AppProblem::Refused(format!(
+                "The tool \"{}\" runs only after the person approves it, which an app cannot ask for yet.",
+                call.name
+            )));
+        }
+        let peer = called.peer().ok_or_else(|| AppProblem::NotConnected(server.clone()))?;
+        let params = CallToolRequestParams::new(call.name.clone()).with_arguments(call.arguments.clone());
+        let result = peer
+            .call_tool(params)
+            .await
+            .map_err(|err| AppProblem::CallFailed { server: server.clone(), why: err.to_string() })?;
+        serde_json::to_value(result).map_err(|err| AppProblem::CallFailed { server, why: err.to_string() })
+    }
+}
+
+/// A view's declared `csp`, each list kept to origins that cannot change the policy's meaning.
+fn declared_csp(csp: &Value) -> AppCsp {
+    let list = |name: &str| -> Vec<String> {
+        let declared = csp.get(name).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        declared
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|origin| is_plain_origin(origin))
+            .take(DOMAINS_MAX)
+            .map(str::to_string)
+            .collect()
+    };
+    AppCsp {
+        connect_domains: list("connectDomains"),
+        resource_domains: list("resourceDomains"),
+        frame_domains: list("frameDomains"),
+        base_uri_domains: list("baseUriDomains"),
+    }
+}
+
+/// Whether a declared origin is one a policy can hold as it is: `https://host[:port]` or
+/// `wss://…` (a `*.` wildcard first in the host allowed), or plain http on a loopback host, and
+/// nothing (a `;`, a space, a quote, a path) that would add to the policy.
+fn is_plain_origin(origin: &str) -> bool {
+    let Some((scheme, rest)) = origin.split_once("://") else { return false };
+    let host = rest.strip_prefix("*.").unwrap_or(rest);
+    let (host, port) = host.split_once(':').map_or((host, None), |(host, port)| (host, Some(port)));
+    let secure = matches!(scheme, "https" | "wss");
+    let loopback = matches!(scheme, "http" | "ws") && matches!(host, "localhost" | "127.0.0.1");
+    (secure || loopback)
+        && !host.is_empty()
+        && host
+            .split('.')
+            .all(|label| !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        && port.is_none_or(|port| !port.is_empty() && port.len() <= 5 && port.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The sandbox's Content Security Policy for a view that declared `csp` (the specification's
+/// restrictive default when it declared nothing): its inline scripts and styles run, it loads
+/// from the declared resource origins, connects to the declared ones only, frames and sets its
+/// base only as declared, never plugs anything in, and only `host` may frame it.
+pub fn content_security_policy(csp: &AppCsp, host: &str) -> String {
+    let joined = |origins: &[String], otherwise: &str| {
+        if origins.is_empty() { otherwise.to_string() } else { origins.join(" ") }
+    };
+    let resources = csp.resource_domains.join(" ");
+    let from = |base: &str| format!("{base} {resources}").trim_end().to_string();
+    [
+        "default-src 'none'".to_string(),
+        format!("script-src {}", from("'self' 'unsafe-inline'")),
+        format!("style-src {}", from("'self' 'unsafe-inline'")),
+        format!("img-src {}", from("'self' data:")),
+        format!("font-src {}", from("'self' data:")),
+        format!("media-src {}", from("'self' data:")),
+        format!("connect-src {}", joined(&csp.connect_domains, "'none'")),
+        format!("frame-src {}", joined(&csp.frame_domains, "'none'")),
+        format!("base-uri {}", joined(&csp.base_uri_domains, "'self'")),
+        "object-src 'none'".to_string(),
+        format!("frame-ancestors {host}"),
+    ]
+    .join("; ")
+}
+
+/// The object `ui` declares for Palaver in capabilities: the app type it draws.
+pub(super) fn ui_capability() -> Map<String, Value> {
+    let mut capability = Map::new();
+    capability.insert("mimeTypes".into(), Value::from(vec![APP_MIME_TYPE]));
+    capability
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_plain_origins_reach_the_policy() {
+        for good in
+            ["https://cdn.example.com", "https://*.example.com", "wss://live.example.com:8443", "http://localhost:3000"]
+        {
+            assert!(is_plain_origin(good), "{good}");
+        }
+        for bad in [
+            "https://bad.example; script-src *",
+            "https://a b.example",
+            "'unsafe-eval'",
+            "*",
+            "http://cdn.example.com",
+            "https://cdn.example.com/path",
+            "https://",
+            "javascript://x",
+            "https://x.example:99999x",
+        ] {
+            assert!(!is_plain_origin(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_view_that_declares_nothing_gets_the_restrictive_default() {
+        let policy = content_security_policy(&AppCsp::default(), "http://127.0.0.1:3000");
+        assert_eq!(
+            policy,
+            "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data:; font-src 'self' data:; media-src 'self' data:; connect-src 'none'; \
+             frame-src 'none'; base-uri 'self'; object-src 'none'; frame-ancestors http://127.0.0.1:3000"
+        );
+    }
+
+    #[test]
+    fn declared_origins_open_only_their_own_kind() {
+        let declared = declared_csp(&json!({
+            "connectDomains": ["https://api.example.com", "https://evil.example; connect-src *"],
+            "resourceDomains": ["https://cdn.example.com"],
+            "frameDomains": ["https://player.example.com"],
+        }));
+        assert_eq!(declared.connect_domains, ["https://api.example.com"]);
+        let policy = content_security_policy(&declared, "https://chat.example.com");
+        assert!(policy.contains("script-src 'self' 'unsafe-inline' https://cdn.example.com;"), "{policy}");
+        assert!(policy.contains("connect-src https://api.example.com;"), "{policy}");
+        assert!(policy.contains("frame-src https://player.example.com;"), "{policy}");
+        assert!(policy.contains("base-uri 'self';"), "{policy}");
+        assert!(!policy.contains("evil"), "{policy}");
+    }
+}

@@ -1,0 +1,123 @@
+//! MCP Apps (the `io.modelcontextprotocol/ui` extension, 2026-01-26): what the browser is given
+//! to draw a tool's app, and what the app's sandbox may load and use.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The extension's name in capabilities.
+pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+/// The type of an app's HTML resource.
+pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
+
+/// `GET /api/apps/view`: a tool's app, ready to draw in its sandbox.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppView {
+    pub document: AppDocument,
+    /// The sandbox page to frame the app in, on Palaver's second origin.
+    pub sandbox_url: String,
+}
+
+/// An app's view as its MCP server gave it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppDocument {
+    /// The MCP server the app (and every tool it may call) belongs to.
+    pub server: String,
+    /// The app's `ui://` resource.
+    pub uri: String,
+    /// The HTML document the sandbox writes into its inner frame.
+    pub html: String,
+    /// What the app declared it loads and connects to (the sandbox's CSP is built from it).
+    pub csp: AppCsp,
+    /// What the app asks the browser for (its frame's `allow`).
+    pub permissions: AppPermissions,
+    /// Whether the app wants a border and background from the host (`None`: the host decides).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefers_border: Option<bool>,
+}
+
+/// An app's `_meta.ui.csp`: the origins it may reach beyond its own document, by kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppCsp {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connect_domains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_domains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frame_domains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub base_uri_domains: Vec<String>,
+}
+
+/// An app's `_meta.ui.permissions`: each one it names (an empty object in the spec) it wants.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppPermissions {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub camera: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub microphone: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub geolocation: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clipboard_write: bool,
+}
+
+impl AppPermissions {
+    /// The permissions named in `_meta.ui.permissions` (`{"camera": {}}`, say).
+    pub fn from_meta(permissions: Option<&Map<String, Value>>) -> Self {
+        let named = |name: &str| permissions.is_some_and(|permissions| permissions.contains_key(name));
+        AppPermissions {
+            camera: named("camera"),
+            microphone: named("microphone"),
+            geolocation: named("geolocation"),
+            clipboard_write: named("clipboardWrite"),
+        }
+    }
+
+    /// The frames' `allow` attribute: each permission asked for, for the frame's own origin.
+    pub fn allow_attribute(&self) -> String {
+        let asked = [
+            (self.camera, "camera"),
+            (self.microphone, "microphone"),
+            (self.geolocation, "geolocation"),
+            (self.clipboard_write, "clipboard-write"),
+        ];
+        asked.iter().filter(|(wanted, _)| *wanted).map(|(_, feature)| *feature).collect::<Vec<_>>().join("; ")
+    }
+}
+
+/// `POST /api/apps/call`: an app's `tools/call`, sent on by Palaver to the app's own server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppToolCall {
+    /// The tool whose app calls (its model-facing name, `<server>__<tool>`): the call goes to
+    /// that tool's server.
+    pub app_tool: String,
+    /// The tool called, by its name on that server.
+    pub name: String,
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub arguments: Map<String, Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn permissions_become_the_frames_allow() {
+        let meta = json!({"camera": {}, "clipboardWrite": {}, "teleport": {}});
+        let permissions = AppPermissions::from_meta(meta.as_object());
+        assert_eq!(permissions.allow_attribute(), "camera; clipboard-write");
+        assert_eq!(AppPermissions::from_meta(None).allow_attribute(), "");
+    }
+}
