@@ -10,7 +10,7 @@ use palaver_core::agui::AgUi;
 use palaver_core::conversation::Conversations;
 use palaver_core::live::LiveHub;
 use palaver_core::mail::Mail;
-use palaver_core::mcp::McpHub;
+use palaver_core::mcp::{AppsSandbox, McpHub};
 use palaver_core::push::Push;
 use palaver_core::turn::TurnRunner;
 use palaver_core::uploads::Uploads;
@@ -25,6 +25,7 @@ pub struct AppState {
     pub conversations: Conversations,
     pub uploads: Uploads,
     pub mcp: McpHub,
+    pub apps: AppsSandbox,
     pub live: LiveHub,
     pub push: Push,
     pub mail: Mail,

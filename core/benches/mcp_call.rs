@@ -160,7 +160,7 @@ async fn main() {
             idempotency_key: String::new(),
             questions: None,
             answers: None,
-            status: None,
+            news: None,
         };
         let started = Instant::now();
         tool.execute(context, json!({"message": "hi"})).await.unwrap();

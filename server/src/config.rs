@@ -289,6 +289,15 @@ pub struct ServeConfig {
     /// shape: {"mcpServers": {"<name>": {"command", "args", "env", "cwd"} | {"url", "headers"}}}.
     #[arg(long, global = true, env = "PALAVER_MCP_CONFIG")]
     pub mcp_config: Option<std::path::PathBuf>,
+    /// Where MCP Apps' sandbox listens (127.0.0.1:3001, say): a second origin Palaver serves
+    /// the apps' views from, never its own pages. Without it, apps are not drawn.
+    #[arg(long, global = true, env = "PALAVER_APPS_ADDR")]
+    pub apps_addr: Option<SocketAddr>,
+    /// The origin browsers reach the apps' sandbox at, such as https://apps.chat.example.com
+    /// (a proxy in front of PALAVER_APPS_ADDR). Default: http on PALAVER_APPS_ADDR, when that
+    /// is a loopback address.
+    #[arg(long, global = true, env = "PALAVER_APPS_URL")]
+    pub apps_url: Option<String>,
     /// Always mark cookies Secure (set this behind an https proxy that sends no X-Forwarded-Proto).
     #[arg(long, global = true, env = "PALAVER_SECURE_COOKIES", default_value_t = false)]
     pub secure_cookies: bool,
@@ -425,6 +434,41 @@ impl ServeConfig {
 pub struct Secret(String);
 
 impl ServeConfig {
+    /// Where the MCP Apps sandbox listens and the origin browsers reach it at, when apps are
+    /// drawn: an origin none of Palaver's own pages has (`public_origins`).
+    pub fn apps_sandbox(
+        &self,
+        public_origins: &palaver_core::accounts::PublicOrigins,
+    ) -> Result<Option<(SocketAddr, String)>, String> {
+        let Some(addr) = self.apps_addr else {
+            return match self.apps_url {
+                Some(_) => Err("PALAVER_APPS_URL needs PALAVER_APPS_ADDR: where the apps' sandbox listens.".into()),
+                None => Ok(None),
+            };
+        };
+        let origin = match &self.apps_url {
+            Some(url) => {
+                let parsed = url::Url::parse(url).map_err(|err| format!("PALAVER_APPS_URL is not a URL: {err}."))?;
+                if !matches!(parsed.scheme(), "http" | "https") || parsed.host().is_none() {
+                    return Err("PALAVER_APPS_URL must be an http or https origin.".into());
+                }
+                parsed.origin().ascii_serialization()
+            }
+            None if addr.ip().is_loopback() => format!("http://{addr}"),
+            None => {
+                return Err(format!(
+                    "PALAVER_APPS_ADDR {addr} is not a loopback address: set PALAVER_APPS_URL, the origin browsers reach it at."
+                ));
+            }
+        };
+        if public_origins.allows_origin(&origin) {
+            return Err(format!(
+                "The apps' sandbox must be another origin than Palaver's pages, and {origin} is one of them."
+            ));
+        }
+        Ok(Some((addr, origin)))
+    }
+
     /// The key this instance signs the audit chains' heads with.
     pub fn audit_key(&self) -> Result<palaver_core::audit::signing::AuditKey, String> {
         palaver_core::audit::signing::AuditKey::load(self.audit_key.as_ref().map(|key| key.0.as_str()), &self.data_dir)

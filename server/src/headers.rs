@@ -28,6 +28,8 @@ const HSTS: &str = "max-age=31536000";
 #[derive(Clone)]
 pub struct SecurityHeaders {
     image_hosts: Arc<[String]>,
+    /// The MCP Apps sandbox's origin, which pages may frame.
+    apps_origin: Option<Arc<str>>,
     policy_without_nonce: HeaderValue,
     hsts: bool,
 }
@@ -36,17 +38,19 @@ impl SecurityHeaders {
     pub fn new(state: &AppState) -> Self {
         let image_hosts: Arc<[String]> =
             state.conversations.blocks.as_ref().map(|blocks| blocks.image_hosts.clone()).unwrap_or_default().into();
+        let apps_origin = state.apps.origin.clone();
         SecurityHeaders {
-            policy_without_nonce: policy_header(None, &image_hosts),
+            policy_without_nonce: policy_header(None, &image_hosts, apps_origin.as_deref()),
             image_hosts,
+            apps_origin,
             hsts: state.accounts.settings.public_origins.uses_https(),
         }
     }
 }
 
 /// The policy as a header value: it holds only ASCII (the policy writes host names only).
-fn policy_header(nonce: Option<&str>, image_hosts: &[String]) -> HeaderValue {
-    HeaderValue::from_str(&content_security_policy(nonce, image_hosts)).expect("the policy is ASCII")
+fn policy_header(nonce: Option<&str>, image_hosts: &[String], apps_origin: Option<&str>) -> HeaderValue {
+    HeaderValue::from_str(&content_security_policy(nonce, image_hosts, apps_origin)).expect("the policy is ASCII")
 }
 
 /// Sets the headers; a response that sets its own policy (the html block frame) or referrer
@@ -62,7 +66,7 @@ pub async fn security_headers(State(settings): State<SecurityHeaders>, mut reque
     let headers = response.headers_mut();
     if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
         let policy = if is_html(headers) {
-            policy_header(Some(&nonce), &settings.image_hosts)
+            policy_header(Some(&nonce), &settings.image_hosts, settings.apps_origin.as_deref())
         } else {
             settings.policy_without_nonce.clone()
         };

@@ -17,6 +17,7 @@ mod openapi;
 mod problem;
 mod route_table;
 mod routes;
+pub mod sandbox;
 mod server_fn_status;
 
 use std::sync::{Arc, LazyLock};
@@ -36,7 +37,7 @@ use palaver_core::db::Pool;
 use palaver_core::live::LiveHub;
 use palaver_core::llm::Models;
 use palaver_core::mail::{Mail, MailConfig};
-use palaver_core::mcp::McpHub;
+use palaver_core::mcp::{AppsSandbox, McpHub};
 use palaver_core::push::{Push, PushConfig};
 use palaver_core::signals::Signals;
 use palaver_core::turn::{TurnDependencies, TurnRunner, TurnSettings};
@@ -93,6 +94,7 @@ pub fn app_state(
         conversations,
         uploads,
         mcp,
+        apps: AppsSandbox::default(),
         live,
         push,
         webhooks,

@@ -181,6 +181,8 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     // Settings are checked before anything is created or migrated.
     let auth_settings = config.auth_settings(addr)?;
     let auth_trusted_proxies = auth_settings.trusted_proxies.clone();
+    let apps_sandbox = config.apps_sandbox(&auth_settings.public_origins)?;
+    let public_origins = auth_settings.public_origins.clone();
     let turn_settings = config.turn_settings()?;
     let turn_dependencies = config.turn_dependencies()?;
     std::fs::create_dir_all(&config.data_dir)
@@ -205,7 +207,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let signals = palaver_core::signals::Signals::connect(&pool)
         .await
         .map_err(|err| format!("Cannot listen for the other instances' signals: {err}"))?;
-    let state = palaver_server::app_state(
+    let mut state = palaver_server::app_state(
         leptos_options,
         pool.clone(),
         models,
@@ -216,6 +218,17 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         signals,
         config.reach()?,
     )?;
+    let apps_listener = match &apps_sandbox {
+        Some((apps_addr, origin)) => {
+            state.apps = palaver_core::mcp::AppsSandbox { origin: Some(origin.as_str().into()) };
+            let listener = tokio::net::TcpListener::bind(apps_addr)
+                .await
+                .map_err(|err| format!("Cannot listen on {apps_addr} for MCP Apps: {err}"))?;
+            tracing::info!(origin, "MCP Apps are drawn from http://{apps_addr}");
+            Some(listener)
+        }
+        None => None,
+    };
     let sweeper = state.turns.spawn_sweeper();
     let audit_key = std::sync::Arc::new(config.audit_key()?);
     palaver_core::audit::spawn_signer(pool.clone(), audit_key, palaver_core::audit::SIGN_EVERY);
@@ -238,6 +251,19 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         },
         trusted_proxies: auth_trusted_proxies,
     };
+    if let Some(apps_listener) = apps_listener {
+        let mut stop = signals.clone();
+        let sandbox = palaver_server::sandbox::router(public_origins);
+        let apps_limits = limits.clone();
+        tokio::spawn(async move {
+            let stopped = async move {
+                let _ = stop.wait_for(|count| *count >= 1).await;
+            };
+            if let Err(err) = palaver_server::listen::serve(apps_listener, sandbox, apps_limits, stopped).await {
+                tracing::error!(%err, "the MCP Apps sandbox stopped serving");
+            }
+        });
+    }
     palaver_server::listen::serve(listener, router, limits, async move {
         let _ = first.wait_for(|count| *count >= 1).await;
     })

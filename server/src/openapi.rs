@@ -31,6 +31,7 @@ use crate::problem::ProblemBody;
         (name = "webhooks", description = "Outgoing webhooks: signed posts of your asks and turns, and their deliveries"),
         (name = "mail", description = "Mail: your address, ask mails, and the pages their answer links open"),
         (name = "approvals", description = "Approvals an admin routed to someone other than the person who asked"),
+        (name = "apps", description = "MCP Apps: a tool's app for the chat to draw, and the app's own tool calls"),
         (name = "meta", description = "The server itself"),
     )
 )]

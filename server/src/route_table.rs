@@ -17,7 +17,7 @@ use utoipa_axum::routes;
 use crate::access::{Access, ApiRoute};
 use crate::openapi;
 use crate::routes::{
-    self as r, agui, approvals, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g,
+    self as r, agui, approvals, apps, audit, auth as a, batch_answers, branches, events, file_bytes, files, gpt as g,
     headless as h, mail, push, shares as s, turn as t, webhooks as w,
 };
 
@@ -105,6 +105,8 @@ fn declared() -> Vec<Declared> {
         route(Access::Capability, routes!(mail::confirm)),
         route(Access::Capability, routes!(mail::answer_page)),
         route(Access::Capability, routes!(mail::answer)),
+        route(Access::Authenticated, routes!(apps::view)),
+        route(Access::Authenticated, routes!(apps::call)),
         route(Access::Authenticated, routes!(w::list)),
         route(Access::Authenticated, routes!(w::create)),
         route(Access::Authenticated, routes!(w::update)),

@@ -15,8 +15,9 @@ pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AppView {
     pub document: AppDocument,
-    /// The sandbox page to frame the app in, on Palaver's second origin.
-    pub sandbox_url: String,
+    /// The origin of the sandbox to frame the app in (its page is `/sandbox`): Palaver's second
+    /// origin, none of its own pages'.
+    pub sandbox_origin: String,
 }
 
 /// An app's view as its MCP server gave it.

@@ -1,17 +1,17 @@
 //! MCP Apps, the host's server half (the `io.modelcontextprotocol/ui` extension, 2026-01-26):
-//! which tools link an app (`_meta.ui.resourceUri`, else the older flat `_meta["ui/resourceUri"]`)
-//! and who may call them (`_meta.ui.visibility`); an app's view, read from its own server and
-//! checked (a `ui://` resource of the app type, as text or base64); the Content Security Policy
-//! its sandbox enforces, built from what the view declares; and the app's own tool calls, sent on
-//! only to its server's tools that let apps call them. The browser draws the view in a sandbox
-//! on Palaver's second origin (`server::apps`).
+//! an app's view, read from its own server and checked (a `ui://` resource of the app type, as
+//! text or base64); the Content Security Policy its sandbox enforces, built from what the view
+//! declares; and the app's own tool calls, sent on only to its server's tools that let apps call
+//! them (which tools link an app, and whom they are for, is read in `ui_meta`). The browser
+//! draws the view in a sandbox on Palaver's second origin (`server::sandbox`).
 
 use base64::Engine;
-use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams, ResourceContents, Tool};
-use serde_json::{Map, Value};
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams, ResourceContents};
+use serde_json::Value;
 
 use super::McpHub;
 use super::tool::McpTool;
+use super::ui_meta::Audience;
 use palaver_wire::apps::{APP_MIME_TYPE, AppCsp, AppDocument, AppPermissions, AppToolCall};
 
 /// The largest view Palaver passes on (the example apps are single files of about 200 KB).
@@ -19,28 +19,11 @@ const VIEW_MAX_BYTES: usize = 5 * 1024 * 1024;
 /// The most origins of one kind a view may declare.
 const DOMAINS_MAX: usize = 32;
 
-/// Who a tool is for, by its `_meta.ui.visibility` (both when it says nothing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Audience {
-    Model,
-    App,
-}
-
-/// Whether `tool` is offered to `audience`.
-pub(super) fn visible_to(tool: &Tool, audience: Audience) -> bool {
-    let name = match audience {
-        Audience::Model => "model",
-        Audience::App => "app",
-    };
-    let visibility = tool.meta.as_ref().and_then(|meta| meta.0.get("ui")?.get("visibility")?.as_array());
-    visibility.is_none_or(|audiences| audiences.iter().any(|audience| audience == name))
-}
-
-/// The `ui://` resource of the app `tool` links to, if it links one.
-pub(super) fn app_uri(tool: &Tool) -> Option<&str> {
-    let meta = &tool.meta.as_ref()?.0;
-    let nested = meta.get("ui").and_then(|ui| ui.get("resourceUri"));
-    nested.or_else(|| meta.get("ui/resourceUri"))?.as_str().filter(|uri| uri.starts_with("ui://"))
+/// Where MCP Apps are drawn: the origin of their sandbox (served by `server::sandbox`, never
+/// one of Palaver's own pages), when they are drawn at all.
+#[derive(Clone, Debug, Default)]
+pub struct AppsSandbox {
+    pub origin: Option<std::sync::Arc<str>>,
 }
 
 /// Why an app cannot be drawn or called, in words a person reads.
@@ -86,7 +69,7 @@ impl McpHub {
                 let bytes = base64::engine::general_purpose::STANDARD
                     .decode(blob.as_bytes())
                     .map_err(|err| bad(format!("its base64 is broken ({err})")))?;
-                let html = String::from_utf8(bytes).map_err(|_| bad("it is not UTF-8 text".into()))?;
+                let html = String::from_utf8(bytes).map_err(|err| bad(format!("it is not UTF-8 text ({err})")))?;
                 (mime_type, html, meta)
             }
             _ => return Err(bad("it is of a kind Palaver does not read".into())),
@@ -150,7 +133,7 @@ impl McpHub {
 }
 
 /// A view's declared `csp`, each list kept to origins that cannot change the policy's meaning.
-fn declared_csp(csp: &Value) -> AppCsp {
+pub fn declared_csp(csp: &Value) -> AppCsp {
     let list = |name: &str| -> Vec<String> {
         let declared = csp.get(name).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         declared
@@ -170,15 +153,14 @@ fn declared_csp(csp: &Value) -> AppCsp {
 }
 
 /// Whether a declared origin is one a policy can hold as it is: `https://host[:port]` or
-/// `wss://…` (a `*.` wildcard first in the host allowed), or plain http on a loopback host, and
-/// nothing (a `;`, a space, a quote, a path) that would add to the policy.
+/// `wss://…` (a `*.` wildcard first in the host allowed), and nothing (a `;`, a space, a quote,
+/// a path) that would add to the policy. Plain http is refused: an app on a loopback origin
+/// could reach the servers on the machine Palaver runs on.
 fn is_plain_origin(origin: &str) -> bool {
     let Some((scheme, rest)) = origin.split_once("://") else { return false };
     let host = rest.strip_prefix("*.").unwrap_or(rest);
     let (host, port) = host.split_once(':').map_or((host, None), |(host, port)| (host, Some(port)));
-    let secure = matches!(scheme, "https" | "wss");
-    let loopback = matches!(scheme, "http" | "ws") && matches!(host, "localhost" | "127.0.0.1");
-    (secure || loopback)
+    matches!(scheme, "https" | "wss")
         && !host.is_empty()
         && host
             .split('.')
@@ -190,7 +172,7 @@ fn is_plain_origin(origin: &str) -> bool {
 /// restrictive default when it declared nothing): its inline scripts and styles run, it loads
 /// from the declared resource origins, connects to the declared ones only, frames and sets its
 /// base only as declared, never plugs anything in, and only `host` may frame it.
-pub fn content_security_policy(csp: &AppCsp, host: &str) -> String {
+pub fn sandbox_policy(csp: &AppCsp, host: &str) -> String {
     let joined = |origins: &[String], otherwise: &str| {
         if origins.is_empty() { otherwise.to_string() } else { origins.join(" ") }
     };
@@ -212,13 +194,6 @@ pub fn content_security_policy(csp: &AppCsp, host: &str) -> String {
     .join("; ")
 }
 
-/// The object `ui` declares for Palaver in capabilities: the app type it draws.
-pub(super) fn ui_capability() -> Map<String, Value> {
-    let mut capability = Map::new();
-    capability.insert("mimeTypes".into(), Value::from(vec![APP_MIME_TYPE]));
-    capability
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,9 +201,7 @@ mod tests {
 
     #[test]
     fn only_plain_origins_reach_the_policy() {
-        for good in
-            ["https://cdn.example.com", "https://*.example.com", "wss://live.example.com:8443", "http://localhost:3000"]
-        {
+        for good in ["https://cdn.example.com", "https://*.example.com", "wss://live.example.com:8443"] {
             assert!(is_plain_origin(good), "{good}");
         }
         for bad in [
@@ -237,6 +210,7 @@ mod tests {
             "'unsafe-eval'",
             "*",
             "http://cdn.example.com",
+            "http://localhost:3000",
             "https://cdn.example.com/path",
             "https://",
             "javascript://x",
@@ -248,7 +222,7 @@ mod tests {
 
     #[test]
     fn a_view_that_declares_nothing_gets_the_restrictive_default() {
-        let policy = content_security_policy(&AppCsp::default(), "http://127.0.0.1:3000");
+        let policy = sandbox_policy(&AppCsp::default(), "http://127.0.0.1:3000");
         assert_eq!(
             policy,
             "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
@@ -265,7 +239,7 @@ mod tests {
             "frameDomains": ["https://player.example.com"],
         }));
         assert_eq!(declared.connect_domains, ["https://api.example.com"]);
-        let policy = content_security_policy(&declared, "https://chat.example.com");
+        let policy = sandbox_policy(&declared, "https://chat.example.com");
         assert!(policy.contains("script-src 'self' 'unsafe-inline' https://cdn.example.com;"), "{policy}");
         assert!(policy.contains("connect-src https://api.example.com;"), "{policy}");
         assert!(policy.contains("frame-src https://player.example.com;"), "{policy}");

@@ -10,7 +10,7 @@ use rmcp::model::{
 use rmcp::service::{ClientLifecycleMode, Peer, RoleClient, ServiceError, Subscription};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 
-use super::apps::ui_capability;
+use super::ui_meta::ui_capability;
 use palaver_wire::apps::UI_EXTENSION;
 
 /// The tasks extension's name in capabilities.

@@ -8,6 +8,7 @@ mod connection;
 mod probe;
 mod server;
 mod tool;
+mod ui_meta;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -20,7 +21,7 @@ use server::ServerLink;
 use tool::McpTool;
 
 use crate::turn::tools::{HostTool, ToolSource};
-pub use apps::{AppProblem, content_security_policy};
+pub use apps::{AppProblem, AppsSandbox, declared_csp, sandbox_policy};
 use palaver_wire::body::{McpServerStatus, McpStatus, McpToolStatus};
 pub use probe::{TryOptions, try_server};
 pub use tool::OUTPUT_MAX_BYTES;
@@ -29,7 +30,7 @@ impl ToolSource for McpHub {
     /// The tools of the servers connected now that the model may call.
     fn tools(&self) -> Vec<Arc<dyn HostTool>> {
         self.mcp_tools()
-            .filter(|tool| tool.visible_to(apps::Audience::Model))
+            .filter(|tool| tool.visible_to(ui_meta::Audience::Model))
             .map(|tool| Arc::new(tool) as Arc<dyn HostTool>)
             .collect()
     }

@@ -13,9 +13,9 @@ use rmcp::service::{Peer, RoleClient};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use super::apps::{self, Audience};
 use super::config::{ApprovalRule, GrantRule};
 use super::server::ServerLink;
+use super::ui_meta::{self, Audience};
 use crate::llm::ContentPart;
 use crate::turn::tools::input::{InputAnswers, InputRequired, MAX_INPUT_ROUNDS};
 use crate::turn::tools::{CallNews, HostTool, ToolContext, ToolOutput, ToolReply, ToolRun};
@@ -84,12 +84,12 @@ impl McpTool {
     /// leaves out `"model"` is for its app's view alone, and one that leaves out `"app"` the
     /// model's alone.
     pub fn visible_to(&self, audience: Audience) -> bool {
-        apps::visible_to(&self.tool, audience)
+        ui_meta::visible_to(&self.tool, audience)
     }
 
     /// The `ui://` resource of the tool's MCP App, when it has one.
     pub fn app_uri(&self) -> Option<&str> {
-        apps::app_uri(&self.tool)
+        ui_meta::app_uri(&self.tool)
     }
 
     pub fn name_is(&self, name: &str) -> bool {

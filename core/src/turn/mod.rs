@@ -16,6 +16,7 @@ mod client_calls;
 pub mod client_tools;
 mod context;
 pub mod draft;
+mod draft_clock;
 mod expiry;
 mod follow_on;
 mod grant_answer;

@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::attachments::Attached;
-use super::draft::DraftClock;
+use super::draft_clock::DraftClock;
 use super::request_log::RequestLogMetadata;
 use super::store;
 use super::store::StoredPendingAsk;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::answer::Answer;
+use super::draft_clock::DraftClock;
 use super::redo::Retract;
 use super::run::{EventStream, Lifecycle, Offer, Output, Previews, RequestRecord, Transcript, Turn, TurnIds};
 use super::tools::ToolRegistry;
@@ -77,7 +78,7 @@ impl TurnRunner {
             false => Some(self.running.reserve(&request.caller.user.id, self.settings.max_turns_per_user).await?),
         };
         let running_key = reservation.as_ref().map(|reservation| reservation.key.clone());
-        let handle = match self.admit(request, running_key.as_deref()).await {
+        let handle = match Box::pin(self.admit(request, running_key.as_deref())).await {
             Ok(Admitted::Turn(ready)) => {
                 let (turn, events) = self.build_turn(*ready, reservation).await?;
                 return Ok(self.spawn_turn(turn, events).await);
@@ -309,7 +310,7 @@ impl TurnRunner {
             self.running.unregister(&ids.history_id, &stop_switch).await;
             return Err(still_there.err().unwrap_or_else(|| AppError::HistoryNotFound.into()));
         }
-        let mut draft = draft::DraftClock::default();
+        let mut draft = DraftClock::default();
         // A follow-on turn's first draft holds its task (stored with the take-over).
         if let TurnInput::FollowOn(follow_on) = &transcript.input {
             draft.follow(follow_on.task.as_deref().cloned());

@@ -20,7 +20,8 @@ fn example(package: &str) -> serde_json::Value {
 async fn hub() -> McpHub {
     let mcp = servers_folder().join("../..");
     let python = mcp.join(".venv/bin/python").display().to_string();
-    let desk = json!({"command": python, "args": [mcp.join("input_server.py").display().to_string()], "approval": "never"});
+    let desk =
+        json!({"command": python, "args": [mcp.join("input_server.py").display().to_string()], "approval": "never"});
     connected_hub(json!({
         "basic": example("server-basic-vanillajs"),
         "monitor": example("server-system-monitor"),
@@ -64,7 +65,10 @@ async fn a_tools_app_is_read_from_its_server_and_its_calls_stay_on_that_server()
 
     // Another server's tool, a tool only for the model, and a call from a tool without an app are refused.
     let elsewhere = hub.app_call(&app_call("basic__get-time", "poll-system-stats")).await;
-    assert_eq!(elsewhere, Err(AppProblem::Refused("The MCP server \"basic\" has no tool \"poll-system-stats\".".into())));
+    assert_eq!(
+        elsewhere,
+        Err(AppProblem::Refused("The MCP server \"basic\" has no tool \"poll-system-stats\".".into()))
+    );
     let models_own = hub.app_call(&app_call("desk__seating_chart", "close_desk")).await;
     assert_eq!(models_own, Err(AppProblem::Refused("The tool \"close_desk\" is not one an app may call.".into())));
     let no_app = hub.app_call(&app_call("desk__opening_hours", "opening_hours")).await;
@@ -78,7 +82,8 @@ async fn a_tools_app_is_read_from_its_server_and_its_calls_stay_on_that_server()
 async fn an_apps_call_of_a_tool_that_needs_approval_is_refused_until_palaver_can_ask() {
     let mcp = servers_folder().join("../..");
     let python = mcp.join(".venv/bin/python").display().to_string();
-    let desk = json!({"command": python, "args": [mcp.join("input_server.py").display().to_string()], "approval": "always"});
+    let desk =
+        json!({"command": python, "args": [mcp.join("input_server.py").display().to_string()], "approval": "always"});
     let hub = connected_hub(json!({"desk": desk})).await;
     let refused = hub.app_call(&app_call("desk__seating_chart", "refresh_seating")).await;
     assert!(matches!(&refused, Err(AppProblem::Refused(why)) if why.contains("approves")), "{refused:?}");

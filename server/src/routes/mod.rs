@@ -2,6 +2,7 @@
 
 pub mod agui;
 pub mod approvals;
+pub mod apps;
 pub mod ask_reopen;
 pub mod audit;
 pub mod auth;

@@ -56,6 +56,8 @@ struct Extras {
     model_choices: Option<&'static str>,
     /// How it reaches people outside its tabs (push, webhooks, mail), when not the defaults.
     reach: palaver_server::ReachConfig,
+    /// Where MCP Apps are drawn (none: they are not).
+    apps: palaver_core::mcp::AppsSandbox,
 }
 
 impl TestApp {
@@ -85,6 +87,13 @@ impl TestApp {
     /// A fresh app whose turns offer these MCP servers' tools.
     pub async fn with_mcp(script: &str, mcp: palaver_core::mcp::McpHub) -> Self {
         Self::build(Some(script), test_auth(), Extras { mcp, ..Extras::default() }).await
+    }
+
+    /// A fresh app whose turns offer these MCP servers' tools, and whose chat draws their apps
+    /// from the sandbox at `apps_origin`.
+    pub async fn with_mcp_apps(script: &str, mcp: palaver_core::mcp::McpHub, apps_origin: &str) -> Self {
+        let apps = palaver_core::mcp::AppsSandbox { origin: Some(apps_origin.into()) };
+        Self::build(Some(script), test_auth(), Extras { mcp, apps, ..Extras::default() }).await
     }
 
     /// A fresh app whose asks and approvals expire after `ttl`.
@@ -135,7 +144,7 @@ impl TestApp {
         dir: tempfile::TempDir,
         models: palaver_core::llm::Models,
         auth: AuthSettings,
-        Extras { blocks, mcp, ask_ttl, reach, .. }: Extras,
+        Extras { blocks, mcp, ask_ttl, reach, apps, .. }: Extras,
     ) -> Self {
         let url = palaver_core::db::scratch_url(dir.path()).await.expect("a scratch database");
         let pool = palaver_core::db::connect(&url).await.expect("database");
@@ -152,7 +161,7 @@ impl TestApp {
             ..Default::default()
         };
         let signals = palaver_core::signals::Signals::connect(&pool).await.expect("signals");
-        let state = palaver_server::app_state(
+        let mut state = palaver_server::app_state(
             options,
             pool.clone(),
             models,
@@ -164,6 +173,7 @@ impl TestApp {
             reach,
         )
         .expect("the app's state");
+        state.apps = apps;
         let router = palaver_server::router(state.clone());
         Self { router, dir, pool, state }
     }

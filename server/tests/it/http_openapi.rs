@@ -409,6 +409,19 @@ async fn every_route_answers_as_the_document_says() {
     let registered = c.call(&app, Some(&ada), "POST", "/webhooks", "/webhooks", hook).await;
     c.call(&app, Some(&ada), "POST", "/webhooks", "/webhooks", Some(json!({"url": "ftp://nowhere"}))).await;
     c.call(&app, Some(&ada), "GET", "/webhooks", "/webhooks", None).await;
+
+    // MCP Apps: our desk server's seating chart, drawn from a sandbox origin.
+    let desk = crate::http_apps::desk_hub().await;
+    let apps = TestApp::with_mcp_apps(r#"{"responses": []}"#, desk.clone(), "http://127.0.0.1:9").await;
+    let carol = apps.user("carol", Role::User).await;
+    c.call(&apps, Some(&carol), "GET", "/apps/view?tool=desk__seating_chart", "/apps/view", None).await;
+    let refresh = json!({"appTool": "desk__seating_chart", "name": "refresh_seating", "arguments": {}});
+    let refreshed = c.call(&apps, Some(&carol), "POST", "/apps/call", "/apps/call", Some(refresh)).await;
+    assert_eq!(refreshed.status, StatusCode::OK, "{}", refreshed.text);
+    let close = json!({"appTool": "desk__seating_chart", "name": "close_desk"});
+    let refused = c.call(&apps, Some(&carol), "POST", "/apps/call", "/apps/call", Some(close)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);
+    desk.shut_down().await;
     let webhook = format!("/webhooks/{}", registered.json()["webhook"]["id"].as_str().expect("a webhook id"));
     let change = Some(json!({"description": "Team bridge", "enabled": false}));
     c.call(&app, Some(&ada), "PATCH", &webhook, "/webhooks/{id}", change).await;

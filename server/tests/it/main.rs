@@ -19,6 +19,7 @@ mod http_access;
 mod http_accounts;
 mod http_agui;
 mod http_approvals;
+mod http_apps;
 mod http_ask_reopen;
 mod http_asks;
 mod http_attachments;

@@ -16,9 +16,6 @@ use palaver_wire::conversation::model::{Attachment, HistoryRow};
 use palaver_wire::live::{LiveEvent, TurnDone};
 use store::Draft;
 
-pub use clock::DraftClock;
-
-pub mod clock;
 pub mod store;
 
 /// A turn's first draft, stored before its request is answered: the user's message (none for

@@ -65,7 +65,7 @@ impl TurnRunner {
         let other_instances = self.running.other_instances();
         match store::take_over_draft(&self.pool, &follow_on.dead_turn, &next, instance_id, other_instances).await? {
             TakeOver::Taken(task, reply) => {
-                (follow_on.task, follow_on.reply) = (Some(Box::new(task)), reply);
+                (follow_on.task, follow_on.reply) = (Some(task), reply);
                 Ok(())
             }
             TakeOver::Running => Err(AppError::ReplyRunning.into()),

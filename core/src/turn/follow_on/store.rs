@@ -19,7 +19,7 @@ pub struct NextDraft<'a> {
 /// What a take-over found.
 pub enum TakeOver {
     /// The call and its task, and the reply so far.
-    Taken(HeldCall, String),
+    Taken(Box<HeldCall>, String),
     /// The draft is not to be taken: its turn runs still, or another sweeper took it first.
     Running,
     /// There is nothing to follow on: the conversation is gone, or the task is unreadable.
@@ -74,5 +74,5 @@ pub async fn take_over_draft(
         return Ok(TakeOver::Unfollowable);
     }
     tx.commit().await?;
-    Ok(TakeOver::Taken(task, reply))
+    Ok(TakeOver::Taken(Box::new(task), reply))
 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::turn::pending::held_call::HeldCall;
+use super::pending::held_call::HeldCall;
 use palaver_wire::conversation::model::HistoryRow;
 
 /// How far behind the stream a stored draft may be.

@@ -1,0 +1,78 @@
+//! `/apps/*` (Palaver's addition): MCP Apps for the chat page. A tool's app is read from its
+//! server and given with the origin of the sandbox to draw it in; an app's own `tools/call`
+//! goes to its server's tools that let apps call them (`palaver_core::mcp::apps`).
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use palaver_core::mcp::{AppProblem, AppsSandbox, McpHub};
+use palaver_wire::apps::{AppToolCall, AppView};
+
+use crate::auth::Authenticated;
+use crate::problem::{Problem, ProblemBody};
+
+/// `GET /apps/view`'s query.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ViewOf {
+    /// The tool whose app to draw, by its model-facing name (`<server>__<tool>`).
+    tool: String,
+}
+
+/// `GET /apps/view`: a tool's app as its MCP server gives it now, and the sandbox origin to
+/// draw it in.
+#[utoipa::path(get, path = "/apps/view", tag = "apps", operation_id = "apps_view",
+    summary = "A tool's MCP App", params(ViewOf),
+    responses((status = 200, description = "The app's view and its sandbox", body = AppView),
+        (status = 404, description = "No such tool, it has no app, or apps are not drawn here", body = ProblemBody),
+        (status = 502, description = "The server did not give a view Palaver can draw", body = ProblemBody),
+        (status = 503, description = "The app's server is not connected", body = ProblemBody)))]
+pub async fn view(
+    State(mcp): State<McpHub>,
+    State(apps): State<AppsSandbox>,
+    Authenticated(_caller): Authenticated,
+    Query(ViewOf { tool }): Query<ViewOf>,
+) -> Result<Json<AppView>, Problem> {
+    let Some(origin) = apps.origin else {
+        return Err(Problem::new(StatusCode::NOT_FOUND, "MCP Apps are not drawn here: PALAVER_APPS_ADDR is not set."));
+    };
+    let document = mcp.app_document(&tool).await.map_err(app_problem)?;
+    Ok(Json(AppView { document, sandbox_origin: origin.to_string() }))
+}
+
+/// `POST /apps/call`: an app's `tools/call`, answered with the server's `CallToolResult`.
+#[utoipa::path(post, path = "/apps/call", tag = "apps", operation_id = "apps_call",
+    summary = "Call a tool from an MCP App", request_body = AppToolCall,
+    responses((status = 200, description = "The server's CallToolResult", body = serde_json::Value),
+        (status = 400, description = "The body is not an app's call", body = ProblemBody),
+        (status = 403, description = "The app may not call that tool", body = ProblemBody),
+        (status = 404, description = "No such tool, or it has no app", body = ProblemBody),
+        (status = 502, description = "The server failed the call", body = ProblemBody),
+        (status = 503, description = "The app's server is not connected", body = ProblemBody)))]
+pub async fn call(
+    State(mcp): State<McpHub>,
+    Authenticated(_caller): Authenticated,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, Problem> {
+    let call: AppToolCall = serde_json::from_slice(&body).map_err(|err| {
+        Problem::bad_request(
+            "The body must be {appTool, name, arguments}: the app's tool, the tool it calls and its arguments",
+        )
+        .with_detail(err.to_string())
+    })?;
+    Ok(Json(mcp.app_call(&call).await.map_err(app_problem)?))
+}
+
+fn app_problem(problem: AppProblem) -> Problem {
+    let status = match &problem {
+        AppProblem::NoSuchTool(_) | AppProblem::NoApp(_) => StatusCode::NOT_FOUND,
+        AppProblem::NotConnected(_) => StatusCode::SERVICE_UNAVAILABLE,
+        AppProblem::BadView { .. } | AppProblem::CallFailed { .. } => StatusCode::BAD_GATEWAY,
+        AppProblem::Refused(_) => StatusCode::FORBIDDEN,
+    };
+    Problem::new(status, problem.to_string())
+}

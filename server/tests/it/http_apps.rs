@@ -1,0 +1,132 @@
+//! MCP Apps over real HTTP, in a real process: the chat page may frame the sandbox's origin
+//! (and no other); a tool's app is given with that origin; the sandbox (Palaver's second
+//! listener, `PALAVER_APPS_ADDR`) serves its relay page under the policy the app declared, to
+//! Palaver's own pages only, and nothing else of Palaver's; an app's calls stay on its server's
+//! tools that let apps call them. The servers are the MCP Apps example from npm and ours on the
+//! Python SDK (`scripts/mcp/input_server.py`).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use palaver_core::mcp::McpHub;
+use palaver_core::mcp::config::McpConfig;
+use palaver_wire::body::McpServerState;
+
+/// Our desk server (its seating chart is an MCP App) over stdio, once connected.
+pub(crate) async fn desk_hub() -> McpHub {
+    let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
+    let desk =
+        json!({"command": mcp.join(".venv/bin/python"), "args": [mcp.join("input_server.py")], "approval": "never"});
+    let hub = McpHub::start(McpConfig::parse(&json!({"mcpServers": {"desk": desk}}).to_string()).unwrap());
+    for _ in 0..300 {
+        if hub.status().servers[0].state == McpServerState::Connected {
+            return hub;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the desk server did not connect: {:?}", hub.status());
+}
+
+/// The reply's body, as JSON.
+fn body_json(reply: &str) -> Value {
+    let body = reply.split_once("\r\n\r\n").map(|(_, body)| body).unwrap_or_default();
+    serde_json::from_str(body).unwrap_or_else(|err| panic!("{err}: {reply}"))
+}
+
+/// The sandbox page's URL with this query.
+fn sandbox_page(sandbox: &str, query: &[(&str, &str)]) -> url::Url {
+    url::Url::parse_with_params(&format!("{sandbox}/sandbox"), query).unwrap()
+}
+
+fn status(reply: &str) -> u16 {
+    reply.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or_default()
+}
+
+/// Whether both MCP servers are up (`/admin`'s status; ada is the first account, so an admin).
+async fn both_connected(server: &crate::process::Server, cookie: &str) -> bool {
+    let reply = server.send("POST", "/api/admin_mcp_status", cookie, "application/x-www-form-urlencoded", b"").await;
+    reply.matches("\"state\":\"connected\"").count() == 2
+}
+
+#[tokio::test]
+async fn an_apps_view_is_drawn_from_the_second_origin_under_the_policy_it_declared() {
+    let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
+    let basic = mcp.join("node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js");
+    assert!(basic.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
+    let folder = tempfile::tempdir().unwrap();
+    let config = folder.path().join("mcp.json");
+    let servers = json!({"mcpServers": {
+        "basic": {"command": "node", "args": [basic, "--stdio"], "approval": "never"},
+        "desk": {"command": mcp.join(".venv/bin/python"), "args": [mcp.join("input_server.py")], "approval": "never"},
+    }});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let apps_port = crate::process::free_port();
+    let sandbox = format!("http://127.0.0.1:{apps_port}");
+    let settings =
+        [("PALAVER_MCP_CONFIG", config.display().to_string()), ("PALAVER_APPS_ADDR", format!("127.0.0.1:{apps_port}"))];
+    let server = crate::process::start(&json!({"responses": []}), &settings).await;
+    let cookie = server.log_in().await;
+    let started = Instant::now();
+    while !both_connected(&server, &cookie).await {
+        assert!(started.elapsed() < Duration::from_secs(30), "the MCP servers did not connect");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let host = format!("http://127.0.0.1:{}", server.port);
+
+    let page = server.send("GET", "/", &cookie, "text/plain", b"").await;
+    let policy = page.lines().find(|line| line.starts_with("content-security-policy:")).expect("a policy");
+    assert!(policy.contains(&format!("frame-src 'self' {sandbox};")), "pages may frame the sandbox: {policy}");
+
+    let view = server.send("GET", "/apps/view?tool=desk__seating_chart", &cookie, "text/plain", b"").await;
+    assert_eq!(status(&view), 200, "{view}");
+    let view = body_json(&view);
+    assert_eq!(view["sandboxOrigin"], sandbox.as_str());
+    assert_eq!(view["document"]["uri"], "ui://desk/seating.html");
+    assert_eq!(
+        view["document"]["csp"],
+        json!({"connectDomains": ["https://api.desk.example"],
+        "resourceDomains": ["https://cdn.desk.example"]})
+    );
+    let missing = server.send("GET", "/apps/view?tool=desk__opening_hours", &cookie, "text/plain", b"").await;
+    assert_eq!(status(&missing), 404, "{missing}");
+    assert_eq!(body_json(&missing)["title"], "The tool \"opening_hours\" has no app.");
+
+    let client = reqwest::Client::new();
+    let csp = view["document"]["csp"].to_string();
+    let framed = [("host", host.as_str()), ("csp", &csp), ("permissions", r#"{"clipboardWrite":true}"#)];
+    let relay = client.get(sandbox_page(&sandbox, &framed)).send().await.unwrap();
+    assert_eq!(relay.status(), 200);
+    let relay_policy = relay.headers()["content-security-policy"].to_str().unwrap().to_string();
+    for directive in [
+        "default-src 'none'",
+        "script-src 'self' 'unsafe-inline' https://cdn.desk.example",
+        "connect-src https://api.desk.example",
+        "frame-src 'none'",
+        "object-src 'none'",
+        &format!("frame-ancestors {host}"),
+    ] {
+        assert!(relay_policy.split("; ").any(|part| part == directive), "{directive} in {relay_policy}");
+    }
+    assert_eq!(relay.headers()["cache-control"], "no-store");
+    let relay_page = relay.text().await.unwrap();
+    assert!(relay_page.contains(r#"allow="clipboard-write""#), "{relay_page}");
+    assert!(relay_page.contains(&format!(r#"const host = "{host}";"#)), "{relay_page}");
+
+    // Only Palaver's pages may use the sandbox, and it serves nothing of Palaver's.
+    let other = client.get(sandbox_page(&sandbox, &[("host", "http://evil.example")])).send().await.unwrap();
+    assert_eq!(other.status(), 400);
+    for path in ["/", "/health", "/apps/view?tool=desk__seating_chart", "/pkg/palaver.js"] {
+        let reply = client.get(format!("{sandbox}{path}")).send().await.unwrap();
+        assert_eq!(reply.status(), 404, "{path} on the sandbox origin");
+    }
+
+    let call = |name: &str| json!({"appTool": "desk__seating_chart", "name": name, "arguments": {}}).to_string();
+    let refreshed =
+        server.send("POST", "/apps/call", &cookie, "application/json", call("refresh_seating").as_bytes()).await;
+    assert_eq!(status(&refreshed), 200, "{refreshed}");
+    assert_eq!(body_json(&refreshed)["content"][0]["text"], "Redrawn.");
+    let refused = server.send("POST", "/apps/call", &cookie, "application/json", call("close_desk").as_bytes()).await;
+    assert_eq!(status(&refused), 403, "{refused}");
+    assert_eq!(body_json(&refused)["title"], "The tool \"close_desk\" is not one an app may call.");
+}
