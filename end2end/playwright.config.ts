@@ -11,6 +11,8 @@ const root = "..";
 
 export const demoPort = 3102;
 export const strictPort = 3103;
+/** Where the chat server's MCP Apps sandbox listens: its second origin. */
+export const appsPort = 3104;
 
 function palaver(
   port: number,
@@ -83,7 +85,7 @@ export default defineConfig({
   // The third runs the keyless demo agent, as `scripts/run.sh` does. The fourth keeps html
   // blocks off and allows images from two hosts (one written as an origin with a port).
   webServer: [
-    palaver(port, "chat", true),
+    palaver(port, "chat", true, undefined, { settings: { PALAVER_APPS_ADDR: `127.0.0.1:${appsPort}` } }),
     palaver(accountsPort, "accounts", false),
     palaver(demoPort, "demo", true, "demo"),
     palaver(strictPort, "strict", true, undefined, {

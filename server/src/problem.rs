@@ -161,8 +161,9 @@ impl IntoResponse for Problem {
 
 /// Where the JSON API's routes are (every one in the route table but the pages a mail's links
 /// open, and no other page or server function).
-const API_PREFIXES: [&str; 11] = [
+const API_PREFIXES: [&str; 12] = [
     "/gpt/",
+    "/apps/",
     "/agui",
     "/auth/",
     "/admin/",

@@ -105,6 +105,7 @@ fn declared() -> Vec<Declared> {
         route(Access::Capability, routes!(mail::confirm)),
         route(Access::Capability, routes!(mail::answer_page)),
         route(Access::Capability, routes!(mail::answer)),
+        route(Access::Authenticated, routes!(apps::tools)),
         route(Access::Authenticated, routes!(apps::view)),
         route(Access::Authenticated, routes!(apps::call)),
         route(Access::Authenticated, routes!(w::list)),

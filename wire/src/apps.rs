@@ -9,7 +9,7 @@ pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
 /// The type of an app's HTML resource.
 pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
 
-/// `GET /api/apps/view`: a tool's app, ready to draw in its sandbox.
+/// `GET /apps/view`: a tool's app, ready to draw in its sandbox.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -94,7 +94,15 @@ impl AppPermissions {
     }
 }
 
-/// `POST /api/apps/call`: an app's `tools/call`, sent on by Palaver to the app's own server.
+/// `GET /apps/tools`: the tools whose apps the chat draws, by their model-facing names (none
+/// where apps are not served).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppTools {
+    pub tools: Vec<String>,
+}
+
+/// `POST /apps/call`: an app's `tools/call`, sent on by Palaver to the app's own server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -252,3 +252,37 @@ pub fn page_visible() -> bool {
 }
 
 pub fn on_visibility_change(_on_change: impl Fn() + 'static) {}
+
+/// The server draws no MCP App (`app_frame` in the browser).
+pub struct FrameListener;
+
+pub fn url_component(_text: &str) -> String {
+    String::new()
+}
+
+pub fn sandbox_page(
+    _origin: &str,
+    _csp: &palaver_wire::apps::AppCsp,
+    _permissions: &palaver_wire::apps::AppPermissions,
+) -> String {
+    String::new()
+}
+
+pub fn listen_to_frame(
+    _frame: &leptos::web_sys::HtmlIFrameElement,
+    _origin: &str,
+    _on_message: impl Fn(Value) + 'static,
+) -> Option<FrameListener> {
+    None
+}
+
+pub fn post_to_frame(_frame: &leptos::web_sys::HtmlIFrameElement, _origin: &str, _message: &Value) {}
+
+/// `"light"`.
+pub fn page_theme() -> &'static str {
+    "light"
+}
+
+pub fn page_locale() -> String {
+    String::new()
+}

@@ -35,6 +35,8 @@ pub use chosen::{
     this_push_endpoint, unsubscribe_push,
 };
 pub(crate) use chosen::{lazy_page, lazy_view};
+/// MCP Apps: the sandbox page's address, its frame's messages, what the app is told of the page.
+pub use chosen::{listen_to_frame, page_locale, page_theme, post_to_frame, sandbox_page, url_component};
 
 use palaver_wire::error::FieldError;
 

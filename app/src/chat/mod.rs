@@ -17,6 +17,7 @@ mod inbox_batch;
 mod inbox_buttons;
 mod inbox_routed;
 mod list_entry;
+mod mcp_app;
 mod messages;
 mod model_picker;
 mod page;

@@ -9,6 +9,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use leptos::prelude::*;
 
 use super::ask_card::{AnswerChannel, AskCard};
+use super::mcp_app::McpApp;
 use super::messages::{
     AssistantMessage, Exchange, NoReply, RateTarget, RedoChannel, RedoTarget, ToolLine, UserMessage,
     replies_ending_exchanges,
@@ -168,7 +169,12 @@ impl ShownItem {
                 view! { <AssistantMessage text blocks interrupted at rate regenerate /> }.into_any()
             }
             TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
-                view! { <ToolLine tool_name args result allowed_by /> }.into_any()
+                let app = (tool_name.clone(), args.clone(), result.clone());
+                view! {
+                    <ToolLine tool_name args result allowed_by />
+                    <McpApp tool_name=app.0 args=app.1 result=app.2 />
+                }
+                .into_any()
             }
             TranscriptItem::Ask(item) => view! { <AskCard item=*item channel /> }.into_any(),
         }

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::McpHub;
 use super::tool::McpTool;
 use super::ui_meta::Audience;
+use crate::turn::tools::HostTool;
 use palaver_wire::apps::{APP_MIME_TYPE, AppCsp, AppDocument, AppPermissions, AppToolCall};
 
 /// The largest view Palaver passes on (the example apps are single files of about 200 KB).
@@ -49,6 +50,11 @@ impl McpHub {
     /// The tool by its model-facing name, whether or not the model is offered it.
     fn any_tool(&self, name: &str) -> Result<McpTool, AppProblem> {
         self.mcp_tools().find(|tool| tool.name_is(name)).ok_or_else(|| AppProblem::NoSuchTool(name.to_string()))
+    }
+
+    /// The tools of the servers connected now that link an app, by their model-facing names.
+    pub fn app_tools(&self) -> Vec<String> {
+        self.mcp_tools().filter(|tool| tool.app_uri().is_some()).map(|tool| tool.name().to_string()).collect()
     }
 
     /// The view of the app `tool` (a model-facing name) links to, read from its server now.

@@ -1,6 +1,7 @@
-//! `/apps/*` (Palaver's addition): MCP Apps for the chat page. A tool's app is read from its
-//! server and given with the origin of the sandbox to draw it in; an app's own `tools/call`
-//! goes to its server's tools that let apps call them (`palaver_core::mcp::apps`).
+//! `/apps/*` (Palaver's addition): MCP Apps for the chat page. Which tools have an app; a
+//! tool's app, read from its server and given with the origin of the sandbox to draw it in; and
+//! an app's own `tools/call`, sent to its server's tools that let apps call them
+//! (`palaver_core::mcp::apps`).
 
 use axum::Json;
 use axum::body::Bytes;
@@ -10,10 +11,23 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use palaver_core::mcp::{AppProblem, AppsSandbox, McpHub};
-use palaver_wire::apps::{AppToolCall, AppView};
+use palaver_wire::apps::{AppToolCall, AppTools, AppView};
 
 use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};
+
+/// `GET /apps/tools`: the tools whose apps the chat draws (none where apps are not served).
+#[utoipa::path(get, path = "/apps/tools", tag = "apps", operation_id = "apps_tools",
+    summary = "The tools with an MCP App",
+    responses((status = 200, description = "Their model-facing names", body = AppTools)))]
+pub async fn tools(
+    State(mcp): State<McpHub>,
+    State(apps): State<AppsSandbox>,
+    Authenticated(_caller): Authenticated,
+) -> Json<AppTools> {
+    let tools = if apps.origin.is_some() { mcp.app_tools() } else { Vec::new() };
+    Json(AppTools { tools })
+}
 
 /// `GET /apps/view`'s query.
 #[derive(Deserialize, IntoParams)]

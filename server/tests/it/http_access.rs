@@ -132,6 +132,7 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/push/answer") => (path.into(), Some(json!({"token": "A".repeat(43)}))),
         ("GET", "/webhooks") => (path.into(), None),
         // The probes' server has no MCP servers: past the access check both are 404s.
+        ("GET", "/apps/tools") => (path.into(), None),
         ("GET", "/apps/view") => ("/apps/view?tool=none__none".into(), None),
         ("POST", "/apps/call") => (path.into(), Some(json!({"appTool": "none__none", "name": "none"}))),
         // A run with nothing new on a new thread: a sync, which runs no turn.

@@ -414,6 +414,8 @@ async fn every_route_answers_as_the_document_says() {
     let desk = crate::http_apps::desk_hub().await;
     let apps = TestApp::with_mcp_apps(r#"{"responses": []}"#, desk.clone(), "http://127.0.0.1:9").await;
     let carol = apps.user("carol", Role::User).await;
+    let listed = c.call(&apps, Some(&carol), "GET", "/apps/tools", "/apps/tools", None).await;
+    assert_eq!(listed.json()["tools"], json!(["desk__seating_chart"]));
     c.call(&apps, Some(&carol), "GET", "/apps/view?tool=desk__seating_chart", "/apps/view", None).await;
     let refresh = json!({"appTool": "desk__seating_chart", "name": "refresh_seating", "arguments": {}});
     let refreshed = c.call(&apps, Some(&carol), "POST", "/apps/call", "/apps/call", Some(refresh)).await;

@@ -83,6 +83,7 @@ pub fn ChatPage() -> impl IntoView {
         reading: open.reading_earlier,
     };
     provide_block_actions(state, send.clone());
+    super::mcp_app::AppToolNames::provide();
     // What one sends is shown: the transcript follows the new turn, even from up the page.
     let send_and_follow = move |text: String, attachments: Vec<Attachment>| {
         behind.follow_again();

@@ -1,0 +1,242 @@
+//! The host's side of an MCP App's bridge (the `io.modelcontextprotocol/ui` extension,
+//! 2026-01-26): JSON-RPC over `postMessage`, relayed by the sandbox. What Palaver answers each
+//! message of the view, and when it sends the tool's input and result: the HTML once the sandbox
+//! is ready; `ui/initialize` with Palaver's capabilities and context; then, once the view says it
+//! is initialized (never before), the tool's input and its result. The view may call its
+//! server's tools (the page sends them on, `/apps/call`), report its size and log. Pure: the
+//! page posts what it says and runs what it asks (`super::McpApp`).
+
+use serde_json::{Map, Value, json};
+
+/// The revision of the extension Palaver speaks.
+pub const PROTOCOL_VERSION: &str = "2026-01-26";
+/// The tallest a view is drawn in the transcript.
+pub const MAX_HEIGHT: u32 = 800;
+/// JSON-RPC's codes Palaver answers with.
+const METHOD_NOT_FOUND: i64 = -32601;
+const INVALID_PARAMS: i64 = -32602;
+/// The code of a refused or failed tool call (the specification's for a host's refusal).
+const REFUSED: i64 = -32000;
+
+/// What the page does for the bridge.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Post this message to the sandbox.
+    Post(Value),
+    /// Send the app's call to its server's tool, then answer the request `id` (`Bridge::called`).
+    CallTool { id: Value, name: String, arguments: Map<String, Value> },
+    /// Draw the view this many pixels tall.
+    Resize(u32),
+    /// The view logged this (kept in the browser's console).
+    Log(String),
+}
+
+/// The page's side of one view's bridge.
+pub struct Bridge {
+    html: String,
+    arguments: Value,
+    /// The tool's result as the view is sent it (`CallToolResult`).
+    result: Option<Value>,
+    /// What the view is told of Palaver and the page (`hostContext`).
+    context: Value,
+    /// The view said it is initialized: it may be sent the tool's input and result.
+    initialized: bool,
+}
+
+impl Bridge {
+    /// A bridge for the view `html` of a call with `arguments` whose result is `result` (when it
+    /// has one yet), told `context` of the page.
+    pub fn new(html: String, arguments: Value, result: Option<Value>, context: Value) -> Self {
+        Bridge { html, arguments, result, context, initialized: false }
+    }
+
+    /// What the page does for `message`, from the view or its sandbox.
+    pub fn receive(&mut self, message: &Value) -> Vec<Effect> {
+        let Some(method) = message.get("method").and_then(Value::as_str) else {
+            // A response (to a request of Palaver's) or not JSON-RPC: nothing to do.
+            return Vec::new();
+        };
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        let Some(id) = message.get("id").cloned() else {
+            return self.notified(method, &params);
+        };
+        match method {
+            "ui/initialize" => vec![Effect::Post(response(id, self.initialize_result()))],
+            "ping" => vec![Effect::Post(response(id, json!({})))],
+            "tools/call" => match (params.get("name").and_then(Value::as_str), params.get("arguments")) {
+                (Some(name), None | Some(Value::Null)) => {
+                    vec![Effect::CallTool { id, name: name.to_string(), arguments: Map::new() }]
+                }
+                (Some(name), Some(Value::Object(arguments))) => {
+                    vec![Effect::CallTool { id, name: name.to_string(), arguments: arguments.clone() }]
+                }
+                _ => vec![Effect::Post(error(
+                    id,
+                    INVALID_PARAMS,
+                    "tools/call needs a tool's name and an object of arguments.",
+                ))],
+            },
+            _ => vec![Effect::Post(error(id, METHOD_NOT_FOUND, &format!("Palaver does not offer {method} to apps.")))],
+        }
+    }
+
+    fn notified(&mut self, method: &str, params: &Value) -> Vec<Effect> {
+        match method {
+            "ui/notifications/sandbox-proxy-ready" => {
+                vec![Effect::Post(notification("ui/notifications/sandbox-resource-ready", json!({"html": self.html})))]
+            }
+            "ui/notifications/initialized" if !self.initialized => {
+                self.initialized = true;
+                let input = notification("ui/notifications/tool-input", json!({"arguments": self.arguments}));
+                let result = self
+                    .result
+                    .clone()
+                    .map(|result| Effect::Post(notification("ui/notifications/tool-result", result)));
+                [Effect::Post(input)].into_iter().chain(result).collect()
+            }
+            "ui/notifications/size-changed" => match params.get("height").and_then(Value::as_f64) {
+                Some(height) if height.is_finite() && height >= 0.0 => {
+                    vec![Effect::Resize((height.ceil() as u32).min(MAX_HEIGHT))]
+                }
+                _ => Vec::new(),
+            },
+            "notifications/message" => {
+                let level = params.get("level").and_then(Value::as_str).unwrap_or("info");
+                let data = params.get("data").map(Value::to_string).unwrap_or_default();
+                vec![Effect::Log(format!("{level}: {data}"))]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn initialize_result(&self) -> Value {
+        json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "hostInfo": {"name": "Palaver", "version": env!("CARGO_PKG_VERSION")},
+            "hostCapabilities": {"serverTools": {}, "logging": {}},
+            "hostContext": self.context,
+        })
+    }
+
+    /// The answer to the view's call `id`: the server's result, or why there is none.
+    pub fn called(id: Value, outcome: Result<Value, String>) -> Effect {
+        Effect::Post(match outcome {
+            Ok(result) => response(id, result),
+            Err(why) => error(id, REFUSED, &why),
+        })
+    }
+}
+
+/// A result as the model was told it (and as it is stored), as the view reads results
+/// (`CallToolResult`): an error as an error's text, text as text, anything else as structured
+/// content beside its JSON text.
+pub fn call_tool_result(told: &Value) -> Value {
+    let text = |text: &Value| json!([{"type": "text", "text": text.as_str().map_or_else(|| text.to_string(), str::to_string)}]);
+    match told {
+        Value::Object(fields) if fields.len() == 1 && fields.contains_key("error") => {
+            json!({"content": text(&fields["error"]), "isError": true})
+        }
+        Value::Object(fields)
+            if fields.contains_key("text") && fields.keys().all(|key| key == "text" || key == "note") =>
+        {
+            json!({"content": text(&fields["text"])})
+        }
+        Value::Object(_) => json!({"content": text(&Value::String(told.to_string())), "structuredContent": told}),
+        other => json!({"content": text(other)}),
+    }
+}
+
+fn response(id: Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+fn error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn notification(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bridge(result: Option<Value>) -> Bridge {
+        Bridge::new("<p>hi</p>".into(), json!({"city": "Oslo"}), result, json!({"theme": "dark"}))
+    }
+
+    fn posted(effects: &[Effect]) -> Vec<&Value> {
+        effects
+            .iter()
+            .filter_map(|effect| if let Effect::Post(message) = effect { Some(message) } else { None })
+            .collect()
+    }
+
+    #[test]
+    fn the_view_gets_its_html_then_its_context_then_input_and_result_once_initialized() {
+        let mut bridge = bridge(Some(json!({"content": []})));
+        let ready =
+            bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/sandbox-proxy-ready", "params": {}}));
+        assert_eq!(posted(&ready)[0]["params"]["html"], "<p>hi</p>");
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize",
+            "params": {"protocolVersion": "2026-01-26", "appInfo": {"name": "x", "version": "1"}, "appCapabilities": {}}});
+        let answered = bridge.receive(&init);
+        let reply = posted(&answered)[0];
+        assert_eq!((&reply["id"], &reply["result"]["protocolVersion"]), (&json!(0), &json!("2026-01-26")));
+        assert_eq!(reply["result"]["hostContext"]["theme"], "dark");
+        assert!(reply["result"]["hostInfo"].is_object() && reply["result"]["hostCapabilities"].is_object());
+        // Nothing of the tool's before the view is initialized; then its input, then its result, once.
+        let initialized = bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        let sent: Vec<&str> = posted(&initialized).iter().filter_map(|message| message["method"].as_str()).collect();
+        assert_eq!(sent, ["ui/notifications/tool-input", "ui/notifications/tool-result"]);
+        assert_eq!(posted(&initialized)[0]["params"]["arguments"], json!({"city": "Oslo"}));
+        assert!(bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"})).is_empty());
+    }
+
+    #[test]
+    fn calls_sizes_and_unknown_requests_get_their_answers() {
+        let mut bridge = bridge(None);
+        let call = bridge.receive(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "poll", "arguments": {"n": 1}, "_meta": {"progressToken": 1}}}));
+        let mut arguments = Map::new();
+        arguments.insert("n".into(), json!(1));
+        assert_eq!(call, [Effect::CallTool { id: json!(3), name: "poll".into(), arguments }]);
+        let bad =
+            bridge.receive(&json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"arguments": 1}}));
+        assert_eq!(posted(&bad)[0]["error"]["code"], INVALID_PARAMS);
+        let open = bridge
+            .receive(&json!({"jsonrpc": "2.0", "id": 5, "method": "ui/open-link", "params": {"url": "https://x"}}));
+        assert_eq!(posted(&open)[0]["error"]["code"], METHOD_NOT_FOUND);
+        assert_eq!(
+            bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/size-changed",
+            "params": {"width": 300, "height": 240.2}})),
+            [Effect::Resize(241)]
+        );
+        assert_eq!(
+            bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/size-changed",
+            "params": {"height": 99999}})),
+            [Effect::Resize(MAX_HEIGHT)]
+        );
+        let refused = Bridge::called(json!(3), Err("not for apps".into()));
+        assert_eq!(
+            refused,
+            Effect::Post(json!({"jsonrpc": "2.0", "id": 3, "error": {"code": REFUSED, "message": "not for apps"}}))
+        );
+        // A response of the view's, or anything not JSON-RPC, asks nothing of the page.
+        assert!(bridge.receive(&json!({"jsonrpc": "2.0", "id": "t", "result": {}})).is_empty());
+        assert!(bridge.receive(&json!("hello")).is_empty());
+    }
+
+    #[test]
+    fn stored_results_read_as_the_view_reads_results() {
+        assert_eq!(call_tool_result(&json!({"text": "hi"})), json!({"content": [{"type": "text", "text": "hi"}]}));
+        assert_eq!(
+            call_tool_result(&json!({"error": "no"})),
+            json!({"content": [{"type": "text", "text": "no"}], "isError": true})
+        );
+        let structured = call_tool_result(&json!({"time": "12:00"}));
+        assert_eq!(structured["structuredContent"], json!({"time": "12:00"}));
+        assert_eq!(structured["content"][0]["text"], r#"{"time":"12:00"}"#);
+    }
+}

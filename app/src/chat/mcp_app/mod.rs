@@ -1,0 +1,150 @@
+//! An MCP App in the transcript: the interactive view a tool links (`_meta.ui.resourceUri`),
+//! drawn from its server's HTML in the sandbox on Palaver's second origin (`server::sandbox`)
+//! and talking to the page over the bridge (`bridge`). It is drawn from the stored call and
+//! result, so a reload or another device draws it again the same way. Which tools have an app
+//! is read once per page (`GET /apps/tools`); none are drawn where apps are not served.
+
+pub mod bridge;
+
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use bridge::{Bridge, Effect as BridgeEffect, MAX_HEIGHT, call_tool_result};
+use palaver_wire::apps::{AppTools, AppView};
+
+/// The tools with an app, once read.
+#[derive(Clone, Copy)]
+pub struct AppToolNames(RwSignal<Vec<String>>);
+
+impl AppToolNames {
+    /// Reads them for the page (in the browser), for the transcript's tool lines.
+    pub fn provide() {
+        let names = RwSignal::new(Vec::new());
+        Effect::new(move |_| {
+            leptos::task::spawn_local(async move {
+                if let Ok(AppTools { tools }) = crate::browser::request::<AppTools>("GET", "/apps/tools", None).await {
+                    names.set(tools);
+                }
+            });
+        });
+        provide_context(AppToolNames(names));
+    }
+}
+
+/// The app of the call to `tool_name`, when the tool has one; nothing otherwise.
+#[component]
+pub fn McpApp(tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+    let names = use_context::<AppToolNames>();
+    let tool = tool_name.clone();
+    let has_app = move || names.is_some_and(|AppToolNames(names)| names.with(|names| names.contains(&tool)));
+    view! {
+        <Show when=has_app>
+            <AppFrame tool_name=tool_name.clone() args=args.clone() result=result.clone() />
+        </Show>
+    }
+}
+
+/// Reads the tool's app, then draws it.
+#[component]
+fn AppFrame(tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+    let app = RwSignal::new(None::<Result<AppView, String>>);
+    let url = format!("/apps/view?tool={}", crate::browser::url_component(&tool_name));
+    Effect::new(move |_| {
+        let url = url.clone();
+        leptos::task::spawn_local(
+            async move { app.set(Some(crate::browser::request::<AppView>("GET", &url, None).await)) },
+        );
+    });
+    move || match app.get() {
+        None => view! { <p class="mcp-app__note">"Loading the app…"</p> }.into_any(),
+        Some(Err(why)) => view! {
+            <p class="mcp-app__note" role="alert" data-testid="mcp-app-problem">
+                {format!("The tool's app could not be drawn: {why}")}
+            </p>
+        }
+        .into_any(),
+        Some(Ok(app)) => {
+            view! { <SandboxedApp app tool_name=tool_name.clone() args=args.clone() result=result.clone() /> }
+                .into_any()
+        }
+    }
+}
+
+/// The app in its sandbox, and the page's side of its bridge.
+#[component]
+fn SandboxedApp(app: AppView, tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+    let AppView { document, sandbox_origin } = app;
+    let frame = NodeRef::<leptos::html::Iframe>::new();
+    let height = RwSignal::new(120_u32);
+    let src = crate::browser::sandbox_page(&sandbox_origin, &document.csp, &document.permissions);
+    let allow = document.permissions.allow_attribute();
+    let bordered = document.prefers_border != Some(false);
+    let server = document.server.clone();
+    let context = json!({
+        "theme": crate::browser::page_theme(),
+        "displayMode": "inline",
+        "availableDisplayModes": ["inline"],
+        "containerDimensions": {"maxHeight": MAX_HEIGHT},
+        "locale": crate::browser::page_locale(),
+        "timeZone": crate::browser::time_zone(),
+        "platform": "web",
+    });
+    let bridge = StoredValue::new_local(Bridge::new(
+        document.html,
+        args,
+        result.map(|result| call_tool_result(&result)),
+        context,
+    ));
+    let listening = StoredValue::new_local(None);
+    Effect::new(move |_| {
+        let Some(element) = frame.get() else { return };
+        let origin = sandbox_origin.clone();
+        let tool = tool_name.clone();
+        let target = element.clone();
+        let listener = crate::browser::listen_to_frame(&element, &sandbox_origin, move |message: Value| {
+            let effects = bridge.try_update_value(|bridge| bridge.receive(&message)).unwrap_or_default();
+            for effect in effects {
+                run(effect, &target, &origin, &tool, height);
+            }
+        });
+        listening.set_value(listener);
+    });
+    view! {
+        <figure class="mcp-app" class:mcp-app--bordered=bordered data-testid="mcp-app">
+            <iframe
+                node_ref=frame
+                src=src
+                sandbox="allow-scripts allow-same-origin allow-forms"
+                allow=allow
+                title=format!("App of the MCP server \"{server}\"")
+                style=move || format!("height: {}px", height.get())
+            ></iframe>
+            <figcaption>{format!("App of the MCP server \"{server}\"")}</figcaption>
+        </figure>
+    }
+}
+
+/// Does what the bridge asks of the page.
+fn run(
+    effect: BridgeEffect,
+    frame: &leptos::web_sys::HtmlIFrameElement,
+    origin: &str,
+    tool: &str,
+    height: RwSignal<u32>,
+) {
+    match effect {
+        BridgeEffect::Post(message) => crate::browser::post_to_frame(frame, origin, &message),
+        BridgeEffect::Resize(pixels) => height.set(pixels),
+        BridgeEffect::Log(line) => leptos::logging::log!("MCP App ({tool}): {line}"),
+        BridgeEffect::CallTool { id, name, arguments } => {
+            let body = json!({"appTool": tool, "name": name, "arguments": arguments}).to_string();
+            let (frame, origin) = (frame.clone(), origin.to_string());
+            leptos::task::spawn_local(async move {
+                let outcome = crate::browser::request::<Value>("POST", "/apps/call", Some(body)).await;
+                if let BridgeEffect::Post(answer) = Bridge::called(id, outcome) {
+                    crate::browser::post_to_frame(&frame, &origin, &answer);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import { expect, type Frame, type Page, test } from "@playwright/test";
+import { appsPort } from "../playwright.config";
+import { signUpFreshUser } from "./fixtures/accounts";
+import { ChatPage } from "./fixtures/chat_page";
+
+// MCP Apps: the chat server draws a tool's app from its sandbox origin (PALAVER_APPS_ADDR in
+// playwright.config.ts). The app is the extension's own example from npm
+// (@modelcontextprotocol/server-basic-vanillajs, "basic" in end2end/mcp-servers.json): its view
+// shows the time its tool's result carries, and asks its server for the time again.
+const sandboxOrigin = `http://127.0.0.1:${appsPort}`;
+
+/** Sends `prompt` (the mock model calls the tool with an app for it), and waits for the turn to end. */
+async function callTheApp(page: Page, prompt: string): Promise<ChatPage> {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.sendMessage(prompt);
+  await expect(chat.assistantMessages().last()).toHaveText("That is the server's time.");
+  return chat;
+}
+
+/** The app's own frame: the inner frame of the sandbox page. */
+function appFrame(page: Page) {
+  return page.frameLocator('[data-testid="mcp-app"] iframe').frameLocator("#app");
+}
+
+/** The app's document, once its time shows, to run scripts in as the app. */
+async function appDocument(page: Page): Promise<Frame> {
+  await expect(appFrame(page).locator("#server-time")).toHaveText(/^\d{4}-\d\d-\d\dT/);
+  const sandbox = page.frames().find((frame) => frame.url().startsWith(`${sandboxOrigin}/sandbox`));
+  expect(sandbox, "the sandbox page is framed").toBeTruthy();
+  return sandbox!.childFrames()[0];
+}
+
+test("an MCP App is drawn in its sandbox with its tool's result, calls its server, and is drawn again after a reload", async ({
+  page,
+}) => {
+  const chat = await callTheApp(page, "Show the server time through an MCP App");
+  const frame = page.getByTestId("mcp-app").locator("iframe");
+  await expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
+  expect(new URL((await frame.getAttribute("src"))!).origin).toBe(sandboxOrigin);
+  await expect(page.getByTestId("mcp-app")).toContainText('App of the MCP server "basic"');
+
+  // The view shows the time of the call the model made: the stored result.
+  const time = appFrame(page).locator("#server-time");
+  await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT/);
+  const stored = (await time.textContent())!;
+  await page.getByTestId("tool-line").locator("summary").click();
+  await expect(page.getByTestId("tool-line")).toContainText(stored);
+
+  // Its own call goes to its server through Palaver, and its answer comes back to it.
+  const called = page.waitForResponse((response) => response.url().endsWith("/apps/call"));
+  await appFrame(page).getByRole("button", { name: "Get Server Time" }).click();
+  expect((await called).status()).toBe(200);
+  await expect(time).not.toHaveText(stored);
+
+  // A reload draws it again from the stored call.
+  await chat.open(page.url().replace(/^https?:\/\/[^/]+/, ""));
+  await expect(appFrame(page).locator("#server-time")).toHaveText(stored);
+});
+
+test("an MCP App cannot reach the chat's page, cookies or storage, navigate it, or connect where it did not declare", async ({
+  page,
+}) => {
+  await callTheApp(page, "Show the server time in an MCP App, kept apart");
+  const app = await appDocument(page);
+  const chatUrl = page.url();
+  expect(await app.evaluate(() => window.origin)).toBe(sandboxOrigin);
+  // The chat's document is another origin's.
+  expect(
+    await app.evaluate(() => {
+      try {
+        return window.top!.document.title;
+      } catch {
+        return "refused";
+      }
+    }),
+  ).toBe("refused");
+  // The session cookie is HttpOnly, and the chat's storage is its own origin's.
+  expect(await app.evaluate(() => document.cookie)).toBe("");
+  await page.evaluate(() => localStorage.setItem("palaver-probe", "the chat's"));
+  expect(await app.evaluate(() => localStorage.getItem("palaver-probe"))).toBeNull();
+  // The app declared no connections: the sandbox's policy refuses any, the chat's own too.
+  const chatOrigin = new URL(chatUrl).origin;
+  expect(
+    await app.evaluate(async (origin) => {
+      try {
+        await fetch(`${origin}/health`);
+        return "fetched";
+      } catch {
+        return "refused";
+      }
+    }, chatOrigin),
+  ).toBe("refused");
+  // It cannot send the chat elsewhere.
+  await app.evaluate(() => {
+    try {
+      window.top!.location.href = "https://example.com/";
+    } catch {
+      // Refused: the frame may not navigate the page that holds it.
+    }
+  });
+  expect(page.url()).toBe(chatUrl);
+});
+
+test("a message from a window other than the app's frame is ignored", async ({ page }) => {
+  await callTheApp(page, "Show the server time in an MCP App, then forge a message");
+  await appDocument(page);
+  let calls = 0;
+  page.on("request", (request) => {
+    if (request.url().endsWith("/apps/call")) calls += 1;
+  });
+  // The page itself (not the app's frame) posts a call as if it were the app.
+  await page.evaluate(() =>
+    window.postMessage(
+      { jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "get-time", arguments: {} } },
+      window.origin,
+    ),
+  );
+  // A call the app does make is answered: so the forged one, sent first, would have been seen.
+  const called = page.waitForResponse((response) => response.url().endsWith("/apps/call"));
+  await appFrame(page).getByRole("button", { name: "Get Server Time" }).click();
+  await called;
+  expect(calls).toBe(1);
+});
