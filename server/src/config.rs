@@ -434,8 +434,9 @@ impl ServeConfig {
 pub struct Secret(String);
 
 impl ServeConfig {
-    /// Where the MCP Apps sandbox listens and the origin browsers reach it at, when apps are
-    /// drawn: an origin none of Palaver's own pages has (`public_origins`).
+    /// Where the MCP Apps sandbox listens and the origins browsers reach it at (a pattern whose
+    /// `*` each server's apps fill, `AppsSandbox`), when apps are drawn: origins none of
+    /// Palaver's own pages has (`public_origins`).
     pub fn apps_sandbox(
         &self,
         public_origins: &palaver_core::accounts::PublicOrigins,
@@ -446,27 +447,8 @@ impl ServeConfig {
                 None => Ok(None),
             };
         };
-        let origin = match &self.apps_url {
-            Some(url) => {
-                let parsed = url::Url::parse(url).map_err(|err| format!("PALAVER_APPS_URL is not a URL: {err}."))?;
-                if !matches!(parsed.scheme(), "http" | "https") || parsed.host().is_none() {
-                    return Err("PALAVER_APPS_URL must be an http or https origin.".into());
-                }
-                parsed.origin().ascii_serialization()
-            }
-            None if addr.ip().is_loopback() => format!("http://{addr}"),
-            None => {
-                return Err(format!(
-                    "PALAVER_APPS_ADDR {addr} is not a loopback address: set PALAVER_APPS_URL, the origin browsers reach it at."
-                ));
-            }
-        };
-        if public_origins.allows_origin(&origin) {
-            return Err(format!(
-                "The apps' sandbox must be another origin than Palaver's pages, and {origin} is one of them."
-            ));
-        }
-        Ok(Some((addr, origin)))
+        let origins = crate::sandbox::origins(addr, self.apps_url.as_deref(), public_origins)?;
+        Ok(Some((addr, origins)))
     }
 
     /// The key this instance signs the audit chains' heads with.

@@ -28,7 +28,7 @@ const HSTS: &str = "max-age=31536000";
 #[derive(Clone)]
 pub struct SecurityHeaders {
     image_hosts: Arc<[String]>,
-    /// The MCP Apps sandbox's origin, which pages may frame.
+    /// The MCP Apps sandbox's origins (a pattern with `*`), which pages may frame.
     apps_origin: Option<Arc<str>>,
     policy_without_nonce: HeaderValue,
     hsts: bool,
@@ -38,7 +38,7 @@ impl SecurityHeaders {
     pub fn new(state: &AppState) -> Self {
         let image_hosts: Arc<[String]> =
             state.conversations.blocks.as_ref().map(|blocks| blocks.image_hosts.clone()).unwrap_or_default().into();
-        let apps_origin = state.apps.origin.clone();
+        let apps_origin = state.apps.origins.clone();
         SecurityHeaders {
             policy_without_nonce: policy_header(None, &image_hosts, apps_origin.as_deref()),
             image_hosts,

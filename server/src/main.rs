@@ -220,7 +220,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     )?;
     let apps_listener = match &apps_sandbox {
         Some((apps_addr, origin)) => {
-            state.apps = palaver_core::mcp::AppsSandbox { origin: Some(origin.as_str().into()) };
+            state.apps = palaver_core::mcp::AppsSandbox { origins: Some(origin.as_str().into()) };
             let listener = tokio::net::TcpListener::bind(apps_addr)
                 .await
                 .map_err(|err| format!("Cannot listen on {apps_addr} for MCP Apps: {err}"))?;

@@ -7,6 +7,8 @@
 //! HTTP header, built from what the app declared (the specification's restrictive default
 //! otherwise): the app's document inherits it, and only the host's pages may frame it.
 
+use std::net::SocketAddr;
+
 use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -42,7 +44,10 @@ pub fn router(public_origins: PublicOrigins) -> Router {
 }
 
 async fn sandbox_page(State(public_origins): State<PublicOrigins>, Query(framed): Query<Framed>) -> Response {
-    if !public_origins.allows_origin(&framed.host) || framed.host.contains(['"', '<', '\\', ' ']) {
+    // Only an origin exactly as a browser writes it (scheme, host, port), and one of Palaver's:
+    // nothing else reaches the policy or the page.
+    let exact = url::Url::parse(&framed.host).is_ok_and(|url| url.origin().ascii_serialization() == framed.host);
+    if !exact || !public_origins.allows_origin(&framed.host) {
         return (StatusCode::BAD_REQUEST, "The sandbox draws apps for Palaver's own pages only.").into_response();
     }
     let declared = match framed.csp.as_deref().map(serde_json::from_str::<serde_json::Value>).transpose() {
@@ -66,6 +71,42 @@ async fn sandbox_page(State(public_origins): State<PublicOrigins>, Query(framed)
         Ok(policy) => (headers, [(header::CONTENT_SECURITY_POLICY, policy)], page).into_response(),
         Err(_) => (StatusCode::BAD_REQUEST, "The app's csp cannot be sent.").into_response(),
     }
+}
+
+/// The origins browsers reach the sandbox listening on `addr` at: `apps_url` (its host's first
+/// label may be `*`), else `http://*.localhost:<port>` for a loopback address; never one of
+/// Palaver's own (`public_origins`).
+pub fn origins(addr: SocketAddr, apps_url: Option<&str>, public_origins: &PublicOrigins) -> Result<String, String> {
+    let origins = match apps_url {
+        Some(url) => {
+            // The `*` stands for a label: checked with one in its place.
+            let wildcard = url.contains("://*.");
+            let sample = url.replacen("://*.", "://server.", 1);
+            let parsed = url::Url::parse(&sample).map_err(|err| format!("PALAVER_APPS_URL is not a URL: {err}."))?;
+            let origin = parsed.origin().ascii_serialization();
+            if !matches!(parsed.scheme(), "http" | "https") || parsed.host().is_none() || origin.contains('*') {
+                return Err("PALAVER_APPS_URL must be an http or https origin, its host's first label may be *.".into());
+            }
+            match wildcard {
+                true => origin.replacen("://server.", "://*.", 1),
+                false => origin,
+            }
+        }
+        // Every name under localhost is the machine itself, in every browser.
+        None if addr.ip().is_loopback() => format!("http://*.localhost:{}", addr.port()),
+        None => {
+            return Err(format!(
+                "PALAVER_APPS_ADDR {addr} is not a loopback address: set PALAVER_APPS_URL, the origin browsers reach it at."
+            ));
+        }
+    };
+    let sample = origins.replacen('*', "server", 1);
+    if public_origins.allows_origin(&sample) {
+        return Err(format!(
+            "The apps' sandbox must be another origin than Palaver's pages, and {sample} is one of them."
+        ));
+    }
+    Ok(origins)
 }
 
 /// The relay: refuses to run as a page of its own; frames the app in an inner frame of this
@@ -110,3 +151,23 @@ iframe{border:0;width:100%;height:100%;display:block}</style></head>
 })();
 </script></body></html>
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sandbox_origins_are_none_of_palavers_own() {
+        let listen: SocketAddr = "127.0.0.1:3000".parse().unwrap();
+        let local = PublicOrigins::local(listen);
+        let apps: SocketAddr = "127.0.0.1:3001".parse().unwrap();
+        assert_eq!(origins(apps, None, &local).unwrap(), "http://*.localhost:3001");
+        let behind = origins(apps, Some("https://*.apps.example.com"), &local).unwrap();
+        assert_eq!(behind, "https://*.apps.example.com");
+        assert_eq!(origins(apps, Some("https://apps.example.com/x"), &local).unwrap(), "https://apps.example.com");
+        assert!(origins("0.0.0.0:3001".parse().unwrap(), None, &local).is_err(), "a public address names its origin");
+        assert!(origins(apps, Some("http://127.0.0.1:3000"), &local).is_err(), "Palaver's own origin");
+        assert!(origins(apps, Some("ftp://apps.example.com"), &local).is_err());
+        assert!(origins(apps, Some("https://a.*.example.com"), &local).is_err());
+    }
+}

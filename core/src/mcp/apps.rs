@@ -6,7 +6,7 @@
 //! draws the view in a sandbox on Palaver's second origin (`server::sandbox`).
 
 use base64::Engine;
-use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams, ResourceContents};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, ReadResourceRequestParams, ResourceContents};
 use serde_json::Value;
 
 use super::McpHub;
@@ -20,11 +20,32 @@ const VIEW_MAX_BYTES: usize = 5 * 1024 * 1024;
 /// The most origins of one kind a view may declare.
 const DOMAINS_MAX: usize = 32;
 
-/// Where MCP Apps are drawn: the origin of their sandbox (served by `server::sandbox`, never
-/// one of Palaver's own pages), when they are drawn at all.
+/// Where MCP Apps are drawn, when they are drawn at all: the origins of their sandbox (served
+/// by `server::sandbox`, never one of Palaver's own pages), written with `*` for the first label
+/// of the host (`http://*.localhost:3001`), which each MCP server's apps fill with a name of
+/// their own. Each server's apps then have an origin of their own: one server's app cannot
+/// reach into another's frame, storage or calls. (A pattern without `*` puts every server's
+/// apps on one origin.)
 #[derive(Clone, Debug, Default)]
 pub struct AppsSandbox {
-    pub origin: Option<std::sync::Arc<str>>,
+    pub origins: Option<std::sync::Arc<str>>,
+}
+
+impl AppsSandbox {
+    /// The origin `server`'s apps are drawn from.
+    pub fn origin_for(&self, server: &str) -> Option<String> {
+        Some(self.origins.as_deref()?.replacen('*', &origin_label(server), 1))
+    }
+}
+
+/// A host label for `server`: its name as letters, digits and dashes, and a hash of the whole
+/// name, so two names that read alike get labels of their own.
+fn origin_label(server: &str) -> String {
+    let readable: String =
+        server.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).take(40).collect();
+    // FNV-1a: stable from one build to the next, so an app keeps its origin (and its storage).
+    let hash = server.bytes().fold(0x811c_9dc5_u32, |hash, byte| (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193));
+    format!("{}-{hash:08x}", readable.trim_matches('-'))
 }
 
 /// Why an app cannot be drawn or called, in words a person reads.
@@ -128,13 +149,28 @@ impl McpHub {
                 call.name
             )));
         }
+        let failed = |why: String| AppProblem::CallFailed { server: server.clone(), why };
+        // One call at a time on a server, as the model's: a question the server asks while it
+        // runs has no one to ask, and is declined.
+        let mut slot = called.begin_call().await.map_err(failed)?;
         let peer = called.peer().ok_or_else(|| AppProblem::NotConnected(server.clone()))?;
         let params = CallToolRequestParams::new(call.name.clone()).with_arguments(call.arguments.clone());
-        let result = peer
-            .call_tool(params)
+        // A call that ends without its answer (past its time) may still be at work: the slot,
+        // left unfinished, has the server restarted before the next call.
+        let reply = tokio::time::timeout(called.timeout(), peer.call_tool_once(params))
             .await
-            .map_err(|err| AppProblem::CallFailed { server: server.clone(), why: err.to_string() })?;
-        serde_json::to_value(result).map_err(|err| AppProblem::CallFailed { server, why: err.to_string() })
+            .map_err(|_elapsed| failed(format!("it did not answer within {} s", called.timeout().as_secs())))?;
+        slot.finish();
+        let reply = reply.map_err(|err| failed(err.to_string()))?;
+        let result = match reply {
+            CallToolResponse::Complete(result) => result,
+            CallToolResponse::Task(created) => {
+                called.abandon_task(created.task.task_id);
+                return Err(failed("it ran the call as a task, which Palaver does not follow for an app yet".into()));
+            }
+            _ => return Err(failed("it needs the person's input, which Palaver cannot ask for an app yet".into())),
+        };
+        serde_json::to_value(result).map_err(|err| failed(err.to_string()))
     }
 }
 
@@ -160,8 +196,8 @@ pub fn declared_csp(csp: &Value) -> AppCsp {
 
 /// Whether a declared origin is one a policy can hold as it is: `https://host[:port]` or
 /// `wss://…` (a `*.` wildcard first in the host allowed), and nothing (a `;`, a space, a quote,
-/// a path) that would add to the policy. Plain http is refused: an app on a loopback origin
-/// could reach the servers on the machine Palaver runs on.
+/// a path) that would add to the policy. Plain http is refused: what an app fetches over it can
+/// be read or changed on the way, and the app's page is the person's.
 fn is_plain_origin(origin: &str) -> bool {
     let Some((scheme, rest)) = origin.split_once("://") else { return false };
     let host = rest.strip_prefix("*.").unwrap_or(rest);
@@ -224,6 +260,19 @@ mod tests {
         ] {
             assert!(!is_plain_origin(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn each_server_draws_its_apps_from_an_origin_of_its_own() {
+        let apps = AppsSandbox { origins: Some("http://*.localhost:3001".into()) };
+        let desk = apps.origin_for("desk").unwrap();
+        assert!(desk.starts_with("http://desk-") && desk.ends_with(".localhost:3001"), "{desk}");
+        assert_ne!(apps.origin_for("Desk"), Some(desk.clone()));
+        assert_ne!(apps.origin_for("de_sk"), apps.origin_for("de-sk"));
+        assert_eq!(apps.origin_for("desk"), Some(desk), "the same each time");
+        let label = origin_label("--Ünïcode server--");
+        assert!(label.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{label}");
+        assert_eq!(AppsSandbox::default().origin_for("desk"), None);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use super::config::{ApprovalRule, GrantRule};
-use super::server::ServerLink;
+use super::server::{CallSlot, ServerLink};
 use super::ui_meta::{self, Audience};
 use crate::llm::ContentPart;
 use crate::turn::tools::input::{InputAnswers, InputRequired, MAX_INPUT_ROUNDS};
@@ -104,6 +104,27 @@ impl McpTool {
         self.link.peer()
     }
 
+    /// Takes the server for a call that asks the person nothing (an app's).
+    pub async fn begin_call(&self) -> Result<CallSlot, String> {
+        self.link.begin_call(None).await
+    }
+
+    /// How long a call on the tool's server may take.
+    pub fn timeout(&self) -> Duration {
+        self.link.config.timeout
+    }
+
+    /// Cancels a task nobody will follow, on the tool's server.
+    pub fn abandon_task(&self, task_id: String) {
+        match self.link.peer() {
+            Some(peer) => cancel_task_later(peer, task_id),
+            None => tracing::warn!(
+                server = self.link.config.name,
+                "a task left unanswered could not be cancelled: the server is not connected"
+            ),
+        }
+    }
+
     /// Whether a call waits for the user's approval, by the server's rule.
     pub fn needs_approval(&self) -> bool {
         match self.link.config.approval {
@@ -183,13 +204,8 @@ impl HostTool for McpTool {
     }
 
     fn abandon(&self, input: &InputRequired) {
-        let Some(task_id) = &input.task_id else { return };
-        match self.link.peer() {
-            Some(peer) => cancel_task_later(peer, task_id.clone()),
-            None => tracing::warn!(
-                server = self.link.config.name,
-                "a task left unanswered could not be cancelled: the server is not connected"
-            ),
+        if let Some(task_id) = &input.task_id {
+            self.abandon_task(task_id.clone());
         }
     }
 

@@ -18,6 +18,8 @@ pub struct DraftClock {
     /// The task a running call follows (its MCP server runs it as one), and the one last stored.
     task: Option<HeldCall>,
     written_task: Option<HeldCall>,
+    /// The task ended since the draft last stored it.
+    task_ended: bool,
     behind: bool,
     /// A sweeper saved the draft (it took the turn for dead): no more drafts are written, and
     /// the turn's save replaces what it stored, or says the reply was cut off.
@@ -68,9 +70,16 @@ impl DraftClock {
     /// A call follows `task` now (or no task any more): stored with the next draft.
     pub fn follow(&mut self, task: Option<HeldCall>) {
         if self.task != task {
+            self.task_ended |= task.is_none();
             self.task = task;
             self.changed();
         }
+    }
+
+    /// Whether a task ended since this was last asked (it is asked once the call's result row
+    /// is in the turn's rows).
+    pub fn take_task_ended(&mut self) -> bool {
+        std::mem::take(&mut self.task_ended)
     }
 
     /// The task a running call follows.

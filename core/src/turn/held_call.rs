@@ -129,6 +129,7 @@ impl Turn {
             ToolReply::Done(output) => {
                 self.output.new_rows.push(result_row(&call, output.result.clone()));
                 self.transcript.messages.push(output.message(&call.id, &call.name));
+                self.write_draft_after_task().await;
                 None
             }
             ToolReply::NeedsInput(input) => {

@@ -356,11 +356,14 @@ impl Turn {
                 };
             }
         };
+        self.output.new_rows.push(result_row(call, output.result.clone()));
+        self.transcript.messages.push(output.message(&call.id, &call.name));
+        self.write_draft_after_task().await;
+        // A new message came while the tool's question waited, or a sweeper took the turn over
+        // (`follow_on`): the turn ends unsaved.
         if self.lifecycle.superseded {
             return Ran::Superseded;
         }
-        self.output.new_rows.push(result_row(call, output.result.clone()));
-        self.transcript.messages.push(output.message(&call.id, &call.name));
         Ran::Done
     }
 

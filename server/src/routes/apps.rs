@@ -25,7 +25,7 @@ pub async fn tools(
     State(apps): State<AppsSandbox>,
     Authenticated(_caller): Authenticated,
 ) -> Json<AppTools> {
-    let tools = if apps.origin.is_some() { mcp.app_tools() } else { Vec::new() };
+    let tools = if apps.origins.is_some() { mcp.app_tools() } else { Vec::new() };
     Json(AppTools { tools })
 }
 
@@ -51,11 +51,12 @@ pub async fn view(
     Authenticated(_caller): Authenticated,
     Query(ViewOf { tool }): Query<ViewOf>,
 ) -> Result<Json<AppView>, Problem> {
-    let Some(origin) = apps.origin else {
+    if apps.origins.is_none() {
         return Err(Problem::new(StatusCode::NOT_FOUND, "MCP Apps are not drawn here: PALAVER_APPS_ADDR is not set."));
-    };
+    }
     let document = mcp.app_document(&tool).await.map_err(app_problem)?;
-    Ok(Json(AppView { document, sandbox_origin: origin.to_string() }))
+    let sandbox_origin = apps.origin_for(&document.server).unwrap_or_default();
+    Ok(Json(AppView { document, sandbox_origin }))
 }
 
 /// `POST /apps/call`: an app's `tools/call`, answered with the server's `CallToolResult`.

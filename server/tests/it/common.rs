@@ -92,7 +92,7 @@ impl TestApp {
     /// A fresh app whose turns offer these MCP servers' tools, and whose chat draws their apps
     /// from the sandbox at `apps_origin`.
     pub async fn with_mcp_apps(script: &str, mcp: palaver_core::mcp::McpHub, apps_origin: &str) -> Self {
-        let apps = palaver_core::mcp::AppsSandbox { origin: Some(apps_origin.into()) };
+        let apps = palaver_core::mcp::AppsSandbox { origins: Some(apps_origin.into()) };
         Self::build(Some(script), test_auth(), Extras { mcp, apps, ..Extras::default() }).await
     }
 

@@ -47,6 +47,15 @@ impl Turn {
         }
     }
 
+    /// A call that followed a task has its result row: the draft is stored at once, so that
+    /// once the step goes past the call, a restart never follows the task again (and never runs
+    /// the step's later calls twice).
+    pub(super) async fn write_draft_after_task(&mut self) {
+        if self.lifecycle.draft.take_task_ended() {
+            self.write_draft("").await;
+        }
+    }
+
     /// Stores the draft now, `streaming` (the text of the step that runs) after the reply so far.
     pub(super) async fn write_draft(&mut self, streaming: &str) {
         if self.lifecycle.draft.is_taken() {
@@ -74,7 +83,15 @@ impl Turn {
             // A sweeper took this turn for dead (its lease lapsed) and saved the draft: the turn
             // goes on, and its save replaces what the sweeper stored or says it was cut off. (Or
             // the conversation is gone: its save stores nothing either.)
-            Ok(false) => self.lifecycle.draft.mark_taken(),
+            Ok(false) => {
+                self.lifecycle.draft.mark_taken();
+                // A sweeper that found a task in the draft started a turn in this one's place,
+                // which follows the task on: this one stops, unsaved.
+                if store::taken_over(&self.runner.pool, &self.ids.turn_id).await.unwrap_or(false) {
+                    tracing::warn!(history = self.ids.history_id, "a turn taken for dead goes on in another's place");
+                    self.lifecycle.superseded = true;
+                }
+            }
             // A draft not stored is only a loss if the process dies too: the turn goes on.
             Err(err) => tracing::warn!(?err, history = self.ids.history_id, "a running turn's draft was not stored"),
         }
