@@ -132,3 +132,37 @@ test("a message from a window other than the app's frame is ignored", async ({ p
   await called;
   expect(calls).toBe(1);
 });
+
+test("the page's theme reaches a drawn app, and a link the app opens is the person's choice", async ({ page }) => {
+  await callTheApp(page, "Show the server time in an MCP App, then switch the theme");
+  await appDocument(page);
+  // The example applies the host's theme to its own page.
+  const toggle = page.getByTestId("theme-toggle");
+  const appRoot = appFrame(page).locator("html");
+  await toggle.click();
+  await expect(toggle).toHaveText("Theme: light");
+  await expect(appRoot).toHaveAttribute("data-theme", "light");
+  await toggle.click();
+  await expect(toggle).toHaveText("Theme: dark");
+  await expect(appRoot).toHaveAttribute("data-theme", "dark");
+
+  // The person is asked first, with the whole address and the host it opens; declined, nothing opens.
+  let opened = 0;
+  page.context().on("page", () => (opened += 1));
+  let asked = "";
+  page.once("dialog", (dialog) => {
+    asked = dialog.message();
+    void dialog.dismiss();
+  });
+  await appFrame(page).getByRole("button", { name: "Open Link" }).click();
+  await expect.poll(() => asked).toContain('The app of the MCP server "basic" wants to open this link in a new tab:');
+  expect(asked).toContain("https://modelcontextprotocol.io/");
+  expect(asked).toContain("The link opens modelcontextprotocol.io.");
+  // Accepted, it opens in a new tab.
+  await page.context().route("https://modelcontextprotocol.io/**", (route) => route.fulfill({ body: "MCP" }));
+  page.once("dialog", (dialog) => void dialog.accept());
+  const tab = page.context().waitForEvent("page");
+  await appFrame(page).getByRole("button", { name: "Open Link" }).click();
+  await (await tab).waitForURL("https://modelcontextprotocol.io/");
+  expect(opened).toBe(1);
+});

@@ -286,3 +286,19 @@ pub fn page_theme() -> &'static str {
 pub fn page_locale() -> String {
     String::new()
 }
+
+/// The server watches no theme (`app_frame` in the browser).
+pub struct ThemeWatch;
+
+pub fn watch_theme(_on_change: impl Fn(&'static str) + 'static) -> Option<ThemeWatch> {
+    None
+}
+
+/// `false`.
+pub fn confirm(_question: &str) -> bool {
+    false
+}
+
+pub fn url_host(_url: &str) -> Option<String> {
+    None
+}

@@ -29,14 +29,17 @@ pub use chosen::{
     scroll_top, send_prompt, set_root_attribute, set_title, show_load_error, show_modal, shows_end, shows_start, sleep,
     store, stored, time_zone, upload_files, utc_offset_minutes,
 };
+/// MCP Apps: the sandbox page's address, its frame's messages, what the app is told of the page.
+pub use chosen::{
+    confirm, listen_to_frame, page_locale, page_theme, post_to_frame, sandbox_page, url_component, url_host,
+    watch_theme,
+};
 /// Web Push: the worker, the permission, this device's subscription, the page's visibility.
 pub use chosen::{
     device_name_guess, new_tab_id, on_visibility_change, page_visible, push_supported, subscribe_push,
     this_push_endpoint, unsubscribe_push,
 };
 pub(crate) use chosen::{lazy_page, lazy_view};
-/// MCP Apps: the sandbox page's address, its frame's messages, what the app is told of the page.
-pub use chosen::{listen_to_frame, page_locale, page_theme, post_to_frame, sandbox_page, url_component};
 
 use palaver_wire::error::FieldError;
 

@@ -92,3 +92,39 @@ pub fn page_theme() -> &'static str {
 pub fn page_locale() -> String {
     web_sys::window().and_then(|window| window.navigator().language()).unwrap_or_default()
 }
+
+/// Watches the page's theme while it is held; dropped, it stops.
+pub struct ThemeWatch {
+    observer: web_sys::MutationObserver,
+    _on_change: Closure<dyn Fn(js_sys::Array, web_sys::MutationObserver)>,
+}
+
+impl Drop for ThemeWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// Calls `on_change` with the page's theme each time the person pins another (or goes back to
+/// the system's).
+pub fn watch_theme(on_change: impl Fn(&'static str) + 'static) -> Option<ThemeWatch> {
+    let on_change =
+        Closure::<dyn Fn(js_sys::Array, web_sys::MutationObserver)>::new(move |_, _| on_change(page_theme()));
+    let observer = web_sys::MutationObserver::new(on_change.as_ref().unchecked_ref()).ok()?;
+    let options = web_sys::MutationObserverInit::new();
+    options.set_attributes(true);
+    options.set_attribute_filter(&js_sys::Array::of1(&"data-theme".into()));
+    let root = web_sys::window()?.document()?.document_element()?;
+    observer.observe_with_options(&root, &options).ok()?;
+    Some(ThemeWatch { observer, _on_change: on_change })
+}
+
+/// Asks the person `question` (the browser's own dialog); whether they said yes.
+pub fn confirm(question: &str) -> bool {
+    web_sys::window().and_then(|window| window.confirm_with_message(question).ok()).unwrap_or(false)
+}
+
+/// The host `url` opens, as the browser reads it (punycode for a name in another alphabet).
+pub fn url_host(url: &str) -> Option<String> {
+    web_sys::Url::new(url).ok().map(|url| url.hostname()).filter(|host| !host.is_empty())
+}

@@ -2,9 +2,10 @@
 //! 2026-01-26): JSON-RPC over `postMessage`, relayed by the sandbox. What Palaver answers each
 //! message of the view, and when it sends the tool's input and result: the HTML once the sandbox
 //! is ready; `ui/initialize` with Palaver's capabilities and context; then, once the view says it
-//! is initialized (never before), the tool's input and its result. The view may call its
-//! server's tools (the page sends them on, `/apps/call`), report its size and log. Pure: the
-//! page posts what it says and runs what it asks (`super::McpApp`).
+//! is initialized (never before), the tool's input and its result, and what changes of the page
+//! (its theme). The view may call its server's tools (the page sends them on, `/apps/call`),
+//! ask to open a link (the person confirms it), report its size and log. Pure: the page posts
+//! what it says and runs what it asks (`super::McpApp`).
 
 use serde_json::{Map, Value, json};
 
@@ -27,6 +28,9 @@ pub enum Effect {
     CallTool { id: Value, name: String, arguments: Map<String, Value> },
     /// Draw the view this many pixels tall.
     Resize(u32),
+    /// Ask the person whether to open `url` (an http or https address) in a new tab, then
+    /// answer the request `id` (`Bridge::link_opened`).
+    OpenLink { id: Value, url: String },
     /// The view logged this (kept in the browser's console).
     Log(String),
 }
@@ -76,6 +80,12 @@ impl Bridge {
                     "tools/call needs a tool's name and an object of arguments.",
                 ))],
             },
+            "ui/open-link" => match params.get("url").and_then(Value::as_str) {
+                Some(url) if url.starts_with("https://") || url.starts_with("http://") => {
+                    vec![Effect::OpenLink { id, url: url.to_string() }]
+                }
+                _ => vec![Effect::Post(error(id, INVALID_PARAMS, "ui/open-link needs an http or https url."))],
+            },
             _ => vec![Effect::Post(error(id, METHOD_NOT_FOUND, &format!("Palaver does not offer {method} to apps.")))],
         }
     }
@@ -109,11 +119,31 @@ impl Bridge {
         }
     }
 
+    /// The page changed what the view was told (`change`, such as its theme): the view hears it
+    /// once it is initialized, and is told it in its context before.
+    pub fn context_changed(&mut self, change: Map<String, Value>) -> Vec<Effect> {
+        if let Value::Object(context) = &mut self.context {
+            context.extend(change.clone());
+        }
+        match self.initialized {
+            true => vec![Effect::Post(notification("ui/notifications/host-context-changed", Value::Object(change)))],
+            false => Vec::new(),
+        }
+    }
+
+    /// The answer to the view's `ui/open-link` `id`: opened, or the person said no.
+    pub fn link_opened(id: Value, opened: bool) -> Effect {
+        Effect::Post(match opened {
+            true => response(id, json!({})),
+            false => error(id, REFUSED, "The person chose not to open the link."),
+        })
+    }
+
     fn initialize_result(&self) -> Value {
         json!({
             "protocolVersion": PROTOCOL_VERSION,
             "hostInfo": {"name": "Palaver", "version": env!("CARGO_PKG_VERSION")},
-            "hostCapabilities": {"serverTools": {}, "logging": {}},
+            "hostCapabilities": {"serverTools": {}, "logging": {}, "openLinks": {}},
             "hostContext": self.context,
         })
     }
@@ -207,7 +237,14 @@ mod tests {
         assert_eq!(posted(&bad)[0]["error"]["code"], INVALID_PARAMS);
         let open = bridge
             .receive(&json!({"jsonrpc": "2.0", "id": 5, "method": "ui/open-link", "params": {"url": "https://x"}}));
-        assert_eq!(posted(&open)[0]["error"]["code"], METHOD_NOT_FOUND);
+        assert_eq!(open, [Effect::OpenLink { id: json!(5), url: "https://x".into() }]);
+        let script = bridge.receive(&json!({"jsonrpc": "2.0", "id": 6, "method": "ui/open-link",
+            "params": {"url": "javascript:alert(1)"}}));
+        assert_eq!(posted(&script)[0]["error"]["code"], INVALID_PARAMS);
+        let unknown = bridge.receive(&json!({"jsonrpc": "2.0", "id": 7, "method": "ui/message", "params": {}}));
+        assert_eq!(posted(&unknown)[0]["error"]["code"], METHOD_NOT_FOUND);
+        let declined = Bridge::called(json!(5), Err("The person chose not to open the link.".into()));
+        assert_eq!(Bridge::link_opened(json!(5), false), declined);
         assert_eq!(
             bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/size-changed",
             "params": {"width": 300, "height": 240.2}})),
@@ -226,6 +263,19 @@ mod tests {
         // A response of the view's, or anything not JSON-RPC, asks nothing of the page.
         assert!(bridge.receive(&json!({"jsonrpc": "2.0", "id": "t", "result": {}})).is_empty());
         assert!(bridge.receive(&json!("hello")).is_empty());
+    }
+
+    #[test]
+    fn a_theme_change_reaches_an_initialized_view_and_a_later_one_in_its_context() {
+        let mut bridge = bridge(None);
+        let light = json!({"theme": "light"}).as_object().cloned().unwrap();
+        assert!(bridge.context_changed(light).is_empty(), "not before the view is initialized");
+        let init = bridge.receive(&json!({"jsonrpc": "2.0", "id": 1, "method": "ui/initialize", "params": {}}));
+        assert_eq!(posted(&init)[0]["result"]["hostContext"]["theme"], "light");
+        bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        let changed = bridge.context_changed(json!({"theme": "dark"}).as_object().cloned().unwrap());
+        assert_eq!(posted(&changed)[0]["method"], "ui/notifications/host-context-changed");
+        assert_eq!(posted(&changed)[0]["params"], json!({"theme": "dark"}));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use bridge::{Bridge, Effect as BridgeEffect, MAX_HEIGHT, call_tool_result};
 use palaver_wire::apps::{AppTools, AppView};
+use palaver_wire::conversation::model::link_host_line;
 
 /// The tools with an app, once read.
 #[derive(Clone, Copy)]
@@ -96,18 +97,30 @@ fn SandboxedApp(app: AppView, tool_name: String, args: Value, result: Option<Val
         context,
     ));
     let listening = StoredValue::new_local(None);
+    let watching = StoredValue::new_local(None);
+    let app_server = server.clone();
     Effect::new(move |_| {
         let Some(element) = frame.get() else { return };
-        let origin = sandbox_origin.clone();
-        let tool = tool_name.clone();
-        let target = element.clone();
+        let page = AppPage {
+            frame: element.clone(),
+            origin: sandbox_origin.clone(),
+            tool: tool_name.clone(),
+            server: app_server.clone(),
+            height,
+        };
+        let on_theme = page.clone();
         let listener = crate::browser::listen_to_frame(&element, &sandbox_origin, move |message: Value| {
             let effects = bridge.try_update_value(|bridge| bridge.receive(&message)).unwrap_or_default();
-            for effect in effects {
-                run(effect, &target, &origin, &tool, height);
-            }
+            effects.into_iter().for_each(|effect| page.run(effect));
         });
         listening.set_value(listener);
+        // A theme the person picks reaches the view (the page's own toggle).
+        let watch = crate::browser::watch_theme(move |theme| {
+            let change = json!({"theme": theme}).as_object().cloned().unwrap_or_default();
+            let effects = bridge.try_update_value(|bridge| bridge.context_changed(change)).unwrap_or_default();
+            effects.into_iter().for_each(|effect| on_theme.run(effect));
+        });
+        watching.set_value(watch);
     });
     view! {
         <figure class="mcp-app" class:mcp-app--bordered=bordered data-testid="mcp-app">
@@ -124,27 +137,61 @@ fn SandboxedApp(app: AppView, tool_name: String, args: Value, result: Option<Val
     }
 }
 
-/// Does what the bridge asks of the page.
-fn run(
-    effect: BridgeEffect,
-    frame: &leptos::web_sys::HtmlIFrameElement,
-    origin: &str,
-    tool: &str,
+/// The page's side of one drawn app: where its messages go, and what it shows.
+#[derive(Clone)]
+struct AppPage {
+    frame: leptos::web_sys::HtmlIFrameElement,
+    origin: String,
+    /// The tool whose app it is (model-facing name): its calls go to that tool's server.
+    tool: String,
+    server: String,
     height: RwSignal<u32>,
-) {
-    match effect {
-        BridgeEffect::Post(message) => crate::browser::post_to_frame(frame, origin, &message),
-        BridgeEffect::Resize(pixels) => height.set(pixels),
-        BridgeEffect::Log(line) => leptos::logging::log!("MCP App ({tool}): {line}"),
-        BridgeEffect::CallTool { id, name, arguments } => {
-            let body = json!({"appTool": tool, "name": name, "arguments": arguments}).to_string();
-            let (frame, origin) = (frame.clone(), origin.to_string());
-            leptos::task::spawn_local(async move {
-                let outcome = crate::browser::request::<Value>("POST", "/apps/call", Some(body)).await;
-                if let BridgeEffect::Post(answer) = Bridge::called(id, outcome) {
-                    crate::browser::post_to_frame(&frame, &origin, &answer);
+}
+
+impl AppPage {
+    /// Does what the bridge asks of the page.
+    fn run(&self, effect: BridgeEffect) {
+        match effect {
+            BridgeEffect::Post(message) => self.post(&message),
+            BridgeEffect::Resize(pixels) => self.height.set(pixels),
+            BridgeEffect::Log(line) => leptos::logging::log!("MCP App ({}): {line}", self.tool),
+            BridgeEffect::OpenLink { id, url } => {
+                let opened = crate::browser::confirm(&link_question(&self.server, &url));
+                if opened {
+                    crate::browser::open_link(&url);
                 }
-            });
+                if let BridgeEffect::Post(answer) = Bridge::link_opened(id, opened) {
+                    self.post(&answer);
+                }
+            }
+            BridgeEffect::CallTool { id, name, arguments } => {
+                let body = json!({"appTool": self.tool, "name": name, "arguments": arguments}).to_string();
+                let page = self.clone();
+                leptos::task::spawn_local(async move {
+                    let outcome = crate::browser::request::<Value>("POST", "/apps/call", Some(body)).await;
+                    if let BridgeEffect::Post(answer) = Bridge::called(id, outcome) {
+                        page.post(&answer);
+                    }
+                });
+            }
         }
     }
+
+    fn post(&self, message: &Value) {
+        crate::browser::post_to_frame(&self.frame, &self.origin, message);
+    }
+}
+
+/// What the person is asked before an app opens a link: whose app asks, the whole address, and
+/// the host it opens (as a URL elicitation's card names it), with a warning when that host's
+/// name is written in another alphabet (punycode), as look-alike names are.
+fn link_question(server: &str, url: &str) -> String {
+    let host = crate::browser::url_host(url).unwrap_or_default();
+    let look_alike = host.split('.').any(|label| label.starts_with("xn--"));
+    let warning =
+        if look_alike { "\n\nIts name is written in another alphabet: check it is the site you expect." } else { "" };
+    format!(
+        "The app of the MCP server \"{server}\" wants to open this link in a new tab:\n\n{url}{}{warning}",
+        link_host_line(&host)
+    )
 }
