@@ -11,9 +11,9 @@ use crate::conversation::is_host_name;
 
 /// The policy for a response; a page passes the nonce its inline scripts carry. `image_hosts`
 /// are this server's (`PALAVER_IMAGE_HOSTS`); anything in it that is not a host name is left out.
-/// `apps_origin`: the MCP Apps sandbox's, an origin checked when the settings were read.
-pub fn content_security_policy(nonce: Option<&str>, image_hosts: &[String], apps_origin: Option<&str>) -> String {
-    let apps = apps_origin.map(|origin| format!(" {origin}")).unwrap_or_default();
+/// `apps_origins`: the MCP Apps sandbox's (a pattern with `*`), checked when the settings were read.
+pub fn content_security_policy(nonce: Option<&str>, image_hosts: &[String], apps_origins: Option<&str>) -> String {
+    let apps = apps_origins.map(|origin| format!(" {origin}")).unwrap_or_default();
     let page_script = nonce.map(|nonce| format!(" 'nonce-{nonce}'")).unwrap_or_default();
     let image_hosts: String =
         image_hosts.iter().filter(|host| is_host_name(host)).map(|host| format!(" https://{host}:*")).collect();

@@ -29,7 +29,7 @@ const HSTS: &str = "max-age=31536000";
 pub struct SecurityHeaders {
     image_hosts: Arc<[String]>,
     /// The MCP Apps sandbox's origins (a pattern with `*`), which pages may frame.
-    apps_origin: Option<Arc<str>>,
+    apps_origins: Option<Arc<str>>,
     policy_without_nonce: HeaderValue,
     hsts: bool,
 }
@@ -38,19 +38,19 @@ impl SecurityHeaders {
     pub fn new(state: &AppState) -> Self {
         let image_hosts: Arc<[String]> =
             state.conversations.blocks.as_ref().map(|blocks| blocks.image_hosts.clone()).unwrap_or_default().into();
-        let apps_origin = state.apps.origins.clone();
+        let apps_origins = state.apps.origins.clone();
         SecurityHeaders {
-            policy_without_nonce: policy_header(None, &image_hosts, apps_origin.as_deref()),
+            policy_without_nonce: policy_header(None, &image_hosts, apps_origins.as_deref()),
             image_hosts,
-            apps_origin,
+            apps_origins,
             hsts: state.accounts.settings.public_origins.uses_https(),
         }
     }
 }
 
 /// The policy as a header value: it holds only ASCII (the policy writes host names only).
-fn policy_header(nonce: Option<&str>, image_hosts: &[String], apps_origin: Option<&str>) -> HeaderValue {
-    HeaderValue::from_str(&content_security_policy(nonce, image_hosts, apps_origin)).expect("the policy is ASCII")
+fn policy_header(nonce: Option<&str>, image_hosts: &[String], apps_origins: Option<&str>) -> HeaderValue {
+    HeaderValue::from_str(&content_security_policy(nonce, image_hosts, apps_origins)).expect("the policy is ASCII")
 }
 
 /// Sets the headers; a response that sets its own policy (the html block frame) or referrer
@@ -66,7 +66,7 @@ pub async fn security_headers(State(settings): State<SecurityHeaders>, mut reque
     let headers = response.headers_mut();
     if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
         let policy = if is_html(headers) {
-            policy_header(Some(&nonce), &settings.image_hosts, settings.apps_origin.as_deref())
+            policy_header(Some(&nonce), &settings.image_hosts, settings.apps_origins.as_deref())
         } else {
             settings.policy_without_nonce.clone()
         };

@@ -219,12 +219,12 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         config.reach()?,
     )?;
     let apps_listener = match &apps_sandbox {
-        Some((apps_addr, origin)) => {
-            state.apps = palaver_core::mcp::AppsSandbox { origins: Some(origin.as_str().into()) };
+        Some((apps_addr, origins)) => {
+            state.apps = palaver_core::mcp::AppsSandbox { origins: Some(origins.as_str().into()) };
             let listener = tokio::net::TcpListener::bind(apps_addr)
                 .await
                 .map_err(|err| format!("Cannot listen on {apps_addr} for MCP Apps: {err}"))?;
-            tracing::info!(origin, "MCP Apps are drawn from http://{apps_addr}");
+            tracing::info!(origins, "MCP Apps are drawn from http://{apps_addr}");
             Some(listener)
         }
         None => None,

@@ -70,7 +70,7 @@ pub enum AppProblem {
 impl McpHub {
     /// The tool by its model-facing name, whether or not the model is offered it.
     fn any_tool(&self, name: &str) -> Result<McpTool, AppProblem> {
-        self.mcp_tools().find(|tool| tool.name_is(name)).ok_or_else(|| AppProblem::NoSuchTool(name.to_string()))
+        self.mcp_tools().find(|tool| tool.name() == name).ok_or_else(|| AppProblem::NoSuchTool(name.to_string()))
     }
 
     /// The tools of the servers connected now that link an app, by their model-facing names.

@@ -92,10 +92,6 @@ impl McpTool {
         ui_meta::app_uri(&self.tool)
     }
 
-    pub fn name_is(&self, name: &str) -> bool {
-        self.name == name
-    }
-
     pub fn server_name(&self) -> &str {
         &self.link.config.name
     }

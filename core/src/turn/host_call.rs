@@ -65,10 +65,13 @@ impl Turn {
                     while let Ok(news) = told.try_recv() {
                         self.take_news(call, tool.server(), news).await;
                     }
-                    self.lifecycle.draft.follow(None);
                     break match reply {
                         Ok(ToolReply::Done(output)) => output,
-                        Ok(needs @ ToolReply::NeedsInput(_)) => return needs,
+                        Ok(needs @ ToolReply::NeedsInput(_)) => {
+                            // A task that needs input waits with the ask, not with the draft.
+                            self.lifecycle.draft.follow(None);
+                            return needs;
+                        }
                         Err(message) => json!({"error": message}).into(),
                     };
                 }
@@ -87,6 +90,7 @@ impl Turn {
                 }
             }
         };
+        // However the call ended, no task of it is followed any more.
         self.lifecycle.draft.follow(None);
         self.emit_tool_result(&call.id, &call.name, output.result.clone()).await;
         ToolReply::Done(output)

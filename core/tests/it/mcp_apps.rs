@@ -6,6 +6,7 @@
 
 use serde_json::{Map, json};
 
+use crate::mcp_input::desk_entry;
 use crate::mcp_servers::{connected_hub, servers_folder};
 use palaver_core::mcp::{AppProblem, McpHub};
 use palaver_core::turn::tools::ToolSource;
@@ -18,14 +19,10 @@ fn example(package: &str) -> serde_json::Value {
 }
 
 async fn hub() -> McpHub {
-    let mcp = servers_folder().join("../..");
-    let python = mcp.join(".venv/bin/python").display().to_string();
-    let desk =
-        json!({"command": python, "args": [mcp.join("input_server.py").display().to_string()], "approval": "never"});
     connected_hub(json!({
         "basic": example("server-basic-vanillajs"),
         "monitor": example("server-system-monitor"),
-        "desk": desk,
+        "desk": desk_entry("never"),
     }))
     .await
 }
@@ -80,11 +77,7 @@ async fn a_tools_app_is_read_from_its_server_and_its_calls_stay_on_that_server()
 
 #[tokio::test]
 async fn an_apps_call_of_a_tool_that_needs_approval_is_refused_until_palaver_can_ask() {
-    let mcp = servers_folder().join("../..");
-    let python = mcp.join(".venv/bin/python").display().to_string();
-    let desk =
-        json!({"command": python, "args": [mcp.join("input_server.py").display().to_string()], "approval": "always"});
-    let hub = connected_hub(json!({"desk": desk})).await;
+    let hub = connected_hub(json!({"desk": desk_entry("always")})).await;
     let refused = hub.app_call(&app_call("desk__seating_chart", "refresh_seating")).await;
     assert!(matches!(&refused, Err(AppProblem::Refused(why)) if why.contains("approves")), "{refused:?}");
     hub.shut_down().await;

@@ -15,12 +15,17 @@ use palaver_core::turn::TurnInput;
 use palaver_core::turn::tools::ToolSource;
 use palaver_wire::conversation::model::{AskOrigin, HistoryRow};
 
-/// The input server over stdio, its calls approved as `approval` says.
-async fn desk(approval: &str) -> McpHub {
+/// The input server's `mcpServers` entry: over stdio, its calls approved as `approval` says.
+pub(crate) fn desk_entry(approval: &str) -> Value {
     let mcp = servers_folder().join("../..");
     let python = mcp.join(".venv/bin/python").display().to_string();
     let server = mcp.join("input_server.py").display().to_string();
-    connected_hub(json!({"desk": {"command": python, "args": [server], "approval": approval}})).await
+    json!({"command": python, "args": [server], "approval": approval})
+}
+
+/// The input server, connected.
+async fn desk(approval: &str) -> McpHub {
+    connected_hub(json!({"desk": desk_entry(approval)})).await
 }
 
 /// The result row stored for the call `id`.

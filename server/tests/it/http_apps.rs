@@ -5,27 +5,19 @@
 //! tools that let apps call them. The servers are the MCP Apps example from npm and ours on the
 //! Python SDK (`scripts/mcp/input_server.py`).
 
-use std::time::{Duration, Instant};
-
 use serde_json::{Value, json};
 
 use palaver_core::mcp::McpHub;
-use palaver_core::mcp::config::McpConfig;
-use palaver_wire::body::McpServerState;
 
-/// Our desk server (its seating chart is an MCP App) over stdio, once connected.
-pub(crate) async fn desk_hub() -> McpHub {
+/// Our desk server's `mcpServers` entry (its seating chart is an MCP App): over stdio, no approvals.
+pub(crate) fn desk_entry() -> Value {
     let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
-    let desk =
-        json!({"command": mcp.join(".venv/bin/python"), "args": [mcp.join("input_server.py")], "approval": "never"});
-    let hub = McpHub::start(McpConfig::parse(&json!({"mcpServers": {"desk": desk}}).to_string()).unwrap());
-    for _ in 0..300 {
-        if hub.status().servers[0].state == McpServerState::Connected {
-            return hub;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("the desk server did not connect: {:?}", hub.status());
+    json!({"command": mcp.join(".venv/bin/python"), "args": [mcp.join("input_server.py")], "approval": "never"})
+}
+
+/// Our desk server, connected.
+pub(crate) async fn desk_hub() -> McpHub {
+    crate::http_mcp::connected_hub(json!({"desk": desk_entry()})).await
 }
 
 /// The reply's body, as JSON.
@@ -43,36 +35,22 @@ fn status(reply: &str) -> u16 {
     reply.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or_default()
 }
 
-/// Whether both MCP servers are up (`/admin`'s status; ada is the first account, so an admin).
-async fn both_connected(server: &crate::process::Server, cookie: &str) -> bool {
-    let reply = server.send("POST", "/api/admin_mcp_status", cookie, "application/x-www-form-urlencoded", b"").await;
-    reply.matches("\"state\":\"connected\"").count() == 2
-}
-
 #[tokio::test]
 async fn an_apps_view_is_drawn_from_the_second_origin_under_the_policy_it_declared() {
     let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
     let basic = mcp.join("node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js");
     assert!(basic.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
     let folder = tempfile::tempdir().unwrap();
-    let config = folder.path().join("mcp.json");
-    let servers = json!({"mcpServers": {
-        "basic": {"command": "node", "args": [basic, "--stdio"], "approval": "never"},
-        "desk": {"command": mcp.join(".venv/bin/python"), "args": [mcp.join("input_server.py")], "approval": "never"},
-    }});
-    std::fs::write(&config, servers.to_string()).unwrap();
+    let servers =
+        json!({"basic": {"command": "node", "args": [basic, "--stdio"], "approval": "never"}, "desk": desk_entry()});
     let apps_port = crate::process::free_port();
     // Each server's apps have an origin of their own under localhost; the sandbox answers them all.
     let sandbox = format!("http://127.0.0.1:{apps_port}");
     let settings =
-        [("PALAVER_MCP_CONFIG", config.display().to_string()), ("PALAVER_APPS_ADDR", format!("127.0.0.1:{apps_port}"))];
+        [crate::process::mcp_config(folder.path(), servers), ("PALAVER_APPS_ADDR", format!("127.0.0.1:{apps_port}"))];
     let server = crate::process::start(&json!({"responses": []}), &settings).await;
     let cookie = server.log_in().await;
-    let started = Instant::now();
-    while !both_connected(&server, &cookie).await {
-        assert!(started.elapsed() < Duration::from_secs(30), "the MCP servers did not connect");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    server.wait_for_mcp(&cookie, 2).await;
     let host = format!("http://127.0.0.1:{}", server.port);
 
     let page = server.send("GET", "/", &cookie, "text/plain", b"").await;

@@ -23,16 +23,19 @@ pub(crate) async fn everything_approving(approval: &str) -> McpHub {
     let server = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../scripts/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(server.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
-    let config =
-        json!({"mcpServers": {"everything": {"command": "node", "args": [server, "stdio"], "approval": approval}}});
-    let hub = McpHub::start(McpConfig::parse(&config.to_string()).unwrap());
+    connected_hub(json!({"everything": {"command": "node", "args": [server, "stdio"], "approval": approval}})).await
+}
+
+/// A hub on these `mcpServers` entries, once every server has connected.
+pub(crate) async fn connected_hub(servers: Value) -> McpHub {
+    let hub = McpHub::start(McpConfig::parse(&json!({"mcpServers": servers}).to_string()).unwrap());
     for _ in 0..300 {
-        if hub.status().servers[0].state == McpServerState::Connected {
+        if hub.status().servers.iter().all(|server| server.state == McpServerState::Connected) {
             return hub;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("server-everything did not connect: {:?}", hub.status());
+    panic!("the MCP servers did not connect: {:?}", hub.status());
 }
 
 fn script(calls: Value) -> String {

@@ -299,33 +299,20 @@ async fn a_reply_cut_by_a_kill_is_saved_as_far_as_it_streamed_once_the_server_is
     assert_eq!(drafts_left(&server.database_url).await, 0, "saved once, its draft gone");
 }
 
-/// Whether the server's MCP connections are all up (`/admin`'s status; ada is the first account,
-/// so an admin).
-async fn mcp_connected(server: &crate::process::Server, cookie: &str) -> bool {
-    let reply = server.send("POST", "/api/admin_mcp_status", cookie, "application/x-www-form-urlencoded", b"").await;
-    reply.contains("\"state\":\"connected\"")
-}
-
 #[tokio::test]
 async fn an_mcp_servers_input_request_outlives_a_kill_and_the_call_finishes_after_it() {
     let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
     let python = mcp.join(".venv/bin/python");
     assert!(python.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
     let folder = tempfile::tempdir().unwrap();
-    let config = folder.path().join("mcp.json");
-    let servers = json!({"mcpServers": {"desk": {"command": python, "args": [mcp.join("input_server.py")],
-        "approval": "never"}}});
-    std::fs::write(&config, servers.to_string()).unwrap();
-    let settings = [lease(), [("PALAVER_MCP_CONFIG", config.display().to_string())]].concat();
+    let settings =
+        [lease(), [crate::process::mcp_config(folder.path(), json!({"desk": crate::http_apps::desk_entry()}))]]
+            .concat();
 
     let greet = json!({"toolCalls": [{"id": "call_g", "name": "desk__greet", "input": {}}]});
     let mut server = crate::process::start(&json!({"responses": [greet]}), &settings).await;
     let cookie = server.log_in().await;
-    let started = Instant::now();
-    while !mcp_connected(&server, &cookie).await {
-        assert!(started.elapsed() < Duration::from_secs(30), "the MCP server did not connect");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    server.wait_for_mcp(&cookie, 1).await;
     let (_, events) = server.turn_until(&cookie, &json!({"prompt": "Say hello"}), crate::process::is_done).await;
     let ask = events.iter().find(|event| event.get("ask").is_some()).expect("the server's question is asked");
     let history_id = ask["historyId"].as_str().unwrap().to_string();
@@ -370,20 +357,13 @@ async fn a_task_outlives_a_kill_and_the_turn_goes_on_from_its_result() {
         assert!(started.elapsed() < Duration::from_secs(30), "the task server did not listen");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let config = folder.path().join("mcp.json");
-    let servers =
-        json!({"mcpServers": {"tasks": {"url": format!("http://127.0.0.1:{port}/mcp"), "approval": "never"}}});
-    std::fs::write(&config, servers.to_string()).unwrap();
-    let settings = [lease(), [("PALAVER_MCP_CONFIG", config.display().to_string())]].concat();
+    let tasks = json!({"tasks": {"url": format!("http://127.0.0.1:{port}/mcp"), "approval": "never"}});
+    let settings = [lease(), [crate::process::mcp_config(folder.path(), tasks)]].concat();
 
     let tally = json!({"toolCalls": [{"id": "call_t", "name": "tasks__tally", "input": {}}]});
     let mut server = crate::process::start(&json!({"responses": [tally]}), &settings).await;
     let cookie = server.log_in().await;
-    let started = Instant::now();
-    while !mcp_connected(&server, &cookie).await {
-        assert!(started.elapsed() < Duration::from_secs(30), "the MCP server did not connect");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    server.wait_for_mcp(&cookie, 1).await;
     // Its status shows once Palaver follows the task, which it stored first.
     let (_, events) = server
         .turn_until(&cookie, &json!({"prompt": "Tally the replies"}), |event| event.get("toolStatus").is_some())

@@ -76,13 +76,13 @@ pub(in crate::turn) async fn insert_draft<'e>(
 /// Whether a sweeper took the turn's draft over for a turn that follows its task on
 /// (`turn::follow_on`), rather than saving it.
 pub async fn taken_over(pool: &Pool, turn_id: &str) -> AppResult<bool> {
-    let found: Option<(i64,)> = sqlx::query_as(
+    let (taken,): (i64,) = sqlx::query_as(
         "SELECT COUNT(*) FROM turn_drafts WHERE turn_id = $1 AND swept_first_seq IS NOT NULL AND followed_task IS NOT NULL",
     )
     .bind(turn_id)
-    .fetch_optional(pool)
+    .fetch_one(pool)
     .await?;
-    Ok(found.is_some_and(|(count,)| count > 0))
+    Ok(taken > 0)
 }
 
 /// A stored draft, with what `running_turns` says of its turn.

@@ -35,6 +35,14 @@ pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// The setting that connects a server to these MCP servers (`mcpServers` entries), written to a
+/// file in `folder`.
+pub fn mcp_config(folder: &std::path::Path, servers: Value) -> (&'static str, String) {
+    let config = folder.join("mcp.json");
+    std::fs::write(&config, serde_json::json!({"mcpServers": servers}).to_string()).unwrap();
+    ("PALAVER_MCP_CONFIG", config.display().to_string())
+}
+
 /// Starts the server with the mock `script` and these extra environment settings, once it
 /// accepts connections: on a fresh database with the user ada, its files in its own folder.
 pub async fn start(script: &Value, settings: &[(&str, String)]) -> Server {
@@ -158,6 +166,21 @@ impl Server {
         let mut reply = Vec::new();
         let _ = stream.read_to_end(&mut reply).await;
         String::from_utf8_lossy(&reply).into_owned()
+    }
+
+    /// Waits (30 s at most) until `count` MCP servers are connected, as `/admin`'s status says
+    /// (`cookie` is ada's, the first account: an admin).
+    pub async fn wait_for_mcp(&self, cookie: &str, count: usize) {
+        let started = std::time::Instant::now();
+        loop {
+            let reply =
+                self.send("POST", "/api/admin_mcp_status", cookie, "application/x-www-form-urlencoded", b"").await;
+            if reply.matches("\"state\":\"connected\"").count() == count {
+                return;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "the MCP servers did not connect: {reply}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     pub async fn log_in(&self) -> String {
