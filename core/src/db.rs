@@ -241,6 +241,18 @@ pub async fn connect_with(settings: &DatabaseSettings) -> Result<Pool, sqlx::Err
     Ok(pool)
 }
 
+/// Opens a transaction that writes. On SQLite it takes the write lock at once (`BEGIN
+/// IMMEDIATE`): a deferred transaction that reads first and writes after another connection's
+/// commit fails with "database is locked" (`SQLITE_BUSY_SNAPSHOT`) however long it would wait,
+/// while an immediate one waits its turn under the busy timeout.
+#[allow(clippy::disallowed_methods)] // the one place that may call `Pool::begin`
+pub async fn begin(pool: &Pool) -> Result<Tx<'static>, sqlx::Error> {
+    match Backend::of(pool) {
+        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+        Backend::Postgres => pool.begin().await,
+    }
+}
+
 /// `$first, $first+1, …`: one placeholder for each of `count` values, numbered from `first`.
 pub fn placeholders(first: usize, count: usize) -> String {
     (first..first + count).map(|at| format!("${at}")).collect::<Vec<_>>().join(", ")

@@ -77,7 +77,7 @@ async fn cycle_step(
     inserts: usize,
 ) -> Result<StatusCode, StatusCode> {
     let backend = palaver_core::db::Backend::of(&bare.pool);
-    let mut tx = bare.pool.begin().await.map_err(failed)?;
+    let mut tx = palaver_core::db::begin(&bare.pool).await.map_err(failed)?;
     let mut update = sqlx::query(guarded).bind(id);
     if let Some(value) = value {
         update = update.bind(value);

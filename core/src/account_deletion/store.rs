@@ -13,7 +13,7 @@ pub struct Removed {
 /// (every write of a turn checks that its conversation is not deleted).
 pub async fn close_conversations(pool: &Pool, user_id: &str) -> AppResult<Vec<String>> {
     let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query(&format!("UPDATE histories SET deleted_at = {now} WHERE owner_id = $1 AND deleted_at IS NULL"))
         .bind(user_id)
         .execute(&mut *tx)
@@ -73,7 +73,7 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
         "DELETE FROM agui_taken_messages WHERE user_id = $1".to_string(),
         "DELETE FROM agui_threads WHERE user_id = $1".to_string(),
     ];
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     for statement in &statements {
         sqlx::query(statement).bind(user_id).execute(&mut *tx).await?;
     }

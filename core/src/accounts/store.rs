@@ -73,7 +73,7 @@ pub async fn create_session(
     end_others: bool,
 ) -> AppResult<u64> {
     let expires = Backend::of(pool).seconds_from_now("$3");
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query(&format!("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES ($1, $2, {expires})"))
         .bind(secret_hash)
         .bind(user_id)
@@ -150,7 +150,7 @@ pub async fn set_password(
     kept: Option<&str>,
     revoke_tokens: bool,
 ) -> AppResult<PasswordOutcome> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
         .bind(user_id)
         .bind(password_hash)
@@ -272,7 +272,7 @@ pub async fn revoke_token(pool: &Pool, user_id: &str, token_id: &str) -> AppResu
 /// would leave no admin.
 pub async fn set_disabled(pool: &Pool, user_id: &str, disabled: bool) -> AppResult<Option<bool>> {
     let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let changed = if disabled {
         sqlx::query(&format!(
             "UPDATE users SET disabled_at = COALESCE(disabled_at, {now})
@@ -331,7 +331,7 @@ pub async fn failures_since(pool: &Pool, key: &str, since_ms: i64) -> AppResult<
 
 /// Records a failure of each key at `at_ms`, forgetting theirs from before `forget_before_ms`.
 pub async fn record_failures(pool: &Pool, keys: &[String], at_ms: i64, forget_before_ms: i64) -> AppResult<()> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     for key in keys {
         sqlx::query("DELETE FROM login_failures WHERE key = $1 AND at_ms <= $2")
             .bind(key)

@@ -71,7 +71,7 @@ pub async fn start_run(pool: &Pool, user_id: &str, thread_id: &str, run: &RunRec
 /// already (then `false`, and nothing is written), so of two runs sending one message at once,
 /// one takes it.
 pub async fn take_messages(pool: &Pool, user_id: &str, thread_id: &str, message_ids: &[String]) -> AppResult<bool> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     for message_id in message_ids {
         let taken = sqlx::query(
             "INSERT INTO agui_taken_messages (user_id, thread_id, message_id) VALUES ($1, $2, $3)

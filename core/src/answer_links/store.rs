@@ -29,7 +29,7 @@ pub async fn store_links(
     expires_at: &str,
     links: &[(String, String)],
 ) -> AppResult<()> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     for (hash, button_id) in links {
         sqlx::query(
             "INSERT INTO answer_links (token_hash, surface, user_id, history_id, tool_call_id, button_id, expires_at)

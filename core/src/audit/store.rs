@@ -91,7 +91,7 @@ pub async fn record(tx: &mut Tx<'_>, decider: &Decider, ending: &Ending<'_>) -> 
 
 /// Appends an entry in a transaction of its own: an ending nothing else is written with.
 pub async fn record_alone(pool: &Pool, decider: &Decider, ending: &Ending<'_>) -> AppResult<()> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     record(&mut tx, decider, ending).await?;
     tx.commit().await?;
     Ok(())
@@ -177,7 +177,7 @@ pub async fn chain_unchained(pool: &Pool) -> AppResult<u64> {
             return Ok(chained);
         }
         for row in rows {
-            let mut tx = pool.begin().await?;
+            let mut tx = crate::db::begin(pool).await?;
             let mut entry = ChainedEntry::from(row);
             let (seq, prev_hash): (i64, String) = sqlx::query_as(
                 "INSERT INTO audit_heads (chain_owner, seq, hash) VALUES ($1, 1, '')

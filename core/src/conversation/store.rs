@@ -115,7 +115,7 @@ pub async fn keep_block_checks(pool: &Pool, fingerprint: &str, checks: &[FreshCh
     if checks.is_empty() {
         return Ok(());
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     for check in checks {
         sqlx::query(
             "UPDATE history_rows SET blocks_check = $4, blocks_checked_with = $5
@@ -284,7 +284,7 @@ pub async fn rename_history(pool: &Pool, id: &str, title: &str) -> AppResult<Opt
 /// such row.
 pub async fn rate_row(pool: &Pool, history_id: &str, index: u64, rating: Option<Rating>) -> AppResult<Option<()>> {
     let offset = i64::try_from(index).unwrap_or(i64::MAX);
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let row: Option<(i64, String)> =
         sqlx::query_as("SELECT seq, turn_id FROM history_rows WHERE history_id = $1 ORDER BY seq LIMIT 1 OFFSET $2")
             .bind(history_id)
@@ -313,7 +313,7 @@ pub async fn rate_row(pool: &Pool, history_id: &str, index: u64, rating: Option<
 /// share link; false when it was already gone.
 pub async fn delete_history(pool: &Pool, id: &str) -> AppResult<bool> {
     let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let result = sqlx::query(&format!("UPDATE histories SET deleted_at = {now} WHERE id = $1 AND deleted_at IS NULL"))
         .bind(id)
         .execute(&mut *tx)
@@ -456,7 +456,7 @@ pub async fn append_stream_events(pool: &Pool, stream_id: &str, first: i64, even
     let backend = Backend::of(pool);
     let insert =
         format!("INSERT INTO turn_stream_events (stream_id, n, event) VALUES ($1, $2, {})", backend.json("$3"));
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     for (n, event) in (first..).zip(events) {
         let event = backend.storable_json(event.clone());
         sqlx::query(&insert).bind(stream_id).bind(n).bind(event).execute(&mut *tx).await?;

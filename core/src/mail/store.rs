@@ -37,7 +37,7 @@ pub async fn address_of(pool: &Pool, user_id: &str) -> AppResult<Option<AddressR
 /// confirmation link mailed to it for `seconds`; the address's earlier links stop working.
 pub async fn set_address(pool: &Pool, user_id: &str, address: &str, token_hash: &str, seconds: i64) -> AppResult<()> {
     let until = Backend::of(pool).seconds_from_now(&seconds.to_string());
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query(
         "INSERT INTO mail_addresses (user_id, address) VALUES ($1, $2)
          ON CONFLICT (user_id) DO UPDATE SET address = excluded.address, confirmed_at = NULL",
@@ -71,7 +71,7 @@ pub async fn set_ask_mail(pool: &Pool, user_id: &str, on: bool) -> AppResult<boo
 
 /// Removes the user's address and its confirmation links; false when they had none.
 pub async fn remove_address(pool: &Pool, user_id: &str) -> AppResult<bool> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query("DELETE FROM mail_confirmations WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
     let removed = sqlx::query("DELETE FROM mail_addresses WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
     tx.commit().await?;
@@ -95,7 +95,7 @@ pub async fn confirmation(pool: &Pool, hash: &str) -> AppResult<Option<Confirmat
 /// the link was used already (a racing second use) or the address changed meanwhile.
 pub async fn confirm(pool: &Pool, row: &ConfirmationRow) -> AppResult<bool> {
     let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let used = sqlx::query(&format!(
         "UPDATE mail_confirmations SET used_at = {now} WHERE token_hash = $1 AND used_at IS NULL"
     ))

@@ -95,7 +95,7 @@ pub async fn forget_subscription(pool: &Pool, id: &str) -> AppResult<()> {
 pub async fn set_presence(pool: &Pool, user_id: &str, tab_id: &str, history_id: Option<&str>) -> AppResult<()> {
     let backend = Backend::of(pool);
     let (until, now) = (backend.seconds_from_now(&PRESENCE_SECONDS.to_string()), backend.now());
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query(&format!("DELETE FROM push_presence WHERE user_id = $1 AND expires_at <= {now}"))
         .bind(user_id)
         .execute(&mut *tx)

@@ -143,7 +143,7 @@ pub async fn append_rows(
     rows: &[HistoryRow],
     drafted: bool,
 ) -> AppResult<Saved> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let open = touch(&mut tx, history_id).await?;
     if in_place_of_draft(&mut tx, history_id, turn_id, drafted).await? == Saved::CutOff {
         return Ok(Saved::CutOff);
@@ -225,7 +225,7 @@ pub async fn save_draft(
     instance_id: &str,
     other_instances: bool,
 ) -> AppResult<bool> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let open = touch(&mut tx, history_id).await?;
     let Some(claimed) = claim_draft(&mut tx, history_id, turn_id, instance_id, other_instances).await? else {
         return Ok(false);
@@ -308,7 +308,7 @@ pub async fn pause(
     drafted: bool,
 ) -> AppResult<Paused> {
     let backend = Backend::of(pool);
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let json = serde_json::to_string(&*ask)?;
     let now = backend.now();
     let dated: Option<(String, String)> = sqlx::query_as(&format!(
@@ -422,7 +422,7 @@ pub async fn resolve(
     resolution: Resolution<'_>,
 ) -> AppResult<Option<(i64, String)>> {
     let backend = Backend::of(pool);
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let cleared: Option<(Option<String>,)> = sqlx::query_as(&format!(
         "UPDATE histories SET pending_ask = NULL, updated_at = {}
          WHERE id = $1 AND {} = $2 AND deleted_at IS NULL AND {}
@@ -465,7 +465,7 @@ pub async fn undo_resolution(
     rows_added: i64,
 ) -> AppResult<bool> {
     let backend = Backend::of(pool);
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let json = serde_json::to_string(ask)?;
     let restored = sqlx::query(&format!(
         "UPDATE histories SET pending_ask = {}

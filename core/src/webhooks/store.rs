@@ -72,7 +72,7 @@ pub async fn now(pool: &Pool) -> AppResult<String> {
 /// written. Counted and inserted under a lock on the person's row, so two registrations at once
 /// cannot both take the last place (PostgreSQL locks the row; SQLite runs writes one at a time).
 pub async fn insert_webhook(pool: &Pool, row: &WebhookRow, max: i64) -> AppResult<bool> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query("UPDATE users SET id = id WHERE id = $1").bind(&row.user_id).execute(&mut *tx).await?;
     let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM webhooks WHERE user_id = $1")
         .bind(&row.user_id)
@@ -146,7 +146,7 @@ pub async fn set_secret(pool: &Pool, user_id: &str, id: &str, secret: &str) -> A
 
 /// Removes one of the user's webhooks and its deliveries; false when they have none by that id.
 pub async fn remove_webhook(pool: &Pool, user_id: &str, id: &str) -> AppResult<bool> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let removed = sqlx::query("DELETE FROM webhooks WHERE id = $2 AND user_id = $1")
         .bind(user_id)
         .bind(id)
@@ -171,7 +171,7 @@ pub async fn enabled_webhooks_of(pool: &Pool, user_id: &str) -> AppResult<Vec<(S
 /// Queues deliveries, due now; one already queued for the same event and webhook stays as it is.
 pub async fn queue(pool: &Pool, deliveries: &[NewDelivery<'_>]) -> AppResult<()> {
     let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     for delivery in deliveries {
         sqlx::query(&format!(
             "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, next_attempt_at)
@@ -219,7 +219,7 @@ pub async fn claim_due(pool: &Pool, lease_seconds: i64) -> AppResult<Option<Clai
 /// Records a 2xx: the delivery is done, and its webhook's run of failures ends.
 pub async fn delivered(pool: &Pool, claimed: &ClaimedDelivery, status: u16) -> AppResult<()> {
     let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query(&format!(
         "UPDATE webhook_deliveries SET status = 'delivered', last_status = $2, last_error = NULL,
                 lease_until = NULL, finished_at = {now} WHERE id = $1"
@@ -251,7 +251,7 @@ pub struct Failure<'a> {
 pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_>) -> AppResult<bool> {
     let backend = Backend::of(pool);
     let now = backend.now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let next = match failure.retry_in {
         Some(seconds) => {
             format!("status = 'pending', next_attempt_at = {}", backend.seconds_from_now(&format!("{seconds:.3}")))

@@ -199,7 +199,7 @@ async fn entries_written_before_the_chain_are_chained_and_appends_at_once_keep_i
     let appends = (0..12).map(|n| {
         let (pool, history) = (h.pool.clone(), history.clone());
         tokio::spawn(async move {
-            let mut tx = pool.begin().await.unwrap();
+            let mut tx = palaver_core::db::begin(&pool).await.unwrap();
             let decider = Decider::person("someone", DecidedVia::Web);
             let call = format!("racing_{n}");
             let ending = Ending {

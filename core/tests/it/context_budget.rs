@@ -58,7 +58,7 @@ async fn seed(harness: &Harness, history_id: &str, first: usize, messages: usize
         .fetch_one(&harness.pool)
         .await
         .unwrap();
-    let mut tx = harness.pool.begin().await.unwrap();
+    let mut tx = palaver_core::db::begin(&harness.pool).await.unwrap();
     for index in 0..messages {
         let number = first + index;
         let row = if number.is_multiple_of(2) {

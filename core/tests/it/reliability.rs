@@ -2,16 +2,20 @@
 //! concurrent prompts, the order of turns when an earlier one's owner died, and a turn that a
 //! sweeper took for dead while it still ran (its database out of reach past its lease).
 
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::common::{Harness, harness, harness_with};
 use palaver_core::conversation::running::RunningTurns;
+use palaver_core::db::Backend;
 use palaver_core::error::{AppError, Error};
 use palaver_core::llm::MockModel;
 use palaver_core::turn::{TurnDependencies, TurnHandle, TurnInput, TurnRunner, TurnSettings};
 use palaver_wire::conversation::model::{HistoryRow, TurnEvent};
 use serde_json::{Value, json};
+use sqlx::Connection;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 
 /// A reply in ten slow parts, so a test can act while it streams.
 fn slow_reply() -> Value {
@@ -214,4 +218,46 @@ async fn a_turn_taken_for_dead_after_which_the_conversation_went_on_says_it_was_
     assert_eq!(lines.len(), 4, "{lines:?}");
     assert!(lines[1].starts_with("reply (cut off): "), "{lines:?}");
     assert_eq!(lines[2..], ["user: Next", "reply: Meanwhile."]);
+}
+
+/// The rating of a reply failed under load with "database is locked": its transaction read
+/// before it wrote, and another connection's commit in between made SQLite refuse the write
+/// however long it waited. A transaction that writes now holds the write lock from its start,
+/// so another writer waits for it instead of invalidating it.
+#[tokio::test]
+async fn a_transaction_that_reads_then_writes_is_not_undone_by_another_writer() {
+    let h = harness(json!([{ "text": "Hello." }])).await;
+    if Backend::of(&h.pool) != Backend::Sqlite {
+        return; // PostgreSQL's read-committed transactions have no stale snapshot to fail on.
+    }
+    let (history, _) = h.prompt(None, "Hi").await;
+    let url = palaver_core::db::scratch_url(h.dir.path()).await.unwrap();
+    let impatient = SqliteConnectOptions::from_str(&url).unwrap().busy_timeout(Duration::ZERO);
+    let mut other_writer = SqliteConnection::connect_with(&impatient).await.unwrap();
+    let rename = |title: &'static str| {
+        sqlx::query("UPDATE histories SET title = ? WHERE id = ?").bind(title).bind(history.clone())
+    };
+
+    let mut tx = palaver_core::db::begin(&h.pool).await.unwrap();
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM history_rows WHERE history_id = $1")
+        .bind(&history)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    let refused = rename("Other").execute(&mut other_writer).await.unwrap_err();
+    assert!(refused.to_string().contains("locked"), "{refused}");
+    sqlx::query("UPDATE history_rows SET rating = 'up' WHERE history_id = $1")
+        .bind(&history)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    rename("Other").execute(&mut other_writer).await.unwrap();
+    let (rated,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM history_rows WHERE history_id = $1 AND rating = 'up'")
+        .bind(&history)
+        .fetch_one(&h.pool)
+        .await
+        .unwrap();
+    assert_eq!(rated, rows);
 }

@@ -81,7 +81,7 @@ async fn a_grants_patterns_are_edited_in_settings_within_their_kind() {
         ("count".to_string(), ArgumentPattern::Range { min: Some(1.0), max: Some(5.0) }),
     ];
     let request = GrantRequest { scope: GrantScope::Always, lifetime_seconds: None, arguments: Some(patterns.into()) };
-    let mut tx = app.pool.begin().await.unwrap();
+    let mut tx = palaver_core::db::begin(&app.pool).await.unwrap();
     palaver_core::grants::store::create(&mut tx, &ada.id, "write_file", &request, "unused").await.unwrap();
     tx.commit().await.unwrap();
     let id = palaver_core::grants::store::list(&app.pool, &ada.id).await.unwrap()[0].id.clone();

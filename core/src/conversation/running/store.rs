@@ -26,7 +26,7 @@ pub async fn reserve_running_turn(
     cap: usize,
 ) -> AppResult<bool> {
     let backend = Backend::of(pool);
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query("UPDATE users SET id = id WHERE id = $1").bind(place.user_id).execute(&mut *tx).await?;
     // The count and the insert are one statement: the place is taken only while under the cap.
     let sql = format!(

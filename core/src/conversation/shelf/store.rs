@@ -29,7 +29,7 @@ pub async fn set_mark(pool: &Pool, history_id: &str, mark: Mark, on: bool) -> Ap
 /// Stores a conversation's share link (by its token's hash) in place of the one it had;
 /// returns when it was made.
 pub async fn replace_share(pool: &Pool, history_id: &str, token_hash: &str) -> AppResult<String> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     sqlx::query("DELETE FROM history_shares WHERE history_id = $1").bind(history_id).execute(&mut *tx).await?;
     let (since,): (String,) =
         sqlx::query_as("INSERT INTO history_shares (history_id, token_hash) VALUES ($1, $2) RETURNING created_at")

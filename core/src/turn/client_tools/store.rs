@@ -17,7 +17,7 @@ pub async fn append_client_results(
     call_ids: &[&str],
     rows: &[HistoryRow],
 ) -> AppResult<bool> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     if !touch(&mut tx, history_id).await? {
         return Err(crate::error::AppError::HistoryNotFound.into());
     }

@@ -37,7 +37,7 @@ pub async fn take_over_draft(
     instance_id: &str,
     other_instances: bool,
 ) -> AppResult<TakeOver> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     if !touch(&mut tx, next.history_id).await? {
         return Ok(TakeOver::Unfollowable);
     }

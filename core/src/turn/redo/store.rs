@@ -59,7 +59,7 @@ pub async fn retract_from(
 ) -> AppResult<bool> {
     let backend = Backend::of(pool);
     let now = backend.now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let claimed = sqlx::query(&format!(
         "UPDATE histories SET updated_at = {now}
          WHERE id = $1 AND deleted_at IS NULL AND pending_ask IS NULL
@@ -105,7 +105,7 @@ pub async fn show_version(
     seen_rows: Option<i64>,
 ) -> AppResult<ShowOutcome> {
     let now = Backend::of(pool).now();
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let claimed = sqlx::query(&format!(
         "UPDATE histories SET updated_at = {now}
          WHERE id = $1 AND deleted_at IS NULL AND pending_ask IS NULL

@@ -132,7 +132,7 @@ pub async fn withdraw(pool: &Pool, history_id: &str, remembered: &Remembered, de
     let backend = Backend::of(pool);
     let pending = &remembered.pending;
     let json = serde_json::to_string(pending)?;
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin(pool).await?;
     let reopened = sqlx::query(&format!(
         "UPDATE histories SET pending_ask = {}, updated_at = {now}
          WHERE id = $2 AND EXISTS (SELECT 1 FROM answered_asks a
