@@ -1,6 +1,7 @@
 import { expect, type Frame, type Page, test } from "@playwright/test";
 import { appsPort } from "../playwright.config";
 import { signUpFreshUser } from "./fixtures/accounts";
+import { AskCard } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
 
 // MCP Apps: the chat server draws a tool's app from its sandbox origin (PALAVER_APPS_ADDR in
@@ -165,4 +166,66 @@ test("the page's theme reaches a drawn app, and a link the app opens is the pers
   await appFrame(page).getByRole("button", { name: "Open Link" }).click();
   await (await tab).waitForURL("https://modelcontextprotocol.io/");
   expect(opened).toBe(1);
+});
+
+test("an MCP App's call of a tool that needs approval waits for Palaver's card, runs once approved, and is audited", async ({
+  page,
+}) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  // "guarded" is the same example app on a server whose every call needs approval: the
+  // model's call is approved on its card first.
+  await chat.sendMessage("Show the server time from an app whose calls need approval");
+  await ask.button("approve").click();
+  await expect(chat.assistantMessages().last()).toHaveText("That is the server's time.");
+  const time = appFrame(page).locator("#server-time");
+  await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT/);
+  const stored = (await time.textContent())!;
+
+  // The app's own call shows Palaver's card (the page's, not the app's), naming the server,
+  // the tool and its arguments; nothing runs before the answer.
+  await appFrame(page).getByRole("button", { name: "Get Server Time" }).click();
+  const card = page.getByTestId("app-call-approval");
+  await expect(card.locator(".ask-card__title")).toHaveText("The app of the MCP server guarded wants to run a tool");
+  await expect(card.getByTestId("approval-tool")).toContainText("guarded__get-time");
+  await expect(card.getByTestId("call-arguments-none")).toBeVisible();
+  await expect(time).toHaveText(stored);
+
+  // Denied: the app is told the call failed (the example shows "[ERROR]" for a failed call).
+  const denied = page.waitForResponse((response) => /\/apps\/approvals\/[0-9a-f]+$/.test(response.url()));
+  await card.getByTestId("app-call-deny").click();
+  expect((await denied).status()).toBe(200);
+  await expect(card).toHaveCount(0);
+  await expect(time).toHaveText("[ERROR]");
+
+  // Approved: the call runs once, and its answer reaches the app.
+  await appFrame(page).getByRole("button", { name: "Get Server Time" }).click();
+  await card.getByTestId("app-call-approve").click();
+  await expect(card).toHaveCount(0);
+  await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT/);
+  expect(await time.textContent()).not.toBe(stored);
+
+  // The audit trail holds the model's approval and both of the app's answers, as the person's.
+  const audit = await (await page.request.get("/gpt/audit")).json();
+  const decisions = audit.data.entries
+    .filter((entry: any) => entry.toolCallId.startsWith("app-"))
+    .map((entry: any) => [entry.decision, entry.surface]);
+  expect(decisions.sort()).toEqual([
+    ["accept", "web"],
+    ["decline", "web"],
+  ]);
+});
+
+test("on a phone an MCP App fits the screen", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await callTheApp(page, "Show the server time in an MCP App on a phone");
+  await appDocument(page);
+  const frame = await page.getByTestId("mcp-app").locator("iframe").boundingBox();
+  expect(frame!.x).toBeGreaterThanOrEqual(0);
+  expect(frame!.x + frame!.width).toBeLessThanOrEqual(360);
+  // The view lays itself out to the frame's width: nothing of it is cut off at the side.
+  const app = appFrame(page).locator("html");
+  expect(await app.evaluate((root) => root.scrollWidth <= root.clientWidth)).toBe(true);
 });

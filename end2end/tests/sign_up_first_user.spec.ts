@@ -73,7 +73,7 @@ test("the first sign-up becomes admin, can sign out and log back in", async ({ p
   // The admin page shows the MCP servers this server connects to, and reconnects one.
   await page.goto("/admin");
   const files = page.getByTestId("mcp-server").filter({ hasText: "files" });
-  await expect(page.getByTestId("mcp-server")).toHaveCount(4);
+  await expect(page.getByTestId("mcp-server")).toHaveCount(5);
   await expect(files).toHaveAttribute("data-state", "connected");
   // The revision of MCP the connection speaks (the newest both sides know).
   await expect(files.getByTestId("mcp-revision")).toHaveText(/^20\d\d-\d\d-\d\d$/);

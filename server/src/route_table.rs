@@ -108,6 +108,7 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(apps::tools)),
         route(Access::Authenticated, routes!(apps::view)),
         route(Access::Authenticated, routes!(apps::call)),
+        route(Access::Authenticated, routes!(apps::approve)),
         route(Access::Authenticated, routes!(w::list)),
         route(Access::Authenticated, routes!(w::create)),
         route(Access::Authenticated, routes!(w::update)),

@@ -115,6 +115,41 @@ pub struct AppToolCall {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub arguments: Map<String, Value>,
+    /// The conversation the app is drawn in: a call that needs the person's approval is asked
+    /// about, and audited, there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_id: Option<String>,
+}
+
+/// `POST /apps/call`'s answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum AppCallOutcome {
+    /// The call ran (a grant of the person's may have let it): the server's `CallToolResult`.
+    Done {
+        #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+        result: Value,
+    },
+    /// The tool runs only once the person approves this call: Palaver's card for it.
+    Approval { approval: AppApproval },
+}
+
+/// An app's call waiting for the person's approval, as Palaver's card shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppApproval {
+    /// Answered at `POST /apps/approvals/{id}`, once.
+    pub id: String,
+    pub call: crate::body::GuardedCall,
+}
+
+/// `POST /apps/approvals/{id}`: the person's answer on the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppApprovalAnswer {
+    pub approve: bool,
 }
 
 #[cfg(test)]

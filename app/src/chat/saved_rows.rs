@@ -172,7 +172,7 @@ impl ShownItem {
                 let app = (tool_name.clone(), args.clone(), result.clone());
                 view! {
                     <ToolLine tool_name args result allowed_by />
-                    <McpApp tool_name=app.0 args=app.1 result=app.2 />
+                    <McpApp conversation_id tool_name=app.0 args=app.1 result=app.2 />
                 }
                 .into_any()
             }

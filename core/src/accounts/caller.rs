@@ -1,6 +1,7 @@
 //! Who a request speaks for, once resolved: the leaf every service's access checks use.
 
 use palaver_wire::accounts::{Role, UserView};
+use palaver_wire::audit::DecidedVia;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallerVia {
@@ -27,5 +28,16 @@ pub struct Caller {
 impl Caller {
     pub fn is_admin(&self) -> bool {
         self.user.role == Role::Admin
+    }
+
+    /// The surface the audit trail names for what the caller decides outside a turn's request
+    /// (which may also be the watch's): the chat, or the API token's client.
+    pub fn decided_via(&self) -> DecidedVia {
+        match &self.via {
+            CallerVia::Token { name } => DecidedVia::Api { token: name.clone() },
+            CallerVia::Session => DecidedVia::Web,
+            CallerVia::Push => DecidedVia::Push,
+            CallerVia::Mail => DecidedVia::Mail,
+        }
     }
 }

@@ -7,12 +7,13 @@
 
 use base64::Engine;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, ReadResourceRequestParams, ResourceContents};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::McpHub;
 use super::tool::McpTool;
 use super::ui_meta::Audience;
 use crate::turn::tools::HostTool;
+use crate::turn::tools::call_keys::refused_keys;
 use palaver_wire::apps::{APP_MIME_TYPE, AppCsp, AppDocument, AppPermissions, AppToolCall};
 
 /// The largest view Palaver passes on (the example apps are single files of about 200 KB).
@@ -65,6 +66,10 @@ pub enum AppProblem {
     Refused(String),
     #[error("The MCP server \"{server}\" failed the call: {why}")]
     CallFailed { server: String, why: String },
+    /// The card's call is not held (any more): answered already, past its hour, or not the
+    /// caller's.
+    #[error("This call is no longer waiting for an answer: it was answered already, or waited over an hour.")]
+    NotWaiting,
 }
 
 impl McpHub {
@@ -126,11 +131,9 @@ impl McpHub {
         })
     }
 
-    /// An app's `tools/call`, sent to the server of the tool whose app it is, when the tool it
-    /// calls is one that server offers apps. The result is the server's, as the app expects it
-    /// (`CallToolResult`). A tool that needs the person's approval is refused for now: Palaver
-    /// does not yet ask one for an app's call.
-    pub async fn app_call(&self, call: &AppToolCall) -> Result<Value, AppProblem> {
+    /// The tool an app's `tools/call` calls, when it may: a tool of the server whose tool links
+    /// the app, one that lets apps call it, with no argument it does not take.
+    pub(super) fn app_callee(&self, call: &AppToolCall) -> Result<McpTool, AppProblem> {
         let app = self.any_tool(&call.app_tool)?;
         if app.app_uri().is_none() {
             return Err(AppProblem::NoApp(app.mcp_name().to_string()));
@@ -143,35 +146,43 @@ impl McpHub {
         if !called.visible_to(Audience::App) {
             return Err(AppProblem::Refused(format!("The tool \"{}\" is not one an app may call.", call.name)));
         }
-        if called.needs_approval() {
+        let refused = refused_keys(&called, &Value::Object(call.arguments.clone()));
+        if !refused.is_empty() {
             return Err(AppProblem::Refused(format!(
-                "The tool \"{}\" runs only after the person approves it, which an app cannot ask for yet.",
-                call.name
+                "The tool \"{}\" does not take {}.",
+                call.name,
+                refused.iter().map(|key| format!("\"{key}\"")).collect::<Vec<_>>().join(", ")
             )));
         }
-        let failed = |why: String| AppProblem::CallFailed { server: server.clone(), why };
-        // One call at a time on a server, as the model's: a question the server asks while it
-        // runs has no one to ask, and is declined.
-        let mut slot = called.begin_call().await.map_err(failed)?;
-        let peer = called.peer().ok_or_else(|| AppProblem::NotConnected(server.clone()))?;
-        let params = CallToolRequestParams::new(call.name.clone()).with_arguments(call.arguments.clone());
-        // A call that ends without its answer (past its time) may still be at work: the slot,
-        // left unfinished, has the server restarted before the next call.
-        let reply = tokio::time::timeout(called.timeout(), peer.call_tool_once(params))
-            .await
-            .map_err(|_elapsed| failed(format!("it did not answer within {} s", called.timeout().as_secs())))?;
-        slot.finish();
-        let reply = reply.map_err(|err| failed(err.to_string()))?;
-        let result = match reply {
-            CallToolResponse::Complete(result) => result,
-            CallToolResponse::Task(created) => {
-                called.abandon_task(created.task.task_id);
-                return Err(failed("it ran the call as a task, which Palaver does not follow for an app yet".into()));
-            }
-            _ => return Err(failed("it needs the person's input, which Palaver cannot ask for an app yet".into())),
-        };
-        serde_json::to_value(result).map_err(|err| failed(err.to_string()))
+        Ok(called)
     }
+}
+
+/// Sends an app's call to `called`'s server; its result as the app expects it (`CallToolResult`).
+pub(super) async fn send_app_call(called: &McpTool, arguments: Map<String, Value>) -> Result<Value, AppProblem> {
+    let server = called.server_name().to_string();
+    let failed = |why: String| AppProblem::CallFailed { server: server.clone(), why };
+    // One call at a time on a server, as the model's: a question the server asks while it
+    // runs has no one to ask, and is declined.
+    let mut slot = called.begin_call().await.map_err(failed)?;
+    let peer = called.peer().ok_or_else(|| AppProblem::NotConnected(server.clone()))?;
+    let params = CallToolRequestParams::new(called.mcp_name().to_string()).with_arguments(arguments);
+    // A call that ends without its answer (past its time) may still be at work: the slot,
+    // left unfinished, has the server restarted before the next call.
+    let reply = tokio::time::timeout(called.timeout(), peer.call_tool_once(params))
+        .await
+        .map_err(|_elapsed| failed(format!("it did not answer within {} s", called.timeout().as_secs())))?;
+    slot.finish();
+    let reply = reply.map_err(|err| failed(err.to_string()))?;
+    let result = match reply {
+        CallToolResponse::Complete(result) => result,
+        CallToolResponse::Task(created) => {
+            called.abandon_task(created.task.task_id);
+            return Err(failed("it ran the call as a task, which Palaver does not follow for an app yet".into()));
+        }
+        _ => return Err(failed("it needs the person's input, which Palaver cannot ask for an app yet".into())),
+    };
+    serde_json::to_value(result).map_err(|err| failed(err.to_string()))
 }
 
 /// A view's declared `csp`, each list kept to origins that cannot change the policy's meaning.

@@ -2,6 +2,7 @@
 //! connected and kept connected ([`server`]), and its tools reach the model as host tools
 //! named `<server>__<tool>` ([`tool`]), approved by the server's rule before they run.
 
+pub mod app_calls;
 mod apps;
 pub mod config;
 mod connection;

@@ -438,7 +438,7 @@ impl Turn {
     /// recorded (with its arguments' digest) before it starts.
     async fn run_approved(&mut self, call: &ToolCall) -> ToolReply {
         let key = format!("{}/{}", self.ids.history_id, call.id);
-        let digest = super::pending::args_digest(&call.input);
+        let digest = crate::audit::args_digest(&call.input);
         match store::claim_approved_run(&self.runner.pool, &key, &call.name, &digest).await {
             Ok(true) => self.run_host_tool(call, None).await,
             Ok(false) => json!({"error": ALREADY_RAN}).into(),

@@ -23,7 +23,7 @@ impl Turn {
             approved: Some(true),
             reason: None,
             scope: Some(grant.scope.as_str()),
-            args_digest: Some(super::pending::args_digest(&call.input)),
+            args_digest: Some(crate::audit::args_digest(&call.input)),
         };
         match record_alone(&self.runner.pool, &decider, &ending).await {
             Ok(()) => {

@@ -1,16 +1,23 @@
 //! MCP Apps (the `io.modelcontextprotocol/ui` extension), the host's server half: a tool's app
 //! is read from its own server and checked, and an app calls only its own server's tools that
-//! let apps call them. The servers are the extension's own examples from npm
+//! let apps call them; one that needs the person's approval runs once they approve it on
+//! Palaver's card, audited. The servers are the extension's own examples from npm
 //! (`@modelcontextprotocol/server-basic-vanillajs`, `server-system-monitor`) and ours on the
 //! Python SDK (`scripts/mcp/input_server.py`, whose seating chart declares a CSP).
 
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
+use crate::common::harness;
 use crate::mcp_input::desk_entry;
 use crate::mcp_servers::{connected_hub, servers_folder};
+use palaver_core::accounts::auth::Caller;
+use palaver_core::audit::store as audit;
+use palaver_core::grants::store as grants;
+use palaver_core::mcp::app_calls::AppCalls;
 use palaver_core::mcp::{AppProblem, McpHub};
 use palaver_core::turn::tools::ToolSource;
-use palaver_wire::apps::{AppCsp, AppPermissions, AppToolCall};
+use palaver_wire::apps::{AppCallOutcome, AppCsp, AppPermissions, AppToolCall};
+use palaver_wire::grants::{GrantRequest, GrantScope};
 
 /// An example server from the extension's repository, over stdio.
 fn example(package: &str) -> serde_json::Value {
@@ -28,12 +35,23 @@ async fn hub() -> McpHub {
 }
 
 fn app_call(app_tool: &str, name: &str) -> AppToolCall {
-    AppToolCall { app_tool: app_tool.into(), name: name.into(), arguments: Map::new() }
+    AppToolCall { app_tool: app_tool.into(), name: name.into(), arguments: Map::new(), history_id: None }
+}
+
+/// An app's call as `caller`'s; the server's result when it ran.
+async fn run(calls: &AppCalls, caller: &Caller, call: AppToolCall) -> Result<Value, AppProblem> {
+    let outcome = calls.call(caller, &call).await.expect("stored");
+    outcome.map(|outcome| match outcome {
+        AppCallOutcome::Done { result } => result,
+        AppCallOutcome::Approval { approval } => panic!("asked for approval: {approval:?}"),
+    })
 }
 
 #[tokio::test]
 async fn a_tools_app_is_read_from_its_server_and_its_calls_stay_on_that_server() {
     let hub = hub().await;
+    let h = harness(json!([])).await;
+    let calls = AppCalls::new(h.pool.clone(), hub.clone());
     let offered: Vec<String> = hub.tools().iter().map(|tool| tool.name().to_string()).collect();
     assert!(offered.contains(&"basic__get-time".to_string()), "{offered:?}");
     assert!(offered.contains(&"monitor__get-system-info".to_string()), "{offered:?}");
@@ -57,28 +75,83 @@ async fn a_tools_app_is_read_from_its_server_and_its_calls_stay_on_that_server()
     assert_eq!(hub.app_document("desk__nothing").await, Err(AppProblem::NoSuchTool("desk__nothing".into())));
 
     // The monitor's app polls its app-only tool; the server's answer comes back as it gave it.
-    let stats = hub.app_call(&app_call("monitor__get-system-info", "poll-system-stats")).await.expect("polled");
+    let stats =
+        run(&calls, &h.caller, app_call("monitor__get-system-info", "poll-system-stats")).await.expect("polled");
     assert!(stats["content"].as_array().is_some_and(|content| !content.is_empty()), "{stats}");
 
     // Another server's tool, a tool only for the model, and a call from a tool without an app are refused.
-    let elsewhere = hub.app_call(&app_call("basic__get-time", "poll-system-stats")).await;
+    let elsewhere = run(&calls, &h.caller, app_call("basic__get-time", "poll-system-stats")).await;
     assert_eq!(
         elsewhere,
         Err(AppProblem::Refused("The MCP server \"basic\" has no tool \"poll-system-stats\".".into()))
     );
-    let models_own = hub.app_call(&app_call("desk__seating_chart", "close_desk")).await;
+    let models_own = run(&calls, &h.caller, app_call("desk__seating_chart", "close_desk")).await;
     assert_eq!(models_own, Err(AppProblem::Refused("The tool \"close_desk\" is not one an app may call.".into())));
-    let no_app = hub.app_call(&app_call("desk__opening_hours", "opening_hours")).await;
+    let no_app = run(&calls, &h.caller, app_call("desk__opening_hours", "opening_hours")).await;
     assert_eq!(no_app, Err(AppProblem::NoApp("opening_hours".into())));
-    let refreshed = hub.app_call(&app_call("desk__seating_chart", "refresh_seating")).await.expect("its own tool");
+    let refreshed =
+        run(&calls, &h.caller, app_call("desk__seating_chart", "refresh_seating")).await.expect("its own tool");
     assert_eq!(refreshed["content"][0]["text"], "Redrawn.");
     hub.shut_down().await;
 }
 
 #[tokio::test]
-async fn an_apps_call_of_a_tool_that_needs_approval_is_refused_until_palaver_can_ask() {
+async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approves_it_on_palavers_card() {
     let hub = connected_hub(json!({"desk": desk_entry("always")})).await;
-    let refused = hub.app_call(&app_call("desk__seating_chart", "refresh_seating")).await;
-    assert!(matches!(&refused, Err(AppProblem::Refused(why)) if why.contains("approves")), "{refused:?}");
+    let h = harness(json!([{ "text": "Here is the seating chart." }])).await;
+    let (history, _) = h.prompt(None, "Show me the seating").await;
+    let calls = AppCalls::new(h.pool.clone(), hub.clone());
+    let refresh =
+        AppToolCall { history_id: Some(history.clone()), ..app_call("desk__seating_chart", "refresh_seating") };
+    let held = |outcome: Result<AppCallOutcome, AppProblem>| match outcome {
+        Ok(AppCallOutcome::Approval { approval }) => approval,
+        other => panic!("not held for approval: {other:?}"),
+    };
+
+    // Without the conversation it is drawn in, there is nowhere to ask: refused.
+    let nowhere = run(&calls, &h.caller, app_call("desk__seating_chart", "refresh_seating")).await;
+    assert!(matches!(&nowhere, Err(AppProblem::Refused(why)) if why.contains("conversation")), "{nowhere:?}");
+    // Nor may anyone else's conversation be named.
+    let bob = h.another_user("bob").await;
+    assert!(calls.call(&bob, &refresh).await.is_err(), "another person's conversation");
+
+    // Held, and shown as Palaver's card shows an approval: the tool, its server, its arguments.
+    let approval = held(calls.call(&h.caller, &refresh).await.unwrap());
+    assert_eq!(approval.call.tool_name, "desk__refresh_seating");
+    assert_eq!(approval.call.server.as_deref(), Some("desk"));
+    assert!(approval.call.arguments.is_empty());
+    // Someone else cannot answer it; its person's approval runs it, once.
+    assert_eq!(calls.decide(&bob, &approval.id, true).await.unwrap(), Err(AppProblem::NotWaiting));
+    let ran = calls.decide(&h.caller, &approval.id, true).await.unwrap().expect("ran");
+    assert_eq!(ran["content"][0]["text"], "Redrawn.");
+    assert_eq!(calls.decide(&h.caller, &approval.id, true).await.unwrap(), Err(AppProblem::NotWaiting));
+
+    // Declined, the app is told so, and nothing runs.
+    let declined = held(calls.call(&h.caller, &refresh).await.unwrap());
+    let told = calls.decide(&h.caller, &declined.id, false).await.unwrap().expect("answered");
+    assert_eq!(told, json!({"content": [{"type": "text", "text": "The person declined this call."}], "isError": true}));
+
+    // A grant of the person's lets the call run without a card.
+    let grant = GrantRequest { scope: GrantScope::Always, lifetime_seconds: None, arguments: None };
+    let mut tx = palaver_core::db::begin(&h.pool).await.unwrap();
+    grants::create(&mut tx, &h.caller.user.id, "desk__refresh_seating", &grant, &history).await.unwrap();
+    tx.commit().await.unwrap();
+    let granted = calls.call(&h.caller, &refresh).await.unwrap();
+    assert!(matches!(&granted, Ok(AppCallOutcome::Done { result }) if result["content"][0]["text"] == "Redrawn."));
+
+    // Each ending is in the person's audit trail, in the conversation, under the app call's id.
+    let entries = audit::chained_entries(&h.pool, Some(&h.caller.user.id)).await.unwrap();
+    let ended: Vec<(&str, &str, Option<bool>, Option<&str>)> = entries
+        .iter()
+        .map(|entry| (entry.tool_call_id.as_str(), entry.decision.as_str(), entry.approved, entry.scope.as_deref()))
+        .collect();
+    let app_id = |id: &str| format!("app-{id}");
+    assert_eq!(ended.len(), 3, "{ended:?}");
+    assert_eq!(ended[0], (app_id(&approval.id).as_str(), "accept", Some(true), Some("once")));
+    assert_eq!(ended[1], (app_id(&declined.id).as_str(), "decline", Some(false), None));
+    assert_eq!((ended[2].1, ended[2].3), ("granted", Some("always")));
+    assert!(entries.iter().all(|entry| entry.history_id == history
+        && entry.tool_name.as_deref() == Some("desk__refresh_seating")
+        && entry.args_digest.as_deref() == Some(palaver_core::audit::args_digest(&json!({})).as_str())));
     hub.shut_down().await;
 }

@@ -1,17 +1,20 @@
 //! `/apps/*` (Palaver's addition): MCP Apps for the chat page. Which tools have an app; a
 //! tool's app, read from its server and given with the origin of the sandbox to draw it in; and
 //! an app's own `tools/call`, sent to its server's tools that let apps call them
-//! (`palaver_core::mcp::apps`).
+//! (`palaver_core::mcp::apps`), after the person's approval on Palaver's card where the tool
+//! needs one (`palaver_core::mcp::app_calls`).
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use palaver_core::db::Pool;
+use palaver_core::mcp::app_calls::AppCalls;
 use palaver_core::mcp::{AppProblem, AppsSandbox, McpHub};
-use palaver_wire::apps::{AppToolCall, AppTools, AppView};
+use palaver_wire::apps::{AppApprovalAnswer, AppCallOutcome, AppToolCall, AppTools, AppView};
 
 use crate::auth::Authenticated;
 use crate::problem::{Problem, ProblemBody};
@@ -59,32 +62,61 @@ pub async fn view(
     Ok(Json(AppView { document, sandbox_origin }))
 }
 
-/// `POST /apps/call`: an app's `tools/call`, answered with the server's `CallToolResult`.
+/// `POST /apps/call`: an app's `tools/call`, answered with the server's `CallToolResult`, or,
+/// for a tool that needs the person's approval, with Palaver's card for the call.
 #[utoipa::path(post, path = "/apps/call", tag = "apps", operation_id = "apps_call",
     summary = "Call a tool from an MCP App", request_body = AppToolCall,
-    responses((status = 200, description = "The server's CallToolResult", body = serde_json::Value),
+    responses((status = 200, description = "The server's CallToolResult, or the approval the call waits for", body = AppCallOutcome),
         (status = 400, description = "The body is not an app's call", body = ProblemBody),
-        (status = 403, description = "The app may not call that tool", body = ProblemBody),
-        (status = 404, description = "No such tool, or it has no app", body = ProblemBody),
+        (status = 403, description = "The app may not call that tool, or the conversation is not the caller's", body = ProblemBody),
+        (status = 404, description = "No such tool or conversation, or the tool has no app", body = ProblemBody),
         (status = 502, description = "The server failed the call", body = ProblemBody),
         (status = 503, description = "The app's server is not connected", body = ProblemBody)))]
 pub async fn call(
+    State(pool): State<Pool>,
     State(mcp): State<McpHub>,
-    Authenticated(_caller): Authenticated,
+    Authenticated(caller): Authenticated,
     body: Bytes,
-) -> Result<Json<serde_json::Value>, Problem> {
+) -> Result<Json<AppCallOutcome>, Problem> {
     let call: AppToolCall = serde_json::from_slice(&body).map_err(|err| {
         Problem::bad_request(
-            "The body must be {appTool, name, arguments}: the app's tool, the tool it calls and its arguments",
+            "The body must be {appTool, name, arguments, historyId?}: the app's tool, the tool it calls, its arguments \
+             and the conversation the app is drawn in",
         )
         .with_detail(err.to_string())
     })?;
-    Ok(Json(mcp.app_call(&call).await.map_err(app_problem)?))
+    Ok(Json(AppCalls::new(pool, mcp).call(&caller, &call).await?.map_err(app_problem)?))
+}
+
+/// `POST /apps/approvals/{id}`: the person's answer to the card of an app's call. Approved, the
+/// call runs now, once, and its `CallToolResult` is the answer; declined, the answer is a
+/// `CallToolResult` that says so. Either way the audit trail records it.
+#[utoipa::path(post, path = "/apps/approvals/{id}", tag = "apps", operation_id = "apps_approve",
+    summary = "Approve or decline an MCP App's call", request_body = AppApprovalAnswer,
+    params(("id" = String, Path, description = "The approval, as `POST /apps/call` gave it")),
+    responses((status = 200, description = "The CallToolResult the app gets", body = serde_json::Value),
+        (status = 400, description = "The body is not {approve}", body = ProblemBody),
+        (status = 403, description = "The app may no longer call that tool", body = ProblemBody),
+        (status = 404, description = "The call is not waiting (answered already, over an hour old, or not the caller's)", body = ProblemBody),
+        (status = 502, description = "The server failed the call", body = ProblemBody),
+        (status = 503, description = "The app's server is not connected", body = ProblemBody)))]
+pub async fn approve(
+    State(pool): State<Pool>,
+    State(mcp): State<McpHub>,
+    Authenticated(caller): Authenticated,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, Problem> {
+    let AppApprovalAnswer { approve } = serde_json::from_slice(&body).map_err(|err| {
+        Problem::bad_request("The body must be {approve}: true to run the call, false to decline it")
+            .with_detail(err.to_string())
+    })?;
+    Ok(Json(AppCalls::new(pool, mcp).decide(&caller, &id, approve).await?.map_err(app_problem)?))
 }
 
 fn app_problem(problem: AppProblem) -> Problem {
     let status = match &problem {
-        AppProblem::NoSuchTool(_) | AppProblem::NoApp(_) => StatusCode::NOT_FOUND,
+        AppProblem::NoSuchTool(_) | AppProblem::NoApp(_) | AppProblem::NotWaiting => StatusCode::NOT_FOUND,
         AppProblem::NotConnected(_) => StatusCode::SERVICE_UNAVAILABLE,
         AppProblem::BadView { .. } | AppProblem::CallFailed { .. } => StatusCode::BAD_GATEWAY,
         AppProblem::Refused(_) => StatusCode::FORBIDDEN,

@@ -135,6 +135,7 @@ fn probe(world: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("GET", "/apps/tools") => (path.into(), None),
         ("GET", "/apps/view") => ("/apps/view?tool=none__none".into(), None),
         ("POST", "/apps/call") => (path.into(), Some(json!({"appTool": "none__none", "name": "none"}))),
+        ("POST", "/apps/approvals/{id}") => ("/apps/approvals/none".into(), Some(json!({"approve": false}))),
         // A run with nothing new on a new thread: a sync, which runs no turn.
         ("POST", "/agui") => (path.into(), Some(json!({"threadId": "probe", "runId": "r", "messages": []}))),
         ("GET", "/agui/threads/{thread_id}/stream") => ("/agui/threads/none/stream".into(), None),

@@ -7,17 +7,11 @@
 
 use serde_json::{Value, json};
 
-use palaver_core::mcp::McpHub;
-
-/// Our desk server's `mcpServers` entry (its seating chart is an MCP App): over stdio, no approvals.
-pub(crate) fn desk_entry() -> Value {
+/// Our desk server's `mcpServers` entry (its seating chart is an MCP App), over stdio, its calls
+/// approved by the rule `approval`.
+pub(crate) fn desk_entry(approval: &str) -> Value {
     let mcp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mcp");
-    json!({"command": mcp.join(".venv/bin/python"), "args": [mcp.join("input_server.py")], "approval": "never"})
-}
-
-/// Our desk server, connected.
-pub(crate) async fn desk_hub() -> McpHub {
-    crate::http_mcp::connected_hub(json!({"desk": desk_entry()})).await
+    json!({"command": mcp.join(".venv/bin/python"), "args": [mcp.join("input_server.py")], "approval": approval})
 }
 
 /// The reply's body, as JSON.
@@ -41,8 +35,7 @@ async fn an_apps_view_is_drawn_from_the_second_origin_under_the_policy_it_declar
     let basic = mcp.join("node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js");
     assert!(basic.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
     let folder = tempfile::tempdir().unwrap();
-    let servers =
-        json!({"basic": {"command": "node", "args": [basic, "--stdio"], "approval": "never"}, "desk": desk_entry()});
+    let servers = json!({"basic": {"command": "node", "args": [basic, "--stdio"], "approval": "never"}, "desk": desk_entry("never")});
     let apps_port = crate::process::free_port();
     // Each server's apps have an origin of their own under localhost; the sandbox answers them all.
     let sandbox = format!("http://127.0.0.1:{apps_port}");
@@ -112,7 +105,7 @@ async fn an_apps_view_is_drawn_from_the_second_origin_under_the_policy_it_declar
     let refreshed =
         server.send("POST", "/apps/call", &cookie, "application/json", call("refresh_seating").as_bytes()).await;
     assert_eq!(status(&refreshed), 200, "{refreshed}");
-    assert_eq!(body_json(&refreshed)["content"][0]["text"], "Redrawn.");
+    assert_eq!(body_json(&refreshed)["result"]["content"][0]["text"], "Redrawn.");
     let refused = server.send("POST", "/apps/call", &cookie, "application/json", call("close_desk").as_bytes()).await;
     assert_eq!(status(&refused), 403, "{refused}");
     assert_eq!(body_json(&refused)["title"], "The tool \"close_desk\" is not one an app may call.");

@@ -410,16 +410,23 @@ async fn every_route_answers_as_the_document_says() {
     c.call(&app, Some(&ada), "POST", "/webhooks", "/webhooks", Some(json!({"url": "ftp://nowhere"}))).await;
     c.call(&app, Some(&ada), "GET", "/webhooks", "/webhooks", None).await;
 
-    // MCP Apps: our desk server's seating chart, drawn from a sandbox origin.
-    let desk = crate::http_apps::desk_hub().await;
-    let apps = TestApp::with_mcp_apps(r#"{"responses": []}"#, desk.clone(), "http://127.0.0.1:9").await;
+    // MCP Apps: our desk server's seating chart, drawn from a sandbox origin; its server's calls
+    // need approval, so the app's call waits for Palaver's card, and is approved.
+    let desk = crate::http_mcp::connected_hub(json!({"desk": crate::http_apps::desk_entry("always")})).await;
+    let apps = TestApp::with_mcp_apps(r#"{"responses": [{"text": "Hi."}]}"#, desk.clone(), "http://127.0.0.1:9").await;
     let carol = apps.user("carol", Role::User).await;
     let listed = c.call(&apps, Some(&carol), "GET", "/apps/tools", "/apps/tools", None).await;
     assert_eq!(listed.json()["tools"], json!(["desk__seating_chart"]));
     c.call(&apps, Some(&carol), "GET", "/apps/view?tool=desk__seating_chart", "/apps/view", None).await;
-    let refresh = json!({"appTool": "desk__seating_chart", "name": "refresh_seating", "arguments": {}});
-    let refreshed = c.call(&apps, Some(&carol), "POST", "/apps/call", "/apps/call", Some(refresh)).await;
-    assert_eq!(refreshed.status, StatusCode::OK, "{}", refreshed.text);
+    let history = apps.prompt(&carol, json!({"prompt": "Seating"})).await.last().unwrap()["historyId"].clone();
+    let refresh =
+        json!({"appTool": "desk__seating_chart", "name": "refresh_seating", "arguments": {}, "historyId": history});
+    let held = c.call(&apps, Some(&carol), "POST", "/apps/call", "/apps/call", Some(refresh)).await;
+    assert_eq!(held.json()["status"], "approval", "{}", held.text);
+    let approval = format!("/apps/approvals/{}", held.json()["approval"]["id"].as_str().unwrap());
+    let approve = Some(json!({"approve": true}));
+    let refreshed = c.call(&apps, Some(&carol), "POST", &approval, "/apps/approvals/{id}", approve).await;
+    assert_eq!(refreshed.json()["content"][0]["text"], "Redrawn.", "{}", refreshed.text);
     let close = json!({"appTool": "desk__seating_chart", "name": "close_desk"});
     let refused = c.call(&apps, Some(&carol), "POST", "/apps/call", "/apps/call", Some(close)).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);

@@ -306,7 +306,7 @@ async fn an_mcp_servers_input_request_outlives_a_kill_and_the_call_finishes_afte
     assert!(python.exists(), "the test MCP servers are not installed: run scripts/install-tools.sh --test");
     let folder = tempfile::tempdir().unwrap();
     let settings =
-        [lease(), [crate::process::mcp_config(folder.path(), json!({"desk": crate::http_apps::desk_entry()}))]]
+        [lease(), [crate::process::mcp_config(folder.path(), json!({"desk": crate::http_apps::desk_entry("never")}))]]
             .concat();
 
     let greet = json!({"toolCalls": [{"id": "call_g", "name": "desk__greet", "input": {}}]});

@@ -4,13 +4,15 @@
 //! result, so a reload or another device draws it again the same way. Which tools have an app
 //! is read once per page (`GET /apps/tools`); none are drawn where apps are not served.
 
+mod approval;
 pub mod bridge;
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
+use approval::AppCallApproval;
 use bridge::{Bridge, Effect as BridgeEffect, MAX_HEIGHT, call_tool_result};
-use palaver_wire::apps::{AppTools, AppView};
+use palaver_wire::apps::{AppApproval, AppCallOutcome, AppTools, AppView};
 use palaver_wire::conversation::model::link_host_line;
 
 /// The tools with an app, once read.
@@ -32,22 +34,28 @@ impl AppToolNames {
     }
 }
 
-/// The app of the call to `tool_name`, when the tool has one; nothing otherwise.
+/// The app of the call to `tool_name` in the conversation `conversation_id`, when the tool has
+/// one; nothing otherwise.
 #[component]
-pub fn McpApp(tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+pub fn McpApp(conversation_id: String, tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
     let names = use_context::<AppToolNames>();
     let tool = tool_name.clone();
     let has_app = move || names.is_some_and(|AppToolNames(names)| names.with(|names| names.contains(&tool)));
     view! {
         <Show when=has_app>
-            <AppFrame tool_name=tool_name.clone() args=args.clone() result=result.clone() />
+            <AppFrame
+                conversation_id=conversation_id.clone()
+                tool_name=tool_name.clone()
+                args=args.clone()
+                result=result.clone()
+            />
         </Show>
     }
 }
 
 /// Reads the tool's app, then draws it.
 #[component]
-fn AppFrame(tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+fn AppFrame(conversation_id: String, tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
     let app = RwSignal::new(None::<Result<AppView, String>>);
     let url = format!("/apps/view?tool={}", crate::browser::url_component(&tool_name));
     Effect::new(move |_| {
@@ -64,19 +72,32 @@ fn AppFrame(tool_name: String, args: Value, result: Option<Value>) -> impl IntoV
             </p>
         }
         .into_any(),
-        Some(Ok(app)) => {
-            view! { <SandboxedApp app tool_name=tool_name.clone() args=args.clone() result=result.clone() /> }
-                .into_any()
+        Some(Ok(app)) => view! {
+            <SandboxedApp
+                app
+                conversation_id=conversation_id.clone()
+                tool_name=tool_name.clone()
+                args=args.clone()
+                result=result.clone()
+            />
         }
+        .into_any(),
     }
 }
 
 /// The app in its sandbox, and the page's side of its bridge.
 #[component]
-fn SandboxedApp(app: AppView, tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+fn SandboxedApp(
+    app: AppView,
+    conversation_id: String,
+    tool_name: String,
+    args: Value,
+    result: Option<Value>,
+) -> impl IntoView {
     let AppView { document, sandbox_origin } = app;
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let height = RwSignal::new(120_u32);
+    let waiting = RwSignal::new(None::<WaitingCall>);
     let src = crate::browser::sandbox_page(&sandbox_origin, &document.csp, &document.permissions);
     let allow = document.permissions.allow_attribute();
     let bordered = document.prefers_border != Some(false);
@@ -98,6 +119,7 @@ fn SandboxedApp(app: AppView, tool_name: String, args: Value, result: Option<Val
     ));
     let listening = StoredValue::new_local(None);
     let watching = StoredValue::new_local(None);
+    let drawn = StoredValue::new_local(None::<AppPage>);
     let app_server = server.clone();
     Effect::new(move |_| {
         let Some(element) = frame.get() else { return };
@@ -106,8 +128,11 @@ fn SandboxedApp(app: AppView, tool_name: String, args: Value, result: Option<Val
             origin: sandbox_origin.clone(),
             tool: tool_name.clone(),
             server: app_server.clone(),
+            conversation_id: conversation_id.clone(),
             height,
+            waiting,
         };
+        drawn.set_value(Some(page.clone()));
         let on_theme = page.clone();
         let listener = crate::browser::listen_to_frame(&element, &sandbox_origin, move |message: Value| {
             let effects = bridge.try_update_value(|bridge| bridge.receive(&message)).unwrap_or_default();
@@ -133,6 +158,19 @@ fn SandboxedApp(app: AppView, tool_name: String, args: Value, result: Option<Val
                 style=move || format!("height: {}px", height.get())
             ></iframe>
             <figcaption>{format!("App of the MCP server \"{server}\"")}</figcaption>
+            {move || {
+                waiting
+                    .get()
+                    .map(|WaitingCall { request, approval }| {
+                        let id = approval.id.clone();
+                        let on_answer = Callback::new(move |approve: bool| {
+                            if let Some(page) = drawn.get_value() {
+                                page.decide(request.clone(), &id, approve);
+                            }
+                        });
+                        view! { <AppCallApproval approval server=server.clone() on_answer /> }
+                    })
+            }}
         </figure>
     }
 }
@@ -145,7 +183,18 @@ struct AppPage {
     /// The tool whose app it is (model-facing name): its calls go to that tool's server.
     tool: String,
     server: String,
+    /// The conversation it is drawn in: an approval of its call is asked and audited there.
+    conversation_id: String,
     height: RwSignal<u32>,
+    /// The app's call waiting for the person's approval on Palaver's card.
+    waiting: RwSignal<Option<WaitingCall>>,
+}
+
+/// An app's call shown on Palaver's card, and the app's request it answers.
+#[derive(Clone)]
+struct WaitingCall {
+    request: Value,
+    approval: AppApproval,
 }
 
 impl AppPage {
@@ -165,15 +214,49 @@ impl AppPage {
                 }
             }
             BridgeEffect::CallTool { id, name, arguments } => {
-                let body = json!({"appTool": self.tool, "name": name, "arguments": arguments}).to_string();
+                let call = json!({
+                    "appTool": self.tool,
+                    "name": name,
+                    "arguments": arguments,
+                    "historyId": self.conversation_id,
+                });
                 let page = self.clone();
                 leptos::task::spawn_local(async move {
-                    let outcome = crate::browser::request::<Value>("POST", "/apps/call", Some(body)).await;
-                    if let BridgeEffect::Post(answer) = Bridge::called(id, outcome) {
-                        page.post(&answer);
+                    let outcome =
+                        crate::browser::request::<AppCallOutcome>("POST", "/apps/call", Some(call.to_string()));
+                    match outcome.await {
+                        Ok(AppCallOutcome::Done { result }) => page.answer(id, Ok(result)),
+                        Ok(AppCallOutcome::Approval { approval }) if page.waiting.with_untracked(Option::is_none) => {
+                            page.waiting.set(Some(WaitingCall { request: id, approval }));
+                        }
+                        // The card shows one call at a time; the one left unanswered lapses.
+                        Ok(AppCallOutcome::Approval { .. }) => page.answer(
+                            id,
+                            Err("Another call of this app is waiting for the person's approval.".to_string()),
+                        ),
+                        Err(why) => page.answer(id, Err(why)),
                     }
                 });
             }
+        }
+    }
+
+    /// Sends the person's answer on the card; the app's request gets the call's result.
+    fn decide(&self, request: Value, approval_id: &str, approve: bool) {
+        let url = format!("/apps/approvals/{}", crate::browser::url_component(approval_id));
+        let body = json!({"approve": approve}).to_string();
+        let page = self.clone();
+        leptos::task::spawn_local(async move {
+            let outcome = crate::browser::request::<Value>("POST", &url, Some(body)).await;
+            page.waiting.set(None);
+            page.answer(request, outcome);
+        });
+    }
+
+    /// Answers the app's request `id` for a call with its outcome.
+    fn answer(&self, id: Value, outcome: Result<Value, String>) {
+        if let BridgeEffect::Post(answer) = Bridge::called(id, outcome) {
+            self.post(&answer);
         }
     }
 

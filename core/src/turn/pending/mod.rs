@@ -97,7 +97,7 @@ impl StoredPendingAsk {
 
     /// For an approval: the digest of the guarded call's arguments ([`args_digest`]).
     pub fn args_digest(&self) -> Option<String> {
-        self.guarded_call().map(|call| args_digest(&call.input))
+        self.guarded_call().map(|call| crate::audit::args_digest(&call.input))
     }
 
     /// The audit entry of this ask ending with `decision` (an approval's reach: once, or the
@@ -126,27 +126,5 @@ impl StoredPendingAsk {
             scope: self.approval_id.as_ref().map(|_| grant.map_or("once", GrantScope::as_str)),
             args_digest: self.args_digest(),
         }
-    }
-}
-
-/// SHA-256 (hex) of a call's arguments as canonical JSON: keys sorted (`serde_json`'s maps
-/// are), no spaces. The approval's audit entry and the run's record both carry it.
-pub fn args_digest(input: &serde_json::Value) -> String {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(serde_json::to_string(input).unwrap_or_default().as_bytes());
-    digest.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_digest_is_of_canonical_json_whatever_the_key_order() {
-        let one: serde_json::Value = serde_json::from_str(r#"{"b": [1, {"d": 2, "c": 3}], "a": "x"}"#).unwrap();
-        let other: serde_json::Value = serde_json::from_str(r#"{"a":"x","b":[1,{"c":3,"d":2}]}"#).unwrap();
-        assert_eq!(args_digest(&one), args_digest(&other));
-        // sha256 of `{"a":"x","b":[1,{"c":3,"d":2}]}`
-        assert_eq!(args_digest(&one), "4bc2f0faf907fa5fdaedde9cbf7002e3cbf041208b96a4ab4ce6693fbf4bea67");
     }
 }

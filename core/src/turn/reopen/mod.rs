@@ -12,11 +12,11 @@ use std::time::Duration;
 use super::TurnRunner;
 use super::answer::denial_reason;
 use super::run::Resolved;
-use crate::accounts::auth::{Caller, CallerVia};
+use crate::accounts::auth::Caller;
 use crate::conversation::access::{HistoryAccess, authorize_history};
 use crate::conversation::store as histories;
 use crate::error::AppResult;
-use palaver_wire::audit::{DecidedVia, Decider};
+use palaver_wire::audit::Decider;
 use palaver_wire::conversation::answer_change::ChangeableAnswer;
 use palaver_wire::conversation::model::PendingAskView;
 use palaver_wire::live::{AskCreated, LiveEvent};
@@ -115,7 +115,7 @@ impl TurnRunner {
         if self.running.is_running(history_id).await {
             return Ok(Err(Unchangeable::ReplyRunning));
         }
-        let decider = Decider::person(&caller.user.id, decided_via(caller));
+        let decider = Decider::person(&caller.user.id, caller.decided_via());
         if !store::withdraw(&self.pool, history_id, &remembered, &decider).await? {
             let Some(standing) = store::standing(&self.pool, history_id, tool_call_id).await? else {
                 return Ok(Err(self.why_not_pending_again(history_id, tool_call_id).await?));
@@ -148,15 +148,5 @@ impl TurnRunner {
             Some(pending) if pending.ask.tool_call_id == tool_call_id => Unchangeable::AlreadyOpen,
             _ => Unchangeable::WentOn,
         })
-    }
-}
-
-/// The surface the audit trail names for a withdrawal: the chat, or the API token's client.
-fn decided_via(caller: &Caller) -> DecidedVia {
-    match &caller.via {
-        CallerVia::Token { name } => DecidedVia::Api { token: name.clone() },
-        CallerVia::Session => DecidedVia::Web,
-        CallerVia::Push => DecidedVia::Push,
-        CallerVia::Mail => DecidedVia::Mail,
     }
 }

@@ -1,0 +1,55 @@
+//! Palaver's card for an app's call of a tool that needs the person's approval: drawn by the
+//! page (never by the app), under the app, naming the server whose app asks and the call with
+//! every argument. Its answer goes to `POST /apps/approvals/{id}`, which runs the call once.
+
+use leptos::prelude::*;
+
+use crate::components::GuardedCallView;
+use crate::words::reader_words;
+use palaver_wire::apps::AppApproval;
+
+#[component]
+pub fn AppCallApproval(
+    approval: AppApproval,
+    /// The MCP server whose app makes the call.
+    server: String,
+    /// Called once with the person's answer: `true` to run the call.
+    on_answer: Callback<bool>,
+) -> impl IntoView {
+    let words = reader_words();
+    let answered = RwSignal::new(false);
+    let answer = move |approve: bool| {
+        if !answered.get_untracked() {
+            answered.set(true);
+            on_answer.run(approve);
+        }
+    };
+    let title = words.with_text("app-call", "server", &server);
+    let label = title.clone();
+    view! {
+        <section class="ask-card ask-card--pending mcp-app__approval" data-testid="app-call-approval" aria-label=label>
+            <h3 class="ask-card__title">{title}</h3>
+            <GuardedCallView call=approval.call words=words.clone() />
+            <div class="ask-card__buttons" role="group" aria-label="Answers">
+                <button
+                    type="button"
+                    class="ask-button ask-button--primary"
+                    data-testid="app-call-approve"
+                    disabled=move || answered.get()
+                    on:click=move |_| answer(true)
+                >
+                    {words.get("allow-once")}
+                </button>
+                <button
+                    type="button"
+                    class="ask-button ask-button--cancel"
+                    data-testid="app-call-deny"
+                    disabled=move || answered.get()
+                    on:click=move |_| answer(false)
+                >
+                    {words.get("deny")}
+                </button>
+            </div>
+        </section>
+    }
+}
