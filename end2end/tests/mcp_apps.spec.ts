@@ -1,7 +1,7 @@
 import { expect, type Frame, type Page, test } from "@playwright/test";
 import { appsPort } from "../playwright.config";
 import { signUpFreshUser } from "./fixtures/accounts";
-import { AskCard } from "./fixtures/ask_card";
+import { AskCard, mockLog } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
 
 // MCP Apps: the chat server draws a tool's app from its sandbox origin (PALAVER_APPS_ADDR in
@@ -140,12 +140,16 @@ test("the page's theme reaches a drawn app, and a link the app opens is the pers
   // The example applies the host's theme to its own page.
   const toggle = page.getByTestId("theme-toggle");
   const appRoot = appFrame(page).locator("html");
+  const textColour = () => appRoot.evaluate((root) => root.style.getPropertyValue("--color-text-primary"));
   await toggle.click();
   await expect(toggle).toHaveText("Theme: light");
   await expect(appRoot).toHaveAttribute("data-theme", "light");
+  const light = await textColour();
   await toggle.click();
   await expect(toggle).toHaveText("Theme: dark");
   await expect(appRoot).toHaveAttribute("data-theme", "dark");
+  // Palaver's colours for the theme come with it.
+  await expect.poll(textColour).not.toBe(light);
 
   // The person is asked first, with the whole address and the host it opens; declined, nothing opens.
   let opened = 0;
@@ -228,4 +232,104 @@ test("on a phone an MCP App fits the screen", async ({ page }) => {
   // The view lays itself out to the frame's width: nothing of it is cut off at the side.
   const app = appFrame(page).locator("html");
   expect(await app.evaluate((root) => root.scrollWidth <= root.clientWidth)).toBe(true);
+});
+
+/** The sandbox page keeps the messages the chat posts it (`window.__received`), from its first script on. */
+async function recordMessages(page: Page) {
+  await page.context().addInitScript(() => {
+    (window as any).__received = [];
+    window.addEventListener("message", (event) => (window as any).__received.push(event.data));
+  });
+}
+
+/** The app's document keeps the messages it is posted from now on (the sandbox writes the
+ * app's HTML into its frame, which drops listeners set before). */
+async function listenInApp(app: Frame) {
+  await app.evaluate(() => {
+    (window as any).__received = [];
+    window.addEventListener("message", (event) => (window as any).__received.push(event.data));
+  });
+}
+
+/** The answer to request `id` among the messages `frame` kept, once it has come. */
+async function answerTo(frame: Frame, id: string | number): Promise<any> {
+  const find = (id: string | number) => (window as any).__received.find((m: any) => m?.id === id && "result" in m);
+  await expect.poll(() => frame.evaluate(find, id)).toBeTruthy();
+  return frame.evaluate(find, id);
+}
+
+/** Sends a JSON-RPC request from the app's own window, as its SDK would. */
+async function requestFromApp(app: Frame, id: string, method: string, params: object) {
+  await app.evaluate(([id, method, params]) => window.parent.postMessage({ jsonrpc: "2.0", id, method, params }, "*"), [
+    id,
+    method,
+    params,
+  ] as const);
+}
+
+test("an MCP App gets Palaver's look, reads its server's resources, is shown full screen and back, and what it tells the model reaches the model and comes back after a reload", async ({
+  page,
+}) => {
+  await recordMessages(page);
+  const chat = await callTheApp(page, "Show the server time in an MCP App that remembers");
+  let app = await appDocument(page);
+  await listenInApp(app);
+  // Palaver's look as CSS variables, in the app's context and applied by the example to its page.
+  const initialized = await answerTo(app.parentFrame()!, 0);
+  const variables = initialized.result.hostContext.styles.variables;
+  expect(variables["--color-background-primary"]).toMatch(/^(#|rgb)/);
+  expect(variables["--font-sans"]).toContain("system-ui");
+  expect(await app.evaluate(() => document.documentElement.style.getPropertyValue("--color-text-primary"))).toBe(
+    variables["--color-text-primary"],
+  );
+
+  // Its own server's resources, read through Palaver.
+  await requestFromApp(app, "res-1", "resources/read", { uri: "ui://get-time/mcp-app.html" });
+  expect((await answerTo(app, "res-1")).result.contents[0].mimeType).toBe("text/html;profile=mcp-app");
+
+  // Full screen, on the app's asking; back inline on the person's.
+  const figure = page.getByTestId("mcp-app");
+  await requestFromApp(app, "mode-1", "ui/request-display-mode", { mode: "fullscreen" });
+  expect((await answerTo(app, "mode-1")).result).toEqual({ mode: "fullscreen" });
+  await expect(figure).toHaveAttribute("data-display-mode", "fullscreen");
+  const covered = await figure.boundingBox();
+  expect(covered!.width).toBe(page.viewportSize()!.width);
+  await page.getByTestId("mcp-app-inline").click();
+  await expect(figure).toHaveAttribute("data-display-mode", "inline");
+  const changes = await app.evaluate(() =>
+    (window as any).__received
+      .filter((m: any) => m?.method === "ui/notifications/host-context-changed")
+      .map((m: any) => m.params.displayMode),
+  );
+  expect(changes).toEqual(["fullscreen", "inline"]);
+
+  // What the app tells the model: the model's next step reads it.
+  const told = { content: [{ type: "text", text: "Row 4 is picked" }], structuredContent: { row: 4 } };
+  await requestFromApp(app, "ctx-1", "ui/update-model-context", told);
+  expect((await answerTo(app, "ctx-1")).result).toEqual({});
+  await chat.sendMessage("What does the app show now?");
+  await expect(chat.assistantMessages().last()).toHaveText("The app shows row 4.");
+  const asked = mockLog().findLast((request) =>
+    request.messages.some((message: any) => message.text === "What does the app show now?"),
+  );
+  expect(asked.system).toContain('(its call `call_time`): Row 4 is picked data: {"row":4}');
+
+  // Drawn again after a reload, the app is given back what it told (Palaver's `modelContext`).
+  await chat.open(page.url().replace(/^https?:\/\/[^/]+/, ""));
+  app = await appDocument(page);
+  expect((await answerTo(app.parentFrame()!, 0)).result.hostContext.modelContext).toEqual(told);
+});
+
+test("a message an MCP App sends for the person is sent to the conversation and shown as the app's", async ({
+  page,
+}) => {
+  const chat = await callTheApp(page, "Show the server time in an MCP App that sends a message");
+  await appDocument(page);
+  await appFrame(page).getByRole("button", { name: "Send Message" }).click();
+  const sent = page.getByTestId("user-message").last();
+  await expect(sent).toContainText("This is message text.");
+  await expect(sent.getByTestId("message-from-app")).toHaveText('Sent by the app of the MCP server "basic"');
+  await expect(chat.assistantMessages().last()).toHaveText("The app's message is read.");
+  await chat.open(page.url().replace(/^https?:\/\/[^/]+/, ""));
+  await expect(page.getByTestId("user-message").last().getByTestId("message-from-app")).toBeVisible();
 });

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Elicit, MCPServer, Resolve
 from mcp.server.request_state import RequestStateSecurity
+from mcp.types import ToolAnnotations
 
 # A test key, not a secret: the server holds nothing worth protecting.
 STATE_KEY = b"palaver-test-input-server-state!"
@@ -106,9 +107,9 @@ def seating_view() -> str:
     return SEATING_VIEW
 
 
-@server.tool(meta={"ui": {"resourceUri": "ui://desk/seating.html"}})
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True), meta={"ui": {"resourceUri": "ui://desk/seating.html"}})
 def seating_chart() -> str:
-    """Shows the seating chart (an MCP App draws it)."""
+    """Shows the seating chart (an MCP App draws it; it only reads)."""
     return "Two tables are free."
 
 

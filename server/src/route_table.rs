@@ -109,6 +109,8 @@ fn declared() -> Vec<Declared> {
         route(Access::Authenticated, routes!(apps::view)),
         route(Access::Authenticated, routes!(apps::call)),
         route(Access::Authenticated, routes!(apps::approve)),
+        route(Access::Authenticated, routes!(apps::context)),
+        route(Access::Authenticated, routes!(apps::resource)),
         route(Access::Authenticated, routes!(w::list)),
         route(Access::Authenticated, routes!(w::create)),
         route(Access::Authenticated, routes!(w::update)),

@@ -18,6 +18,26 @@ pub struct AppView {
     /// The origin of the sandbox to frame the app in (its page is `/sandbox`): Palaver's second
     /// origin, none of its own pages'.
     pub sandbox_origin: String,
+    /// What the app drawn for this call told the model last (`ui/update-model-context`), when
+    /// the view was asked for a call that has one: given back to the app in its host context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub model_context: Option<Value>,
+}
+
+/// `PUT /apps/context`: what the app drawn for a tool call tells the model
+/// (`ui/update-model-context`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppModelContext {
+    /// The conversation the app is drawn in.
+    pub history_id: String,
+    /// The tool call the app is drawn for.
+    pub tool_call_id: String,
+    /// `{content?, structuredContent?}`; neither clears what the app told before.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub context: Value,
 }
 
 /// An app's view as its MCP server gave it.

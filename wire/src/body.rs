@@ -75,6 +75,10 @@ pub struct PromptBody {
     /// Files sent with the prompt (Palaver's addition).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<FileRef>,
+    /// The MCP server whose app sends the prompt for the person (`ui/message`), so it is shown as
+    /// the app's (Palaver's addition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_app: Option<String>,
     /// The system prompt for this turn, in place of Palaver's persona line; the asks, blocks and
     /// small-screen sections follow it (reference Q.5).
     #[serde(skip_serializing_if = "Option::is_none")]

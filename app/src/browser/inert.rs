@@ -302,3 +302,8 @@ pub fn confirm(_question: &str) -> bool {
 pub fn url_host(_url: &str) -> Option<String> {
     None
 }
+
+/// None: the server has no page to read.
+pub fn css_variables(_pairs: &[(&str, &str)]) -> serde_json::Map<String, Value> {
+    serde_json::Map::new()
+}

@@ -95,14 +95,27 @@ pub(super) fn ToolLine(
 pub(super) fn UserMessage(
     text: String,
     attachments: Vec<Attachment>,
+    /// The MCP server whose app sent it for the person.
+    #[prop(default = None)]
+    from_app: Option<String>,
     #[prop(default = None)] at: Option<String>,
     redo: Option<RedoTarget>,
     #[prop(default = None)] branches: Option<Branches>,
 ) -> impl IntoView {
     let editing = RwSignal::new(false);
     let shown = text.clone();
+    let sender = from_app.map(|server| format!("Sent by the app of the MCP server \"{server}\""));
     let message = move || {
         view! {
+            {sender
+                .clone()
+                .map(|sender| {
+                    view! {
+                        <p class="message__sender" data-testid="message-from-app">
+                            {sender}
+                        </p>
+                    }
+                })}
             <p class="message__text">{shown.clone()}</p>
             <AttachmentList files=attachments.clone() />
         }
@@ -352,7 +365,11 @@ fn ReplyBody(text: String, blocks: Option<Box<ShownCheck>>) -> impl IntoView {
 #[component]
 pub(super) fn LiveTurnView(turn: LiveTurn, busy: RwSignal<bool>) -> impl IntoView {
     view! {
-        {turn.prompt.map(|text| view! { <UserMessage text attachments=turn.attachments redo=None /> })}
+        {turn
+            .prompt
+            .map(|text| {
+                view! { <UserMessage text attachments=turn.attachments from_app=turn.from_app redo=None /> }
+            })}
         {turn
             .tools
             .into_iter()

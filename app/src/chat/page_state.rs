@@ -16,6 +16,8 @@ pub(super) struct LiveTurn {
     pub(super) prompt: Option<String>,
     /// The files sent with it.
     pub(super) attachments: Vec<Attachment>,
+    /// The MCP server whose app sent it for the person.
+    pub(super) from_app: Option<String>,
     /// What the finished steps said (their `{text}`).
     pub(super) reply: String,
     /// The running step's text as it streams (`{delta}`): kept by its `{text}`, or retracted.
@@ -117,7 +119,8 @@ impl ChatState {
 
     /// Shows `prompt` and its files (or nothing, for an answer) at once and streams the turn `body` starts.
     pub(super) fn start_turn(self, body: PromptBody, prompt: Option<String>, attachments: Vec<Attachment>) {
-        self.begin(body, LiveTurn { prompt, attachments, ..Default::default() });
+        let from_app = body.from_app.clone();
+        self.begin(body, LiveTurn { prompt, attachments, from_app, ..Default::default() });
     }
 
     /// Like [`Self::start_turn`] for a redo: the saved rows from `keep_rows` on are hidden while

@@ -147,7 +147,7 @@ impl ShownItem {
     fn view(self, channel: AnswerChannel) -> AnyView {
         let ShownItem { item, conversation_id, redo, retry, regenerate, summarised, .. } = self;
         match item {
-            TranscriptItem::User { text, attachments, at, branches, .. } => {
+            TranscriptItem::User { text, attachments, from_app, at, branches, .. } => {
                 let retry = redo.clone().filter(|_| retry);
                 let summarised = summarised.then(|| {
                     view! {
@@ -158,7 +158,7 @@ impl ShownItem {
                 });
                 view! {
                     {summarised}
-                    <UserMessage text attachments at redo branches />
+                    <UserMessage text attachments from_app at redo branches />
                     {retry.map(|retry| view! { <NoReply retry /> })}
                 }
                 .into_any()
@@ -168,11 +168,11 @@ impl ShownItem {
                 let regenerate = redo.filter(|_| regenerate);
                 view! { <AssistantMessage text blocks interrupted at rate regenerate /> }.into_any()
             }
-            TranscriptItem::Tool { tool_name, args, result, allowed_by, .. } => {
+            TranscriptItem::Tool { tool_call_id, tool_name, args, result, allowed_by } => {
                 let app = (tool_name.clone(), args.clone(), result.clone());
                 view! {
                     <ToolLine tool_name args result allowed_by />
-                    <McpApp conversation_id tool_name=app.0 args=app.1 result=app.2 />
+                    <McpApp conversation_id tool_call_id tool_name=app.0 args=app.1 result=app.2 />
                 }
                 .into_any()
             }

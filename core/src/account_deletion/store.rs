@@ -48,6 +48,7 @@ pub async fn remove_everything(pool: &Pool, user_id: &str) -> AppResult<Removed>
         format!("DELETE FROM ai_requests WHERE user_id = $1 OR history_id IN ({OWNED})"),
         format!("DELETE FROM approval_grants WHERE user_id = $1 OR history_id IN ({OWNED})"),
         format!("DELETE FROM app_approvals WHERE user_id = $1 OR history_id IN ({OWNED})"),
+        format!("DELETE FROM app_contexts WHERE history_id IN ({OWNED})"),
         "DELETE FROM approved_runs WHERE EXISTS (
              SELECT 1 FROM histories AS h
              WHERE h.owner_id = $1 AND approved_runs.idempotency_key LIKE h.id || '/%')"

@@ -156,7 +156,7 @@ mod tests {
 
     fn rows() -> Vec<HistoryRow> {
         vec![
-            HistoryRow::User { text: "Book a table".into(), attachments: vec![] },
+            HistoryRow::User { text: "Book a table".into(), attachments: vec![], from_app: None },
             HistoryRow::ToolCall {
                 tool_name: "ask_choice".into(),
                 tool_call_id: "call_1".into(),

@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod actions;
+pub mod app_contexts;
 mod block_settings;
 pub mod branches;
 mod kept_checks;

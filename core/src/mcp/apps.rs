@@ -83,6 +83,11 @@ impl McpHub {
         self.mcp_tools().filter(|tool| tool.app_uri().is_some()).map(|tool| tool.name().to_string()).collect()
     }
 
+    /// Whether a tool of the server `server`, connected now, links an app.
+    pub fn has_apps(&self, server: &str) -> bool {
+        self.mcp_tools().any(|tool| tool.server_name() == server && tool.app_uri().is_some())
+    }
+
     /// The view of the app `tool` (a model-facing name) links to, read from its server now.
     pub async fn app_document(&self, tool: &str) -> Result<AppDocument, AppProblem> {
         let tool = self.any_tool(tool)?;
@@ -129,6 +134,27 @@ impl McpHub {
             permissions: AppPermissions::from_meta(field("permissions").and_then(Value::as_object)),
             prefers_border: field("prefersBorder").and_then(Value::as_bool),
         })
+    }
+
+    /// An app's `resources/read`, sent to the server of the tool whose app it is (never another's);
+    /// the server's `ReadResourceResult`, at most as large as a view.
+    pub async fn app_resource(&self, app_tool: &str, uri: &str) -> Result<Value, AppProblem> {
+        let app = self.any_tool(app_tool)?;
+        if app.app_uri().is_none() {
+            return Err(AppProblem::NoApp(app.mcp_name().to_string()));
+        }
+        let server = app.server_name().to_string();
+        let peer = app.peer().ok_or_else(|| AppProblem::NotConnected(server.clone()))?;
+        let failed = |why: String| AppProblem::CallFailed { server: server.clone(), why };
+        let read = tokio::time::timeout(app.timeout(), peer.read_resource(ReadResourceRequestParams::new(uri)))
+            .await
+            .map_err(|_elapsed| failed(format!("it did not answer within {} s", app.timeout().as_secs())))?
+            .map_err(|err| failed(format!("reading {uri} failed ({err})")))?;
+        let read = serde_json::to_value(read).map_err(|err| failed(err.to_string()))?;
+        if read.to_string().len() > VIEW_MAX_BYTES {
+            return Err(failed(format!("{uri} is over the {} KB Palaver passes on", VIEW_MAX_BYTES / 1024)));
+        }
+        Ok(read)
     }
 
     /// The tool an app's `tools/call` calls, when it may: a tool of the server whose tool links

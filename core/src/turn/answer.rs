@@ -287,7 +287,8 @@ impl Turn {
                 self.transcript.messages.push(ModelMessage::User { text: prompt.clone(), parts });
                 self.transcript.replayed_len = self.transcript.messages.len();
                 self.transcript.prompt_index = self.transcript.rows.len() + 1;
-                self.output.new_rows.push(HistoryRow::User { text: prompt, attachments: rows });
+                let from_app = self.transcript.from_app.take();
+                self.output.new_rows.push(HistoryRow::User { text: prompt, attachments: rows, from_app });
                 None
             }
             TurnInput::Answer { .. } => {

@@ -196,6 +196,9 @@ pub struct TurnRequest {
     /// Files sent with the prompt: ids of the sender's uploads. A redo without them keeps
     /// the files of the message it replaces.
     pub attachments: Vec<String>,
+    /// The MCP server whose app sends the prompt for the person (`ui/message`): its message is
+    /// shown as the app's.
+    pub from_app: Option<String>,
     /// The request's system prompt (`systemPrompt`): it takes the place of Palaver's persona
     /// line for this turn (reference Q.5). `None` keeps the persona line.
     pub system_prompt: Option<String>,
@@ -216,6 +219,7 @@ impl TurnRequest {
             redo: None,
             model: None,
             attachments: Vec::new(),
+            from_app: None,
             system_prompt: None,
             client_tools: Vec::new(),
         }

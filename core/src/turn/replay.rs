@@ -61,7 +61,7 @@ fn replay_rows(rows: &[HistoryRow], with_tools: bool) -> Vec<ModelMessage> {
     // The ask calls seen so far, for telling their answers as the model is told them.
     let mut asked: Vec<(&str, AskKind, &Value)> = Vec::new();
     let messages = rows.iter().filter_map(|row| match row {
-        HistoryRow::User { text, attachments } => {
+        HistoryRow::User { text, attachments, .. } => {
             Some(ModelMessage::User { text: with_attachment_notes(text, attachments), parts: Vec::new() })
         }
         HistoryRow::Assistant { text, block_errors, interrupted, .. } => {
@@ -158,7 +158,7 @@ mod tests {
             model_call_id: model.map(Into::into),
         };
         let rows = vec![
-            HistoryRow::User { text: "hi".into(), attachments: Vec::new() },
+            HistoryRow::User { text: "hi".into(), attachments: Vec::new(), from_app: None },
             call("ask_confirm", "ask_1", Some("c1"), None),
             result("ask_confirm", "ask_1", Some("c1")),
             HistoryRow::ToolCall {
@@ -208,7 +208,7 @@ mod tests {
             model_call_id: Some(model.into()),
         };
         let rows = vec![
-            HistoryRow::User { text: "two asks".into(), attachments: Vec::new() },
+            HistoryRow::User { text: "two asks".into(), attachments: Vec::new(), from_app: None },
             call("ask_1", "c1", AskStatus::Answered),
             call("ask_2", "c2", AskStatus::Cancelled),
             result("ask_2", "c2", crate::turn::store::one_ask_at_a_time()),

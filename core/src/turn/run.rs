@@ -141,6 +141,8 @@ pub(super) struct Transcript {
     pub(super) input: TurnInput,
     /// The files sent with the prompt (moved into its message when the messages are made).
     pub(super) attached: Attached,
+    /// The MCP server whose app sent the prompt for the person.
+    pub(super) from_app: Option<String>,
     /// The answer the turn goes on from.
     pub(super) resolved: Option<Resolved>,
     /// The ask a prompt cancelled.
@@ -170,6 +172,7 @@ impl Transcript {
             titled,
             input,
             attached,
+            from_app: None,
             resolved,
             cancelled,
             messages: Vec::new(),

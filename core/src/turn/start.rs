@@ -251,7 +251,8 @@ impl TurnRunner {
         let model = choice.model.clone();
         let titled = conversation.title.is_some();
         let attached = attached.unwrap_or_default();
-        let transcript = Transcript::new(request.input, conversation.rows, titled, attached, resolved, cancelled);
+        let mut transcript = Transcript::new(request.input, conversation.rows, titled, attached, resolved, cancelled);
+        transcript.from_app = request.from_app;
         Ok(Admitted::Turn(Box::new(Ready {
             turn_id,
             owner_id,
@@ -291,8 +292,11 @@ impl TurnRunner {
         // that a delete would stop this turn (the first draft is stored only while the
         // conversation is there).
         // A redo stored its draft with its retraction (its rows are not known here).
-        let rows =
-            if drafted { Vec::new() } else { draft::first_rows(prompt, &transcript.attached.rows, Some(model.name())) };
+        let rows = if drafted {
+            Vec::new()
+        } else {
+            draft::first_rows(prompt, &transcript.attached.rows, transcript.from_app.clone(), Some(model.name()))
+        };
         let still_there = if drafted {
             histories::history_owner(&self.pool, &ids.history_id).await.map(|owner| owner.is_some())
         } else {

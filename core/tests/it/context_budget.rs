@@ -62,7 +62,7 @@ async fn seed(harness: &Harness, history_id: &str, first: usize, messages: usize
     for index in 0..messages {
         let number = first + index;
         let row = if number.is_multiple_of(2) {
-            HistoryRow::User { text: format!("Message {number}: {FILLER}"), attachments: Vec::new() }
+            HistoryRow::User { text: format!("Message {number}: {FILLER}"), attachments: Vec::new(), from_app: None }
         } else {
             HistoryRow::Assistant {
                 text: format!("Reply {number}: {FILLER}"),

@@ -12,6 +12,7 @@ use crate::mcp_input::desk_entry;
 use crate::mcp_servers::{connected_hub, servers_folder};
 use palaver_core::accounts::auth::Caller;
 use palaver_core::audit::store as audit;
+use palaver_core::conversation::app_contexts;
 use palaver_core::grants::store as grants;
 use palaver_core::mcp::app_calls::AppCalls;
 use palaver_core::mcp::{AppProblem, McpHub};
@@ -153,5 +154,39 @@ async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approve
     assert!(entries.iter().all(|entry| entry.history_id == history
         && entry.tool_name.as_deref() == Some("desk__refresh_seating")
         && entry.args_digest.as_deref() == Some(palaver_core::audit::args_digest(&json!({})).as_str())));
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn what_an_app_tells_the_model_reaches_its_next_step_and_comes_back_to_the_app() {
+    let hub = connected_hub(json!({"desk": desk_entry("never")})).await;
+    let call = json!({"toolCalls": [{"id": "call_seats", "name": "desk__seating_chart", "input": {}}]});
+    let responses = json!([call, {"text": "Here is the chart."}, {"text": "Row 4 it is."}]);
+    let h = crate::mcp_servers::harness_on(&hub, responses).await;
+    let (history, _) = h.prompt(None, "Show me the seating").await;
+    let told = json!({"content": [{"type": "text", "text": "Row 4 is picked"}], "structuredContent": {"row": 4}});
+
+    // Kept for a call of the conversation, by its owner only.
+    app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &told).await.expect("kept");
+    let bob = h.another_user("bob").await;
+    assert!(app_contexts::keep(&h.pool, &bob, &history, "call_seats", &told).await.is_err());
+    assert!(app_contexts::read(&h.pool, &bob, &history, "call_seats").await.is_err());
+    let no_call = app_contexts::keep(&h.pool, &h.caller, &history, "call_none", &told).await.unwrap_err();
+    assert!(no_call.to_string().contains("no tool call \"call_none\""), "{no_call}");
+    assert_eq!(app_contexts::read(&h.pool, &h.caller, &history, "call_seats").await.unwrap(), Some(told.clone()));
+
+    // The model's next step is told it, naming the app's tool and call.
+    h.prompt(Some(&history), "Which row?").await;
+    let system = h.model_requests().last().unwrap()["system"].as_str().unwrap().to_string();
+    assert!(
+        system
+            .contains("- The app of `desk__seating_chart` (its call `call_seats`): Row 4 is picked data: {\"row\":4}"),
+        "{system}"
+    );
+
+    // A context with nothing in it clears it.
+    app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &json!({})).await.unwrap();
+    assert_eq!(app_contexts::read(&h.pool, &h.caller, &history, "call_seats").await.unwrap(), None);
+    assert_eq!(app_contexts::model_section(&h.pool, &history).await.unwrap(), None);
     hub.shut_down().await;
 }

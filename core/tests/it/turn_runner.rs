@@ -340,7 +340,7 @@ async fn a_running_turn_keeps_a_draft_a_second_behind_which_goes_when_it_saves()
     assert_eq!(drafts.len(), 1);
     let (json,): (String,) = sqlx::query_as("SELECT rows_json FROM turn_drafts").fetch_one(&h.pool).await.unwrap();
     let rows: Vec<HistoryRow> = serde_json::from_str(&json).unwrap();
-    assert_eq!(rows[0], HistoryRow::User { text: "Talk".into(), attachments: Vec::new() });
+    assert_eq!(rows[0], HistoryRow::User { text: "Talk".into(), attachments: Vec::new(), from_app: None });
     let HistoryRow::Assistant { text: so_far, interrupted: true, .. } = &rows[1] else { panic!("{rows:?}") };
     assert!(so_far.starts_with(&shown), "{so_far:?} holds what was shown, {shown:?}");
     assert_eq!(h.runner.close_interrupted().await.unwrap(), 0, "a turn that runs keeps its draft");
@@ -356,7 +356,8 @@ async fn a_draft_no_instance_holds_is_saved_once_as_the_turns_rows() {
     let h = harness(json!([])).await;
     let owner = h.caller.user.id.clone();
     let history = palaver_core::conversation::store::create_history(&h.pool, &owner, None).await.unwrap().id;
-    let rows = vec![HistoryRow::User { text: "Talk".into(), attachments: Vec::new() }, reply("Half a", true)];
+    let rows =
+        vec![HistoryRow::User { text: "Talk".into(), attachments: Vec::new(), from_app: None }, reply("Half a", true)];
     let draft = palaver_core::turn::draft::store::Draft {
         turn_id: "turn-of-a-dead-process",
         history_id: &history,
@@ -425,7 +426,10 @@ async fn a_step_that_fails_mid_stream_says_nothing_and_keeps_only_the_message() 
     let (history, events) = h.prompt(None, "Write a poem").await;
     assert_eq!(text(&events), "", "no {{text}} for a failed step");
     assert!(events.iter().any(|event| matches!(event, TurnEvent::Retract { .. })), "Palaver's view takes it back");
-    assert_eq!(h.rows(&history).await, [HistoryRow::User { text: "Write a poem".into(), attachments: Vec::new() }]);
+    assert_eq!(
+        h.rows(&history).await,
+        [HistoryRow::User { text: "Write a poem".into(), attachments: Vec::new(), from_app: None }]
+    );
     assert!(matches!(events.last(), Some(TurnEvent::Done { title: None, .. })), "no title after a failure");
 }
 

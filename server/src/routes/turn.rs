@@ -15,6 +15,7 @@ use palaver_contract::asks::AskSurface;
 use palaver_contract::turn_body::{self, AnswerProblem};
 use palaver_core::accounts::auth::Caller;
 use palaver_core::conversation::Conversations;
+use palaver_core::mcp::McpHub;
 use palaver_core::turn::{Redo, TurnInput, TurnRequest, TurnRunner};
 use palaver_wire::body::PromptBody;
 use palaver_wire::conversation::model::{AttachedEvent, TurnEvent};
@@ -122,16 +123,18 @@ fn split_ask_response(value: &Value) -> Result<(String, Value), Problem> {
         (status = 429, description = "Too many turns of the caller are running", body = ProblemBody)))]
 pub async fn prompt(
     State(turns): State<TurnRunner>,
+    State(mcp): State<McpHub>,
     Authenticated(caller): Authenticated,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Problem> {
     // Every refusal before the stream opens says `detail`, as the reference's do.
-    start_turn(&turns, caller, &headers, &body).await.map_err(Problem::or_title_as_detail)
+    start_turn(&turns, &mcp, caller, &headers, &body).await.map_err(Problem::or_title_as_detail)
 }
 
 async fn start_turn(
     turns: &TurnRunner,
+    mcp: &McpHub,
     caller: Caller,
     headers: &HeaderMap,
     body: &Bytes,
@@ -144,6 +147,16 @@ async fn start_turn(
     let model = optional_string(&body, "model")?;
     let system_prompt = optional_string(&body, "systemPrompt")?;
     let attachments = attachments(&body)?;
+    let from_app = optional_string(&body, "fromApp")?;
+    if let Some(server) = &from_app {
+        if !mcp.has_apps(server) {
+            return Err(Problem::bad_request("fromApp must name an MCP server whose apps Palaver draws")
+                .with_detail(format!("No connected MCP server \"{server}\" has an app.")));
+        }
+        if body.contains_key("askResponse") {
+            return Err(Problem::bad_request("fromApp goes with a prompt, not with askResponse"));
+        }
+    }
     // With asks off, askResponse is ignored and prompt is required, as before asks existed.
     let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;
     let input = match (prompt, answer) {
@@ -170,6 +183,7 @@ async fn start_turn(
             redo,
             model,
             attachments,
+            from_app,
             system_prompt,
             client_tools: Vec::new(),
         })

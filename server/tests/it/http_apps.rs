@@ -110,3 +110,30 @@ async fn an_apps_view_is_drawn_from_the_second_origin_under_the_policy_it_declar
     assert_eq!(status(&refused), 403, "{refused}");
     assert_eq!(body_json(&refused)["title"], "The tool \"close_desk\" is not one an app may call.");
 }
+
+#[tokio::test]
+async fn a_message_an_app_sends_for_the_person_is_stored_as_the_apps() {
+    let desk = crate::http_mcp::connected_hub(json!({"desk": desk_entry("never")})).await;
+    let script = r#"{"responses": [{"text": "Here."}, {"text": "Row 4 is yours."}]}"#;
+    let app = crate::common::TestApp::with_mcp_apps(script, desk.clone(), "http://127.0.0.1:9").await;
+    let ada = app.user("ada", palaver_wire::accounts::Role::User).await;
+    let history = app.prompt(&ada, json!({"prompt": "Seats?"})).await.last().unwrap()["historyId"].clone();
+
+    // Only a server whose apps Palaver draws may be named, and only with a prompt.
+    let (status, problem) = app
+        .json(&ada, "POST", "/gpt/prompt", Some(json!({"historyId": history, "prompt": "Hi", "fromApp": "nowhere"})))
+        .await;
+    assert_eq!(status, 400, "{problem}");
+    assert_eq!(problem["title"], "fromApp must name an MCP server whose apps Palaver draws");
+    let answer = json!({"historyId": history, "askResponse": {"toolCallId": "x"}, "fromApp": "desk"});
+    let (status, _) = app.json(&ada, "POST", "/gpt/prompt", Some(answer)).await;
+    assert_eq!(status, 400);
+
+    app.prompt(&ada, json!({"historyId": history, "prompt": "Book row 4", "fromApp": "desk"})).await;
+    let (_, read) = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await;
+    let rows = read["data"]["prompts"].as_array().unwrap();
+    let users: Vec<(&Value, &Value)> =
+        rows.iter().filter(|row| row["type"] == "user").map(|row| (&row["text"], &row["fromApp"])).collect();
+    assert_eq!(users, [(&json!("Seats?"), &Value::Null), (&json!("Book row 4"), &json!("desk"))]);
+    desk.shut_down().await;
+}

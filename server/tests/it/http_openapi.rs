@@ -410,15 +410,27 @@ async fn every_route_answers_as_the_document_says() {
     c.call(&app, Some(&ada), "POST", "/webhooks", "/webhooks", Some(json!({"url": "ftp://nowhere"}))).await;
     c.call(&app, Some(&ada), "GET", "/webhooks", "/webhooks", None).await;
 
-    // MCP Apps: our desk server's seating chart, drawn from a sandbox origin; its server's calls
-    // need approval, so the app's call waits for Palaver's card, and is approved.
-    let desk = crate::http_mcp::connected_hub(json!({"desk": crate::http_apps::desk_entry("always")})).await;
-    let apps = TestApp::with_mcp_apps(r#"{"responses": [{"text": "Hi."}]}"#, desk.clone(), "http://127.0.0.1:9").await;
+    // MCP Apps: our desk server's seating chart (read-only, so the model's call runs at once),
+    // drawn from a sandbox origin; the app's call of a tool that changes things waits for
+    // Palaver's card, and is approved; what the app tells the model is kept for its call.
+    let desk = crate::http_mcp::connected_hub(json!({"desk": crate::http_apps::desk_entry("unless-read-only")})).await;
+    let seats = r#"{"responses": [{"toolCalls": [{"id": "call_seats", "name": "desk__seating_chart", "input": {}}]},
+        {"text": "Here is the chart."}]}"#;
+    let apps = TestApp::with_mcp_apps(seats, desk.clone(), "http://127.0.0.1:9").await;
     let carol = apps.user("carol", Role::User).await;
     let listed = c.call(&apps, Some(&carol), "GET", "/apps/tools", "/apps/tools", None).await;
     assert_eq!(listed.json()["tools"], json!(["desk__seating_chart"]));
-    c.call(&apps, Some(&carol), "GET", "/apps/view?tool=desk__seating_chart", "/apps/view", None).await;
     let history = apps.prompt(&carol, json!({"prompt": "Seating"})).await.last().unwrap()["historyId"].clone();
+    let told = json!({"historyId": history, "toolCallId": "call_seats",
+        "context": {"content": [{"type": "text", "text": "Row 4"}]}});
+    c.call(&apps, Some(&carol), "PUT", "/apps/context", "/apps/context", Some(told)).await;
+    let history_id = history.as_str().unwrap();
+    let view = format!("/apps/view?tool=desk__seating_chart&historyId={history_id}&toolCallId=call_seats");
+    let viewed = c.call(&apps, Some(&carol), "GET", &view, "/apps/view", None).await;
+    assert_eq!(viewed.json()["modelContext"]["content"][0]["text"], "Row 4", "{}", viewed.text);
+    let seating_view = "/apps/resource?tool=desk__seating_chart&uri=ui%3A%2F%2Fdesk%2Fseating.html";
+    let read = c.call(&apps, Some(&carol), "GET", seating_view, "/apps/resource", None).await;
+    assert_eq!(read.json()["contents"][0]["mimeType"], "text/html;profile=mcp-app", "{}", read.text);
     let refresh =
         json!({"appTool": "desk__seating_chart", "name": "refresh_seating", "arguments": {}, "historyId": history});
     let held = c.call(&apps, Some(&carol), "POST", "/apps/call", "/apps/call", Some(refresh)).await;

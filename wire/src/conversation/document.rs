@@ -114,7 +114,7 @@ mod tests {
             created: "2026-12-01T00:00:00.000Z".into(),
             updated: "2026-12-01T00:00:01.000Z".into(),
             rows: vec![
-                HistoryRow::User { text: "Tidy up".into(), attachments: Vec::new() },
+                HistoryRow::User { text: "Tidy up".into(), attachments: Vec::new(), from_app: None },
                 HistoryRow::ToolCall {
                     tool_name: "listTodos".into(),
                     tool_call_id: "c1".into(),

@@ -64,7 +64,10 @@ mod tests {
     fn window(first_row: usize, texts: &[&str], latest: i64) -> HistoryView {
         HistoryView {
             id: "h".into(),
-            rows: texts.iter().map(|text| HistoryRow::User { text: (*text).into(), attachments: Vec::new() }).collect(),
+            rows: texts
+                .iter()
+                .map(|text| HistoryRow::User { text: (*text).into(), attachments: Vec::new(), from_app: None })
+                .collect(),
             row_times: texts.iter().map(|text| format!("at {text}")).collect(),
             ratings: [(first_row, Rating::Up)].into_iter().collect(),
             window: Some(RowWindow { first_row, earlier: (first_row > 0).then_some(first_row as i64), latest }),

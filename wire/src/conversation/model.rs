@@ -152,6 +152,9 @@ pub enum HistoryRow {
         /// Files sent with the message (uploads of its sender), by name and type.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         attachments: Vec<Attachment>,
+        /// The MCP server whose app sent the message for the person (`ui/message`).
+        #[serde(default, rename = "fromApp", skip_serializing_if = "Option::is_none")]
+        from_app: Option<String>,
     },
     Assistant {
         text: String,
@@ -467,7 +470,7 @@ mod tests {
         assert_eq!(conversation_name(Some("  "), Some("  send   the\nreport  ")), "send the report");
         assert_eq!(conversation_name(None, None), "New conversation");
         let view = HistoryView {
-            rows: vec![HistoryRow::User { text: "Plan?".into(), attachments: Vec::new() }],
+            rows: vec![HistoryRow::User { text: "Plan?".into(), attachments: Vec::new(), from_app: None }],
             ..HistoryView::default()
         };
         assert_eq!(view.name(), "Plan?");

@@ -68,14 +68,14 @@ mod tests {
             id: "h1".into(),
             user_id: Some("u1".into()),
             title: Some("Receipts".into()),
-            rows: vec![HistoryRow::User { text: "Here".into(), attachments: vec![file] }],
+            rows: vec![HistoryRow::User { text: "Here".into(), attachments: vec![file], from_app: None }],
             ratings: [(0, Rating::Up)].into_iter().collect(),
             running: true,
             ..Default::default()
         };
         let shared = shared_view(view);
         assert_eq!((shared.user_id, shared.ratings.len(), shared.running), (None, 0, false));
-        let HistoryRow::User { text, attachments } = &shared.rows[0] else { panic!("a message") };
+        let HistoryRow::User { text, attachments, .. } = &shared.rows[0] else { panic!("a message") };
         assert_eq!(
             (text.as_str(), attachments[0].filename.as_str(), attachments[0].file_id.as_str()),
             ("Here", "receipt.png", "")

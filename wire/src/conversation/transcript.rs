@@ -59,6 +59,8 @@ pub enum TranscriptItem {
     User {
         text: String,
         attachments: Vec<Attachment>,
+        /// The MCP server whose app sent it for the person.
+        from_app: Option<String>,
         /// Its index among the conversation's rows (what an edit or a version names).
         row: usize,
         /// When it was sent.
@@ -98,9 +100,10 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
     for (at, row) in view.rows.iter().enumerate() {
         let index = first_row + at;
         match row {
-            HistoryRow::User { text, attachments } => items.push(TranscriptItem::User {
+            HistoryRow::User { text, attachments, from_app } => items.push(TranscriptItem::User {
                 text: text.clone(),
                 attachments: attachments.clone(),
+                from_app: from_app.clone(),
                 row: index,
                 at: view.row_times.get(at).cloned(),
                 branches: view.branches.get(&index).copied(),
@@ -182,7 +185,7 @@ mod tests {
     #[test]
     fn joins_answers_to_their_asks_and_results_to_their_tools() {
         let rows = vec![
-            HistoryRow::User { text: "hi".into(), attachments: Vec::new() },
+            HistoryRow::User { text: "hi".into(), attachments: Vec::new(), from_app: None },
             HistoryRow::ToolCall {
                 tool_name: "listTodos".into(),
                 tool_call_id: "t1".into(),

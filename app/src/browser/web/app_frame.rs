@@ -1,7 +1,7 @@
 //! An MCP App's frame: the sandbox page's address, the messages of that frame alone (its window,
 //! on the sandbox's origin) and the page's messages to it, and what the app is told of the page.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{HtmlIFrameElement, MessageEvent};
@@ -127,4 +127,20 @@ pub fn confirm(question: &str) -> bool {
 /// The host `url` opens, as the browser reads it (punycode for a name in another alphabet).
 pub fn url_host(url: &str) -> Option<String> {
     web_sys::Url::new(url).ok().map(|url| url.hostname()).filter(|host| !host.is_empty())
+}
+
+/// For each `(name, property)`, the value the page's root has for its custom `property`, under
+/// `name`; a property the page does not set is left out.
+pub fn css_variables(pairs: &[(&str, &str)]) -> Map<String, Value> {
+    let window = web_sys::window();
+    let root = window.as_ref().and_then(|window| window.document()).and_then(|document| document.document_element());
+    let style = window.zip(root).and_then(|(window, root)| window.get_computed_style(&root).ok().flatten());
+    let Some(style) = style else { return Map::new() };
+    pairs
+        .iter()
+        .filter_map(|(name, property)| {
+            let value = style.get_property_value(property).ok()?.trim().to_string();
+            (!value.is_empty()).then(|| ((*name).to_string(), Value::String(value)))
+        })
+        .collect()
 }

@@ -3,9 +3,11 @@
 //! message of the view, and when it sends the tool's input and result: the HTML once the sandbox
 //! is ready; `ui/initialize` with Palaver's capabilities and context; then, once the view says it
 //! is initialized (never before), the tool's input and its result, and what changes of the page
-//! (its theme). The view may call its server's tools (the page sends them on, `/apps/call`),
-//! ask to open a link (the person confirms it), report its size and log. Pure: the page posts
-//! what it says and runs what it asks (`super::McpApp`).
+//! (its theme, its display mode). The view may call its server's tools (the page sends them on,
+//! `/apps/call`), read its server's resources, ask to open a link (the person confirms it), send
+//! the person's next message, tell the model what it shows (`ui/update-model-context`), ask for
+//! another display mode, report its size and log. Pure: the page posts what it says and runs
+//! what it asks (`super::McpApp`).
 
 use serde_json::{Map, Value, json};
 
@@ -18,6 +20,9 @@ const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
 /// The code of a refused or failed tool call (the specification's for a host's refusal).
 const REFUSED: i64 = -32000;
+/// The display modes Palaver draws a view in: below its call, over the whole page, or in a
+/// small window in a corner that stays while the conversation scrolls.
+pub const DISPLAY_MODES: [&str; 3] = ["inline", "fullscreen", "pip"];
 
 /// What the page does for the bridge.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +31,9 @@ pub enum Effect {
     Post(Value),
     /// Send the app's call to its server's tool, then answer the request `id` (`Bridge::called`).
     CallTool { id: Value, name: String, arguments: Map<String, Value> },
+    /// Read the resource `uri` from the app's server, then answer the request `id`
+    /// (`Bridge::called`).
+    ReadResource { id: Value, uri: String },
     /// Draw the view this many pixels tall.
     Resize(u32),
     /// Ask the person whether to open `url` (an http or https address) in a new tab, then
@@ -33,6 +41,15 @@ pub enum Effect {
     OpenLink { id: Value, url: String },
     /// The view logged this (kept in the browser's console).
     Log(String),
+    /// Show the view in `mode` (one of [`DISPLAY_MODES`]), then answer the request `id`
+    /// (`Bridge::display_mode_set`).
+    DisplayMode { id: Value, mode: String },
+    /// Send `text` as the person's next message in the conversation, shown as the app's, then
+    /// answer the request `id` (`Bridge::message_sent`).
+    SendMessage { id: Value, text: String },
+    /// Keep `context` (`content` and/or `structuredContent`; neither clears it) for the model's
+    /// next step and for the view's next drawing, then answer the request `id` (`Bridge::called`).
+    UpdateModelContext { id: Value, context: Value },
 }
 
 /// The page's side of one view's bridge.
@@ -80,6 +97,28 @@ impl Bridge {
                     "tools/call needs a tool's name and an object of arguments.",
                 ))],
             },
+            "resources/read" => match params.get("uri").and_then(Value::as_str) {
+                Some(uri) => vec![Effect::ReadResource { id, uri: uri.to_string() }],
+                None => vec![Effect::Post(error(id, INVALID_PARAMS, "resources/read needs a uri."))],
+            },
+            "ui/request-display-mode" => match params.get("mode").and_then(Value::as_str) {
+                Some(mode) if DISPLAY_MODES.contains(&mode) => vec![Effect::DisplayMode { id, mode: mode.to_string() }],
+                // A mode Palaver does not draw: the view stays as it is, and is told so.
+                _ => vec![Effect::Post(response(id, json!({"mode": self.display_mode()})))],
+            },
+            "ui/message" => match message_text(&params) {
+                Some(text) => vec![Effect::SendMessage { id, text }],
+                None => vec![Effect::Post(error(id, INVALID_PARAMS, "ui/message needs text content from the user."))],
+            },
+            "ui/update-model-context" => {
+                let mut context = Map::new();
+                for key in ["content", "structuredContent"] {
+                    if let Some(value) = params.get(key).filter(|value| !value.is_null()) {
+                        context.insert(key.to_string(), value.clone());
+                    }
+                }
+                vec![Effect::UpdateModelContext { id, context: Value::Object(context) }]
+            }
             "ui/open-link" => match params.get("url").and_then(Value::as_str) {
                 Some(url) if url.starts_with("https://") || url.starts_with("http://") => {
                     vec![Effect::OpenLink { id, url: url.to_string() }]
@@ -131,6 +170,27 @@ impl Bridge {
         }
     }
 
+    /// The mode the view is shown in now.
+    pub fn display_mode(&self) -> &str {
+        self.context.get("displayMode").and_then(Value::as_str).unwrap_or("inline")
+    }
+
+    /// The view is shown in `mode` now: the answer to its request `id`, when it asked, and the
+    /// change of its context.
+    pub fn display_mode_set(&mut self, id: Option<Value>, mode: &str) -> Vec<Effect> {
+        let change = json!({"displayMode": mode}).as_object().cloned().unwrap_or_default();
+        let answer = id.map(|id| Effect::Post(response(id, json!({"mode": mode}))));
+        answer.into_iter().chain(self.context_changed(change)).collect()
+    }
+
+    /// The answer to the view's `ui/message` `id`: sent, or why not (the view shows it failed).
+    pub fn message_sent(id: Value, sent: Result<(), String>) -> Effect {
+        Effect::Post(match sent {
+            Ok(()) => response(id, json!({})),
+            Err(why) => response(id, json!({"isError": true, "content": [{"type": "text", "text": why}]})),
+        })
+    }
+
     /// The answer to the view's `ui/open-link` `id`: opened, or the person said no.
     pub fn link_opened(id: Value, opened: bool) -> Effect {
         Effect::Post(match opened {
@@ -143,7 +203,14 @@ impl Bridge {
         json!({
             "protocolVersion": PROTOCOL_VERSION,
             "hostInfo": {"name": "Palaver", "version": env!("CARGO_PKG_VERSION")},
-            "hostCapabilities": {"serverTools": {}, "logging": {}, "openLinks": {}},
+            "hostCapabilities": {
+                "serverTools": {},
+                "serverResources": {},
+                "logging": {},
+                "openLinks": {},
+                "message": {"text": {}},
+                "updateModelContext": {"text": {}, "structuredContent": {}},
+            },
             "hostContext": self.context,
         })
     }
@@ -155,6 +222,27 @@ impl Bridge {
             Err(why) => error(id, REFUSED, &why),
         })
     }
+}
+
+/// The text of a `ui/message` from the user: its text blocks (a list, or one block as older
+/// views send it), a paragraph each; none when it has no text.
+fn message_text(params: &Value) -> Option<String> {
+    if params.get("role").and_then(Value::as_str).is_some_and(|role| role != "user") {
+        return None;
+    }
+    let content = params.get("content")?;
+    let blocks = match content {
+        Value::Array(blocks) => blocks.iter().collect(),
+        block => vec![block],
+    };
+    let texts: Vec<&str> = blocks
+        .into_iter()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 /// A result as the model was told it (and as it is stored), as the view reads results
@@ -241,7 +329,10 @@ mod tests {
         let script = bridge.receive(&json!({"jsonrpc": "2.0", "id": 6, "method": "ui/open-link",
             "params": {"url": "javascript:alert(1)"}}));
         assert_eq!(posted(&script)[0]["error"]["code"], INVALID_PARAMS);
-        let unknown = bridge.receive(&json!({"jsonrpc": "2.0", "id": 7, "method": "ui/message", "params": {}}));
+        let read = bridge
+            .receive(&json!({"jsonrpc": "2.0", "id": 15, "method": "resources/read", "params": {"uri": "ui://a/b"}}));
+        assert_eq!(read, [Effect::ReadResource { id: json!(15), uri: "ui://a/b".into() }]);
+        let unknown = bridge.receive(&json!({"jsonrpc": "2.0", "id": 7, "method": "ui/download-file", "params": {}}));
         assert_eq!(posted(&unknown)[0]["error"]["code"], METHOD_NOT_FOUND);
         let declined = Bridge::called(json!(5), Err("The person chose not to open the link.".into()));
         assert_eq!(Bridge::link_opened(json!(5), false), declined);
@@ -288,5 +379,51 @@ mod tests {
         let structured = call_tool_result(&json!({"time": "12:00"}));
         assert_eq!(structured["structuredContent"], json!({"time": "12:00"}));
         assert_eq!(structured["content"][0]["text"], r#"{"time":"12:00"}"#);
+    }
+
+    #[test]
+    fn a_view_asks_for_a_display_mode_and_hears_the_one_it_is_shown_in() {
+        let mut bridge = bridge(None);
+        bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        let asked = bridge.receive(&json!({"jsonrpc": "2.0", "id": 8, "method": "ui/request-display-mode",
+            "params": {"mode": "fullscreen"}}));
+        assert_eq!(asked, [Effect::DisplayMode { id: json!(8), mode: "fullscreen".into() }]);
+        let set = bridge.display_mode_set(Some(json!(8)), "fullscreen");
+        assert_eq!(posted(&set)[0], &json!({"jsonrpc": "2.0", "id": 8, "result": {"mode": "fullscreen"}}));
+        assert_eq!(posted(&set)[1]["params"], json!({"displayMode": "fullscreen"}));
+        assert_eq!(bridge.display_mode(), "fullscreen");
+        // A mode Palaver does not draw leaves it as it is.
+        let odd = bridge.receive(&json!({"jsonrpc": "2.0", "id": 9, "method": "ui/request-display-mode",
+            "params": {"mode": "sideways"}}));
+        assert_eq!(posted(&odd)[0]["result"], json!({"mode": "fullscreen"}));
+        // The person takes it back inline: the view is told, with no request to answer.
+        let back = bridge.display_mode_set(None, "inline");
+        assert_eq!(posted(&back).len(), 1);
+        assert_eq!(posted(&back)[0]["params"], json!({"displayMode": "inline"}));
+    }
+
+    #[test]
+    fn a_views_message_and_model_context_reach_the_page() {
+        let mut bridge = bridge(None);
+        let message = bridge.receive(&json!({"jsonrpc": "2.0", "id": 10, "method": "ui/message",
+            "params": {"role": "user", "content": [{"type": "text", "text": "Book it "}, {"type": "image", "data": ""},
+            {"type": "text", "text": "for two"}]}}));
+        assert_eq!(message, [Effect::SendMessage { id: json!(10), text: "Book it\n\nfor two".into() }]);
+        let older = bridge.receive(&json!({"jsonrpc": "2.0", "id": 11, "method": "ui/message",
+            "params": {"role": "user", "content": {"type": "text", "text": "One block"}}}));
+        assert_eq!(older, [Effect::SendMessage { id: json!(11), text: "One block".into() }]);
+        let empty = bridge.receive(&json!({"jsonrpc": "2.0", "id": 12, "method": "ui/message",
+            "params": {"role": "user", "content": []}}));
+        assert_eq!(posted(&empty)[0]["error"]["code"], INVALID_PARAMS);
+        let failed = Bridge::message_sent(json!(10), Err("A reply is being written.".into()));
+        assert_eq!(posted(&[failed])[0]["result"]["isError"], true);
+
+        let context = bridge.receive(&json!({"jsonrpc": "2.0", "id": 13, "method": "ui/update-model-context",
+            "params": {"content": [{"type": "text", "text": "Row 4 picked"}], "structuredContent": {"row": 4}}}));
+        let kept = json!({"content": [{"type": "text", "text": "Row 4 picked"}], "structuredContent": {"row": 4}});
+        assert_eq!(context, [Effect::UpdateModelContext { id: json!(13), context: kept }]);
+        let cleared = bridge.receive(&json!({"jsonrpc": "2.0", "id": 14, "method": "ui/update-model-context",
+            "params": {}}));
+        assert_eq!(cleared, [Effect::UpdateModelContext { id: json!(14), context: json!({}) }]);
     }
 }

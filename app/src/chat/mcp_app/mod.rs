@@ -1,19 +1,22 @@
 //! An MCP App in the transcript: the interactive view a tool links (`_meta.ui.resourceUri`),
 //! drawn from its server's HTML in the sandbox on Palaver's second origin (`server::sandbox`)
-//! and talking to the page over the bridge (`bridge`). It is drawn from the stored call and
-//! result, so a reload or another device draws it again the same way. Which tools have an app
-//! is read once per page (`GET /apps/tools`); none are drawn where apps are not served.
+//! and talking to the page over the bridge (`bridge`; the page's side is `app_page`). It is
+//! drawn from the stored call and result, and given back what it last told the model, so a
+//! reload or another device draws it again the same way. Which tools have an app is read once
+//! per page (`GET /apps/tools`); none are drawn where apps are not served.
 
+mod app_page;
 mod approval;
 pub mod bridge;
+mod host_styles;
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
+use app_page::{AppPage, WaitingCall};
 use approval::AppCallApproval;
-use bridge::{Bridge, Effect as BridgeEffect, MAX_HEIGHT, call_tool_result};
-use palaver_wire::apps::{AppApproval, AppCallOutcome, AppTools, AppView};
-use palaver_wire::conversation::model::link_host_line;
+use bridge::{Bridge, DISPLAY_MODES, MAX_HEIGHT, call_tool_result};
+use palaver_wire::apps::{AppTools, AppView};
 
 /// The tools with an app, once read.
 #[derive(Clone, Copy)]
@@ -34,30 +37,53 @@ impl AppToolNames {
     }
 }
 
-/// The app of the call to `tool_name` in the conversation `conversation_id`, when the tool has
-/// one; nothing otherwise.
+/// How the chat sends the message an app sends for the person (`ui/message`): its text and the
+/// app's server; `Err` says why it was not sent.
+#[derive(Clone, Copy)]
+pub struct AppMessages(pub Callback<(String, String), Result<(), String>>);
+
+/// The call an app is drawn for.
+#[derive(Clone)]
+struct DrawnCall {
+    conversation_id: String,
+    tool_call_id: String,
+    tool_name: String,
+    args: Value,
+    result: Option<Value>,
+}
+
+/// The app of the call `tool_call_id` to `tool_name` in the conversation `conversation_id`,
+/// when the tool has one; nothing otherwise.
 #[component]
-pub fn McpApp(conversation_id: String, tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+pub fn McpApp(
+    conversation_id: String,
+    tool_call_id: String,
+    tool_name: String,
+    args: Value,
+    result: Option<Value>,
+) -> impl IntoView {
     let names = use_context::<AppToolNames>();
     let tool = tool_name.clone();
     let has_app = move || names.is_some_and(|AppToolNames(names)| names.with(|names| names.contains(&tool)));
+    let call = DrawnCall { conversation_id, tool_call_id, tool_name, args, result };
     view! {
         <Show when=has_app>
-            <AppFrame
-                conversation_id=conversation_id.clone()
-                tool_name=tool_name.clone()
-                args=args.clone()
-                result=result.clone()
-            />
+            <AppFrame call=call.clone() />
         </Show>
     }
 }
 
-/// Reads the tool's app, then draws it.
+/// Reads the tool's app (with what it last told the model), then draws it.
 #[component]
-fn AppFrame(conversation_id: String, tool_name: String, args: Value, result: Option<Value>) -> impl IntoView {
+fn AppFrame(call: DrawnCall) -> impl IntoView {
     let app = RwSignal::new(None::<Result<AppView, String>>);
-    let url = format!("/apps/view?tool={}", crate::browser::url_component(&tool_name));
+    let component = crate::browser::url_component;
+    let url = format!(
+        "/apps/view?tool={}&historyId={}&toolCallId={}",
+        component(&call.tool_name),
+        component(&call.conversation_id),
+        component(&call.tool_call_id)
+    );
     Effect::new(move |_| {
         let url = url.clone();
         leptos::task::spawn_local(
@@ -72,92 +98,112 @@ fn AppFrame(conversation_id: String, tool_name: String, args: Value, result: Opt
             </p>
         }
         .into_any(),
-        Some(Ok(app)) => view! {
-            <SandboxedApp
-                app
-                conversation_id=conversation_id.clone()
-                tool_name=tool_name.clone()
-                args=args.clone()
-                result=result.clone()
-            />
-        }
-        .into_any(),
+        Some(Ok(app)) => view! { <SandboxedApp app call=call.clone() /> }.into_any(),
     }
 }
 
-/// The app in its sandbox, and the page's side of its bridge.
+/// The app in its sandbox, Palaver's card for a call of its that waits for approval, and the
+/// page's side of its bridge.
 #[component]
-fn SandboxedApp(
-    app: AppView,
-    conversation_id: String,
-    tool_name: String,
-    args: Value,
-    result: Option<Value>,
-) -> impl IntoView {
-    let AppView { document, sandbox_origin } = app;
+fn SandboxedApp(app: AppView, call: DrawnCall) -> impl IntoView {
+    let AppView { document, sandbox_origin, model_context } = app;
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let height = RwSignal::new(120_u32);
+    let mode = RwSignal::new("inline".to_string());
     let waiting = RwSignal::new(None::<WaitingCall>);
     let src = crate::browser::sandbox_page(&sandbox_origin, &document.csp, &document.permissions);
     let allow = document.permissions.allow_attribute();
     let bordered = document.prefers_border != Some(false);
     let server = document.server.clone();
-    let context = json!({
+    let mut context = json!({
         "theme": crate::browser::page_theme(),
         "displayMode": "inline",
-        "availableDisplayModes": ["inline"],
+        "availableDisplayModes": DISPLAY_MODES,
         "containerDimensions": {"maxHeight": MAX_HEIGHT},
         "locale": crate::browser::page_locale(),
         "timeZone": crate::browser::time_zone(),
         "platform": "web",
+        "styles": host_styles::host_styles(),
     });
+    // Palaver's addition: what the app last told the model, so it can show that state again.
+    if let Some(kept) = model_context {
+        context["modelContext"] = kept;
+    }
     let bridge = StoredValue::new_local(Bridge::new(
         document.html,
-        args,
-        result.map(|result| call_tool_result(&result)),
+        call.args.clone(),
+        call.result.as_ref().map(call_tool_result),
         context,
     ));
     let listening = StoredValue::new_local(None);
     let watching = StoredValue::new_local(None);
     let drawn = StoredValue::new_local(None::<AppPage>);
+    let messages = use_context::<AppMessages>();
     let app_server = server.clone();
     Effect::new(move |_| {
         let Some(element) = frame.get() else { return };
         let page = AppPage {
             frame: element.clone(),
             origin: sandbox_origin.clone(),
-            tool: tool_name.clone(),
+            tool: call.tool_name.clone(),
+            tool_call_id: call.tool_call_id.clone(),
             server: app_server.clone(),
-            conversation_id: conversation_id.clone(),
+            conversation_id: call.conversation_id.clone(),
+            bridge,
             height,
+            mode,
             waiting,
+            messages,
         };
         drawn.set_value(Some(page.clone()));
         let on_theme = page.clone();
         let listener = crate::browser::listen_to_frame(&element, &sandbox_origin, move |message: Value| {
             let effects = bridge.try_update_value(|bridge| bridge.receive(&message)).unwrap_or_default();
-            effects.into_iter().for_each(|effect| page.run(effect));
+            page.run_all(effects);
         });
         listening.set_value(listener);
-        // A theme the person picks reaches the view (the page's own toggle).
+        // A theme the person picks reaches the view (the page's own toggle), with its colours.
         let watch = crate::browser::watch_theme(move |theme| {
-            let change = json!({"theme": theme}).as_object().cloned().unwrap_or_default();
+            let change = json!({"theme": theme, "styles": host_styles::host_styles()});
+            let change = change.as_object().cloned().unwrap_or_default();
             let effects = bridge.try_update_value(|bridge| bridge.context_changed(change)).unwrap_or_default();
-            effects.into_iter().for_each(|effect| on_theme.run(effect));
+            on_theme.run_all(effects);
         });
         watching.set_value(watch);
     });
+    let back_inline = move |_| {
+        if let Some(page) = drawn.get_value() {
+            page.show_in(None, "inline");
+        }
+    };
+    let caption = format!("App of the MCP server \"{server}\"");
+    let bar_caption = caption.clone();
     view! {
-        <figure class="mcp-app" class:mcp-app--bordered=bordered data-testid="mcp-app">
+        <figure
+            class="mcp-app"
+            class:mcp-app--bordered=bordered
+            class:mcp-app--fullscreen=move || mode.get() == "fullscreen"
+            class:mcp-app--pip=move || mode.get() == "pip"
+            data-testid="mcp-app"
+            data-display-mode=move || mode.get()
+        >
+            <Show when=move || mode.get() != "inline">
+                <div class="mcp-app__bar">
+                    <span>{bar_caption.clone()}</span>
+                    <button type="button" class="ask-button" data-testid="mcp-app-inline" on:click=back_inline>
+                        "Back to the conversation"
+                    </button>
+                </div>
+            </Show>
             <iframe
                 node_ref=frame
                 src=src
                 sandbox="allow-scripts allow-same-origin allow-forms"
                 allow=allow
-                title=format!("App of the MCP server \"{server}\"")
+                title=caption.clone()
                 style=move || format!("height: {}px", height.get())
             ></iframe>
-            <figcaption>{format!("App of the MCP server \"{server}\"")}</figcaption>
+            <figcaption>{caption.clone()}</figcaption>
             {move || {
                 waiting
                     .get()
@@ -173,108 +219,4 @@ fn SandboxedApp(
             }}
         </figure>
     }
-}
-
-/// The page's side of one drawn app: where its messages go, and what it shows.
-#[derive(Clone)]
-struct AppPage {
-    frame: leptos::web_sys::HtmlIFrameElement,
-    origin: String,
-    /// The tool whose app it is (model-facing name): its calls go to that tool's server.
-    tool: String,
-    server: String,
-    /// The conversation it is drawn in: an approval of its call is asked and audited there.
-    conversation_id: String,
-    height: RwSignal<u32>,
-    /// The app's call waiting for the person's approval on Palaver's card.
-    waiting: RwSignal<Option<WaitingCall>>,
-}
-
-/// An app's call shown on Palaver's card, and the app's request it answers.
-#[derive(Clone)]
-struct WaitingCall {
-    request: Value,
-    approval: AppApproval,
-}
-
-impl AppPage {
-    /// Does what the bridge asks of the page.
-    fn run(&self, effect: BridgeEffect) {
-        match effect {
-            BridgeEffect::Post(message) => self.post(&message),
-            BridgeEffect::Resize(pixels) => self.height.set(pixels),
-            BridgeEffect::Log(line) => leptos::logging::log!("MCP App ({}): {line}", self.tool),
-            BridgeEffect::OpenLink { id, url } => {
-                let opened = crate::browser::confirm(&link_question(&self.server, &url));
-                if opened {
-                    crate::browser::open_link(&url);
-                }
-                if let BridgeEffect::Post(answer) = Bridge::link_opened(id, opened) {
-                    self.post(&answer);
-                }
-            }
-            BridgeEffect::CallTool { id, name, arguments } => {
-                let call = json!({
-                    "appTool": self.tool,
-                    "name": name,
-                    "arguments": arguments,
-                    "historyId": self.conversation_id,
-                });
-                let page = self.clone();
-                leptos::task::spawn_local(async move {
-                    let outcome =
-                        crate::browser::request::<AppCallOutcome>("POST", "/apps/call", Some(call.to_string()));
-                    match outcome.await {
-                        Ok(AppCallOutcome::Done { result }) => page.answer(id, Ok(result)),
-                        Ok(AppCallOutcome::Approval { approval }) if page.waiting.with_untracked(Option::is_none) => {
-                            page.waiting.set(Some(WaitingCall { request: id, approval }));
-                        }
-                        // The card shows one call at a time; the one left unanswered lapses.
-                        Ok(AppCallOutcome::Approval { .. }) => page.answer(
-                            id,
-                            Err("Another call of this app is waiting for the person's approval.".to_string()),
-                        ),
-                        Err(why) => page.answer(id, Err(why)),
-                    }
-                });
-            }
-        }
-    }
-
-    /// Sends the person's answer on the card; the app's request gets the call's result.
-    fn decide(&self, request: Value, approval_id: &str, approve: bool) {
-        let url = format!("/apps/approvals/{}", crate::browser::url_component(approval_id));
-        let body = json!({"approve": approve}).to_string();
-        let page = self.clone();
-        leptos::task::spawn_local(async move {
-            let outcome = crate::browser::request::<Value>("POST", &url, Some(body)).await;
-            page.waiting.set(None);
-            page.answer(request, outcome);
-        });
-    }
-
-    /// Answers the app's request `id` for a call with its outcome.
-    fn answer(&self, id: Value, outcome: Result<Value, String>) {
-        if let BridgeEffect::Post(answer) = Bridge::called(id, outcome) {
-            self.post(&answer);
-        }
-    }
-
-    fn post(&self, message: &Value) {
-        crate::browser::post_to_frame(&self.frame, &self.origin, message);
-    }
-}
-
-/// What the person is asked before an app opens a link: whose app asks, the whole address, and
-/// the host it opens (as a URL elicitation's card names it), with a warning when that host's
-/// name is written in another alphabet (punycode), as look-alike names are.
-fn link_question(server: &str, url: &str) -> String {
-    let host = crate::browser::url_host(url).unwrap_or_default();
-    let look_alike = host.split('.').any(|label| label.starts_with("xn--"));
-    let warning =
-        if look_alike { "\n\nIts name is written in another alphabet: check it is the site you expect." } else { "" };
-    format!(
-        "The app of the MCP server \"{server}\" wants to open this link in a new tab:\n\n{url}{}{warning}",
-        link_host_line(&host)
-    )
 }

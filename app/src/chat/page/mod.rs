@@ -21,6 +21,7 @@ use super::ask_card::provide_ask_drafts;
 use super::conversation_list::ConversationList;
 use super::drawer::DrawerBackdrop;
 use super::follow::use_follow_newest;
+use super::mcp_app::AppMessages;
 use super::messages::LiveTurnView;
 use super::model_picker::ModelPicker;
 use super::page_state::ChatState;
@@ -83,11 +84,12 @@ pub fn ChatPage() -> impl IntoView {
         reading: open.reading_earlier,
     };
     provide_block_actions(state, send.clone());
+    provide_app_messages(state, send.clone());
     super::mcp_app::AppToolNames::provide();
     // What one sends is shown: the transcript follows the new turn, even from up the page.
     let send_and_follow = move |text: String, attachments: Vec<Attachment>| {
         behind.follow_again();
-        send(text, attachments)
+        send(text, attachments, None)
     };
 
     view! {
@@ -163,16 +165,35 @@ fn read_earlier_in_place(open: OpenConversation, transcript_box: NodeRef<leptos:
 }
 
 /// A block's reply action sends its text as the composer would, while no turn runs.
-fn provide_block_actions(state: ChatState, send: impl Fn(String, Vec<Attachment>) + Send + Sync + 'static) {
+fn provide_block_actions(
+    state: ChatState,
+    send: impl Fn(String, Vec<Attachment>, Option<String>) + Send + Sync + 'static,
+) {
     let ChatState { conversation_id, busy, .. } = state;
     provide_context(BlockActionsContext {
         reply: Callback::new(move |text: String| {
             if !busy.get_untracked() {
-                send(text, Vec::new());
+                send(text, Vec::new(), None);
             }
         }),
         history_id: conversation_id.into(),
     });
+}
+
+/// What an MCP App's `ui/message` sends: the person's next message, shown as the app's; not
+/// while a reply is being written.
+fn provide_app_messages(
+    state: ChatState,
+    send: impl Fn(String, Vec<Attachment>, Option<String>) + Send + Sync + 'static,
+) {
+    let busy = state.busy;
+    provide_context(AppMessages(Callback::new(move |(text, server): (String, String)| {
+        if busy.get_untracked() {
+            return Err("A reply is being written: the app's message was not sent.".to_string());
+        }
+        send(text, Vec::new(), Some(server));
+        Ok(())
+    })));
 }
 
 /// The message box has the focus when a conversation opens (the page loads, New chat) and when

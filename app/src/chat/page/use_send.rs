@@ -1,5 +1,6 @@
-//! Sending a message from the composer (or a block's reply): into the open conversation, or
-//! for a new one, into the conversation created first, so a running turn always has one.
+//! Sending a message from the composer (or a block's reply, or an MCP App's `ui/message`, shown
+//! as the app's): into the open conversation, or for a new one, into the conversation created
+//! first, so a running turn always has one.
 
 use leptos::prelude::*;
 
@@ -12,10 +13,10 @@ use palaver_wire::conversation::model::Attachment;
 pub(super) fn use_send(
     state: ChatState,
     model: ModelChoice,
-) -> impl Fn(String, Vec<Attachment>) + Clone + Send + Sync + 'static {
+) -> impl Fn(String, Vec<Attachment>, Option<String>) + Clone + Send + Sync + 'static {
     let ChatState { conversation_id, live, busy, .. } = state;
     let navigate = leptos_router::hooks::use_navigate();
-    move |prompt: String, files: Vec<Attachment>| {
+    move |prompt: String, files: Vec<Attachment>, from_app: Option<String>| {
         let Some(id) = conversation_id.get_untracked() else {
             // A new conversation: create it first, so a running turn always has one.
             busy.set(true);
@@ -26,7 +27,8 @@ pub(super) fn use_send(
                 match create_conversation(model.0.get_untracked()).await {
                     Ok(id) => {
                         navigate(&format!("/?c={id}"), Default::default());
-                        state.start_turn(prompt_body(&id, &prompt, &files), Some(prompt.clone()), files);
+                        let body = prompt_body(&id, &prompt, &files, from_app);
+                        state.start_turn(body, Some(prompt.clone()), files);
                     }
                     Err(err) => {
                         live.set(Some(LiveTurn {
@@ -41,17 +43,18 @@ pub(super) fn use_send(
             });
             return;
         };
-        state.start_turn(prompt_body(&id, &prompt, &files), Some(prompt), files);
+        state.start_turn(prompt_body(&id, &prompt, &files, from_app), Some(prompt), files);
     }
 }
 
 /// A message for the conversation (its model is stored already: with the new conversation, or
 /// by the picker).
-fn prompt_body(conversation_id: &str, prompt: &str, files: &[Attachment]) -> PromptBody {
+fn prompt_body(conversation_id: &str, prompt: &str, files: &[Attachment], from_app: Option<String>) -> PromptBody {
     PromptBody {
         history_id: Some(conversation_id.into()),
         prompt: Some(prompt.into()),
         attachments: files.iter().map(|file| FileRef { file_id: file.file_id.clone() }).collect(),
+        from_app,
         ..Default::default()
     }
 }

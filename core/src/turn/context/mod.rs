@@ -50,6 +50,12 @@ impl Turn {
         if let Some(summary) = &fitted.summary {
             system = format!("{system}\n\n{SUMMARY_INTRO}\n{summary}");
         }
+        // Read at each step: an app the person uses while the turn runs tells the next step.
+        match crate::conversation::app_contexts::model_section(&self.runner.pool, &self.ids.history_id).await {
+            Ok(Some(apps)) => system = format!("{system}\n\n{apps}"),
+            Ok(None) => {}
+            Err(err) => tracing::warn!(?err, "what the apps show was not read; the model is not told it"),
+        }
         let messages = self.transcript.messages.get(fitted.cut..).unwrap_or_default().to_vec();
         self.transcript.fitted = Some(fitted);
         ModelRequest { system, messages, tools: self.tool_definitions(), purpose: CallPurpose::Turn }

@@ -19,10 +19,15 @@ use store::Draft;
 pub mod store;
 
 /// A turn's first draft, stored before its request is answered: the user's message (none for
-/// an answer, stored already) and the reply of `model` (when known: a redo's is chosen after
-/// its draft), empty so far.
-pub(super) fn first_rows(prompt: Option<String>, attachments: &[Attachment], model: Option<&str>) -> Vec<HistoryRow> {
-    let message = prompt.map(|text| HistoryRow::User { text, attachments: attachments.to_vec() });
+/// an answer, stored already; `from_app` when an MCP App sent it) and the reply of `model`
+/// (when known: a redo's is chosen after its draft), empty so far.
+pub(super) fn first_rows(
+    prompt: Option<String>,
+    attachments: &[Attachment],
+    from_app: Option<String>,
+    model: Option<&str>,
+) -> Vec<HistoryRow> {
+    let message = prompt.map(|text| HistoryRow::User { text, attachments: attachments.to_vec(), from_app });
     message.into_iter().chain([interrupted_reply(String::new(), model.map(str::to_string))]).collect()
 }
 

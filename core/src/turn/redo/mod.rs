@@ -55,7 +55,7 @@ impl TurnRunner {
         let attached = self.load_attachments(&caller.user.id, files).await?;
         let cancelled = self.cancel_for_prompt(history_id, turn_id, decider).await?;
         let prompt = edited.map_or(last.text.clone(), str::to_string);
-        let rows = super::draft::first_rows(Some(prompt.trim().to_string()), &attached.rows, None);
+        let rows = super::draft::first_rows(Some(prompt.trim().to_string()), &attached.rows, None, None);
         let draft = crate::turn::draft::store::Draft {
             turn_id,
             history_id,

@@ -35,7 +35,7 @@ pub async fn message_at(pool: &Pool, history_id: &str, from: Option<i64>) -> App
     .fetch_optional(pool)
     .await?;
     Ok(row.and_then(|(seq, turn_id, row_type, payload, row_count)| {
-        let Ok(HistoryRow::User { text, attachments }) = serde_json::from_str(&payload) else { return None };
+        let Ok(HistoryRow::User { text, attachments, .. }) = serde_json::from_str(&payload) else { return None };
         (row_type == "user").then(|| RedoneMessage {
             seq,
             turn_id,
