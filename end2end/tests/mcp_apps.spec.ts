@@ -234,12 +234,22 @@ test("on a phone an MCP App fits the screen", async ({ page }) => {
   expect(await app.evaluate((root) => root.scrollWidth <= root.clientWidth)).toBe(true);
 });
 
-/** The sandbox page keeps the messages the chat posts it (`window.__received`), from its first script on. */
-async function recordMessages(page: Page) {
+/** The sandbox page keeps the messages it relays (`window.__received`), from its first script on;
+ * the teardown's request and answer are also handed to the test (the returned list), since the
+ * frames are gone once it ends. */
+async function recordMessages(page: Page): Promise<any[]> {
+  const teardown: any[] = [];
+  await page.context().exposeBinding("__teardown", (_source, message) => teardown.push(message));
   await page.context().addInitScript(() => {
     (window as any).__received = [];
-    window.addEventListener("message", (event) => (window as any).__received.push(event.data));
+    window.addEventListener("message", (event) => {
+      (window as any).__received.push(event.data);
+      if (event.data?.method === "ui/resource-teardown" || event.data?.id === "palaver-teardown") {
+        (window as any).__teardown(event.data);
+      }
+    });
   });
+  return teardown;
 }
 
 /** The app's document keeps the messages it is posted from now on (the sandbox writes the
@@ -267,10 +277,10 @@ async function requestFromApp(app: Frame, id: string, method: string, params: ob
   ] as const);
 }
 
-test("an MCP App gets Palaver's look, reads its server's resources, is shown full screen and back, and what it tells the model reaches the model and comes back after a reload", async ({
+test("an MCP App gets Palaver's look, reads its server's resources, is shown full screen and back, what it tells the model reaches the model and comes back after a reload, and it is torn down when closed", async ({
   page,
 }) => {
-  await recordMessages(page);
+  const teardown = await recordMessages(page);
   const chat = await callTheApp(page, "Show the server time in an MCP App that remembers");
   let app = await appDocument(page);
   await listenInApp(app);
@@ -317,7 +327,23 @@ test("an MCP App gets Palaver's look, reads its server's resources, is shown ful
   // Drawn again after a reload, the app is given back what it told (Palaver's `modelContext`).
   await chat.open(page.url().replace(/^https?:\/\/[^/]+/, ""));
   app = await appDocument(page);
-  expect((await answerTo(app.parentFrame()!, 0)).result.hostContext.modelContext).toEqual(told);
+  const sandbox = app.parentFrame()!;
+  expect((await answerTo(sandbox, 0)).result.hostContext.modelContext).toEqual(told);
+
+  // Closed by the person, the app is asked to tear down first, then removed; it can be drawn again.
+  await figure.getByTestId("mcp-app-close").click();
+  await expect(page.getByTestId("mcp-app-closed")).toContainText('The app of the MCP server "basic" is closed.');
+  await expect(figure).toHaveCount(0);
+  // Palaver's request reached the sandbox, and the app's answer came back: the sandbox heard it
+  // from the app, and the chat's page from the sandbox.
+  expect(teardown.map((message) => message.method ?? (message.error ? "error" : "result"))).toEqual([
+    "ui/resource-teardown",
+    "result",
+    "result",
+  ]);
+  await page.getByTestId("mcp-app-closed").getByRole("button", { name: "Show it again" }).click();
+  await appDocument(page);
+  await expect(figure).toHaveCount(1);
 });
 
 test("a message an MCP App sends for the person is sent to the conversation and shown as the app's", async ({

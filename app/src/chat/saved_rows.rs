@@ -91,6 +91,9 @@ struct ShownItem {
     regenerate: bool,
     /// A message the model's summary reaches up to: the marker goes before it.
     summarised: bool,
+    /// A tool call without its result while no turn runs on the conversation and no ask waits:
+    /// it was cut off, and never gets one. (Only such calls' keys change when a turn starts.)
+    cut_off: bool,
 }
 
 /// The items of `shown` (its rows up to `keep` while a redo runs), each keyed.
@@ -104,6 +107,7 @@ fn shown_items(mut shown: HistoryView, keep: Option<usize>, redo: RedoChannel) -
     let last_message = items.iter().rposition(|item| matches!(item, TranscriptItem::User { .. }));
     let unanswered =
         (!shown.running).then(|| items.len().checked_sub(1)).flatten().filter(|n| Some(*n) == last_message);
+    let settled = !shown.running && shown.pending_ask.is_none();
     let mut exchange: Option<RedoTarget> = None;
     let mut keys_seen: HashMap<u64, u64> = HashMap::new();
     items
@@ -122,6 +126,7 @@ fn shown_items(mut shown: HistoryView, keep: Option<usize>, redo: RedoChannel) -
                 retry: Some(n) == unanswered,
                 regenerate: ending.contains(&n),
                 summarised,
+                cut_off: settled && matches!(&item, TranscriptItem::Tool { result: None, .. }),
                 item,
             };
             let key = shown_item.hashed();
@@ -140,12 +145,12 @@ impl ShownItem {
         let mut hasher = DefaultHasher::new();
         format!("{:?}", self.item).hash(&mut hasher);
         let redo = self.redo.as_ref().map(|target| (target.exchange.starts_at, target.exchange.text.as_str()));
-        (&self.conversation_id, redo, self.retry, self.regenerate, self.summarised).hash(&mut hasher);
+        (&self.conversation_id, redo, self.retry, self.regenerate, self.summarised, self.cut_off).hash(&mut hasher);
         hasher.finish()
     }
 
     fn view(self, channel: AnswerChannel) -> AnyView {
-        let ShownItem { item, conversation_id, redo, retry, regenerate, summarised, .. } = self;
+        let ShownItem { item, conversation_id, redo, retry, regenerate, summarised, cut_off, .. } = self;
         match item {
             TranscriptItem::User { text, attachments, from_app, at, branches, .. } => {
                 let retry = redo.clone().filter(|_| retry);
@@ -172,7 +177,7 @@ impl ShownItem {
                 let app = (tool_name.clone(), args.clone(), result.clone());
                 view! {
                     <ToolLine tool_name args result allowed_by />
-                    <McpApp conversation_id tool_call_id tool_name=app.0 args=app.1 result=app.2 />
+                    <McpApp conversation_id tool_call_id tool_name=app.0 args=app.1 result=app.2 cut_off />
                 }
                 .into_any()
             }

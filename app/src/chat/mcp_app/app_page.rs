@@ -1,7 +1,8 @@
 //! The page's side of one drawn app: it posts what the bridge says to the app's frame, and does
 //! what the app asks of the page — sends its tool calls (and shows Palaver's card for one that
 //! waits for approval), reads its server's resources, confirms a link with the person, sends a message for the person, keeps
-//! what it tells the model, shows it in another display mode, sizes its frame.
+//! what it tells the model, shows it in another display mode, sizes its frame, and closes it
+//! once it has torn down.
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -29,6 +30,8 @@ pub(super) struct AppPage {
     pub(super) mode: RwSignal<String>,
     /// The app's call waiting for the person's approval on Palaver's card.
     pub(super) waiting: RwSignal<Option<WaitingCall>>,
+    /// Set once the app is torn down: it is removed.
+    pub(super) closed: RwSignal<bool>,
     /// How the chat sends a message for the person (none where there is no chat).
     pub(super) messages: Option<AppMessages>,
 }
@@ -49,6 +52,7 @@ impl AppPage {
     fn run(&self, effect: Effect) {
         match effect {
             Effect::Post(message) => self.post(&message),
+            Effect::Close => self.closed.set(true),
             Effect::Resize(pixels) => self.height.set(pixels),
             Effect::Log(line) => leptos::logging::log!("MCP App ({}): {line}", self.tool),
             Effect::OpenLink { id, url } => {
@@ -89,6 +93,19 @@ impl AppPage {
                 });
             }
         }
+    }
+
+    /// Closes the app: it is asked to tear down first, and is removed on its answer, or after
+    /// two seconds without one.
+    pub(super) fn close(&self) {
+        let effects = self.bridge.try_update_value(Bridge::teardown).unwrap_or_default();
+        self.run_all(effects);
+        let page = self.clone();
+        leptos::task::spawn_local(async move {
+            crate::browser::sleep(std::time::Duration::from_secs(2)).await;
+            let effects = page.bridge.try_update_value(Bridge::teardown_timed_out).unwrap_or_default();
+            page.run_all(effects);
+        });
     }
 
     /// Shows the app in `mode`; `id` is the app's request for it, when it asked.

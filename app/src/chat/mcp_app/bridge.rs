@@ -20,6 +20,9 @@ const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
 /// The code of a refused or failed tool call (the specification's for a host's refusal).
 const REFUSED: i64 = -32000;
+/// The id of Palaver's one request to a view, `ui/resource-teardown`.
+const TEARDOWN_ID: &str = "palaver-teardown";
+
 /// The display modes Palaver draws a view in: below its call, over the whole page, or in a
 /// small window in a corner that stays while the conversation scrolls.
 pub const DISPLAY_MODES: [&str; 3] = ["inline", "fullscreen", "pip"];
@@ -50,32 +53,70 @@ pub enum Effect {
     /// Keep `context` (`content` and/or `structuredContent`; neither clears it) for the model's
     /// next step and for the view's next drawing, then answer the request `id` (`Bridge::called`).
     UpdateModelContext { id: Value, context: Value },
+    /// The view answered its teardown (or it is past waiting for): remove it.
+    Close,
+}
+
+/// How the call a view is drawn for ended, as the view is told it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallOutcome {
+    /// Its result (`CallToolResult`).
+    Result(Value),
+    /// It never finished, and never will (its turn was stopped or cut off): why.
+    Cancelled(String),
+    /// It waits (on the person's answer to its server's question): the view is told nothing yet.
+    Waiting,
 }
 
 /// The page's side of one view's bridge.
 pub struct Bridge {
     html: String,
     arguments: Value,
-    /// The tool's result as the view is sent it (`CallToolResult`).
-    result: Option<Value>,
+    /// How the call ended, as the view is told it.
+    outcome: CallOutcome,
     /// What the view is told of Palaver and the page (`hostContext`).
     context: Value,
     /// The view said it is initialized: it may be sent the tool's input and result.
     initialized: bool,
+    /// Palaver asked the view to tear down, and waits for its answer.
+    tearing_down: bool,
 }
 
 impl Bridge {
-    /// A bridge for the view `html` of a call with `arguments` whose result is `result` (when it
-    /// has one yet), told `context` of the page.
-    pub fn new(html: String, arguments: Value, result: Option<Value>, context: Value) -> Self {
-        Bridge { html, arguments, result, context, initialized: false }
+    /// A bridge for the view `html` of a call with `arguments` that ended with `outcome`, told
+    /// `context` of the page.
+    pub fn new(html: String, arguments: Value, outcome: CallOutcome, context: Value) -> Self {
+        Bridge { html, arguments, outcome, context, initialized: false, tearing_down: false }
+    }
+
+    /// Asks the view to tear down (`ui/resource-teardown`), before it is removed: it may save
+    /// what it needs. A view not yet initialized is closed at once.
+    pub fn teardown(&mut self) -> Vec<Effect> {
+        if !self.initialized {
+            return vec![Effect::Close];
+        }
+        if std::mem::replace(&mut self.tearing_down, true) {
+            return Vec::new();
+        }
+        vec![Effect::Post(json!({"jsonrpc": "2.0", "id": TEARDOWN_ID, "method": "ui/resource-teardown", "params": {}}))]
+    }
+
+    /// The view did not answer its teardown in time: it is closed anyway.
+    pub fn teardown_timed_out(&mut self) -> Vec<Effect> {
+        if std::mem::take(&mut self.tearing_down) { vec![Effect::Close] } else { Vec::new() }
     }
 
     /// What the page does for `message`, from the view or its sandbox.
     pub fn receive(&mut self, message: &Value) -> Vec<Effect> {
         let Some(method) = message.get("method").and_then(Value::as_str) else {
-            // A response (to a request of Palaver's) or not JSON-RPC: nothing to do.
-            return Vec::new();
+            // The answer to the teardown, an error too, closes the view; any other response (to
+            // no request of Palaver's) or anything not JSON-RPC asks nothing.
+            let answers_teardown = message.get("id").and_then(Value::as_str) == Some(TEARDOWN_ID);
+            return if answers_teardown && std::mem::take(&mut self.tearing_down) {
+                vec![Effect::Close]
+            } else {
+                Vec::new()
+            };
         };
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         let Some(id) = message.get("id").cloned() else {
@@ -137,11 +178,14 @@ impl Bridge {
             "ui/notifications/initialized" if !self.initialized => {
                 self.initialized = true;
                 let input = notification("ui/notifications/tool-input", json!({"arguments": self.arguments}));
-                let result = self
-                    .result
-                    .clone()
-                    .map(|result| Effect::Post(notification("ui/notifications/tool-result", result)));
-                [Effect::Post(input)].into_iter().chain(result).collect()
+                let outcome = match &self.outcome {
+                    CallOutcome::Result(result) => Some(notification("ui/notifications/tool-result", result.clone())),
+                    CallOutcome::Cancelled(reason) => {
+                        Some(notification("ui/notifications/tool-cancelled", json!({"reason": reason})))
+                    }
+                    CallOutcome::Waiting => None,
+                };
+                [input].into_iter().chain(outcome).map(Effect::Post).collect()
             }
             "ui/notifications/size-changed" => match params.get("height").and_then(Value::as_f64) {
                 Some(height) if height.is_finite() && height >= 0.0 => {
@@ -149,6 +193,8 @@ impl Bridge {
                 }
                 _ => Vec::new(),
             },
+            // The view asks to be closed: Palaver asks it to tear down first, as for its own close.
+            "ui/notifications/request-teardown" => self.teardown(),
             "notifications/message" => {
                 let level = params.get("level").and_then(Value::as_str).unwrap_or("info");
                 let data = params.get("data").map(Value::to_string).unwrap_or_default();
@@ -280,8 +326,8 @@ fn notification(method: &str, params: Value) -> Value {
 mod tests {
     use super::*;
 
-    fn bridge(result: Option<Value>) -> Bridge {
-        Bridge::new("<p>hi</p>".into(), json!({"city": "Oslo"}), result, json!({"theme": "dark"}))
+    fn bridge(outcome: CallOutcome) -> Bridge {
+        Bridge::new("<p>hi</p>".into(), json!({"city": "Oslo"}), outcome, json!({"theme": "dark"}))
     }
 
     fn posted(effects: &[Effect]) -> Vec<&Value> {
@@ -293,7 +339,7 @@ mod tests {
 
     #[test]
     fn the_view_gets_its_html_then_its_context_then_input_and_result_once_initialized() {
-        let mut bridge = bridge(Some(json!({"content": []})));
+        let mut bridge = bridge(CallOutcome::Result(json!({"content": []})));
         let ready =
             bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/sandbox-proxy-ready", "params": {}}));
         assert_eq!(posted(&ready)[0]["params"]["html"], "<p>hi</p>");
@@ -314,7 +360,7 @@ mod tests {
 
     #[test]
     fn calls_sizes_and_unknown_requests_get_their_answers() {
-        let mut bridge = bridge(None);
+        let mut bridge = bridge(CallOutcome::Waiting);
         let call = bridge.receive(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
             "params": {"name": "poll", "arguments": {"n": 1}, "_meta": {"progressToken": 1}}}));
         let mut arguments = Map::new();
@@ -358,7 +404,7 @@ mod tests {
 
     #[test]
     fn a_theme_change_reaches_an_initialized_view_and_a_later_one_in_its_context() {
-        let mut bridge = bridge(None);
+        let mut bridge = bridge(CallOutcome::Waiting);
         let light = json!({"theme": "light"}).as_object().cloned().unwrap();
         assert!(bridge.context_changed(light).is_empty(), "not before the view is initialized");
         let init = bridge.receive(&json!({"jsonrpc": "2.0", "id": 1, "method": "ui/initialize", "params": {}}));
@@ -383,7 +429,7 @@ mod tests {
 
     #[test]
     fn a_view_asks_for_a_display_mode_and_hears_the_one_it_is_shown_in() {
-        let mut bridge = bridge(None);
+        let mut bridge = bridge(CallOutcome::Waiting);
         bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
         let asked = bridge.receive(&json!({"jsonrpc": "2.0", "id": 8, "method": "ui/request-display-mode",
             "params": {"mode": "fullscreen"}}));
@@ -404,7 +450,7 @@ mod tests {
 
     #[test]
     fn a_views_message_and_model_context_reach_the_page() {
-        let mut bridge = bridge(None);
+        let mut bridge = bridge(CallOutcome::Waiting);
         let message = bridge.receive(&json!({"jsonrpc": "2.0", "id": 10, "method": "ui/message",
             "params": {"role": "user", "content": [{"type": "text", "text": "Book it "}, {"type": "image", "data": ""},
             {"type": "text", "text": "for two"}]}}));
@@ -425,5 +471,35 @@ mod tests {
         let cleared = bridge.receive(&json!({"jsonrpc": "2.0", "id": 14, "method": "ui/update-model-context",
             "params": {}}));
         assert_eq!(cleared, [Effect::UpdateModelContext { id: json!(14), context: json!({}) }]);
+    }
+
+    #[test]
+    fn a_view_whose_call_never_finished_is_told_it_was_cancelled() {
+        let mut bridge = bridge(CallOutcome::Cancelled("The turn was stopped.".into()));
+        let initialized = bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        let sent: Vec<&Value> = posted(&initialized);
+        assert_eq!(sent[0]["method"], "ui/notifications/tool-input");
+        assert_eq!(sent[1]["method"], "ui/notifications/tool-cancelled");
+        assert_eq!(sent[1]["params"], json!({"reason": "The turn was stopped."}));
+        assert_eq!(sent.len(), 2);
+    }
+
+    #[test]
+    fn a_view_is_asked_to_tear_down_and_closed_on_its_answer_or_when_it_gives_none() {
+        let mut bridge = bridge(CallOutcome::Waiting);
+        assert_eq!(bridge.teardown(), [Effect::Close], "not initialized: nothing to ask");
+        bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        let asked = bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/request-teardown"}));
+        assert_eq!(posted(&asked)[0]["method"], "ui/resource-teardown");
+        assert!(bridge.teardown().is_empty(), "asked once");
+        // Its answer (here an error: it has no teardown of its own) closes it, once.
+        let answer =
+            json!({"jsonrpc": "2.0", "id": TEARDOWN_ID, "error": {"code": -32601, "message": "Method not found"}});
+        assert_eq!(bridge.receive(&answer), [Effect::Close]);
+        assert!(bridge.receive(&answer).is_empty());
+        assert!(bridge.teardown_timed_out().is_empty(), "answered already");
+        // Without an answer, the time out closes it.
+        bridge.teardown();
+        assert_eq!(bridge.teardown_timed_out(), [Effect::Close]);
     }
 }

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use app_page::{AppPage, WaitingCall};
 use approval::AppCallApproval;
-use bridge::{Bridge, DISPLAY_MODES, MAX_HEIGHT, call_tool_result};
+use bridge::{Bridge, CallOutcome, DISPLAY_MODES, MAX_HEIGHT, call_tool_result};
 use palaver_wire::apps::{AppTools, AppView};
 
 /// The tools with an app, once read.
@@ -50,10 +50,23 @@ struct DrawnCall {
     tool_name: String,
     args: Value,
     result: Option<Value>,
+    /// It has no result and never will (its turn was stopped or cut off).
+    cut_off: bool,
+}
+
+impl DrawnCall {
+    /// How the call ended, as its view is told it.
+    fn outcome(&self) -> CallOutcome {
+        match (&self.result, self.cut_off) {
+            (Some(result), _) => CallOutcome::Result(call_tool_result(result)),
+            (None, true) => CallOutcome::Cancelled("The call did not finish: its turn was stopped or cut off.".into()),
+            (None, false) => CallOutcome::Waiting,
+        }
+    }
 }
 
 /// The app of the call `tool_call_id` to `tool_name` in the conversation `conversation_id`,
-/// when the tool has one; nothing otherwise.
+/// when the tool has one; nothing otherwise. `cut_off`: the call has no result and never will.
 #[component]
 pub fn McpApp(
     conversation_id: String,
@@ -61,11 +74,12 @@ pub fn McpApp(
     tool_name: String,
     args: Value,
     result: Option<Value>,
+    cut_off: bool,
 ) -> impl IntoView {
     let names = use_context::<AppToolNames>();
     let tool = tool_name.clone();
     let has_app = move || names.is_some_and(|AppToolNames(names)| names.with(|names| names.contains(&tool)));
-    let call = DrawnCall { conversation_id, tool_call_id, tool_name, args, result };
+    let call = DrawnCall { conversation_id, tool_call_id, tool_name, args, result, cut_off };
     view! {
         <Show when=has_app>
             <AppFrame call=call.clone() />
@@ -98,14 +112,33 @@ fn AppFrame(call: DrawnCall) -> impl IntoView {
             </p>
         }
         .into_any(),
-        Some(Ok(app)) => view! { <SandboxedApp app call=call.clone() /> }.into_any(),
+        Some(Ok(app)) => view! { <ClosableApp app call=call.clone() /> }.into_any(),
+    }
+}
+
+/// The app, or, once the person (or the app) closed it, a line to draw it again (afresh).
+#[component]
+fn ClosableApp(app: AppView, call: DrawnCall) -> impl IntoView {
+    let closed = RwSignal::new(false);
+    let server = app.document.server.clone();
+    move || match closed.get() {
+        false => view! { <SandboxedApp app=app.clone() call=call.clone() closed /> }.into_any(),
+        true => view! {
+            <p class="mcp-app__note" data-testid="mcp-app-closed">
+                {format!("The app of the MCP server \"{server}\" is closed. ")}
+                <button type="button" class="message__action" on:click=move |_| closed.set(false)>
+                    "Show it again"
+                </button>
+            </p>
+        }
+        .into_any(),
     }
 }
 
 /// The app in its sandbox, Palaver's card for a call of its that waits for approval, and the
-/// page's side of its bridge.
+/// page's side of its bridge; `closed` once it is torn down.
 #[component]
-fn SandboxedApp(app: AppView, call: DrawnCall) -> impl IntoView {
+fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl IntoView {
     let AppView { document, sandbox_origin, model_context } = app;
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let height = RwSignal::new(120_u32);
@@ -129,12 +162,7 @@ fn SandboxedApp(app: AppView, call: DrawnCall) -> impl IntoView {
     if let Some(kept) = model_context {
         context["modelContext"] = kept;
     }
-    let bridge = StoredValue::new_local(Bridge::new(
-        document.html,
-        call.args.clone(),
-        call.result.as_ref().map(call_tool_result),
-        context,
-    ));
+    let bridge = StoredValue::new_local(Bridge::new(document.html, call.args.clone(), call.outcome(), context));
     let listening = StoredValue::new_local(None);
     let watching = StoredValue::new_local(None);
     let drawn = StoredValue::new_local(None::<AppPage>);
@@ -153,6 +181,7 @@ fn SandboxedApp(app: AppView, call: DrawnCall) -> impl IntoView {
             height,
             mode,
             waiting,
+            closed,
             messages,
         };
         drawn.set_value(Some(page.clone()));
@@ -175,6 +204,10 @@ fn SandboxedApp(app: AppView, call: DrawnCall) -> impl IntoView {
         if let Some(page) = drawn.get_value() {
             page.show_in(None, "inline");
         }
+    };
+    let close = move |_| match drawn.get_value() {
+        Some(page) => page.close(),
+        None => closed.set(true),
     };
     let caption = format!("App of the MCP server \"{server}\"");
     let bar_caption = caption.clone();
@@ -203,7 +236,13 @@ fn SandboxedApp(app: AppView, call: DrawnCall) -> impl IntoView {
                 title=caption.clone()
                 style=move || format!("height: {}px", height.get())
             ></iframe>
-            <figcaption>{caption.clone()}</figcaption>
+            <figcaption>
+                {caption.clone()}
+                " "
+                <button type="button" class="message__action" data-testid="mcp-app-close" on:click=close>
+                    "Close the app"
+                </button>
+            </figcaption>
             {move || {
                 waiting
                     .get()
