@@ -98,6 +98,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/storybook/asks/:name") view={Lazy::<pages::StorybookAskRoute>::new()} />
                 <Route path=path!("/storybook/cards/:name") view={Lazy::<pages::StorybookCardRoute>::new()} />
                 <Route path=path!("/storybook/blocks/:name") view={Lazy::<pages::StorybookBlockRoute>::new()} />
+                <Route path=path!("/storybook/apps") view={Lazy::<pages::StorybookAppsRoute>::new()} />
             </Routes>
         </Router>
     }

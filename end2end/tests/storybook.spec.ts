@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { isSandboxRefusal } from "./fixtures/chat_page";
+import { signUpFreshUser } from "./fixtures/accounts";
 
 async function storyLinks(page: Page, kind: "asks" | "cards") {
   await page.goto("/storybook");
@@ -167,4 +168,20 @@ test("a right-to-left story: the Arabic question set in Arabic, its answers in t
   await expect(light.getByTestId("watch-card")).toHaveAttribute("dir", "rtl");
   await expect(light.getByTestId("watch-button-skip")).toHaveText("تخطٍّ");
   await page.screenshot({ path: "../docs/storybook-rtl.png" });
+});
+
+test("the storybook draws every MCP App of the connected servers from a stored call", async ({ page }) => {
+  await signUpFreshUser(page);
+  await page.goto("/storybook/apps");
+  const stories = page.getByTestId("story-app");
+  await expect(stories.locator("h2")).toHaveText(["basic__get-time", "desk__seating_chart", "guarded__get-time"], {
+    ignoreCase: false,
+  });
+  // The extension's example shows the stored result's time as its server's.
+  const basic = stories.filter({ hasText: "basic__get-time" });
+  const time = basic.frameLocator("iframe").frameLocator("#app").locator("#server-time");
+  await expect(time).toHaveText("2026-01-01T09:30:00.000Z");
+  await expect(stories.filter({ hasText: "desk__seating_chart" }).frameLocator("iframe").frameLocator("#app").locator("#plan")).toHaveText(
+    "Seating plan",
+  );
 });

@@ -56,3 +56,15 @@ test("the watch shows a reply's text, not its markdown source", async ({ page })
   );
   await expect(reply).not.toContainText("**");
 });
+
+test("a reply with an MCP App is a line on the watch that names the app's server", async ({ page }) => {
+  await signUpFreshUser(page);
+  await page.goto("/watch");
+  await page.waitForFunction(() => (window as any).__PALAVER_HYDRATED__ === true);
+  await page.locator("#watch-input").fill("Watch: show the server time");
+  await page.locator("#watch-input").press("Enter");
+  await expect(page.getByTestId("watch-reply")).toHaveText("That is the server's time.");
+  await expect(page.getByTestId("watch-app")).toHaveText(
+    'The reply has an app of the MCP server "basic": open Palaver on a larger screen to use it.',
+  );
+});

@@ -120,11 +120,14 @@ pub struct AskAdditions {
     pub call: bool,
     pub name: bool,
     pub routed: bool,
+    /// A turn's answer names the MCP Apps its calls drew (`apps`), for a client that cannot
+    /// draw them.
+    pub apps: bool,
 }
 
 impl AskAdditions {
     /// The `include` value that asks for every addition.
-    pub const ALL: &'static str = "expiresAt,locale,call,name,routed";
+    pub const ALL: &'static str = "expiresAt,locale,call,name,routed,apps";
 
     /// `GET /gpt/histories/pendingAsks` with every addition, as the watch and the inbox read it
     /// (they show the time left, the ask's language and what an approval would run).
@@ -143,9 +146,10 @@ impl AskAdditions {
                 "call" => additions.call = true,
                 "name" => additions.name = true,
                 "routed" => additions.routed = true,
+                "apps" => additions.apps = true,
                 other => {
                     return Err(format!(
-                        "include names Palaver's additions, comma-separated: expiresAt, locale, call, name, routed (it named \"{other}\")."
+                        "include names Palaver's additions, comma-separated: expiresAt, locale, call, name, routed, apps (it named \"{other}\")."
                     ));
                 }
             }
@@ -281,6 +285,10 @@ pub struct TurnResult {
     pub pending_ask: Option<PendingAskBrief>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The MCP servers whose apps the turn's calls drew, in order (with `?include=apps`;
+    /// Palaver's addition): a client that cannot draw them can say they are there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apps: Vec<String>,
 }
 
 /// `POST /gpt/actions`: a host action a document's block or button called.
@@ -410,7 +418,7 @@ mod tests {
         assert_eq!(AskAdditions::parse(Some("")), Ok(AskAdditions::default()));
         assert_eq!(
             AskAdditions::parse(Some(AskAdditions::ALL)),
-            Ok(AskAdditions { expires_at: true, locale: true, call: true, name: true, routed: true })
+            Ok(AskAdditions { expires_at: true, locale: true, call: true, name: true, routed: true, apps: true })
         );
         assert_eq!(
             AskAdditions::parse(Some(" locale ,")),
@@ -418,7 +426,7 @@ mod tests {
         );
         let refused = AskAdditions::parse(Some("expiresAt,origin")).unwrap_err();
         assert!(
-            refused.contains("expiresAt, locale, call, name, routed") && refused.contains("\"origin\""),
+            refused.contains("expiresAt, locale, call, name, routed, apps") && refused.contains("\"origin\""),
             "{refused}"
         );
     }

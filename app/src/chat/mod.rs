@@ -37,4 +37,5 @@ pub(crate) use ask_card::load_ask_controls;
 pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
 pub use drawer::{ConversationsButton, ConversationsDrawer};
 pub use inbox::Inbox;
+pub use mcp_app::{AppToolNames, McpApp};
 pub use page::{ChatPage, SkipToComposer};

@@ -23,3 +23,4 @@ lazy_page!(StorybookIndexRoute, palaver_storybook_index, super::storybook::Story
 lazy_page!(StorybookAskRoute, palaver_storybook_asks, super::storybook::StorybookAskPage);
 lazy_page!(StorybookCardRoute, palaver_storybook_cards, super::storybook::StorybookCardPage);
 lazy_page!(StorybookBlockRoute, palaver_storybook_blocks, super::storybook::StorybookBlockPage);
+lazy_page!(StorybookAppsRoute, palaver_storybook_apps, super::storybook::StorybookAppsPage);

@@ -17,6 +17,8 @@ use palaver_wire::live::LiveEvent;
 pub fn WatchPage() -> impl IntoView {
     let asks = RwSignal::new(Vec::<PendingAskEntry>::new());
     let reply = RwSignal::new(None::<String>);
+    // The MCP servers whose apps the last reply drew: the watch cannot draw them, and says so.
+    let apps = RwSignal::new(Vec::<String>::new());
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let loaded = RwSignal::new(false);
@@ -57,11 +59,12 @@ pub fn WatchPage() -> impl IntoView {
         busy.set(true);
         error.set(None);
         leptos::task::spawn_local(async move {
-            let url = format!("/gpt/histories/{conversation_id}/turn");
+            let url = format!("/gpt/histories/{conversation_id}/turn?include=apps");
             match crate::http::send::<_, Data<TurnResult>>("POST", &url, &body).await {
                 Ok(Data { data }) => {
                     // A watch shows text: the reply's markdown is read as plain text.
                     reply.set(Some(plain_text(&data.text)).filter(|text| !text.is_empty()));
+                    apps.set(data.apps);
                     error.set(data.error);
                 }
                 Err(message) => error.set(Some(message)),
@@ -121,6 +124,20 @@ pub fn WatchPage() -> impl IntoView {
                                 </p>
                             }
                         })
+                }}
+                {move || {
+                    apps.get()
+                        .into_iter()
+                        .map(|server| {
+                            view! {
+                                <p class="watch__deadline" data-testid="watch-app">
+                                    {format!(
+                                        "The reply has an app of the MCP server \"{server}\": open Palaver on a larger screen to use it.",
+                                    )}
+                                </p>
+                            }
+                        })
+                        .collect_view()
                 }}
                 {move || match asks.get().into_iter().next() {
                     Some(item) => {

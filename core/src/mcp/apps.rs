@@ -83,6 +83,23 @@ impl McpHub {
         self.mcp_tools().filter(|tool| tool.app_uri().is_some()).map(|tool| tool.name().to_string()).collect()
     }
 
+    /// The servers of the tools among `called` (model-facing names) that link an app, in order,
+    /// each once.
+    pub fn app_servers_of(&self, called: &[String]) -> Vec<String> {
+        let mut servers: Vec<String> = Vec::new();
+        for name in called {
+            let server = self
+                .any_tool(name)
+                .ok()
+                .filter(|tool| tool.app_uri().is_some())
+                .map(|tool| tool.server_name().to_string());
+            if let Some(server) = server.filter(|server| !servers.contains(server)) {
+                servers.push(server);
+            }
+        }
+        servers
+    }
+
     /// Whether a tool of the server `server`, connected now, links an app.
     pub fn has_apps(&self, server: &str) -> bool {
         self.mcp_tools().any(|tool| tool.server_name() == server && tool.app_uri().is_some())

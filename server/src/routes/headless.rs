@@ -14,6 +14,7 @@ use utoipa::IntoParams;
 use palaver_contract::asks::resolve_button_answer;
 use palaver_core::conversation::access::{HistoryAccess, authorize_owned};
 use palaver_core::error::{AppError, Error, FieldError};
+use palaver_core::mcp::McpHub;
 use palaver_core::turn::store::{StoredPendingAsk, owner_and_pending_ask, pending_ask, pending_asks_of};
 use palaver_core::turn::{TurnInput, TurnRequest, TurnRunner};
 use palaver_wire::body::{AskAdditions, Data, PendingAskBrief, PendingAskEntry, TurnResult};
@@ -139,6 +140,7 @@ pub(super) fn turn_problem(err: Error) -> Problem {
 pub async fn turn(
     State(turns): State<TurnRunner>,
     State(pool): State<Pool>,
+    State(mcp): State<McpHub>,
     Authenticated(caller): Authenticated,
     Path(history_id): Path<String>,
     query: Result<Query<IncludeQuery>, QueryRejection>,
@@ -169,6 +171,7 @@ pub async fn turn(
     })?;
 
     let (mut text, mut errors, mut title, mut asked, mut restored) = (String::new(), Vec::new(), None, None, None);
+    let mut called = Vec::new();
     while let Some(event) = handle.events.recv().await {
         match event {
             TurnEvent::Text { text: delta } => text.push_str(&delta),
@@ -179,8 +182,8 @@ pub async fn turn(
                 title = done_title;
                 restored = pending_ask.filter(|_| asked.is_none());
             }
-            TurnEvent::ToolCall { .. }
-            | TurnEvent::Delta { .. }
+            TurnEvent::ToolCall { tool_call } => called.push(tool_call.tool_name),
+            TurnEvent::Delta { .. }
             | TurnEvent::Retract { .. }
             | TurnEvent::ToolResult { .. }
             | TurnEvent::ToolStatus { .. }
@@ -198,6 +201,7 @@ pub async fn turn(
         asked = Some(PendingAskBrief::from(ask));
     }
     let error = (!errors.is_empty()).then(|| errors.join("\n"));
-    let data = TurnResult { history_id, text, title, pending_ask: asked.map(|ask| additions.brief(ask)), error };
+    let apps = if additions.apps { mcp.app_servers_of(&called) } else { Vec::new() };
+    let data = TurnResult { history_id, text, title, pending_ask: asked.map(|ask| additions.brief(ask)), error, apps };
     Ok(Json(Data { data }))
 }

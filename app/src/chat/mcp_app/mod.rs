@@ -35,6 +35,11 @@ impl AppToolNames {
         });
         provide_context(AppToolNames(names));
     }
+
+    /// Their model-facing names.
+    pub fn names(self) -> RwSignal<Vec<String>> {
+        self.0
+    }
 }
 
 /// How the chat sends the message an app sends for the person (`ui/message`): its text and the
@@ -92,12 +97,16 @@ pub fn McpApp(
 fn AppFrame(call: DrawnCall) -> impl IntoView {
     let app = RwSignal::new(None::<Result<AppView, String>>);
     let component = crate::browser::url_component;
-    let url = format!(
-        "/apps/view?tool={}&historyId={}&toolCallId={}",
-        component(&call.tool_name),
-        component(&call.conversation_id),
-        component(&call.tool_call_id)
-    );
+    // A call in a conversation comes with what its app last told the model.
+    let url = match call.conversation_id.is_empty() {
+        true => format!("/apps/view?tool={}", component(&call.tool_name)),
+        false => format!(
+            "/apps/view?tool={}&historyId={}&toolCallId={}",
+            component(&call.tool_name),
+            component(&call.conversation_id),
+            component(&call.tool_call_id)
+        ),
+    };
     Effect::new(move |_| {
         let url = url.clone();
         leptos::task::spawn_local(

@@ -36,6 +36,11 @@ pub fn StorybookIndex() -> impl IntoView {
                     }
                 })}
             </Suspense>
+            <h2>"MCP Apps"</h2>
+            <p>
+                <a href="/storybook/apps">"Every MCP App of the connected servers"</a>
+                ", drawn from a stored call as the chat draws it."
+            </p>
             <h2>"Asks"</h2>
             <p>"Every valid ask fixture: the interactive card, its simple card, and how it reads once answered."</p>
             <Suspense fallback=|| {

@@ -2,12 +2,14 @@
 //! rendered, in light and dark side by side (`/storybook`).
 
 mod api;
+mod apps;
 mod asks;
 mod blocks;
 mod cards;
 mod frame;
 mod index;
 
+pub use apps::StorybookAppsPage;
 pub use asks::StorybookAskPage;
 pub use blocks::StorybookBlockPage;
 pub use cards::StorybookCardPage;
