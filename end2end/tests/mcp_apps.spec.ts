@@ -313,6 +313,12 @@ test("an MCP App gets Palaver's look, reads its server's resources, is shown ful
   );
   expect(changes).toEqual(["fullscreen", "inline"]);
 
+  // A message the app sends while the person is not using it (the focus is on Palaver's own
+  // button) is not sent.
+  await requestFromApp(app, "msg-1", "ui/message", { role: "user", content: [{ type: "text", text: "Sneaky" }] });
+  expect((await answerTo(app, "msg-1")).result.isError).toBe(true);
+  await expect(page.getByTestId("user-message").filter({ hasText: "Sneaky" })).toHaveCount(0);
+
   // What the app tells the model: the model's next step reads it.
   const told = { content: [{ type: "text", text: "Row 4 is picked" }], structuredContent: { row: 4 } };
   await requestFromApp(app, "ctx-1", "ui/update-model-context", told);
@@ -332,7 +338,7 @@ test("an MCP App gets Palaver's look, reads its server's resources, is shown ful
 
   // Closed by the person, the app is asked to tear down first, then removed; it can be drawn again.
   await figure.getByTestId("mcp-app-close").click();
-  await expect(page.getByTestId("mcp-app-closed")).toContainText('The app of the MCP server "basic" is closed.');
+  await expect(page.getByTestId("mcp-app-closed")).toContainText("The app is closed.");
   await expect(figure).toHaveCount(0);
   // Palaver's request reached the sandbox, and the app's answer came back: the sandbox heard it
   // from the app, and the chat's page from the sandbox.
@@ -356,6 +362,11 @@ test("a message an MCP App sends for the person is sent to the conversation and 
   await expect(sent).toContainText("This is message text.");
   await expect(sent.getByTestId("message-from-app")).toHaveText('Sent by the app of the MCP server "basic"');
   await expect(chat.assistantMessages().last()).toHaveText("The app's message is read.");
+  // The model reads it as the app's, not as the person's own words.
+  const told = mockLog()
+    .flatMap((request) => request.messages)
+    .find((message: any) => message.text?.startsWith("This is message text."));
+  expect(told.text).toBe('This is message text.\n\n[Sent for the person by the app of the MCP server "basic".]');
   await chat.open(page.url().replace(/^https?:\/\/[^/]+/, ""));
   await expect(page.getByTestId("user-message").last().getByTestId("message-from-app")).toBeVisible();
 });

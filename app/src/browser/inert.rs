@@ -299,6 +299,11 @@ pub fn confirm(_question: &str) -> bool {
     false
 }
 
+/// `false`.
+pub fn has_focus(_frame: &leptos::web_sys::HtmlIFrameElement) -> bool {
+    false
+}
+
 pub fn url_host(_url: &str) -> Option<String> {
     None
 }

@@ -284,10 +284,11 @@ impl Turn {
                 let prompt = prompt.trim().to_string();
                 self.transcript.messages = replay::replay(&self.transcript.rows);
                 let Attached { rows, parts } = std::mem::take(&mut self.transcript.attached);
-                self.transcript.messages.push(ModelMessage::User { text: prompt.clone(), parts });
+                let from_app = self.transcript.from_app.take();
+                let told = replay::sent_by(&prompt, from_app.as_deref());
+                self.transcript.messages.push(ModelMessage::User { text: told, parts });
                 self.transcript.replayed_len = self.transcript.messages.len();
                 self.transcript.prompt_index = self.transcript.rows.len() + 1;
-                let from_app = self.transcript.from_app.take();
                 self.output.new_rows.push(HistoryRow::User { text: prompt, attachments: rows, from_app });
                 None
             }

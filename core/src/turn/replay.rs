@@ -39,6 +39,15 @@ fn with_attachment_notes(text: &str, attachments: &[Attachment]) -> String {
     format!("{text}\n\n[Attached: {}]", named.join("; "))
 }
 
+/// A user message as the model reads it: one an MCP App sent for the person says so, so the
+/// model does not take the app's words for the person's own.
+pub(super) fn sent_by(text: &str, from_app: Option<&str>) -> String {
+    match from_app {
+        Some(server) => format!("{text}\n\n[Sent for the person by the app of the MCP server \"{server}\".]"),
+        None => text.to_string(),
+    }
+}
+
 /// What the model is told after a reply of its own that was cut off.
 const TOLD_INTERRUPTED: &str = "[This reply was cut off before it finished; the user saw it as far as it got.]";
 
@@ -61,8 +70,9 @@ fn replay_rows(rows: &[HistoryRow], with_tools: bool) -> Vec<ModelMessage> {
     // The ask calls seen so far, for telling their answers as the model is told them.
     let mut asked: Vec<(&str, AskKind, &Value)> = Vec::new();
     let messages = rows.iter().filter_map(|row| match row {
-        HistoryRow::User { text, attachments, .. } => {
-            Some(ModelMessage::User { text: with_attachment_notes(text, attachments), parts: Vec::new() })
+        HistoryRow::User { text, attachments, from_app } => {
+            let text = sent_by(&with_attachment_notes(text, attachments), from_app.as_deref());
+            Some(ModelMessage::User { text, parts: Vec::new() })
         }
         HistoryRow::Assistant { text, block_errors, interrupted, .. } => {
             let mut told = told_text(text, block_errors);

@@ -143,6 +143,8 @@ pub(super) struct Transcript {
     pub(super) attached: Attached,
     /// The MCP server whose app sent the prompt for the person.
     pub(super) from_app: Option<String>,
+    /// What the apps drawn in the conversation told the model last (read before each call).
+    pub(super) apps_section: Option<String>,
     /// The answer the turn goes on from.
     pub(super) resolved: Option<Resolved>,
     /// The ask a prompt cancelled.
@@ -173,6 +175,7 @@ impl Transcript {
             input,
             attached,
             from_app: None,
+            apps_section: None,
             resolved,
             cancelled,
             messages: Vec::new(),

@@ -17,6 +17,7 @@ use palaver_core::grants::store as grants;
 use palaver_core::mcp::app_calls::AppCalls;
 use palaver_core::mcp::{AppProblem, McpHub};
 use palaver_core::turn::tools::ToolSource;
+use palaver_wire::approvers::{ApprovalRoute, Approver};
 use palaver_wire::apps::{AppCallOutcome, AppCsp, AppPermissions, AppToolCall};
 use palaver_wire::grants::{GrantRequest, GrantScope};
 
@@ -98,7 +99,8 @@ async fn a_tools_app_is_read_from_its_server_and_its_calls_stay_on_that_server()
 
 #[tokio::test]
 async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approves_it_on_palavers_card() {
-    let hub = connected_hub(json!({"desk": desk_entry("always")})).await;
+    // The seating chart only reads; its refresh is asked about.
+    let hub = connected_hub(json!({"desk": desk_entry("unless-read-only")})).await;
     let h = harness(json!([{ "text": "Here is the seating chart." }])).await;
     let (history, _) = h.prompt(None, "Show me the seating").await;
     let calls = AppCalls::new(h.pool.clone(), hub.clone());
@@ -118,6 +120,9 @@ async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approve
 
     // Held, and shown as Palaver's card shows an approval: the tool, its server, its arguments.
     let approval = held(calls.call(&h.caller, &refresh).await.unwrap());
+    // One call of an app waits at a time.
+    let second = calls.call(&h.caller, &refresh).await.unwrap();
+    assert!(matches!(&second, Err(AppProblem::Refused(why)) if why.contains("waits")), "{second:?}");
     assert_eq!(approval.call.tool_name, "desk__refresh_seating");
     assert_eq!(approval.call.server.as_deref(), Some("desk"));
     assert!(approval.call.arguments.is_empty());
@@ -139,6 +144,22 @@ async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approve
     tx.commit().await.unwrap();
     let granted = calls.call(&h.caller, &refresh).await.unwrap();
     assert!(matches!(&granted, Ok(AppCallOutcome::Done { result }) if result["content"][0]["text"] == "Redrawn."));
+    // Unless an admin took grants away from the tool, as for the model's calls.
+    palaver_core::preferences::service::save_ungranted_tools(&h.pool, &["desk__refresh_seating".to_string()])
+        .await
+        .unwrap();
+    let asked_again = held(calls.call(&h.caller, &refresh).await.unwrap());
+    assert_eq!(calls.decide(&h.caller, &asked_again.id, false).await.unwrap().unwrap()["isError"], true);
+    // A tool whose approvals an admin routed to someone else is not the person's to approve.
+    let route = ApprovalRoute {
+        tool: Some("desk__refresh_seating".into()),
+        server: None,
+        approver: Approver::Admins,
+        approvals: 1,
+    };
+    palaver_core::preferences::service::save_approval_routes(&h.pool, &[route]).await.unwrap();
+    let routed = calls.call(&h.caller, &refresh).await.unwrap();
+    assert!(matches!(&routed, Err(AppProblem::Refused(why)) if why.contains("go to someone")), "{routed:?}");
 
     // Each ending is in the person's audit trail, in the conversation, under the app call's id.
     let entries = audit::chained_entries(&h.pool, Some(&h.caller.user.id)).await.unwrap();
@@ -147,10 +168,11 @@ async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approve
         .map(|entry| (entry.tool_call_id.as_str(), entry.decision.as_str(), entry.approved, entry.scope.as_deref()))
         .collect();
     let app_id = |id: &str| format!("app-{id}");
-    assert_eq!(ended.len(), 3, "{ended:?}");
+    assert_eq!(ended.len(), 4, "{ended:?}");
     assert_eq!(ended[0], (app_id(&approval.id).as_str(), "accept", Some(true), Some("once")));
     assert_eq!(ended[1], (app_id(&declined.id).as_str(), "decline", Some(false), None));
     assert_eq!((ended[2].1, ended[2].3), ("granted", Some("always")));
+    assert_eq!(ended[3], (app_id(&asked_again.id).as_str(), "decline", Some(false), None));
     assert!(entries.iter().all(|entry| entry.history_id == history
         && entry.tool_name.as_deref() == Some("desk__refresh_seating")
         && entry.args_digest.as_deref() == Some(palaver_core::audit::args_digest(&json!({})).as_str())));
@@ -165,14 +187,17 @@ async fn what_an_app_tells_the_model_reaches_its_next_step_and_comes_back_to_the
     let h = crate::mcp_servers::harness_on(&hub, responses).await;
     let (history, _) = h.prompt(None, "Show me the seating").await;
     let told = json!({"content": [{"type": "text", "text": "Row 4 is picked"}], "structuredContent": {"row": 4}});
+    let has_app = |tool: &str| tool == "desk__seating_chart";
 
     // Kept for a call of the conversation, by its owner only.
-    app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &told).await.expect("kept");
+    app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &told, has_app).await.expect("kept");
     let bob = h.another_user("bob").await;
-    assert!(app_contexts::keep(&h.pool, &bob, &history, "call_seats", &told).await.is_err());
+    assert!(app_contexts::keep(&h.pool, &bob, &history, "call_seats", &told, has_app).await.is_err());
     assert!(app_contexts::read(&h.pool, &bob, &history, "call_seats").await.is_err());
-    let no_call = app_contexts::keep(&h.pool, &h.caller, &history, "call_none", &told).await.unwrap_err();
+    let no_call = app_contexts::keep(&h.pool, &h.caller, &history, "call_none", &told, has_app).await.unwrap_err();
     assert!(no_call.to_string().contains("no tool call \"call_none\""), "{no_call}");
+    let no_app = app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &told, |_: &str| false).await;
+    assert!(no_app.unwrap_err().to_string().contains("a tool with no app"));
     assert_eq!(app_contexts::read(&h.pool, &h.caller, &history, "call_seats").await.unwrap(), Some(told.clone()));
 
     // The model's next step is told it, naming the app's tool and call.
@@ -185,7 +210,7 @@ async fn what_an_app_tells_the_model_reaches_its_next_step_and_comes_back_to_the
     );
 
     // A context with nothing in it clears it.
-    app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &json!({})).await.unwrap();
+    app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &json!({}), has_app).await.unwrap();
     assert_eq!(app_contexts::read(&h.pool, &h.caller, &history, "call_seats").await.unwrap(), None);
     assert_eq!(app_contexts::model_section(&h.pool, &history).await.unwrap(), None);
     hub.shut_down().await;

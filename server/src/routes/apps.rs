@@ -81,11 +81,12 @@ pub async fn view(
 #[utoipa::path(put, path = "/apps/context", tag = "apps", operation_id = "apps_context",
     summary = "Keep what an MCP App tells the model", request_body = AppModelContext,
     responses((status = 204, description = "Kept (or, with neither content nor structuredContent, cleared)"),
-        (status = 400, description = "Not a context, too large, or no such call in the conversation", body = ProblemBody),
+        (status = 400, description = "Not a context, too large, or no call with an app by that id in the conversation", body = ProblemBody),
         (status = 403, description = "The conversation is not the caller's", body = ProblemBody),
         (status = 404, description = "No such conversation", body = ProblemBody)))]
 pub async fn context(
     State(pool): State<Pool>,
+    State(mcp): State<McpHub>,
     Authenticated(caller): Authenticated,
     body: Bytes,
 ) -> Result<StatusCode, Problem> {
@@ -95,7 +96,9 @@ pub async fn context(
         )
         .with_detail(err.to_string())
     })?;
-    app_contexts::keep(&pool, &caller, &history_id, &tool_call_id, &context).await?;
+    let app_tools = mcp.app_tools();
+    let links_app = |tool: &str| app_tools.iter().any(|app_tool| app_tool == tool);
+    app_contexts::keep(&pool, &caller, &history_id, &tool_call_id, &context, links_app).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

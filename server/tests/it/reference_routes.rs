@@ -265,7 +265,10 @@ async fn headless_answers_match_the_published_schemas_and_palavers_additions_com
     let problem = refused.json();
     assert_eq!(problem["title"], "Invalid query");
     assert!(
-        problem["detail"].as_str().unwrap().contains("expiresAt, locale, call, name, routed, apps (it named \"origin\")"),
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("expiresAt, locale, call, name, routed, apps (it named \"origin\")"),
         "{problem}"
     );
 

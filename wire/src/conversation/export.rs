@@ -73,10 +73,14 @@ pub fn to_markdown(view: &HistoryView) -> String {
     let mut out = format!("# {}\n", view.name().replace(['\r', '\n'], " "));
     for item in transcript(view) {
         let section = match item {
-            TranscriptItem::User { text, attachments, .. } => {
+            TranscriptItem::User { text, attachments, from_app, .. } => {
                 let files: String =
                     attachments.iter().map(|file| format!("\n\n*Attached: {}*", file.describe())).collect();
-                format!("**You:**\n\n{}", quoted(&format!("{text}{files}")))
+                let who = match from_app {
+                    Some(server) => format!("You, through the app of the MCP server `{}`", tool_label(&server)),
+                    None => "You".to_string(),
+                };
+                format!("**{who}:**\n\n{}", quoted(&format!("{text}{files}")))
             }
             TranscriptItem::Assistant { text, interrupted, .. } => {
                 let cut = if interrupted { format!("\n\n*{INTERRUPTED}*") } else { String::new() };

@@ -119,6 +119,12 @@ pub fn watch_theme(on_change: impl Fn(&'static str) + 'static) -> Option<ThemeWa
     Some(ThemeWatch { observer, _on_change: on_change })
 }
 
+/// Whether the focus is in `frame` (the person clicked or typed in it last).
+pub fn has_focus(frame: &HtmlIFrameElement) -> bool {
+    let active = web_sys::window().and_then(|window| window.document()).and_then(|document| document.active_element());
+    active.is_some_and(|active| js_sys::Object::is(&active, frame))
+}
+
 /// Asks the person `question` (the browser's own dialog); whether they said yes.
 pub fn confirm(question: &str) -> bool {
     web_sys::window().and_then(|window| window.confirm_with_message(question).ok()).unwrap_or(false)

@@ -52,8 +52,9 @@ impl AppPage {
     fn run(&self, effect: Effect) {
         match effect {
             Effect::Post(message) => self.post(&message),
-            Effect::Close => self.closed.set(true),
-            Effect::Resize(pixels) => self.height.set(pixels),
+            // The app may be gone by the time an answer comes: its signals then take nothing.
+            Effect::Close => _ = self.closed.try_set(true),
+            Effect::Resize(pixels) => _ = self.height.try_set(pixels),
             Effect::Log(line) => leptos::logging::log!("MCP App ({}): {line}", self.tool),
             Effect::OpenLink { id, url } => {
                 let opened = crate::browser::confirm(&link_question(&self.server, &url));
@@ -74,8 +75,13 @@ impl AppPage {
             }
             Effect::DisplayMode { id, mode } => self.show_in(Some(id), &mode),
             Effect::SendMessage { id, text } => {
+                // Only while the person uses the app (the focus is in its frame): an app left
+                // alone cannot talk for them, nor keep a conversation going by itself.
                 let sent = match self.messages {
-                    Some(AppMessages(send)) => send.run((text, self.server.clone())),
+                    _ if !crate::browser::has_focus(&self.frame) => {
+                        Err("The person is not using the app: its message was not sent.".to_string())
+                    }
+                    Some(AppMessages(send)) => send.run((text, self.server.clone(), self.conversation_id.clone())),
                     None => Err("There is no conversation here to send a message to.".to_string()),
                 };
                 self.run(Bridge::message_sent(id, sent));
@@ -98,7 +104,8 @@ impl AppPage {
     /// Closes the app: it is asked to tear down first, and is removed on its answer, or after
     /// two seconds without one.
     pub(super) fn close(&self) {
-        let effects = self.bridge.try_update_value(Bridge::teardown).unwrap_or_default();
+        let effects =
+            self.bridge.try_update_value(|bridge| bridge.teardown("The person closed the app.")).unwrap_or_default();
         self.run_all(effects);
         let page = self.clone();
         leptos::task::spawn_local(async move {
@@ -110,29 +117,23 @@ impl AppPage {
 
     /// Shows the app in `mode`; `id` is the app's request for it, when it asked.
     pub(super) fn show_in(&self, id: Option<Value>, mode: &str) {
-        self.mode.set(mode.to_string());
+        _ = self.mode.try_set(mode.to_string());
         let effects = self.bridge.try_update_value(|bridge| bridge.display_mode_set(id, mode)).unwrap_or_default();
         self.run_all(effects);
     }
 
     fn call_tool(&self, id: Value, name: String, arguments: serde_json::Map<String, Value>) {
-        let call = json!({
-            "appTool": self.tool,
-            "name": name,
-            "arguments": arguments,
-            "historyId": self.conversation_id,
-        });
+        // Drawn in no conversation (the storybook), it names none: a call that needs approval
+        // is then refused.
+        let conversation = Some(&self.conversation_id).filter(|id| !id.is_empty());
+        let call = json!({"appTool": self.tool, "name": name, "arguments": arguments, "historyId": conversation});
         let page = self.clone();
         leptos::task::spawn_local(async move {
             let outcome = crate::browser::request::<AppCallOutcome>("POST", "/apps/call", Some(call.to_string()));
             match outcome.await {
                 Ok(AppCallOutcome::Done { result }) => page.answer(id, Ok(result)),
-                Ok(AppCallOutcome::Approval { approval }) if page.waiting.with_untracked(Option::is_none) => {
-                    page.waiting.set(Some(WaitingCall { request: id, approval }));
-                }
-                // The card shows one call at a time; the one left unanswered lapses.
-                Ok(AppCallOutcome::Approval { .. }) => {
-                    page.answer(id, Err("Another call of this app is waiting for the person's approval.".to_string()))
+                Ok(AppCallOutcome::Approval { approval }) => {
+                    _ = page.waiting.try_set(Some(WaitingCall { request: id, approval }));
                 }
                 Err(why) => page.answer(id, Err(why)),
             }
@@ -146,7 +147,7 @@ impl AppPage {
         let page = self.clone();
         leptos::task::spawn_local(async move {
             let outcome = crate::browser::request::<Value>("POST", &url, Some(body)).await;
-            page.waiting.set(None);
+            _ = page.waiting.try_set(None);
             page.answer(request, outcome);
         });
     }

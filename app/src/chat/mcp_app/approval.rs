@@ -18,6 +18,12 @@ pub fn AppCallApproval(
 ) -> impl IntoView {
     let words = reader_words();
     let answered = RwSignal::new(false);
+    // The buttons wait a moment: an app that resized itself under the pointer just as the card
+    // came cannot have its click land on them.
+    let ready = RwSignal::new(false);
+    Effect::new(move |_| {
+        set_timeout(move || _ = ready.try_set(true), std::time::Duration::from_millis(600));
+    });
     let answer = move |approve: bool| {
         if !answered.get_untracked() {
             answered.set(true);
@@ -35,7 +41,7 @@ pub fn AppCallApproval(
                     type="button"
                     class="ask-button ask-button--primary"
                     data-testid="app-call-approve"
-                    disabled=move || answered.get()
+                    disabled=move || answered.get() || !ready.get()
                     on:click=move |_| answer(true)
                 >
                     {words.get("allow-once")}
@@ -44,7 +50,7 @@ pub fn AppCallApproval(
                     type="button"
                     class="ask-button ask-button--cancel"
                     data-testid="app-call-deny"
-                    disabled=move || answered.get()
+                    disabled=move || answered.get() || !ready.get()
                     on:click=move |_| answer(false)
                 >
                     {words.get("deny")}

@@ -80,25 +80,31 @@ pub struct Bridge {
     initialized: bool,
     /// Palaver asked the view to tear down, and waits for its answer.
     tearing_down: bool,
+    /// The display modes the view says it supports (`appCapabilities.availableDisplayModes`),
+    /// when it says.
+    view_modes: Option<Vec<String>>,
 }
 
 impl Bridge {
     /// A bridge for the view `html` of a call with `arguments` that ended with `outcome`, told
     /// `context` of the page.
     pub fn new(html: String, arguments: Value, outcome: CallOutcome, context: Value) -> Self {
-        Bridge { html, arguments, outcome, context, initialized: false, tearing_down: false }
+        Bridge { html, arguments, outcome, context, initialized: false, tearing_down: false, view_modes: None }
     }
 
-    /// Asks the view to tear down (`ui/resource-teardown`), before it is removed: it may save
-    /// what it needs. A view not yet initialized is closed at once.
-    pub fn teardown(&mut self) -> Vec<Effect> {
+    /// Asks the view to tear down (`ui/resource-teardown`, saying why), before it is removed: it
+    /// may save what it needs. A view not yet initialized is closed at once.
+    pub fn teardown(&mut self, reason: &str) -> Vec<Effect> {
         if !self.initialized {
             return vec![Effect::Close];
         }
         if std::mem::replace(&mut self.tearing_down, true) {
             return Vec::new();
         }
-        vec![Effect::Post(json!({"jsonrpc": "2.0", "id": TEARDOWN_ID, "method": "ui/resource-teardown", "params": {}}))]
+        let params = json!({"reason": reason});
+        vec![Effect::Post(
+            json!({"jsonrpc": "2.0", "id": TEARDOWN_ID, "method": "ui/resource-teardown", "params": params}),
+        )]
     }
 
     /// The view did not answer its teardown in time: it is closed anyway.
@@ -123,7 +129,12 @@ impl Bridge {
             return self.notified(method, &params);
         };
         match method {
-            "ui/initialize" => vec![Effect::Post(response(id, self.initialize_result()))],
+            "ui/initialize" => {
+                let modes = params.pointer("/appCapabilities/availableDisplayModes").and_then(Value::as_array);
+                self.view_modes =
+                    modes.map(|modes| modes.iter().filter_map(Value::as_str).map(str::to_string).collect());
+                vec![Effect::Post(response(id, self.initialize_result()))]
+            }
             "ping" => vec![Effect::Post(response(id, json!({})))],
             "tools/call" => match (params.get("name").and_then(Value::as_str), params.get("arguments")) {
                 (Some(name), None | Some(Value::Null)) => {
@@ -143,8 +154,11 @@ impl Bridge {
                 None => vec![Effect::Post(error(id, INVALID_PARAMS, "resources/read needs a uri."))],
             },
             "ui/request-display-mode" => match params.get("mode").and_then(Value::as_str) {
-                Some(mode) if DISPLAY_MODES.contains(&mode) => vec![Effect::DisplayMode { id, mode: mode.to_string() }],
-                // A mode Palaver does not draw: the view stays as it is, and is told so.
+                Some(mode) if DISPLAY_MODES.contains(&mode) && self.view_supports(mode) => {
+                    vec![Effect::DisplayMode { id, mode: mode.to_string() }]
+                }
+                // A mode Palaver does not draw, or the view said it does not support: the view
+                // stays as it is, and is told so.
                 _ => vec![Effect::Post(response(id, json!({"mode": self.display_mode()})))],
             },
             "ui/message" => match message_text(&params) {
@@ -194,7 +208,7 @@ impl Bridge {
                 _ => Vec::new(),
             },
             // The view asks to be closed: Palaver asks it to tear down first, as for its own close.
-            "ui/notifications/request-teardown" => self.teardown(),
+            "ui/notifications/request-teardown" => self.teardown("The app asked to be closed."),
             "notifications/message" => {
                 let level = params.get("level").and_then(Value::as_str).unwrap_or("info");
                 let data = params.get("data").map(Value::to_string).unwrap_or_default();
@@ -214,6 +228,11 @@ impl Bridge {
             true => vec![Effect::Post(notification("ui/notifications/host-context-changed", Value::Object(change)))],
             false => Vec::new(),
         }
+    }
+
+    /// Whether the view may be shown in `mode`: one it said it supports, when it said.
+    fn view_supports(&self, mode: &str) -> bool {
+        self.view_modes.as_ref().is_none_or(|modes| modes.iter().any(|supported| supported == mode))
     }
 
     /// The mode the view is shown in now.
@@ -442,6 +461,13 @@ mod tests {
         let odd = bridge.receive(&json!({"jsonrpc": "2.0", "id": 9, "method": "ui/request-display-mode",
             "params": {"mode": "sideways"}}));
         assert_eq!(posted(&odd)[0]["result"], json!({"mode": "fullscreen"}));
+        // A view that says it supports inline and fullscreen only is not put in a corner.
+        let mut declared = self::bridge(CallOutcome::Waiting);
+        declared.receive(&json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize",
+            "params": {"appCapabilities": {"availableDisplayModes": ["inline", "fullscreen"]}}}));
+        let corner = declared.receive(&json!({"jsonrpc": "2.0", "id": 1, "method": "ui/request-display-mode",
+            "params": {"mode": "pip"}}));
+        assert_eq!(posted(&corner)[0]["result"], json!({"mode": "inline"}));
         // The person takes it back inline: the view is told, with no request to answer.
         let back = bridge.display_mode_set(None, "inline");
         assert_eq!(posted(&back).len(), 1);
@@ -487,11 +513,12 @@ mod tests {
     #[test]
     fn a_view_is_asked_to_tear_down_and_closed_on_its_answer_or_when_it_gives_none() {
         let mut bridge = bridge(CallOutcome::Waiting);
-        assert_eq!(bridge.teardown(), [Effect::Close], "not initialized: nothing to ask");
+        assert_eq!(bridge.teardown("closed"), [Effect::Close], "not initialized: nothing to ask");
         bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
         let asked = bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/request-teardown"}));
         assert_eq!(posted(&asked)[0]["method"], "ui/resource-teardown");
-        assert!(bridge.teardown().is_empty(), "asked once");
+        assert_eq!(posted(&asked)[0]["params"], json!({"reason": "The app asked to be closed."}));
+        assert!(bridge.teardown("closed").is_empty(), "asked once");
         // Its answer (here an error: it has no teardown of its own) closes it, once.
         let answer =
             json!({"jsonrpc": "2.0", "id": TEARDOWN_ID, "error": {"code": -32601, "message": "Method not found"}});
@@ -499,7 +526,7 @@ mod tests {
         assert!(bridge.receive(&answer).is_empty());
         assert!(bridge.teardown_timed_out().is_empty(), "answered already");
         // Without an answer, the time out closes it.
-        bridge.teardown();
+        bridge.teardown("The person closed the app.");
         assert_eq!(bridge.teardown_timed_out(), [Effect::Close]);
     }
 }

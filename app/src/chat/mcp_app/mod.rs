@@ -42,10 +42,10 @@ impl AppToolNames {
     }
 }
 
-/// How the chat sends the message an app sends for the person (`ui/message`): its text and the
-/// app's server; `Err` says why it was not sent.
+/// How the chat sends the message an app sends for the person (`ui/message`): its text, the
+/// app's server and the conversation the app is drawn in; `Err` says why it was not sent.
 #[derive(Clone, Copy)]
-pub struct AppMessages(pub Callback<(String, String), Result<(), String>>);
+pub struct AppMessages(pub Callback<(String, String, String), Result<(), String>>);
 
 /// The call an app is drawn for.
 #[derive(Clone)]
@@ -87,14 +87,34 @@ pub fn McpApp(
     let call = DrawnCall { conversation_id, tool_call_id, tool_name, args, result, cut_off };
     view! {
         <Show when=has_app>
-            <AppFrame call=call.clone() />
+            <ClosableApp call=call.clone() />
         </Show>
     }
 }
 
-/// Reads the tool's app (with what it last told the model), then draws it.
+/// The app, or, once the person (or the app) closed it, a line to draw it again: afresh, read
+/// again with what it told the model meanwhile (at its teardown, say).
 #[component]
-fn AppFrame(call: DrawnCall) -> impl IntoView {
+fn ClosableApp(call: DrawnCall) -> impl IntoView {
+    let closed = RwSignal::new(false);
+    move || match closed.get() {
+        false => view! { <AppFrame call=call.clone() closed /> }.into_any(),
+        true => view! {
+            <p class="mcp-app__note" data-testid="mcp-app-closed">
+                "The app is closed. "
+                <button type="button" class="message__action" on:click=move |_| closed.set(false)>
+                    "Show it again"
+                </button>
+            </p>
+        }
+        .into_any(),
+    }
+}
+
+/// Reads the tool's app (with what it last told the model), then draws it; `closed` once it is
+/// torn down.
+#[component]
+fn AppFrame(call: DrawnCall, closed: RwSignal<bool>) -> impl IntoView {
     let app = RwSignal::new(None::<Result<AppView, String>>);
     let component = crate::browser::url_component;
     // A call in a conversation comes with what its app last told the model.
@@ -109,9 +129,9 @@ fn AppFrame(call: DrawnCall) -> impl IntoView {
     };
     Effect::new(move |_| {
         let url = url.clone();
-        leptos::task::spawn_local(
-            async move { app.set(Some(crate::browser::request::<AppView>("GET", &url, None).await)) },
-        );
+        leptos::task::spawn_local(async move {
+            _ = app.try_set(Some(crate::browser::request::<AppView>("GET", &url, None).await))
+        });
     });
     move || match app.get() {
         None => view! { <p class="mcp-app__note">"Loading the app…"</p> }.into_any(),
@@ -121,26 +141,7 @@ fn AppFrame(call: DrawnCall) -> impl IntoView {
             </p>
         }
         .into_any(),
-        Some(Ok(app)) => view! { <ClosableApp app call=call.clone() /> }.into_any(),
-    }
-}
-
-/// The app, or, once the person (or the app) closed it, a line to draw it again (afresh).
-#[component]
-fn ClosableApp(app: AppView, call: DrawnCall) -> impl IntoView {
-    let closed = RwSignal::new(false);
-    let server = app.document.server.clone();
-    move || match closed.get() {
-        false => view! { <SandboxedApp app=app.clone() call=call.clone() closed /> }.into_any(),
-        true => view! {
-            <p class="mcp-app__note" data-testid="mcp-app-closed">
-                {format!("The app of the MCP server \"{server}\" is closed. ")}
-                <button type="button" class="message__action" on:click=move |_| closed.set(false)>
-                    "Show it again"
-                </button>
-            </p>
-        }
-        .into_any(),
+        Some(Ok(app)) => view! { <SandboxedApp app call=call.clone() closed /> }.into_any(),
     }
 }
 

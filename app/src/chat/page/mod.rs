@@ -83,8 +83,7 @@ pub fn ChatPage() -> impl IntoView {
         read: Callback::new(move |()| read_earlier_in_place(open, transcript_box)),
         reading: open.reading_earlier,
     };
-    provide_block_actions(state, send.clone());
-    provide_app_messages(state, send.clone());
+    provide_replies(state, send.clone());
     super::mcp_app::AppToolNames::provide();
     // What one sends is shown: the transcript follows the new turn, even from up the page.
     let send_and_follow = move |text: String, attachments: Vec<Attachment>| {
@@ -164,35 +163,28 @@ fn read_earlier_in_place(open: OpenConversation, transcript_box: NodeRef<leptos:
     });
 }
 
-/// A block's reply action sends its text as the composer would, while no turn runs.
-fn provide_block_actions(
-    state: ChatState,
-    send: impl Fn(String, Vec<Attachment>, Option<String>) + Send + Sync + 'static,
-) {
+/// What a block's reply button and an MCP App's `ui/message` send: a message into the open
+/// conversation (an app's shown as its server's), refused with why while a reply is being
+/// written.
+fn provide_replies(state: ChatState, send: impl Fn(String, Vec<Attachment>, Option<String>) + Send + Sync + 'static) {
     let ChatState { conversation_id, busy, .. } = state;
+    let reply = Callback::new(move |(text, from_app): (String, Option<String>)| {
+        if busy.get_untracked() {
+            return Err("A reply is being written: the message was not sent.".to_string());
+        }
+        send(text, Vec::new(), from_app);
+        Ok(())
+    });
     provide_context(BlockActionsContext {
-        reply: Callback::new(move |text: String| {
-            if !busy.get_untracked() {
-                send(text, Vec::new(), None);
-            }
-        }),
+        reply: Callback::new(move |text: String| _ = reply.run((text, None))),
         history_id: conversation_id.into(),
     });
-}
-
-/// What an MCP App's `ui/message` sends: the person's next message, shown as the app's; not
-/// while a reply is being written.
-fn provide_app_messages(
-    state: ChatState,
-    send: impl Fn(String, Vec<Attachment>, Option<String>) + Send + Sync + 'static,
-) {
-    let busy = state.busy;
-    provide_context(AppMessages(Callback::new(move |(text, server): (String, String)| {
-        if busy.get_untracked() {
-            return Err("A reply is being written: the app's message was not sent.".to_string());
+    // An app speaks only into the conversation it is drawn in.
+    provide_context(AppMessages(Callback::new(move |(text, server, drawn_in): (String, String, String)| {
+        if conversation_id.get_untracked().as_deref() != Some(drawn_in.as_str()) {
+            return Err("The app's conversation is not the one open: the message was not sent.".to_string());
         }
-        send(text, Vec::new(), Some(server));
-        Ok(())
+        reply.run((text, Some(server)))
     })));
 }
 

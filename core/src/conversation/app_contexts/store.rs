@@ -55,12 +55,18 @@ pub async fn of_call(pool: &Pool, history_id: &str, tool_call_id: &str) -> AppRe
     Ok(kept.map(|(context,)| context))
 }
 
-/// Each app's context in the conversation, as `(tool call, tool, JSON)`, oldest first.
+/// Each app's context in the conversation, as `(tool call, tool, JSON)`, oldest first: of the
+/// calls among its rows (a version set aside keeps its calls' contexts, unread until shown).
 pub async fn of_history(pool: &Pool, history_id: &str) -> AppResult<Vec<(String, String, String)>> {
-    Ok(sqlx::query_as(
-        "SELECT tool_call_id, tool_name, context FROM app_contexts WHERE history_id = $1
-         ORDER BY updated_at, tool_call_id",
-    )
+    let backend = Backend::of(pool);
+    Ok(sqlx::query_as(&format!(
+        "SELECT c.tool_call_id, c.tool_name, c.context FROM app_contexts AS c
+         WHERE c.history_id = $1 AND EXISTS (
+             SELECT 1 FROM history_rows AS r
+             WHERE r.history_id = c.history_id AND r.row_type = 'tool-call' AND {} = c.tool_call_id)
+         ORDER BY c.updated_at, c.tool_call_id",
+        backend.json_text("r.payload", "toolCallId")
+    ))
     .bind(history_id)
     .fetch_all(pool)
     .await?)

@@ -1,7 +1,9 @@
 //! An MCP App's own tool calls, under the rules a model's call is under. A tool that needs the
 //! person's approval runs only once they approve the call on Palaver's card (or a grant of theirs
-//! covers it); the approval is audited in the conversation the app is drawn in, like every
-//! other, and the call runs at most once.
+//! covers it, where the model's call could run under one); the approval is audited in the
+//! conversation the app is drawn in, like every other, and the call runs at most once. A tool
+//! whose approvals an admin routed to someone else is not the person's to approve: an app may
+//! not call it. One call of an app waits at a time.
 
 pub mod store;
 
@@ -15,6 +17,7 @@ use crate::conversation::access::{HistoryAccess, authorize_history};
 use crate::db::Pool;
 use crate::error::AppResult;
 use crate::grants::store as grants;
+use crate::preferences::ServerChoices;
 use crate::turn::tools::HostTool;
 use crate::turn::tools::call_keys::shown_arguments;
 use palaver_wire::apps::{AppApproval, AppCallOutcome, AppToolCall};
@@ -58,8 +61,24 @@ impl AppCalls {
             ))));
         };
         authorize_history(&self.pool, caller, history_id, HistoryAccess::Write).await?;
+        let choices = ServerChoices::read(&self.pool).await?;
+        if choices.approval_routes.iter().any(|route| route.covers(called.name(), called.server())) {
+            return Ok(Err(AppProblem::Refused(format!(
+                "The approvals of \"{}\" go to someone an admin named: an app cannot ask for them.",
+                call.name
+            ))));
+        }
         let input = Value::Object(call.arguments.clone());
-        if let Some(grant) = grants::covering(&self.pool, &caller.user.id, called.name(), history_id, &input).await? {
+        // As for the model's calls: no grant runs a call every one of which must be approved,
+        // one an admin took grants away from, or a destructive one. (An MCP tool's call with a
+        // key its schema does not name never gets here.)
+        let destructive = called.approval(&input).is_some_and(|approval| approval["destructive"] == true);
+        let grantable = called.grantable() && !choices.ungranted_tools.iter().any(|tool| tool == called.name());
+        let covering = match grantable && !destructive {
+            true => grants::covering(&self.pool, &caller.user.id, called.name(), history_id, &input).await?,
+            false => None,
+        };
+        if let Some(grant) = covering {
             let decider = Decider { user_id: Some(caller.user.id.clone()), via: DecidedVia::Palaver };
             let call_id = app_call_id(&crate::db::new_id());
             let ending = ending(history_id, &call_id, called.name(), &input, GRANTED, Some(grant.scope.as_str()));
@@ -79,7 +98,9 @@ impl AppCalls {
             tool_name: call.name.clone(),
             arguments: input.to_string(),
         };
-        store::hold(&self.pool, &id, &caller.user.id, &held).await?;
+        if !store::hold(&self.pool, &id, &caller.user.id, &held).await? {
+            return Ok(Err(AppProblem::Refused("Another call of this app waits for the person's approval.".into())));
+        }
         let guarded = GuardedCall {
             tool_name: called.name().to_string(),
             tool_title: called.title(),
@@ -94,6 +115,7 @@ impl AppCalls {
     /// and the taking of the held call are one transaction.
     pub async fn decide(&self, caller: &Caller, id: &str, approve: bool) -> AppResult<Result<Value, AppProblem>> {
         let mut tx = crate::db::begin(&self.pool).await?;
+        // A call held in a conversation deleted since is not waiting any more.
         let Some(held) = store::take(&mut tx, id, &caller.user.id).await? else {
             return Ok(Err(AppProblem::NotWaiting));
         };

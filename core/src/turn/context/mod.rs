@@ -42,6 +42,16 @@ impl Turn {
     /// The request of the turn's next model call, fitted to the model's budget (the first
     /// call fits it; later steps only add to the running turn).
     pub(super) async fn model_request(&mut self) -> ModelRequest {
+        // Read at each step: an app the person uses while the turn runs tells the next step.
+        // (Its size is bounded, and counted when the first call fits the conversation.)
+        self.transcript.apps_section =
+            match crate::conversation::app_contexts::model_section(&self.runner.pool, &self.ids.history_id).await {
+                Ok(section) => section,
+                Err(err) => {
+                    tracing::warn!(?err, "what the apps show was not read; the model is not told it");
+                    None
+                }
+            };
         let fitted = match self.transcript.fitted.take() {
             Some(fitted) => fitted,
             None => self.fit(self.offer.context_tokens, false).await,
@@ -50,11 +60,8 @@ impl Turn {
         if let Some(summary) = &fitted.summary {
             system = format!("{system}\n\n{SUMMARY_INTRO}\n{summary}");
         }
-        // Read at each step: an app the person uses while the turn runs tells the next step.
-        match crate::conversation::app_contexts::model_section(&self.runner.pool, &self.ids.history_id).await {
-            Ok(Some(apps)) => system = format!("{system}\n\n{apps}"),
-            Ok(None) => {}
-            Err(err) => tracing::warn!(?err, "what the apps show was not read; the model is not told it"),
+        if let Some(apps) = &self.transcript.apps_section {
+            system = format!("{system}\n\n{apps}");
         }
         let messages = self.transcript.messages.get(fitted.cut..).unwrap_or_default().to_vec();
         self.transcript.fitted = Some(fitted);
@@ -81,6 +88,7 @@ impl Turn {
 
     async fn fit(&mut self, budget: u32, shrunk: bool) -> Fitted {
         let fixed = text_tokens(&self.system_prompt())
+            .saturating_add(text_tokens(self.transcript.apps_section.as_deref().unwrap_or_default()))
             .saturating_add(tools_tokens(&self.tool_definitions()))
             .saturating_add(reply_headroom(budget));
         let allowance = budget.saturating_sub(fixed);
