@@ -220,6 +220,20 @@ pub async fn connect_with(settings: &DatabaseSettings) -> Result<Pool, sqlx::Err
         // A SQLite connection is a file in this process: nothing drops it between uses, and the
         // check would be a round trip to its thread before every statement.
         .test_before_acquire(backend == Backend::Postgres)
+        // A connection is never handed out inside a transaction: on SQLite its transaction
+        // would hold the write lock (`begin` takes it at once) and no statement on it would be
+        // committed. A dropped transaction's rollback is queued on its connection and flushed
+        // when it goes back to the pool; one still in a transaction after that (its rollback
+        // failed) is closed instead, which ends the transaction and frees its locks.
+        .before_acquire(|connection, _| {
+            Box::pin(async move {
+                let clean = !connection.is_in_transaction();
+                if !clean {
+                    tracing::error!("a pooled database connection was still in a transaction; it is closed");
+                }
+                Ok(clean)
+            })
+        })
         .after_connect(move |connection, _| {
             Box::pin(async move {
                 let setup = match backend {

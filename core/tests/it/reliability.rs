@@ -261,3 +261,32 @@ async fn a_transaction_that_reads_then_writes_is_not_undone_by_another_writer() 
         .unwrap();
     assert_eq!(rated, rows);
 }
+
+/// The chat once stopped answering: a pooled connection had come back inside a transaction (its
+/// rollback had failed), holding SQLite's write lock, and every writer waited on it. A
+/// connection still in a transaction is now closed before it is handed out again.
+#[tokio::test]
+async fn a_connection_left_inside_a_transaction_is_closed_before_it_is_used_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = palaver_core::db::scratch_url(dir.path()).await.unwrap();
+    // One connection: the next statement gets the one the transaction was left open on.
+    let settings =
+        palaver_core::db::DatabaseSettings { max_connections: 1, ..palaver_core::db::DatabaseSettings::new(&url) };
+    let pool = palaver_core::db::connect_with(&settings).await.unwrap();
+    let mut connection = pool.acquire().await.unwrap();
+    let mut left_open = connection.begin().await.unwrap();
+    sqlx::query("INSERT INTO server_settings (key, value) VALUES ('probe', 'left open')")
+        .execute(&mut *left_open)
+        .await
+        .unwrap();
+    // Lost without a rollback, as a transaction whose rollback failed is.
+    std::mem::forget(left_open);
+    drop(connection);
+
+    sqlx::query("INSERT INTO server_settings (key, value) VALUES ('after', 'written')").execute(&pool).await.unwrap();
+    let keys: Vec<(String,)> = sqlx::query_as("SELECT key FROM server_settings WHERE key IN ('probe', 'after')")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(keys, [("after".to_string(),)], "the open transaction's write was never committed");
+}

@@ -37,24 +37,22 @@ pub fn AppCallApproval(
             <h3 class="ask-card__title">{title}</h3>
             <GuardedCallView call=approval.call words=words.clone() />
             <div class="ask-card__buttons" role="group" aria-label="Answers">
-                <button
-                    type="button"
-                    class="ask-button ask-button--primary"
-                    data-testid="app-call-approve"
-                    disabled=move || answered.get() || !ready.get()
-                    on:click=move |_| answer(true)
-                >
-                    {words.get("allow-once")}
-                </button>
-                <button
-                    type="button"
-                    class="ask-button ask-button--cancel"
-                    data-testid="app-call-deny"
-                    disabled=move || answered.get() || !ready.get()
-                    on:click=move |_| answer(false)
-                >
-                    {words.get("deny")}
-                </button>
+                {[(true, "primary", "approve", "allow-once"), (false, "cancel", "deny", "deny")]
+                    .into_iter()
+                    .map(|(approve, style, id, label)| {
+                        view! {
+                            <button
+                                type="button"
+                                class=format!("ask-button ask-button--{style}")
+                                data-testid=format!("app-call-{id}")
+                                disabled=move || answered.get() || !ready.get()
+                                on:click=move |_| answer(approve)
+                            >
+                                {words.get(label)}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
             </div>
         </section>
     }
