@@ -259,12 +259,22 @@ pub async fn connect_with(settings: &DatabaseSettings) -> Result<Pool, sqlx::Err
 /// IMMEDIATE`): a deferred transaction that reads first and writes after another connection's
 /// commit fails with "database is locked" (`SQLITE_BUSY_SNAPSHOT`) however long it would wait,
 /// while an immediate one waits its turn under the busy timeout.
+///
+/// The begin runs in a task of its own. sqlx 0.8 awaits once more after the database began the
+/// transaction and before its `Transaction` exists: a caller dropped there (a request whose
+/// client went away) would leave the transaction open on a pooled connection, holding SQLite's
+/// write lock. In its own task the begin always finishes, and a transaction no one takes is
+/// dropped, which rolls it back.
 #[allow(clippy::disallowed_methods)] // the one place that may call `Pool::begin`
 pub async fn begin(pool: &Pool) -> Result<Tx<'static>, sqlx::Error> {
-    match Backend::of(pool) {
-        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
-        Backend::Postgres => pool.begin().await,
-    }
+    let pool = pool.clone();
+    let begun = tokio::spawn(async move {
+        match Backend::of(&pool) {
+            Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => pool.begin().await,
+        }
+    });
+    begun.await.map_err(|err| sqlx::Error::Io(std::io::Error::other(err)))?
 }
 
 /// `$first, $first+1, …`: one placeholder for each of `count` values, numbered from `first`.

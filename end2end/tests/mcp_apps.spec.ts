@@ -293,6 +293,18 @@ test("an MCP App gets Palaver's look, reads its server's resources, is shown ful
     variables["--color-text-primary"],
   );
 
+  // The room it has reaches it as the window changes size.
+  await page.setViewportSize({ width: 1100, height: 760 });
+  await expect
+    .poll(() =>
+      app.evaluate(() =>
+        (window as any).__received.some(
+          (m: any) => m?.method === "ui/notifications/host-context-changed" && m.params.containerDimensions?.width > 0,
+        ),
+      ),
+    )
+    .toBe(true);
+
   // Its own server's resources, read through Palaver.
   await requestFromApp(app, "res-1", "resources/read", { uri: "ui://get-time/mcp-app.html" });
   expect((await answerTo(app, "res-1")).result.contents[0].mimeType).toBe("text/html;profile=mcp-app");
@@ -308,7 +320,7 @@ test("an MCP App gets Palaver's look, reads its server's resources, is shown ful
   await expect(figure).toHaveAttribute("data-display-mode", "inline");
   const changes = await app.evaluate(() =>
     (window as any).__received
-      .filter((m: any) => m?.method === "ui/notifications/host-context-changed")
+      .filter((m: any) => m?.method === "ui/notifications/host-context-changed" && m.params.displayMode)
       .map((m: any) => m.params.displayMode),
   );
   expect(changes).toEqual(["fullscreen", "inline"]);

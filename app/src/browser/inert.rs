@@ -304,6 +304,18 @@ pub fn has_focus(_frame: &leptos::web_sys::HtmlIFrameElement) -> bool {
     false
 }
 
+/// Nothing is laid out on the server.
+pub fn frame_size(_frame: &leptos::web_sys::HtmlIFrameElement) -> (u32, u32) {
+    (0, 0)
+}
+
+/// The server watches no window (`app_frame` in the browser).
+pub struct ResizeWatch;
+
+pub fn watch_resize(_on_resize: impl Fn() + 'static) -> Option<ResizeWatch> {
+    None
+}
+
 pub fn url_host(_url: &str) -> Option<String> {
     None
 }

@@ -31,8 +31,8 @@ pub use chosen::{
 };
 /// MCP Apps: the sandbox page's address, its frame's messages, what the app is told of the page.
 pub use chosen::{
-    confirm, css_variables, has_focus, listen_to_frame, page_locale, page_theme, post_to_frame, sandbox_page,
-    url_component, url_host, watch_theme,
+    confirm, css_variables, frame_size, has_focus, listen_to_frame, page_locale, page_theme, post_to_frame,
+    sandbox_page, url_component, url_host, watch_resize, watch_theme,
 };
 /// Web Push: the worker, the permission, this device's subscription, the page's visibility.
 pub use chosen::{

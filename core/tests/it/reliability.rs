@@ -290,3 +290,27 @@ async fn a_connection_left_inside_a_transaction_is_closed_before_it_is_used_agai
         .unwrap();
     assert_eq!(keys, [("after".to_string(),)], "the open transaction's write was never committed");
 }
+
+/// A request whose client goes away drops what it awaits, a transaction's begin too. Dropped at
+/// any point, a begin leaves no transaction open on the pool's connection (sqlx 0.8 would have
+/// left one there, holding SQLite's write lock, when dropped just after the database began it).
+#[tokio::test]
+async fn a_begin_dropped_at_any_point_leaves_no_transaction_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = palaver_core::db::scratch_url(dir.path()).await.unwrap();
+    palaver_core::db::connect(&url).await.unwrap().close().await;
+    // A pool of one connection with no check of its own: the test sees what each begin left.
+    let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+    for polls in 1..=60 {
+        let mut begin = Box::pin(palaver_core::db::begin(&pool));
+        for _ in 0..polls {
+            if futures::poll!(&mut begin).is_ready() {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        drop(begin);
+        let connection = pool.acquire().await.unwrap();
+        assert!(!connection.is_in_transaction(), "left open after {polls} polls");
+    }
+}

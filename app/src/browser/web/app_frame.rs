@@ -119,6 +119,32 @@ pub fn watch_theme(on_change: impl Fn(&'static str) + 'static) -> Option<ThemeWa
     Some(ThemeWatch { observer, _on_change: on_change })
 }
 
+/// The frame's width and height as laid out now, in CSS pixels.
+pub fn frame_size(frame: &HtmlIFrameElement) -> (u32, u32) {
+    let size = |pixels: i32| u32::try_from(pixels).unwrap_or_default();
+    (size(frame.client_width()), size(frame.client_height()))
+}
+
+/// Watches the window's size while it is held; dropped, it stops.
+pub struct ResizeWatch {
+    handler: Closure<dyn Fn()>,
+}
+
+impl Drop for ResizeWatch {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback("resize", self.handler.as_ref().unchecked_ref());
+        }
+    }
+}
+
+/// Calls `on_resize` each time the window changes size.
+pub fn watch_resize(on_resize: impl Fn() + 'static) -> Option<ResizeWatch> {
+    let handler = Closure::<dyn Fn()>::new(on_resize);
+    web_sys::window()?.add_event_listener_with_callback("resize", handler.as_ref().unchecked_ref()).ok()?;
+    Some(ResizeWatch { handler })
+}
+
 /// Whether the focus is in `frame` (the person clicked or typed in it last).
 pub fn has_focus(frame: &HtmlIFrameElement) -> bool {
     let active = web_sys::window().and_then(|window| window.document()).and_then(|document| document.active_element());

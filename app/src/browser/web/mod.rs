@@ -14,8 +14,8 @@ mod storage;
 mod turn_stream;
 
 pub use app_frame::{
-    confirm, css_variables, has_focus, listen_to_frame, page_locale, page_theme, post_to_frame, sandbox_page,
-    url_component, url_host, watch_theme,
+    confirm, css_variables, frame_size, has_focus, listen_to_frame, page_locale, page_theme, post_to_frame,
+    sandbox_page, url_component, url_host, watch_resize, watch_theme,
 };
 pub(crate) use chunks::{Chunk, lazy_page, lazy_view, unloaded_page};
 pub use clock::{local_moment, now_ms, sleep, time_zone, utc_offset_minutes};

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::AppMessages;
-use super::bridge::{Bridge, Effect};
+use super::bridge::{Bridge, Effect, MAX_HEIGHT};
 use palaver_wire::apps::{AppApproval, AppCallOutcome};
 use palaver_wire::conversation::model::link_host_line;
 
@@ -113,6 +113,20 @@ impl AppPage {
             let effects = page.bridge.try_update_value(Bridge::teardown_timed_out).unwrap_or_default();
             page.run_all(effects);
         });
+    }
+
+    /// Tells the app the room it has now (`containerDimensions`), when that changed: its width,
+    /// and the most height it may take inline, or the height it has in the other modes.
+    pub(super) fn tell_size(&self) {
+        let (width, height) = crate::browser::frame_size(&self.frame);
+        let mode = self.mode.try_get_untracked().unwrap_or_default();
+        let dimensions = match mode.as_str() {
+            "inline" => json!({"maxHeight": MAX_HEIGHT, "width": width}),
+            _ => json!({"height": height, "width": width}),
+        };
+        let change = json!({"containerDimensions": dimensions}).as_object().cloned().unwrap_or_default();
+        let effects = self.bridge.try_update_value(|bridge| bridge.context_changed(change)).unwrap_or_default();
+        self.run_all(effects);
     }
 
     /// Shows the app in `mode`; `id` is the app's request for it, when it asked.

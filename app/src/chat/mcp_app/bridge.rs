@@ -221,10 +221,13 @@ impl Bridge {
     /// The page changed what the view was told (`change`, such as its theme): the view hears it
     /// once it is initialized, and is told it in its context before.
     pub fn context_changed(&mut self, change: Map<String, Value>) -> Vec<Effect> {
+        // Only what differs from what the view was told.
+        let change: Map<String, Value> =
+            change.into_iter().filter(|(key, value)| self.context.get(key) != Some(value)).collect();
         if let Value::Object(context) = &mut self.context {
             context.extend(change.clone());
         }
-        match self.initialized {
+        match self.initialized && !change.is_empty() {
             true => vec![Effect::Post(notification("ui/notifications/host-context-changed", Value::Object(change)))],
             false => Vec::new(),
         }
@@ -432,6 +435,11 @@ mod tests {
         let changed = bridge.context_changed(json!({"theme": "dark"}).as_object().cloned().unwrap());
         assert_eq!(posted(&changed)[0]["method"], "ui/notifications/host-context-changed");
         assert_eq!(posted(&changed)[0]["params"], json!({"theme": "dark"}));
+        // What it was told already is not told again; only what changed is.
+        assert!(bridge.context_changed(json!({"theme": "dark"}).as_object().cloned().unwrap()).is_empty());
+        let resized = json!({"theme": "dark", "containerDimensions": {"maxHeight": 800, "width": 640}});
+        let resized = bridge.context_changed(resized.as_object().cloned().unwrap());
+        assert_eq!(posted(&resized)[0]["params"], json!({"containerDimensions": {"maxHeight": 800, "width": 640}}));
     }
 
     #[test]

@@ -175,6 +175,7 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl I
     let bridge = StoredValue::new_local(Bridge::new(document.html, call.args.clone(), call.outcome(), context));
     let listening = StoredValue::new_local(None);
     let watching = StoredValue::new_local(None);
+    let sizing = StoredValue::new_local(None);
     let drawn = StoredValue::new_local(None::<AppPage>);
     let messages = use_context::<AppMessages>();
     let app_server = server.clone();
@@ -195,7 +196,7 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl I
             messages,
         };
         drawn.set_value(Some(page.clone()));
-        let on_theme = page.clone();
+        let (on_theme, on_resize) = (page.clone(), page.clone());
         let listener = crate::browser::listen_to_frame(&element, &sandbox_origin, move |message: Value| {
             let effects = bridge.try_update_value(|bridge| bridge.receive(&message)).unwrap_or_default();
             page.run_all(effects);
@@ -209,6 +210,8 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl I
             on_theme.run_all(effects);
         });
         watching.set_value(watch);
+        // The room the view has, as the window's size changes it.
+        sizing.set_value(crate::browser::watch_resize(move || on_resize.tell_size()));
     });
     let back_inline = move |_| {
         if let Some(page) = drawn.get_value() {
