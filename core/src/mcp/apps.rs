@@ -105,10 +105,16 @@ impl McpHub {
         self.mcp_tools().any(|tool| tool.server_name() == server && tool.app_uri().is_some())
     }
 
-    /// The view of the app `tool` (a model-facing name) links to, read from its server now.
-    pub async fn app_document(&self, tool: &str) -> Result<AppDocument, AppProblem> {
+    /// The view of the app `tool` (a model-facing name) links to, read from its server now; with
+    /// `uri`, that `ui://` view of the tool's server instead (the app a question of a call of
+    /// the tool names: never another server's).
+    pub async fn app_document(&self, tool: &str, uri: Option<&str>) -> Result<AppDocument, AppProblem> {
         let tool = self.any_tool(tool)?;
-        let uri = tool.app_uri().ok_or_else(|| AppProblem::NoApp(tool.mcp_name().to_string()))?.to_string();
+        let uri = match uri {
+            Some(uri) if uri.starts_with("ui://") => uri.to_string(),
+            Some(uri) => return Err(AppProblem::Refused(format!("\"{uri}\" is not an app's view (ui://)."))),
+            None => tool.app_uri().ok_or_else(|| AppProblem::NoApp(tool.mcp_name().to_string()))?.to_string(),
+        };
         let server = tool.server_name().to_string();
         let peer = tool.peer().ok_or_else(|| AppProblem::NotConnected(server.clone()))?;
         let bad = |why: String| AppProblem::BadView { server: server.clone(), why };

@@ -30,9 +30,12 @@ pub(super) fn app_uri(tool: &Tool) -> Option<&str> {
     nested.or_else(|| meta.get("ui/resourceUri"))?.as_str().filter(|uri| uri.starts_with("ui://"))
 }
 
-/// The object `ui` declares for Palaver in capabilities: the app type it draws.
+/// The object `ui` declares for Palaver in capabilities: the app type it draws, and that a
+/// server's question may name its app to draw it (ext-apps' draft of app-rendered
+/// elicitations; where apps are not drawn, the question is Palaver's card).
 pub(super) fn ui_capability() -> Map<String, Value> {
     let mut capability = Map::new();
     capability.insert("mimeTypes".into(), Value::from(vec![APP_MIME_TYPE]));
+    capability.insert("elicitation".into(), Value::Object(Map::new()));
     capability
 }

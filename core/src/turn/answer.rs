@@ -43,11 +43,13 @@ const ALREADY_RAN: &str = "This call already ran once; an approval runs a call a
 /// What the model gets as the result of a host tool call that never ran.
 const UNANSWERED_TOOL_CALL_RESULT: &str = "This tool call did not run, so it has no result.";
 
-/// An answer to the ask `tool_call_id`, with the conversation's pending ask as read before it.
+/// An answer to the ask `tool_call_id`, the pending ask as read before it; `from_app`: the MCP
+/// server whose app drew the question gave it (an `ElicitResult`).
 pub(super) struct Answer<'a> {
     pub(super) tool_call_id: &'a str,
     pub(super) response: &'a Value,
     pub(super) pending: Option<StoredPendingAsk>,
+    pub(super) from_app: Option<&'a str>,
 }
 
 impl TurnRunner {
@@ -112,7 +114,7 @@ impl TurnRunner {
         decider: &Decider,
         answerer: &Answerer,
     ) -> AppResult<Resolved> {
-        let Answer { tool_call_id, response, pending } = answer;
+        let Answer { tool_call_id, response, pending, from_app } = answer;
         // Whether someone else may answer the pending ask is settled before they learn its id
         // (an approver's second answer to an ask that ended is told it ended).
         if let Some(pending) = pending.as_ref().filter(|_| !answerer.is_owner()) {
@@ -125,7 +127,8 @@ impl TurnRunner {
         if may_be_due(&pending) && self.expire(history_id, &pending).await? {
             return Err(Self::expired_error(&pending).into());
         }
-        let (response, grant) = split_grant(&pending, response)?;
+        let drawn_answer = from_app.map(|server| pending.app_answer(server, response)).transpose()?;
+        let (response, grant) = split_grant(&pending, drawn_answer.as_ref().unwrap_or(response))?;
         let response = &response;
         let ask = parse_stored_ask(pending.ask.kind, &pending.ask.input).map_err(|errors| {
             tracing::error!(?errors, "a stored pending ask no longer validates");

@@ -13,7 +13,7 @@ use super::store::{APPROVAL_PREFIX, StoredPendingAsk};
 use super::tools::question::link_host;
 use palaver_contract::asks::{Ask, to_simple_card};
 use palaver_wire::body::CallArgument;
-use palaver_wire::conversation::model::{AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk};
+use palaver_wire::conversation::model::{AppAsk, AskEvent, AskOrigin, AskStatus, HistoryRow, RowAsk};
 
 /// Whose ask a turn pauses on.
 pub(super) enum AskFrom {
@@ -29,8 +29,8 @@ pub(super) enum AskFrom {
     /// call can wait on the answer.
     Elicitation { tool: String, call_id: String, server: String, url: Option<String>, answer_within: Duration },
     /// What an MCP server needs before it can finish a call of this tool (the call is held,
-    /// stored with the ask).
-    ToolInput { tool: String, server: String, url: Option<String> },
+    /// stored with the ask), and the server's app that may draw it.
+    ToolInput { tool: String, server: String, url: Option<String>, app: Option<AppAsk> },
 }
 
 impl Turn {
@@ -77,6 +77,7 @@ impl Turn {
             impact: None,
             tool_hints: None,
             routed: None,
+            app: None,
         };
         let mut stored = StoredPendingAsk {
             ask: event,
@@ -100,9 +101,9 @@ impl Turn {
                 stored.ask.link_host = url.as_deref().and_then(link_host);
                 (stored.ask.server, stored.ask.url, stored.asked_by_call) = (Some(server), url, Some(call_id));
             }
-            AskFrom::ToolInput { server, url, .. } => {
+            AskFrom::ToolInput { server, url, app, .. } => {
                 stored.ask.link_host = url.as_deref().and_then(link_host);
-                (stored.ask.server, stored.ask.url) = (Some(server), url);
+                (stored.ask.server, stored.ask.url, stored.ask.app) = (Some(server), url, app);
             }
             AskFrom::Arguments { .. } => {}
         }

@@ -77,6 +77,7 @@ impl Turn {
             tool: held.call.name.clone(),
             server: held.server.clone(),
             url: question.link().map(str::to_string),
+            app: held.app_ask(&question),
         };
         let mut pause = self.ask_pause(&input, ask, from);
         pause.stored.held_call = Some(Box::new(held));

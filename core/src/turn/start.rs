@@ -168,7 +168,7 @@ impl TurnRunner {
                 // the owner either way.
                 let (answerer, pending) = self.answerer(&request.caller, &history_id).await?;
                 owner_id = answerer.owner_id.clone();
-                let answer = Answer { tool_call_id, response, pending };
+                let answer = Answer { tool_call_id, response, pending, from_app: request.from_app.as_deref() };
                 let resolved = self.resolve_answer(&history_id, &turn_id, answer, &decider, &answerer).await?;
                 // An elicitation's turn is still running: the answer goes on in it.
                 if resolved.pending.asked_by_call.is_some() {

@@ -60,21 +60,21 @@ async fn a_tools_app_is_read_from_its_server_and_its_calls_stay_on_that_server()
     assert!(!offered.contains(&"monitor__poll-system-stats".to_string()), "the app's own tool: {offered:?}");
 
     // The example's view: one HTML document, declaring nothing (the restrictive default).
-    let view = hub.app_document("basic__get-time").await.expect("the app is read");
+    let view = hub.app_document("basic__get-time", None).await.expect("the app is read");
     assert_eq!((view.server.as_str(), view.uri.as_str()), ("basic", "ui://get-time/mcp-app.html"));
     assert!(view.html.starts_with("<!DOCTYPE html>"), "{}", &view.html[..40]);
     assert_eq!((view.csp, view.permissions, view.prefers_border), (AppCsp::default(), AppPermissions::default(), None));
 
     // Ours declares origins (one that would rewrite the policy is dropped) and a permission.
-    let seating = hub.app_document("desk__seating_chart").await.expect("the seating chart is read");
+    let seating = hub.app_document("desk__seating_chart", None).await.expect("the seating chart is read");
     assert_eq!(seating.csp.connect_domains, ["https://api.desk.example"]);
     assert_eq!(seating.csp.resource_domains, ["https://cdn.desk.example"], "{:?}", seating.csp);
     assert!(seating.permissions.clipboard_write);
     assert_eq!(seating.prefers_border, Some(true));
 
-    let no_app = hub.app_document("desk__opening_hours").await;
+    let no_app = hub.app_document("desk__opening_hours", None).await;
     assert_eq!(no_app, Err(AppProblem::NoApp("opening_hours".into())));
-    assert_eq!(hub.app_document("desk__nothing").await, Err(AppProblem::NoSuchTool("desk__nothing".into())));
+    assert_eq!(hub.app_document("desk__nothing", None).await, Err(AppProblem::NoSuchTool("desk__nothing".into())));
 
     // The monitor's app polls its app-only tool; the server's answer comes back as it gave it.
     let stats =

@@ -188,3 +188,68 @@ async fn the_steps_later_calls_run_once_the_held_call_has_its_result() {
     assert_eq!(hours.count(), 1, "the later call ran once: {rows:?}");
     hub.shut_down().await;
 }
+
+/// Answers the question as the app that drew it (`fromApp`: its server); the error when refused.
+async fn answer_from_app(h: &crate::common::Harness, history: &str, ask: &str, result: Value) -> Result<(), AppError> {
+    let input = TurnInput::Answer { tool_call_id: ask.into(), response: result };
+    let mut request = h.request(Some(history), input);
+    request.from_app = Some("desk".into());
+    let mut handle = h.runner.start(request).await.map_err(palaver_core::error::Error::into_kind)?;
+    while handle.events.recv().await.is_some() {}
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_question_its_servers_app_draws_is_answered_by_the_app_and_checked_against_the_schema() {
+    let hub = desk("never").await;
+    let pick = |id: &str| call(id, "desk__pick_seat", json!({}));
+    let greet = call("call_g", "desk__greet", json!({}));
+    let responses = json!([pick("call_s"), {"text": "Seated."}, pick("call_t"), {"text": "Not seated."}, greet]);
+    let h = harness_on(&hub, responses).await;
+    let (history, events) = h.prompt(None, "A seat, please").await;
+    let question = ask_event(&events).expect("asked");
+    // Palaver said apps may draw its questions, so the server named its app; the card is there too.
+    let app = question.app.clone().expect("the ask names the app that draws it");
+    assert_eq!(app.resource_uri, "ui://desk/seat-picker.html");
+    assert_eq!(app.params["message"], "Which seat would you like?");
+    assert_eq!(app.params["requestedSchema"]["properties"]["seat"]["enum"], json!(["A1", "A2", "B4"]));
+    assert_eq!(question.input["prompt"], "Which seat would you like?");
+
+    // What the app sends is checked outside its sandbox: a seat the server never offered, or
+    // content that is not an object, is refused, and the question still waits.
+    let unoffered = json!({"action": "accept", "content": {"seat": "Z9"}});
+    let refused = answer_from_app(&h, &history, &question.tool_call_id, unoffered).await.expect_err("refused");
+    let AppError::InvalidAnswer { fields } = &refused else { panic!("{refused:?}") };
+    assert_eq!(
+        (fields[0].path.as_str(), fields[0].code.as_str()),
+        ("content.seat", "OPTION_NOT_OFFERED"),
+        "{fields:?}"
+    );
+    assert!(fields[0].message.contains("The app's answer"), "{fields:?}");
+    let broken = json!({"action": "accept", "content": "B4"});
+    assert!(answer_from_app(&h, &history, &question.tool_call_id, broken).await.is_err());
+    assert_eq!(h.pending(&history).await, Some(question.tool_call_id.clone()));
+
+    let picked = json!({"action": "accept", "content": {"seat": "B4"}});
+    answer_from_app(&h, &history, &question.tool_call_id, picked).await.expect("the app's answer is taken");
+    let rows = h.rows(&history).await;
+    let result = stored_result(&rows, "call_s").unwrap();
+    assert_eq!(result["text"], "Seat B4 is yours.", "{result}");
+    assert_eq!(told(&h, "call_s")["result"]["text"], "Seat B4 is yours.");
+    assert_eq!(h.pending(&history).await, None);
+
+    // The same question answered on Palaver's card (a surface that draws no app) works as any
+    // other; an app's answer to a question no app draws is refused.
+    let (_, events) = h.prompt(Some(&history), "Another seat").await;
+    let again = ask_event(&events).expect("asked again");
+    let declined = h.answer(&history, &again.tool_call_id, json!({"action": "decline"})).await;
+    assert_eq!(tool_result(&declined, "call_t").unwrap()["text"], "No seat was picked (decline).");
+    let (_, events) = h.prompt(Some(&history), "Say hello").await;
+    let greeting = ask_event(&events).expect("the greeting's question");
+    assert!(greeting.app.is_none(), "no app draws it");
+    let answer = json!({"action": "accept", "content": {"name": "Ada"}});
+    let refused = answer_from_app(&h, &history, &greeting.tool_call_id, answer).await.expect_err("refused");
+    assert!(matches!(refused, AppError::BadRequest(_)), "{refused:?}");
+    assert_eq!(h.pending(&history).await, Some(greeting.tool_call_id.clone()));
+    hub.shut_down().await;
+}

@@ -41,6 +41,9 @@ pub async fn tools(
 pub struct ViewOf {
     /// The tool whose app to draw, by its model-facing name (`<server>__<tool>`).
     tool: String,
+    /// Another `ui://` view of the tool's server to draw instead: the app a question of its
+    /// call names (`app.resourceUri` of the ask).
+    uri: Option<String>,
     /// With `toolCallId`: the call the app is drawn for, in this conversation, whose app's
     /// context (`modelContext`) comes with the view.
     history_id: Option<String>,
@@ -61,7 +64,7 @@ pub async fn view(
     State(mcp): State<McpHub>,
     State(apps): State<AppsSandbox>,
     Authenticated(caller): Authenticated,
-    Query(ViewOf { tool, history_id, tool_call_id }): Query<ViewOf>,
+    Query(ViewOf { tool, uri, history_id, tool_call_id }): Query<ViewOf>,
 ) -> Result<Json<AppView>, Problem> {
     if apps.origins.is_none() {
         return Err(Problem::new(StatusCode::NOT_FOUND, "MCP Apps are not drawn here: PALAVER_APPS_ADDR is not set."));
@@ -70,7 +73,7 @@ pub async fn view(
         (Some(history), Some(call)) => app_contexts::read(&pool, &caller, &history, &call).await?,
         _ => None,
     };
-    let document = mcp.app_document(&tool).await.map_err(app_problem)?;
+    let document = mcp.app_document(&tool, uri.as_deref()).await.map_err(app_problem)?;
     let sandbox_origin = apps.origin_for(&document.server).unwrap_or_default();
     Ok(Json(AppView { document, sandbox_origin, model_context }))
 }

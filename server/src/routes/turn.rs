@@ -148,14 +148,13 @@ async fn start_turn(
     let system_prompt = optional_string(&body, "systemPrompt")?;
     let attachments = attachments(&body)?;
     let from_app = optional_string(&body, "fromApp")?;
-    if let Some(server) = &from_app {
-        if !mcp.has_apps(server) {
-            return Err(Problem::bad_request("fromApp must name an MCP server whose apps Palaver draws")
-                .with_detail(format!("No connected MCP server \"{server}\" has an app.")));
-        }
-        if body.contains_key("askResponse") {
-            return Err(Problem::bad_request("fromApp goes with a prompt, not with askResponse"));
-        }
+    // With askResponse, the answer is the one the app of the ask's server drew (checked with
+    // the ask); with a prompt, the message an app sent for the person.
+    if let Some(server) = from_app.as_ref().filter(|_| !body.contains_key("askResponse"))
+        && !mcp.has_apps(server)
+    {
+        return Err(Problem::bad_request("fromApp must name an MCP server whose apps Palaver draws")
+            .with_detail(format!("No connected MCP server \"{server}\" has an app.")));
     }
     // With asks off, askResponse is ignored and prompt is required, as before asks existed.
     let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;

@@ -344,6 +344,22 @@ pub struct AskEvent {
     /// An approval an admin routed to someone other than the person who asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routed: Option<crate::approvers::RoutedApproval>,
+    /// An MCP server's question its own MCP App may draw instead of the card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<AppAsk>,
+}
+
+/// A question an MCP App draws (Palaver's addition, after ext-apps' draft of app-rendered
+/// elicitations): the app's `ui://` resource on the asking server, and the server's
+/// `elicitation/create` params, passed to the app unchanged. The app's `ElicitResult` comes
+/// back as the answer with `fromApp` (the server's name); Palaver checks it against the
+/// requested schema. A client that draws no apps answers the card as any other.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AppAsk {
+    pub resource_uri: String,
+    pub params: Value,
 }
 
 impl AskEvent {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::model::{AskOrigin, AskStatus, Attachment, Branches, HistoryRow, HistoryView, Rating};
+use super::model::{AppAsk, AskOrigin, AskStatus, Attachment, Branches, HistoryRow, HistoryView, Rating};
 use crate::approvers::RoutedApproval;
 use crate::body::CallArgument;
 use crate::grants::AllowedBy;
@@ -52,6 +52,8 @@ pub struct AskItem {
     pub tool_title: Option<String>,
     /// Until when its answer can be changed: only the answer the view says can be.
     pub change_until: Option<String>,
+    /// A waiting MCP server's question its app may draw.
+    pub app: Option<AppAsk>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,6 +143,7 @@ pub fn transcript(view: &HistoryView) -> Vec<TranscriptItem> {
                     routed: waiting.and_then(|pending| pending.routed.clone()),
                     field_patterns: waiting.map(|pending| pending.field_patterns.clone()).unwrap_or_default(),
                     tool_title: waiting.and_then(|pending| pending.tool_title.clone()),
+                    app: waiting.and_then(|pending| pending.app.clone()),
                     change_until: changeable
                         .filter(|answer| answer.tool_call_id == *tool_call_id)
                         .map(|answer| answer.until.clone()),

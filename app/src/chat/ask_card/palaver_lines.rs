@@ -79,6 +79,7 @@ mod tests {
             arguments: None,
             impact: None,
             tool_hints: None,
+            app: None,
             routed: None,
             field_patterns: Vec::new(),
             tool_title: None,

@@ -72,6 +72,7 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
         arguments: None,
         impact: None,
         tool_hints: None,
+        app: None,
         routed: None,
         field_patterns: Vec::new(),
         tool_title: None,

@@ -10,6 +10,7 @@ use crate::llm::ToolCall;
 use crate::turn::tools::input::{InputAnswers, InputRequired};
 use crate::turn::tools::question::{QuestionAnswer, Step, ToolQuestion};
 use palaver_contract::asks::AskResponse;
+use palaver_wire::conversation::model::AppAsk;
 
 /// A call waiting on the person's answers to what its server asked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -98,6 +99,23 @@ impl HeldCall {
                 ToolQuestion::forms(&self.server, &forms)
             }
         }
+    }
+
+    /// The app of the server that may draw `question` (the card being asked), with the
+    /// server's request as it came.
+    pub fn app_ask(&self, question: &ToolQuestion) -> Option<AppAsk> {
+        let resource_uri = question.app()?.to_string();
+        let card = self.cards().into_iter().nth(self.asking)?;
+        let [request] = card[..] else { return None };
+        Some(AppAsk { resource_uri, params: self.input.requests[request].1["params"].clone() })
+    }
+
+    /// The answer of the app drawing the card being asked (an `ElicitResult`), as the card's;
+    /// `None` when no app draws it.
+    pub fn app_response(&self, result: &Value) -> Option<Result<Value, Vec<FieldError>>> {
+        let question = self.question().ok()?;
+        question.app()?;
+        Some(question.app_response(result))
     }
 
     /// What in an accepted answer the requested schema refuses (see [`ToolQuestion::refusals`]).

@@ -6,9 +6,11 @@ pub mod held_call;
 pub mod store;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::arguments::HeldStep;
 use crate::audit::store::Ending;
+use crate::error::{AppError, AppResult};
 use crate::llm::{ModelMessage, ToolCall, unanswered_calls};
 use held_call::HeldCall;
 use palaver_contract::asks::AskResponse;
@@ -93,6 +95,20 @@ impl StoredPendingAsk {
     /// a held call's input), not to the model as an ask's result.
     pub fn answers_a_call(&self) -> bool {
         self.asked_by_call.is_some() || self.held_step.is_some() || self.held_call.is_some()
+    }
+
+    /// The answer an MCP App gave for the question it drew (`server`'s app; an `ElicitResult`),
+    /// as the answer to the question's card: checked against what the server asked first.
+    pub fn app_answer(&self, server: &str, result: &Value) -> AppResult<Value> {
+        let drawn = self.ask.app.is_some() && self.ask.server.as_deref() == Some(server);
+        match self.held_call.as_ref().filter(|_| drawn).and_then(|held| held.app_response(result)) {
+            Some(Ok(response)) => Ok(response),
+            Some(Err(fields)) => Err(AppError::InvalidAnswer { fields }.into()),
+            None => Err(AppError::BadRequest(format!(
+                "The pending question is not one an app of the MCP server \"{server}\" draws: answer it without fromApp."
+            ))
+            .into()),
+        }
     }
 
     /// For an approval: the digest of the guarded call's arguments ([`args_digest`]).

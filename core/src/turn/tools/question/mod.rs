@@ -7,17 +7,21 @@
 //! eight fields; a `choice` when the schema is one enum field; a `confirm` when it has none.
 //! URL mode becomes a confirm that names the link's host. The answers are checked against
 //! the requested schema before anything is sent back.
+//!
+//! A request that names an MCP App of its server (`_meta.ui.resourceUri`, as ext-apps' draft
+//! of app-rendered elicitations has it) may be answered by that app: its `ElicitResult` is
+//! checked against the requested schema here and read as the answer to the card.
 
 mod schema;
 
 use serde_json::{Map, Value, json};
 
 use crate::error::FieldError;
-use palaver_contract::asks::{ASK_LIMITS, AskKind, AskResponse};
+use palaver_contract::asks::{ASK_LIMITS, AskErrorCode, AskKind, AskResponse};
 use palaver_contract::text::shorten;
 use palaver_wire::conversation::model::link_host_line;
 pub use schema::check_content;
-use schema::{field, misfit, to_id};
+use schema::{content_misfits, field, misfit, to_id};
 
 /// The host a link opens, as its URL is read (`user@` and port left out).
 pub fn link_host(url: &str) -> Option<String> {
@@ -58,6 +62,8 @@ pub struct ToolQuestion {
     schema: Value,
     pages: Vec<(Page, Value)>,
     url: Option<String>,
+    /// The `ui://` resource of the asker's MCP App that may draw the question instead of its card.
+    app: Option<String>,
 }
 
 /// The user's answer to a whole question.
@@ -103,6 +109,7 @@ impl ToolQuestion {
             schema: schema.clone(),
             pages: Vec::new(),
             url: None,
+            app: None,
         };
         if properties.is_empty() {
             let input = plan.confirm_input("Continue", "Don't continue");
@@ -173,15 +180,23 @@ impl ToolQuestion {
     /// elicitations are asked: Palaver offers servers neither sampling nor roots.
     pub fn input_request(asker: &str, request: &Value) -> Result<ToolQuestion, String> {
         match request["method"].as_str() {
-            Some("elicitation/create") => ToolQuestion::elicitation(asker, &request["params"]),
+            Some("elicitation/create") => {
+                let mut question = ToolQuestion::elicitation(asker, &request["params"])?;
+                // An app answers the whole question at once: only one of a single card.
+                question.app = app_of(request).filter(|_| question.url.is_none() && question.pages() == 1);
+                Ok(question)
+            }
             Some(method) => Err(format!("The server asked for \"{method}\", which Palaver does not offer servers.")),
             None => Err("The server asked for input of no known kind.".into()),
         }
     }
 
-    /// Whether an input request is a form-mode elicitation (which shares a card with others).
+    /// Whether an input request is a form-mode elicitation that shares a card with others (one
+    /// its server's app draws has a card of its own).
     pub fn is_form_request(request: &Value) -> bool {
-        request["method"] == "elicitation/create" && matches!(request["params"]["mode"].as_str(), None | Some("form"))
+        request["method"] == "elicitation/create"
+            && matches!(request["params"]["mode"].as_str(), None | Some("form"))
+            && app_of(request).is_none()
     }
 
     /// Plans one card for several form-mode elicitations' params: their messages one after the
@@ -239,6 +254,7 @@ impl ToolQuestion {
             schema: json!({}),
             pages: Vec::new(),
             url: Some(url.to_string()),
+            app: None,
         };
         let input = plan.confirm_input("Open the link", "Don't open");
         plan.pages.push((Page::Confirm, input));
@@ -265,6 +281,68 @@ impl ToolQuestion {
     /// The link of a URL-mode request.
     pub fn link(&self) -> Option<&str> {
         self.url.as_deref()
+    }
+
+    /// The `ui://` resource of the asker's app that may draw the question.
+    pub fn app(&self) -> Option<&str> {
+        self.app.as_deref()
+    }
+
+    /// What the app drawing the question answered (an `ElicitResult`: `action` and, accepted,
+    /// `content` in the requested schema's terms), as the answer to its card: checked against
+    /// the requested schema here, never trusted from the app's sandbox.
+    pub fn app_response(&self, result: &Value) -> Result<Value, Vec<FieldError>> {
+        let refusal = |code: AskErrorCode, path: &str, message: String| FieldError {
+            code: code.to_string(),
+            path: path.to_string(),
+            message,
+            fix: "The app must answer what the server asked; answer in Palaver's card instead.".into(),
+        };
+        match result["action"].as_str() {
+            Some("accept") => {}
+            Some("decline") => return Ok(json!({"action": "decline"})),
+            Some("cancel") => return Ok(json!({"action": "cancel", "reason": "the app cancelled the question"})),
+            _ => {
+                let why = "The app's answer is neither accept, decline nor cancel.".to_string();
+                return Err(vec![refusal(AskErrorCode::INVALID_ENUM, "action", why)]);
+            }
+        }
+        let content = match result.get("content") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(content)) => content.clone(),
+            Some(_) => {
+                let why = "The app's answer has content that is not an object.".to_string();
+                return Err(vec![refusal(AskErrorCode::INVALID_TYPE, "content", why)]);
+            }
+        };
+        let misfits = content_misfits(&self.schema, &content);
+        if !misfits.is_empty() {
+            return Err(misfits
+                .into_iter()
+                .map(|(name, code, why)| {
+                    let path = palaver_contract::path::Path::root().key("content").name(&name).text();
+                    refusal(code, &path, format!("The app's answer: \"{name}\" {why}."))
+                })
+                .collect());
+        }
+        let Some((page, _)) = self.pages.first() else { return Ok(json!({"action": "accept", "content": {}})) };
+        let answer = match page {
+            Page::Confirm => json!({"confirmed": true}),
+            Page::Choice(property) => {
+                let picked = content.get(&property.name).and_then(|value| property.option_of(value));
+                json!({"selected": picked.into_iter().collect::<Vec<_>>()})
+            }
+            Page::Form(properties) => {
+                let values: Map<String, Value> = properties
+                    .iter()
+                    .filter_map(|property| {
+                        Some((property.id.clone(), property.field_value(content.get(&property.name)?)?))
+                    })
+                    .collect();
+                json!({ "values": values })
+            }
+        };
+        Ok(json!({"action": "accept", "content": answer}))
     }
 
     pub fn pages(&self) -> usize {
@@ -380,9 +458,31 @@ impl ToolQuestion {
     }
 }
 
+/// The `ui://` resource an input request names for its server's app to draw it.
+fn app_of(request: &Value) -> Option<String> {
+    let uri = request["params"]["_meta"]["ui"]["resourceUri"].as_str()?;
+    uri.starts_with("ui://").then(|| uri.to_string())
+}
+
 impl Property {
     fn value_of(&self, option_id: &str) -> Option<Value> {
         self.options.iter().find(|(id, _)| id == option_id).map(|(_, value)| value.clone())
+    }
+
+    /// The option id that stands for `value`.
+    fn option_of(&self, value: &Value) -> Option<Value> {
+        self.options.iter().find(|(_, known)| known == value).map(|(id, _)| Value::String(id.clone()))
+    }
+
+    /// A value in the schema's terms as the card's field takes it ([`Property::read`] undone).
+    fn field_value(&self, value: &Value) -> Option<Value> {
+        if self.multiple {
+            return Some(Value::Array(value.as_array()?.iter().filter_map(|item| self.option_of(item)).collect()));
+        }
+        if !self.options.is_empty() {
+            return self.option_of(value);
+        }
+        Some(value.clone())
     }
 
     /// A form value as the schema wants it; `None` leaves an empty optional field out.
@@ -545,5 +645,50 @@ mod tests {
         let link = json!({"method": "elicitation/create", "params": {"mode": "url", "url": "https://a.example"}});
         assert!(!ToolQuestion::is_form_request(&link));
         assert!(ToolQuestion::input_request("s", &json!({"method": "roots/list"})).is_err());
+    }
+
+    #[test]
+    fn an_apps_answer_is_checked_against_the_schema_and_read_as_the_cards() {
+        let request = |schema: Value| {
+            json!({"method": "elicitation/create", "params": {"message": "Pick", "requestedSchema": schema,
+                "_meta": {"ui": {"resourceUri": "ui://s/pick.html"}}}})
+        };
+        let seats =
+            request(json!({"properties": {"seat": {"type": "string", "enum": ["A 1", "B 2"]}}, "required": ["seat"]}));
+        let choice = ToolQuestion::input_request("s", &seats).unwrap();
+        assert_eq!(choice.app(), Some("ui://s/pick.html"));
+        assert!(!ToolQuestion::is_form_request(&seats), "an app's question has a card of its own");
+        let picked = choice.app_response(&json!({"action": "accept", "content": {"seat": "B 2"}})).unwrap();
+        let response: AskResponse = serde_json::from_value(picked.clone()).unwrap();
+        assert_eq!(
+            choice.answer(0, &response, &mut Map::new()),
+            Step::Done(QuestionAnswer::Accept(json!({"seat": "B 2"})))
+        );
+        let refused = choice.app_response(&json!({"action": "accept", "content": {}})).unwrap_err();
+        assert_eq!((refused[0].path.as_str(), refused[0].code.as_str()), ("content.seat", "REQUIRED_FIELD"));
+        assert_eq!(choice.app_response(&json!({"action": "decline"})).unwrap(), json!({"action": "decline"}));
+        assert_eq!(choice.app_response(&json!({"action": "maybe"})).unwrap_err()[0].path, "action");
+
+        let form = ToolQuestion::input_request(
+            "s",
+            &request(json!({"properties": {
+            "tools": {"type": "array", "items": {"enum": ["Guitar", "Piano"]}}, "note": {"type": "string"}}})),
+        )
+        .unwrap();
+        let answer =
+            form.app_response(&json!({"action": "accept", "content": {"tools": ["Piano"], "note": "hi"}})).unwrap();
+        assert_eq!(answer["content"]["values"], json!({"tools": ["piano"], "note": "hi"}));
+        let unknown = form.app_response(&json!({"action": "accept", "content": {"other": 1}})).unwrap_err();
+        assert_eq!(unknown[0].code, "UNKNOWN_KEY");
+
+        // A question of several pages, or a link, is Palaver's card alone.
+        let properties: Map<String, Value> =
+            (0..13).map(|index| (format!("field{index:02}"), json!({"type": "string"}))).collect();
+        let long = ToolQuestion::input_request("s", &request(json!({ "properties": properties }))).unwrap();
+        assert_eq!(long.app(), None);
+        let plain = request(json!({"properties": {}}));
+        let mut not_ui = plain.clone();
+        not_ui["params"]["_meta"]["ui"]["resourceUri"] = json!("https://s.example/pick.html");
+        assert_eq!(ToolQuestion::input_request("s", &not_ui).unwrap().app(), None);
     }
 }

@@ -217,17 +217,23 @@ pub(super) fn misfit(property: &Value, value: &Value) -> Option<(AskErrorCode, S
 /// Whether `content` fits the requested schema: required properties there, each value of its
 /// type, inside its bounds and among its choices.
 pub fn check_content(schema: &Value, content: &Map<String, Value>) -> Result<(), String> {
+    match content_misfits(schema, content).first() {
+        Some((name, _, why)) => Err(format!("\"{name}\" {why}.")),
+        None => Ok(()),
+    }
+}
+
+/// Every property of `content` the requested schema refuses, and every required one it lacks:
+/// each property's name, the contract's code and why, in words.
+pub(super) fn content_misfits(schema: &Value, content: &Map<String, Value>) -> Vec<(String, AskErrorCode, String)> {
     let properties = schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
-    for name in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-        if !content.contains_key(name) {
-            return Err(format!("\"{name}\" is required."));
-        }
-    }
-    for (name, value) in content {
-        let Some(property) = properties.get(name) else { return Err(format!("\"{name}\" is not asked for.")) };
-        if let Some((_, why)) = misfit(property, value) {
-            return Err(format!("\"{name}\" {why}."));
-        }
-    }
-    Ok(())
+    let required = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+    let missing = required
+        .filter(|name| !content.contains_key(*name))
+        .map(|name| (name.to_string(), AskErrorCode::REQUIRED_FIELD, "is required".to_string()));
+    let misfits = content.iter().filter_map(|(name, value)| match properties.get(name) {
+        None => Some((name.clone(), AskErrorCode::UNKNOWN_KEY, "is not asked for".to_string())),
+        Some(property) => misfit(property, value).map(|(code, why)| (name.clone(), code, why)),
+    });
+    missing.chain(misfits).collect()
 }
