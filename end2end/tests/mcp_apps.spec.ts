@@ -1,7 +1,7 @@
 import { expect, type Frame, type Page, test } from "@playwright/test";
 import { appsPort } from "../playwright.config";
 import { signUpFreshUser } from "./fixtures/accounts";
-import { AskCard, mockLog } from "./fixtures/ask_card";
+import { AskCard, lastRequestOf, mockLog } from "./fixtures/ask_card";
 import { ChatPage } from "./fixtures/chat_page";
 
 // MCP Apps: the chat server draws a tool's app from its sandbox origin (PALAVER_APPS_ADDR in
@@ -381,4 +381,54 @@ test("a message an MCP App sends for the person is sent to the conversation and 
   expect(told.text).toBe('This is message text.\n\n[Sent for the person by the app of the MCP server "basic".]');
   await chat.open(page.url().replace(/^https?:\/\/[^/]+/, ""));
   await expect(page.getByTestId("user-message").last().getByTestId("message-from-app")).toBeVisible();
+});
+
+/** The app drawn for the pending question: the inner frame of its sandbox page. */
+function questionApp(page: Page) {
+  return page.getByTestId("app-ask").frameLocator("iframe").frameLocator("#app");
+}
+
+test("a question its server's app draws is answered in the app, and what the app sends is checked by Palaver", async ({
+  page,
+}) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  // The desk server names its seat picker app for the question of `pick_seat` (ext-apps' draft
+  // of app-rendered elicitations); Palaver draws the app in place of its card.
+  await chat.sendMessage("Pick a seat through the seat picker app");
+  const card = page.getByTestId("app-ask");
+  await expect(card).toContainText("desk");
+  await expect(questionApp(page).locator("#question")).toHaveText("Which seat would you like?");
+
+  // A seat the server never offered: Palaver refuses the answer, says why, and asks the app again.
+  const refused = page.waitForResponse((response) => response.url().endsWith("/gpt/prompt"));
+  await questionApp(page).getByRole("button", { name: "Seat Z9" }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(page.getByTestId("app-ask-errors")).toContainText('The app\'s answer: "seat" must be one of the offered choices.');
+  await expect(questionApp(page).getByRole("button", { name: "Seat B4" })).toBeEnabled();
+
+  // An offered seat: the call finishes with it, and the turn goes on.
+  await questionApp(page).getByRole("button", { name: "Seat B4" }).click();
+  await expect(chat.assistantMessages().last()).toHaveText("Seat picked.");
+  await expect(card).toHaveCount(0);
+  await page.getByTestId("tool-line").locator("summary").click();
+  await expect(page.getByTestId("tool-line")).toContainText("Seat B4 is yours.");
+  const told = lastRequestOf("Pick a seat through the seat picker app");
+  expect(JSON.stringify(told.messages)).toContain("Seat B4 is yours.");
+});
+
+test("a question an app draws can be answered on Palaver's card instead", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Pick a seat on Palaver's card");
+  await expect(questionApp(page).locator("#question")).toHaveText("Which seat would you like?");
+  await page.getByTestId("app-ask-card").click();
+  await expect(page.getByTestId("app-ask-instead")).toHaveText("You chose Palaver's card for this question.");
+  await ask.card.getByRole("button", { name: "B4" }).click();
+  await expect(chat.assistantMessages().last()).toHaveText("Seat picked on the card.");
+  await page.getByTestId("tool-line").locator("summary").click();
+  await expect(page.getByTestId("tool-line")).toContainText("Seat B4 is yours.");
 });

@@ -76,7 +76,8 @@ pub struct PromptBody {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<FileRef>,
     /// The MCP server whose app sends the prompt for the person (`ui/message`), so it is shown as
-    /// the app's (Palaver's addition).
+    /// the app's; with `askResponse`, whose app drew the question and answered it (the answer is
+    /// the app's `ElicitResult`, checked against what the server asked). Palaver's addition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from_app: Option<String>,
     /// The system prompt for this turn, in place of Palaver's persona line; the asks, blocks and

@@ -34,7 +34,7 @@ pub(crate) const COMPOSER: &str = "#composer-input";
 const PENDING_CARD: &str = ".ask-card--pending";
 
 pub(crate) use ask_card::load_ask_controls;
-pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard};
+pub use ask_card::{AnswerChannel, AskCard, AskPreviewCard, CardAnswer};
 pub use drawer::{ConversationsButton, ConversationsDrawer};
 pub use inbox::Inbox;
 pub use mcp_app::{AppToolNames, McpApp};

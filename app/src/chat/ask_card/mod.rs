@@ -2,6 +2,7 @@
 //! Every answer is checked with the same contract the server runs, so Submit is enabled
 //! exactly when the server would accept the answer.
 
+mod app_drawn;
 mod change;
 mod choice;
 mod controls;
@@ -43,11 +44,19 @@ use palaver_wire::error::FieldError;
 use palaver_wire::words::{CardLanguage, Words, answer_problem, tool_words};
 use questions::QuestionsBody;
 
+/// An answer a card sends: the ask's id, the answer (`{action, content}`), and, for a question
+/// an MCP App drew, the server whose app answered (`fromApp`; the answer is then its
+/// `ElicitResult`).
+pub struct CardAnswer {
+    pub tool_call_id: String,
+    pub response: Value,
+    pub from_app: Option<String>,
+}
+
 /// Where an ask card sends its answer, and what the server said about the last one.
 #[derive(Clone, Copy)]
 pub struct AnswerChannel {
-    /// Sends `{toolCallId, response}` as the answer.
-    pub send: Callback<(String, Value)>,
+    pub send: Callback<CardAnswer>,
     /// The `fields` of the server's last 400 for this conversation.
     pub server_errors: RwSignal<Vec<FieldError>>,
     /// A turn is running: answers wait.
@@ -117,6 +126,9 @@ pub fn AskCard(item: AskItem, channel: AnswerChannel) -> impl IntoView {
 
 /// A pending ask's card: its controls, checked with the contract as the person answers.
 fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
+    if let Some(app) = item.app.clone().filter(|_| app_drawn::drawn_here()) {
+        return app_drawn::app_drawn_card(item, app, channel);
+    }
     let Ok(ask) = parse_stored_ask(item.kind, &item.input) else {
         return view! {
             <div class="ask-card" data-testid="ask-invalid">
@@ -136,7 +148,7 @@ fn pending_card(item: AskItem, channel: AnswerChannel) -> AnyView {
             {
                 crate::browser::open_link(link);
             }
-            channel.send.run((tool_call_id.clone(), response))
+            channel.send.run(CardAnswer { tool_call_id: tool_call_id.clone(), response, from_app: None })
         })
     };
     let words = Words::for_ask(ask.locale(), &reader_words());

@@ -34,6 +34,17 @@ pub(super) struct AppPage {
     pub(super) closed: RwSignal<bool>,
     /// How the chat sends a message for the person (none where there is no chat).
     pub(super) messages: Option<AppMessages>,
+    /// For an app drawn for a question: what the card does with its answer, or when it has none.
+    pub(super) question: Option<QuestionHooks>,
+}
+
+/// What becomes of the answer of an app drawn for a question.
+#[derive(Clone, Copy)]
+pub(super) struct QuestionHooks {
+    /// Sends its answer (an `ElicitResult`).
+    pub(super) answered: Callback<Value>,
+    /// It cannot answer (why): Palaver's card asks instead.
+    pub(super) unanswerable: Callback<String>,
 }
 
 /// An app's call shown on Palaver's card, and the app's request it answers.
@@ -64,6 +75,8 @@ impl AppPage {
                 self.run(Bridge::link_opened(id, opened));
             }
             Effect::CallTool { id, name, arguments } => self.call_tool(id, name, arguments),
+            Effect::Answered(result) => self.question.iter().for_each(|hooks| hooks.answered.run(result.clone())),
+            Effect::Unanswerable(why) => self.question.iter().for_each(|hooks| hooks.unanswerable.run(why.clone())),
             Effect::ReadResource { id, uri } => {
                 let component = crate::browser::url_component;
                 let url = format!("/apps/resource?tool={}&uri={}", component(&self.tool), component(&uri));
@@ -126,6 +139,12 @@ impl AppPage {
         };
         let change = json!({"containerDimensions": dimensions}).as_object().cloned().unwrap_or_default();
         let effects = self.bridge.try_update_value(|bridge| bridge.context_changed(change)).unwrap_or_default();
+        self.run_all(effects);
+    }
+
+    /// Puts the question the app is drawn for to it again (its last answer was refused).
+    pub(super) fn ask_again(&self) {
+        let effects = self.bridge.try_update_value(Bridge::ask_again).unwrap_or_default();
         self.run_all(effects);
     }
 

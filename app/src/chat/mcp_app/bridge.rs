@@ -6,8 +6,10 @@
 //! (its theme, its display mode). The view may call its server's tools (the page sends them on,
 //! `/apps/call`), read its server's resources, ask to open a link (the person confirms it), send
 //! the person's next message, tell the model what it shows (`ui/update-model-context`), ask for
-//! another display mode, report its size and log. Pure: the page posts what it says and runs
-//! what it asks (`super::McpApp`).
+//! another display mode, report its size and log. A view drawn for a question of its server's
+//! (ext-apps' draft of app-rendered elicitations) is sent that `elicitation/create` instead, once
+//! it says it answers questions, and answers it; it may do nothing else. Pure: the page posts
+//! what it says and runs what it asks (`super::McpApp`).
 
 use serde_json::{Map, Value, json};
 
@@ -20,8 +22,12 @@ const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
 /// The code of a refused or failed tool call (the specification's for a host's refusal).
 const REFUSED: i64 = -32000;
-/// The id of Palaver's one request to a view, `ui/resource-teardown`.
+/// The id of Palaver's request to a view, `ui/resource-teardown`.
 const TEARDOWN_ID: &str = "palaver-teardown";
+/// The ids of Palaver's questions to a view drawn for one (`elicitation/create`), by number.
+const QUESTION_ID: &str = "palaver-question-";
+/// What a view drawn for a question may not ask: it only answers the question.
+const NOT_FOR_QUESTIONS: [&str; 4] = ["tools/call", "resources/read", "ui/message", "ui/update-model-context"];
 
 /// The display modes Palaver draws a view in: below its call, over the whole page, or in a
 /// small window in a corner that stays while the conversation scrolls.
@@ -55,6 +61,19 @@ pub enum Effect {
     UpdateModelContext { id: Value, context: Value },
     /// The view answered its teardown (or it is past waiting for): remove it.
     Close,
+    /// The view answered the question it is drawn for (an `ElicitResult`): send it as the answer.
+    Answered(Value),
+    /// The view cannot answer the question it is drawn for (why): Palaver's card asks it instead.
+    Unanswerable(String),
+}
+
+/// What a view is drawn for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Drawn {
+    /// A call: its arguments, and how it ended.
+    Call { arguments: Value, outcome: CallOutcome },
+    /// A question of its server's it answers: the `elicitation/create` params, passed on as they came.
+    Question(Value),
 }
 
 /// How the call a view is drawn for ended, as the view is told it.
@@ -71,9 +90,7 @@ pub enum CallOutcome {
 /// The page's side of one view's bridge.
 pub struct Bridge {
     html: String,
-    arguments: Value,
-    /// How the call ended, as the view is told it.
-    outcome: CallOutcome,
+    drawn: Drawn,
     /// What the view is told of Palaver and the page (`hostContext`).
     context: Value,
     /// The view said it is initialized: it may be sent the tool's input and result.
@@ -83,13 +100,25 @@ pub struct Bridge {
     /// The display modes the view says it supports (`appCapabilities.availableDisplayModes`),
     /// when it says.
     view_modes: Option<Vec<String>>,
+    /// The view says it answers questions (`appCapabilities.elicitation`).
+    answers_questions: bool,
+    /// How many times the question was put to the view (its request's number).
+    asked: u32,
 }
 
 impl Bridge {
-    /// A bridge for the view `html` of a call with `arguments` that ended with `outcome`, told
-    /// `context` of the page.
-    pub fn new(html: String, arguments: Value, outcome: CallOutcome, context: Value) -> Self {
-        Bridge { html, arguments, outcome, context, initialized: false, tearing_down: false, view_modes: None }
+    /// A bridge for the view `html`, drawn for `drawn`, told `context` of the page.
+    pub fn new(html: String, drawn: Drawn, context: Value) -> Self {
+        Bridge {
+            html,
+            drawn,
+            context,
+            initialized: false,
+            tearing_down: false,
+            view_modes: None,
+            answers_questions: false,
+            asked: 0,
+        }
     }
 
     /// Asks the view to tear down (`ui/resource-teardown`, saying why), before it is removed: it
@@ -115,24 +144,36 @@ impl Bridge {
     /// What the page does for `message`, from the view or its sandbox.
     pub fn receive(&mut self, message: &Value) -> Vec<Effect> {
         let Some(method) = message.get("method").and_then(Value::as_str) else {
-            // The answer to the teardown, an error too, closes the view; any other response (to
-            // no request of Palaver's) or anything not JSON-RPC asks nothing.
-            let answers_teardown = message.get("id").and_then(Value::as_str) == Some(TEARDOWN_ID);
-            return if answers_teardown && std::mem::take(&mut self.tearing_down) {
-                vec![Effect::Close]
-            } else {
-                Vec::new()
+            // The answer to the teardown, an error too, closes the view; the answer to the
+            // question asked last is the view's; any other response (to no request of
+            // Palaver's) or anything not JSON-RPC asks nothing.
+            let id = message.get("id").and_then(Value::as_str);
+            if id == Some(TEARDOWN_ID) && std::mem::take(&mut self.tearing_down) {
+                return vec![Effect::Close];
+            }
+            let asked_last = format!("{QUESTION_ID}{}", self.asked);
+            return match message.get("result") {
+                _ if self.asked == 0 || id != Some(asked_last.as_str()) => Vec::new(),
+                Some(result) => vec![Effect::Answered(result.clone())],
+                None => {
+                    let why = message.pointer("/error/message").and_then(Value::as_str).unwrap_or("no reason given");
+                    vec![Effect::Unanswerable(format!("The app could not answer the question ({why})."))]
+                }
             };
         };
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         let Some(id) = message.get("id").cloned() else {
             return self.notified(method, &params);
         };
+        if matches!(self.drawn, Drawn::Question(_)) && NOT_FOR_QUESTIONS.contains(&method) {
+            return vec![Effect::Post(error(id, REFUSED, "An app drawn for a question only answers it."))];
+        }
         match method {
             "ui/initialize" => {
                 let modes = params.pointer("/appCapabilities/availableDisplayModes").and_then(Value::as_array);
                 self.view_modes =
                     modes.map(|modes| modes.iter().filter_map(Value::as_str).map(str::to_string).collect());
+                self.answers_questions = params.pointer("/appCapabilities/elicitation").is_some_and(Value::is_object);
                 vec![Effect::Post(response(id, self.initialize_result()))]
             }
             "ping" => vec![Effect::Post(response(id, json!({})))],
@@ -191,8 +232,9 @@ impl Bridge {
             }
             "ui/notifications/initialized" if !self.initialized => {
                 self.initialized = true;
-                let input = notification("ui/notifications/tool-input", json!({"arguments": self.arguments}));
-                let outcome = match &self.outcome {
+                let Drawn::Call { arguments, outcome } = &self.drawn else { return self.ask() };
+                let input = notification("ui/notifications/tool-input", json!({"arguments": arguments}));
+                let outcome = match outcome {
                     CallOutcome::Result(result) => Some(notification("ui/notifications/tool-result", result.clone())),
                     CallOutcome::Cancelled(reason) => {
                         Some(notification("ui/notifications/tool-cancelled", json!({"reason": reason})))
@@ -216,6 +258,24 @@ impl Bridge {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// Puts the question the view is drawn for to it (`elicitation/create`, as the server sent
+    /// it), when it said it answers questions; else Palaver's card asks it.
+    fn ask(&mut self) -> Vec<Effect> {
+        let Drawn::Question(params) = &self.drawn else { return Vec::new() };
+        if !self.answers_questions {
+            return vec![Effect::Unanswerable("The app does not say it answers questions.".into())];
+        }
+        self.asked += 1;
+        let id = format!("{QUESTION_ID}{}", self.asked);
+        vec![Effect::Post(json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params}))]
+    }
+
+    /// Palaver refused the view's answer (it did not fit what was asked): the question is put
+    /// to it again.
+    pub fn ask_again(&mut self) -> Vec<Effect> {
+        if self.initialized { self.ask() } else { Vec::new() }
     }
 
     /// The page changed what the view was told (`change`, such as its theme): the view hears it
@@ -268,17 +328,21 @@ impl Bridge {
     }
 
     fn initialize_result(&self) -> Value {
-        json!({
-            "protocolVersion": PROTOCOL_VERSION,
-            "hostInfo": {"name": "Palaver", "version": env!("CARGO_PKG_VERSION")},
-            "hostCapabilities": {
+        let capabilities = match self.drawn {
+            Drawn::Call { .. } => json!({
                 "serverTools": {},
                 "serverResources": {},
                 "logging": {},
                 "openLinks": {},
                 "message": {"text": {}},
                 "updateModelContext": {"text": {}, "structuredContent": {}},
-            },
+            }),
+            Drawn::Question(_) => json!({"elicitation": {}, "logging": {}, "openLinks": {}}),
+        };
+        json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "hostInfo": {"name": "Palaver", "version": env!("CARGO_PKG_VERSION")},
+            "hostCapabilities": capabilities,
             "hostContext": self.context,
         })
     }
@@ -349,7 +413,8 @@ mod tests {
     use super::*;
 
     fn bridge(outcome: CallOutcome) -> Bridge {
-        Bridge::new("<p>hi</p>".into(), json!({"city": "Oslo"}), outcome, json!({"theme": "dark"}))
+        let drawn = Drawn::Call { arguments: json!({"city": "Oslo"}), outcome };
+        Bridge::new("<p>hi</p>".into(), drawn, json!({"theme": "dark"}))
     }
 
     fn posted(effects: &[Effect]) -> Vec<&Value> {
@@ -536,5 +601,46 @@ mod tests {
         // Without an answer, the time out closes it.
         bridge.teardown("The person closed the app.");
         assert_eq!(bridge.teardown_timed_out(), [Effect::Close]);
+    }
+
+    #[test]
+    fn a_view_drawn_for_a_question_is_put_it_once_it_says_it_answers_and_does_nothing_else() {
+        let params = json!({"mode": "form", "message": "Which seat?", "requestedSchema": {"type": "object"},
+            "_meta": {"ui": {"resourceUri": "ui://desk/seat-picker.html"}}});
+        let mut bridge = Bridge::new("<p>seats</p>".into(), Drawn::Question(params.clone()), json!({}));
+        let init = bridge.receive(&json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize",
+            "params": {"appCapabilities": {"elicitation": {}}}}));
+        assert_eq!(posted(&init)[0]["result"]["hostCapabilities"]["elicitation"], json!({}));
+        assert!(posted(&init)[0]["result"]["hostCapabilities"].get("serverTools").is_none());
+        let initialized = bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        let asked = posted(&initialized)[0];
+        assert_eq!(
+            (&asked["method"], &asked["params"]),
+            (&json!("elicitation/create"), &params),
+            "as the server sent it"
+        );
+        assert_eq!(posted(&initialized).len(), 1, "no tool input or result");
+        // It may not call tools, read resources, talk for the person or tell the model.
+        for method in NOT_FOR_QUESTIONS {
+            let refused = bridge.receive(&json!({"jsonrpc": "2.0", "id": 5, "method": method, "params": {}}));
+            assert_eq!(posted(&refused)[0]["error"]["code"], REFUSED, "{method}");
+        }
+        // Only the answer to the question asked last is the view's answer.
+        let result = json!({"action": "accept", "content": {"seat": "B4"}});
+        assert!(bridge.receive(&json!({"jsonrpc": "2.0", "id": "palaver-question-7", "result": result})).is_empty());
+        let answered = bridge.receive(&json!({"jsonrpc": "2.0", "id": asked["id"], "result": result}));
+        assert_eq!(answered, [Effect::Answered(result.clone())]);
+        let again = bridge.ask_again();
+        let second = posted(&again)[0];
+        assert_ne!(second["id"], asked["id"]);
+        let failed =
+            bridge.receive(&json!({"jsonrpc": "2.0", "id": second["id"], "error": {"code": -1, "message": "no"}}));
+        assert_eq!(failed, [Effect::Unanswerable("The app could not answer the question (no).".into())]);
+
+        // A view that does not say it answers questions is not put one: Palaver's card asks it.
+        let mut silent = Bridge::new("<p>seats</p>".into(), Drawn::Question(params), json!({}));
+        silent.receive(&json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize", "params": {}}));
+        let initialized = silent.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        assert!(matches!(&initialized[..], [Effect::Unanswerable(_)]), "{initialized:?}");
     }
 }

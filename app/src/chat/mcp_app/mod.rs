@@ -3,7 +3,8 @@
 //! and talking to the page over the bridge (`bridge`; the page's side is `app_page`). It is
 //! drawn from the stored call and result, and given back what it last told the model, so a
 //! reload or another device draws it again the same way. Which tools have an app is read once
-//! per page (`GET /apps/tools`); none are drawn where apps are not served.
+//! per page (`GET /apps/tools`); none are drawn where apps are not served. An app may also be
+//! drawn for a question of its server's, to answer it ([`QuestionApp`]).
 
 mod app_page;
 mod approval;
@@ -13,9 +14,9 @@ mod host_styles;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-use app_page::{AppPage, WaitingCall};
+use app_page::{AppPage, QuestionHooks, WaitingCall};
 use approval::AppCallApproval;
-use bridge::{Bridge, CallOutcome, DISPLAY_MODES, MAX_HEIGHT, call_tool_result};
+use bridge::{Bridge, CallOutcome, DISPLAY_MODES, Drawn, MAX_HEIGHT, call_tool_result};
 use palaver_wire::apps::{AppTools, AppView};
 
 /// The tools with an app, once read.
@@ -70,6 +71,45 @@ impl DrawnCall {
     }
 }
 
+/// A question of its server's an app is drawn to answer (`AskItem::app`), and what becomes of
+/// its answer.
+#[derive(Clone)]
+pub struct AppQuestion {
+    /// The app's `ui://` view, on the server of the tool whose call asks.
+    pub resource_uri: String,
+    /// The server's `elicitation/create` params, passed to the app as they came.
+    pub params: Value,
+    /// Sends the app's answer (an `ElicitResult`).
+    pub answered: Callback<Value>,
+    /// The app cannot answer (why): Palaver's card asks instead.
+    pub unanswerable: Callback<String>,
+    /// How many of its answers Palaver refused: each puts the question to it again.
+    pub refused: RwSignal<u32>,
+}
+
+/// The app that answers `question`, asked by a call of `tool_name`; closing it leaves the
+/// question to Palaver's card.
+#[component]
+pub fn QuestionApp(ask_id: String, tool_name: String, question: AppQuestion) -> impl IntoView {
+    let closed = RwSignal::new(false);
+    let unanswerable = question.unanswerable;
+    Effect::new(move |_| {
+        if closed.get() {
+            unanswerable.run("The app was closed.".into());
+        }
+    });
+    // An app drawn for a question is drawn in no conversation: it may only answer.
+    let call = DrawnCall {
+        conversation_id: String::new(),
+        tool_call_id: ask_id,
+        tool_name,
+        args: Value::Null,
+        result: None,
+        cut_off: false,
+    };
+    view! { <AppFrame call closed question=Some(question) /> }
+}
+
 /// The app of the call `tool_call_id` to `tool_name` in the conversation `conversation_id`,
 /// when the tool has one; nothing otherwise. `cut_off`: the call has no result and never will.
 #[component]
@@ -98,7 +138,7 @@ pub fn McpApp(
 fn ClosableApp(call: DrawnCall) -> impl IntoView {
     let closed = RwSignal::new(false);
     move || match closed.get() {
-        false => view! { <AppFrame call=call.clone() closed /> }.into_any(),
+        false => view! { <AppFrame call=call.clone() closed question=None /> }.into_any(),
         true => view! {
             <p class="mcp-app__note" data-testid="mcp-app-closed">
                 "The app is closed. "
@@ -111,26 +151,35 @@ fn ClosableApp(call: DrawnCall) -> impl IntoView {
     }
 }
 
-/// Reads the tool's app (with what it last told the model), then draws it; `closed` once it is
-/// torn down.
+/// Reads the tool's app (with what it last told the model), or the app that answers `question`,
+/// then draws it; `closed` once it is torn down.
 #[component]
-fn AppFrame(call: DrawnCall, closed: RwSignal<bool>) -> impl IntoView {
+fn AppFrame(call: DrawnCall, closed: RwSignal<bool>, question: Option<AppQuestion>) -> impl IntoView {
     let app = RwSignal::new(None::<Result<AppView, String>>);
     let component = crate::browser::url_component;
     // A call in a conversation comes with what its app last told the model.
-    let url = match call.conversation_id.is_empty() {
-        true => format!("/apps/view?tool={}", component(&call.tool_name)),
-        false => format!(
+    let url = match (&question, call.conversation_id.is_empty()) {
+        (Some(question), _) => {
+            format!("/apps/view?tool={}&uri={}", component(&call.tool_name), component(&question.resource_uri))
+        }
+        (None, true) => format!("/apps/view?tool={}", component(&call.tool_name)),
+        (None, false) => format!(
             "/apps/view?tool={}&historyId={}&toolCallId={}",
             component(&call.tool_name),
             component(&call.conversation_id),
             component(&call.tool_call_id)
         ),
     };
+    let unanswerable = question.as_ref().map(|question| question.unanswerable);
     Effect::new(move |_| {
         let url = url.clone();
         leptos::task::spawn_local(async move {
-            _ = app.try_set(Some(crate::browser::request::<AppView>("GET", &url, None).await))
+            let read = crate::browser::request::<AppView>("GET", &url, None).await;
+            // An app that cannot be drawn leaves its question to Palaver's card.
+            if let (Err(why), Some(unanswerable)) = (&read, unanswerable) {
+                unanswerable.run(format!("The app could not be drawn: {why}"));
+            }
+            _ = app.try_set(Some(read));
         });
     });
     move || match app.get() {
@@ -141,14 +190,14 @@ fn AppFrame(call: DrawnCall, closed: RwSignal<bool>) -> impl IntoView {
             </p>
         }
         .into_any(),
-        Some(Ok(app)) => view! { <SandboxedApp app call=call.clone() closed /> }.into_any(),
+        Some(Ok(app)) => view! { <SandboxedApp app call=call.clone() closed question=question.clone() /> }.into_any(),
     }
 }
 
 /// The app in its sandbox, Palaver's card for a call of its that waits for approval, and the
 /// page's side of its bridge; `closed` once it is torn down.
 #[component]
-fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl IntoView {
+fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>, question: Option<AppQuestion>) -> impl IntoView {
     let AppView { document, sandbox_origin, model_context } = app;
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let height = RwSignal::new(120_u32);
@@ -172,7 +221,15 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl I
     if let Some(kept) = model_context {
         context["modelContext"] = kept;
     }
-    let bridge = StoredValue::new_local(Bridge::new(document.html, call.args.clone(), call.outcome(), context));
+    let drawn_for = match &question {
+        Some(question) => Drawn::Question(question.params.clone()),
+        None => Drawn::Call { arguments: call.args.clone(), outcome: call.outcome() },
+    };
+    let hooks = question
+        .as_ref()
+        .map(|question| QuestionHooks { answered: question.answered, unanswerable: question.unanswerable });
+    let refused = question.as_ref().map(|question| question.refused);
+    let bridge = StoredValue::new_local(Bridge::new(document.html, drawn_for, context));
     let listening = StoredValue::new_local(None);
     let watching = StoredValue::new_local(None);
     let sizing = StoredValue::new_local(None);
@@ -194,6 +251,7 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl I
             waiting,
             closed,
             messages,
+            question: hooks,
         };
         drawn.set_value(Some(page.clone()));
         let (on_theme, on_resize) = (page.clone(), page.clone());
@@ -212,6 +270,16 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>) -> impl I
         watching.set_value(watch);
         // The room the view has, as the window's size changes it.
         sizing.set_value(crate::browser::watch_resize(move || on_resize.tell_size()));
+    });
+    // Each refusal of its answer puts the question to the app again.
+    Effect::new(move |asked_before: Option<u32>| {
+        let refusals = refused.map(|refused| refused.get()).unwrap_or_default();
+        if asked_before.is_some_and(|before| before < refusals)
+            && let Some(page) = drawn.get_value()
+        {
+            page.ask_again();
+        }
+        refusals
     });
     let back_inline = move |_| {
         if let Some(page) = drawn.get_value() {

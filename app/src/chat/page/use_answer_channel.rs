@@ -2,18 +2,18 @@
 //! one reload to show how it ended.
 
 use leptos::prelude::*;
-use serde_json::Value;
 
-use crate::chat::ask_card::AnswerChannel;
+use crate::chat::ask_card::{AnswerChannel, CardAnswer};
 use crate::chat::page_state::ChatState;
 use palaver_wire::body::{AskAnswer, PromptBody};
 
 pub(super) fn use_answer_channel(state: ChatState) -> AnswerChannel {
     let ChatState { conversation_id, busy, server_errors, .. } = state;
-    let answer = Callback::new(move |(tool_call_id, response): (String, Value)| {
+    let answer = Callback::new(move |CardAnswer { tool_call_id, response, from_app }: CardAnswer| {
         let body = PromptBody {
             history_id: conversation_id.get_untracked(),
             ask_response: Some(AskAnswer { tool_call_id, response }),
+            from_app,
             ..Default::default()
         };
         state.start_turn(body, None, Vec::new());

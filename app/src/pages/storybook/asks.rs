@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::api::{StoryFixture, storybook_fixture};
 use super::frame::{StoryFrame, in_both_themes};
-use crate::chat::{AnswerChannel, AskCard};
+use crate::chat::{AnswerChannel, AskCard, CardAnswer};
 use crate::components::SimpleCardView;
 use palaver_contract::asks::{AskKind, SimpleCardButton, parse_stored_ask, to_simple_card, validate_ask_response};
 use palaver_wire::conversation::model::AskStatus;
@@ -48,7 +48,7 @@ fn Story(fixture: StoryFixture) -> impl IntoView {
     let sent = RwSignal::new(None::<Value>);
     let checked = ask.clone();
     let channel = AnswerChannel {
-        send: Callback::new(move |(_, response): (String, Value)| sent.set(Some(response))),
+        send: Callback::new(move |answer: CardAnswer| sent.set(Some(answer.response))),
         server_errors: RwSignal::new(Vec::new()),
         busy: RwSignal::new(false),
         ran_out: Callback::new(|_| {}),

@@ -1,0 +1,97 @@
+//! A question an MCP App of the asking server draws (`AskItem::app`, ext-apps' draft of
+//! app-rendered elicitations): the app in its sandbox under Palaver's strip naming the server,
+//! its answer sent with `fromApp` and checked by the server against what was asked. A refused
+//! answer is shown, and the question put to the app again. Where the app cannot answer (it does
+//! not load, does not say it answers questions, or is closed) or the person prefers it, Palaver's
+//! card asks the question instead.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::{AnswerChannel, CardAnswer, palaver_lines::palaver_lines};
+use crate::chat::mcp_app::{AppQuestion, AppToolNames, QuestionApp};
+use crate::words::reader_words;
+use palaver_wire::conversation::model::AppAsk;
+use palaver_wire::conversation::transcript::AskItem;
+use palaver_wire::words::Words;
+
+/// Whether apps are drawn on this page (the chat's; not the storybook's asks, say).
+pub(super) fn drawn_here() -> bool {
+    use_context::<AppToolNames>().is_some()
+}
+
+/// The card of a question `app` draws; Palaver's own card once the app cannot answer it.
+pub(super) fn app_drawn_card(item: AskItem, app: AppAsk, channel: AnswerChannel) -> AnyView {
+    let instead = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(0_u32);
+    let awaiting_verdict = RwSignal::new(false);
+    // The server's refusal of the app's answer: the app is asked again.
+    Effect::new(move |_| {
+        if !channel.server_errors.with(Vec::is_empty) && awaiting_verdict.get_untracked() {
+            awaiting_verdict.set(false);
+            refused.update(|count| *count += 1);
+        }
+    });
+    let server = item.server.clone().unwrap_or_default();
+    let tool_call_id = item.tool_call_id.clone();
+    let answered = Callback::new(move |result: Value| {
+        awaiting_verdict.set(true);
+        let answer =
+            CardAnswer { tool_call_id: tool_call_id.clone(), response: result, from_app: Some(server.clone()) };
+        channel.send.run(answer);
+    });
+    let question = AppQuestion {
+        resource_uri: app.resource_uri,
+        params: app.params,
+        answered,
+        unanswerable: Callback::new(move |why: String| instead.set(Some(why))),
+        refused,
+    };
+    let words = Words::for_ask(item.input["locale"].as_str(), &reader_words());
+    let errors = move || {
+        channel
+            .server_errors
+            .with(|errors| errors.iter().map(|error| view! { <li>{error.message.clone()}</li> }).collect_view())
+    };
+    let card = move || {
+        match instead.get() {
+        Some(why) => {
+            let card = AskItem { app: None, ..item.clone() };
+            view! {
+                <p class="mcp-app__note" data-testid="app-ask-instead">
+                    {why}
+                </p>
+                {super::pending_card(card, channel)}
+            }
+            .into_any()
+        }
+        None => view! {
+            <section
+                class="ask-card ask-card--pending ask-card--app"
+                data-testid="app-ask"
+                aria-label="A question the server's app asks"
+            >
+                {palaver_lines(&item, &words)}
+                <QuestionApp
+                    ask_id=item.tool_call_id.clone()
+                    tool_name=item.tool_name.clone()
+                    question=question.clone()
+                />
+                <ul class="ask-card__errors" role="alert" data-testid="app-ask-errors">
+                    {errors}
+                </ul>
+                <button
+                    type="button"
+                    class="message__action"
+                    data-testid="app-ask-card"
+                    on:click=move |_| instead.set(Some("You chose Palaver's card for this question.".into()))
+                >
+                    "Answer in Palaver's card instead"
+                </button>
+            </section>
+        }
+        .into_any(),
+    }
+    };
+    view! { {card} }.into_any()
+}
