@@ -432,3 +432,31 @@ test("a question an app draws can be answered on Palaver's card instead", async 
   await page.getByTestId("tool-line").locator("summary").click();
   await expect(page.getByTestId("tool-line")).toContainText("Seat B4 is yours.");
 });
+
+test("an MCP App is drawn while the model writes its call, and is told the arguments as they grow", async ({ page }) => {
+  await recordMessages(page);
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  await chat.open();
+  // The model writes the call and falls silent before it finishes (the mock stalls there).
+  await chat.sendMessage("Show the server time while the model writes its call");
+  await expect(page.getByTestId("mcp-app")).toBeVisible();
+  const relayed = async (method: string) => {
+    const sandbox = page.frames().find((frame) => /^http/.test(frame.url()) && sandboxOrigin.test(new URL(frame.url()).origin));
+    if (!sandbox) return [];
+    return sandbox.evaluate(
+      (method) => (window as any).__received.filter((m: any) => m?.method === method).map((m: any) => m.params),
+      method,
+    );
+  };
+  // Read as far as they go: the string being written is closed, the key not yet written left out.
+  await expect
+    .poll(() => relayed("ui/notifications/tool-input-partial"))
+    .toContainEqual({ arguments: { zone: "Europe/Oslo", format: "is" } });
+  // Not whole yet: no input, no result.
+  expect(await relayed("ui/notifications/tool-input")).toEqual([]);
+  expect(await relayed("ui/notifications/tool-result")).toEqual([]);
+  // Stopped before the call was made, the app goes with the unfinished call.
+  await page.getByTestId("stop").click();
+  await expect(page.getByTestId("mcp-app")).toHaveCount(0);
+});

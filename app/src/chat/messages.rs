@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::ask_card::AskPreviewCard;
 use super::attachments::AttachmentList;
+use super::mcp_app::WrittenApp;
 use super::page_state::LiveTurn;
 use super::rating::RateReply;
 use crate::components::{BlocksReply, LocalTime, StreamingBlocks, VisibleText, textarea_text};
@@ -359,6 +360,36 @@ fn ReplyBody(text: String, blocks: Option<Box<ShownCheck>>) -> impl IntoView {
     match blocks {
         Some(check) => view! { <BlocksReply check=*check raw=text /> }.into_any(),
         None => view! { <div class="markdown" inner_html=markdown::to_html(&text)></div> }.into_any(),
+    }
+}
+
+/// The apps of the running turn's calls of tools with an MCP App, drawn while the model writes
+/// them: kept apart from the rest of the running turn, which is drawn anew with each event, so
+/// each app's frame lives as long as its call shows.
+#[component]
+pub(super) fn LiveApps(live: RwSignal<Option<LiveTurn>>, conversation_id: Memo<Option<String>>) -> impl IntoView {
+    let apps = move || live.with(|turn| turn.iter().flat_map(|turn| turn.apps.clone()).collect::<Vec<_>>());
+    view! {
+        <For each=apps key=|app| app.call_id.clone() let:app>
+            {
+                let call_id = app.call_id.clone();
+                let written = Memo::new(move |_| {
+                    live.with(|turn| {
+                        let app = turn.iter().flat_map(|turn| &turn.apps).find(|app| app.call_id == call_id);
+                        app.map(|app| (app.arguments.clone(), app.complete)).unwrap_or_default()
+                    })
+                });
+                view! {
+                    <WrittenApp
+                        conversation_id=conversation_id.get_untracked().unwrap_or_default()
+                        tool_call_id=app.call_id
+                        tool_name=app.tool_name
+                        arguments=Signal::derive(move || written.get().0)
+                        complete=Signal::derive(move || written.get().1)
+                    />
+                }
+            }
+        </For>
     }
 }
 

@@ -2,6 +2,7 @@
 //! from this tab, or attached to (after a reload, a dropped connection, or from another tab).
 
 use leptos::prelude::*;
+use serde_json::Value;
 
 use crate::browser::{Attach, attach, send_prompt};
 use palaver_contract::blocks::ShownCheck;
@@ -24,6 +25,8 @@ pub(super) struct LiveTurn {
     pub(super) step: String,
     /// The host tools called so far, with what each says it is doing.
     pub(super) tools: Vec<LiveTool>,
+    /// The calls of tools with an MCP App, drawn while the model writes them.
+    pub(super) apps: Vec<LiveApp>,
     pub(super) error: Option<String>,
     /// How the finished reply checked as a block document.
     pub(super) blocks: Option<Box<ShownCheck>>,
@@ -42,6 +45,17 @@ pub(super) struct LiveTool {
     pub(super) name: String,
     /// What the call last said it is doing (`{toolStatus}`).
     pub(super) status: Option<String>,
+}
+
+/// A call of a tool with an MCP App in the running turn, from its first arguments on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct LiveApp {
+    pub(super) call_id: String,
+    pub(super) tool_name: String,
+    /// Its arguments so far, or all of them once `complete`.
+    pub(super) arguments: Value,
+    /// The model finished writing it (`{toolCall}` came).
+    pub(super) complete: bool,
 }
 
 /// The chat page's state, shared by its parts as one `Copy` handle.
@@ -163,7 +177,23 @@ fn apply_event(live: RwSignal<Option<LiveTurn>>, id: Option<&str>, event: TurnEv
         }),
         TurnEvent::ToolCall { tool_call } => update(&|turn| {
             let (call_id, name) = (tool_call.tool_call_id.clone(), tool_call.tool_name.clone());
+            if let Some(app) = turn.apps.iter_mut().find(|app| app.call_id == call_id) {
+                (app.arguments, app.complete) = (tool_call.args.clone(), true);
+            }
             turn.tools.push(LiveTool { call_id, name, status: None })
+        }),
+        TurnEvent::ToolInputPartial { tool_input_partial } => update(&|turn| {
+            let partial = &tool_input_partial;
+            match turn.apps.iter_mut().find(|app| app.call_id == partial.tool_call_id) {
+                Some(app) if !app.complete => app.arguments = partial.arguments.clone(),
+                Some(_) => {}
+                None => turn.apps.push(LiveApp {
+                    call_id: partial.tool_call_id.clone(),
+                    tool_name: partial.tool_name.clone(),
+                    arguments: partial.arguments.clone(),
+                    complete: false,
+                }),
+            }
         }),
         TurnEvent::ToolStatus { tool_status } => update(&|turn| {
             let call = turn.tools.iter_mut().find(|tool| tool.call_id == tool_status.tool_call_id);

@@ -128,7 +128,10 @@ impl RunEvents {
                 self.done = true;
                 self.finish(&mut out);
             }
-            TurnEvent::AskPreview { .. } | TurnEvent::Attached { .. } | TurnEvent::ToolStatus { .. } => {}
+            TurnEvent::AskPreview { .. }
+            | TurnEvent::Attached { .. }
+            | TurnEvent::ToolStatus { .. }
+            | TurnEvent::ToolInputPartial { .. } => {}
         }
         out
     }

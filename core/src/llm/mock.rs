@@ -4,8 +4,8 @@
 //! A response is `{"text"}`, `{"toolCalls": [{"id", "name", "input"}], "text"?}`, `{"error"}` (the
 //! call fails before any output) or `{"text", "error"}` (fails after streaming the text). An
 //! optional `chunkDelayMs` slows the stream down so tests can watch it arrive; `"stall": true`
-//! makes it fall silent after its text, never finishing (so a test stops it at a point of its
-//! choosing, not a race). Text streams in three parts, or in the `parts` a response gives instead
+//! makes it fall silent after its text and the pieces of its tool calls' `inputParts`, never
+//! finishing (so a test stops it at a point of its choosing, not a race). Text streams in three parts, or in the `parts` a response gives instead
 //! of `text` (to cut it where a test needs).
 //!
 //! Browser tests run many conversations against one server, so a script may also hold
@@ -157,6 +157,16 @@ fn events_for(response: MockResponse) -> Vec<ModelEvent> {
     let text = parts.concat();
     let mut events: Vec<ModelEvent> = parts.into_iter().map(ModelEvent::TextDelta).collect();
     if response.stall {
+        // The calls as far as the model wrote them, never finished.
+        let pieces = response.tool_calls.into_iter().flat_map(|call| {
+            let (id, name) = (call.id, call.name);
+            call.input_parts.into_iter().flatten().map(move |piece| ModelEvent::ToolCallDelta {
+                id: id.clone(),
+                name: name.clone(),
+                piece,
+            })
+        });
+        events.extend(pieces);
         return events;
     }
     if let Some(error) = response.error {

@@ -181,6 +181,10 @@ impl HostTool for McpTool {
         Some(&self.link.config.name)
     }
 
+    fn links_app(&self) -> bool {
+        self.app_uri().is_some()
+    }
+
     /// The arguments are not in the prompt: the approval carries them whole, and the card
     /// shows each on its own row (`AskEvent::arguments`).
     fn approval(&self, _input: &Value) -> Option<Value> {

@@ -2,14 +2,15 @@
 //! read as far as it goes, sent as `{askPreview}` so the transcript shows the card taking
 //! shape (inert, marked as being prepared) until the real one replaces it, or it is withdrawn.
 //! A preview is shown only: never stored, never validated, never answered. It shows under the
-//! id its ask will have.
+//! id its ask will have. A call of a host tool with an MCP App is read the same way, and its
+//! arguments so far go out as `{toolInputPartial}`, for the app's `tool-input-partial`.
 
 use serde_json::Value;
 
 use super::call_ids::{ASK_PREFIX, mint};
 use super::run::{PreviewedAsk, Turn};
 use palaver_contract::asks::AskKind;
-use palaver_wire::conversation::model::{AskPreviewEvent, TurnEvent};
+use palaver_wire::conversation::model::{AskPreviewEvent, ToolInputPartialEvent, TurnEvent};
 
 /// Arguments longer than this are not previewed further (an ask's are far shorter).
 const PREVIEW_MAX_BYTES: usize = 16 * 1024;
@@ -20,6 +21,9 @@ const CUTS_TRIED: usize = 8;
 impl Turn {
     /// Takes a piece of a tool call's arguments; emits the preview when it changed.
     pub(super) async fn preview_piece(&mut self, id: &str, name: &str, piece: &str) {
+        if self.tools.get(name).is_some_and(|tool| tool.links_app()) {
+            return self.app_input_piece(id, name, piece).await;
+        }
         let Some(kind) = name.strip_prefix("ask_").and_then(AskKind::parse) else { return };
         if !self.offered_kinds().contains(&kind) {
             return;
@@ -44,6 +48,24 @@ impl Turn {
         self.events.emit(TurnEvent::AskPreview { ask_preview: event }).await;
     }
 
+    /// Takes a piece of the arguments of a call of a tool with an app; emits them when what
+    /// they read as changed.
+    async fn app_input_piece(&mut self, id: &str, name: &str, piece: &str) {
+        let (arguments, shown) = self.previews.app_inputs.entry(id.to_string()).or_default();
+        if arguments.len() + piece.len() > PREVIEW_MAX_BYTES {
+            return;
+        }
+        arguments.push_str(piece);
+        let Some(read) = read_partial_json(arguments).filter(Value::is_object) else { return };
+        if shown.as_ref() == Some(&read) {
+            return;
+        }
+        *shown = Some(read.clone());
+        let event =
+            ToolInputPartialEvent { tool_call_id: id.to_string(), tool_name: name.to_string(), arguments: read };
+        self.events.emit(TurnEvent::ToolInputPartial { tool_input_partial: event }).await;
+    }
+
     /// Withdraws the preview of the model's call `id` (its finished ask was invalid, or not
     /// asked), if one showed.
     pub(super) async fn withdraw_preview(&mut self, id: &str) {
@@ -61,6 +83,7 @@ impl Turn {
             self.withdraw_preview(&id).await;
         }
         self.previews.calls.clear();
+        self.previews.app_inputs.clear();
     }
 }
 

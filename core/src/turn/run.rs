@@ -41,6 +41,9 @@ pub(super) struct Resolved {
 pub(super) struct Previews {
     /// By the model's call id.
     pub(super) calls: HashMap<String, PreviewedAsk>,
+    /// The calls of tools with an MCP App, by call id: their arguments so far, and what they
+    /// read as when last sent.
+    pub(super) app_inputs: HashMap<String, (String, Option<Value>)>,
 }
 
 /// One ask call's preview: the ask's kind, the id it will be asked under, its arguments so

@@ -19,6 +19,7 @@ use palaver_core::mcp::{AppProblem, McpHub};
 use palaver_core::turn::tools::ToolSource;
 use palaver_wire::approvers::{ApprovalRoute, Approver};
 use palaver_wire::apps::{AppCallOutcome, AppCsp, AppPermissions, AppToolCall};
+use palaver_wire::conversation::model::TurnEvent;
 use palaver_wire::grants::{GrantRequest, GrantScope};
 
 /// An example server from the extension's repository, over stdio.
@@ -213,5 +214,40 @@ async fn what_an_app_tells_the_model_reaches_its_next_step_and_comes_back_to_the
     app_contexts::keep(&h.pool, &h.caller, &history, "call_seats", &json!({}), has_app).await.unwrap();
     assert_eq!(app_contexts::read(&h.pool, &h.caller, &history, "call_seats").await.unwrap(), None);
     assert_eq!(app_contexts::model_section(&h.pool, &history).await.unwrap(), None);
+    hub.shut_down().await;
+}
+
+#[tokio::test]
+async fn the_arguments_of_a_call_of_a_tool_with_an_app_go_out_as_the_model_writes_them() {
+    let hub = connected_hub(json!({"desk": desk_entry("never")})).await;
+    let pieces = |id: &str, name: &str, parts: &[&str]| json!({"id": id, "name": name, "inputParts": parts});
+    let step = json!({"toolCalls": [
+        pieces("call_chart", "desk__seating_chart", &[r#"{"room": "gar"#, r#"den", "gue"#, r#"sts": 4}"#]),
+        pieces("call_hours", "desk__opening_hours", &[r#"{"day": "Mon"#, r#"day"}"#]),
+    ]});
+    let h = crate::mcp_servers::harness_on(&hub, json!([step, {"text": "Done."}])).await;
+    let (_, events) = h.prompt(None, "Draw the seating").await;
+    let partial: Vec<(String, Value)> = events
+        .iter()
+        .filter_map(|event| match event {
+            TurnEvent::ToolInputPartial { tool_input_partial } => {
+                Some((tool_input_partial.tool_call_id.clone(), tool_input_partial.arguments.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    // Read as far as they go, each change once; none for a tool without an app.
+    let chart = |arguments: Value| ("call_chart".to_string(), arguments);
+    assert_eq!(
+        partial,
+        [
+            chart(json!({"room": "gar"})),
+            chart(json!({"room": "garden"})),
+            chart(json!({"room": "garden", "guests": 4}))
+        ]
+    );
+    let called = events.iter().position(|event| matches!(event, TurnEvent::ToolCall { .. })).unwrap();
+    let last_partial = events.iter().rposition(|event| matches!(event, TurnEvent::ToolInputPartial { .. })).unwrap();
+    assert!(last_partial < called, "before the call itself");
     hub.shut_down().await;
 }

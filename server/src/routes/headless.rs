@@ -190,6 +190,7 @@ pub async fn turn(
             | TurnEvent::AskResolved { .. }
             | TurnEvent::Attached { .. }
             | TurnEvent::AskPreview { .. }
+            | TurnEvent::ToolInputPartial { .. }
             | TurnEvent::Blocks { .. } => {}
         }
     }

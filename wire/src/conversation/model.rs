@@ -12,7 +12,8 @@ use palaver_contract::blocks::ShownCheck;
 pub use super::naming::{SET_TITLE_MAX_LENGTH, TITLE_MAX_LENGTH, check_title, conversation_name, words_title};
 // So are the parts of a turn's events.
 pub use super::turn_parts::{
-    AskPreviewEvent, AskResolvedEvent, AttachedEvent, PendingAskRef, ToolCallEvent, ToolResultEvent, ToolStatusEvent,
+    AskPreviewEvent, AskResolvedEvent, AttachedEvent, PendingAskRef, ToolCallEvent, ToolInputPartialEvent,
+    ToolResultEvent, ToolStatusEvent,
 };
 
 /// A conversation in the list (the spec calls conversations histories).
@@ -404,7 +405,8 @@ impl From<AskEvent> for crate::body::PendingAskBrief {
 /// One event of a turn, as `POST /gpt/prompt` streams it (`data: {…}`, first with an `id:` for a client that asks). Order,
 /// as the reference has it: `askResolved?` → (`text` | `toolCall` | `toolResult` | `error`)* →
 /// `ask?` → `replace?` → `blocks?` → `done`; Palaver's additions (`delta`, `retract`,
-/// `askPreview`, `toolStatus`) come between, where a reference client ignores them.
+/// `askPreview`, `toolStatus`, `toolInputPartial`) come between, where a reference client
+/// ignores them.
 /// A stream attached to a running turn starts with `attached`, then the same events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -460,6 +462,11 @@ pub enum TurnEvent {
     #[serde(rename_all = "camelCase")]
     AskPreview {
         ask_preview: AskPreviewEvent,
+    },
+    /// The arguments so far of a call the model is writing, of a host tool with an MCP App.
+    #[serde(rename_all = "camelCase")]
+    ToolInputPartial {
+        tool_input_partial: ToolInputPartialEvent,
     },
     /// How the finished reply checked as a block document (before `done`).
     Blocks {

@@ -55,6 +55,16 @@ pub struct AskPreviewEvent {
     pub withdrawn: bool,
 }
 
+/// A call of a host tool with an MCP App while the model still writes it (Palaver's addition):
+/// its arguments so far, read as far as they go, for the app's `tool-input-partial`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolInputPartialEvent {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    pub arguments: Value,
+}
+
 /// The first event of a stream attached to a running turn (`GET /gpt/histories/{id}/stream`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

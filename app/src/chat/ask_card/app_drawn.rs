@@ -53,8 +53,7 @@ pub(super) fn app_drawn_card(item: AskItem, app: AppAsk, channel: AnswerChannel)
             .server_errors
             .with(|errors| errors.iter().map(|error| view! { <li>{error.message.clone()}</li> }).collect_view())
     };
-    let card = move || {
-        match instead.get() {
+    let card = move || match instead.get() {
         Some(why) => {
             let card = AskItem { app: None, ..item.clone() };
             view! {
@@ -91,7 +90,6 @@ pub(super) fn app_drawn_card(item: AskItem, app: AppAsk, channel: AnswerChannel)
             </section>
         }
         .into_any(),
-    }
     };
     view! { {card} }.into_any()
 }

@@ -2,7 +2,8 @@
 //! 2026-01-26): JSON-RPC over `postMessage`, relayed by the sandbox. What Palaver answers each
 //! message of the view, and when it sends the tool's input and result: the HTML once the sandbox
 //! is ready; `ui/initialize` with Palaver's capabilities and context; then, once the view says it
-//! is initialized (never before), the tool's input and its result, and what changes of the page
+//! is initialized (never before), the tool's input (as the model writes it, then whole) and its
+//! result, and what changes of the page
 //! (its theme, its display mode). The view may call its server's tools (the page sends them on,
 //! `/apps/call`), read its server's resources, ask to open a link (the person confirms it), send
 //! the person's next message, tell the model what it shows (`ui/update-model-context`), ask for
@@ -70,6 +71,8 @@ pub enum Effect {
 /// What a view is drawn for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Drawn {
+    /// A call the model is still writing: its arguments so far.
+    Writing(Value),
     /// A call: its arguments, and how it ended.
     Call { arguments: Value, outcome: CallOutcome },
     /// A question of its server's it answers: the `elicitation/create` params, passed on as they came.
@@ -232,7 +235,11 @@ impl Bridge {
             }
             "ui/notifications/initialized" if !self.initialized => {
                 self.initialized = true;
-                let Drawn::Call { arguments, outcome } = &self.drawn else { return self.ask() };
+                let (arguments, outcome) = match &self.drawn {
+                    Drawn::Call { arguments, outcome } => (arguments, outcome),
+                    Drawn::Writing(arguments) => return vec![Effect::Post(partial_input(arguments))],
+                    Drawn::Question(_) => return self.ask(),
+                };
                 let input = notification("ui/notifications/tool-input", json!({"arguments": arguments}));
                 let outcome = match outcome {
                     CallOutcome::Result(result) => Some(notification("ui/notifications/tool-result", result.clone())),
@@ -258,6 +265,23 @@ impl Bridge {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// The model wrote more of the call the view is drawn for (`arguments`, read as far as they
+    /// go), or all of it (`complete`): the view hears it once it is initialized.
+    pub fn arguments_written(&mut self, arguments: Value, complete: bool) -> Vec<Effect> {
+        if !matches!(self.drawn, Drawn::Writing(_)) {
+            return Vec::new();
+        }
+        let message = match complete {
+            true => notification("ui/notifications/tool-input", json!({"arguments": arguments})),
+            false => partial_input(&arguments),
+        };
+        self.drawn = match complete {
+            true => Drawn::Call { arguments, outcome: CallOutcome::Waiting },
+            false => Drawn::Writing(arguments),
+        };
+        if self.initialized { vec![Effect::Post(message)] } else { Vec::new() }
     }
 
     /// Puts the question the view is drawn for to it (`elicitation/create`, as the server sent
@@ -329,7 +353,7 @@ impl Bridge {
 
     fn initialize_result(&self) -> Value {
         let capabilities = match self.drawn {
-            Drawn::Call { .. } => json!({
+            Drawn::Call { .. } | Drawn::Writing(_) => json!({
                 "serverTools": {},
                 "serverResources": {},
                 "logging": {},
@@ -402,6 +426,10 @@ fn response(id: Value, result: Value) -> Value {
 
 fn error(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn partial_input(arguments: &Value) -> Value {
+    notification("ui/notifications/tool-input-partial", json!({"arguments": arguments}))
 }
 
 fn notification(method: &str, params: Value) -> Value {
@@ -642,5 +670,22 @@ mod tests {
         silent.receive(&json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize", "params": {}}));
         let initialized = silent.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
         assert!(matches!(&initialized[..], [Effect::Unanswerable(_)]), "{initialized:?}");
+    }
+
+    #[test]
+    fn a_view_drawn_while_the_model_writes_its_call_hears_the_arguments_as_they_grow_then_whole() {
+        let mut bridge = Bridge::new("<p>hi</p>".into(), Drawn::Writing(json!({"city": "Os"})), json!({}));
+        assert!(bridge.arguments_written(json!({"city": "Osl"}), false).is_empty(), "not before it is initialized");
+        let initialized = bridge.receive(&json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}));
+        let sent = posted(&initialized);
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0]["method"], "ui/notifications/tool-input-partial");
+        assert_eq!(sent[0]["params"], json!({"arguments": {"city": "Osl"}}));
+        let more = bridge.arguments_written(json!({"city": "Oslo", "days": 2}), false);
+        assert_eq!(posted(&more)[0]["params"]["arguments"], json!({"city": "Oslo", "days": 2}));
+        let whole = bridge.arguments_written(json!({"city": "Oslo", "days": 3}), true);
+        assert_eq!(posted(&whole)[0]["method"], "ui/notifications/tool-input");
+        assert_eq!(posted(&whole)[0]["params"]["arguments"], json!({"city": "Oslo", "days": 3}));
+        assert!(bridge.arguments_written(json!({"city": "Bergen"}), false).is_empty(), "whole once: nothing after");
     }
 }

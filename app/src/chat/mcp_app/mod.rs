@@ -3,8 +3,9 @@
 //! and talking to the page over the bridge (`bridge`; the page's side is `app_page`). It is
 //! drawn from the stored call and result, and given back what it last told the model, so a
 //! reload or another device draws it again the same way. Which tools have an app is read once
-//! per page (`GET /apps/tools`); none are drawn where apps are not served. An app may also be
-//! drawn for a question of its server's, to answer it ([`QuestionApp`]).
+//! per page (`GET /apps/tools`); none are drawn where apps are not served. An app is also drawn
+//! while the model writes its call ([`WrittenApp`]), and for a question of its server's, to
+//! answer it ([`QuestionApp`]).
 
 mod app_page;
 mod approval;
@@ -71,6 +72,47 @@ impl DrawnCall {
     }
 }
 
+/// What an app is drawn for.
+#[derive(Clone)]
+enum Purpose {
+    /// A call as stored.
+    Stored,
+    /// A call the model is still writing: its arguments so far, whole once `complete`.
+    Writing { arguments: Signal<Value>, complete: Signal<bool> },
+    /// A question of its server's that it answers.
+    Question(AppQuestion),
+}
+
+/// The app of the call `tool_call_id` to `tool_name` the model is still writing, drawn from its
+/// first arguments on and told them as they grow (`tool-input-partial`), then whole; the stored
+/// call's app takes its place once the turn ends.
+#[component]
+pub fn WrittenApp(
+    conversation_id: String,
+    tool_call_id: String,
+    tool_name: String,
+    arguments: Signal<Value>,
+    complete: Signal<bool>,
+) -> impl IntoView {
+    let names = use_context::<AppToolNames>();
+    let tool = tool_name.clone();
+    let has_app = move || names.is_some_and(|AppToolNames(names)| names.with(|names| names.contains(&tool)));
+    let closed = RwSignal::new(false);
+    let call = DrawnCall { conversation_id, tool_call_id, tool_name, args: Value::Null, result: None, cut_off: false };
+    view! {
+        <Show when=move || has_app() && !closed.get()>
+            <AppFrame
+                call=call.clone()
+                closed
+                purpose=Purpose::Writing {
+                    arguments,
+                    complete,
+                }
+            />
+        </Show>
+    }
+}
+
 /// A question of its server's an app is drawn to answer (`AskItem::app`), and what becomes of
 /// its answer.
 #[derive(Clone)]
@@ -107,7 +149,7 @@ pub fn QuestionApp(ask_id: String, tool_name: String, question: AppQuestion) -> 
         result: None,
         cut_off: false,
     };
-    view! { <AppFrame call closed question=Some(question) /> }
+    view! { <AppFrame call closed purpose=Purpose::Question(question) /> }
 }
 
 /// The app of the call `tool_call_id` to `tool_name` in the conversation `conversation_id`,
@@ -138,7 +180,7 @@ pub fn McpApp(
 fn ClosableApp(call: DrawnCall) -> impl IntoView {
     let closed = RwSignal::new(false);
     move || match closed.get() {
-        false => view! { <AppFrame call=call.clone() closed question=None /> }.into_any(),
+        false => view! { <AppFrame call=call.clone() closed purpose=Purpose::Stored /> }.into_any(),
         true => view! {
             <p class="mcp-app__note" data-testid="mcp-app-closed">
                 "The app is closed. "
@@ -154,23 +196,26 @@ fn ClosableApp(call: DrawnCall) -> impl IntoView {
 /// Reads the tool's app (with what it last told the model), or the app that answers `question`,
 /// then draws it; `closed` once it is torn down.
 #[component]
-fn AppFrame(call: DrawnCall, closed: RwSignal<bool>, question: Option<AppQuestion>) -> impl IntoView {
+fn AppFrame(call: DrawnCall, closed: RwSignal<bool>, purpose: Purpose) -> impl IntoView {
     let app = RwSignal::new(None::<Result<AppView, String>>);
     let component = crate::browser::url_component;
     // A call in a conversation comes with what its app last told the model.
-    let url = match (&question, call.conversation_id.is_empty()) {
-        (Some(question), _) => {
+    let url = match (&purpose, call.conversation_id.is_empty()) {
+        (Purpose::Question(question), _) => {
             format!("/apps/view?tool={}&uri={}", component(&call.tool_name), component(&question.resource_uri))
         }
-        (None, true) => format!("/apps/view?tool={}", component(&call.tool_name)),
-        (None, false) => format!(
+        (_, true) => format!("/apps/view?tool={}", component(&call.tool_name)),
+        (_, false) => format!(
             "/apps/view?tool={}&historyId={}&toolCallId={}",
             component(&call.tool_name),
             component(&call.conversation_id),
             component(&call.tool_call_id)
         ),
     };
-    let unanswerable = question.as_ref().map(|question| question.unanswerable);
+    let unanswerable = match &purpose {
+        Purpose::Question(question) => Some(question.unanswerable),
+        _ => None,
+    };
     Effect::new(move |_| {
         let url = url.clone();
         leptos::task::spawn_local(async move {
@@ -190,14 +235,14 @@ fn AppFrame(call: DrawnCall, closed: RwSignal<bool>, question: Option<AppQuestio
             </p>
         }
         .into_any(),
-        Some(Ok(app)) => view! { <SandboxedApp app call=call.clone() closed question=question.clone() /> }.into_any(),
+        Some(Ok(app)) => view! { <SandboxedApp app call=call.clone() closed purpose=purpose.clone() /> }.into_any(),
     }
 }
 
 /// The app in its sandbox, Palaver's card for a call of its that waits for approval, and the
 /// page's side of its bridge; `closed` once it is torn down.
 #[component]
-fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>, question: Option<AppQuestion>) -> impl IntoView {
+fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>, purpose: Purpose) -> impl IntoView {
     let AppView { document, sandbox_origin, model_context } = app;
     let frame = NodeRef::<leptos::html::Iframe>::new();
     let height = RwSignal::new(120_u32);
@@ -221,14 +266,23 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>, question:
     if let Some(kept) = model_context {
         context["modelContext"] = kept;
     }
-    let drawn_for = match &question {
-        Some(question) => Drawn::Question(question.params.clone()),
-        None => Drawn::Call { arguments: call.args.clone(), outcome: call.outcome() },
+    let drawn_for = match &purpose {
+        Purpose::Question(question) => Drawn::Question(question.params.clone()),
+        Purpose::Writing { arguments, complete } if !complete.get_untracked() => {
+            Drawn::Writing(arguments.get_untracked())
+        }
+        Purpose::Writing { arguments, .. } => {
+            Drawn::Call { arguments: arguments.get_untracked(), outcome: CallOutcome::Waiting }
+        }
+        Purpose::Stored => Drawn::Call { arguments: call.args.clone(), outcome: call.outcome() },
     };
-    let hooks = question
-        .as_ref()
-        .map(|question| QuestionHooks { answered: question.answered, unanswerable: question.unanswerable });
-    let refused = question.as_ref().map(|question| question.refused);
+    let (hooks, refused) = match &purpose {
+        Purpose::Question(question) => (
+            Some(QuestionHooks { answered: question.answered, unanswerable: question.unanswerable }),
+            Some(question.refused),
+        ),
+        _ => (None, None),
+    };
     let bridge = StoredValue::new_local(Bridge::new(document.html, drawn_for, context));
     let listening = StoredValue::new_local(None);
     let watching = StoredValue::new_local(None);
@@ -271,6 +325,17 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>, question:
         // The room the view has, as the window's size changes it.
         sizing.set_value(crate::browser::watch_resize(move || on_resize.tell_size()));
     });
+    // The call's arguments as the model writes them, and whole.
+    if let Purpose::Writing { arguments, complete } = purpose {
+        Effect::new(move |_| {
+            let (arguments, complete) = (arguments.get(), complete.get());
+            let effects =
+                bridge.try_update_value(|bridge| bridge.arguments_written(arguments, complete)).unwrap_or_default();
+            if let Some(page) = drawn.get_value() {
+                page.run_all(effects);
+            }
+        });
+    }
     // Each refusal of its answer puts the question to the app again.
     Effect::new(move |asked_before: Option<u32>| {
         let refusals = refused.map(|refused| refused.get()).unwrap_or_default();

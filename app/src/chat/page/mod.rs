@@ -22,7 +22,7 @@ use super::conversation_list::ConversationList;
 use super::drawer::DrawerBackdrop;
 use super::follow::use_follow_newest;
 use super::mcp_app::AppMessages;
-use super::messages::LiveTurnView;
+use super::messages::{LiveApps, LiveTurnView};
 use super::model_picker::ModelPicker;
 use super::page_state::ChatState;
 use super::saved_rows::{EarlierRows, SavedRows};
@@ -123,6 +123,7 @@ pub fn ChatPage() -> impl IntoView {
                         })}
                     </Transition>
                     {move || live.get().map(|turn| view! { <LiveTurnView turn busy /> })}
+                    <LiveApps live conversation_id />
                     {move || {
                         notice
                             .get()

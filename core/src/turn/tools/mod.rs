@@ -155,6 +155,10 @@ pub trait HostTool: Send + Sync {
     fn hints(&self) -> Option<ToolHints> {
         None
     }
+    /// Whether the tool links an MCP App, which is drawn for its calls (an MCP server's tool).
+    fn links_app(&self) -> bool {
+        false
+    }
     /// The MCP server the tool is on (its name in Palaver's configuration), for a server's tool.
     fn server(&self) -> Option<&str> {
         None
