@@ -12,16 +12,18 @@
 //! of app-rendered elicitations has it) may be answered by that app: its `ElicitResult` is
 //! checked against the requested schema here and read as the answer to the card.
 
+mod app;
 mod schema;
 
 use serde_json::{Map, Value, json};
 
 use crate::error::FieldError;
-use palaver_contract::asks::{ASK_LIMITS, AskErrorCode, AskKind, AskResponse};
+use app::app_of;
+use palaver_contract::asks::{ASK_LIMITS, AskKind, AskResponse};
 use palaver_contract::text::shorten;
 use palaver_wire::conversation::model::link_host_line;
 pub use schema::check_content;
-use schema::{content_misfits, field, misfit, to_id};
+use schema::{field, misfit, to_id};
 
 /// The host a link opens, as its URL is read (`user@` and port left out).
 pub fn link_host(url: &str) -> Option<String> {
@@ -288,63 +290,6 @@ impl ToolQuestion {
         self.app.as_deref()
     }
 
-    /// What the app drawing the question answered (an `ElicitResult`: `action` and, accepted,
-    /// `content` in the requested schema's terms), as the answer to its card: checked against
-    /// the requested schema here, never trusted from the app's sandbox.
-    pub fn app_response(&self, result: &Value) -> Result<Value, Vec<FieldError>> {
-        let refusal = |code: AskErrorCode, path: &str, message: String| FieldError {
-            code: code.to_string(),
-            path: path.to_string(),
-            message,
-            fix: "The app must answer what the server asked; answer in Palaver's card instead.".into(),
-        };
-        match result["action"].as_str() {
-            Some("accept") => {}
-            Some("decline") => return Ok(json!({"action": "decline"})),
-            Some("cancel") => return Ok(json!({"action": "cancel", "reason": "the app cancelled the question"})),
-            _ => {
-                let why = "The app's answer is neither accept, decline nor cancel.".to_string();
-                return Err(vec![refusal(AskErrorCode::INVALID_ENUM, "action", why)]);
-            }
-        }
-        let content = match result.get("content") {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(content)) => content.clone(),
-            Some(_) => {
-                let why = "The app's answer has content that is not an object.".to_string();
-                return Err(vec![refusal(AskErrorCode::INVALID_TYPE, "content", why)]);
-            }
-        };
-        let misfits = content_misfits(&self.schema, &content);
-        if !misfits.is_empty() {
-            return Err(misfits
-                .into_iter()
-                .map(|(name, code, why)| {
-                    let path = palaver_contract::path::Path::root().key("content").name(&name).text();
-                    refusal(code, &path, format!("The app's answer: \"{name}\" {why}."))
-                })
-                .collect());
-        }
-        let Some((page, _)) = self.pages.first() else { return Ok(json!({"action": "accept", "content": {}})) };
-        let answer = match page {
-            Page::Confirm => json!({"confirmed": true}),
-            Page::Choice(property) => {
-                let picked = content.get(&property.name).and_then(|value| property.option_of(value));
-                json!({"selected": picked.into_iter().collect::<Vec<_>>()})
-            }
-            Page::Form(properties) => {
-                let values: Map<String, Value> = properties
-                    .iter()
-                    .filter_map(|property| {
-                        Some((property.id.clone(), property.field_value(content.get(&property.name)?)?))
-                    })
-                    .collect();
-                json!({ "values": values })
-            }
-        };
-        Ok(json!({"action": "accept", "content": answer}))
-    }
-
     pub fn pages(&self) -> usize {
         self.pages.len()
     }
@@ -458,31 +403,9 @@ impl ToolQuestion {
     }
 }
 
-/// The `ui://` resource an input request names for its server's app to draw it.
-fn app_of(request: &Value) -> Option<String> {
-    let uri = request["params"]["_meta"]["ui"]["resourceUri"].as_str()?;
-    uri.starts_with("ui://").then(|| uri.to_string())
-}
-
 impl Property {
     fn value_of(&self, option_id: &str) -> Option<Value> {
         self.options.iter().find(|(id, _)| id == option_id).map(|(_, value)| value.clone())
-    }
-
-    /// The option id that stands for `value`.
-    fn option_of(&self, value: &Value) -> Option<Value> {
-        self.options.iter().find(|(_, known)| known == value).map(|(id, _)| Value::String(id.clone()))
-    }
-
-    /// A value in the schema's terms as the card's field takes it ([`Property::read`] undone).
-    fn field_value(&self, value: &Value) -> Option<Value> {
-        if self.multiple {
-            return Some(Value::Array(value.as_array()?.iter().filter_map(|item| self.option_of(item)).collect()));
-        }
-        if !self.options.is_empty() {
-            return self.option_of(value);
-        }
-        Some(value.clone())
     }
 
     /// A form value as the schema wants it; `None` leaves an empty optional field out.
