@@ -70,9 +70,11 @@ async def keep_request_meta(ctx, call_next):
     has no `_meta` there, and drops it. The tool leaves it on the result's own `_meta`, which the
     check keeps."""
     result = await call_next(ctx)
-    if isinstance(result, dict) and isinstance(result.get("_meta"), dict):
+    if ctx.method == "tools/call" and isinstance(result, dict) and isinstance(result.get("_meta"), dict):
         for key, meta in (result["_meta"].pop(REQUEST_META, None) or {}).items():
             result["inputRequests"][key]["params"]["_meta"] = meta
+        if not result["_meta"]:
+            del result["_meta"]
     return result
 
 
@@ -185,6 +187,7 @@ window.addEventListener("message", (event) => {
   }
   if (message.method !== "elicitation/create") return;
   const params = message.params;
+  document.querySelectorAll("button").forEach((button) => { button.disabled = false; });
   document.getElementById("question").textContent = params.message;
   const seats = document.getElementById("seats");
   seats.replaceChildren();

@@ -368,22 +368,28 @@ fn ReplyBody(text: String, blocks: Option<Box<ShownCheck>>) -> impl IntoView {
 /// each app's frame lives as long as its call shows.
 #[component]
 pub(super) fn LiveApps(live: RwSignal<Option<LiveTurn>>, conversation_id: Memo<Option<String>>) -> impl IntoView {
-    let apps = move || live.with(|turn| turn.iter().flat_map(|turn| turn.apps.clone()).collect::<Vec<_>>());
+    // Which calls have an app, read apart from their arguments: a token streamed changes neither.
+    let apps = Memo::new(move |_| {
+        live.with(|turn| {
+            let calls = turn.iter().flat_map(|turn| &turn.apps);
+            calls.map(|app| (app.call_id.clone(), app.tool_name.clone())).collect::<Vec<(String, String)>>()
+        })
+    });
     view! {
-        <For each=apps key=|app| app.call_id.clone() let:app>
+        <For each=move || apps.get() key=|(call_id, _)| call_id.clone() let:((call_id, tool_name))>
             {
-                let call_id = app.call_id.clone();
+                let id = call_id.clone();
                 let written = Memo::new(move |_| {
                     live.with(|turn| {
-                        let app = turn.iter().flat_map(|turn| &turn.apps).find(|app| app.call_id == call_id);
+                        let app = turn.iter().flat_map(|turn| &turn.apps).find(|app| app.call_id == id);
                         app.map(|app| (app.arguments.clone(), app.complete)).unwrap_or_default()
                     })
                 });
                 view! {
                     <WrittenApp
                         conversation_id=conversation_id.get_untracked().unwrap_or_default()
-                        tool_call_id=app.call_id
-                        tool_name=app.tool_name
+                        tool_call_id=call_id
+                        tool_name
                         arguments=Signal::derive(move || written.get().0)
                         complete=Signal::derive(move || written.get().1)
                     />

@@ -15,6 +15,9 @@ use palaver_wire::conversation::model::{AskPreviewEvent, ToolInputPartialEvent, 
 /// Arguments longer than this are not previewed further (an ask's are far shorter).
 const PREVIEW_MAX_BYTES: usize = 16 * 1024;
 
+/// The least a call's arguments grow between two `{toolInputPartial}` of it.
+const APP_INPUT_STEP: usize = 64;
+
 /// How many cut points back the reader tries before it gives up on a piece.
 const CUTS_TRIED: usize = 8;
 
@@ -49,18 +52,25 @@ impl Turn {
     }
 
     /// Takes a piece of the arguments of a call of a tool with an app; emits them when what
-    /// they read as changed.
+    /// they read as changed and they grew by a quarter since last sent (at least
+    /// [`APP_INPUT_STEP`] bytes), so long arguments cost a few times their size, not its square.
+    /// The whole call follows as `{toolCall}`.
     async fn app_input_piece(&mut self, id: &str, name: &str, piece: &str) {
-        let (arguments, shown) = self.previews.app_inputs.entry(id.to_string()).or_default();
-        if arguments.len() + piece.len() > PREVIEW_MAX_BYTES {
+        let written = self.previews.app_inputs.entry(id.to_string()).or_default();
+        if written.arguments.len() + piece.len() > PREVIEW_MAX_BYTES {
             return;
         }
-        arguments.push_str(piece);
-        let Some(read) = read_partial_json(arguments).filter(Value::is_object) else { return };
-        if shown.as_ref() == Some(&read) {
+        written.arguments.push_str(piece);
+        let length = written.arguments.len();
+        let step = APP_INPUT_STEP.max(written.sent_length / 4);
+        if written.shown.is_some() && length < written.sent_length + step {
             return;
         }
-        *shown = Some(read.clone());
+        let Some(read) = read_partial_json(&written.arguments).filter(Value::is_object) else { return };
+        if written.shown.as_ref() == Some(&read) {
+            return;
+        }
+        (written.shown, written.sent_length) = (Some(read.clone()), length);
         let event =
             ToolInputPartialEvent { tool_call_id: id.to_string(), tool_name: name.to_string(), arguments: read };
         self.events.emit(TurnEvent::ToolInputPartial { tool_input_partial: event }).await;

@@ -41,9 +41,17 @@ pub(super) struct Resolved {
 pub(super) struct Previews {
     /// By the model's call id.
     pub(super) calls: HashMap<String, PreviewedAsk>,
-    /// The calls of tools with an MCP App, by call id: their arguments so far, and what they
-    /// read as when last sent.
-    pub(super) app_inputs: HashMap<String, (String, Option<Value>)>,
+    /// The calls of tools with an MCP App, by call id.
+    pub(super) app_inputs: HashMap<String, WrittenCall>,
+}
+
+/// A call of a tool with an MCP App while the model writes it: its arguments so far, how long
+/// they were when last sent, and what they read as then.
+#[derive(Default)]
+pub(super) struct WrittenCall {
+    pub(super) arguments: String,
+    pub(super) sent_length: usize,
+    pub(super) shown: Option<Value>,
 }
 
 /// One ask call's preview: the ask's kind, the id it will be asked under, its arguments so

@@ -221,8 +221,9 @@ async fn what_an_app_tells_the_model_reaches_its_next_step_and_comes_back_to_the
 async fn the_arguments_of_a_call_of_a_tool_with_an_app_go_out_as_the_model_writes_them() {
     let hub = connected_hub(json!({"desk": desk_entry("never")})).await;
     let pieces = |id: &str, name: &str, parts: &[&str]| json!({"id": id, "name": name, "inputParts": parts});
+    let long = "a".repeat(70);
     let step = json!({"toolCalls": [
-        pieces("call_chart", "desk__seating_chart", &[r#"{"room": "gar"#, r#"den", "gue"#, r#"sts": 4}"#]),
+        pieces("call_chart", "desk__seating_chart", &[r#"{"room": "garden", "note": "ab"#, "c", &long, r#"", "guests": 4}"#]),
         pieces("call_hours", "desk__opening_hours", &[r#"{"day": "Mon"#, r#"day"}"#]),
     ]});
     let h = crate::mcp_servers::harness_on(&hub, json!([step, {"text": "Done."}])).await;
@@ -236,15 +237,13 @@ async fn the_arguments_of_a_call_of_a_tool_with_an_app_go_out_as_the_model_write
             _ => None,
         })
         .collect();
-    // Read as far as they go, each change once; none for a tool without an app.
+    // Read as far as they go (the open string closed), sent again once they grew by 64 bytes
+    // or more, never for a tool without an app; the whole call follows as `{toolCall}`.
     let chart = |arguments: Value| ("call_chart".to_string(), arguments);
+    let grown = format!("abc{long}");
     assert_eq!(
         partial,
-        [
-            chart(json!({"room": "gar"})),
-            chart(json!({"room": "garden"})),
-            chart(json!({"room": "garden", "guests": 4}))
-        ]
+        [chart(json!({"room": "garden", "note": "ab"})), chart(json!({"room": "garden", "note": grown}))]
     );
     let called = events.iter().position(|event| matches!(event, TurnEvent::ToolCall { .. })).unwrap();
     let last_partial = events.iter().rposition(|event| matches!(event, TurnEvent::ToolInputPartial { .. })).unwrap();

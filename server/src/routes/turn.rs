@@ -148,16 +148,16 @@ async fn start_turn(
     let system_prompt = optional_string(&body, "systemPrompt")?;
     let attachments = attachments(&body)?;
     let from_app = optional_string(&body, "fromApp")?;
-    // With askResponse, the answer is the one the app of the ask's server drew (checked with
-    // the ask); with a prompt, the message an app sent for the person.
-    if let Some(server) = from_app.as_ref().filter(|_| !body.contains_key("askResponse"))
+    // With asks off, askResponse is ignored and prompt is required, as before asks existed.
+    let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;
+    // With an answer, fromApp names the server whose app drew the question (checked with the
+    // ask); with a prompt, the server whose app sent it for the person.
+    if let Some(server) = from_app.as_ref().filter(|_| answer.is_none())
         && !mcp.has_apps(server)
     {
         return Err(Problem::bad_request("fromApp must name an MCP server whose apps Palaver draws")
             .with_detail(format!("No connected MCP server \"{server}\" has an app.")));
     }
-    // With asks off, askResponse is ignored and prompt is required, as before asks existed.
-    let answer = body.get("askResponse").filter(|_| turns.asks_on()).map(split_ask_response).transpose()?;
     let input = match (prompt, answer) {
         (None, None) if redo.is_some() => TurnInput::Prompt(String::new()),
         (None, None) => return Err(Problem::bad_request("prompt is required")),

@@ -119,7 +119,8 @@ async fn a_message_an_app_sends_for_the_person_is_stored_as_the_apps() {
     let ada = app.user("ada", palaver_wire::accounts::Role::User).await;
     let history = app.prompt(&ada, json!({"prompt": "Seats?"})).await.last().unwrap()["historyId"].clone();
 
-    // Only a server whose apps Palaver draws may be named, and only with a prompt.
+    // With a prompt, only a server whose apps Palaver draws may be named; with an answer, the
+    // app must have drawn the pending question (here there is none).
     let (status, problem) = app
         .json(&ada, "POST", "/gpt/prompt", Some(json!({"historyId": history, "prompt": "Hi", "fromApp": "nowhere"})))
         .await;
@@ -127,7 +128,7 @@ async fn a_message_an_app_sends_for_the_person_is_stored_as_the_apps() {
     assert_eq!(problem["title"], "fromApp must name an MCP server whose apps Palaver draws");
     let answer = json!({"historyId": history, "askResponse": {"toolCallId": "x"}, "fromApp": "desk"});
     let (status, _) = app.json(&ada, "POST", "/gpt/prompt", Some(answer)).await;
-    assert_eq!(status, 400);
+    assert_eq!(status, 409);
 
     app.prompt(&ada, json!({"historyId": history, "prompt": "Book row 4", "fromApp": "desk"})).await;
     let (_, read) = app.json(&ada, "GET", &format!("/gpt/histories/{}", history.as_str().unwrap()), None).await;

@@ -1,9 +1,10 @@
 //! A question an MCP App of the asking server draws (`AskItem::app`, ext-apps' draft of
 //! app-rendered elicitations): the app in its sandbox under Palaver's strip naming the server,
 //! its answer sent with `fromApp` and checked by the server against what was asked. A refused
-//! answer is shown, and the question put to the app again. Where the app cannot answer (it does
-//! not load, does not say it answers questions, or is closed) or the person prefers it, Palaver's
-//! card asks the question instead.
+//! answer is shown, and the question put to the app again (three refusals, and the card asks
+//! instead); an answer not sent (a turn was running, the request failed) puts it again too.
+//! Where the app cannot answer (it does not start, does not say it answers questions, gives the
+//! question up, or is closed) or the person prefers it, Palaver's card asks the question instead.
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -20,32 +21,55 @@ pub(super) fn drawn_here() -> bool {
     use_context::<AppToolNames>().is_some()
 }
 
+/// How many of an app's answers Palaver refuses before its own card asks instead.
+const MOST_REFUSALS: u32 = 3;
+
 /// The card of a question `app` draws; Palaver's own card once the app cannot answer it.
 pub(super) fn app_drawn_card(item: AskItem, app: AppAsk, channel: AnswerChannel) -> AnyView {
     let instead = RwSignal::new(None::<String>);
-    let refused = RwSignal::new(0_u32);
-    let awaiting_verdict = RwSignal::new(false);
-    // The server's refusal of the app's answer: the app is asked again.
-    Effect::new(move |_| {
-        if !channel.server_errors.with(Vec::is_empty) && awaiting_verdict.get_untracked() {
-            awaiting_verdict.set(false);
-            refused.update(|count| *count += 1);
+    // The first reason stands: the card, once shown, keeps what the person put in it.
+    let give_up = move |why: String| {
+        if instead.get_untracked().is_none() {
+            instead.set(Some(why));
         }
+    };
+    let ask_again = RwSignal::new(0_u32);
+    let refusals = RwSignal::new(0_u32);
+    // The app answered, and its answer is sent (or waits for the running turn to end).
+    let awaiting_verdict = RwSignal::new(false);
+    Effect::new(move |_| {
+        let refused = !channel.server_errors.with(Vec::is_empty);
+        if !awaiting_verdict.get_untracked() || (channel.busy.get() && !refused) {
+            return;
+        }
+        awaiting_verdict.set(false);
+        if refused {
+            refusals.update(|count| *count += 1);
+            if refusals.get_untracked() >= MOST_REFUSALS {
+                return give_up("The app's answers did not fit what the server asked: answer here instead.".into());
+            }
+        }
+        ask_again.update(|count| *count += 1);
     });
     let server = item.server.clone().unwrap_or_default();
     let tool_call_id = item.tool_call_id.clone();
     let answered = Callback::new(move |result: Value| {
+        // One answer at a time; while a turn runs, the app is asked again once it ends.
+        if awaiting_verdict.get_untracked() {
+            return;
+        }
         awaiting_verdict.set(true);
-        let answer =
-            CardAnswer { tool_call_id: tool_call_id.clone(), response: result, from_app: Some(server.clone()) };
-        channel.send.run(answer);
+        if !channel.busy.get_untracked() {
+            let from_app = Some(server.clone());
+            channel.send.run(CardAnswer { tool_call_id: tool_call_id.clone(), response: result, from_app });
+        }
     });
     let question = AppQuestion {
         resource_uri: app.resource_uri,
         params: app.params,
         answered,
-        unanswerable: Callback::new(move |why: String| instead.set(Some(why))),
-        refused,
+        unanswerable: Callback::new(give_up),
+        ask_again,
     };
     let words = Words::for_ask(item.input["locale"].as_str(), &reader_words());
     let errors = move || {
@@ -83,7 +107,7 @@ pub(super) fn app_drawn_card(item: AskItem, app: AppAsk, channel: AnswerChannel)
                     type="button"
                     class="message__action"
                     data-testid="app-ask-card"
-                    on:click=move |_| instead.set(Some("You chose Palaver's card for this question.".into()))
+                    on:click=move |_| give_up("You chose Palaver's card for this question.".into())
                 >
                     "Answer in Palaver's card instead"
                 </button>

@@ -75,8 +75,12 @@ impl AppPage {
                 self.run(Bridge::link_opened(id, opened));
             }
             Effect::CallTool { id, name, arguments } => self.call_tool(id, name, arguments),
-            Effect::Answered(result) => self.question.iter().for_each(|hooks| hooks.answered.run(result.clone())),
-            Effect::Unanswerable(why) => self.question.iter().for_each(|hooks| hooks.unanswerable.run(why.clone())),
+            Effect::Answered(result) => {
+                self.question.iter().for_each(|hooks| _ = hooks.answered.try_run(result.clone()))
+            }
+            Effect::Unanswerable(why) => {
+                self.question.iter().for_each(|hooks| _ = hooks.unanswerable.try_run(why.clone()))
+            }
             Effect::ReadResource { id, uri } => {
                 let component = crate::browser::url_component;
                 let url = format!("/apps/resource?tool={}&uri={}", component(&self.tool), component(&uri));
@@ -142,7 +146,8 @@ impl AppPage {
         self.run_all(effects);
     }
 
-    /// Puts the question the app is drawn for to it again (its last answer was refused).
+    /// Puts the question the app is drawn for to it again (its last answer was refused, or not
+    /// sent).
     pub(super) fn ask_again(&self) {
         let effects = self.bridge.try_update_value(Bridge::ask_again).unwrap_or_default();
         self.run_all(effects);

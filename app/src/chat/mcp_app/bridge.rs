@@ -27,8 +27,9 @@ const REFUSED: i64 = -32000;
 const TEARDOWN_ID: &str = "palaver-teardown";
 /// The ids of Palaver's questions to a view drawn for one (`elicitation/create`), by number.
 const QUESTION_ID: &str = "palaver-question-";
-/// What a view drawn for a question may not ask: it only answers the question.
-const NOT_FOR_QUESTIONS: [&str; 4] = ["tools/call", "resources/read", "ui/message", "ui/update-model-context"];
+/// What a view drawn for a question may ask besides answering it: no tool calls, resources,
+/// messages or model context.
+const QUESTION_APP_MAY: [&str; 4] = ["ui/initialize", "ping", "ui/open-link", "ui/request-display-mode"];
 
 /// The display modes Palaver draws a view in: below its call, over the whole page, or in a
 /// small window in a corner that stays while the conversation scrolls.
@@ -107,6 +108,8 @@ pub struct Bridge {
     answers_questions: bool,
     /// How many times the question was put to the view (its request's number).
     asked: u32,
+    /// The question put to it last waits for its answer (only its first counts).
+    awaiting_answer: bool,
 }
 
 impl Bridge {
@@ -121,6 +124,7 @@ impl Bridge {
             view_modes: None,
             answers_questions: false,
             asked: 0,
+            awaiting_answer: false,
         }
     }
 
@@ -155,8 +159,14 @@ impl Bridge {
                 return vec![Effect::Close];
             }
             let asked_last = format!("{QUESTION_ID}{}", self.asked);
+            if id != Some(asked_last.as_str()) || !std::mem::take(&mut self.awaiting_answer) {
+                return Vec::new();
+            }
             return match message.get("result") {
-                _ if self.asked == 0 || id != Some(asked_last.as_str()) => Vec::new(),
+                // The app gave up the question: the person answers it, or skips it, on the card.
+                Some(result) if result["action"] == "cancel" => vec![Effect::Unanswerable(
+                    "The app closed the question without an answer: answer it here, or skip it.".into(),
+                )],
                 Some(result) => vec![Effect::Answered(result.clone())],
                 None => {
                     let why = message.pointer("/error/message").and_then(Value::as_str).unwrap_or("no reason given");
@@ -168,7 +178,7 @@ impl Bridge {
         let Some(id) = message.get("id").cloned() else {
             return self.notified(method, &params);
         };
-        if matches!(self.drawn, Drawn::Question(_)) && NOT_FOR_QUESTIONS.contains(&method) {
+        if matches!(self.drawn, Drawn::Question(_)) && !QUESTION_APP_MAY.contains(&method) {
             return vec![Effect::Post(error(id, REFUSED, "An app drawn for a question only answers it."))];
         }
         match method {
@@ -292,14 +302,20 @@ impl Bridge {
             return vec![Effect::Unanswerable("The app does not say it answers questions.".into())];
         }
         self.asked += 1;
+        self.awaiting_answer = true;
         let id = format!("{QUESTION_ID}{}", self.asked);
         vec![Effect::Post(json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params}))]
     }
 
-    /// Palaver refused the view's answer (it did not fit what was asked): the question is put
-    /// to it again.
+    /// Palaver refused the view's answer (it did not fit what was asked), or could not send it:
+    /// the question is put to it again.
     pub fn ask_again(&mut self) -> Vec<Effect> {
         if self.initialized { self.ask() } else { Vec::new() }
+    }
+
+    /// Whether the question was put to the view yet.
+    pub fn has_asked(&self) -> bool {
+        self.asked > 0
     }
 
     /// The page changed what the view was told (`change`, such as its theme): the view hears it
@@ -649,7 +665,7 @@ mod tests {
         );
         assert_eq!(posted(&initialized).len(), 1, "no tool input or result");
         // It may not call tools, read resources, talk for the person or tell the model.
-        for method in NOT_FOR_QUESTIONS {
+        for method in ["tools/call", "resources/read", "ui/message", "ui/update-model-context", "ui/unknown"] {
             let refused = bridge.receive(&json!({"jsonrpc": "2.0", "id": 5, "method": method, "params": {}}));
             assert_eq!(posted(&refused)[0]["error"]["code"], REFUSED, "{method}");
         }
@@ -658,12 +674,18 @@ mod tests {
         assert!(bridge.receive(&json!({"jsonrpc": "2.0", "id": "palaver-question-7", "result": result})).is_empty());
         let answered = bridge.receive(&json!({"jsonrpc": "2.0", "id": asked["id"], "result": result}));
         assert_eq!(answered, [Effect::Answered(result.clone())]);
+        let twice = bridge.receive(&json!({"jsonrpc": "2.0", "id": asked["id"], "result": result}));
+        assert!(twice.is_empty(), "a question has one answer");
         let again = bridge.ask_again();
         let second = posted(&again)[0];
         assert_ne!(second["id"], asked["id"]);
         let failed =
             bridge.receive(&json!({"jsonrpc": "2.0", "id": second["id"], "error": {"code": -1, "message": "no"}}));
         assert_eq!(failed, [Effect::Unanswerable("The app could not answer the question (no).".into())]);
+        let third = bridge.ask_again();
+        let cancelled = bridge.receive(&json!({"jsonrpc": "2.0", "id": posted(&third)[0]["id"],
+            "result": {"action": "cancel"}}));
+        assert!(matches!(&cancelled[..], [Effect::Unanswerable(_)]), "the card takes it: {cancelled:?}");
 
         // A view that does not say it answers questions is not put one: Palaver's card asks it.
         let mut silent = Bridge::new("<p>seats</p>".into(), Drawn::Question(params), json!({}));

@@ -72,6 +72,9 @@ impl DrawnCall {
     }
 }
 
+/// How long an app drawn for a question has to start and say it answers it.
+const QUESTION_APP_START: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What an app is drawn for.
 #[derive(Clone)]
 enum Purpose {
@@ -125,8 +128,8 @@ pub struct AppQuestion {
     pub answered: Callback<Value>,
     /// The app cannot answer (why): Palaver's card asks instead.
     pub unanswerable: Callback<String>,
-    /// How many of its answers Palaver refused: each puts the question to it again.
-    pub refused: RwSignal<u32>,
+    /// Each change puts the question to the app again (its answer was refused, or not sent).
+    pub ask_again: RwSignal<u32>,
 }
 
 /// The app that answers `question`, asked by a call of `tool_name`; closing it leaves the
@@ -137,7 +140,7 @@ pub fn QuestionApp(ask_id: String, tool_name: String, question: AppQuestion) -> 
     let unanswerable = question.unanswerable;
     Effect::new(move |_| {
         if closed.get() {
-            unanswerable.run("The app was closed.".into());
+            unanswerable.try_run("The app was closed.".into());
         }
     });
     // An app drawn for a question is drawn in no conversation: it may only answer.
@@ -222,7 +225,7 @@ fn AppFrame(call: DrawnCall, closed: RwSignal<bool>, purpose: Purpose) -> impl I
             let read = crate::browser::request::<AppView>("GET", &url, None).await;
             // An app that cannot be drawn leaves its question to Palaver's card.
             if let (Err(why), Some(unanswerable)) = (&read, unanswerable) {
-                unanswerable.run(format!("The app could not be drawn: {why}"));
+                unanswerable.try_run(format!("The app could not be drawn: {why}"));
             }
             _ = app.try_set(Some(read));
         });
@@ -276,10 +279,10 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>, purpose: 
         }
         Purpose::Stored => Drawn::Call { arguments: call.args.clone(), outcome: call.outcome() },
     };
-    let (hooks, refused) = match &purpose {
+    let (hooks, ask_again) = match &purpose {
         Purpose::Question(question) => (
             Some(QuestionHooks { answered: question.answered, unanswerable: question.unanswerable }),
-            Some(question.refused),
+            Some(question.ask_again),
         ),
         _ => (None, None),
     };
@@ -336,16 +339,26 @@ fn SandboxedApp(app: AppView, call: DrawnCall, closed: RwSignal<bool>, purpose: 
             }
         });
     }
-    // Each refusal of its answer puts the question to the app again.
-    Effect::new(move |asked_before: Option<u32>| {
-        let refusals = refused.map(|refused| refused.get()).unwrap_or_default();
-        if asked_before.is_some_and(|before| before < refusals)
-            && let Some(page) = drawn.get_value()
-        {
-            page.ask_again();
-        }
-        refusals
-    });
+    if let Some(ask_again) = ask_again {
+        Effect::new(move |before: Option<u32>| {
+            let now = ask_again.get();
+            if before.is_some_and(|before| before != now)
+                && let Some(page) = drawn.get_value()
+            {
+                page.ask_again();
+            }
+            now
+        });
+    }
+    // An app that has not started answering within its time leaves the question to the card.
+    if let Some(hooks) = hooks {
+        leptos::task::spawn_local(async move {
+            crate::browser::sleep(QUESTION_APP_START).await;
+            if bridge.try_with_value(|bridge| !bridge.has_asked()).unwrap_or(false) {
+                hooks.unanswerable.try_run("The app did not start in time.".into());
+            }
+        });
+    }
     let back_inline = move |_| {
         if let Some(page) = drawn.get_value() {
             page.show_in(None, "inline");

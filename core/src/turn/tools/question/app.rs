@@ -15,6 +15,18 @@ pub(super) fn app_of(request: &Value) -> Option<String> {
 }
 
 impl ToolQuestion {
+    /// Whether an app's answer can be read as the card's: a question of one page, not a link,
+    /// and not a choice the schema lets the person leave out (a choice card always picks one).
+    pub(super) fn drawable_by_app(&self) -> bool {
+        match &self.pages[..] {
+            [(Page::Choice(property), _)] => self.schema["required"]
+                .as_array()
+                .is_some_and(|required| required.iter().any(|name| name == property.name.as_str())),
+            [_] => self.url.is_none(),
+            _ => false,
+        }
+    }
+
     /// What the app drawing the question answered (an `ElicitResult`: `action` and, accepted,
     /// `content` in the requested schema's terms), as the answer to its card: checked against
     /// the requested schema here, never trusted from the app's sandbox.

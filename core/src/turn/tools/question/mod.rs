@@ -184,8 +184,7 @@ impl ToolQuestion {
         match request["method"].as_str() {
             Some("elicitation/create") => {
                 let mut question = ToolQuestion::elicitation(asker, &request["params"])?;
-                // An app answers the whole question at once: only one of a single card.
-                question.app = app_of(request).filter(|_| question.url.is_none() && question.pages() == 1);
+                question.app = app_of(request).filter(|_| question.drawable_by_app());
                 Ok(question)
             }
             Some(method) => Err(format!("The server asked for \"{method}\", which Palaver does not offer servers.")),
@@ -604,13 +603,17 @@ mod tests {
         let unknown = form.app_response(&json!({"action": "accept", "content": {"other": 1}})).unwrap_err();
         assert_eq!(unknown[0].code, "UNKNOWN_KEY");
 
-        // A question of several pages, or a link, is Palaver's card alone.
+        // A question of several pages, a choice that may be left out, or a link, is Palaver's
+        // card alone.
+        let optional = request(json!({"properties": {"seat": {"type": "string", "enum": ["A 1", "B 2"]}}}));
+        assert_eq!(ToolQuestion::input_request("s", &optional).unwrap().app(), None);
         let properties: Map<String, Value> =
             (0..13).map(|index| (format!("field{index:02}"), json!({"type": "string"}))).collect();
         let long = ToolQuestion::input_request("s", &request(json!({ "properties": properties }))).unwrap();
         assert_eq!(long.app(), None);
-        let plain = request(json!({"properties": {}}));
-        let mut not_ui = plain.clone();
+        let confirm = ToolQuestion::input_request("s", &request(json!({"properties": {}}))).unwrap();
+        assert_eq!(confirm.app(), Some("ui://s/pick.html"), "a confirm it may draw");
+        let mut not_ui = request(json!({"properties": {}}));
         not_ui["params"]["_meta"]["ui"]["resourceUri"] = json!("https://s.example/pick.html");
         assert_eq!(ToolQuestion::input_request("s", &not_ui).unwrap().app(), None);
     }
