@@ -449,15 +449,37 @@ test("an MCP App is drawn while the model writes its call, and is told the argum
       method,
     );
   };
-  // Read as far as they go: the string being written is closed. (The second piece is too short
-  // to be sent again: arguments go out again once they grew by 64 bytes.)
+  // Read as far as they go, the string being written closed; sent again as they grew (by 64
+  // bytes or more). The app hears the latest once it starts, then each one after.
   await expect
     .poll(() => relayed("ui/notifications/tool-input-partial"))
-    .toEqual([{ arguments: { zone: "Europe/Os" } }]);
+    .toContainEqual({ arguments: { zone: "Europe/Oslo", note: "x".repeat(70) } });
   // Not whole yet: no input, no result.
   expect(await relayed("ui/notifications/tool-input")).toEqual([]);
   expect(await relayed("ui/notifications/tool-result")).toEqual([]);
   // Stopped before the call was made, the app goes with the unfinished call.
   await page.getByTestId("stop").click();
   await expect(page.getByTestId("mcp-app")).toHaveCount(0);
+});
+
+test("after three refused answers from the app, Palaver's card asks the question", async ({ page }) => {
+  await signUpFreshUser(page);
+  const chat = new ChatPage(page);
+  const ask = new AskCard(page);
+  await chat.open();
+  await chat.sendMessage("Pick a seat with an app that keeps getting it wrong");
+  for (let refusal = 1; refusal <= 3; refusal++) {
+    const unoffered = questionApp(page).getByRole("button", { name: "Seat Z9" });
+    await expect(unoffered).toBeEnabled();
+    const refused = page.waitForResponse((response) => response.url().endsWith("/gpt/prompt"));
+    await unoffered.click();
+    expect((await refused).status()).toBe(400);
+  }
+  await expect(page.getByTestId("app-ask-instead")).toHaveText(
+    "The app's answers did not fit what the server asked: answer here instead.",
+  );
+  // The card starts clean: the app's refusals are not shown as its own.
+  await expect(ask.card).not.toContainText("The app's answer");
+  await ask.card.getByRole("button", { name: "A2" }).click();
+  await expect(chat.assistantMessages().last()).toHaveText("Seat picked at last.");
 });

@@ -170,11 +170,7 @@ fn apply_event(live: RwSignal<Option<LiveTurn>>, id: Option<&str>, event: TurnEv
             turn.reply.push_str(&text);
             turn.step.clear();
         }),
-        // A step taken back takes its unfinished calls' apps with it.
-        TurnEvent::Retract { .. } => update(&|turn| {
-            turn.step.clear();
-            turn.apps.retain(|app| app.complete);
-        }),
+        TurnEvent::Retract { .. } => update(&|turn| turn.step.clear()),
         TurnEvent::Replace { text, .. } => update(&|turn| {
             turn.reply = text.clone();
             turn.step.clear();

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::call_ids::{ASK_PREFIX, mint};
-use super::run::{PreviewedAsk, Turn};
+use super::run::{PreviewedAsk, Turn, WrittenCall};
 use palaver_contract::asks::AskKind;
 use palaver_wire::conversation::model::{AskPreviewEvent, ToolInputPartialEvent, TurnEvent};
 
@@ -51,29 +51,36 @@ impl Turn {
         self.events.emit(TurnEvent::AskPreview { ask_preview: event }).await;
     }
 
-    /// Takes a piece of the arguments of a call of a tool with an app; emits them when what
-    /// they read as changed and they grew by a quarter since last sent (at least
-    /// [`APP_INPUT_STEP`] bytes), so long arguments cost a few times their size, not its square.
-    /// The whole call follows as `{toolCall}`.
+    /// Takes a piece of the arguments of a call of a tool with an app; emits them the first
+    /// time they read as something, then when what they read as changed and they grew by a
+    /// quarter since last sent (at least [`APP_INPUT_STEP`] bytes), so long arguments cost a few
+    /// times their size, not its square. The step's end sends the rest ([`Turn::finish_app_inputs`]).
     async fn app_input_piece(&mut self, id: &str, name: &str, piece: &str) {
         let written = self.previews.app_inputs.entry(id.to_string()).or_default();
         if written.arguments.len() + piece.len() > PREVIEW_MAX_BYTES {
             return;
         }
+        written.name = name.to_string();
         written.arguments.push_str(piece);
-        let length = written.arguments.len();
         let step = APP_INPUT_STEP.max(written.sent_length / 4);
-        if written.shown.is_some() && length < written.sent_length + step {
+        if written.shown.is_some() && written.arguments.len() < written.sent_length + step {
             return;
         }
-        let Some(read) = read_partial_json(&written.arguments).filter(Value::is_object) else { return };
-        if written.shown.as_ref() == Some(&read) {
-            return;
+        if let Some(event) = written.news(id) {
+            self.events.emit(TurnEvent::ToolInputPartial { tool_input_partial: event }).await;
         }
-        (written.shown, written.sent_length) = (Some(read.clone()), length);
-        let event =
-            ToolInputPartialEvent { tool_call_id: id.to_string(), tool_name: name.to_string(), arguments: read };
-        self.events.emit(TurnEvent::ToolInputPartial { tool_input_partial: event }).await;
+    }
+
+    /// The model finished the step: each call of a tool with an app is sent as far as it was
+    /// written, where that is more than was sent (a later call's `{toolCall}` comes only once
+    /// the earlier calls ran).
+    pub(super) async fn finish_app_inputs(&mut self) {
+        let mut news: Vec<ToolInputPartialEvent> =
+            self.previews.app_inputs.iter_mut().filter_map(|(id, written)| written.news(id)).collect();
+        news.sort_by(|one, other| one.tool_call_id.cmp(&other.tool_call_id));
+        for event in news {
+            self.events.emit(TurnEvent::ToolInputPartial { tool_input_partial: event }).await;
+        }
     }
 
     /// Withdraws the preview of the model's call `id` (its finished ask was invalid, or not
@@ -94,6 +101,20 @@ impl Turn {
         }
         self.previews.calls.clear();
         self.previews.app_inputs.clear();
+    }
+}
+
+impl WrittenCall {
+    /// The arguments as far as they read now, when that is something (not `{}`) and not what
+    /// was sent last; taken as sent.
+    pub(super) fn news(&mut self, id: &str) -> Option<ToolInputPartialEvent> {
+        let read = read_partial_json(&self.arguments)
+            .filter(|read| read.as_object().is_some_and(|fields| !fields.is_empty()))?;
+        if self.shown.as_ref() == Some(&read) {
+            return None;
+        }
+        (self.shown, self.sent_length) = (Some(read.clone()), self.arguments.len());
+        Some(ToolInputPartialEvent { tool_call_id: id.to_string(), tool_name: self.name.clone(), arguments: read })
     }
 }
 

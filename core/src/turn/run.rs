@@ -45,10 +45,11 @@ pub(super) struct Previews {
     pub(super) app_inputs: HashMap<String, WrittenCall>,
 }
 
-/// A call of a tool with an MCP App while the model writes it: its arguments so far, how long
-/// they were when last sent, and what they read as then.
+/// A call of a tool with an MCP App while the model writes it: its tool, its arguments so far,
+/// how long they were when last sent, and what they read as then.
 #[derive(Default)]
 pub(super) struct WrittenCall {
+    pub(super) name: String,
     pub(super) arguments: String,
     pub(super) sent_length: usize,
     pub(super) shown: Option<Value>,

@@ -146,6 +146,7 @@ impl Turn {
                 }
                 return StepsEnd::Finished;
             }
+            self.finish_app_inputs().await;
             let pause = self.tool_step(calls).await;
             // A preview stays only for the ask the turn pauses on: the real card replaces it.
             let asked = pause.as_ref().and_then(|pause| pause.stored.model_call_id.clone());

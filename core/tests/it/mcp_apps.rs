@@ -223,7 +223,7 @@ async fn the_arguments_of_a_call_of_a_tool_with_an_app_go_out_as_the_model_write
     let pieces = |id: &str, name: &str, parts: &[&str]| json!({"id": id, "name": name, "inputParts": parts});
     let long = "a".repeat(70);
     let step = json!({"toolCalls": [
-        pieces("call_chart", "desk__seating_chart", &[r#"{"room": "garden", "note": "ab"#, "c", &long, r#"", "guests": 4}"#]),
+        pieces("call_chart", "desk__seating_chart", &[r#"{""#, r#"room": "garden", "note": "ab"#, "c", &long, r#"", "guests": 4}"#]),
         pieces("call_hours", "desk__opening_hours", &[r#"{"day": "Mon"#, r#"day"}"#]),
     ]});
     let h = crate::mcp_servers::harness_on(&hub, json!([step, {"text": "Done."}])).await;
@@ -237,13 +237,18 @@ async fn the_arguments_of_a_call_of_a_tool_with_an_app_go_out_as_the_model_write
             _ => None,
         })
         .collect();
-    // Read as far as they go (the open string closed), sent again once they grew by 64 bytes
-    // or more, never for a tool without an app; the whole call follows as `{toolCall}`.
+    // Read as far as they go (the open string closed; `{}` is not sent), again once they grew by 64 bytes
+    // or more, and as far as they were written when the model finished the step; never for a
+    // tool without an app. The whole call follows as `{toolCall}`.
     let chart = |arguments: Value| ("call_chart".to_string(), arguments);
     let grown = format!("abc{long}");
     assert_eq!(
         partial,
-        [chart(json!({"room": "garden", "note": "ab"})), chart(json!({"room": "garden", "note": grown}))]
+        [
+            chart(json!({"room": "garden", "note": "ab"})),
+            chart(json!({"room": "garden", "note": grown})),
+            chart(json!({"room": "garden", "note": grown, "guests": 4}))
+        ]
     );
     let called = events.iter().position(|event| matches!(event, TurnEvent::ToolCall { .. })).unwrap();
     let last_partial = events.iter().rposition(|event| matches!(event, TurnEvent::ToolInputPartial { .. })).unwrap();

@@ -2,7 +2,8 @@
 //! app-rendered elicitations): the app in its sandbox under Palaver's strip naming the server,
 //! its answer sent with `fromApp` and checked by the server against what was asked. A refused
 //! answer is shown, and the question put to the app again (three refusals, and the card asks
-//! instead); an answer not sent (a turn was running, the request failed) puts it again too.
+//! instead); an answer given while a turn runs puts it again once the turn ends. An answer the
+//! request failed to deliver leaves the app as it is: the page says why.
 //! Where the app cannot answer (it does not start, does not say it answers questions, gives the
 //! question up, or is closed) or the person prefers it, Palaver's card asks the question instead.
 
@@ -24,6 +25,17 @@ pub(super) fn drawn_here() -> bool {
 /// How many of an app's answers Palaver refuses before its own card asks instead.
 const MOST_REFUSALS: u32 = 3;
 
+/// Where the app's last answer is.
+#[derive(Clone, Copy, PartialEq)]
+enum Verdict {
+    /// None is out: the app may answer.
+    Idle,
+    /// It came while a turn ran, and was not sent: the app is asked again once the turn ends.
+    Held,
+    /// It was sent (`begin` cleared the errors then, so errors now are its refusal).
+    Sent,
+}
+
 /// The card of a question `app` draws; Palaver's own card once the app cannot answer it.
 pub(super) fn app_drawn_card(item: AskItem, app: AppAsk, channel: AnswerChannel) -> AnyView {
     let instead = RwSignal::new(None::<String>);
@@ -35,34 +47,44 @@ pub(super) fn app_drawn_card(item: AskItem, app: AppAsk, channel: AnswerChannel)
     };
     let ask_again = RwSignal::new(0_u32);
     let refusals = RwSignal::new(0_u32);
-    // The app answered, and its answer is sent (or waits for the running turn to end).
-    let awaiting_verdict = RwSignal::new(false);
+    let verdict = RwSignal::new(Verdict::Idle);
     Effect::new(move |_| {
+        let busy = channel.busy.get();
         let refused = !channel.server_errors.with(Vec::is_empty);
-        if !awaiting_verdict.get_untracked() || (channel.busy.get() && !refused) {
-            return;
-        }
-        awaiting_verdict.set(false);
-        if refused {
-            refusals.update(|count| *count += 1);
-            if refusals.get_untracked() >= MOST_REFUSALS {
-                return give_up("The app's answers did not fit what the server asked: answer here instead.".into());
+        match verdict.get_untracked() {
+            Verdict::Held if !busy => {
+                verdict.set(Verdict::Idle);
+                ask_again.update(|count| *count += 1);
             }
+            Verdict::Sent if refused => {
+                verdict.set(Verdict::Idle);
+                refusals.update(|count| *count += 1);
+                if refusals.get_untracked() < MOST_REFUSALS {
+                    ask_again.update(|count| *count += 1);
+                } else {
+                    // The card starts clean: the app's refusals are not its own.
+                    channel.server_errors.set(Vec::new());
+                    give_up("The app's answers did not fit what the server asked: answer here instead.".into());
+                }
+            }
+            // Taken (the card goes with the ask), or not delivered (the page says why).
+            Verdict::Sent if !busy => verdict.set(Verdict::Idle),
+            _ => {}
         }
-        ask_again.update(|count| *count += 1);
     });
     let server = item.server.clone().unwrap_or_default();
     let tool_call_id = item.tool_call_id.clone();
     let answered = Callback::new(move |result: Value| {
         // One answer at a time; while a turn runs, the app is asked again once it ends.
-        if awaiting_verdict.get_untracked() {
+        if verdict.get_untracked() != Verdict::Idle {
             return;
         }
-        awaiting_verdict.set(true);
-        if !channel.busy.get_untracked() {
-            let from_app = Some(server.clone());
-            channel.send.run(CardAnswer { tool_call_id: tool_call_id.clone(), response: result, from_app });
+        if channel.busy.get_untracked() {
+            return verdict.set(Verdict::Held);
         }
+        verdict.set(Verdict::Sent);
+        let from_app = Some(server.clone());
+        channel.send.run(CardAnswer { tool_call_id: tool_call_id.clone(), response: result, from_app });
     });
     let question = AppQuestion {
         resource_uri: app.resource_uri,

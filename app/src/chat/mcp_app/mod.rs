@@ -143,7 +143,8 @@ pub fn QuestionApp(ask_id: String, tool_name: String, question: AppQuestion) -> 
             unanswerable.try_run("The app was closed.".into());
         }
     });
-    // An app drawn for a question is drawn in no conversation: it may only answer.
+    // An app drawn for a question is drawn in no conversation: it may answer, open a link and
+    // ask for a display mode, nothing more (`bridge`).
     let call = DrawnCall {
         conversation_id: String::new(),
         tool_call_id: ask_id,
