@@ -43,15 +43,26 @@ impl Turn {
     /// call fits it; later steps only add to the running turn).
     pub(super) async fn model_request(&mut self) -> ModelRequest {
         // Read at each step: an app the person uses while the turn runs tells the next step.
-        // (Its size is bounded, and counted when the first call fits the conversation.)
-        self.transcript.apps_section =
-            match crate::conversation::app_contexts::model_section(&self.runner.pool, &self.ids.history_id).await {
-                Ok(section) => section,
-                Err(err) => {
-                    tracing::warn!(?err, "what the apps show was not read; the model is not told it");
-                    None
+        // (Its size is bounded, and counted when the first call fits the conversation.) Only the
+        // app of a host tool's call in the version shown can have told it anything.
+        let host_calls = self
+            .transcript
+            .rows
+            .iter()
+            .chain(&self.output.new_rows)
+            .any(|row| matches!(row, HistoryRow::ToolCall { ask: None, client_tool: false, .. }));
+        self.transcript.apps_section = match host_calls {
+            false => None,
+            true => {
+                match crate::conversation::app_contexts::model_section(&self.runner.pool, &self.ids.history_id).await {
+                    Ok(section) => section,
+                    Err(err) => {
+                        tracing::warn!(?err, "what the apps show was not read; the model is not told it");
+                        None
+                    }
                 }
-            };
+            }
+        };
         let fitted = match self.transcript.fitted.take() {
             Some(fitted) => fitted,
             None => self.fit(self.offer.context_tokens, false).await,
