@@ -9,6 +9,11 @@ pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
 /// The type of an app's HTML resource.
 pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
 
+/// Whether `uri` names an app's view (`ui://`), the only resources drawn as apps.
+pub fn is_app_view(uri: &str) -> bool {
+    uri.starts_with("ui://")
+}
+
 /// `GET /apps/view`: a tool's app, ready to draw in its sandbox.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

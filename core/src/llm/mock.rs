@@ -5,8 +5,8 @@
 //! call fails before any output) or `{"text", "error"}` (fails after streaming the text). An
 //! optional `chunkDelayMs` slows the stream down so tests can watch it arrive; `"stall": true`
 //! makes it fall silent after its text and the pieces of its tool calls' `inputParts`, never
-//! finishing (so a test stops it at a point of its choosing, not a race). Text streams in three parts, or in the `parts` a response gives instead
-//! of `text` (to cut it where a test needs).
+//! finishing (so a test stops it at a point of its choosing, not a race). Text streams in three
+//! parts, or in the `parts` a response gives instead of `text` (to cut it where a test needs).
 //!
 //! Browser tests run many conversations against one server, so a script may also hold
 //! `"conversations": {"<first user message>": {"responses": […]}}`: a call whose conversation

@@ -14,7 +14,7 @@ use super::tool::McpTool;
 use super::ui_meta::Audience;
 use crate::turn::tools::HostTool;
 use crate::turn::tools::call_keys::refused_keys;
-use palaver_wire::apps::{APP_MIME_TYPE, AppCsp, AppDocument, AppPermissions, AppToolCall};
+use palaver_wire::apps::{APP_MIME_TYPE, AppCsp, AppDocument, AppPermissions, AppToolCall, is_app_view};
 
 /// The largest view Palaver passes on (the example apps are single files of about 200 KB).
 const VIEW_MAX_BYTES: usize = 5 * 1024 * 1024;
@@ -111,7 +111,7 @@ impl McpHub {
     pub async fn app_document(&self, tool: &str, uri: Option<&str>) -> Result<AppDocument, AppProblem> {
         let tool = self.any_tool(tool)?;
         let uri = match uri {
-            Some(uri) if uri.starts_with("ui://") => uri.to_string(),
+            Some(uri) if is_app_view(uri) => uri.to_string(),
             Some(uri) => return Err(AppProblem::Refused(format!("\"{uri}\" is not an app's view (ui://)."))),
             None => tool.app_uri().ok_or_else(|| AppProblem::NoApp(tool.mcp_name().to_string()))?.to_string(),
         };

@@ -4,7 +4,7 @@
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
 
-use palaver_wire::apps::APP_MIME_TYPE;
+use palaver_wire::apps::{APP_MIME_TYPE, is_app_view};
 
 /// Who a tool is for, by its `_meta.ui.visibility` (both when it says nothing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub(super) fn visible_to(tool: &Tool, audience: Audience) -> bool {
 pub(super) fn app_uri(tool: &Tool) -> Option<&str> {
     let meta = &tool.meta.as_ref()?.0;
     let nested = meta.get("ui").and_then(|ui| ui.get("resourceUri"));
-    nested.or_else(|| meta.get("ui/resourceUri"))?.as_str().filter(|uri| uri.starts_with("ui://"))
+    nested.or_else(|| meta.get("ui/resourceUri"))?.as_str().filter(|uri| is_app_view(uri))
 }
 
 /// The object `ui` declares for Palaver in capabilities: the app type it draws, and that a

@@ -62,6 +62,11 @@ struct DrawnCall {
 }
 
 impl DrawnCall {
+    /// A call not stored (yet): no arguments or result to tell its view.
+    fn unstored(conversation_id: String, tool_call_id: String, tool_name: String) -> Self {
+        DrawnCall { conversation_id, tool_call_id, tool_name, args: Value::Null, result: None, cut_off: false }
+    }
+
     /// How the call ended, as its view is told it.
     fn outcome(&self) -> CallOutcome {
         match (&self.result, self.cut_off) {
@@ -101,7 +106,7 @@ pub fn WrittenApp(
     let tool = tool_name.clone();
     let has_app = move || names.is_some_and(|AppToolNames(names)| names.with(|names| names.contains(&tool)));
     let closed = RwSignal::new(false);
-    let call = DrawnCall { conversation_id, tool_call_id, tool_name, args: Value::Null, result: None, cut_off: false };
+    let call = DrawnCall::unstored(conversation_id, tool_call_id, tool_name);
     view! {
         <Show when=move || has_app() && !closed.get()>
             <AppFrame
@@ -145,14 +150,7 @@ pub fn QuestionApp(ask_id: String, tool_name: String, question: AppQuestion) -> 
     });
     // An app drawn for a question is drawn in no conversation: it may answer, open a link and
     // ask for a display mode, nothing more (`bridge`).
-    let call = DrawnCall {
-        conversation_id: String::new(),
-        tool_call_id: ask_id,
-        tool_name,
-        args: Value::Null,
-        result: None,
-        cut_off: false,
-    };
+    let call = DrawnCall::unstored(String::new(), ask_id, tool_name);
     view! { <AppFrame call closed purpose=Purpose::Question(question) /> }
 }
 

@@ -51,18 +51,14 @@ impl Turn {
             .iter()
             .chain(&self.output.new_rows)
             .any(|row| matches!(row, HistoryRow::ToolCall { ask: None, client_tool: false, .. }));
-        self.transcript.apps_section = match host_calls {
-            false => None,
-            true => {
-                match crate::conversation::app_contexts::model_section(&self.runner.pool, &self.ids.history_id).await {
-                    Ok(section) => section,
-                    Err(err) => {
-                        tracing::warn!(?err, "what the apps show was not read; the model is not told it");
-                        None
-                    }
-                }
-            }
+        let section = match host_calls {
+            true => crate::conversation::app_contexts::model_section(&self.runner.pool, &self.ids.history_id).await,
+            false => Ok(None),
         };
+        self.transcript.apps_section = section.unwrap_or_else(|err| {
+            tracing::warn!(?err, "what the apps show was not read; the model is not told it");
+            None
+        });
         let fitted = match self.transcript.fitted.take() {
             Some(fitted) => fitted,
             None => self.fit(self.offer.context_tokens, false).await,

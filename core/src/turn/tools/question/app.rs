@@ -7,11 +7,12 @@ use super::schema::content_misfits;
 use super::{Page, Property, ToolQuestion};
 use crate::error::FieldError;
 use palaver_contract::asks::AskErrorCode;
+use palaver_wire::apps::is_app_view;
 
 /// The `ui://` resource an input request names for its server's app to draw it.
 pub(super) fn app_of(request: &Value) -> Option<String> {
     let uri = request["params"]["_meta"]["ui"]["resourceUri"].as_str()?;
-    uri.starts_with("ui://").then(|| uri.to_string())
+    is_app_view(uri).then(|| uri.to_string())
 }
 
 impl ToolQuestion {
