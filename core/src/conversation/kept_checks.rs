@@ -20,7 +20,7 @@ pub(super) fn checked_documents(
     read: ReadView,
     states: Vec<(String, String)>,
 ) -> (HistoryView, Vec<FreshCheck>) {
-    let ReadView { mut view, checks } = read;
+    let ReadView { mut view, checks, .. } = read;
     let mut fresh = Vec::new();
     let mut shown: Vec<(usize, ShownCheck)> = Vec::with_capacity(checks.len());
     for kept in checks {

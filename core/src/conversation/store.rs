@@ -14,7 +14,7 @@ use palaver_wire::conversation::shelf::Shelf;
 /// (`None`: the server's default).
 pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) -> AppResult<HistoryView> {
     let id = new_id();
-    let (created, updated): (String, String) = sqlx::query_as(
+    let (created_at, updated_at): (String, String) = sqlx::query_as(
         "INSERT INTO histories (id, owner_id, model) VALUES ($1, $2, $3) RETURNING created_at, updated_at",
     )
     .bind(&id)
@@ -22,7 +22,18 @@ pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) ->
     .bind(model)
     .fetch_one(pool)
     .await?;
-    let head = (id, Some(owner_id.to_string()), None, None, model.map(str::to_string), created, updated, None);
+    let head = HeadRow {
+        id,
+        owner_id: Some(owner_id.to_string()),
+        title: None,
+        pending_ask: None,
+        model: model.map(str::to_string),
+        created_at,
+        updated_at,
+        summarised_before: None,
+        versioned: 0,
+        turn_granted: 0,
+    };
     Ok(assemble_view(head, Vec::new(), &[], &RowsStart::default()).view)
 }
 
@@ -101,7 +112,8 @@ pub async fn read_history(pool: &Pool, id: &str) -> AppResult<Option<ReadView>> 
             .bind(id)
             .fetch_all(pool)
             .await?;
-    Ok(Some(assemble_view(head, rows, &branches::store::branches(pool, id).await?, &RowsStart::default())))
+    let versions = if head.versioned() { branches::store::branches(pool, id).await? } else { Vec::new() };
+    Ok(Some(assemble_view(head, rows, &versions, &RowsStart::default())))
 }
 
 /// A conversation with its rows, as its owner reads it; `None` when it is deleted or none.
@@ -134,12 +146,39 @@ pub async fn keep_block_checks(pool: &Pool, fingerprint: &str, checks: &[FreshCh
 }
 
 /// A conversation's own columns, as `HeadRow` reads them, and where its running summary ends.
-pub(super) const HEAD_COLUMNS: &str = "id, owner_id, title, CAST(pending_ask AS TEXT), model, created_at, updated_at,
-    (SELECT through_row FROM conversation_summaries s WHERE s.history_id = histories.id)";
+pub(super) const HEAD_COLUMNS: &str = "id, owner_id, title, CAST(pending_ask AS TEXT) AS pending_ask, model,
+    created_at, updated_at,
+    (SELECT through_row FROM conversation_summaries s WHERE s.history_id = histories.id) AS summarised_before,
+    CAST(CASE WHEN EXISTS (SELECT 1 FROM conversation_branches b WHERE b.history_id = histories.id)
+        THEN 1 ELSE 0 END AS BIGINT) AS versioned,
+    CAST(CASE WHEN EXISTS (SELECT 1 FROM approval_grants g
+        WHERE g.history_id = histories.id AND g.scope = 'turn' AND g.revoked_at IS NULL)
+        THEN 1 ELSE 0 END AS BIGINT) AS turn_granted";
 
-/// id, owner, title, pending ask (JSON), model, created, updated, the row the summary covers up to.
-pub(super) type HeadRow =
-    (String, Option<String>, Option<String>, Option<String>, Option<String>, String, String, Option<i64>);
+/// A conversation's own columns, and two things it has elsewhere: whether any of its turns has
+/// other versions (only then are they read) and whether a turn grant lives in it (only then is
+/// it ended).
+#[derive(sqlx::FromRow)]
+pub(super) struct HeadRow {
+    pub(super) id: String,
+    owner_id: Option<String>,
+    title: Option<String>,
+    /// JSON.
+    pending_ask: Option<String>,
+    model: Option<String>,
+    created_at: String,
+    updated_at: String,
+    /// The row the running summary covers up to.
+    summarised_before: Option<i64>,
+    versioned: i64,
+    turn_granted: i64,
+}
+
+impl HeadRow {
+    pub(super) fn versioned(&self) -> bool {
+        self.versioned == 1
+    }
+}
 
 /// A row's columns, as `StoredRow` reads them.
 pub(super) const ROW_COLUMNS: &str =
@@ -153,6 +192,8 @@ pub(super) type StoredRow = (String, String, Option<String>, String, String, i64
 pub struct ReadView {
     pub view: HistoryView,
     pub checks: Vec<KeptCheck>,
+    /// Whether a grant for its current turn lives in the conversation.
+    pub turn_granted: bool,
 }
 
 /// A document reply's block check as it was kept (none before its first read): the reply's
@@ -192,7 +233,18 @@ pub(super) fn assemble_view(
     versions: &[StoredBranch],
     start: &RowsStart,
 ) -> ReadView {
-    let (id, user_id, title, pending_ask, model, created, updated, summarised_before) = head;
+    let HeadRow {
+        id,
+        owner_id: user_id,
+        title,
+        pending_ask,
+        model,
+        created_at: created,
+        updated_at: updated,
+        summarised_before,
+        turn_granted,
+        ..
+    } = head;
     let pending_ask = pending_ask.and_then(|json| match serde_json::from_str(&json) {
         Ok(pending) => Some(pending),
         Err(err) => {
@@ -242,7 +294,7 @@ pub(super) fn assemble_view(
         summarised_before: summarised_before.and_then(|row| usize::try_from(row).ok()),
         window: None,
     };
-    ReadView { view, checks }
+    ReadView { view, checks, turn_granted: turn_granted == 1 }
 }
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`

@@ -59,7 +59,7 @@ use crate::live::LiveHub;
 use crate::llm::Models;
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use palaver_wire::audit::{DecidedVia, Decider};
-use palaver_wire::conversation::model::{HistoryView, TurnEvent};
+use palaver_wire::conversation::model::TurnEvent;
 use tools::ToolRegistry;
 
 /// The longest message a user may send, in characters.
@@ -310,7 +310,7 @@ impl TurnRunner {
         registry
     }
 
-    async fn conversation(&self, history_id: &str) -> AppResult<HistoryView> {
-        Ok(histories::load_history(&self.pool, history_id).await?.ok_or(AppError::HistoryNotFound)?)
+    async fn conversation(&self, history_id: &str) -> AppResult<histories::ReadView> {
+        Ok(histories::read_history(&self.pool, history_id).await?.ok_or(AppError::HistoryNotFound)?)
     }
 }

@@ -161,6 +161,9 @@ pub(super) struct Transcript {
     pub(super) resolved: Option<Resolved>,
     /// The ask a prompt cancelled.
     pub(super) cancelled: Option<String>,
+    /// Whether a grant for this turn lived in the conversation when it went on from an answer
+    /// (which may have given it): the turn ends it when it ends. A prompt ended any before.
+    pub(super) turn_granted: bool,
     pub(super) messages: Vec<ModelMessage>,
     /// How many rows there are up to the turn's user message (an ask keeps it: its answer
     /// replays that far).
@@ -190,6 +193,7 @@ impl Transcript {
             apps_section: None,
             resolved,
             cancelled,
+            turn_granted: false,
             messages: Vec::new(),
             prompt_index: 0,
             replayed_len: 0,
@@ -325,9 +329,10 @@ impl Turn {
             let mut stop = self.lifecycle.stop.clone();
             self.runner.running.wait_for_earlier(&self.ids.history_id, &self.ids.running_key, &mut stop).await;
             match self.runner.conversation(&self.ids.history_id).await {
-                Ok(conversation) => {
-                    self.transcript.titled = conversation.title.is_some();
-                    self.transcript.rows = conversation.rows;
+                Ok(read) => {
+                    self.transcript.titled = read.view.title.is_some();
+                    self.transcript.rows = read.view.rows;
+                    self.transcript.turn_granted &= read.turn_granted;
                 }
                 Err(err) => {
                     tracing::warn!(?err, history = self.ids.history_id, "could not read what the turns before wrote")
@@ -379,7 +384,7 @@ impl Turn {
         // A turn grant is made by an answer, so only a turn that went on from one can hold one;
         // it ends with the turn (a new message ends it too, when the turn stops paused).
         if pending_ref.is_none()
-            && self.transcript.resolved.is_some()
+            && self.transcript.turn_granted
             && let Err(err) = crate::grants::store::end_turn_grants(&self.runner.pool, &self.ids.history_id).await
         {
             tracing::error!(?err, history = self.ids.history_id, "the turn's grants could not be ended");

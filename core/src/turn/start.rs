@@ -121,17 +121,17 @@ impl TurnRunner {
             (cancelled_by_redo, attached, drafted) = (cancelled, Some(files), true);
             request.input = TurnInput::Prompt(prompt);
         }
-        let (history_id, conversation, resolved, cancelled) = match request.input {
+        let (history_id, conversation, resolved, cancelled, turn_granted) = match request.input {
             TurnInput::Prompt(ref prompt) => {
                 check_prompt(prompt)?;
                 if attached.is_none() {
                     attached = Some(self.load_attachments(&owner_id, &request.attachments).await?);
                 }
-                let mut conversation = match &request.history_id {
+                let (mut conversation, turn_granted) = match &request.history_id {
                     Some(id) => {
-                        let conversation = self.conversation(id).await?;
-                        authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
-                        conversation
+                        let read = self.conversation(id).await?;
+                        authorize_owned(&request.caller, read.view.user_id.as_deref(), HistoryAccess::Write)?;
+                        (read.view, read.turn_granted)
                     }
                     None => {
                         let created =
@@ -142,7 +142,7 @@ impl TurnRunner {
                             title: None,
                         };
                         self.live.publish(&owner_id, LiveEvent::HistoryChanged(change)).await;
-                        created
+                        (created, false)
                     }
                 };
                 let history_id = conversation.id.clone();
@@ -151,14 +151,16 @@ impl TurnRunner {
                     None if conversation.pending_ask.is_some() => {
                         let cancelled = self.cancel_for_prompt(&history_id, &turn_id, &decider).await?;
                         // Cancelled or expired, the ask's rows changed.
-                        conversation = self.conversation(&history_id).await?;
+                        conversation = self.conversation(&history_id).await?.view;
                         cancelled
                     }
                     None => None,
                 };
                 // A new message starts a new turn: the last one's turn grants are over.
-                crate::grants::store::end_turn_grants(&self.pool, &history_id).await?;
-                (history_id, conversation, None, cancelled)
+                if turn_granted {
+                    crate::grants::store::end_turn_grants(&self.pool, &history_id).await?;
+                }
+                (history_id, conversation, None, cancelled, false)
             }
             TurnInput::Answer { ref tool_call_id, ref response } => {
                 let Some(history_id) = request.history_id.clone() else {
@@ -186,14 +188,15 @@ impl TurnRunner {
                         return Ok(Admitted::Resumed(TurnHandle { history_id, stream_id, events }));
                     }
                 }
-                let conversation = self.conversation(&history_id).await?;
-                (history_id, conversation, Some(resolved), None)
+                // Read after the answer stored any grant it gave.
+                let read = self.conversation(&history_id).await?;
+                (history_id, read.view, Some(resolved), None, read.turn_granted)
             }
             TurnInput::ToolResults(ref results) => {
                 let Some(history_id) = request.history_id.clone() else {
                     return Err(AppError::BadRequest("historyId is required with tool results".into()).into());
                 };
-                let conversation = self.conversation(&history_id).await?;
+                let conversation = self.conversation(&history_id).await?.view;
                 authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
                 let rows = conversation.rows;
                 // The results are stored now, as the rows that answer the calls: of two turns
@@ -205,19 +208,19 @@ impl TurnRunner {
                 if !client_tools::append_client_results(&self.pool, &history_id, &turn_id, &ids, &answers).await? {
                     return Err(stale().into());
                 }
-                let conversation = self.conversation(&history_id).await?;
-                (history_id, conversation, None, None)
+                let conversation = self.conversation(&history_id).await?.view;
+                (history_id, conversation, None, None, false)
             }
             TurnInput::FollowOn(ref mut follow_on) => {
                 let (Some(history_id), Some(running_key)) = (request.history_id.clone(), running_key) else {
                     return Err(AppError::BadRequest("A follow-on turn needs its conversation.".into()).into());
                 };
-                let conversation = self.conversation(&history_id).await?;
+                let conversation = self.conversation(&history_id).await?.view;
                 authorize_owned(&request.caller, conversation.user_id.as_deref(), HistoryAccess::Write)?;
                 self.take_over(&history_id, &turn_id, &owner_id, running_key, follow_on).await?;
                 drafted = true;
-                let conversation = self.conversation(&history_id).await?;
-                (history_id, conversation, None, None)
+                let conversation = self.conversation(&history_id).await?.view;
+                (history_id, conversation, None, None, false)
             }
         };
         // A model the request names is the conversation's from now on (both ways in checked the
@@ -253,6 +256,7 @@ impl TurnRunner {
         let attached = attached.unwrap_or_default();
         let mut transcript = Transcript::new(request.input, conversation.rows, titled, attached, resolved, cancelled);
         transcript.from_app = request.from_app;
+        transcript.turn_granted = turn_granted;
         Ok(Admitted::Turn(Box::new(Ready {
             turn_id,
             owner_id,

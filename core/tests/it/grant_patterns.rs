@@ -160,6 +160,31 @@ async fn a_turn_grant_ends_with_its_turn() {
 }
 
 #[tokio::test]
+async fn a_turn_grant_lives_through_its_turns_next_question_and_ends_with_the_turn() {
+    let question = json!({"toolCalls": [{"id": "q1", "name": "ask_choice", "input": {
+        "prompt": "Which file next?", "select": "one",
+        "options": [{"id": "c", "label": "c.txt"}, {"id": "d", "label": "d.txt"}]}}]});
+    let (h, runs) = with_write_file(json!([
+        write("c1", "data/shared/a.txt"),
+        question,
+        write("c2", "data/shared/c.txt"), {"text": "Both written."},
+        {"text": "Hello again."},
+    ]))
+    .await;
+    let (history, events) = h.prompt(None, "Write two files").await;
+    h.try_answer(&history, &asked(&events).unwrap(), approve_with(shared_folder_grant("turn"))).await.unwrap();
+    let question = h.pending(&history).await.expect("the turn asks which file next");
+    assert_eq!(palaver_core::grants::store::list(&h.pool, &h.caller.user.id).await.unwrap().len(), 1, "still live");
+    h.try_answer(&history, &question, json!({"action": "accept", "content": {"selected": ["c"]}})).await.unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 2, "the call after the question ran under the turn's grant");
+    assert_eq!(h.pending(&history).await, None);
+    assert!(palaver_core::grants::store::list(&h.pool, &h.caller.user.id).await.unwrap().is_empty(), "over");
+    // A prompt where no turn grant lives has none to end, and the conversation goes on.
+    let (_, events) = h.prompt(Some(&history), "Hi").await;
+    assert!(events.iter().any(|event| matches!(event, TurnEvent::Done { .. })), "{events:?}");
+}
+
+#[tokio::test]
 async fn a_grant_that_misses_the_call_lasts_too_long_or_does_not_fit_is_refused() {
     let (h, runs) = with_write_file(json!([write("c1", "data/shared/a.txt"), {"text": "Written."}])).await;
     let (history, events) = h.prompt(None, "Write a").await;

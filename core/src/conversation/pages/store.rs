@@ -149,13 +149,13 @@ pub async fn load_histories(pool: &Pool, ids: &[String]) -> AppResult<Vec<ReadVi
     for (history_id, fork_after, position, shown) in versions {
         versions_of.entry(history_id).or_default().push(StoredBranch { fork_after, position, shown: shown == 1 });
     }
-    let mut heads: HashMap<String, HeadRow> = heads.into_iter().map(|head| (head.0.clone(), head)).collect();
+    let mut heads: HashMap<String, HeadRow> = heads.into_iter().map(|head| (head.id.clone(), head)).collect();
     Ok(ids
         .iter()
         .filter_map(|id| heads.remove(id))
         .map(|head| {
-            let rows = rows_of.remove(&head.0).unwrap_or_default();
-            let versions = versions_of.remove(&head.0).unwrap_or_default();
+            let rows = rows_of.remove(&head.id).unwrap_or_default();
+            let versions = versions_of.remove(&head.id).unwrap_or_default();
             assemble_view(head, rows, &versions, &RowsStart::default())
         })
         .collect())

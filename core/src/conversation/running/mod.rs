@@ -506,6 +506,26 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn racing_reservations_take_exactly_the_cap_and_a_refused_one_leaves_no_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let running = registry(&dir).await;
+        let reservations = (0..64).map(|_| {
+            let running = running.clone();
+            tokio::spawn(async move { running.reserve("ada", 8).await })
+        });
+        let mut taken = 0;
+        for reservation in reservations.collect::<Vec<_>>() {
+            match reservation.await.unwrap().map_err(crate::error::Error::into_kind) {
+                Ok(_) => taken += 1,
+                Err(AppError::TooManyRequests { .. }) => {}
+                Err(other) => panic!("a reservation failed otherwise: {other:?}"),
+            }
+        }
+        assert_eq!(taken, 8);
+        assert_eq!(running.count_of("ada").await.unwrap(), 8, "no refused reservation holds a place");
+    }
+
+    #[tokio::test]
     async fn one_turn_at_a_time_is_admitted_to_a_conversation_and_its_gate_goes_after() {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;

@@ -16,9 +16,11 @@ pub struct TurnPlace<'a> {
 }
 
 /// Holds a place for one more running turn of the user unless `cap` of theirs run already (a
-/// lapsed lease does not count): false then, with nothing written. The transaction's first
-/// statement is a write on the user's row, so admissions of one user take turns (SQLite: the
-/// write lock; PostgreSQL: the row's lock), and the count and the insert see each other's rows.
+/// lapsed lease does not count): false then, with nothing written. Admissions of one user take
+/// turns, so the count and the insert see each other's rows. On SQLite the insert alone does it: a
+/// writing statement takes the database's write lock before it reads. On PostgreSQL a statement's
+/// subquery reads a snapshot older than a lock it waited for, so a transaction first writes the
+/// user's row and holds its lock.
 pub async fn reserve_running_turn(
     pool: &Pool,
     place: &TurnPlace<'_>,
@@ -26,8 +28,6 @@ pub async fn reserve_running_turn(
     cap: usize,
 ) -> AppResult<bool> {
     let backend = Backend::of(pool);
-    let mut tx = crate::db::begin(pool).await?;
-    sqlx::query("UPDATE users SET id = id WHERE id = $1").bind(place.user_id).execute(&mut *tx).await?;
     // The count and the insert are one statement: the place is taken only while under the cap.
     let sql = format!(
         "INSERT INTO running_turns (id, history_id, user_id, stream_id, prompt, instance_id, lease_until)
@@ -45,9 +45,17 @@ pub async fn reserve_running_turn(
     for key in place.ended {
         insert = insert.bind(key);
     }
-    let taken = insert.execute(&mut *tx).await?.rows_affected() == 1;
-    tx.commit().await?;
-    Ok(taken)
+    let inserted = match backend {
+        Backend::Sqlite => insert.execute(pool).await?,
+        Backend::Postgres => {
+            let mut tx = crate::db::begin(pool).await?;
+            sqlx::query("UPDATE users SET id = id WHERE id = $1").bind(place.user_id).execute(&mut *tx).await?;
+            let inserted = insert.execute(&mut *tx).await?;
+            tx.commit().await?;
+            inserted
+        }
+    };
+    Ok(inserted.rows_affected() == 1)
 }
 
 /// Names the conversation, stream and prompt of a turn in the place it holds, and renews its

@@ -32,7 +32,7 @@ const WINDOW_START: &str = "COALESCE((SELECT MAX(u.seq) FROM history_rows u
 
 /// The rows of conversation `id` a read wants (a window of about `rows` rows, or from a seq on),
 /// with its own columns and versions, the window's place in `view.window`; `None` when the
-/// conversation is deleted or none. Three statements: its columns, the rows, its versions.
+/// conversation is deleted or none. Its columns, the rows, and its versions when it has any.
 pub async fn read_rows(pool: &Pool, id: &str, wanted: RowsWanted, rows: u32) -> AppResult<Option<ReadView>> {
     let Some(head) = live_head(pool, id).await? else { return Ok(None) };
     // `$3` is the window's size less one, or the seq a read from a window's last exchange starts at.
@@ -56,7 +56,7 @@ pub async fn read_rows(pool: &Pool, id: &str, wanted: RowsWanted, rows: u32) -> 
          ORDER BY history_rows.seq"
     );
     let found: Vec<WindowRow> = sqlx::query_as(&sql).bind(id).bind(end).bind(third).fetch_all(pool).await?;
-    let versions = branches::store::branches(pool, id).await?;
+    let versions = if head.versioned() { branches::store::branches(pool, id).await? } else { Vec::new() };
     let first = found.first().map(|row| (row.5, row.8, row.9.clone(), row.10));
     let stored = found
         .into_iter()
