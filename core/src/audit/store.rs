@@ -23,7 +23,8 @@ pub struct Ending<'a> {
 }
 
 /// Appends the entry to its owner's chain, in the transaction that ends the ask: the owner's
-/// head row is bumped first, which orders two instances appending to one chain at once.
+/// head row is bumped first, which orders two instances appending to one chain at once. The head
+/// takes the entry's hash from a trigger on the entry's insert (migration 0039).
 pub async fn record(tx: &mut Tx<'_>, decider: &Decider, ending: &Ending<'_>) -> AppResult<()> {
     let backend = Backend::of_tx(tx);
     let (chain_owner, chain_seq, prev_hash, created_at): (String, i64, String, String) = sqlx::query_as(&format!(
@@ -86,7 +87,7 @@ pub async fn record(tx: &mut Tx<'_>, decider: &Decider, ending: &Ending<'_>) -> 
     .bind(&entry.entry_hash)
     .execute(&mut **tx)
     .await?;
-    set_head(tx, &entry.chain_owner, &entry.entry_hash).await
+    Ok(())
 }
 
 /// Appends an entry in a transaction of its own: an ending nothing else is written with.
@@ -94,15 +95,6 @@ pub async fn record_alone(pool: &Pool, decider: &Decider, ending: &Ending<'_>) -
     let mut tx = crate::db::begin(pool).await?;
     record(&mut tx, decider, ending).await?;
     tx.commit().await?;
-    Ok(())
-}
-
-async fn set_head(tx: &mut Tx<'_>, chain_owner: &str, hash: &str) -> AppResult<()> {
-    sqlx::query("UPDATE audit_heads SET hash = $2 WHERE chain_owner = $1")
-        .bind(chain_owner)
-        .bind(hash)
-        .execute(&mut **tx)
-        .await?;
     Ok(())
 }
 
@@ -201,8 +193,8 @@ pub async fn chain_unchained(pool: &Pool) -> AppResult<u64> {
             .bind(&entry.entry_hash)
             .execute(&mut *tx)
             .await?;
+            // Sealed, the entry's hash is its chain's head (a trigger, migration 0039).
             if sealed.rows_affected() == 1 {
-                set_head(&mut tx, &entry.chain_owner, &entry.entry_hash).await?;
                 tx.commit().await?;
                 chained += 1;
             }
