@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::arguments::HeldStep;
 use super::attachments::{Attached, described_file_parts};
 use super::grant_answer::split_grant;
+use super::reopen;
 use super::replay;
 use super::request_log::{AskLog, AskPhase};
 use super::routed::{Answerer, needs_second_approval};
@@ -96,6 +97,7 @@ impl TurnRunner {
                 response: &response,
                 decider,
                 grant: None,
+                changeable_for: None,
             };
             if self.resolve(history_id, turn_id, resolution).await?.is_some() {
                 return Ok(Some(pending.ask.tool_call_id));
@@ -182,6 +184,7 @@ impl TurnRunner {
             response: &response,
             decider,
             grant,
+            changeable_for: reopen::changeable_for(&pending, &response),
         };
         let Some(rows_before) = self.resolve(history_id, turn_id, resolution).await? else {
             // Lost a race: to another answer, or to the expiry (the sweeper's, or this one).
@@ -190,9 +193,7 @@ impl TurnRunner {
             }
             return Err(self.not_pending(history_id, tool_call_id).await?.into());
         };
-        let resolved = Resolved { pending, response, parts, rows_before, rows_added };
-        self.remember_answer(history_id, turn_id, &resolved).await;
-        Ok(resolved)
+        Ok(Resolved { pending, response, parts, rows_before, rows_added })
     }
 
     /// Stores a resolution (see [`store::resolve`]) and tells the owner's tabs and devices;

@@ -23,6 +23,7 @@ pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
 use crate::audit::store as audit;
 use crate::error::AppResult;
 use crate::grants::store as grants;
+use crate::turn::reopen::store::{GivenAnswer, remember as remember_answer};
 use palaver_contract::asks::AskResponse;
 use palaver_wire::audit::Decider;
 use palaver_wire::conversation::model::{AskOrigin, AskStatus, HistoryRow};
@@ -409,6 +410,8 @@ pub struct Resolution<'a> {
     pub decider: &'a Decider,
     /// The grant an approval gives with its answer, stored with it.
     pub grant: Option<GrantRequest>,
+    /// For how long the person may change the answer (see `reopen`), remembered with it.
+    pub changeable_for: Option<Duration>,
 }
 
 /// Resolves the pending ask `expected` (answer, cancel or expiry) in one transaction: clears
@@ -438,6 +441,17 @@ pub async fn resolve(
     let Some((owner,)) = cleared else { return Ok(None) };
     let before = insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
     set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
+    if let Some(window) = resolution.changeable_for {
+        let rows_added = i64::try_from(resolution.rows.len()).unwrap_or(i64::MAX);
+        let answer = GivenAnswer {
+            history_id,
+            turn_id,
+            pending: resolution.expected,
+            first_seq: before,
+            reply_seq: before + rows_added,
+        };
+        remember_answer(&mut tx, &answer, window).await?;
+    }
     let owner = owner.unwrap_or_default();
     if let (Some(request), Some(tool)) = (&resolution.grant, &resolution.expected.ask.tool_name) {
         grants::create(&mut tx, &owner, tool, request, history_id).await?;

@@ -45,6 +45,7 @@ impl TurnRunner {
             response: &response,
             decider: &palaver,
             grant: None,
+            changeable_for: None,
         };
         let expired = self.resolve(history_id, &new_id(), resolution).await?.is_some();
         if expired {

@@ -11,16 +11,16 @@ use std::time::Duration;
 
 use super::TurnRunner;
 use super::answer::denial_reason;
-use super::run::Resolved;
+use super::store::StoredPendingAsk;
 use crate::accounts::auth::Caller;
 use crate::conversation::access::{HistoryAccess, authorize_history};
 use crate::conversation::store as histories;
 use crate::error::AppResult;
+use palaver_contract::asks::AskResponse;
 use palaver_wire::audit::Decider;
 use palaver_wire::conversation::answer_change::ChangeableAnswer;
 use palaver_wire::conversation::model::PendingAskView;
 use palaver_wire::live::{AskCreated, LiveEvent};
-use store::GivenAnswer;
 
 /// How long after it was given an answer can be changed.
 pub const ANSWER_CHANGE_WINDOW: Duration = Duration::from_secs(2 * 60);
@@ -59,29 +59,15 @@ impl std::fmt::Display for Unchangeable {
     }
 }
 
-impl TurnRunner {
-    /// Remembers an answer just stored, when its person may change it: not an MCP server's
-    /// question (its running call took the answer), an argument form (its values went into
-    /// calls) or an approval that approves (its call runs). Failing to is only logged: the
-    /// answer stands, it just cannot be changed.
-    pub(super) async fn remember_answer(&self, history_id: &str, turn_id: &str, resolved: &Resolved) {
-        let pending = &resolved.pending;
-        let approves = pending.guarded_call_id().is_some() && denial_reason(&resolved.response).is_none();
-        if pending.answers_a_call() || approves {
-            return;
-        }
-        let answer = GivenAnswer {
-            history_id,
-            turn_id,
-            pending,
-            first_seq: resolved.rows_before,
-            reply_seq: resolved.rows_before + resolved.rows_added,
-        };
-        if let Err(err) = store::remember(&self.pool, &answer, ANSWER_CHANGE_WINDOW).await {
-            tracing::warn!(?err, history = history_id, "an answer was stored, but cannot be changed");
-        }
-    }
+/// For how long the person may change `response` to `pending`, stored with the answer: not at all
+/// for an MCP server's question (its running call took the answer), an argument form (its values
+/// went into calls) or an approval that approves (its call runs).
+pub(super) fn changeable_for(pending: &StoredPendingAsk, response: &AskResponse) -> Option<Duration> {
+    let approves = pending.guarded_call_id().is_some() && denial_reason(response).is_none();
+    (!pending.answers_a_call() && !approves).then_some(ANSWER_CHANGE_WINDOW)
+}
 
+impl TurnRunner {
     /// Forgets the answers whose time to be changed is over (the sweeper, once a minute).
     pub async fn forget_lapsed_answers(&self) -> AppResult<u64> {
         store::forget_lapsed(&self.pool).await

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::audit::store as audit;
-use crate::db::{Backend, Pool};
+use crate::db::{Backend, Pool, Tx};
 use crate::error::AppResult;
 use crate::turn::store::{StoredPendingAsk, seconds, set_ask_status};
 use palaver_wire::audit::{Decider, WITHDRAWN};
@@ -32,9 +32,10 @@ pub async fn forget_lapsed(pool: &Pool) -> AppResult<u64> {
     Ok(forgotten.rows_affected())
 }
 
-/// Remembers `answer` for `window`, in place of the conversation's answer remembered before.
-pub async fn remember(pool: &Pool, answer: &GivenAnswer<'_>, window: Duration) -> AppResult<()> {
-    let backend = Backend::of(pool);
+/// Remembers `answer` for `window`, in place of the conversation's answer remembered before, in
+/// the transaction that stores the answer.
+pub(crate) async fn remember(tx: &mut Tx<'_>, answer: &GivenAnswer<'_>, window: Duration) -> AppResult<()> {
+    let backend = Backend::of_tx(tx);
     let json = serde_json::to_string(answer.pending)?;
     sqlx::query(&format!(
         "INSERT INTO answered_asks
@@ -54,7 +55,7 @@ pub async fn remember(pool: &Pool, answer: &GivenAnswer<'_>, window: Duration) -
     .bind(backend.storable_text(&json))
     .bind(answer.pending.ask.expires_at.as_deref())
     .bind(seconds(window))
-    .execute(pool)
+    .execute(&mut **tx)
     .await?;
     Ok(())
 }
