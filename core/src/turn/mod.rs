@@ -205,6 +205,9 @@ pub struct TurnRequest {
     /// Tools the client offers (an AG-UI app's): the model may call them; a call ends the
     /// turn, and the client runs it and sends its result (`TurnInput::ToolResults`).
     pub client_tools: Vec<client_tools::ClientTool>,
+    /// The conversation's owner and pending ask as the route read them just before (a headless
+    /// button press, to find its answer): an answer does not read them again.
+    pub read_pending: Option<store::OwnerAndPending>,
 }
 
 impl TurnRequest {
@@ -222,6 +225,7 @@ impl TurnRequest {
             from_app: None,
             system_prompt: None,
             client_tools: Vec::new(),
+            read_pending: None,
         }
     }
 

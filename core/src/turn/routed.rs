@@ -54,8 +54,12 @@ impl TurnRunner {
         &self,
         caller: &Caller,
         history_id: &str,
+        read: Option<store::OwnerAndPending>,
     ) -> AppResult<(Answerer, Option<StoredPendingAsk>)> {
-        let found = store::owner_and_pending_ask(&self.pool, history_id).await?;
+        let found = match read {
+            Some(read) => Some(read),
+            None => store::owner_and_pending_ask(&self.pool, history_id).await?,
+        };
         let Some((Some(owner_id), pending)) = found else { return Err(AppError::HistoryNotFound.into()) };
         let (user_id, username) = (caller.user.id.clone(), caller.user.username.clone());
         Ok((Answerer { owner_id, user_id, username, is_admin: caller.is_admin() }, pending))

@@ -168,7 +168,8 @@ impl TurnRunner {
                 };
                 // The owner answers, or the approver an approval was routed to: the turn runs as
                 // the owner either way.
-                let (answerer, pending) = self.answerer(&request.caller, &history_id).await?;
+                let (answerer, pending) =
+                    self.answerer(&request.caller, &history_id, request.read_pending.take()).await?;
                 owner_id = answerer.owner_id.clone();
                 let answer = Answer { tool_call_id, response, pending, from_app: request.from_app.as_deref() };
                 let resolved = self.resolve_answer(&history_id, &turn_id, answer, &decider, &answerer).await?;

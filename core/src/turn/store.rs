@@ -16,8 +16,8 @@ use crate::db::{Backend, Pool, Tx, placeholders};
 use serde_json::{Value, json};
 
 pub use super::pending::store::{
-    PendingAskListItem, claim_approved_run, owner_and_pending_ask, pending_ask, pending_asks_of, routed_to,
-    set_first_approver,
+    OwnerAndPending, PendingAskListItem, claim_approved_run, owner_and_pending_ask, pending_ask, pending_asks_of,
+    routed_to, set_first_approver,
 };
 pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
 use crate::audit::store as audit;

@@ -151,9 +151,9 @@ pub async fn turn(
     let is_admin = caller.is_admin();
     // The turn checks who may write to the conversation as it reads it; a button is looked up
     // on the pending ask first, so only the owner may learn what is pending.
-    let input = match body {
-        HeadlessTurn::Prompt(prompt) => TurnInput::Prompt(prompt),
-        HeadlessTurn::Answer { tool_call_id, response } => TurnInput::Answer { tool_call_id, response },
+    let (input, read_pending) = match body {
+        HeadlessTurn::Prompt(prompt) => (TurnInput::Prompt(prompt), None),
+        HeadlessTurn::Answer { tool_call_id, response } => (TurnInput::Answer { tool_call_id, response }, None),
         HeadlessTurn::Button { tool_call_id, button_id } => {
             let found = owner_and_pending_ask(&pool, &history_id).await?;
             let Some((owner, pending)) = found else {
@@ -161,10 +161,10 @@ pub async fn turn(
             };
             authorize_owned(&caller, owner.as_deref(), HistoryAccess::Write)
                 .map_err(|err| access_problem(err, is_admin))?;
-            button_of(pending, tool_call_id, &button_id)?
+            (button_of(pending.clone(), tool_call_id, &button_id)?, Some((owner, pending)))
         }
     };
-    let request = TurnRequest::plain(caller, Some(history_id.clone()), input, surface);
+    let request = TurnRequest { read_pending, ..TurnRequest::plain(caller, Some(history_id.clone()), input, surface) };
     let mut handle = turns.start(request).await.map_err(|err| match err.kind() {
         AppError::HistoryNotFound | AppError::NotHistoryOwner => access_problem(err, is_admin),
         _ => turn_problem(err),

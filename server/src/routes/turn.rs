@@ -185,6 +185,7 @@ async fn start_turn(
             from_app,
             system_prompt,
             client_tools: Vec::new(),
+            read_pending: None,
         })
         .await?;
     let stream_header = [(palaver_wire::body::STREAM_ID_HEADER, handle.stream_id.clone())];

@@ -21,11 +21,11 @@ fn read_pending(history_id: &str, json: &str) -> Option<StoredPendingAsk> {
     serde_json::from_str(json).map_err(|err| tracing::error!(%err, history = history_id, "unreadable pending ask")).ok()
 }
 
+/// A conversation's owner (`None`: it has none) and its pending ask.
+pub type OwnerAndPending = (Option<String>, Option<StoredPendingAsk>);
+
 /// A conversation's owner and its pending ask, read at once; `None` when it is deleted or none.
-pub async fn owner_and_pending_ask(
-    pool: &Pool,
-    history_id: &str,
-) -> AppResult<Option<(Option<String>, Option<StoredPendingAsk>)>> {
+pub async fn owner_and_pending_ask(pool: &Pool, history_id: &str) -> AppResult<Option<OwnerAndPending>> {
     let row: Option<(Option<String>, Option<String>)> = sqlx::query_as(
         "SELECT owner_id, CAST(pending_ask AS TEXT) FROM histories WHERE id = $1 AND deleted_at IS NULL",
     )
