@@ -15,6 +15,7 @@ pub mod conversation;
 pub mod db;
 pub mod error;
 pub mod grants;
+pub mod kept;
 pub mod live;
 pub mod llm;
 pub mod mail;

@@ -26,6 +26,8 @@ pub enum Channel {
     Stop,
     /// A running turn's stream has new events stored; the payload is the stream's id.
     Stream,
+    /// A value kept in memory (`kept`) changed; the payload is `<topic> <key>`.
+    Changed,
     /// The connection to the other instances was lost and is back: what was sent meanwhile is gone.
     Reconnected,
 }
@@ -36,12 +38,15 @@ impl Channel {
             Channel::Live => "palaver_live",
             Channel::Stop => "palaver_stop",
             Channel::Stream => "palaver_stream",
+            Channel::Changed => "palaver_changed",
             Channel::Reconnected => "palaver_reconnected",
         }
     }
 
     fn named(name: &str) -> Option<Self> {
-        [Channel::Live, Channel::Stop, Channel::Stream].into_iter().find(|channel| channel.name() == name)
+        [Channel::Live, Channel::Stop, Channel::Stream, Channel::Changed]
+            .into_iter()
+            .find(|channel| channel.name() == name)
     }
 }
 
@@ -79,7 +84,8 @@ impl Signals {
             return Ok(Self::local());
         }
         let mut listener = PgListener::connect(pool.connect_options().database_url.as_str()).await?;
-        listener.listen_all([Channel::Live.name(), Channel::Stop.name(), Channel::Stream.name()]).await?;
+        let channels = [Channel::Live, Channel::Stop, Channel::Stream, Channel::Changed];
+        listener.listen_all(channels.map(Channel::name)).await?;
         let (sender, _) = broadcast::channel(CAPACITY);
         let (listening, stopped) = oneshot::channel();
         tokio::spawn(relay(listener, sender.clone(), stopped));

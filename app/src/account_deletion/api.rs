@@ -23,6 +23,8 @@ pub async fn delete_account(password: String) -> Result<DeletedAccount, AppError
     )
     .await
     .reported()?;
+    state.push.account_deleted(&caller.user.id).await;
+    state.webhooks.account_deleted(&caller.user.id).await;
     server_fn::set_cookie(&palaver_core::accounts::auth::clear_session_cookie(server_fn::secure_cookies(&state).await));
     Ok(deleted)
 }

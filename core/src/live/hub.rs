@@ -145,6 +145,11 @@ impl LiveHub {
         self.published.subscribe()
     }
 
+    /// The signals this hub shares with the other instances.
+    pub fn signals(&self) -> &Signals {
+        &self.signals
+    }
+
     /// Subscribes `user_id`; `last_seen` is the `Last-Event-ID` of a client that reconnects.
     /// An event can be both missed and live: the caller skips the live copy.
     pub async fn subscribe(&self, user_id: &str, last_seen: Option<&str>) -> Subscription {
@@ -220,7 +225,7 @@ async fn deliver(pool: Pool, mut signals: broadcast::Receiver<Signal>, instance:
             Ok(Signal { channel: Channel::Reconnected, .. }) | Err(broadcast::error::RecvError::Lagged(_)) => {
                 channels.send_to_everyone(everyone(LiveEvent::Resync(Resync {})));
             }
-            Ok(Signal { channel: Channel::Stop | Channel::Stream, .. }) => {}
+            Ok(Signal { channel: Channel::Stop | Channel::Stream | Channel::Changed, .. }) => {}
             Err(broadcast::error::RecvError::Closed) => return,
         }
     }

@@ -83,7 +83,7 @@ impl Push {
         now: Timestamp,
     ) -> AppResult<()> {
         let pool = &self.inner.pool;
-        let devices = store::subscriptions_of(pool, user_id).await?;
+        let devices = self.devices_of(user_id).await?;
         if devices.is_empty() {
             return Ok(());
         }
@@ -154,7 +154,7 @@ impl Push {
 
     /// `message` to every device of `user_id`'s.
     pub(super) async fn send_to_user(&self, user_id: &str, message: &PushMessage, ttl: Duration) -> AppResult<()> {
-        let devices = store::subscriptions_of(&self.inner.pool, user_id).await?;
+        let devices = self.devices_of(user_id).await?;
         self.send_to_all(devices, message, ttl).await
     }
 
@@ -192,7 +192,7 @@ impl Push {
         let status = response.status();
         if status == http::StatusCode::NOT_FOUND || status == http::StatusCode::GONE {
             tracing::info!(device = device.id, %status, "a push subscription has ended; it is removed");
-            return store::forget_subscription(&self.inner.pool, &device.id).await;
+            return self.forget_device(&device.id).await;
         }
         if !status.is_success() {
             let text = response.text().await.unwrap_or_default();

@@ -22,6 +22,7 @@ use tokio::sync::OnceCell;
 
 use crate::db::{Pool, new_id};
 use crate::error::{AppError, AppResult, FieldError};
+use crate::kept::Kept;
 use crate::live::LiveHub;
 pub use nudges::NudgeSchedule;
 use palaver_wire::approvers::{Approver, RoutedApproval};
@@ -82,6 +83,8 @@ struct Inner {
     contact: String,
     /// When an unanswered ask is pushed again.
     nudges: NudgeSchedule,
+    /// Each user's devices, which every ask of theirs looks at.
+    devices: Kept<Vec<SubscriptionRow>>,
 }
 
 /// A subscription whose endpoint and keys were checked.
@@ -174,7 +177,9 @@ impl Push {
                 reqwest::Client::new()
             });
         let PushConfig { contact, nudges } = config;
-        let push = Self { inner: Arc::new(Inner { pool, keys: OnceCell::new(), client, contact, nudges }) };
+        let devices = Kept::new("devices", live.signals());
+        let inner = Inner { pool, keys: OnceCell::new(), client, contact, nudges, devices };
+        let push = Self { inner: Arc::new(inner) };
         tokio::spawn(deliver::follow(push.clone(), live.published()));
         tokio::spawn(nudges::keep_nudging(push.clone()));
         push
@@ -214,7 +219,28 @@ impl Push {
 
     /// Stores a device's subscription; returns its id.
     pub async fn subscribe(&self, user_id: &str, checked: CheckedSubscription) -> AppResult<String> {
-        store::save_subscription(&self.inner.pool, user_id, &checked.0).await
+        let id = store::save_subscription(&self.inner.pool, user_id, &checked.0).await?;
+        self.inner.devices.changed(user_id).await;
+        Ok(id)
+    }
+
+    /// Forgets what was kept of an account just deleted.
+    pub async fn account_deleted(&self, user_id: &str) {
+        self.inner.devices.changed(user_id).await;
+    }
+
+    /// The devices a push to `user_id` goes to.
+    async fn devices_of(&self, user_id: &str) -> AppResult<Vec<SubscriptionRow>> {
+        let pool = &self.inner.pool;
+        self.inner.devices.read(user_id, || store::subscriptions_of(pool, user_id)).await
+    }
+
+    /// Forgets a device its push service says is gone.
+    async fn forget_device(&self, id: &str) -> AppResult<()> {
+        if let Some(owner) = store::forget_subscription(&self.inner.pool, id).await? {
+            self.inner.devices.changed(&owner).await;
+        }
+        Ok(())
     }
 
     pub async fn devices(&self, user_id: &str) -> AppResult<PushDevices> {
@@ -238,12 +264,16 @@ impl Push {
     /// Renames one of the user's devices; false when they have none by that id.
     pub async fn rename(&self, user_id: &str, id: &str, name: &str) -> AppResult<bool> {
         let name = device_name(name).map_err(bad_request)?;
-        store::rename_subscription(&self.inner.pool, user_id, id, &name).await
+        let renamed = store::rename_subscription(&self.inner.pool, user_id, id, &name).await?;
+        self.inner.devices.changed(user_id).await;
+        Ok(renamed)
     }
 
     /// Removes one of the user's devices; false when they have none by that id.
     pub async fn remove(&self, user_id: &str, id: &str) -> AppResult<bool> {
-        store::remove_subscription(&self.inner.pool, user_id, id).await
+        let removed = store::remove_subscription(&self.inner.pool, user_id, id).await?;
+        self.inner.devices.changed(user_id).await;
+        Ok(removed)
     }
 
     /// Records what one of the user's tabs shows.

@@ -85,10 +85,14 @@ pub async fn remove_subscription(pool: &Pool, user_id: &str, id: &str) -> AppRes
     Ok(removed.rows_affected() == 1)
 }
 
-/// Removes a subscription whose push service said it is gone.
-pub async fn forget_subscription(pool: &Pool, id: &str) -> AppResult<()> {
-    sqlx::query("DELETE FROM push_subscriptions WHERE id = $1").bind(id).execute(pool).await?;
-    Ok(())
+/// Removes a subscription whose push service said it is gone; returns its owner (`None`: it
+/// was gone already).
+pub async fn forget_subscription(pool: &Pool, id: &str) -> AppResult<Option<String>> {
+    let owner: Option<(String,)> = sqlx::query_as("DELETE FROM push_subscriptions WHERE id = $1 RETURNING user_id")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    Ok(owner.map(|(owner,)| owner))
 }
 
 /// Records what a tab shows, for [`PRESENCE_SECONDS`]; drops the user's lapsed presences.

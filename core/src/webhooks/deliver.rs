@@ -55,7 +55,10 @@ impl Webhooks {
         };
         let pool = &self.inner.pool;
         let owner = &published.user_id;
-        let wanted: Vec<String> = store::enabled_webhooks_of(pool, owner)
+        let wanted: Vec<String> = self
+            .inner
+            .enabled
+            .read(owner, || store::enabled_webhooks_of(pool, owner))
             .await?
             .into_iter()
             .filter(|(_, events)| events.split(',').any(|event| event == event_type))
@@ -189,8 +192,11 @@ impl Webhooks {
             "a webhook delivery failed"
         );
         match store::failed(pool, &claimed, &failure).await {
-            Ok(true) => tracing::warn!(webhook = claimed.webhook_id, "a webhook was disabled after failing in a row"),
-            Ok(false) => {}
+            Ok(Some(owner)) => {
+                tracing::warn!(webhook = claimed.webhook_id, "a webhook was disabled after failing in a row");
+                self.inner.enabled.changed(&owner).await;
+            }
+            Ok(None) => {}
             Err(err) => tracing::error!(?err, delivery = claimed.id, "a failed webhook delivery was not recorded"),
         }
     }

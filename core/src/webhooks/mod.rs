@@ -18,6 +18,7 @@ use tokio::sync::Notify;
 
 use crate::db::{Pool, new_id};
 use crate::error::{AppResult, FieldError};
+use crate::kept::Kept;
 use crate::live::LiveHub;
 use palaver_wire::webhooks::{
     DeliveryStatus, MAX_WEBHOOKS, NewWebhook, PING, WEBHOOK_EVENTS, Webhook, WebhookChange, WebhookDeliveries,
@@ -86,6 +87,8 @@ struct Inner {
     settings: WebhookSettings,
     /// Wakes the worker when this instance queued deliveries.
     wake: Arc<Notify>,
+    /// Each user's enabled webhooks (id, events), which every live event of theirs looks at.
+    enabled: Kept<Vec<(String, String)>>,
 }
 
 /// Why a request about webhooks was refused (the caller's doing, not the server's).
@@ -180,7 +183,8 @@ impl Webhooks {
                 tracing::error!(%err, "the webhook client could not be built as configured; using the default");
                 reqwest::Client::new()
             });
-        let inner = Inner { pool, client, settings, wake: Arc::new(Notify::new()) };
+        let enabled = Kept::new("webhooks", live.signals());
+        let inner = Inner { pool, client, settings, wake: Arc::new(Notify::new()), enabled };
         let webhooks = Self { inner: Arc::new(inner) };
         tokio::spawn(deliver::follow(webhooks.clone(), live.published()));
         tokio::spawn(deliver::work(webhooks.clone()));
@@ -218,6 +222,7 @@ impl Webhooks {
         if !store::insert_webhook(pool, &row, i64::try_from(MAX_WEBHOOKS).unwrap_or(i64::MAX)).await? {
             return Ok(Err(Refusal::TooMany));
         }
+        self.inner.enabled.changed(user_id).await;
         let Some(stored) = store::webhook(pool, user_id, &row.id).await? else { return Ok(Err(Refusal::NotFound)) };
         Ok(Ok(WebhookWithSecret { webhook: view(stored), secret }))
     }
@@ -245,14 +250,21 @@ impl Webhooks {
             row.enabled = i32::from(enabled);
         }
         store::update_webhook(pool, &row).await?;
+        self.inner.enabled.changed(user_id).await;
         self.inner.wake.notify_one(); // enabled again: its pending deliveries are due
         let Some(stored) = store::webhook(pool, user_id, id).await? else { return Ok(Err(Refusal::NotFound)) };
         Ok(Ok(view(stored)))
     }
 
+    /// Forgets what was kept of an account just deleted.
+    pub async fn account_deleted(&self, user_id: &str) {
+        self.inner.enabled.changed(user_id).await;
+    }
+
     /// Removes one of the user's webhooks with its deliveries.
     pub async fn remove(&self, user_id: &str, id: &str) -> AppResult<Result<(), Refusal>> {
         let removed = store::remove_webhook(&self.inner.pool, user_id, id).await?;
+        self.inner.enabled.changed(user_id).await;
         Ok(if removed { Ok(()) } else { Err(Refusal::NotFound) })
     }
 

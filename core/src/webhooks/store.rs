@@ -247,8 +247,9 @@ pub struct Failure<'a> {
 }
 
 /// Records a failed attempt: the delivery is due again later or has failed, and its webhook is
-/// disabled once `disable_after` attempts in a row failed. Returns whether this disabled it.
-pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_>) -> AppResult<bool> {
+/// disabled once `disable_after` attempts in a row failed. Returns the webhook's owner when this
+/// disabled it.
+pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_>) -> AppResult<Option<String>> {
     let backend = Backend::of(pool);
     let now = backend.now();
     let mut tx = crate::db::begin(pool).await?;
@@ -268,13 +269,13 @@ pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_
     .await?;
     let reason =
         format!("Disabled after {} failed attempts in a row; the last: {}", failure.disable_after, failure.error);
-    let disabled: Option<(i32,)> = sqlx::query_as(
+    let disabled: Option<(i32, String)> = sqlx::query_as(
         "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
                 enabled = CASE WHEN consecutive_failures + 1 >= $2 THEN 0 ELSE enabled END,
                 disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 AND enabled = 1 THEN $3
                                        ELSE disabled_reason END
          WHERE id = $1
-         RETURNING consecutive_failures",
+         RETURNING consecutive_failures, user_id",
     )
     .bind(&claimed.webhook_id)
     .bind(failure.disable_after)
@@ -283,7 +284,7 @@ pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_
     .await?;
     tx.commit().await?;
     // The attempt that reached the limit is the one that disabled it (later ones find it so).
-    Ok(matches!(disabled, Some((failures,)) if failures == failure.disable_after))
+    Ok(disabled.filter(|(failures, _)| *failures == failure.disable_after).map(|(_, owner)| owner))
 }
 
 /// The webhook's deliveries, newest first, at most `limit`.

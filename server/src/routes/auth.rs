@@ -14,7 +14,9 @@ use palaver_core::accounts::auth::{
 use palaver_core::accounts::service;
 use palaver_core::accounts::service::NewSession;
 use palaver_core::conversation::Conversations;
+use palaver_core::push::Push;
 use palaver_core::uploads::Uploads;
+use palaver_core::webhooks::Webhooks;
 use palaver_wire::accounts::DeletedAccount;
 use palaver_wire::accounts::{CreatedToken, TokenSummary, UserView};
 use palaver_wire::body::Data;
@@ -226,6 +228,8 @@ pub async fn delete_account(
     State(accounts): State<Accounts>,
     State(conversations): State<Conversations>,
     State(uploads): State<Uploads>,
+    State(push): State<Push>,
+    State(webhooks): State<Webhooks>,
     Authenticated(caller): Authenticated,
     ClientAddress(address): ClientAddress,
     headers: HeaderMap,
@@ -235,6 +239,8 @@ pub async fn delete_account(
     let deleted =
         account_deletion::delete_account(&accounts, &conversations, &uploads, &caller, &request.password, &address)
             .await?;
+    push.account_deleted(&caller.user.id).await;
+    webhooks.account_deleted(&caller.user.id).await;
     let cookie = clear_session_cookie(wants_secure_cookie(&accounts.settings, &headers));
     Ok(with_cookie(Json(Data { data: deleted }).into_response(), &cookie))
 }

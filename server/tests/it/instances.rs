@@ -369,3 +369,37 @@ async fn a_client_that_comes_back_to_the_other_instance_gets_what_it_missed_by_i
     assert!(missed.iter().all(|event| event.get("resync").is_none()), "{missed:?}");
     assert!(missed.iter().all(|event| event["historyChanged"]["historyId"] != first.as_str()), "only what it missed");
 }
+
+#[tokio::test]
+async fn a_webhook_made_through_one_instance_is_seen_by_the_others_next_turns() {
+    let replies: Vec<Value> = (0..12).map(|n| json!({"text": format!("Reply {n}.")})).collect();
+    let Some(pair) = pair(json!([]), json!(replies), &[]).await else { return };
+    // B looks at ada's webhooks (she has none) with her turn's end, and keeps what it saw.
+    let history = history_id(&pair.turn(&pair.b, json!({"prompt": "Before"})).await);
+    let created = pair
+        .request(&pair.a, reqwest::Method::POST, "/webhooks")
+        .json(&json!({"url": "http://127.0.0.1:9/hook", "events": ["turn.done"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let webhook = created.json::<Value>().await.unwrap()["webhook"]["id"].as_str().unwrap().to_owned();
+    let deliveries = || async {
+        let path = format!("/webhooks/{webhook}/deliveries");
+        let listed = pair.request(&pair.a, reqwest::Method::GET, &path).send().await.unwrap();
+        listed.json::<Value>().await.unwrap()["deliveries"].as_array().unwrap().len()
+    };
+    // A tells B through the database's signal; until it arrives B may still go by what it kept.
+    // Turns on B follow until one is queued for the new webhook (each waits up to 2 s for it).
+    for turn in 0..10 {
+        pair.turn(&pair.b, json!({"historyId": history, "prompt": format!("After {turn}")})).await;
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(2) {
+            if deliveries().await > 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    panic!("ten turns on B after the webhook was made through A, and none was queued for it");
+}

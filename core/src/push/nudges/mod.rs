@@ -134,7 +134,7 @@ impl Push {
         let Some(pending) = pending.filter(|pending| pending.ask.tool_call_id == row.tool_call_id) else {
             return self.stop_following(&row.history_id, &row.tool_call_id).await; // ended unseen
         };
-        let devices = super::store::subscriptions_of(pool, &row.user_id).await?;
+        let devices = self.devices_of(&row.user_id).await?;
         if devices.is_empty() {
             return Ok(()); // every device of theirs was removed meanwhile
         }
