@@ -11,7 +11,7 @@ use palaver_wire::preferences::{ServerSettings, UserPreferences};
 #[server(prefix = "/api", endpoint = "my_preferences")]
 pub async fn my_preferences() -> Result<UserPreferences, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
-    palaver_core::preferences::service::user_preferences(&state.pool, &caller.user.id).await.reported()
+    state.turns.preferences().of(&caller.user.id).await.reported()
 }
 
 /// Saves the caller's custom instructions and default model (empty: the server's).
@@ -20,9 +20,7 @@ pub async fn save_preferences(instructions: String, default_model: String) -> Re
     let (state, caller) = server_fn::server_caller().await?;
     let preferences = UserPreferences { instructions, default_model: Some(default_model) };
     let models = &state.conversations.models;
-    palaver_core::preferences::service::save_user_preferences(&state.pool, models, &caller.user.id, preferences)
-        .await
-        .reported()
+    state.turns.preferences().save_user_preferences(models, &caller.user.id, preferences).await.reported()
 }
 
 /// Whether anyone may sign up, and the models on offer (admins).
@@ -33,7 +31,7 @@ pub async fn admin_server_settings() -> Result<ServerSettings, AppError> {
         return Err(AppError::AdminsOnly);
     }
     let (models, open_at_start) = (&state.conversations.models, state.accounts.settings.open_signup);
-    palaver_core::preferences::service::server_settings(&state.pool, models, open_at_start).await.reported()
+    state.turns.preferences().server_settings(models, open_at_start).await.reported()
 }
 
 /// Saves whether anyone may sign up and the models on offer, `offered` their ids joined by
@@ -53,18 +51,16 @@ pub async fn admin_save_server_settings(
     }
     if let Some(ungranted) = ungranted {
         let names: Vec<String> = ungranted.lines().map(String::from).collect();
-        palaver_core::preferences::service::save_ungranted_tools(&state.pool, &names).await.reported()?;
+        state.turns.preferences().save_ungranted_tools(&names).await.reported()?;
     }
     if let Some(routes) = approval_routes {
         let routes = approval_routes_named(&state.pool, &routes).await?;
-        palaver_core::preferences::service::save_approval_routes(&state.pool, &routes).await.reported()?;
+        state.turns.preferences().save_approval_routes(&routes).await.reported()?;
     }
     let offered: Vec<String> =
         offered.split(',').map(str::trim).filter(|id| !id.is_empty()).map(String::from).collect();
     let models = &state.conversations.models;
-    palaver_core::preferences::service::save_server_settings(&state.pool, models, open_signup, &offered)
-        .await
-        .reported()
+    state.turns.preferences().save_server_settings(models, open_signup, &offered).await.reported()
 }
 
 /// The approval routes an admin wrote (JSON, approvers by username), with each approver's id.

@@ -1,13 +1,17 @@
 //! What callers do with preferences: read and save a person's own, and (admins) the server's.
+//! What every turn reads, the server's choices and the person's preferences, is kept in memory
+//! until a save anywhere says it changed (`kept`), so every save goes through [`Preferences`].
 
 use super::{APPROVAL_ROUTES, HIDDEN_MODELS, OPEN_SIGNUP, ServerChoices, UNGRANTED_TOOLS, store};
 use crate::db::Pool;
 use crate::error::{AppError, AppResult};
+use crate::kept::Kept;
 use crate::llm::Models;
+use crate::signals::Signals;
 use palaver_wire::approvers::ApprovalRoute;
 use palaver_wire::preferences::{INSTRUCTIONS_MAX_CHARS, ModelOffer, ServerSettings, UserPreferences};
 
-/// A person's preferences (the defaults until they save any).
+/// A person's preferences as stored now (the defaults until they save any).
 pub async fn user_preferences(pool: &Pool, user_id: &str) -> AppResult<UserPreferences> {
     Ok(store::user_preferences(pool, user_id)
         .await?
@@ -15,9 +19,78 @@ pub async fn user_preferences(pool: &Pool, user_id: &str) -> AppResult<UserPrefe
         .unwrap_or_default())
 }
 
-/// Saves a person's preferences: instructions of at most [`INSTRUCTIONS_MAX_CHARS`], a default
-/// model among those on offer (none: the server's).
-pub async fn save_user_preferences(
+/// The preferences service. Cloning shares it.
+#[derive(Clone)]
+pub struct Preferences {
+    pool: Pool,
+    /// The server's choices, under the key `""`.
+    server: Kept<ServerChoices>,
+    people: Kept<UserPreferences>,
+}
+
+impl Preferences {
+    pub fn new(pool: Pool, signals: &Signals) -> Self {
+        Self { pool, server: Kept::new("server_choices", signals), people: Kept::new("preferences", signals) }
+    }
+
+    /// What the server offers now.
+    pub async fn server_choices(&self) -> AppResult<ServerChoices> {
+        self.server.read("", || ServerChoices::read(&self.pool)).await
+    }
+
+    /// A person's preferences (the defaults until they save any).
+    pub async fn of(&self, user_id: &str) -> AppResult<UserPreferences> {
+        self.people.read(user_id, || user_preferences(&self.pool, user_id)).await
+    }
+
+    /// Saves a person's preferences: instructions of at most [`INSTRUCTIONS_MAX_CHARS`], a
+    /// default model among those on offer (none: the server's).
+    pub async fn save_user_preferences(
+        &self,
+        models: &Models,
+        user_id: &str,
+        preferences: UserPreferences,
+    ) -> AppResult<UserPreferences> {
+        let saved = save_user_preferences(&self.pool, models, user_id, preferences).await?;
+        self.people.changed(user_id).await;
+        Ok(saved)
+    }
+
+    /// The server's settings as an admin sees them (the caller checks who asks);
+    /// `open_signup_at_start` is the environment's.
+    pub async fn server_settings(&self, models: &Models, open_signup_at_start: bool) -> AppResult<ServerSettings> {
+        server_settings(&self.pool, models, open_signup_at_start).await
+    }
+
+    /// Saves what an admin chose (the caller checks who asks): whether anyone may sign up, and
+    /// which models are offered (the default always is; a model not configured is refused).
+    pub async fn save_server_settings(
+        &self,
+        models: &Models,
+        open_signup: bool,
+        offered: &[String],
+    ) -> AppResult<ServerSettings> {
+        let saved = save_server_settings(&self.pool, models, open_signup, offered).await;
+        self.server.changed("").await;
+        saved
+    }
+
+    /// Saves the tools whose approvals never offer a grant (see [`save_ungranted_tools`]).
+    pub async fn save_ungranted_tools(&self, tools: &[String]) -> AppResult<()> {
+        save_ungranted_tools(&self.pool, tools).await?;
+        self.server.changed("").await;
+        Ok(())
+    }
+
+    /// Saves where approvals of given tools go (see [`save_approval_routes`]).
+    pub async fn save_approval_routes(&self, routes: &[ApprovalRoute]) -> AppResult<()> {
+        save_approval_routes(&self.pool, routes).await?;
+        self.server.changed("").await;
+        Ok(())
+    }
+}
+
+async fn save_user_preferences(
     pool: &Pool,
     models: &Models,
     user_id: &str,
@@ -38,9 +111,7 @@ pub async fn save_user_preferences(
     Ok(UserPreferences { instructions, default_model })
 }
 
-/// The server's settings as an admin sees them (the caller checks who asks);
-/// `open_signup_at_start` is the environment's.
-pub async fn server_settings(pool: &Pool, models: &Models, open_signup_at_start: bool) -> AppResult<ServerSettings> {
+async fn server_settings(pool: &Pool, models: &Models, open_signup_at_start: bool) -> AppResult<ServerSettings> {
     let choices = ServerChoices::read(pool).await?;
     let offers = models
         .options()
@@ -60,9 +131,7 @@ pub async fn server_settings(pool: &Pool, models: &Models, open_signup_at_start:
     })
 }
 
-/// Saves what an admin chose (the caller checks who asks): whether anyone may sign up, and
-/// which models are offered (the default always is; a model not configured is refused).
-pub async fn save_server_settings(
+async fn save_server_settings(
     pool: &Pool,
     models: &Models,
     open_signup: bool,
@@ -87,7 +156,7 @@ const MOST_UNGRANTED_TOOLS: usize = 200;
 
 /// Saves the tools whose approvals never offer a grant (the caller checks who asks): names as
 /// the model calls them (an MCP server's as `<server>__<tool>`), blank ones left out.
-pub async fn save_ungranted_tools(pool: &Pool, tools: &[String]) -> AppResult<()> {
+async fn save_ungranted_tools(pool: &Pool, tools: &[String]) -> AppResult<()> {
     let mut names: Vec<String> =
         tools.iter().map(|name| name.trim().to_string()).filter(|name| !name.is_empty()).collect();
     names.sort();
@@ -106,7 +175,7 @@ pub async fn save_ungranted_tools(pool: &Pool, tools: &[String]) -> AppResult<()
 
 /// Saves where approvals of given tools go (the caller checks who asks, and names each
 /// approver by id): a rule names a tool or a server, and asks for one approval or two.
-pub async fn save_approval_routes(pool: &Pool, routes: &[ApprovalRoute]) -> AppResult<()> {
+async fn save_approval_routes(pool: &Pool, routes: &[ApprovalRoute]) -> AppResult<()> {
     for (index, route) in routes.iter().enumerate() {
         let number = index + 1;
         if route.tool.is_some() == route.server.is_some() {

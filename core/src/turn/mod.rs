@@ -57,6 +57,7 @@ use crate::conversation::store as histories;
 use crate::error::{AppError, AppResult};
 use crate::live::LiveHub;
 use crate::llm::Models;
+use crate::preferences::service::Preferences;
 use palaver_contract::asks::{ASK_KINDS, AskKind, AskSurface};
 use palaver_wire::audit::{DecidedVia, Decider};
 use palaver_wire::conversation::model::TurnEvent;
@@ -262,6 +263,8 @@ pub struct TurnRunner {
     waiting: waiting::WaitingTurns,
     /// Where asks and turns are told to the owner's tabs and devices.
     live: LiveHub,
+    /// The server's choices and the owners' preferences each turn starts from.
+    preferences: Preferences,
 }
 
 impl TurnRunner {
@@ -274,6 +277,7 @@ impl TurnRunner {
     ) -> Self {
         Self {
             live: LiveHub::new(pool.clone(), crate::signals::Signals::local()),
+            preferences: Preferences::new(pool.clone(), running.signals()),
             pool,
             models,
             settings: Arc::new(settings),
@@ -286,6 +290,11 @@ impl TurnRunner {
     /// The runner, telling its events to `live`.
     pub fn with_live(self, live: LiveHub) -> Self {
         Self { live, ..self }
+    }
+
+    /// The preferences service the turns read from: every save must go through it.
+    pub fn preferences(&self) -> &Preferences {
+        &self.preferences
     }
 
     /// Whether this instance renews its running turns' leases.

@@ -21,7 +21,6 @@ use crate::conversation::store as histories;
 use crate::conversation::turn_log::TurnLog;
 use crate::db::new_id;
 use crate::error::{AppError, AppResult};
-use crate::preferences::{self, ServerChoices};
 use palaver_contract::asks::AskSurface;
 use palaver_wire::conversation::model::TurnEvent;
 use palaver_wire::live::{HistoryChange, HistoryChanged, HistoryRef, LiveEvent};
@@ -53,7 +52,7 @@ impl TurnRunner {
     /// interrupted: a message acknowledged is never lost.
     pub async fn start(&self, request: TurnRequest) -> AppResult<TurnHandle> {
         if let Some(model) = &request.model {
-            ServerChoices::read(&self.pool).await?.check_model(&self.models, model).map_err(AppError::BadRequest)?;
+            self.preferences.server_choices().await?.check_model(&self.models, model).map_err(AppError::BadRequest)?;
         }
         if let Some(system_prompt) = &request.system_prompt {
             check_system_prompt(system_prompt)?;
@@ -237,8 +236,8 @@ impl TurnRunner {
             None => conversation.model,
         };
         // The conversation's model while it is on offer, else the owner's default, else the server's.
-        let preferences = preferences::service::user_preferences(&self.pool, &owner_id).await?;
-        let server_choices = ServerChoices::read(&self.pool).await?;
+        let preferences = self.preferences.of(&owner_id).await?;
+        let server_choices = self.preferences.server_choices().await?;
         let offered = |id: &String| server_choices.offers(&self.models, id);
         let chosen = chosen.filter(offered).or(preferences.default_model.filter(offered));
         let choice = self.models.for_conversation(chosen.as_deref());

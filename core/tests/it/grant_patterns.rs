@@ -223,9 +223,7 @@ async fn a_tool_an_admin_lists_never_offers_a_grant_and_its_grants_stop_covering
     let (history, events) = h.prompt(None, "Write a").await;
     assert!(events.iter().any(|e| matches!(e, TurnEvent::Ask { ask, .. } if ask.grantable)), "offered at first");
     h.try_answer(&history, &asked(&events).unwrap(), approve_with(shared_folder_grant("always"))).await.unwrap();
-    palaver_core::preferences::service::save_ungranted_tools(&h.pool, &[" write_file ".into(), String::new()])
-        .await
-        .unwrap();
+    h.runner.preferences().save_ungranted_tools(&[" write_file ".into(), String::new()]).await.unwrap();
     let (_, events) = h.prompt(Some(&history), "Write b").await;
     let offered = events.iter().find_map(|e| match e {
         TurnEvent::Ask { ask, .. } => Some(ask.grantable),
@@ -235,6 +233,6 @@ async fn a_tool_an_admin_lists_never_offers_a_grant_and_its_grants_stop_covering
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     let refused = h.try_answer(&history, &asked(&events).unwrap(), approve_with(json!("conversation"))).await;
     assert!(matches!(refused, Err(AppError::InvalidAnswer { fields }) if fields[0].code == "GRANT_NOT_OFFERED"));
-    let odd = palaver_core::preferences::service::save_ungranted_tools(&h.pool, &["two words".into()]).await;
+    let odd = h.runner.preferences().save_ungranted_tools(&["two words".into()]).await;
     assert!(odd.unwrap_err().to_string().contains("“two words” is not a tool name"));
 }

@@ -146,9 +146,7 @@ async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approve
     let granted = calls.call(&h.caller, &refresh).await.unwrap();
     assert!(matches!(&granted, Ok(AppCallOutcome::Done { result }) if result["content"][0]["text"] == "Redrawn."));
     // Unless an admin took grants away from the tool, as for the model's calls.
-    palaver_core::preferences::service::save_ungranted_tools(&h.pool, &["desk__refresh_seating".to_string()])
-        .await
-        .unwrap();
+    h.runner.preferences().save_ungranted_tools(&["desk__refresh_seating".to_string()]).await.unwrap();
     let asked_again = held(calls.call(&h.caller, &refresh).await.unwrap());
     assert_eq!(calls.decide(&h.caller, &asked_again.id, false).await.unwrap().unwrap()["isError"], true);
     // A tool whose approvals an admin routed to someone else is not the person's to approve.
@@ -158,7 +156,7 @@ async fn an_apps_call_of_a_tool_that_needs_approval_runs_once_the_person_approve
         approver: Approver::Admins,
         approvals: 1,
     };
-    palaver_core::preferences::service::save_approval_routes(&h.pool, &[route]).await.unwrap();
+    h.runner.preferences().save_approval_routes(&[route]).await.unwrap();
     let routed = calls.call(&h.caller, &refresh).await.unwrap();
     assert!(matches!(&routed, Err(AppProblem::Refused(why)) if why.contains("go to someone")), "{routed:?}");
 

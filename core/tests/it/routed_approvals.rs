@@ -29,7 +29,7 @@ async fn admin(h: &Harness, name: &str) -> Caller {
 
 async fn route_write_file_to(h: &Harness, approver: Approver, approvals: u8) {
     let route = ApprovalRoute { tool: Some("write_file".into()), server: None, approver, approvals };
-    palaver_core::preferences::service::save_approval_routes(&h.pool, &[route]).await.unwrap();
+    h.runner.preferences().save_approval_routes(&[route]).await.unwrap();
 }
 
 /// `caller` answers the ask `ask` of `history` with `response`, and the turn it resumes runs out.

@@ -22,7 +22,7 @@ async fn the_requester_cannot_answer_on_any_surface_and_the_approver_can_once() 
     app.seed_completed_todo(&ada).await;
     let approver = Approver::User { id: bob.id.clone(), username: "bob".into() };
     let route = ApprovalRoute { tool: Some("deleteCompletedTodos".into()), server: None, approver, approvals: 1 };
-    palaver_core::preferences::service::save_approval_routes(&app.pool, &[route]).await.unwrap();
+    app.state.turns.preferences().save_approval_routes(&[route]).await.unwrap();
 
     let turn = app.prompt(&ada, json!({"prompt": "Clean up"})).await;
     let history = turn.last().unwrap()["historyId"].as_str().unwrap().to_string();

@@ -483,7 +483,7 @@ async fn every_route_answers_as_the_document_says() {
         approver: palaver_wire::approvers::Approver::Admins,
         approvals: 2,
     };
-    palaver_core::preferences::service::save_approval_routes(&routed_app.pool, &[route]).await.unwrap();
+    routed_app.state.turns.preferences().save_approval_routes(&[route]).await.unwrap();
     let turn = routed_app.prompt(&asker, json!({"prompt": "Clean up"})).await;
     let history = turn.last().unwrap()["historyId"].clone();
     let approve = json!({"historyId": history, "toolCallId": crate::common::asked(&turn), "buttonId": "approve"});

@@ -311,7 +311,7 @@ async fn a_routed_approval_notifies_its_approver_and_not_the_person_who_asked() 
         approver,
         approvals: 1,
     };
-    palaver_core::preferences::service::save_approval_routes(&app.pool, &[route]).await.unwrap();
+    app.state.turns.preferences().save_approval_routes(&[route]).await.unwrap();
     app.seed_completed_todo(&ada).await;
     let (history, approval) = ask(&app, &ada, "Clean up", None).await;
 

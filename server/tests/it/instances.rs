@@ -403,3 +403,29 @@ async fn a_webhook_made_through_one_instance_is_seen_by_the_others_next_turns() 
     }
     panic!("ten turns on B after the webhook was made through A, and none was queued for it");
 }
+
+#[tokio::test]
+async fn instructions_saved_through_one_instance_reach_the_others_next_turns() {
+    let replies: Vec<Value> = (0..12).map(|n| json!({"text": format!("Reply {n}.")})).collect();
+    let Some(pair) = pair(json!([]), json!(replies), &[]).await else { return };
+    // B reads ada's preferences (the defaults) for her first turn, and keeps them.
+    let history = history_id(&pair.turn(&pair.b, json!({"prompt": "Before"})).await);
+    let saved = pair
+        .request(&pair.a, reqwest::Method::POST, "/api/save_preferences")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("instructions=Answer+like+a+pirate.&default_model=")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(saved.status(), StatusCode::OK);
+    // A tells B through the database's signal; until it arrives B may still go by what it kept.
+    for turn in 0..10 {
+        pair.turn(&pair.b, json!({"historyId": history, "prompt": format!("After {turn}")})).await;
+        let told = pair.model_requests("b").last().map(Value::to_string).unwrap_or_default();
+        if told.contains("Answer like a pirate.") {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("ten turns on B after the instructions were saved through A, and none sent them to the model");
+}

@@ -145,6 +145,11 @@ impl RunningTurns {
         self.signals.cross_instances()
     }
 
+    /// The signals this registry shares with the other instances.
+    pub fn signals(&self) -> &Signals {
+        &self.signals
+    }
+
     /// Whether this instance renews its turns' leases, for `/health`.
     pub fn lease_health(&self) -> &LeaseHealth {
         &self.leases
