@@ -192,26 +192,32 @@ def start_palaver(port, database_url, data_dir, script, log=None, binary="releas
 def cycle_statements(workdir, binary):
     """The statements one Palaver cycle runs, from sqlx's statement log, as
     (the prompt's, including the conversation's own; the answer's): each a list of the
-    statements' summaries (their first words)."""
+    statements' summaries (their first words). The cycle counted is the user's second: what the
+    first reads once a minute (the settings, preferences, webhooks and devices it keeps, the
+    token's last use) is not part of every cycle."""
     log_path = os.path.join(workdir, "statements.log")
     with open(log_path, "w") as log:
-        script = mock_scripts(["count"], 1)[0]
+        script = mock_scripts(["warm up", "count"], 1)[0]
         server = start_palaver(PORTS[0], f"sqlite://{workdir}/count.db?mode=rwc", workdir, script, log=log, binary=binary)
         try:
             client = Client(PORTS[0], signed_in_token(PORTS[0], "counter"))
             marks = []
+
+            def cycle(prompt):
+                history = client.call("POST", "/gpt/histories", {})["data"]["id"]
+                ask = client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": prompt})["data"]["pendingAsk"]
+                mark()
+                answer = {"toolCallId": ask["toolCallId"], "buttonId": "option:team"}
+                client.call("POST", f"/gpt/histories/{history}/turn", answer)
+                mark()
 
             def mark():
                 time.sleep(0.3)  # what the request's task still writes after its reply
                 log.flush()
                 marks.append(os.path.getsize(log_path))
 
-            mark()
-            history = client.call("POST", "/gpt/histories", {})["data"]["id"]
-            ask = client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": "count"})["data"]["pendingAsk"]
-            mark()
-            client.call("POST", f"/gpt/histories/{history}/turn", {"toolCallId": ask["toolCallId"], "buttonId": "option:team"})
-            mark()
+            cycle("warm up")
+            cycle("count")
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -219,7 +225,14 @@ def cycle_statements(workdir, binary):
         raw = log.read()
     uncoloured = lambda part: re.sub(rb"\x1b\[[0-9;]*m", b"", part)  # the log's colours
     summaries = lambda part: [s.decode() for s in re.findall(rb'summary="([^"]*)"', uncoloured(part))]
-    return summaries(raw[marks[0] : marks[1]]), summaries(raw[marks[1] : marks[2]])
+    of_cycle = lambda part: [summary for summary in summaries(part) if not summary.startswith(BACKGROUND)]
+    return of_cycle(raw[marks[1] : marks[2]]), of_cycle(raw[marks[2] : marks[3]])
+
+
+# What runs beside the cycles, on its own clock, and lands in the log between the marks or not:
+# the expiry sweep's and the draft sweep's reads (each once a second) and a new pool
+# connection's setup.
+BACKGROUND = ("SELECT id, CAST(pending_ask AS", "SELECT d.turn_id, d.history_id, d.user_id", "PRAGMA ")
 
 
 def count_inserts(statements):
