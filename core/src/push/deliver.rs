@@ -58,6 +58,9 @@ impl Push {
     /// approval to), unless their quiet hours hold it back or a tab of theirs shows the
     /// conversation.
     async fn asked(&self, owner_id: &str, event: &AskCreated) -> AppResult<()> {
+        if !self.anyone_has_a_device().await? {
+            return Ok(());
+        }
         let pool = &self.inner.pool;
         let pending = pending_ask(pool, &event.history_id).await?;
         let Some(pending) = pending.filter(|pending| pending.ask.tool_call_id == event.tool_call_id) else {
@@ -141,8 +144,12 @@ impl Push {
     }
 
     /// An ask ended: it is followed no more, and its notifications close on the devices of
-    /// everyone they went to.
+    /// everyone they went to. While nobody has a device there is nothing to close (an ask
+    /// notified before the last device went keeps its row of whom it reached, read by nothing).
     async fn ended(&self, event: &AskResolved) -> AppResult<()> {
+        if !self.anyone_has_a_device().await? {
+            return Ok(());
+        }
         let pool = &self.inner.pool;
         self.stop_following(&event.history_id, &event.tool_call_id).await?;
         let closed = PushMessage::Closed(ClosedNotification { tag: event.tool_call_id.clone() });

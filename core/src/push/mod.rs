@@ -85,6 +85,9 @@ struct Inner {
     nudges: NudgeSchedule,
     /// Each user's devices, which every ask of theirs looks at.
     devices: Kept<Vec<SubscriptionRow>>,
+    /// Whether anyone has a device (under the key `""`): while nobody has, an ask costs push
+    /// nothing.
+    any_device: Kept<bool>,
 }
 
 /// A subscription whose endpoint and keys were checked.
@@ -177,8 +180,8 @@ impl Push {
                 reqwest::Client::new()
             });
         let PushConfig { contact, nudges } = config;
-        let devices = Kept::new("devices", live.signals());
-        let inner = Inner { pool, keys: OnceCell::new(), client, contact, nudges, devices };
+        let (devices, any_device) = (Kept::new("devices", live.signals()), Kept::new("any_device", live.signals()));
+        let inner = Inner { pool, keys: OnceCell::new(), client, contact, nudges, devices, any_device };
         let push = Self { inner: Arc::new(inner) };
         tokio::spawn(deliver::follow(push.clone(), live.published()));
         tokio::spawn(nudges::keep_nudging(push.clone()));
@@ -220,13 +223,24 @@ impl Push {
     /// Stores a device's subscription; returns its id.
     pub async fn subscribe(&self, user_id: &str, checked: CheckedSubscription) -> AppResult<String> {
         let id = store::save_subscription(&self.inner.pool, user_id, &checked.0).await?;
-        self.inner.devices.changed(user_id).await;
+        self.devices_changed(user_id).await;
         Ok(id)
+    }
+
+    /// Forgets what was kept of `user_id`'s devices (and whether anyone has one).
+    async fn devices_changed(&self, user_id: &str) {
+        self.inner.devices.changed(user_id).await;
+        self.inner.any_device.changed("").await;
+    }
+
+    /// Whether anyone on this server has a device to push to.
+    async fn anyone_has_a_device(&self) -> AppResult<bool> {
+        self.inner.any_device.read("", || store::any_subscription(&self.inner.pool)).await
     }
 
     /// Forgets what was kept of an account just deleted.
     pub async fn account_deleted(&self, user_id: &str) {
-        self.inner.devices.changed(user_id).await;
+        self.devices_changed(user_id).await;
     }
 
     /// The devices a push to `user_id` goes to.
@@ -238,7 +252,7 @@ impl Push {
     /// Forgets a device its push service says is gone.
     async fn forget_device(&self, id: &str) -> AppResult<()> {
         if let Some(owner) = store::forget_subscription(&self.inner.pool, id).await? {
-            self.inner.devices.changed(&owner).await;
+            self.devices_changed(&owner).await;
         }
         Ok(())
     }
@@ -272,7 +286,7 @@ impl Push {
     /// Removes one of the user's devices; false when they have none by that id.
     pub async fn remove(&self, user_id: &str, id: &str) -> AppResult<bool> {
         let removed = store::remove_subscription(&self.inner.pool, user_id, id).await?;
-        self.inner.devices.changed(user_id).await;
+        self.devices_changed(user_id).await;
         Ok(removed)
     }
 

@@ -54,6 +54,14 @@ pub async fn save_subscription(pool: &Pool, user_id: &str, row: &SubscriptionRow
     Ok(id)
 }
 
+/// Whether anyone on this server has a device to push to.
+pub async fn any_subscription(pool: &Pool) -> AppResult<bool> {
+    let (any,): (i64,) = sqlx::query_as("SELECT CASE WHEN EXISTS (SELECT 1 FROM push_subscriptions) THEN 1 ELSE 0 END")
+        .fetch_one(pool)
+        .await?;
+    Ok(any == 1)
+}
+
 pub async fn subscriptions_of(pool: &Pool, user_id: &str) -> AppResult<Vec<SubscriptionRow>> {
     Ok(sqlx::query_as(
         "SELECT id, endpoint, p256dh, auth, name, created_at FROM push_subscriptions

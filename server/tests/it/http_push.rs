@@ -195,6 +195,28 @@ async fn a_capability_answers_only_its_own_ask_until_it_ends_and_forgeries_are_u
 }
 
 #[tokio::test]
+async fn a_device_added_after_an_ask_nobody_could_be_pushed_gets_the_next_ask() {
+    let script = json!({"responses": [confirm("call_1", "First?"), confirm("call_2", "Second?")]});
+    let app = TestApp::with_mock(&script.to_string()).await;
+    app.user("root", Role::Admin).await;
+    let ada = app.user("ada", Role::User).await;
+    // Nobody has a device: the ask costs push nothing, and Palaver keeps that it is so.
+    ask(&app, &ada, "First", None).await;
+    let (_, key) = app.json(&ada, "GET", "/push/key", None).await;
+    let service = PushService::start(key["publicKey"].as_str().unwrap());
+    let (created, body) = app.json(&ada, "POST", "/push/subscriptions", Some(service.subscription(201).await)).await;
+    assert_eq!(created, StatusCode::CREATED, "{body}");
+    let (_, second) = ask(&app, &ada, "Second", None).await;
+    // The first ask's push may or may not have looked before the device came: either way the
+    // second is pushed.
+    let pushed = |received: &[Value]| received.iter().any(|push| push["payload"]["ask"]["tag"] == second.as_str());
+    assert!(
+        pushed(&service.received(1).await) || pushed(&service.received(2).await),
+        "the second ask reached the device"
+    );
+}
+
+#[tokio::test]
 async fn a_subscription_its_push_service_calls_gone_is_removed() {
     let script = json!({"responses": [confirm("call_1", "Still there?")]});
     let (app, ada, service, _) = subscribed(script, 410).await;
