@@ -2,6 +2,7 @@
 //! takes the pool; none keeps state.
 
 use crate::db::{Backend, Pool};
+use sqlx::AnyConnection;
 
 use super::branches::store::StoredBranch;
 use super::branches::{self, branch_points};
@@ -96,23 +97,26 @@ pub(crate) fn first_message(backend: Backend) -> String {
 }
 
 /// A conversation's own columns, unless it is deleted or none.
-pub(super) async fn live_head(pool: &Pool, id: &str) -> AppResult<Option<HeadRow>> {
+pub(super) async fn live_head(connection: &mut AnyConnection, id: &str) -> AppResult<Option<HeadRow>> {
     Ok(sqlx::query_as(&format!("SELECT {HEAD_COLUMNS} FROM histories WHERE id = $1 AND deleted_at IS NULL"))
         .bind(id)
-        .fetch_optional(pool)
+        .fetch_optional(connection)
         .await?)
 }
 
 /// A conversation with its rows, as its owner reads it, and the block checks kept with its
-/// document replies; `None` when it is deleted or none.
+/// document replies; `None` when it is deleted or none. One connection for its reads: each
+/// connection taken from the pool and given back costs a trip to its thread on SQLite.
 pub async fn read_history(pool: &Pool, id: &str) -> AppResult<Option<ReadView>> {
-    let Some(head) = live_head(pool, id).await? else { return Ok(None) };
+    let mut connection = pool.acquire().await?;
+    let Some(head) = live_head(&mut connection, id).await? else { return Ok(None) };
     let rows: Vec<StoredRow> =
         sqlx::query_as(&format!("SELECT {ROW_COLUMNS} FROM history_rows WHERE history_id = $1 ORDER BY seq"))
             .bind(id)
-            .fetch_all(pool)
+            .fetch_all(&mut *connection)
             .await?;
-    let versions = if head.versioned() { branches::store::branches(pool, id).await? } else { Vec::new() };
+    let versions = if head.versioned() { branches::store::branches(&mut *connection, id).await? } else { Vec::new() };
+    drop(connection); // given back before the rows are parsed
     Ok(Some(assemble_view(head, rows, &versions, &RowsStart::default())))
 }
 

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::db::{Backend, Pool, Tx};
+use crate::db::{Backend, Tx};
 use crate::error::{AppError, AppResult};
 
 /// A stored row with every column, so a version put back is the rows it was.
@@ -32,13 +32,16 @@ pub struct StoredBranch {
 }
 
 /// Every version entry of a conversation (also those of forks inside versions not shown).
-pub async fn branches(pool: &Pool, history_id: &str) -> AppResult<Vec<StoredBranch>> {
+pub async fn branches<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    history_id: &str,
+) -> AppResult<Vec<StoredBranch>> {
     let rows: Vec<(String, i64, i64)> = sqlx::query_as(
         "SELECT fork_after, position, CAST(CASE WHEN rows_json IS NULL THEN 1 ELSE 0 END AS BIGINT) FROM conversation_branches
          WHERE history_id = $1 ORDER BY fork_after, position",
     )
     .bind(history_id)
-    .fetch_all(pool)
+    .fetch_all(db)
     .await?;
     Ok(rows
         .into_iter()

@@ -34,7 +34,8 @@ const WINDOW_START: &str = "COALESCE((SELECT MAX(u.seq) FROM history_rows u
 /// with its own columns and versions, the window's place in `view.window`; `None` when the
 /// conversation is deleted or none. Its columns, the rows, and its versions when it has any.
 pub async fn read_rows(pool: &Pool, id: &str, wanted: RowsWanted, rows: u32) -> AppResult<Option<ReadView>> {
-    let Some(head) = live_head(pool, id).await? else { return Ok(None) };
+    let mut connection = pool.acquire().await?;
+    let Some(head) = live_head(&mut connection, id).await? else { return Ok(None) };
     // `$3` is the window's size less one, or the seq a read from a window's last exchange starts at.
     let window_less_one = i64::from(rows.max(1)) - 1;
     let (start, end, third) = match wanted {
@@ -55,8 +56,9 @@ pub async fn read_rows(pool: &Pool, id: &str, wanted: RowsWanted, rows: u32) -> 
          WHERE history_rows.history_id = $1 AND history_rows.seq < $2
          ORDER BY history_rows.seq"
     );
-    let found: Vec<WindowRow> = sqlx::query_as(&sql).bind(id).bind(end).bind(third).fetch_all(pool).await?;
-    let versions = if head.versioned() { branches::store::branches(pool, id).await? } else { Vec::new() };
+    let found: Vec<WindowRow> = sqlx::query_as(&sql).bind(id).bind(end).bind(third).fetch_all(&mut *connection).await?;
+    let versions = if head.versioned() { branches::store::branches(&mut *connection, id).await? } else { Vec::new() };
+    drop(connection); // given back before the rows are parsed
     let first = found.first().map(|row| (row.5, row.8, row.9.clone(), row.10));
     let stored = found
         .into_iter()
