@@ -1,9 +1,10 @@
 //! Reads kept in memory until a write says they changed (issue 45): what every turn reads again
 //! and rarely changes, such as a user's webhooks or push devices. A write, once committed, calls
 //! [`Kept::changed`]: this instance forgets the value at once, and `Channel::Changed` tells every
-//! other instance to. A value is also kept at most [`MAX_AGE`], so a signal lost with the
-//! connection to the other instances (or a process that died between a commit and its signal)
-//! leaves a stale value for a minute at most.
+//! other instance to. When the connection to the other instances drops, everything is forgotten;
+//! what is read while it is down, and a change signalled before it listens again, can stay
+//! stale. So can a change whose process died between its commit and its signal. A value is
+//! kept at most [`MAX_AGE`], which bounds all of these to a minute.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -49,7 +50,7 @@ impl<V: Clone + Send + 'static> Kept<V> {
             values: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),
         });
-        tokio::spawn(forget_as_told(Arc::downgrade(&inner), signals.subscribe()));
+        tokio::spawn(forget_as_told(Arc::downgrade(&inner), signals.subscribe_changes()));
         Self { inner }
     }
 

@@ -56,8 +56,39 @@ pub struct Signal {
     pub payload: String,
 }
 
+/// Where a signal heard goes: changes of kept values to their own subscribers, so the kept
+/// values' listeners are not woken by every live event; the rest to the others. Both hear
+/// `Reconnected`.
+#[derive(Clone)]
+struct Senders {
+    signals: broadcast::Sender<Signal>,
+    changes: broadcast::Sender<Signal>,
+}
+
+impl Senders {
+    fn new() -> Self {
+        Self { signals: broadcast::channel(CAPACITY).0, changes: broadcast::channel(CAPACITY).0 }
+    }
+
+    /// Hands `signal` to its subscribers; having none is no failure.
+    fn hand(&self, signal: Signal) {
+        match signal.channel {
+            Channel::Changed => {
+                let _ = self.changes.send(signal);
+            }
+            Channel::Reconnected => {
+                let _ = self.changes.send(signal.clone());
+                let _ = self.signals.send(signal);
+            }
+            Channel::Live | Channel::Stop | Channel::Stream => {
+                let _ = self.signals.send(signal);
+            }
+        }
+    }
+}
+
 struct Inner {
-    sender: broadcast::Sender<Signal>,
+    senders: Senders,
     /// Present when signals cross instances: the pool they are sent through.
     shared: Option<Pool>,
     /// Dropped with the last clone, which ends the listener.
@@ -73,8 +104,7 @@ pub struct Signals {
 impl Signals {
     /// Signals that stay in this process: for one instance.
     pub fn local() -> Self {
-        let (sender, _) = broadcast::channel(CAPACITY);
-        Self { inner: Arc::new(Inner { sender, shared: None, _listening: None }) }
+        Self { inner: Arc::new(Inner { senders: Senders::new(), shared: None, _listening: None }) }
     }
 
     /// Signals shared with every instance on the database of `pool`: on PostgreSQL, a listening
@@ -86,19 +116,17 @@ impl Signals {
         let mut listener = PgListener::connect(pool.connect_options().database_url.as_str()).await?;
         let channels = [Channel::Live, Channel::Stop, Channel::Stream, Channel::Changed];
         listener.listen_all(channels.map(Channel::name)).await?;
-        let (sender, _) = broadcast::channel(CAPACITY);
+        let senders = Senders::new();
         let (listening, stopped) = oneshot::channel();
-        tokio::spawn(relay(listener, sender.clone(), stopped));
-        Ok(Self { inner: Arc::new(Inner { sender, shared: Some(pool.clone()), _listening: Some(listening) }) })
+        tokio::spawn(relay(listener, senders.clone(), stopped));
+        Ok(Self { inner: Arc::new(Inner { senders, shared: Some(pool.clone()), _listening: Some(listening) }) })
     }
 
     /// Sends a signal to every instance (this one included).
     pub async fn send(&self, channel: Channel, payload: &str) -> AppResult<()> {
         match &self.inner.shared {
             Some(pool) => db::notify(pool, channel.name(), payload).await?,
-            None => {
-                let _ = self.inner.sender.send(Signal { channel, payload: payload.to_owned() });
-            }
+            None => self.inner.senders.hand(Signal { channel, payload: payload.to_owned() }),
         }
         Ok(())
     }
@@ -108,15 +136,21 @@ impl Signals {
         self.inner.shared.is_some()
     }
 
+    /// Every signal but the changes of kept values.
     pub fn subscribe(&self) -> broadcast::Receiver<Signal> {
-        self.inner.sender.subscribe()
+        self.inner.senders.signals.subscribe()
+    }
+
+    /// The changes of kept values (`Changed`), and `Reconnected`.
+    pub fn subscribe_changes(&self) -> broadcast::Receiver<Signal> {
+        self.inner.senders.changes.subscribe()
     }
 }
 
 /// Hands each notification to the subscribers until the last [`Signals`] is dropped. When the
 /// connection drops, PgListener reconnects and listens again; what was sent meanwhile is lost,
 /// so subscribers hear `Reconnected`.
-async fn relay(mut listener: PgListener, sender: broadcast::Sender<Signal>, mut stopped: oneshot::Receiver<()>) {
+async fn relay(mut listener: PgListener, senders: Senders, mut stopped: oneshot::Receiver<()>) {
     loop {
         let received = tokio::select! {
             received = listener.try_recv() => received,
@@ -125,12 +159,12 @@ async fn relay(mut listener: PgListener, sender: broadcast::Sender<Signal>, mut 
         match received {
             Ok(Some(notification)) => {
                 if let Some(channel) = Channel::named(notification.channel()) {
-                    let _ = sender.send(Signal { channel, payload: notification.payload().to_owned() });
+                    senders.hand(Signal { channel, payload: notification.payload().to_owned() });
                 }
             }
             Ok(None) => {
                 tracing::warn!("lost the connection that hears other instances; reconnecting");
-                let _ = sender.send(Signal { channel: Channel::Reconnected, payload: String::new() });
+                senders.hand(Signal { channel: Channel::Reconnected, payload: String::new() });
             }
             Err(err) => {
                 tracing::warn!(%err, "cannot hear other instances; retrying in a second");

@@ -1,7 +1,9 @@
 -- A chain's head takes each entry's hash as the entry is written or, for an entry written before
 -- the chain existed, sealed (issue 45: one statement fewer for every audited decision).
 -- `audit::store::record` still bumps the head's seq first: that write is the row lock that
--- orders two writers of one chain.
+-- orders two writers of one chain. The trigger takes the entry written for its chain's newest:
+-- `record` appends at the head's seq, and so does the sealing of an old entry
+-- (`chain_unchained`); nothing rewrites an older entry's hash.
 CREATE FUNCTION audit_head_follows() RETURNS trigger
     LANGUAGE plpgsql
     AS $$

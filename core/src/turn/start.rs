@@ -126,7 +126,7 @@ impl TurnRunner {
                 if attached.is_none() {
                     attached = Some(self.load_attachments(&owner_id, &request.attachments).await?);
                 }
-                let (mut conversation, turn_granted) = match &request.history_id {
+                let (mut conversation, mut turn_granted) = match &request.history_id {
                     Some(id) => {
                         let read = self.conversation(id).await?;
                         authorize_owned(&request.caller, read.view.user_id.as_deref(), HistoryAccess::Write)?;
@@ -149,8 +149,10 @@ impl TurnRunner {
                     Some(cancelled) => Some(cancelled),
                     None if conversation.pending_ask.is_some() => {
                         let cancelled = self.cancel_for_prompt(&history_id, &turn_id, &decider).await?;
-                        // Cancelled or expired, the ask's rows changed.
-                        conversation = self.conversation(&history_id).await?.view;
+                        // Cancelled or expired, the ask's rows changed; or answered meanwhile,
+                        // which may have given a grant for its turn.
+                        let read = self.conversation(&history_id).await?;
+                        (conversation, turn_granted) = (read.view, read.turn_granted);
                         cancelled
                     }
                     None => None,

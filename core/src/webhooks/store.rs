@@ -8,6 +8,7 @@
 
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
+use palaver_wire::webhooks::PING;
 
 /// A webhook as stored.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
@@ -169,13 +170,17 @@ pub async fn enabled_webhooks_of(pool: &Pool, user_id: &str) -> AppResult<Vec<(S
 }
 
 /// Queues deliveries, due now; one already queued for the same event and webhook stays as it is.
+/// An event is queued only for a webhook that is there and enabled (the list it was chosen from
+/// may be a moment old); a ping for one that is there.
 pub async fn queue(pool: &Pool, deliveries: &[NewDelivery<'_>]) -> AppResult<()> {
     let now = Backend::of(pool).now();
     let mut tx = crate::db::begin(pool).await?;
     for delivery in deliveries {
         sqlx::query(&format!(
             "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, next_attempt_at)
-             VALUES ($1, $2, $3, $4, $5, {now}) ON CONFLICT (event_id, webhook_id) DO NOTHING"
+             SELECT $1, $2, $3, $4, $5, {now}
+             WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = $2 AND (w.enabled = 1 OR $4 = '{PING}'))
+             ON CONFLICT (event_id, webhook_id) DO NOTHING"
         ))
         .bind(&delivery.id)
         .bind(delivery.webhook_id)
@@ -247,8 +252,8 @@ pub struct Failure<'a> {
 }
 
 /// Records a failed attempt: the delivery is due again later or has failed, and its webhook is
-/// disabled once `disable_after` attempts in a row failed. Returns the webhook's owner when this
-/// disabled it.
+/// disabled once `disable_after` attempts in a row failed. Returns the webhook's owner when it is
+/// disabled after this attempt (by it, or by a racing one).
 pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_>) -> AppResult<Option<String>> {
     let backend = Backend::of(pool);
     let now = backend.now();
@@ -275,7 +280,7 @@ pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_
                 disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 AND enabled = 1 THEN $3
                                        ELSE disabled_reason END
          WHERE id = $1
-         RETURNING consecutive_failures, user_id",
+         RETURNING enabled, user_id",
     )
     .bind(&claimed.webhook_id)
     .bind(failure.disable_after)
@@ -283,8 +288,7 @@ pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_
     .fetch_optional(&mut *tx)
     .await?;
     tx.commit().await?;
-    // The attempt that reached the limit is the one that disabled it (later ones find it so).
-    Ok(disabled.filter(|(failures, _)| *failures == failure.disable_after).map(|(_, owner)| owner))
+    Ok(disabled.filter(|(enabled, _)| *enabled == 0).map(|(_, owner)| owner))
 }
 
 /// The webhook's deliveries, newest first, at most `limit`.
