@@ -32,3 +32,16 @@ pub struct AppState {
     pub webhooks: Webhooks,
     pub agui: AgUi,
 }
+
+impl AppState {
+    /// The services an account's deletion reaches.
+    pub fn reached_by_account_deletion(&self) -> palaver_core::account_deletion::Reached<'_> {
+        palaver_core::account_deletion::Reached {
+            accounts: &self.accounts,
+            conversations: &self.conversations,
+            uploads: &self.uploads,
+            push: &self.push,
+            webhooks: &self.webhooks,
+        }
+    }
+}

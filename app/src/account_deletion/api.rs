@@ -13,18 +13,9 @@ use palaver_wire::error::AppError;
 pub async fn delete_account(password: String) -> Result<DeletedAccount, AppError> {
     let (state, caller) = server_fn::server_caller().await?;
     let address = server_fn::client_address(&state).await;
-    let deleted = palaver_core::account_deletion::delete_account(
-        &state.accounts,
-        &state.conversations,
-        &state.uploads,
-        &caller,
-        &password,
-        &address,
-    )
-    .await
-    .reported()?;
-    state.push.account_deleted(&caller.user.id).await;
-    state.webhooks.account_deleted(&caller.user.id).await;
+    let reached = state.reached_by_account_deletion();
+    let deleted =
+        palaver_core::account_deletion::delete_account(reached, &caller, &password, &address).await.reported()?;
     server_fn::set_cookie(&palaver_core::accounts::auth::clear_session_cookie(server_fn::secure_cookies(&state).await));
     Ok(deleted)
 }

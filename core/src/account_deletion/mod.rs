@@ -5,4 +5,4 @@
 mod service;
 mod store;
 
-pub use service::delete_account;
+pub use service::{Reached, delete_account};

@@ -7,16 +7,13 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use palaver_app::state::AppState;
 use palaver_core::account_deletion;
 use palaver_core::accounts::auth::{
     Accounts, clear_session_cookie, session_cookie, session_secret, wants_secure_cookie,
 };
 use palaver_core::accounts::service;
 use palaver_core::accounts::service::NewSession;
-use palaver_core::conversation::Conversations;
-use palaver_core::push::Push;
-use palaver_core::uploads::Uploads;
-use palaver_core::webhooks::Webhooks;
 use palaver_wire::accounts::DeletedAccount;
 use palaver_wire::accounts::{CreatedToken, TokenSummary, UserView};
 use palaver_wire::body::Data;
@@ -225,23 +222,16 @@ pub struct AccountDeletion {
     summary = "Delete the caller's account and everything it owns", request_body = AccountDeletion,
     responses((status = 200, description = "Deleted", body = Data<DeletedAccount>)))]
 pub async fn delete_account(
-    State(accounts): State<Accounts>,
-    State(conversations): State<Conversations>,
-    State(uploads): State<Uploads>,
-    State(push): State<Push>,
-    State(webhooks): State<Webhooks>,
+    State(state): State<AppState>,
     Authenticated(caller): Authenticated,
     ClientAddress(address): ClientAddress,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Problem> {
     let request: AccountDeletion = parse(&body)?;
-    let deleted =
-        account_deletion::delete_account(&accounts, &conversations, &uploads, &caller, &request.password, &address)
-            .await?;
-    push.account_deleted(&caller.user.id).await;
-    webhooks.account_deleted(&caller.user.id).await;
-    let cookie = clear_session_cookie(wants_secure_cookie(&accounts.settings, &headers));
+    let reached = state.reached_by_account_deletion();
+    let deleted = account_deletion::delete_account(reached, &caller, &request.password, &address).await?;
+    let cookie = clear_session_cookie(wants_secure_cookie(&state.accounts.settings, &headers));
     Ok(with_cookie(Json(Data { data: deleted }).into_response(), &cookie))
 }
 
