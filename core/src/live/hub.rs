@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 
 use super::channels::{Delivered, Membership, UserChannels};
+use super::followers::{Followers, Following};
 use super::store;
 use crate::db::Pool;
 use crate::error::AppResult;
@@ -20,17 +21,6 @@ const MISSED_AT_MOST: i64 = 256;
 
 /// How long events are kept for clients that come back.
 const KEPT_SECONDS: i64 = 3600;
-
-/// How many published events a slow follower may fall behind by.
-const PUBLISHED_BACKLOG: usize = 256;
-
-/// An event as it was published on this instance, for a service that acts on what happens
-/// (push notifications): each event is published once, where it happened.
-#[derive(Clone, Debug)]
-pub struct Published {
-    pub user_id: String,
-    pub event: LiveEvent,
-}
 
 /// The id of an event meant for everyone (a resync): no stored event has it, so a client
 /// that comes back with it is told to resync again.
@@ -46,8 +36,8 @@ pub struct LiveHub {
     channels: UserChannels,
     /// Flips to true when Palaver shuts down: every event stream ends.
     closing: watch::Sender<bool>,
-    /// Every event published here, stored or not.
-    published: broadcast::Sender<Arc<Published>>,
+    /// The services acting on the events published here, stored or not.
+    followers: Followers,
 }
 
 /// What a client missed since the id it last saw.
@@ -81,8 +71,7 @@ impl LiveHub {
         let instance: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
         let channels = UserChannels::default();
         tokio::spawn(deliver(pool.clone(), signals.subscribe(), instance.clone(), channels.clone()));
-        let published = broadcast::channel(PUBLISHED_BACKLOG).0;
-        Self { pool, signals, instance, channels, closing: watch::channel(false).0, published }
+        Self { pool, signals, instance, channels, closing: watch::channel(false).0, followers: Followers::default() }
     }
 
     /// Ends every event stream (clients reconnect to whichever instance serves next).
@@ -110,10 +99,7 @@ impl LiveHub {
         if events.is_empty() {
             return;
         }
-        for event in &events {
-            // Nobody following is no failure.
-            let _ = self.published.send(Arc::new(Published { user_id: user_id.to_string(), event: event.clone() }));
-        }
+        self.followers.hand(user_id, &events);
         if let Err(err) = self.try_publish(user_id, events).await {
             tracing::warn!(?err, user = user_id, "live events were not sent");
         }
@@ -140,9 +126,10 @@ impl LiveHub {
         failed
     }
 
-    /// The events published on this instance from now on (not those other instances publish).
-    pub fn published(&self) -> broadcast::Receiver<Arc<Published>> {
-        self.published.subscribe()
+    /// The events `wants` accepts among those published on this instance from now on (not those
+    /// other instances publish), for the service `name`.
+    pub fn follow(&self, name: &'static str, wants: fn(&LiveEvent) -> bool) -> Following {
+        self.followers.follow(name, wants)
     }
 
     /// The signals this hub shares with the other instances.

@@ -6,8 +6,10 @@
 //! The events themselves are in `palaver_wire::live`.
 
 mod channels;
+mod followers;
 mod hub;
 mod store;
 
 pub use channels::{Delivered, Membership};
-pub use hub::{LiveHub, Missed, Published, Subscription};
+pub use followers::{Following, Published};
+pub use hub::{LiveHub, Missed, Subscription};

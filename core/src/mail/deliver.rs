@@ -3,37 +3,29 @@
 //! once), decides in order what each calls for, and sends from tasks of their own. A mail that
 //! fails is logged once with its cause.
 
-use std::sync::Arc;
-
-use tokio::sync::broadcast;
-
 use super::{Mail, compose, store};
 use crate::answer_links::{self, Capability, Surface};
 use crate::error::AppResult;
-use crate::live::Published;
+use crate::live::Following;
 use crate::push::message::{question_of, time_left};
 use crate::push::settings::buttons_outside;
 use crate::turn::store::{StoredPendingAsk, pending_ask};
 use palaver_wire::live::{AskCreated, LiveEvent};
 
 /// Follows `published` until the hub is gone.
-pub(super) async fn follow(mail: Mail, mut published: broadcast::Receiver<Arc<Published>>) {
-    loop {
-        let outcome = match published.recv().await {
-            Ok(published) => match &published.event {
-                LiveEvent::AskCreated(event) => mail.asked(&published.user_id, event).await,
-                _ => Ok(()),
-            },
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::warn!(missed, "ask mails fell behind the live events; some were not sent");
-                Ok(())
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
-        };
-        if let Err(err) = outcome {
+pub(super) async fn follow(mail: Mail, mut following: Following) {
+    while let Some(published) = following.next().await {
+        if let LiveEvent::AskCreated(event) = &published.event
+            && let Err(err) = mail.asked(&published.user_id, event).await
+        {
             tracing::warn!(?err, "an ask mail was not sent");
         }
     }
+}
+
+/// The events ask mails follow.
+pub(super) fn wanted(event: &LiveEvent) -> bool {
+    matches!(event, LiveEvent::AskCreated(_))
 }
 
 /// The conversation's title and the seconds left to answer.

@@ -144,7 +144,7 @@ impl Mail {
         let sends = sender.is_some();
         let mail = Self { inner: Arc::new(Inner { pool, sender }) };
         if sends {
-            tokio::spawn(deliver::follow(mail.clone(), live.published()));
+            tokio::spawn(deliver::follow(mail.clone(), live.follow("mail", deliver::wanted)));
         }
         Ok(mail)
     }

@@ -3,13 +3,11 @@
 //! once), decides in order what each calls for, and sends from tasks of their own. A push that
 //! fails is logged once with its cause; a push service's 404 or 410 removes the subscription.
 
-use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::Timestamp;
-use tokio::sync::broadcast;
 
 use super::message::ask_notification;
 use super::settings::{self, buttons_outside};
@@ -17,7 +15,7 @@ use super::store::{self, SubscriptionRow};
 use super::{Push, vapid::VapidKeys};
 use crate::answer_links::{self, Capability};
 use crate::error::{AppResult, Error};
-use crate::live::Published;
+use crate::live::Following;
 use crate::turn::store::{StoredPendingAsk, pending_ask};
 use palaver_wire::live::{AskCreated, AskResolved, LiveEvent};
 use palaver_wire::push::{ClosedNotification, NotificationAction, NotificationSettings, PushMessage};
@@ -29,27 +27,25 @@ const CLOSED_TTL: Duration = Duration::from_secs(3600);
 const ASK_TTL_MAX: Duration = Duration::from_secs(24 * 3600);
 
 /// Follows `published` until the hub is gone; makes the VAPID key first if none is stored.
-pub(super) async fn follow(push: Push, mut published: broadcast::Receiver<Arc<Published>>) {
+pub(super) async fn follow(push: Push, mut following: Following) {
     if let Err(err) = push.keys().await {
         tracing::error!(?err, "the VAPID key for push notifications could not be made or read");
     }
-    loop {
-        let outcome = match published.recv().await {
-            Ok(published) => match &published.event {
-                LiveEvent::AskCreated(event) => push.asked(&published.user_id, event).await,
-                LiveEvent::AskResolved(event) => push.ended(event).await,
-                _ => Ok(()),
-            },
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::warn!(missed, "push notifications fell behind the live events; some were not sent");
-                Ok(())
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
+    while let Some(published) = following.next().await {
+        let outcome = match &published.event {
+            LiveEvent::AskCreated(event) => push.asked(&published.user_id, event).await,
+            LiveEvent::AskResolved(event) => push.ended(event).await,
+            _ => Ok(()),
         };
         if let Err(err) = outcome {
             tracing::warn!(?err, "a push notification was not sent");
         }
     }
+}
+
+/// The events push follows.
+pub(super) fn wanted(event: &LiveEvent) -> bool {
+    matches!(event, LiveEvent::AskCreated(_) | LiveEvent::AskResolved(_))
 }
 
 impl Push {

@@ -183,7 +183,7 @@ impl Push {
         let (devices, any_device) = (Kept::new("devices", live.signals()), Kept::new("any_device", live.signals()));
         let inner = Inner { pool, keys: OnceCell::new(), client, contact, nudges, devices, any_device };
         let push = Self { inner: Arc::new(inner) };
-        tokio::spawn(deliver::follow(push.clone(), live.published()));
+        tokio::spawn(deliver::follow(push.clone(), live.follow("push", deliver::wanted)));
         tokio::spawn(nudges::keep_nudging(push.clone()));
         push
     }

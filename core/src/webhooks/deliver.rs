@@ -9,14 +9,12 @@
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use tokio::sync::broadcast;
-
 use super::payload::{self, Event};
 use super::store::{self, ClaimedDelivery, Failure, NewDelivery};
 use super::{Inner, WebhookSettings, Webhooks, sign};
 use crate::db::new_id;
 use crate::error::AppResult;
-use crate::live::Published;
+use crate::live::{Following, Published};
 use crate::turn::store::pending_ask;
 use palaver_wire::live::LiveEvent;
 use palaver_wire::webhooks::{ASK_CREATED, ASK_RESOLVED, TURN_DONE, WebhookConversation};
@@ -28,20 +26,17 @@ pub fn retry_delay(delays: &[Duration], attempts: u32) -> Option<Duration> {
 }
 
 /// Follows `published` until the hub is gone.
-pub(super) async fn follow(webhooks: Webhooks, mut published: broadcast::Receiver<Arc<Published>>) {
-    loop {
-        let outcome = match published.recv().await {
-            Ok(published) => webhooks.seen(&published).await,
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::warn!(missed, "webhooks fell behind the live events; some were not queued");
-                Ok(())
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
-        };
-        if let Err(err) = outcome {
+pub(super) async fn follow(webhooks: Webhooks, mut following: Following) {
+    while let Some(published) = following.next().await {
+        if let Err(err) = webhooks.seen(&published).await {
             tracing::warn!(?err, "a webhook event was not queued");
         }
     }
+}
+
+/// The events webhooks follow.
+pub(super) fn wanted(event: &LiveEvent) -> bool {
+    matches!(event, LiveEvent::AskCreated(_) | LiveEvent::AskResolved(_) | LiveEvent::TurnDone(_))
 }
 
 impl Webhooks {

@@ -186,7 +186,7 @@ impl Webhooks {
         let enabled = Kept::new("webhooks", live.signals());
         let inner = Inner { pool, client, settings, wake: Arc::new(Notify::new()), enabled };
         let webhooks = Self { inner: Arc::new(inner) };
-        tokio::spawn(deliver::follow(webhooks.clone(), live.published()));
+        tokio::spawn(deliver::follow(webhooks.clone(), live.follow("webhooks", deliver::wanted)));
         tokio::spawn(deliver::work(webhooks.clone()));
         webhooks
     }

@@ -1,0 +1,123 @@
+//! The services that act on what happens (push notifications, ask mails, webhooks), each woken
+//! only by the kinds of event it wants. A follower hears every event it wants, in the order they
+//! were published, however far it falls behind: its queue has no bound, and a backlog is logged.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tokio::sync::mpsc;
+
+use palaver_wire::live::LiveEvent;
+
+/// An event as it was published on this instance, for a service that acts on what happens:
+/// each event is published once, where it happened.
+#[derive(Clone, Debug)]
+pub struct Published {
+    pub user_id: String,
+    pub event: LiveEvent,
+}
+
+/// A backlog at which a follower is said to fall behind (once, until it catches up).
+const BACKLOG_TOLD: usize = 1000;
+
+struct Follower {
+    wants: fn(&LiveEvent) -> bool,
+    sender: mpsc::UnboundedSender<Arc<Published>>,
+}
+
+/// The followers of one instance's events. Cloning shares them.
+#[derive(Clone, Default)]
+pub(super) struct Followers {
+    followers: Arc<Mutex<Vec<Follower>>>,
+}
+
+impl Followers {
+    /// A new follower of the events `wants` accepts, named `name` in the log.
+    pub(super) fn follow(&self, name: &'static str, wants: fn(&LiveEvent) -> bool) -> Following {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        self.followers.lock().unwrap_or_else(PoisonError::into_inner).push(Follower { wants, sender });
+        Following { name, receiver, behind: false }
+    }
+
+    /// Hands each of `user_id`'s `events` to the followers that want it; one whose
+    /// [`Following`] was dropped is forgotten.
+    pub(super) fn hand(&self, user_id: &str, events: &[LiveEvent]) {
+        let mut followers = self.followers.lock().unwrap_or_else(PoisonError::into_inner);
+        followers.retain(|follower| !follower.sender.is_closed());
+        for event in events {
+            let mut published = None;
+            for follower in followers.iter().filter(|follower| (follower.wants)(event)) {
+                let published = published
+                    .get_or_insert_with(|| Arc::new(Published { user_id: user_id.to_owned(), event: event.clone() }));
+                // A receiver dropped since the `retain` is no failure.
+                let _ = follower.sender.send(published.clone());
+            }
+        }
+    }
+}
+
+/// A follower's end: the events it wants, in order.
+pub struct Following {
+    name: &'static str,
+    receiver: mpsc::UnboundedReceiver<Arc<Published>>,
+    behind: bool,
+}
+
+impl Following {
+    /// The next event; `None` once the hub is gone.
+    pub async fn next(&mut self) -> Option<Arc<Published>> {
+        let published = self.receiver.recv().await?;
+        let backlog = self.receiver.len();
+        if backlog >= BACKLOG_TOLD && !self.behind {
+            tracing::warn!(follower = self.name, backlog, "a follower of the live events is falling behind");
+        }
+        self.behind = backlog >= BACKLOG_TOLD || (self.behind && backlog > 0);
+        Some(published)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use palaver_wire::live::{AskCreated, HistoryRef};
+
+    fn started(id: &str) -> LiveEvent {
+        LiveEvent::TurnStarted(HistoryRef { history_id: id.into() })
+    }
+
+    fn asked(id: &str) -> LiveEvent {
+        LiveEvent::AskCreated(AskCreated {
+            history_id: "h".into(),
+            tool_call_id: id.into(),
+            kind: palaver_contract::asks::AskKind::Choice,
+            expires_at: None,
+        })
+    }
+
+    #[tokio::test]
+    async fn a_held_follower_hears_every_event_it_wants_in_order_and_nothing_else() {
+        let followers = Followers::default();
+        let mut push = followers.follow("push", |event| matches!(event, LiveEvent::AskCreated(_)));
+        let mut everything = followers.follow("everything", |_| true);
+        // The push follower is held while far more than any bound is published.
+        for n in 0..2000 {
+            followers.hand("ada", &[started(&n.to_string())]);
+            if n % 7 == 0 {
+                followers.hand("ada", &[asked(&format!("ask {}", n / 7))]);
+            }
+        }
+        let mut heard = Vec::new();
+        while let Ok(published) = push.receiver.try_recv() {
+            match &published.event {
+                LiveEvent::AskCreated(created) => heard.push(created.tool_call_id.clone()),
+                other => panic!("the push follower heard {other:?}"),
+            }
+        }
+        let expected: Vec<String> = (0..=1999 / 7).map(|n| format!("ask {n}")).collect();
+        assert_eq!(heard, expected, "every ask, in order, none skipped");
+        assert_eq!(everything.next().await.unwrap().event, started("0"));
+
+        drop(everything);
+        followers.hand("ada", &[started("after")]);
+        assert_eq!(followers.followers.lock().unwrap().len(), 1, "a follower that went is forgotten");
+    }
+}
