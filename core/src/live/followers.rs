@@ -1,7 +1,9 @@
 //! The services that act on what happens (push notifications, ask mails, webhooks), each woken
 //! only by the kinds of event it wants. A follower hears every event it wants, in the order they
-//! were published, however far it falls behind: its queue has no bound, and a backlog is logged.
+//! were published, however far it falls behind: its queue has no bound, and a backlog is logged
+//! (when events are handed, so a follower stuck in its work is told of too).
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::mpsc;
@@ -20,8 +22,18 @@ pub struct Published {
 const BACKLOG_TOLD: usize = 1000;
 
 struct Follower {
+    name: &'static str,
     wants: fn(&LiveEvent) -> bool,
     sender: mpsc::UnboundedSender<Arc<Published>>,
+    backlog: Arc<Backlog>,
+}
+
+/// What a follower has been handed and not taken yet.
+#[derive(Default)]
+struct Backlog {
+    queued: AtomicUsize,
+    /// Said to fall behind, and not caught up since.
+    told: AtomicBool,
 }
 
 /// The followers of one instance's events. Cloning shares them.
@@ -34,8 +46,10 @@ impl Followers {
     /// A new follower of the events `wants` accepts, named `name` in the log.
     pub(super) fn follow(&self, name: &'static str, wants: fn(&LiveEvent) -> bool) -> Following {
         let (sender, receiver) = mpsc::unbounded_channel();
-        self.followers.lock().unwrap_or_else(PoisonError::into_inner).push(Follower { wants, sender });
-        Following { name, receiver, behind: false }
+        let backlog = Arc::new(Backlog::default());
+        let follower = Follower { name, wants, sender, backlog: backlog.clone() };
+        self.followers.lock().unwrap_or_else(PoisonError::into_inner).push(follower);
+        Following { receiver, backlog }
     }
 
     /// Hands each of `user_id`'s `events` to the followers that want it; one whose
@@ -49,7 +63,16 @@ impl Followers {
                 let published = published
                     .get_or_insert_with(|| Arc::new(Published { user_id: user_id.to_owned(), event: event.clone() }));
                 // A receiver dropped since the `retain` is no failure.
-                let _ = follower.sender.send(published.clone());
+                if follower.sender.send(published.clone()).is_ok() {
+                    let queued = follower.backlog.queued.fetch_add(1, Ordering::Relaxed) + 1;
+                    if queued >= BACKLOG_TOLD && !follower.backlog.told.swap(true, Ordering::Relaxed) {
+                        tracing::warn!(
+                            follower = follower.name,
+                            queued,
+                            "a follower of the live events is falling behind"
+                        );
+                    }
+                }
             }
         }
     }
@@ -57,20 +80,17 @@ impl Followers {
 
 /// A follower's end: the events it wants, in order.
 pub struct Following {
-    name: &'static str,
     receiver: mpsc::UnboundedReceiver<Arc<Published>>,
-    behind: bool,
+    backlog: Arc<Backlog>,
 }
 
 impl Following {
     /// The next event; `None` once the hub is gone.
     pub async fn next(&mut self) -> Option<Arc<Published>> {
         let published = self.receiver.recv().await?;
-        let backlog = self.receiver.len();
-        if backlog >= BACKLOG_TOLD && !self.behind {
-            tracing::warn!(follower = self.name, backlog, "a follower of the live events is falling behind");
+        if self.backlog.queued.fetch_sub(1, Ordering::Relaxed) == 1 {
+            self.backlog.told.store(false, Ordering::Relaxed); // caught up
         }
-        self.behind = backlog >= BACKLOG_TOLD || (self.behind && backlog > 0);
         Some(published)
     }
 }
@@ -114,6 +134,7 @@ mod tests {
         }
         let expected: Vec<String> = (0..=1999 / 7).map(|n| format!("ask {n}")).collect();
         assert_eq!(heard, expected, "every ask, in order, none skipped");
+        assert!(everything.backlog.told.load(Ordering::Relaxed), "2,286 queued: told it falls behind");
         assert_eq!(everything.next().await.unwrap().event, started("0"));
 
         drop(everything);

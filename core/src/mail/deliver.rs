@@ -12,7 +12,7 @@ use crate::push::settings::buttons_outside;
 use crate::turn::store::{StoredPendingAsk, pending_ask};
 use palaver_wire::live::{AskCreated, LiveEvent};
 
-/// Follows `published` until the hub is gone.
+/// Mails the asks it follows, until the hub is gone.
 pub(super) async fn follow(mail: Mail, mut following: Following) {
     while let Some(published) = following.next().await {
         if let LiveEvent::AskCreated(event) = &published.event

@@ -26,7 +26,8 @@ const CLOSED_TTL: Duration = Duration::from_secs(3600);
 /// The longest a push service keeps an ask's notification for an offline device.
 const ASK_TTL_MAX: Duration = Duration::from_secs(24 * 3600);
 
-/// Follows `published` until the hub is gone; makes the VAPID key first if none is stored.
+/// Pushes the asks it follows and closes them, until the hub is gone; makes the VAPID key first
+/// if none is stored.
 pub(super) async fn follow(push: Push, mut following: Following) {
     if let Err(err) = push.keys().await {
         tracing::error!(?err, "the VAPID key for push notifications could not be made or read");

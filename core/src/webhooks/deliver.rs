@@ -25,7 +25,7 @@ pub fn retry_delay(delays: &[Duration], attempts: u32) -> Option<Duration> {
     delays.get(index).copied()
 }
 
-/// Follows `published` until the hub is gone.
+/// Queues what the events it follows call for, until the hub is gone.
 pub(super) async fn follow(webhooks: Webhooks, mut following: Following) {
     while let Some(published) = following.next().await {
         if let Err(err) = webhooks.seen(&published).await {
@@ -187,9 +187,11 @@ impl Webhooks {
             "a webhook delivery failed"
         );
         match store::failed(pool, &claimed, &failure).await {
-            Ok(Some(owner)) => {
-                tracing::warn!(webhook = claimed.webhook_id, "a webhook was disabled after failing in a row");
-                self.inner.enabled.changed(&owner).await;
+            Ok(Some(disabled)) => {
+                if disabled.by_this_attempt {
+                    tracing::warn!(webhook = claimed.webhook_id, "a webhook was disabled after failing in a row");
+                }
+                self.inner.enabled.changed(&disabled.owner).await;
             }
             Ok(None) => {}
             Err(err) => tracing::error!(?err, delivery = claimed.id, "a failed webhook delivery was not recorded"),

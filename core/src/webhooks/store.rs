@@ -171,15 +171,19 @@ pub async fn enabled_webhooks_of(pool: &Pool, user_id: &str) -> AppResult<Vec<(S
 
 /// Queues deliveries, due now; one already queued for the same event and webhook stays as it is.
 /// An event is queued only for a webhook that is there and enabled (the list it was chosen from
-/// may be a moment old); a ping for one that is there.
+/// may be a moment old); a ping for one that is there. On PostgreSQL the webhook's row is locked
+/// against its removal until the insert commits (SQLite has one writer): a removal then finds the
+/// delivery and takes it too.
 pub async fn queue(pool: &Pool, deliveries: &[NewDelivery<'_>]) -> AppResult<()> {
-    let now = Backend::of(pool).now();
+    let backend = Backend::of(pool);
+    let now = backend.now();
+    let lock = if backend == Backend::Postgres { " FOR KEY SHARE" } else { "" };
     let mut tx = crate::db::begin(pool).await?;
     for delivery in deliveries {
         sqlx::query(&format!(
             "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, next_attempt_at)
              SELECT $1, $2, $3, $4, $5, {now}
-             WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = $2 AND (w.enabled = 1 OR $4 = '{PING}'))
+             WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = $2 AND (w.enabled = 1 OR $4 = '{PING}'){lock})
              ON CONFLICT (event_id, webhook_id) DO NOTHING"
         ))
         .bind(&delivery.id)
@@ -252,9 +256,9 @@ pub struct Failure<'a> {
 }
 
 /// Records a failed attempt: the delivery is due again later or has failed, and its webhook is
-/// disabled once `disable_after` attempts in a row failed. Returns the webhook's owner when it is
-/// disabled after this attempt (by it, or by a racing one).
-pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_>) -> AppResult<Option<String>> {
+/// disabled once `disable_after` attempts in a row failed. Says so when it is disabled after
+/// this attempt, however it came to be.
+pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_>) -> AppResult<Option<Disabled>> {
     let backend = Backend::of(pool);
     let now = backend.now();
     let mut tx = crate::db::begin(pool).await?;
@@ -274,13 +278,13 @@ pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_
     .await?;
     let reason =
         format!("Disabled after {} failed attempts in a row; the last: {}", failure.disable_after, failure.error);
-    let disabled: Option<(i32, String)> = sqlx::query_as(
+    let disabled: Option<(i32, i32, String)> = sqlx::query_as(
         "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
                 enabled = CASE WHEN consecutive_failures + 1 >= $2 THEN 0 ELSE enabled END,
                 disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 AND enabled = 1 THEN $3
                                        ELSE disabled_reason END
          WHERE id = $1
-         RETURNING enabled, user_id",
+         RETURNING enabled, consecutive_failures, user_id",
     )
     .bind(&claimed.webhook_id)
     .bind(failure.disable_after)
@@ -288,7 +292,17 @@ pub async fn failed(pool: &Pool, claimed: &ClaimedDelivery, failure: &Failure<'_
     .fetch_optional(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(disabled.filter(|(enabled, _)| *enabled == 0).map(|(_, owner)| owner))
+    Ok(disabled
+        .filter(|(enabled, ..)| *enabled == 0)
+        .map(|(_, failures, owner)| Disabled { owner, by_this_attempt: failures == failure.disable_after }))
+}
+
+/// A webhook found disabled after a failed attempt.
+pub struct Disabled {
+    pub owner: String,
+    /// This attempt was the last of the failures in a row that disabled it (not one racing it,
+    /// nor one under way when its owner disabled it).
+    pub by_this_attempt: bool,
 }
 
 /// The webhook's deliveries, newest first, at most `limit`.

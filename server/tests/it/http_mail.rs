@@ -35,6 +35,9 @@ impl Drop for SmtpSink {
 
 impl SmtpSink {
     fn start() -> Self {
+        // Palaver's builder installs the TLS provider, which a bare `reqwest::Client::new()` panics
+        // without when no test before this one installed it.
+        let http = palaver_core::outbound::client_builder().build().unwrap();
         let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mail");
         let mut child = Command::new(folder.join(".venv/bin/python"))
             .arg(folder.join("smtp_sink.py"))
@@ -45,7 +48,7 @@ impl SmtpSink {
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let mut parts = line.trim().strip_prefix("listening on ").expect("the sink's addresses").split(' ');
         let (smtp_url, http_origin) = (parts.next().unwrap().to_string(), parts.next().unwrap().to_string());
-        Self { child, smtp_url, http_origin, http: reqwest::Client::new() }
+        Self { child, smtp_url, http_origin, http }
     }
 
     /// Every message so far, once `count` have come (the sink waits up to 10 s for them).

@@ -40,6 +40,8 @@ impl Drop for PushService {
 
 impl PushService {
     fn start(vapid_key: &str) -> Self {
+        // Palaver's builder installs the TLS provider (see `http_mail`'s sink).
+        let http = palaver_core::outbound::client_builder().build().unwrap();
         let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/push");
         let mut child = Command::new(folder.join(".venv/bin/python"))
             .arg(folder.join("push_service.py"))
@@ -50,7 +52,7 @@ impl PushService {
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let origin = line.trim().strip_prefix("listening on ").expect("the service's address").to_string();
-        Self { child, origin, http: reqwest::Client::new() }
+        Self { child, origin, http }
     }
 
     /// A new subscription whose endpoint answers each push with `status`.
