@@ -19,6 +19,11 @@ pub type Pool = AnyPool;
 /// A transaction on it.
 pub type Tx<'c> = sqlx::Transaction<'c, Any>;
 
+/// A duration as whole seconds, to bind (saturating).
+pub fn seconds(duration: std::time::Duration) -> i64 {
+    i64::try_from(duration.as_secs()).unwrap_or(i64::MAX)
+}
+
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
 

@@ -9,6 +9,7 @@ pub mod actions;
 pub mod app_contexts;
 mod block_settings;
 pub mod branches;
+mod head;
 mod kept_checks;
 pub mod leases;
 pub mod pages;

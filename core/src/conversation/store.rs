@@ -1,6 +1,7 @@
 //! Conversation storage: every SQL statement about histories outside a turn. Every function
 //! takes the pool; none keeps state.
 
+pub(super) use super::head::HeadRow;
 use crate::db::{Backend, Pool};
 use sqlx::AnyConnection;
 
@@ -23,18 +24,7 @@ pub async fn create_history(pool: &Pool, owner_id: &str, model: Option<&str>) ->
     .bind(model)
     .fetch_one(pool)
     .await?;
-    let head = HeadRow {
-        id,
-        owner_id: Some(owner_id.to_string()),
-        title: None,
-        pending_ask: None,
-        model: model.map(str::to_string),
-        created_at,
-        updated_at,
-        summarised_before: None,
-        versioned: 0,
-        turn_granted: 0,
-    };
+    let head = HeadRow::created(id, owner_id, model, created_at, updated_at);
     Ok(assemble_view(head, Vec::new(), &[], &RowsStart::default()).view)
 }
 
@@ -158,31 +148,6 @@ pub(super) const HEAD_COLUMNS: &str = "id, owner_id, title, CAST(pending_ask AS 
     CAST(CASE WHEN EXISTS (SELECT 1 FROM approval_grants g
         WHERE g.history_id = histories.id AND g.scope = 'turn' AND g.revoked_at IS NULL)
         THEN 1 ELSE 0 END AS BIGINT) AS turn_granted";
-
-/// A conversation's own columns, and two things it has elsewhere: whether any of its turns has
-/// other versions (only then are they read) and whether a turn grant lives in it (only then is
-/// it ended).
-#[derive(sqlx::FromRow)]
-pub(super) struct HeadRow {
-    pub(super) id: String,
-    owner_id: Option<String>,
-    title: Option<String>,
-    /// JSON.
-    pending_ask: Option<String>,
-    model: Option<String>,
-    created_at: String,
-    updated_at: String,
-    /// The row the running summary covers up to.
-    summarised_before: Option<i64>,
-    versioned: i64,
-    turn_granted: i64,
-}
-
-impl HeadRow {
-    pub(super) fn versioned(&self) -> bool {
-        self.versioned == 1
-    }
-}
 
 /// A row's columns, as `StoredRow` reads them.
 pub(super) const ROW_COLUMNS: &str =

@@ -7,6 +7,7 @@
 //! results, and a step that asks (or calls a tool that needs approval) pauses the turn.
 
 mod answer;
+mod answered;
 pub mod arguments;
 mod ask_preview;
 mod asking;

@@ -12,9 +12,10 @@
 
 use std::time::Duration;
 
-use crate::db::{Backend, Pool, Tx, placeholders};
+use crate::db::{Backend, Pool, Tx, placeholders, seconds};
 use serde_json::{Value, json};
 
+use super::answered::store::{GivenAnswer, remember as remember_answer};
 pub use super::pending::store::{
     OwnerAndPending, PendingAskListItem, claim_approved_run, owner_and_pending_ask, pending_ask, pending_asks_of,
     routed_to, set_first_approver,
@@ -23,7 +24,6 @@ pub use super::pending::{APPROVAL_PREFIX, StoredPendingAsk};
 use crate::audit::store as audit;
 use crate::error::AppResult;
 use crate::grants::store as grants;
-use crate::turn::reopen::store::{GivenAnswer, remember as remember_answer};
 use palaver_contract::asks::AskResponse;
 use palaver_wire::audit::Decider;
 use palaver_wire::conversation::model::{AskOrigin, AskStatus, HistoryRow};
@@ -374,10 +374,6 @@ pub enum Paused {
     CutOff,
 }
 
-pub(super) fn seconds(duration: Duration) -> i64 {
-    i64::try_from(duration.as_secs()).unwrap_or(i64::MAX)
-}
-
 /// Which side of its `expiresAt` an ask must be on to be resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Deadline {
@@ -442,14 +438,8 @@ pub async fn resolve(
     let before = insert_rows(&mut tx, history_id, turn_id, &resolution.rows).await?;
     set_ask_status(&mut tx, history_id, &resolution.expected.ask.tool_call_id, resolution.status).await?;
     if let Some(window) = resolution.changeable_for {
-        let rows_added = i64::try_from(resolution.rows.len()).unwrap_or(i64::MAX);
-        let answer = GivenAnswer {
-            history_id,
-            turn_id,
-            pending: resolution.expected,
-            first_seq: before,
-            reply_seq: before + rows_added,
-        };
+        let reply_seq = before + i64::try_from(resolution.rows.len()).unwrap_or(i64::MAX);
+        let answer = GivenAnswer { history_id, turn_id, pending: resolution.expected, first_seq: before, reply_seq };
         remember_answer(&mut tx, &answer, window).await?;
     }
     let owner = owner.unwrap_or_default();

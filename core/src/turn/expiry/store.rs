@@ -3,9 +3,10 @@
 
 use std::time::Duration;
 
+use crate::db::seconds;
 use crate::db::{Backend, Pool};
 use crate::error::AppResult;
-use crate::turn::store::{StoredPendingAsk, seconds};
+use crate::turn::store::StoredPendingAsk;
 
 /// When the ask `ask_id` expired, if it did.
 pub async fn expired_at(pool: &Pool, history_id: &str, ask_id: &str) -> AppResult<Option<String>> {

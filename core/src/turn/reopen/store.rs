@@ -1,28 +1,15 @@
-//! The answers that can still be changed: remembered when an answer is stored, and withdrawn
+//! The answers that can still be changed: remembered when an answer is stored (`turn::answered`), and withdrawn
 //! in one transaction whose first statement is the guarded write on the conversation's
 //! `histories` row, as every move of an ask is (`turn::store`): two withdrawals, or a
 //! withdrawal and a new message, serialise on it, and exactly one of them finds its guard true.
 
-use std::time::Duration;
-
 use crate::audit::store as audit;
-use crate::db::{Backend, Pool, Tx};
+use crate::db::{Backend, Pool};
 use crate::error::AppResult;
-use crate::turn::store::{StoredPendingAsk, seconds, set_ask_status};
+use crate::turn::store::{StoredPendingAsk, set_ask_status};
 use palaver_wire::audit::{Decider, WITHDRAWN};
 use palaver_wire::conversation::answer_change::ChangeableAnswer;
 use palaver_wire::conversation::model::AskStatus;
-
-/// An answer just stored, to remember while it can be changed.
-pub struct GivenAnswer<'a> {
-    pub history_id: &'a str,
-    /// The turn that resumed with the answer: the answer's rows and its reply are its rows.
-    pub turn_id: &'a str,
-    pub pending: &'a StoredPendingAsk,
-    /// The answer's first row; the resumed turn's own output begins at `reply_seq`.
-    pub first_seq: i64,
-    pub reply_seq: i64,
-}
 
 /// Forgets the answers that can no longer be changed; how many.
 pub async fn forget_lapsed(pool: &Pool) -> AppResult<u64> {
@@ -30,34 +17,6 @@ pub async fn forget_lapsed(pool: &Pool) -> AppResult<u64> {
     let forgotten =
         sqlx::query(&format!("DELETE FROM answered_asks WHERE changeable_until < {now}")).execute(pool).await?;
     Ok(forgotten.rows_affected())
-}
-
-/// Remembers `answer` for `window`, in place of the conversation's answer remembered before, in
-/// the transaction that stores the answer.
-pub(crate) async fn remember(tx: &mut Tx<'_>, answer: &GivenAnswer<'_>, window: Duration) -> AppResult<()> {
-    let backend = Backend::of_tx(tx);
-    let json = serde_json::to_string(answer.pending)?;
-    sqlx::query(&format!(
-        "INSERT INTO answered_asks
-             (history_id, tool_call_id, turn_id, first_seq, reply_seq, pending_ask, expires_at, changeable_until)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, {})
-         ON CONFLICT (history_id) DO UPDATE SET
-             tool_call_id = excluded.tool_call_id, turn_id = excluded.turn_id, first_seq = excluded.first_seq,
-             reply_seq = excluded.reply_seq, pending_ask = excluded.pending_ask, expires_at = excluded.expires_at,
-             changeable_until = excluded.changeable_until",
-        backend.seconds_from_now("$8")
-    ))
-    .bind(answer.history_id)
-    .bind(&answer.pending.ask.tool_call_id)
-    .bind(answer.turn_id)
-    .bind(answer.first_seq)
-    .bind(answer.reply_seq)
-    .bind(backend.storable_text(&json))
-    .bind(answer.pending.ask.expires_at.as_deref())
-    .bind(seconds(window))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }
 
 /// A turn runs on the conversation of the remembered answer `a`: its draft is stored.
