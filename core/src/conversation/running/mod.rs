@@ -514,9 +514,12 @@ mod tests {
     async fn racing_reservations_take_exactly_the_cap_and_a_refused_one_leaves_no_place() {
         let dir = tempfile::tempdir().unwrap();
         let running = registry(&dir).await;
+        // A real user: on PostgreSQL her row is the lock admissions take turns on.
+        let role = palaver_wire::accounts::Role::User;
+        let ada = crate::accounts::store::create_user(&running.pool, "ada", "hash", role).await.unwrap().id;
         let reservations = (0..64).map(|_| {
-            let running = running.clone();
-            tokio::spawn(async move { running.reserve("ada", 8).await })
+            let (running, ada) = (running.clone(), ada.clone());
+            tokio::spawn(async move { running.reserve(&ada, 8).await })
         });
         let mut taken = 0;
         for reservation in reservations.collect::<Vec<_>>() {
@@ -527,7 +530,7 @@ mod tests {
             }
         }
         assert_eq!(taken, 8);
-        assert_eq!(running.count_of("ada").await.unwrap(), 8, "no refused reservation holds a place");
+        assert_eq!(running.count_of(&ada).await.unwrap(), 8, "no refused reservation holds a place");
     }
 
     #[tokio::test]
