@@ -1,5 +1,5 @@
 //! What callers do with preferences: read and save a person's own, and (admins) the server's.
-//! What every turn reads, the server's choices and the person's preferences, is kept in memory
+//! What every turn reads of a person's preferences is kept in memory
 //! until a save anywhere says it changed (`kept`), so every save goes through [`Preferences`].
 
 use super::{APPROVAL_ROUTES, HIDDEN_MODELS, OPEN_SIGNUP, ServerChoices, UNGRANTED_TOOLS, store};
@@ -23,19 +23,18 @@ pub async fn user_preferences(pool: &Pool, user_id: &str) -> AppResult<UserPrefe
 #[derive(Clone)]
 pub struct Preferences {
     pool: Pool,
-    /// The server's choices, under the key `""`.
-    server: Kept<ServerChoices>,
     people: Kept<UserPreferences>,
 }
 
 impl Preferences {
     pub fn new(pool: Pool, signals: &Signals) -> Self {
-        Self { pool, server: Kept::new("server_choices", signals), people: Kept::new("preferences", signals) }
+        Self { pool, people: Kept::new("preferences", signals) }
     }
 
-    /// What the server offers now.
+    /// What the server offers now. Read afresh each time: an operator may write the settings'
+    /// rows outside Palaver (the browser tests' fixtures do), which no signal tells.
     pub async fn server_choices(&self) -> AppResult<ServerChoices> {
-        self.server.read("", || ServerChoices::read(&self.pool)).await
+        ServerChoices::read(&self.pool).await
     }
 
     /// A person's preferences (the defaults until they save any).
@@ -70,23 +69,17 @@ impl Preferences {
         open_signup: bool,
         offered: &[String],
     ) -> AppResult<ServerSettings> {
-        let saved = save_server_settings(&self.pool, models, open_signup, offered).await;
-        self.server.changed("").await;
-        saved
+        save_server_settings(&self.pool, models, open_signup, offered).await
     }
 
     /// Saves the tools whose approvals never offer a grant (see [`save_ungranted_tools`]).
     pub async fn save_ungranted_tools(&self, tools: &[String]) -> AppResult<()> {
-        save_ungranted_tools(&self.pool, tools).await?;
-        self.server.changed("").await;
-        Ok(())
+        save_ungranted_tools(&self.pool, tools).await
     }
 
     /// Saves where approvals of given tools go (see [`save_approval_routes`]).
     pub async fn save_approval_routes(&self, routes: &[ApprovalRoute]) -> AppResult<()> {
-        save_approval_routes(&self.pool, routes).await?;
-        self.server.changed("").await;
-        Ok(())
+        save_approval_routes(&self.pool, routes).await
     }
 }
 
