@@ -50,15 +50,42 @@ impl Preferences {
         user_id: &str,
         preferences: UserPreferences,
     ) -> AppResult<UserPreferences> {
-        let saved = save_user_preferences(&self.pool, models, user_id, preferences).await?;
+        let instructions = preferences.instructions.trim().to_string();
+        let length = instructions.chars().count();
+        if length > INSTRUCTIONS_MAX_CHARS {
+            let why =
+                format!("Custom instructions can be at most {INSTRUCTIONS_MAX_CHARS} characters; these are {length}.");
+            return Err(AppError::BadRequest(why).into());
+        }
+        let default_model = preferences.default_model.filter(|id| !id.trim().is_empty());
+        if let Some(id) = &default_model {
+            self.server_choices().await?.check_model(models, id).map_err(AppError::BadRequest)?;
+        }
+        store::save_user_preferences(&self.pool, user_id, &instructions, default_model.as_deref()).await?;
         self.people.changed(user_id).await;
-        Ok(saved)
+        Ok(UserPreferences { instructions, default_model })
     }
 
     /// The server's settings as an admin sees them (the caller checks who asks);
     /// `open_signup_at_start` is the environment's.
     pub async fn server_settings(&self, models: &Models, open_signup_at_start: bool) -> AppResult<ServerSettings> {
-        server_settings(&self.pool, models, open_signup_at_start).await
+        let choices = self.server_choices().await?;
+        let offers = models
+            .options()
+            .into_iter()
+            .map(|option| ModelOffer {
+                offered: choices.offers(models, &option.id),
+                id: option.id,
+                label: option.label,
+                default: option.default,
+            })
+            .collect();
+        Ok(ServerSettings {
+            open_signup: choices.open_signup.unwrap_or(open_signup_at_start),
+            models: offers,
+            ungranted_tools: choices.ungranted_tools,
+            approval_routes: choices.approval_routes,
+        })
     }
 
     /// Saves what an admin chose (the caller checks who asks): whether anyone may sign up, and
@@ -69,120 +96,61 @@ impl Preferences {
         open_signup: bool,
         offered: &[String],
     ) -> AppResult<ServerSettings> {
-        save_server_settings(&self.pool, models, open_signup, offered).await
+        for id in offered {
+            models.check(id).map_err(AppError::BadRequest)?;
+        }
+        let hidden: Vec<String> = models
+            .options()
+            .into_iter()
+            .filter(|option| !option.default && !offered.contains(&option.id))
+            .map(|option| option.id)
+            .collect();
+        store::save_server_setting(&self.pool, OPEN_SIGNUP, &open_signup.to_string()).await?;
+        store::save_server_setting(&self.pool, HIDDEN_MODELS, &serde_json::to_string(&hidden)?).await?;
+        self.server_settings(models, open_signup).await
     }
 
-    /// Saves the tools whose approvals never offer a grant (see [`save_ungranted_tools`]).
+    /// Saves the tools whose approvals never offer a grant (the caller checks who asks): names as
+    /// the model calls them (an MCP server's as `<server>__<tool>`), blank ones left out.
     pub async fn save_ungranted_tools(&self, tools: &[String]) -> AppResult<()> {
-        save_ungranted_tools(&self.pool, tools).await
+        let mut names: Vec<String> =
+            tools.iter().map(|name| name.trim().to_string()).filter(|name| !name.is_empty()).collect();
+        names.sort();
+        names.dedup();
+        if names.len() > MOST_UNGRANTED_TOOLS {
+            return Err(AppError::BadRequest(format!("List at most {MOST_UNGRANTED_TOOLS} tools.")).into());
+        }
+        if let Some(odd) = names.iter().find(|name| name.chars().count() > 128 || name.chars().any(char::is_whitespace))
+        {
+            return Err(AppError::BadRequest(format!(
+                "“{odd}” is not a tool name: a name has no spaces and at most 128 characters."
+            ))
+            .into());
+        }
+        store::save_server_setting(&self.pool, UNGRANTED_TOOLS, &serde_json::to_string(&names)?).await
     }
 
-    /// Saves where approvals of given tools go (see [`save_approval_routes`]).
+    /// Saves where approvals of given tools go (the caller checks who asks, and names each
+    /// approver by id): a rule names a tool or a server, and asks for one approval or two.
     pub async fn save_approval_routes(&self, routes: &[ApprovalRoute]) -> AppResult<()> {
-        save_approval_routes(&self.pool, routes).await
+        for (index, route) in routes.iter().enumerate() {
+            let number = index + 1;
+            if route.tool.is_some() == route.server.is_some() {
+                return Err(AppError::BadRequest(format!(
+                    "Rule {number}: name either a \"tool\" or a \"server\", not both or neither."
+                ))
+                .into());
+            }
+            if !(1..=2).contains(&route.approvals) {
+                return Err(AppError::BadRequest(format!(
+                    "Rule {number}: \"approvals\" is 1, or 2 for two distinct approvers."
+                ))
+                .into());
+            }
+        }
+        store::save_server_setting(&self.pool, APPROVAL_ROUTES, &serde_json::to_string(routes)?).await
     }
-}
-
-async fn save_user_preferences(
-    pool: &Pool,
-    models: &Models,
-    user_id: &str,
-    preferences: UserPreferences,
-) -> AppResult<UserPreferences> {
-    let instructions = preferences.instructions.trim().to_string();
-    let length = instructions.chars().count();
-    if length > INSTRUCTIONS_MAX_CHARS {
-        let why =
-            format!("Custom instructions can be at most {INSTRUCTIONS_MAX_CHARS} characters; these are {length}.");
-        return Err(AppError::BadRequest(why).into());
-    }
-    let default_model = preferences.default_model.filter(|id| !id.trim().is_empty());
-    if let Some(id) = &default_model {
-        ServerChoices::read(pool).await?.check_model(models, id).map_err(AppError::BadRequest)?;
-    }
-    store::save_user_preferences(pool, user_id, &instructions, default_model.as_deref()).await?;
-    Ok(UserPreferences { instructions, default_model })
-}
-
-async fn server_settings(pool: &Pool, models: &Models, open_signup_at_start: bool) -> AppResult<ServerSettings> {
-    let choices = ServerChoices::read(pool).await?;
-    let offers = models
-        .options()
-        .into_iter()
-        .map(|option| ModelOffer {
-            offered: choices.offers(models, &option.id),
-            id: option.id,
-            label: option.label,
-            default: option.default,
-        })
-        .collect();
-    Ok(ServerSettings {
-        open_signup: choices.open_signup.unwrap_or(open_signup_at_start),
-        models: offers,
-        ungranted_tools: choices.ungranted_tools,
-        approval_routes: choices.approval_routes,
-    })
-}
-
-async fn save_server_settings(
-    pool: &Pool,
-    models: &Models,
-    open_signup: bool,
-    offered: &[String],
-) -> AppResult<ServerSettings> {
-    for id in offered {
-        models.check(id).map_err(AppError::BadRequest)?;
-    }
-    let hidden: Vec<String> = models
-        .options()
-        .into_iter()
-        .filter(|option| !option.default && !offered.contains(&option.id))
-        .map(|option| option.id)
-        .collect();
-    store::save_server_setting(pool, OPEN_SIGNUP, &open_signup.to_string()).await?;
-    store::save_server_setting(pool, HIDDEN_MODELS, &serde_json::to_string(&hidden)?).await?;
-    server_settings(pool, models, open_signup).await
 }
 
 /// The most tool names the list of tools that never offer a grant holds.
 const MOST_UNGRANTED_TOOLS: usize = 200;
-
-/// Saves the tools whose approvals never offer a grant (the caller checks who asks): names as
-/// the model calls them (an MCP server's as `<server>__<tool>`), blank ones left out.
-async fn save_ungranted_tools(pool: &Pool, tools: &[String]) -> AppResult<()> {
-    let mut names: Vec<String> =
-        tools.iter().map(|name| name.trim().to_string()).filter(|name| !name.is_empty()).collect();
-    names.sort();
-    names.dedup();
-    if names.len() > MOST_UNGRANTED_TOOLS {
-        return Err(AppError::BadRequest(format!("List at most {MOST_UNGRANTED_TOOLS} tools.")).into());
-    }
-    if let Some(odd) = names.iter().find(|name| name.chars().count() > 128 || name.chars().any(char::is_whitespace)) {
-        return Err(AppError::BadRequest(format!(
-            "“{odd}” is not a tool name: a name has no spaces and at most 128 characters."
-        ))
-        .into());
-    }
-    store::save_server_setting(pool, UNGRANTED_TOOLS, &serde_json::to_string(&names)?).await
-}
-
-/// Saves where approvals of given tools go (the caller checks who asks, and names each
-/// approver by id): a rule names a tool or a server, and asks for one approval or two.
-async fn save_approval_routes(pool: &Pool, routes: &[ApprovalRoute]) -> AppResult<()> {
-    for (index, route) in routes.iter().enumerate() {
-        let number = index + 1;
-        if route.tool.is_some() == route.server.is_some() {
-            return Err(AppError::BadRequest(format!(
-                "Rule {number}: name either a \"tool\" or a \"server\", not both or neither."
-            ))
-            .into());
-        }
-        if !(1..=2).contains(&route.approvals) {
-            return Err(AppError::BadRequest(format!(
-                "Rule {number}: \"approvals\" is 1, or 2 for two distinct approvers."
-            ))
-            .into());
-        }
-    }
-    store::save_server_setting(pool, APPROVAL_ROUTES, &serde_json::to_string(routes)?).await
-}
