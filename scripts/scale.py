@@ -15,7 +15,8 @@ Curves (each printed with its ratio to the first size):
 - conversations: the list's latency and bytes (`GET /gpt/histories`), the chat page's
   server-rendered bytes and, in Chromium, its time to hydrate;
 - messages in one conversation: reading it (`GET /gpt/histories/{id}`, latency and bytes), its
-  page's bytes and hydration time, a turn's latency and the bytes that turn sent the model;
+  page's bytes and hydration time, a turn's median latency, the server's CPU per turn and the
+  bytes a turn sent the model;
 - idle event connections of other users: the server's CPU time per prompt→ask→answer cycle.
 
 Targets (issue 45): every curve within 1.5× from the smallest to the largest size, but the
@@ -52,6 +53,8 @@ MODEL_PORT = 3311
 CONTEXT_TOKENS = 32000
 PLAN = load.PLAN
 SAMPLES = 15
+# Turns measured at each conversation size: their median latency, and the server's CPU per turn.
+TURN_SAMPLES = 7
 
 
 class FakeModel(http.server.BaseHTTPRequestHandler):
@@ -132,13 +135,19 @@ def hydration_ms(paths, cookie):
     return json.loads(result.stdout)
 
 
-def turn(client, history, prompt):
-    """A prompt turn's latency (ms) and the bytes its model calls were sent."""
-    sent_before = len(FakeModel.received)
-    started = time.perf_counter()
-    client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": prompt})
-    elapsed = (time.perf_counter() - started) * 1000
-    return elapsed, sum(FakeModel.received[sent_before:])
+def measured_turns(client, server, history, prompt):
+    """`TURN_SAMPLES` prompt turns: their median latency (ms), the server's CPU per turn (ms) and
+    the bytes the last one's model calls were sent. The latency includes the fake model reading
+    what it is sent, which grows (by design) up to the budget; the server's CPU does not."""
+    times = []
+    cpu_before = load.cpu_seconds(server.pid)
+    for n in range(TURN_SAMPLES):
+        sent_before = len(FakeModel.received)
+        started = time.perf_counter()
+        client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": f"{prompt} {n}"})
+        times.append((time.perf_counter() - started) * 1000)
+    cpu_ms = (load.cpu_seconds(server.pid) - cpu_before) * 1000 / TURN_SAMPLES
+    return statistics.median(times), cpu_ms, sum(FakeModel.received[sent_before:])
 
 
 def print_curve(title, columns, rows):
@@ -171,7 +180,7 @@ def conversations_curve(sizes, browser):
     print_curve("conversations", ["list ms", "list bytes", "page bytes", "hydrate ms"], rows)
 
 
-def messages_curve(sizes, browser):
+def messages_curve(sizes, server, browser):
     token = load.signed_in_token(PORT, "long")
     cookie = session_cookie("long")
     client = load.Client(PORT, token)
@@ -182,15 +191,15 @@ def messages_curve(sizes, browser):
         while messages + 2 < size:
             client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": f"message {messages}: " + "words " * 40})
             messages += 2
-        turn_ms, model_bytes = turn(client, history, f"message {messages}: the measured turn")
-        messages += 2
+        turn_ms, turn_cpu_ms, model_bytes = measured_turns(client, server, history, f"message {messages}: measured")
+        messages += 2 * TURN_SAMPLES
         read_ms, read_bytes = timed_get(f"/gpt/histories/{history}", token=token)
         _, page_bytes = timed_get(f"/?c={history}", cookie=cookie)
         hydrate = hydration_ms([f"/?c={history}"], cookie)[0] if browser else None
-        rows.append((size, read_ms, read_bytes, page_bytes, hydrate, turn_ms, model_bytes))
+        rows.append((size, read_ms, read_bytes, page_bytes, hydrate, turn_ms, turn_cpu_ms, model_bytes))
     print_curve(
         "messages in one conversation",
-        ["read ms", "read bytes", "page bytes", "hydrate ms", "turn ms", "bytes to the model"],
+        ["read ms", "read bytes", "page bytes", "hydrate ms", "turn ms", "turn CPU ms", "bytes to the model"],
         rows,
     )
     print(f"(the budget: {CONTEXT_TOKENS} tokens, about {CONTEXT_TOKENS * 4} bytes of text)")
@@ -254,7 +263,7 @@ def main():
         if args.conversations:
             conversations_curve(sizes(args.conversations), not args.no_browser)
         if args.messages:
-            messages_curve(sizes(args.messages), not args.no_browser)
+            messages_curve(sizes(args.messages), server, not args.no_browser)
         if args.idle:
             idle_curve(sizes(args.idle), server, args.cycles)
     finally:

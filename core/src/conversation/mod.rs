@@ -19,6 +19,7 @@ pub mod shelf;
 pub mod store;
 mod stream_mirror;
 pub mod turn_log;
+mod view;
 pub mod window;
 
 pub use block_settings::{BlocksSettings, is_host_name, parse_image_hosts};

@@ -2,14 +2,15 @@
 //! takes the pool; none keeps state.
 
 pub(super) use super::head::HeadRow;
+pub use super::view::{FreshCheck, KeptCheck, ReadView, RowsStart};
+pub(super) use super::view::{StoredRow, assemble_view, parse_rows};
 use crate::db::{Backend, Pool};
 use sqlx::AnyConnection;
 
-use super::branches::store::StoredBranch;
-use super::branches::{self, branch_points};
+use super::branches;
 use crate::db::new_id;
 use crate::error::AppResult;
-use palaver_wire::conversation::model::{HistoryRow, HistorySummary, HistoryView, Rating, words_title};
+use palaver_wire::conversation::model::{HistorySummary, HistoryView, Rating, words_title};
 use palaver_wire::conversation::shelf::Shelf;
 
 /// A new conversation, as it reads with nothing in it yet; `model` is its chosen model
@@ -100,14 +101,30 @@ pub(super) async fn live_head(connection: &mut AnyConnection, id: &str) -> AppRe
 pub async fn read_history(pool: &Pool, id: &str) -> AppResult<Option<ReadView>> {
     let mut connection = pool.acquire().await?;
     let Some(head) = live_head(&mut connection, id).await? else { return Ok(None) };
-    let rows: Vec<StoredRow> =
-        sqlx::query_as(&format!("SELECT {ROW_COLUMNS} FROM history_rows WHERE history_id = $1 ORDER BY seq"))
-            .bind(id)
-            .fetch_all(&mut *connection)
-            .await?;
+    let rows: Option<(String, String)> = sqlx::query_as(&rows_as_arrays(Backend::of(pool), "history_id = $1"))
+        .bind(id)
+        .fetch_optional(&mut *connection)
+        .await?;
     let versions = if head.versioned() { branches::store::branches(&mut *connection, id).await? } else { Vec::new() };
     drop(connection); // given back before the rows are parsed
+    let rows = match rows {
+        Some((id, rows)) => parse_rows(id, &rows)?,
+        None => Vec::new(),
+    };
     Ok(Some(assemble_view(head, rows, &versions, &RowsStart::default())))
+}
+
+/// The rows of each conversation that has rows where `condition` holds, as its id and one JSON
+/// array of [`ArrayRow`]s in order. One value a conversation crosses from the database instead
+/// of a row a message: on SQLite each row is a handoff between threads, which made most of a
+/// long conversation's turn.
+pub(super) fn rows_as_arrays(backend: Backend, condition: &str) -> String {
+    let columns = "CAST(payload AS TEXT), rating, created_at, turn_id, seq, blocks_check, blocks_checked_with";
+    let array = match backend {
+        Backend::Sqlite => format!("json_group_array(json_array({columns}) ORDER BY seq)"),
+        Backend::Postgres => format!("CAST(json_agg(json_build_array({columns}) ORDER BY seq) AS TEXT)"),
+    };
+    format!("SELECT history_id, {array} FROM history_rows WHERE {condition} GROUP BY history_id")
 }
 
 /// A conversation with its rows, as its owner reads it; `None` when it is deleted or none.
@@ -152,119 +169,6 @@ pub(super) const HEAD_COLUMNS: &str = "id, owner_id, title, CAST(pending_ask AS 
 /// A row's columns, as `StoredRow` reads them.
 pub(super) const ROW_COLUMNS: &str =
     "history_id, CAST(payload AS TEXT), rating, created_at, turn_id, seq, blocks_check, blocks_checked_with";
-
-/// Conversation id, row JSON, rating, created, turn id, seq, the kept block check (JSON) and the
-/// fingerprint of the settings it was made with.
-pub(super) type StoredRow = (String, String, Option<String>, String, String, i64, Option<String>, Option<String>);
-
-/// A conversation's view as read, and the block checks kept with its document replies.
-pub struct ReadView {
-    pub view: HistoryView,
-    pub checks: Vec<KeptCheck>,
-    /// Whether a grant for its current turn lives in the conversation.
-    pub turn_granted: bool,
-}
-
-/// A document reply's block check as it was kept (none before its first read): the reply's
-/// index in the view's rows, its row's seq and text (which a new check is kept against), the
-/// fingerprint of the settings the check was made with, and the check as JSON.
-pub struct KeptCheck {
-    pub row: usize,
-    pub seq: i64,
-    pub payload: String,
-    pub checked_with: Option<String>,
-    pub check: Option<String>,
-}
-
-/// A check made on a read, to keep with its reply's row (`keep_block_checks`).
-pub struct FreshCheck {
-    pub history_id: String,
-    pub seq: i64,
-    pub payload: String,
-    pub check: String,
-}
-
-/// Where the rows read begin: the index of the first among the conversation's rows, and the
-/// turn of the row before it ("" at the conversation's start), which names a version there.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RowsStart {
-    pub first_row: usize,
-    pub turn_before: String,
-}
-
-/// The view of a conversation from its columns, its rows in order (from `start`) and its
-/// version entries; ratings and versions are named by their index among all the conversation's
-/// rows. The view leaves out the replay state (promptIndex, responseMessages) stored beside the
-/// pending ask; an unreadable pending ask or row is left out and logged.
-pub(super) fn assemble_view(
-    head: HeadRow,
-    stored: Vec<StoredRow>,
-    versions: &[StoredBranch],
-    start: &RowsStart,
-) -> ReadView {
-    let HeadRow {
-        id,
-        owner_id: user_id,
-        title,
-        pending_ask,
-        model,
-        created_at: created,
-        updated_at: updated,
-        summarised_before,
-        turn_granted,
-        ..
-    } = head;
-    let pending_ask = pending_ask.and_then(|json| match serde_json::from_str(&json) {
-        Ok(pending) => Some(pending),
-        Err(err) => {
-            tracing::error!(%err, history = id, "unreadable pending ask left out of the view");
-            None
-        }
-    });
-    let mut rows = Vec::with_capacity(stored.len());
-    let mut row_times = Vec::with_capacity(stored.len());
-    let mut row_turns = Vec::with_capacity(stored.len());
-    let mut ratings = std::collections::BTreeMap::new();
-    let mut checks = Vec::new();
-    for (_, payload, rating, created, turn_id, seq, check, checked_with) in stored {
-        match serde_json::from_str(&payload) {
-            Ok(row) => {
-                if let Some(rating) = rating.as_deref().and_then(Rating::parse) {
-                    ratings.insert(start.first_row + rows.len(), rating);
-                }
-                if let HistoryRow::Assistant { document: true, .. } = row {
-                    checks.push(KeptCheck { row: rows.len(), seq, payload, checked_with, check });
-                }
-                rows.push(row);
-                row_times.push(created);
-                row_turns.push(turn_id);
-            }
-            Err(err) => tracing::error!(%err, history = id, "unreadable history row skipped"),
-        }
-    }
-    let branches = branch_points(&start.turn_before, &row_turns, versions)
-        .into_iter()
-        .map(|(row, branches)| (start.first_row + row, branches))
-        .collect();
-    let view = HistoryView {
-        id,
-        user_id,
-        title,
-        created,
-        updated,
-        model,
-        rows,
-        row_times,
-        ratings,
-        branches,
-        pending_ask,
-        changeable_answer: None,
-        running: false,
-        summarised_before: summarised_before.and_then(|row| usize::try_from(row).ok()),
-        window: None,
-    };
-    ReadView { view, checks, turn_granted: turn_granted == 1 }
-}
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`
 /// for one without an owner.

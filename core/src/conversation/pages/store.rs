@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::conversation::branches::store::StoredBranch;
 use crate::conversation::store::{
-    HEAD_COLUMNS, HeadRow, ListedRow, ROW_COLUMNS, ReadView, RowsStart, StoredRow, assemble_view, first_message,
-    listed, on_shelf, shelf_columns,
+    HEAD_COLUMNS, HeadRow, ListedRow, ReadView, RowsStart, StoredRow, assemble_view, first_message, listed, on_shelf,
+    parse_rows, rows_as_arrays, shelf_columns,
 };
 use crate::db::{Backend, Pool, placeholders};
 use crate::error::AppResult;
@@ -124,14 +124,10 @@ pub async fn load_histories(pool: &Pool, ids: &[String]) -> AppResult<Vec<ReadVi
     )
     .fetch_all(pool)
     .await?;
-    let rows: Vec<StoredRow> = bind_all(
-        sqlx::query_as(&format!(
-            "SELECT {ROW_COLUMNS} FROM history_rows WHERE history_id IN ({listed}) ORDER BY history_id, seq"
-        )),
-        ids,
-    )
-    .fetch_all(pool)
-    .await?;
+    let rows: Vec<(String, String)> =
+        bind_all(sqlx::query_as(&rows_as_arrays(Backend::of(pool), &format!("history_id IN ({listed})"))), ids)
+            .fetch_all(pool)
+            .await?;
     let versions: Vec<(String, String, i64, i64)> = bind_all(
         sqlx::query_as(&format!(
             "SELECT history_id, fork_after, position, CAST(CASE WHEN rows_json IS NULL THEN 1 ELSE 0 END AS BIGINT)
@@ -142,8 +138,8 @@ pub async fn load_histories(pool: &Pool, ids: &[String]) -> AppResult<Vec<ReadVi
     .fetch_all(pool)
     .await?;
     let mut rows_of: HashMap<String, Vec<StoredRow>> = HashMap::new();
-    for row in rows {
-        rows_of.entry(row.0.clone()).or_default().push(row);
+    for (id, rows) in rows {
+        rows_of.insert(id.clone(), parse_rows(id, &rows)?);
     }
     let mut versions_of: HashMap<String, Vec<StoredBranch>> = HashMap::new();
     for (history_id, fork_after, position, shown) in versions {
