@@ -3,7 +3,8 @@
 //! exactly once, in order, each window beginning at a message of the person's; a read from a
 //! window's last exchange brings what a turn added after it. And the block check kept with a
 //! document reply: a read shows the kept check while the block settings are unchanged, and
-//! checks the reply again once they change.
+//! checks the reply again once they change. And every row reads back exactly as written,
+//! whatever its text, in the whole read and in a page of documents.
 
 use serde_json::json;
 
@@ -198,4 +199,74 @@ async fn a_read_shows_the_kept_check_until_the_block_settings_change() {
     assert_eq!(with.as_deref(), Some(with_html.fingerprint().as_str()));
     assert_eq!(serde_json::from_str::<serde_json::Value>(&kept.unwrap()).unwrap(), again);
     assert_eq!(shown_check(&chat.read(&h.caller, &id).await.unwrap()), again, "and shown as kept");
+}
+
+/// Text that JSON and SQL each write in their own way: quotes, backslashes, breaks, control
+/// characters, letters beyond ASCII and beyond the first plane, and text that looks like JSON.
+const AWKWARD: [&str; 6] = [
+    "a \"quoted\" word and a back\\slash",
+    "a line\nbreak, a\ttab and a\r\nreturn",
+    "é ß 漢字 and 🎉",
+    "controls \u{1} and \u{1f}",
+    "{\"looks\": [\"like\", \"json\"]}",
+    "",
+];
+
+#[tokio::test]
+async fn rows_read_back_exactly_as_written_whatever_their_text_whole_and_by_page() {
+    let h = harness(json!([])).await;
+    let json = Backend::of(&h.pool).json("$4");
+    let mut ids = Vec::new();
+    for conversation in 0..2 {
+        let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap().id;
+        for (seq, text) in AWKWARD.iter().enumerate() {
+            let text = format!("{conversation}: {text}");
+            let (kind, payload) = match seq % 2 {
+                0 => ("user", json!({"type": "user", "text": text})),
+                _ => ("assistant", json!({"type": "assistant", "text": text})),
+            };
+            sqlx::query(&format!(
+                "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, rating)
+                 VALUES ($1, $2, $3, '{kind}', {json}, $5)"
+            ))
+            .bind(&id)
+            .bind(i64::try_from(seq).unwrap())
+            .bind(format!("t{}", seq / 2))
+            .bind(payload.to_string())
+            .bind((seq == 3).then_some("up"))
+            .execute(&h.pool)
+            .await
+            .unwrap();
+        }
+        ids.push(id);
+    }
+    let written =
+        |conversation: usize| -> Vec<String> { AWKWARD.iter().map(|text| format!("{conversation}: {text}")).collect() };
+    let texts = |view: &HistoryView| -> Vec<String> {
+        view.rows
+            .iter()
+            .map(|row| match row {
+                HistoryRow::User { text, .. } | HistoryRow::Assistant { text, .. } => text.clone(),
+                other => panic!("a message: {other:?}"),
+            })
+            .collect()
+    };
+
+    for (conversation, id) in ids.iter().enumerate() {
+        let read = palaver_core::conversation::store::read_history(&h.pool, id).await.unwrap().unwrap();
+        assert_eq!(texts(&read.view), written(conversation), "the whole read");
+        assert_eq!(read.view.row_times.len(), AWKWARD.len());
+        assert_eq!(read.view.ratings.keys().copied().collect::<Vec<_>>(), vec![3], "the rating stays on its row");
+    }
+    let page = palaver_core::conversation::pages::store::load_histories(&h.pool, &ids).await.unwrap();
+    assert_eq!(page.len(), 2, "both conversations, in the order asked");
+    for (conversation, read) in page.iter().enumerate() {
+        assert_eq!(read.view.id, ids[conversation]);
+        assert_eq!(texts(&read.view), written(conversation), "a page's documents");
+    }
+
+    // A conversation without rows reads as one: no array at all is no rows.
+    let empty = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap().id;
+    let read = palaver_core::conversation::store::read_history(&h.pool, &empty).await.unwrap().unwrap();
+    assert!(read.view.rows.is_empty());
 }
