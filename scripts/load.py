@@ -224,15 +224,25 @@ def cycle_statements(workdir, binary):
     with open(log_path, "rb") as log:
         raw = log.read()
     uncoloured = lambda part: re.sub(rb"\x1b\[[0-9;]*m", b"", part)  # the log's colours
-    summaries = lambda part: [s.decode() for s in re.findall(rb'summary="([^"]*)"', uncoloured(part))]
-    of_cycle = lambda part: [summary for summary in summaries(part) if not summary.startswith(BACKGROUND)]
+    # Each statement's summary, and its text when the summary does not hold all of it (its
+    # line breaks logged as `\n`), with its spaces made single.
+    logged = lambda part: re.findall(rb'summary="([^"]*)"[^\n]*?db\.statement="([^"]{0,200})', uncoloured(part))
+    text = lambda summary, statement: re.sub(rb"(\\n|\s)+", b" ", statement or summary).strip().decode(errors="replace")
+    of_cycle = lambda part: [
+        summary.decode() for summary, statement in logged(part) if not text(summary, statement).startswith(BACKGROUND)
+    ]
     return of_cycle(raw[marks[1] : marks[2]]), of_cycle(raw[marks[2] : marks[3]])
 
 
 # What runs beside the cycles, on its own clock, and lands in the log between the marks or not:
-# the expiry sweep's and the draft sweep's reads (each once a second) and a new pool
-# connection's setup.
-BACKGROUND = ("SELECT id, CAST(pending_ask AS", "SELECT d.turn_id, d.history_id, d.user_id", "PRAGMA ")
+# the expiry sweep's and the draft sweep's reads (each once a second), the draft sweep's removal
+# of old swept drafts, and a new pool connection's setup. Matched on the statements' text.
+BACKGROUND = (
+    "SELECT id, CAST(pending_ask AS",
+    "SELECT d.turn_id, d.history_id, d.user_id",
+    "DELETE FROM turn_drafts WHERE swept_first_seq",
+    "PRAGMA ",
+)
 
 
 def count_inserts(statements):
