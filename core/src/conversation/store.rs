@@ -3,7 +3,7 @@
 
 pub(super) use super::head::HeadRow;
 pub use super::view::{FreshCheck, KeptCheck, ReadView, RowsStart};
-pub(super) use super::view::{StoredRow, assemble_view, parse_rows};
+pub(super) use super::view::{StoredRow, assemble_view};
 use crate::db::{Backend, Pool};
 use sqlx::AnyConnection;
 
@@ -108,23 +108,27 @@ pub async fn read_history(pool: &Pool, id: &str) -> AppResult<Option<ReadView>> 
     let versions = if head.versioned() { branches::store::branches(&mut *connection, id).await? } else { Vec::new() };
     drop(connection); // given back before the rows are parsed
     let rows = match rows {
-        Some((id, rows)) => parse_rows(id, &rows)?,
+        Some((_, rows)) => parse_rows(&rows)?,
         None => Vec::new(),
     };
     Ok(Some(assemble_view(head, rows, &versions, &RowsStart::default())))
 }
 
 /// The rows of each conversation that has rows where `condition` holds, as its id and one JSON
-/// array of [`ArrayRow`]s in order. One value a conversation crosses from the database instead
+/// array of its rows in order, each an array of [`ROW_COLUMNS`] ([`parse_rows`] reads it). One value a conversation crosses from the database instead
 /// of a row a message: on SQLite each row is a handoff between threads, which made most of a
 /// long conversation's turn.
 pub(super) fn rows_as_arrays(backend: Backend, condition: &str) -> String {
-    let columns = "CAST(payload AS TEXT), rating, created_at, turn_id, seq, blocks_check, blocks_checked_with";
     let array = match backend {
-        Backend::Sqlite => format!("json_group_array(json_array({columns}) ORDER BY seq)"),
-        Backend::Postgres => format!("CAST(json_agg(json_build_array({columns}) ORDER BY seq) AS TEXT)"),
+        Backend::Sqlite => format!("json_group_array(json_array({ROW_COLUMNS}) ORDER BY seq)"),
+        Backend::Postgres => format!("CAST(json_agg(json_build_array({ROW_COLUMNS}) ORDER BY seq) AS TEXT)"),
     };
     format!("SELECT history_id, {array} FROM history_rows WHERE {condition} GROUP BY history_id")
+}
+
+/// A conversation's rows from one of [`rows_as_arrays`]'s arrays.
+pub(super) fn parse_rows(rows: &str) -> AppResult<Vec<StoredRow>> {
+    Ok(serde_json::from_str(rows)?)
 }
 
 /// A conversation with its rows, as its owner reads it; `None` when it is deleted or none.
@@ -168,7 +172,7 @@ pub(super) const HEAD_COLUMNS: &str = "id, owner_id, title, CAST(pending_ask AS 
 
 /// A row's columns, as `StoredRow` reads them.
 pub(super) const ROW_COLUMNS: &str =
-    "history_id, CAST(payload AS TEXT), rating, created_at, turn_id, seq, blocks_check, blocks_checked_with";
+    "CAST(payload AS TEXT), rating, created_at, turn_id, seq, blocks_check, blocks_checked_with";
 
 /// The owner of a conversation that is not deleted: `None` when there is none, `Some(None)`
 /// for one without an owner.

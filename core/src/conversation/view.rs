@@ -3,12 +3,11 @@
 use super::branches::branch_points;
 use super::branches::store::StoredBranch;
 use super::head::HeadRow;
-use crate::error::AppResult;
 use palaver_wire::conversation::model::{HistoryRow, HistoryView, Rating};
 
-/// Conversation id, row JSON, rating, created, turn id, seq, the kept block check (JSON) and the
+/// A row as stored: its JSON, rating, created, turn id, seq, the kept block check (JSON) and the
 /// fingerprint of the settings it was made with.
-pub(super) type StoredRow = (String, String, Option<String>, String, String, i64, Option<String>, Option<String>);
+pub(super) type StoredRow = (String, Option<String>, String, String, i64, Option<String>, Option<String>);
 
 /// A conversation's view as read, and the block checks kept with its document replies.
 pub struct ReadView {
@@ -79,7 +78,7 @@ pub(super) fn assemble_view(
     let mut row_turns = Vec::with_capacity(stored.len());
     let mut ratings = std::collections::BTreeMap::new();
     let mut checks = Vec::new();
-    for (_, payload, rating, created, turn_id, seq, check, checked_with) in stored {
+    for (payload, rating, created, turn_id, seq, check, checked_with) in stored {
         match serde_json::from_str(&payload) {
             Ok(row) => {
                 if let Some(rating) = rating.as_deref().and_then(Rating::parse) {
@@ -117,18 +116,4 @@ pub(super) fn assemble_view(
         window: None,
     };
     ReadView { view, checks, turn_granted: turn_granted == 1 }
-}
-
-/// A row as an element of `store::rows_as_arrays`'s arrays: `StoredRow` without the conversation's id.
-type ArrayRow = (String, Option<String>, String, String, i64, Option<String>, Option<String>);
-
-/// The conversation `id`'s rows from one of `store::rows_as_arrays`'s arrays.
-pub(super) fn parse_rows(id: String, rows: &str) -> AppResult<Vec<StoredRow>> {
-    let rows: Vec<ArrayRow> = serde_json::from_str(rows)?;
-    Ok(rows
-        .into_iter()
-        .map(|(payload, rating, created, turn, seq, check, checked_with)| {
-            (id.clone(), payload, rating, created, turn, seq, check, checked_with)
-        })
-        .collect())
 }

@@ -221,19 +221,27 @@ async fn rows_read_back_exactly_as_written_whatever_their_text_whole_and_by_page
         let id = palaver_core::conversation::store::create_history(&h.pool, &h.caller.user.id, None).await.unwrap().id;
         for (seq, text) in AWKWARD.iter().enumerate() {
             let text = format!("{conversation}: {text}");
-            let (kind, payload) = match seq % 2 {
-                0 => ("user", json!({"type": "user", "text": text})),
-                _ => ("assistant", json!({"type": "assistant", "text": text})),
+            // The replies are documents, each with a kept check in awkward text of its own.
+            let (kind, payload, check) = match seq % 2 {
+                0 => ("user", json!({"type": "user", "text": text}), None),
+                _ => (
+                    "assistant",
+                    json!({"type": "assistant", "text": text, "document": true}),
+                    Some(json!({"ok": false, "note": text}).to_string()),
+                ),
             };
             sqlx::query(&format!(
-                "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, rating)
-                 VALUES ($1, $2, $3, '{kind}', {json}, $5)"
+                "INSERT INTO history_rows (history_id, seq, turn_id, row_type, payload, rating, blocks_check,
+                     blocks_checked_with)
+                 VALUES ($1, $2, $3, '{kind}', {json}, $5, $6, $7)"
             ))
             .bind(&id)
             .bind(i64::try_from(seq).unwrap())
             .bind(format!("t{}", seq / 2))
             .bind(payload.to_string())
             .bind((seq == 3).then_some("up"))
+            .bind(check.clone())
+            .bind(check.as_ref().map(|_| "fingerprint \"é\""))
             .execute(&h.pool)
             .await
             .unwrap();
@@ -252,17 +260,36 @@ async fn rows_read_back_exactly_as_written_whatever_their_text_whole_and_by_page
             .collect()
     };
 
+    // Each reply's kept check comes with the reply's text exactly as stored, which a new check
+    // is kept against (`CAST(payload AS TEXT) = …`), and with its check and fingerprint.
+    let stored: Vec<(String, i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT history_id, seq, CAST(payload AS TEXT), blocks_check FROM history_rows
+         WHERE row_type = 'assistant' ORDER BY history_id, seq",
+    )
+    .fetch_all(&h.pool)
+    .await
+    .unwrap();
+    let checks_of = |read: &palaver_core::conversation::store::ReadView| -> Vec<(i64, String, Option<String>)> {
+        assert!(read.checks.iter().all(|kept| kept.checked_with.as_deref() == Some("fingerprint \"é\"")));
+        read.checks.iter().map(|kept| (kept.seq, kept.payload.clone(), kept.check.clone())).collect()
+    };
+    let stored_checks = |id: &str| -> Vec<(i64, String, Option<String>)> {
+        stored.iter().filter(|row| row.0 == id).map(|row| (row.1, row.2.clone(), row.3.clone())).collect()
+    };
+
     for (conversation, id) in ids.iter().enumerate() {
         let read = palaver_core::conversation::store::read_history(&h.pool, id).await.unwrap().unwrap();
         assert_eq!(texts(&read.view), written(conversation), "the whole read");
         assert_eq!(read.view.row_times.len(), AWKWARD.len());
         assert_eq!(read.view.ratings.keys().copied().collect::<Vec<_>>(), vec![3], "the rating stays on its row");
+        assert_eq!(checks_of(&read), stored_checks(id), "the whole read's kept checks");
     }
     let page = palaver_core::conversation::pages::store::load_histories(&h.pool, &ids).await.unwrap();
     assert_eq!(page.len(), 2, "both conversations, in the order asked");
     for (conversation, read) in page.iter().enumerate() {
         assert_eq!(read.view.id, ids[conversation]);
         assert_eq!(texts(&read.view), written(conversation), "a page's documents");
+        assert_eq!(checks_of(read), stored_checks(&ids[conversation]), "a page's kept checks");
     }
 
     // A conversation without rows reads as one: no array at all is no rows.

@@ -139,7 +139,7 @@ pub async fn load_histories(pool: &Pool, ids: &[String]) -> AppResult<Vec<ReadVi
     .await?;
     let mut rows_of: HashMap<String, Vec<StoredRow>> = HashMap::new();
     for (id, rows) in rows {
-        rows_of.insert(id.clone(), parse_rows(id, &rows)?);
+        rows_of.insert(id, parse_rows(&rows)?);
     }
     let mut versions_of: HashMap<String, Vec<StoredBranch>> = HashMap::new();
     for (history_id, fork_after, position, shown) in versions {

@@ -10,19 +10,8 @@ use palaver_wire::conversation::window::{RowWindow, RowsWanted};
 
 /// A row of the window as `StoredRow` reads it, then how many rows come before the window, the
 /// turn of the row just before it, and the seq of the window's last message.
-type WindowRow = (
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    i64,
-    Option<String>,
-    Option<String>,
-    i64,
-    Option<String>,
-    Option<i64>,
-);
+type WindowRow =
+    (String, Option<String>, String, String, i64, Option<String>, Option<String>, i64, Option<String>, Option<i64>);
 
 /// The seq a window of `$3` rows ending before `$2` begins at: the message of the person's that
 /// its first row follows (all the rows before `$2` when fewer than `$3` come before it).
@@ -59,11 +48,11 @@ pub async fn read_rows(pool: &Pool, id: &str, wanted: RowsWanted, rows: u32) -> 
     let found: Vec<WindowRow> = sqlx::query_as(&sql).bind(id).bind(end).bind(third).fetch_all(&mut *connection).await?;
     let versions = if head.versioned() { branches::store::branches(&mut *connection, id).await? } else { Vec::new() };
     drop(connection); // given back before the rows are parsed
-    let first = found.first().map(|row| (row.5, row.8, row.9.clone(), row.10));
+    let first = found.first().map(|row| (row.4, row.7, row.8.clone(), row.9));
     let stored = found
         .into_iter()
-        .map(|(history, payload, rating, created, turn, seq, check, checked_with, ..)| {
-            (history, payload, rating, created, turn, seq, check, checked_with)
+        .map(|(payload, rating, created, turn, seq, check, checked_with, ..)| {
+            (payload, rating, created, turn, seq, check, checked_with)
         })
         .collect();
     let (window, start) = match first {
