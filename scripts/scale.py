@@ -136,23 +136,32 @@ def hydration_ms(paths, cookie):
 
 
 def thread_cpu_ms(pid):
-    """The CPU time (ms) the process's threads now running have used, to the nanosecond
-    (`/proc/<pid>/task/*/schedstat`): finer than the clock ticks of `load.cpu_seconds`, which
-    a few turns do not fill. A thread that ends between two readings is left out of both."""
-    total = 0
+    """The CPU time (ms) each thread of the process now running has used, to the nanosecond
+    (`/proc/<pid>/task/*/schedstat`): finer than the clock ticks of `load.cpu_seconds`, which a
+    few turns do not fill. By thread id, for `cpu_ms_between`."""
+    used = {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/schedstat") as schedstat:
-                total += int(schedstat.read().split()[0])
+                used[task] = int(schedstat.read().split()[0]) / 1e6
         except (FileNotFoundError, ProcessLookupError):
             pass  # the thread ended meanwhile
-    return total / 1e6
+    return used
+
+
+def cpu_ms_between(before, after):
+    """The CPU time used between two `thread_cpu_ms` readings by the threads running at the
+    second (a thread begun since counts from nothing; one ended since is left out: its time
+    after the first reading is lost, a small undercount)."""
+    return sum(used - before.get(task, 0.0) for task, used in after.items())
 
 
 def measured_turns(client, server, history, prompt):
-    """`TURN_SAMPLES` prompt turns: their median latency (ms), the server's CPU per turn (ms) and
-    the bytes the last one's model calls were sent. The latency includes the fake model reading
-    what it is sent, which grows (by design) up to the budget; the server's CPU does not."""
+    """`TURN_SAMPLES` prompt turns: their median latency (ms), the server's mean CPU per turn
+    (ms) and the bytes the last one's model calls were sent. Each turn adds two messages, so a
+    size's turns run from two messages below it to twelve above. The latency includes the fake
+    model reading what it is sent, which grows (by design) up to the budget; the server's CPU
+    does not."""
     times = []
     cpu_before = thread_cpu_ms(server.pid)
     for n in range(TURN_SAMPLES):
@@ -160,7 +169,7 @@ def measured_turns(client, server, history, prompt):
         started = time.perf_counter()
         client.call("POST", f"/gpt/histories/{history}/turn", {"prompt": f"{prompt} {n}"})
         times.append((time.perf_counter() - started) * 1000)
-    cpu_ms = (thread_cpu_ms(server.pid) - cpu_before) / TURN_SAMPLES
+    cpu_ms = cpu_ms_between(cpu_before, thread_cpu_ms(server.pid)) / TURN_SAMPLES
     return statistics.median(times), cpu_ms, sum(FakeModel.received[sent_before:])
 
 
