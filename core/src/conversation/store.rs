@@ -115,9 +115,10 @@ pub async fn read_history(pool: &Pool, id: &str) -> AppResult<Option<ReadView>> 
 }
 
 /// The rows of each conversation that has rows where `condition` holds, as its id and one JSON
-/// array of its rows in order, each an array of [`ROW_COLUMNS`] ([`parse_rows`] reads it). One value a conversation crosses from the database instead
-/// of a row a message: on SQLite each row is a handoff between threads, which made most of a
-/// long conversation's turn.
+/// array of its rows in order, each an array of [`ROW_COLUMNS`] ([`parse_rows`] reads it). One
+/// value a conversation crosses from the database instead of a row a message: on SQLite each row
+/// is a handoff between threads, which made most of a long conversation's turn. (A value is
+/// capped at 1e9 bytes on SQLite, about 1 GB on PostgreSQL: far above any conversation's rows.)
 pub(super) fn rows_as_arrays(backend: Backend, condition: &str) -> String {
     let array = match backend {
         Backend::Sqlite => format!("json_group_array(json_array({ROW_COLUMNS}) ORDER BY seq)"),
