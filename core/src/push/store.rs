@@ -1,7 +1,7 @@
 //! The push tables (migration 0029): the VAPID key, subscriptions, tabs' presence and the asks
 //! a push went out for (the answer capabilities are `crate::answer_links`').
 
-use crate::db::{Backend, Pool};
+use crate::db::{Backend, Pool, Tx};
 use crate::error::AppResult;
 use palaver_wire::push::PRESENCE_SECONDS;
 
@@ -85,22 +85,44 @@ pub async fn rename_subscription(pool: &Pool, user_id: &str, id: &str, name: &st
 
 /// Removes one of the user's subscriptions; false when they have none by that id.
 pub async fn remove_subscription(pool: &Pool, user_id: &str, id: &str) -> AppResult<bool> {
+    let mut tx = crate::db::begin(pool).await?;
     let removed = sqlx::query("DELETE FROM push_subscriptions WHERE id = $2 AND user_id = $1")
         .bind(user_id)
         .bind(id)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?;
+    forget_notified_if_deviceless(&mut tx, user_id).await?;
+    tx.commit().await?;
     Ok(removed.rows_affected() == 1)
 }
 
 /// Removes a subscription whose push service said it is gone; returns its owner (`None`: it
 /// was gone already).
 pub async fn forget_subscription(pool: &Pool, id: &str) -> AppResult<Option<String>> {
+    let mut tx = crate::db::begin(pool).await?;
     let owner: Option<(String,)> = sqlx::query_as("DELETE FROM push_subscriptions WHERE id = $1 RETURNING user_id")
         .bind(id)
-        .fetch_optional(pool)
+        .fetch_optional(&mut *tx)
         .await?;
+    if let Some((owner,)) = &owner {
+        forget_notified_if_deviceless(&mut tx, owner).await?;
+    }
+    tx.commit().await?;
     Ok(owner.map(|(owner,)| owner))
+}
+
+/// Once a user has no device left, the records of the pushes they were sent go: the "closed"
+/// push they wait for has nowhere to go, and an ask's ending reads them only while someone on
+/// the server has a device.
+async fn forget_notified_if_deviceless(tx: &mut Tx<'_>, user_id: &str) -> AppResult<()> {
+    sqlx::query(
+        "DELETE FROM push_notified_asks
+         WHERE user_id = $1 AND NOT EXISTS (SELECT 1 FROM push_subscriptions WHERE user_id = $1)",
+    )
+    .bind(user_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// Records what a tab shows, for [`PRESENCE_SECONDS`]; drops the user's lapsed presences.

@@ -219,6 +219,29 @@ async fn a_device_added_after_an_ask_nobody_could_be_pushed_gets_the_next_ask() 
 }
 
 #[tokio::test]
+async fn the_record_of_an_asks_push_goes_with_the_users_last_device() {
+    let script = json!({"responses": [confirm("call_1", "Keep this?")]});
+    let (app, ada, service, phone) = subscribed(script, 201).await;
+    let (created, body) = app.json(&ada, "POST", "/push/subscriptions", Some(service.subscription(201).await)).await;
+    assert_eq!(created, StatusCode::CREATED, "{body}");
+    let tablet = body["id"].as_str().unwrap().to_string();
+    ask(&app, &ada, "Keep", None).await;
+    service.received(2).await; // one push a device, recorded before they went out
+    let recorded = || async {
+        let (count,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM push_notified_asks").fetch_one(&app.pool).await.unwrap();
+        count
+    };
+    assert_eq!(recorded().await, 1, "the ask's push is recorded, to withdraw it when the ask ends");
+
+    let (phone, tablet) = (format!("/push/subscriptions/{phone}"), format!("/push/subscriptions/{tablet}"));
+    assert_eq!(app.call(Some(&ada), "DELETE", &phone, None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(recorded().await, 1, "her tablet may still be told the ask ended");
+    assert_eq!(app.call(Some(&ada), "DELETE", &tablet, None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(recorded().await, 0, "with her last device the record goes: nothing is left to tell");
+}
+
+#[tokio::test]
 async fn a_subscription_its_push_service_calls_gone_is_removed() {
     let script = json!({"responses": [confirm("call_1", "Still there?")]});
     let (app, ada, service, _) = subscribed(script, 410).await;
