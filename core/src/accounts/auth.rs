@@ -69,11 +69,11 @@ impl Accounts {
 
 impl AuthSettings {
     pub fn idle_seconds(&self) -> i64 {
-        i64::try_from(self.session_idle.as_secs()).unwrap_or(i64::MAX)
+        crate::db::seconds(self.session_idle)
     }
 
     pub fn max_seconds(&self) -> i64 {
-        i64::try_from(self.session_max.as_secs()).unwrap_or(i64::MAX)
+        crate::db::seconds(self.session_max)
     }
 }
 

@@ -1,6 +1,6 @@
 //! What callers do with preferences: read and save a person's own, and (admins) the server's.
-//! What every turn reads of a person's preferences is kept in memory
-//! until a save anywhere says it changed (`kept`), so every save goes through [`Preferences`].
+//! What every turn reads of a person's preferences is kept in memory until a save anywhere says
+//! it changed (`kept`), so every save goes through [`Preferences`].
 
 use super::{APPROVAL_ROUTES, HIDDEN_MODELS, OPEN_SIGNUP, ServerChoices, UNGRANTED_TOOLS, store};
 use crate::db::Pool;

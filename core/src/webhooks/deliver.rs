@@ -121,7 +121,7 @@ pub(super) async fn work(webhooks: Webhooks) {
 impl Webhooks {
     /// Claims every due delivery and sends each from a task of its own.
     async fn claim_and_send(&self, settings: &WebhookSettings) {
-        let lease = i64::try_from(settings.lease.as_secs().max(1)).unwrap_or(i64::MAX);
+        let lease = crate::db::seconds(settings.lease).max(1);
         loop {
             match store::claim_due(&self.inner.pool, lease).await {
                 Ok(Some(claimed)) => {

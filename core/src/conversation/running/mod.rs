@@ -160,7 +160,7 @@ impl RunningTurns {
     }
 
     pub fn lease_seconds(&self) -> i64 {
-        i64::try_from(self.lease.as_secs()).unwrap_or(i64::MAX)
+        crate::db::seconds(self.lease)
     }
 
     /// Admits one more turn of `user_id` unless `cap` of theirs run already, on any instance
@@ -470,7 +470,7 @@ impl Housekeeper {
 /// instances signal.
 async fn keep_up(housekeeper: Housekeeper, mut signals: broadcast::Receiver<Signal>) {
     let mut renew = tokio::time::interval(housekeeper.lease / 3);
-    let lease_seconds = i64::try_from(housekeeper.lease.as_secs()).unwrap_or(i64::MAX);
+    let lease_seconds = crate::db::seconds(housekeeper.lease);
     loop {
         if housekeeper.switches.strong_count() == 0 || housekeeper.pool.is_closed() {
             return;

@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use crate::db::seconds;
-use crate::db::{Backend, Pool};
+use crate::db::{Backend, Pool, seconds};
 use crate::error::AppResult;
 use crate::turn::store::StoredPendingAsk;
 

@@ -1,7 +1,8 @@
-//! The answers that can still be changed: remembered when an answer is stored (`turn::answered`), and withdrawn
-//! in one transaction whose first statement is the guarded write on the conversation's
-//! `histories` row, as every move of an ask is (`turn::store`): two withdrawals, or a
-//! withdrawal and a new message, serialise on it, and exactly one of them finds its guard true.
+//! The answers that can still be changed: remembered when an answer is stored
+//! (`turn::answered`), and withdrawn in one transaction whose first statement is the guarded
+//! write on the conversation's `histories` row, as every move of an ask is (`turn::store`): two
+//! withdrawals, or a withdrawal and a new message, serialise on it, and exactly one of them finds
+//! its guard true.
 
 use crate::audit::store as audit;
 use crate::db::{Backend, Pool};

@@ -15,7 +15,7 @@ impl super::TurnRunner {
     /// Empties the request log's prompts and replies older than the settings keep them
     /// (`TurnSettings::request_text_kept`); returns how many.
     pub async fn forget_old_request_text(&self) -> crate::error::AppResult<u64> {
-        let kept = i64::try_from(self.settings.request_text_kept.as_secs()).unwrap_or(i64::MAX);
+        let kept = crate::db::seconds(self.settings.request_text_kept);
         store::forget_old_text(&self.pool, kept).await
     }
 }
